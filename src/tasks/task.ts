@@ -1,0 +1,63 @@
+import type { Doc, TaskConfig, TaskSource } from './types.js';
+
+/** What a custom (TypeScript) task adds on top of a TaskConfig: its own metrics and aggregations. */
+export interface CustomScoring {
+  /** Per-doc metric values from the doc and its filtered responses. */
+  processResults: (doc: Doc, results: unknown[]) => Record<string, unknown>;
+  /** Metric name → aggregation over the per-doc values. */
+  aggregation: Record<string, (items: unknown[]) => number>;
+  higherIsBetter: Record<string, boolean>;
+}
+
+/** A task ready to evaluate: validated config with functions resolved, and a way to get its docs. */
+export interface LoadedTask {
+  kind: 'task';
+  name: string;
+  config: TaskConfig;
+  source: TaskSource;
+  version: number | string | null;
+  /** The split evaluated (test_split, else validation_split); `undefined` for inline docs. */
+  evalSplit?: string;
+  /** The split few-shot examples come from, when it is a split. */
+  fewshotSplit?: string;
+  /** Docs of the evaluation split, after process_docs. Loaded lazily, cached. */
+  evalDocs(): Promise<Doc[]>;
+  /** The few-shot pool, after process_docs (lm-eval's order: fewshot_split, samples, train, validation, test). */
+  fewshotDocs(): Promise<Doc[]>;
+  custom?: CustomScoring;
+}
+
+export interface AggregateMetricConfig {
+  metric: string;
+  aggregation: 'mean';
+  weight_by_size: boolean;
+  /** Filters to aggregate; undefined means every filter found among the leaf tasks. */
+  filter_list?: string[];
+}
+
+export interface GroupConfig {
+  group: string;
+  group_alias?: string;
+  task: unknown[];
+  aggregate_metric_list?: AggregateMetricConfig[];
+  metadata?: { version?: number | string; [key: string]: unknown };
+}
+
+export interface GroupNode {
+  kind: 'group';
+  name: string;
+  alias?: string;
+  config: GroupConfig;
+  /** Absolute path of the YAML defining the group (undefined for tags). */
+  path?: string;
+  /** True for a tag: a list of tasks, never aggregated. */
+  isTag: boolean;
+  children: TaskNode[];
+}
+
+export type TaskNode = LoadedTask | GroupNode;
+
+export function leafTasks(node: TaskNode): LoadedTask[] {
+  if (node.kind === 'task') return [node];
+  return node.children.flatMap(leafTasks);
+}
