@@ -1,0 +1,184 @@
+import { AssayError } from '../errors.js';
+import { getAggregation, getMetric } from '../metrics/registry.js';
+import type { AggregationFunction } from '../metrics/types.js';
+import type { GroupNode, LoadedTask, TaskNode } from '../tasks/task.js';
+import { leafTasks } from '../tasks/task.js';
+import type { MetricConfig } from '../tasks/types.js';
+import type { ScoredTask } from './score.js';
+import { intervalFor, stderrFor, type Interval } from './uncertainty.js';
+
+export type Stderr = number | 'N/A';
+
+export interface MetricResult {
+  metric: string;
+  filter: string;
+  value: number;
+  stderr: Stderr;
+  interval?: Interval;
+  /** Samples that contributed (docs minus those that errored). */
+  n: number;
+  higherIsBetter: boolean;
+}
+
+export interface TaskResult {
+  name: string;
+  alias: string;
+  sampleLen: number;
+  metrics: MetricResult[];
+  erroredSamples: number;
+}
+
+export interface GroupResult {
+  name: string;
+  alias: string;
+  metrics: MetricResult[];
+  /** metric,filter → samples behind the group value. */
+  sampleCount: Record<string, number>;
+}
+
+export interface AggregateOptions {
+  bootstrapIters: number;
+  predictOnly: boolean;
+}
+
+function metricName(entry: MetricConfig): string {
+  return typeof entry.metric === 'string' ? entry.metric : entry.metric.ref;
+}
+
+export function resolveAggregation(task: LoadedTask, entry: MetricConfig): { name: string; fn: AggregationFunction } {
+  const name = metricName(entry);
+  if (entry.aggregation !== undefined) {
+    if (typeof entry.aggregation === 'string') return { name: entry.aggregation, fn: getAggregation(entry.aggregation) };
+    const ref = entry.aggregation;
+    return { name: ref.ref, fn: ref.fn as unknown as AggregationFunction };
+  }
+  const custom = task.custom?.aggregation[name];
+  if (custom) return { name: 'custom', fn: custom };
+  const definition = getMetric(name);
+  return { name: definition.defaultAggregation, fn: getAggregation(definition.defaultAggregation) };
+}
+
+export function resolveHigherIsBetter(task: LoadedTask, entry: MetricConfig): boolean {
+  if (entry.higher_is_better !== undefined) return entry.higher_is_better;
+  const name = metricName(entry);
+  const custom = task.custom?.higherIsBetter[name];
+  if (custom !== undefined) return custom;
+  return getMetric(name).higherIsBetter;
+}
+
+export function aggregateTask(scored: ScoredTask, options: AggregateOptions): TaskResult {
+  const { task } = scored.plan;
+  const metrics: MetricResult[] = [];
+  let errored = 0;
+  for (const filter of scored.filters) {
+    const docs = scored.byFilter.get(filter) ?? [];
+    const ok = docs.filter((doc) => doc.error === undefined);
+    errored = Math.max(errored, docs.length - ok.length);
+    if (options.predictOnly) {
+      metrics.push({ metric: 'bypass', filter, value: 999, stderr: 'N/A', n: ok.length, higherIsBetter: true });
+      continue;
+    }
+    for (const entry of scored.plan.metricList) {
+      const name = metricName(entry);
+      const items = ok.map((doc) => doc.metrics[name]).filter((item) => item !== undefined);
+      if (items.length === 0) continue;
+      const aggregation = resolveAggregation(task, entry);
+      let value: number;
+      try {
+        value = aggregation.fn(items);
+      } catch (error) {
+        throw new AssayError('invalid_config', `aggregation ${aggregation.name} of metric ${name} failed: ${(error as Error).message}`, {
+          location: { task: task.name, field: 'metric_list' },
+          cause: error,
+          exitCode: 1,
+        });
+      }
+      const stderr = stderrFor(aggregation.name, aggregation.fn, items, options.bootstrapIters);
+      metrics.push({
+        metric: name,
+        filter,
+        value,
+        stderr,
+        interval: intervalFor(aggregation.name, value, stderr, items),
+        n: items.length,
+        higherIsBetter: resolveHigherIsBetter(task, entry),
+      });
+    }
+  }
+  return {
+    name: task.name,
+    alias: task.config.task_alias ?? task.name,
+    sampleLen: scored.plan.docs.length,
+    metrics,
+    erroredSamples: errored,
+  };
+}
+
+/**
+ * Group scores, always over leaf tasks as lm-eval computes them. With weight_by_size the value is the
+ * size-weighted mean and the stderr is lm-eval's pooled formula; without it the value is the plain mean of
+ * task scores and the stderr is that of a mean of independent estimates, sqrt(Σ se_i²)/k. lm-eval applies
+ * the pooled formula in both cases, which misstates the macro average's uncertainty.
+ */
+export function aggregateGroup(group: GroupNode, taskResults: Map<string, TaskResult>): GroupResult | undefined {
+  const list = group.config.aggregate_metric_list;
+  if (group.isTag || !list?.length) return undefined;
+  const leaves = leafTasks(group)
+    .map((task) => taskResults.get(task.name))
+    .filter((result): result is TaskResult => result !== undefined);
+  const metrics: MetricResult[] = [];
+  const sampleCount: Record<string, number> = {};
+  for (const entry of list) {
+    const filters =
+      entry.filter_list ??
+      [...new Set(leaves.flatMap((leaf) => leaf.metrics.filter((m) => m.metric === entry.metric).map((m) => m.filter)))];
+    for (const filter of filters) {
+      const parts = leaves
+        .map((leaf) => leaf.metrics.find((m) => m.metric === entry.metric && m.filter === filter))
+        .filter((m): m is MetricResult => m !== undefined);
+      if (parts.length === 0) continue;
+      const sizes = parts.map((part) => part.n);
+      const total = sizes.reduce((a, b) => a + b, 0);
+      const value = entry.weight_by_size
+        ? parts.reduce((acc, part) => acc + part.value * part.n, 0) / total
+        : parts.reduce((acc, part) => acc + part.value, 0) / parts.length;
+      let stderr: Stderr = 'N/A';
+      if (parts.every((part) => typeof part.stderr === 'number')) {
+        const ses = parts.map((part) => part.stderr as number);
+        stderr = entry.weight_by_size ? pooledStderr(ses, sizes) : Math.sqrt(ses.reduce((a, se) => a + se * se, 0)) / parts.length;
+      }
+      metrics.push({
+        metric: entry.metric,
+        filter,
+        value,
+        stderr,
+        interval: typeof stderr === 'number' ? intervalFor('mean-of-tasks', value, stderr, []) : undefined,
+        n: total,
+        higherIsBetter: parts[0].higherIsBetter,
+      });
+      sampleCount[`${entry.metric},${filter}`] = total;
+    }
+  }
+  return { name: group.name, alias: group.alias ?? group.name, metrics, sampleCount };
+}
+
+/** lm-eval's pooled_sample_stderr (api/metrics.py). */
+export function pooledStderr(stderrs: number[], sizes: number[]): number {
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const k = sizes.length;
+  let pooled = 0;
+  for (let i = 0; i < k; i++) pooled += (sizes[i] - 1) * stderrs[i] ** 2 * sizes[i];
+  return Math.sqrt(pooled / (total - k) / total);
+}
+
+export function allGroups(nodes: TaskNode[]): GroupNode[] {
+  const out: GroupNode[] = [];
+  const visit = (node: TaskNode) => {
+    if (node.kind === 'group') {
+      for (const child of node.children) visit(child);
+      out.push(node);
+    }
+  };
+  for (const node of nodes) visit(node);
+  return out;
+}

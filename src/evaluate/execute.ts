@@ -1,0 +1,169 @@
+import { AssayError } from '../errors.js';
+import type { GenerateRequest, ModelBackend } from '../models/backend.js';
+import type { RunListener } from './events.js';
+import type { Instance, RequestType, Response } from './requests.js';
+
+interface UniqueRequest {
+  key: string;
+  instances: Instance[];
+  /** How many answers this request needs: its repeats when sampling, else one shared by every repeat. */
+  copies: number;
+}
+
+/** Sampled generations must not be shared between repeats; everything else is deterministic. */
+function isDeterministic(instance: Instance): boolean {
+  return instance.args.type !== 'generate_until' || !instance.args.generation.doSample;
+}
+
+function requestKey(instance: Instance): string {
+  const { args } = instance;
+  switch (args.type) {
+    case 'loglikelihood':
+      return `${args.context}\u0000${args.continuation}`;
+    case 'loglikelihood_rolling':
+      return args.text;
+    case 'generate_until':
+      return `${args.context}\u0000${JSON.stringify(args.generation)}`;
+  }
+}
+
+function requestLength(instance: Instance): number {
+  const { args } = instance;
+  switch (args.type) {
+    case 'loglikelihood':
+      return args.context.length + args.continuation.length;
+    case 'loglikelihood_rolling':
+      return args.text.length;
+    case 'generate_until':
+      return args.context.length;
+  }
+}
+
+/**
+ * Sends every instance to the backend: identical requests once, ordered for throughput (longest first,
+ * so memory peaks early and shared prefixes sit next to each other, as lm-eval's Collator orders them),
+ * then maps the answers back onto each instance's `resps`.
+ */
+export type RequestLatency = Partial<Record<RequestType, { seconds: number; requests: number }>>;
+
+export async function executeRequests(
+  backend: ModelBackend,
+  instances: Instance[],
+  listener?: RunListener,
+): Promise<RequestLatency> {
+  const latency: RequestLatency = {};
+  const byType = new Map<RequestType, Instance[]>();
+  for (const instance of instances) {
+    const list = byType.get(instance.args.type);
+    if (list) list.push(instance);
+    else byType.set(instance.args.type, [instance]);
+  }
+  for (const type of ['loglikelihood', 'loglikelihood_rolling', 'generate_until'] as const) {
+    const list = byType.get(type);
+    if (!list?.length) continue;
+    checkCapability(backend, type);
+    const unique = dedupe(list);
+    unique.sort((a, b) => compareForThroughput(a, b));
+    const total = unique.reduce((sum, request) => sum + request.copies, 0);
+    listener?.({ type: 'request-batch-start', requestType: type, total: list.length, unique: total });
+    const started = performance.now();
+    const progress = (done: number) => listener?.({ type: 'request-progress', requestType: type, done, total });
+    const answers = await send(backend, type, unique, progress);
+    let offset = 0;
+    for (const request of unique) {
+      const slice = answers.slice(offset, offset + request.copies);
+      offset += request.copies;
+      for (const instance of request.instances) {
+        instance.resps = request.copies === 1 ? new Array(instance.repeats).fill(slice[0]) : slice;
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    latency[type] = { seconds, requests: total };
+    listener?.({ type: 'request-batch-end', requestType: type, total, seconds });
+  }
+  return latency;
+}
+
+function checkCapability(backend: ModelBackend, type: RequestType): void {
+  const supported =
+    type === 'loglikelihood'
+      ? backend.capabilities.loglikelihood
+      : type === 'loglikelihood_rolling'
+        ? backend.capabilities.loglikelihoodRolling
+        : backend.capabilities.generate;
+  if (!supported) {
+    throw new AssayError(
+      'capability_missing',
+      `model ${backend.name} cannot serve ${type} requests; choose a backend that declares this capability or tasks of another output_type`,
+    );
+  }
+}
+
+function dedupe(instances: Instance[]): UniqueRequest[] {
+  const byKey = new Map<string, UniqueRequest>();
+  const result: UniqueRequest[] = [];
+  for (const instance of instances) {
+    const deterministic = isDeterministic(instance);
+    const key = deterministic ? requestKey(instance) : `${requestKey(instance)}\u0000${instance.task}\u0000${instance.docId}`;
+    const existing = byKey.get(key);
+    if (existing && deterministic) {
+      existing.instances.push(instance);
+      continue;
+    }
+    const request = { key, instances: [instance], copies: deterministic ? 1 : instance.repeats };
+    byKey.set(key, request);
+    result.push(request);
+  }
+  return result;
+}
+
+function compareForThroughput(a: UniqueRequest, b: UniqueRequest): number {
+  const lengthDiff = requestLength(b.instances[0]) - requestLength(a.instances[0]);
+  if (lengthDiff !== 0) return lengthDiff;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+async function send(
+  backend: ModelBackend,
+  type: RequestType,
+  unique: UniqueRequest[],
+  progress: (done: number) => void,
+): Promise<Response[]> {
+  const expand = <T>(make: (request: UniqueRequest, copy: number) => T): T[] => {
+    const out: T[] = [];
+    for (const request of unique) for (let copy = 0; copy < request.copies; copy++) out.push(make(request, copy));
+    return out;
+  };
+  let answers: Response[];
+  if (type === 'loglikelihood') {
+    const requests = expand((request) => {
+      const args = request.instances[0].args as { context: string; continuation: string };
+      return { context: args.context, continuation: args.continuation };
+    });
+    answers = await backend.loglikelihood(requests, progress);
+    expectCount(backend, type, answers.length, requests.length);
+  } else if (type === 'loglikelihood_rolling') {
+    const requests = expand((request) => ({ text: (request.instances[0].args as { text: string }).text }));
+    answers = await backend.loglikelihoodRolling(requests, progress);
+    expectCount(backend, type, answers.length, requests.length);
+  } else {
+    const requests = expand((request, copy): GenerateRequest => {
+      const generation = (request.instances[0].args as { generation: GenerateRequest }).generation;
+      // Each sampled repeat gets its own seed offset, so repeats differ but runs stay reproducible.
+      if (!generation.doSample) return generation;
+      const seed = typeof generation.extra.seed === 'number' ? generation.extra.seed : 0;
+      return { ...generation, extra: { ...generation.extra, seed: seed + copy } };
+    });
+    answers = await backend.generate(requests, progress);
+    expectCount(backend, type, answers.length, requests.length);
+  }
+  return answers;
+}
+
+function expectCount(backend: ModelBackend, type: RequestType, got: number, expected: number): void {
+  if (got !== expected) {
+    throw new AssayError('backend_error', `model ${backend.name} returned ${got} answers for ${expected} ${type} requests`, {
+      exitCode: 1,
+    });
+  }
+}

@@ -1,0 +1,227 @@
+import { AssayError } from '../errors.js';
+import type { ChatMessage, GenerateRequest, ModelBackend } from '../models/backend.js';
+import { buildContext } from '../prompts/context.js';
+import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
+import { FewshotSampler } from '../prompts/fewshot.js';
+import type { LoadedTask } from '../tasks/task.js';
+import type { Doc, MetricConfig } from '../tasks/types.js';
+import type { RunListener } from './events.js';
+import { normalizeGenerationKwargs } from './generation-kwargs.js';
+import { sampleSize } from './limit.js';
+import type { Instance } from './requests.js';
+
+export interface PlanOptions {
+  limit?: number;
+  /** Per-task doc ids to evaluate (lm-eval's --samples); exclusive with limit. */
+  samples?: Record<string, number[]>;
+  numFewshot?: number;
+  /** null: do not seed (lm-eval's `--seed None`); the default sampler then uses seed 1234 anyway. */
+  fewshotSeed: number;
+  systemInstruction?: string;
+  /** false, true (the backend's default template) or a template name. */
+  applyChatTemplate: boolean | string;
+  fewshotAsMultiturn: boolean;
+  genKwargs: Record<string, unknown>;
+  backend: Pick<ModelBackend, 'applyChatTemplate' | 'name'>;
+  listener?: RunListener;
+}
+
+export interface PlannedDoc {
+  docId: number;
+  doc: Doc;
+  fewshotIds: number[];
+  target: unknown;
+  choices?: string[];
+  instances: Instance[];
+}
+
+export interface TaskPlan {
+  task: LoadedTask;
+  numFewshot: number;
+  docs: PlannedDoc[];
+  /** Docs in the evaluation split before --limit/--samples. */
+  original: number;
+  metricList: MetricConfig[];
+  generation?: Omit<GenerateRequest, 'context'>;
+}
+
+const DEFAULT_METRICS: Record<string, string[]> = {
+  loglikelihood: ['perplexity', 'acc'],
+  loglikelihood_rolling: ['word_perplexity', 'byte_perplexity', 'bits_per_byte'],
+  multiple_choice: ['acc', 'acc_norm'],
+  generate_until: ['exact_match'],
+};
+
+export function metricListFor(task: LoadedTask): MetricConfig[] {
+  if (task.config.metric_list?.length) return task.config.metric_list;
+  if (task.custom) return Object.keys(task.custom.aggregation).map((metric) => ({ metric }));
+  return DEFAULT_METRICS[task.config.output_type].map((metric) => ({ metric }));
+}
+
+/** lm-eval: --num_fewshot overrides a task's value, except a task whose config pins num_fewshot: 0. */
+export function effectiveNumFewshot(task: LoadedTask, cli: number | undefined): number {
+  const own = task.config.num_fewshot;
+  if (own === 0) return 0;
+  return cli ?? own ?? 0;
+}
+
+export async function planTask(task: LoadedTask, options: PlanOptions): Promise<TaskPlan> {
+  const { config } = task;
+  const docs = await task.evalDocs();
+  const numFewshot = effectiveNumFewshot(task, options.numFewshot);
+  let docIds: number[];
+  const requested = options.samples?.[task.name];
+  if (requested) {
+    for (const id of requested) {
+      if (!Number.isInteger(id) || id < 0 || id >= docs.length) {
+        throw new AssayError('bad_argument', `--samples: task ${task.name} has no doc ${id} (it has ${docs.length} docs)`, {
+          location: { task: task.name, docId: id },
+        });
+      }
+    }
+    docIds = requested;
+  } else {
+    const count = sampleSize(docs.length, options.limit);
+    docIds = Array.from({ length: count }, (_, i) => i);
+  }
+
+  let sampler: FewshotSampler | undefined;
+  if (numFewshot > 0) {
+    const pool = await task.fewshotDocs();
+    if (pool.length === 0) {
+      throw new AssayError('invalid_config', `task ${task.name} asks for ${numFewshot}-shot but has no few-shot docs`, {
+        location: { task: task.name, field: 'num_fewshot' },
+      });
+    }
+    sampler = new FewshotSampler({
+      pool,
+      sampler: config.fewshot_config?.sampler ?? 'default',
+      fewshotIndices: config.fewshot_config?.fewshot_indices,
+      seed: options.fewshotSeed,
+      sameSplit: task.fewshotSplit === task.evalSplit,
+    });
+  }
+
+  const metricList = metricListFor(task);
+  const wantsMutualInfo = metricList.some((entry) => entry.metric === 'acc_mutual_info');
+  const generation =
+    config.output_type === 'generate_until'
+      ? normalizeGenerationKwargs(config.generation_kwargs, options.genKwargs, config.fewshot_delimiter)
+      : undefined;
+  const chat = chatOptions(options);
+  const planned: PlannedDoc[] = [];
+  // lm-eval draws few-shot examples with one RNG per task, consumed in doc order: the sampler must see
+  // every doc up to the last one planned, in order, so --samples picks the same shots as a full run.
+  const maxId = docIds.length ? Math.max(...docIds) : -1;
+  const wanted = new Set(docIds);
+  const shotsById = new Map<number, { docs: Doc[]; indices: number[] }>();
+  if (sampler) {
+    for (let docId = 0; docId <= maxId; docId++) {
+      const shots = sampler.sample(docs[docId], numFewshot);
+      if (wanted.has(docId)) shotsById.set(docId, shots);
+    }
+  }
+  for (const docId of docIds) {
+    const doc = docs[docId];
+    const location = { task: task.name, docId };
+    const shots = shotsById.get(docId) ?? { docs: [], indices: [] };
+    const choices = config.doc_to_choice === undefined ? undefined : docToChoice(config, doc, location);
+    const target = docToTarget(config, doc, location);
+    const instances: Instance[] = [];
+    const repeats = config.repeats ?? 1;
+    const base = { task: task.name, docId, repeats, resps: [] };
+    const text = docToText(config, doc, location);
+    const contextFor = (textOverride?: string) =>
+      buildContext({
+        config,
+        doc,
+        location,
+        fewshotDocs: shots.docs,
+        textOverride,
+        systemInstruction: options.systemInstruction,
+        chat,
+      });
+
+    switch (config.output_type) {
+      case 'loglikelihood': {
+        const { context } = contextFor();
+        instances.push({ ...base, index: 0, args: { type: 'loglikelihood', context, continuation: String(target) } });
+        break;
+      }
+      case 'loglikelihood_rolling':
+        instances.push({ ...base, index: 0, args: { type: 'loglikelihood_rolling', text: String(target) } });
+        break;
+      case 'generate_until': {
+        const { context } = contextFor();
+        if (!generation) throw new Error('unreachable: generate_until without generation kwargs');
+        instances.push({
+          ...base,
+          index: 0,
+          args: { type: 'generate_until', context, generation: { ...generation, context } },
+        });
+        break;
+      }
+      case 'multiple_choice': {
+        if (!choices) {
+          throw new AssayError('invalid_config', `task ${task.name} is multiple_choice but has no doc_to_choice`, {
+            location: { task: task.name, field: 'doc_to_choice' },
+          });
+        }
+        if (typeof text === 'number') {
+          // Multiple-input tasks (winogrande): each choice is a context, the continuation is shared.
+          const continuation = String(target);
+          choices.forEach((choice, index) => {
+            const built = contextFor(choice);
+            instances.push({
+              ...base,
+              index,
+              args: { type: 'loglikelihood', context: built.context, continuation: `${built.targetDelimiter}${continuation}` },
+            });
+          });
+        } else {
+          const built = contextFor();
+          choices.forEach((choice, index) => {
+            instances.push({
+              ...base,
+              index,
+              args: { type: 'loglikelihood', context: built.context, continuation: `${built.targetDelimiter}${choice}` },
+            });
+          });
+          if (wantsMutualInfo) {
+            choices.forEach((choice, index) => {
+              instances.push({
+                ...base,
+                index: choices.length + index,
+                unconditional: true,
+                args: { type: 'loglikelihood', context: '', continuation: `${built.targetDelimiter}${choice}` },
+              });
+            });
+          }
+        }
+        break;
+      }
+    }
+    // For multiple-input tasks the gold is doc_to_text's index (lm-eval's multiple_input branch).
+    const gold = config.output_type === 'multiple_choice' && typeof text === 'number' ? text : target;
+    planned.push({ docId, doc, fewshotIds: shots.indices, target: gold, choices, instances });
+  }
+  return { task, numFewshot, docs: planned, original: docs.length, metricList, generation };
+}
+
+function chatOptions(options: PlanOptions):
+  | { render: (messages: ChatMessage[], addGenerationPrompt: boolean) => string; fewshotAsMultiturn: boolean }
+  | undefined {
+  if (options.applyChatTemplate === false) return undefined;
+  const apply = options.backend.applyChatTemplate?.bind(options.backend);
+  if (!apply) {
+    throw new AssayError(
+      'capability_missing',
+      `--apply_chat_template: model ${options.backend.name} has no chat template`,
+    );
+  }
+  const templateName = typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : undefined;
+  return {
+    render: (messages, addGenerationPrompt) => apply(messages, { addGenerationPrompt, templateName }),
+    fewshotAsMultiturn: options.fewshotAsMultiturn,
+  };
+}

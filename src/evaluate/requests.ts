@@ -1,0 +1,46 @@
+import type { GenerateRequest, LoglikelihoodResult } from '../models/backend.js';
+
+export type RequestType = 'loglikelihood' | 'loglikelihood_rolling' | 'generate_until';
+
+export type RequestArgs =
+  | { type: 'loglikelihood'; context: string; continuation: string }
+  | { type: 'loglikelihood_rolling'; text: string }
+  | { type: 'generate_until'; context: string; generation: GenerateRequest };
+
+export type Response = LoglikelihoodResult | number | string;
+
+/** One request of one doc (lm-eval's Instance). `resps` holds one response per repeat. */
+export interface Instance {
+  task: string;
+  docId: number;
+  /** Index of the request within its doc (the choice index for multiple choice). */
+  index: number;
+  args: RequestArgs;
+  repeats: number;
+  /** True for acc_mutual_info's unconditional requests ("", delimiter + choice). */
+  unconditional?: boolean;
+  resps: Response[];
+}
+
+/** The `arguments` field of a sample line, as lm-eval writes it. */
+export function instanceArguments(args: RequestArgs): Record<string, unknown> {
+  switch (args.type) {
+    case 'loglikelihood':
+      return { arg_0: args.context, arg_1: args.continuation };
+    case 'loglikelihood_rolling':
+      return { arg_0: args.text };
+    case 'generate_until': {
+      const { generation } = args;
+      return {
+        arg_0: args.context,
+        arg_1: {
+          until: generation.until,
+          max_gen_toks: generation.maxGenToks,
+          temperature: generation.temperature,
+          do_sample: generation.doSample,
+          ...generation.extra,
+        },
+      };
+    }
+  }
+}

@@ -1,0 +1,134 @@
+import type { ModelBackend } from '../models/backend.js';
+import { buildResults, type ResultsFile } from '../results/build.js';
+import { type SampleLine, sampleLine, taskHash } from '../results/samples.js';
+import type { LoadedTask, TaskNode } from '../tasks/task.js';
+import { leafTasks } from '../tasks/task.js';
+import { aggregateGroup, aggregateTask, allGroups, type GroupResult, type TaskResult } from './aggregate.js';
+import type { RunListener } from './events.js';
+import { executeRequests } from './execute.js';
+import { planTask, type TaskPlan } from './plan.js';
+import type { Instance } from './requests.js';
+import { scoreTask } from './score.js';
+
+export interface Seeds {
+  random: number | null;
+  numpy: number | null;
+  torch: number | null;
+  fewshot: number | null;
+}
+
+export interface RunOptions {
+  limit?: number;
+  samples?: Record<string, number[]>;
+  numFewshot?: number;
+  seeds: Seeds;
+  systemInstruction?: string;
+  applyChatTemplate: boolean | string;
+  fewshotAsMultiturn: boolean;
+  genKwargs: Record<string, unknown>;
+  bootstrapIters: number;
+  predictOnly: boolean;
+  /** What results.json's `config` block records about how the model was asked for. */
+  modelLabel: { model: string; modelArgs: Record<string, unknown> | string; batchSize: string | number };
+  useCache?: string | null;
+  listener?: RunListener;
+}
+
+export interface EvaluationOutput {
+  results: ResultsFile;
+  /** task name → one line per doc per filter. */
+  samples: Record<string, SampleLine[]>;
+  taskResults: TaskResult[];
+  groupResults: GroupResult[];
+  plans: TaskPlan[];
+  /** Requests that failed and made errored samples; the CLI exits 1 when any did. */
+  erroredSamples: number;
+}
+
+/** plan → run → filter → score → aggregate, for tasks already resolved and a backend already created. */
+export async function runEvaluation(backend: ModelBackend, nodes: TaskNode[], options: RunOptions): Promise<EvaluationOutput> {
+  const started = performance.now();
+  const startDate = Date.now() / 1000;
+  const tasks = uniqueLeaves(nodes);
+  const listener = options.listener;
+  listener?.({ type: 'run-start', tasks: tasks.map((task) => task.name) });
+
+  listener?.({ type: 'phase', phase: 'building' });
+  const plans: TaskPlan[] = [];
+  for (const task of tasks) {
+    plans.push(
+      await planTask(task, {
+        limit: options.limit,
+        samples: options.samples,
+        numFewshot: options.numFewshot,
+        fewshotSeed: options.seeds.fewshot ?? 1234,
+        systemInstruction: options.systemInstruction,
+        applyChatTemplate: options.applyChatTemplate,
+        fewshotAsMultiturn: options.fewshotAsMultiturn,
+        genKwargs: options.genKwargs,
+        backend,
+        listener,
+      }),
+    );
+  }
+
+  listener?.({ type: 'phase', phase: 'requests' });
+  const instances: Instance[] = [];
+  for (const plan of plans) for (const doc of plan.docs) for (const instance of doc.instances) instances.push(instance);
+  const latency = await executeRequests(backend, instances, listener);
+
+  listener?.({ type: 'phase', phase: 'scoring' });
+  const taskResults: TaskResult[] = [];
+  const samples: Record<string, SampleLine[]> = {};
+  let erroredSamples = 0;
+  for (const plan of plans) {
+    const scored = scoreTask(plan, options.predictOnly);
+    const result = aggregateTask(scored, { bootstrapIters: options.bootstrapIters, predictOnly: options.predictOnly });
+    erroredSamples += result.erroredSamples;
+    taskResults.push(result);
+    const lines: SampleLine[] = [];
+    const docsById = new Map(plan.docs.map((doc) => [doc.docId, doc]));
+    for (const filter of scored.filters) {
+      for (const doc of scored.byFilter.get(filter) ?? []) {
+        const planned = docsById.get(doc.docId);
+        if (planned) lines.push(sampleLine(planned, doc));
+      }
+    }
+    lines.sort((a, b) => a.doc_id - b.doc_id || scored.filters.indexOf(a.filter) - scored.filters.indexOf(b.filter));
+    samples[plan.task.name] = lines;
+  }
+  const byName = new Map(taskResults.map((result) => [result.name, result]));
+  const groupResults = allGroups(nodes)
+    .map((group) => aggregateGroup(group, byName))
+    .filter((result): result is GroupResult => result !== undefined);
+
+  const taskHashes: Record<string, string> = {};
+  for (const [name, lines] of Object.entries(samples)) taskHashes[name] = taskHash(lines);
+  const results = buildResults({
+    nodes,
+    plans,
+    taskResults,
+    groupResults,
+    backend,
+    options,
+    taskHashes,
+    latency,
+    startDate,
+    seconds: (performance.now() - started) / 1000,
+  });
+  listener?.({ type: 'run-end', seconds: (performance.now() - started) / 1000 });
+  return { results, samples, taskResults, groupResults, plans, erroredSamples };
+}
+
+function uniqueLeaves(nodes: TaskNode[]): LoadedTask[] {
+  const seen = new Set<string>();
+  const out: LoadedTask[] = [];
+  for (const node of nodes) {
+    for (const task of leafTasks(node)) {
+      if (seen.has(task.name)) continue;
+      seen.add(task.name);
+      out.push(task);
+    }
+  }
+  return out;
+}

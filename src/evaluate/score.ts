@@ -1,0 +1,268 @@
+import { AssayError } from '../errors.js';
+import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/registry.js';
+import { getMetric } from '../metrics/registry.js';
+import type { LoglikelihoodResult } from '../models/backend.js';
+import type { MetricConfig } from '../tasks/types.js';
+import type { PlannedDoc, TaskPlan } from './plan.js';
+
+/** One doc's outcome under one filter pipeline: what the sample log writes and aggregation reads. */
+export interface ScoredDoc {
+  docId: number;
+  filter: string;
+  filtered: unknown[];
+  metrics: Record<string, unknown>;
+  /** Set when scoring this doc failed; the doc then counts in no metric. */
+  error?: string;
+}
+
+export interface ScoredTask {
+  plan: TaskPlan;
+  filters: string[];
+  /** filter name → per-doc results, in plan order. */
+  byFilter: Map<string, ScoredDoc[]>;
+}
+
+const LOGLIKELIHOOD_METRICS = new Set(['acc', 'perplexity']);
+const MULTIPLE_CHOICE_METRICS = new Set([
+  'acc',
+  'acc_norm',
+  'acc_bytes',
+  'acc_mutual_info',
+  'exact_match',
+  'f1',
+  'mcc',
+  'matthews_corrcoef',
+  'brier_score',
+  'likelihood',
+]);
+const ROLLING_METRICS = new Set(['word_perplexity', 'byte_perplexity', 'bits_per_byte']);
+
+export function scoreTask(plan: TaskPlan, predictOnly: boolean): ScoredTask {
+  const pipelines = plan.task.config.filter_list?.length
+    ? plan.task.config.filter_list.map((config) => buildFilterPipeline(config))
+    : [defaultFilterPipeline()];
+  const byFilter = new Map<string, ScoredDoc[]>();
+  for (const pipeline of pipelines) {
+    const scored: ScoredDoc[] = [];
+    for (const planned of plan.docs) {
+      const filtered = planned.instances.map((instance) => pipeline.apply(instance.resps, planned.doc));
+      if (predictOnly) {
+        scored.push({ docId: planned.docId, filter: pipeline.name, filtered, metrics: { bypass: null } });
+        continue;
+      }
+      try {
+        scored.push({ docId: planned.docId, filter: pipeline.name, filtered, metrics: processResults(plan, planned, filtered) });
+      } catch (error) {
+        if (error instanceof AssayError && error.code !== 'backend_error') throw error;
+        scored.push({
+          docId: planned.docId,
+          filter: pipeline.name,
+          filtered,
+          metrics: {},
+          error: (error as Error).message,
+        });
+      }
+    }
+    byFilter.set(pipeline.name, scored);
+  }
+  return { plan, filters: pipelines.map((pipeline) => pipeline.name), byFilter };
+}
+
+function wanted(metricList: MetricConfig[]): Set<string> {
+  return new Set(metricList.map((entry) => String(typeof entry.metric === 'string' ? entry.metric : entry.metric.ref)));
+}
+
+/** lm-eval's ConfigurableTask.process_results, per output type. */
+export function processResults(plan: TaskPlan, planned: PlannedDoc, results: unknown[]): Record<string, unknown> {
+  const { task } = plan;
+  if (task.custom) return task.custom.processResults(planned.doc, results);
+  if (task.config.process_results) return task.config.process_results.fn(planned.doc, results);
+  const names = wanted(plan.metricList);
+  const location = { task: task.name, docId: planned.docId };
+  switch (task.config.output_type) {
+    case 'loglikelihood': {
+      const [result] = results as LoglikelihoodResult[];
+      const out: Record<string, unknown> = {};
+      if (names.has('perplexity')) out.perplexity = result.logprob;
+      if (names.has('acc')) out.acc = result.isGreedy ? 1 : 0;
+      return pick(out, names, LOGLIKELIHOOD_METRICS, plan, planned, results);
+    }
+    case 'loglikelihood_rolling': {
+      const [logprob] = results as number[];
+      const text = String(planned.target);
+      const words = text.split(/\s+/).length;
+      const bytes = Buffer.byteLength(text, 'utf8');
+      const out: Record<string, unknown> = {
+        word_perplexity: [logprob, words],
+        byte_perplexity: [logprob, bytes],
+        bits_per_byte: [logprob, bytes],
+      };
+      return pick(out, names, ROLLING_METRICS, plan, planned, results);
+    }
+    case 'multiple_choice':
+      return multipleChoiceResults(plan, planned, results as LoglikelihoodResult[], names, location);
+    case 'generate_until':
+      return generateResults(plan, planned, results[0], location);
+  }
+}
+
+function pick(
+  out: Record<string, unknown>,
+  names: Set<string>,
+  known: Set<string>,
+  plan: TaskPlan,
+  planned: PlannedDoc,
+  results: unknown[],
+): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const name of names) {
+    if (name in out) picked[name] = out[name];
+    else if (!known.has(name)) picked[name] = otherMetric(plan, planned, name, results);
+  }
+  return picked;
+}
+
+function otherMetric(plan: TaskPlan, planned: PlannedDoc, name: string, results: unknown[]): unknown {
+  const metric = getMetric(name);
+  if (!metric.compute) {
+    throw new AssayError(
+      'invalid_config',
+      `metric ${name} does not apply to ${plan.task.config.output_type} tasks`,
+      { location: { task: plan.task.name, field: 'metric_list' } },
+    );
+  }
+  const entry = plan.metricList.find((item) => item.metric === name);
+  return metric.compute({ references: [String(planned.target)], prediction: String(results[0]), kwargs: kwargsOf(entry) });
+}
+
+function kwargsOf(entry: MetricConfig | undefined): Record<string, unknown> {
+  if (!entry) return {};
+  const { metric: _metric, aggregation: _aggregation, higher_is_better: _higher, hf_evaluate: _hf, ...kwargs } = entry;
+  return kwargs;
+}
+
+function goldIndices(
+  target: unknown,
+  choices: string[],
+  location: { task: string; docId: number },
+): number[] {
+  const toIndex = (value: unknown): number => {
+    if (typeof value === 'number') return value;
+    if (typeof value === 'string') {
+      const index = choices.indexOf(value);
+      if (index < 0) {
+        throw new AssayError('bad_data', `target "${value}" is not one of the choices ${JSON.stringify(choices)}`, {
+          location,
+        });
+      }
+      return index;
+    }
+    throw new AssayError('bad_data', `target ${JSON.stringify(value)} is neither a choice index nor a choice`, {
+      location,
+    });
+  };
+  return Array.isArray(target) ? target.map(toIndex) : [toIndex(target)];
+}
+
+function argmax(values: number[]): number {
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
+  return best;
+}
+
+function multipleChoiceResults(
+  plan: TaskPlan,
+  planned: PlannedDoc,
+  results: LoglikelihoodResult[],
+  names: Set<string>,
+  location: { task: string; docId: number },
+): Record<string, unknown> {
+  const choices = planned.choices ?? [];
+  const conditional = results.slice(0, choices.length);
+  const lls = conditional.map((result) => result.logprob);
+  const isGreedy = conditional.map((result) => result.isGreedy);
+  const golds = goldIndices(planned.target, choices, location);
+  const pred = argmax(lls);
+  // acc_norm divides by the choice's length in characters, as lm-eval does (not bytes; see lm-eval #3278).
+  const predNorm = argmax(lls.map((ll, i) => ll / [...choices[i]].length));
+  const predBytes = argmax(lls.map((ll, i) => ll / Buffer.byteLength(choices[i], 'utf8')));
+  const hit = (index: number) => (golds.includes(index) ? 1 : 0);
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    switch (name) {
+      case 'acc':
+        out.acc = hit(pred);
+        break;
+      case 'acc_norm':
+        out.acc_norm = hit(predNorm);
+        break;
+      case 'acc_bytes':
+        out.acc_bytes = hit(predBytes);
+        break;
+      case 'acc_mutual_info': {
+        const unconditional = results.slice(choices.length).map((result) => result.logprob);
+        out.acc_mutual_info = hit(argmax(lls.map((ll, i) => ll - unconditional[i])));
+        break;
+      }
+      case 'exact_match':
+        out.exact_match = golds.some((gold) => isGreedy[gold]) ? 1 : 0;
+        break;
+      case 'f1':
+      case 'mcc':
+      case 'matthews_corrcoef':
+        out[name] = [golds[0], pred];
+        break;
+      case 'brier_score': {
+        const max = Math.max(...lls);
+        const exp = lls.map((ll) => Math.exp(ll - max));
+        const sum = exp.reduce((a, b) => a + b, 0);
+        const probabilities = exp.map((value) => value / sum);
+        out.brier_score = probabilities.reduce((acc, p, i) => acc + (p - (i === golds[0] ? 1 : 0)) ** 2, 0);
+        break;
+      }
+      case 'likelihood':
+        out.likelihood = lls[golds[0]];
+        break;
+      default:
+        throw new AssayError('invalid_config', `metric ${name} does not apply to multiple_choice tasks`, {
+          location: { task: plan.task.name, field: 'metric_list' },
+        });
+    }
+  }
+  return out;
+}
+
+function generateResults(
+  plan: TaskPlan,
+  planned: PlannedDoc,
+  result: unknown,
+  location: { task: string; docId: number },
+): Record<string, unknown> {
+  const prediction = String(result);
+  let references: string[];
+  const target = planned.target;
+  if (planned.choices && typeof target === 'number') {
+    if (target < 0 || target >= planned.choices.length) {
+      throw new AssayError('bad_data', `target index ${target} is out of range for ${planned.choices.length} choices`, {
+        location,
+      });
+    }
+    references = [planned.choices[target]];
+  } else if (Array.isArray(target)) {
+    references = target.map(String);
+  } else {
+    references = [String(target)];
+  }
+  const out: Record<string, unknown> = {};
+  for (const entry of plan.metricList) {
+    const name = String(entry.metric);
+    const metric = getMetric(name);
+    if (!metric.compute) {
+      throw new AssayError('invalid_config', `metric ${name} does not apply to generate_until tasks`, {
+        location: { task: plan.task.name, field: 'metric_list' },
+      });
+    }
+    out[name] = metric.compute({ references, prediction, kwargs: kwargsOf(entry) });
+  }
+  return out;
+}

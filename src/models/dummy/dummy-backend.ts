@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import type {
+  BackendCapabilities,
+  ChatMessage,
+  GenerateRequest,
+  LoglikelihoodRequest,
+  LoglikelihoodResult,
+  ModelBackend,
+  ModelInfo,
+  ProgressSink,
+  RollingRequest,
+} from '../backend.js';
+import { renderChatTemplate } from '../chat-template.js';
+
+export interface DummyOptions {
+  seed?: number;
+}
+
+/** ChatML, the template most instruction-tuned models ship; used to wire `--apply_chat_template`. */
+const DUMMY_CHAT_TEMPLATE =
+  "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+const WORDS = ['the', 'answer', 'is', '42', 'yes', 'no', 'A', 'B', 'C', 'D', 'maybe', 'true', 'false', '7', 'cat'];
+
+/**
+ * Deterministic pseudo-random answers derived from a seed and the request alone, so results never depend
+ * on batch composition or order. It is for wiring tests and quickstarts: its scores mean nothing.
+ */
+export class DummyBackend implements ModelBackend {
+  readonly name = 'dummy';
+  readonly capabilities: BackendCapabilities = { loglikelihood: true, loglikelihoodRolling: true, generate: true };
+  private readonly seed: number;
+
+  constructor(options: DummyOptions = {}) {
+    this.seed = options.seed ?? 1234;
+  }
+
+  private digest(kind: string, ...parts: string[]): Buffer {
+    const hash = createHash('sha256');
+    hash.update(`${this.seed}\0${kind}`);
+    for (const part of parts) hash.update(`\0${part}`);
+    return hash.digest();
+  }
+
+  /** FNV-1a state after the seed and the given text: the "model state" after reading that text. */
+  private stateAfter(text: string, from = FNV_OFFSET ^ this.seed): number {
+    let hash = from >>> 0;
+    for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME) >>> 0;
+    return hash;
+  }
+
+  /**
+   * A character-level pseudo-model: each character costs between 0.2 and 2.2 nats, depending on
+   * everything read before it. Log-likelihoods therefore add up like a real model's (a longer
+   * continuation is never more likely than its prefix, and rolling equals the sum of its pieces).
+   */
+  private score(context: string, continuation: string): LoglikelihoodResult {
+    let hash = this.stateAfter(context);
+    let logprob = 0;
+    let greedy = true;
+    for (let i = 0; i < continuation.length; i++) {
+      const mixed = Math.imul(hash ^ 0x9e3779b9, 0x85ebca6b) >>> 0;
+      logprob -= 0.2 + (mixed % 1000) / 500;
+      if ((mixed >>> 12) % 3 !== 0) greedy = false;
+      hash = Math.imul(hash ^ continuation.charCodeAt(i), FNV_PRIME) >>> 0;
+    }
+    return { logprob, isGreedy: greedy };
+  }
+
+  async loglikelihood(requests: LoglikelihoodRequest[], progress?: ProgressSink): Promise<LoglikelihoodResult[]> {
+    return requests.map((request, index) => {
+      const result = this.score(request.context, request.continuation);
+      progress?.(index + 1);
+      return result;
+    });
+  }
+
+  async loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<number[]> {
+    return requests.map((request, index) => {
+      progress?.(index + 1);
+      return this.score('', request.text).logprob;
+    });
+  }
+
+  async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<string[]> {
+    return requests.map((request, index) => {
+      const extraSeed = request.doSample ? String(request.extra.seed ?? '') : '';
+      const bytes = this.digest('gen', request.context, extraSeed);
+      const count = 1 + (bytes[0] % Math.max(1, Math.min(8, request.maxGenToks)));
+      const words: string[] = [];
+      for (let i = 0; i < count; i++) words.push(WORDS[bytes[1 + i] % WORDS.length]);
+      let text = ` ${words.join(' ')}`;
+      if (bytes[10] < 128) text += '\n\nQuestion: more';
+      progress?.(index + 1);
+      return cutAtStops(text, request.until);
+    });
+  }
+
+  applyChatTemplate(messages: ChatMessage[], options: { addGenerationPrompt: boolean }): string {
+    return renderChatTemplate(DUMMY_CHAT_TEMPLATE, messages, options.addGenerationPrompt);
+  }
+
+  chatTemplate(): string {
+    return DUMMY_CHAT_TEMPLATE;
+  }
+
+  info(): ModelInfo {
+    return { name: 'dummy', revision: `seed-${this.seed}`, numericFormat: 'none' };
+  }
+}
+
+/** lm-eval's postprocessing: cut at the first occurrence of each stop string, in order. */
+export function cutAtStops(text: string, until: readonly string[]): string {
+  let result = text;
+  for (const stop of until) {
+    if (stop.length === 0) continue;
+    const at = result.indexOf(stop);
+    if (at >= 0) result = result.slice(0, at);
+  }
+  return result;
+}

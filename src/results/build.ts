@@ -1,0 +1,213 @@
+import type { GroupResult, MetricResult, TaskResult } from '../evaluate/aggregate.js';
+import type { RequestLatency } from '../evaluate/execute.js';
+import type { TaskPlan } from '../evaluate/plan.js';
+import type { RunOptions } from '../evaluate/run-evaluation.js';
+import type { ModelBackend } from '../models/backend.js';
+import type { TaskNode } from '../tasks/task.js';
+import {
+  assayGitCommit,
+  assayVersion,
+  gitDescribe,
+  hardware,
+  type Manifest,
+  taskManifest,
+} from './manifest.js';
+import { sha256 } from './samples.js';
+import { serializeConfig } from './serialize.js';
+import { sanitizeModelName } from './write.js';
+
+export const RESULTS_SCHEMA = 'assay.results/v1';
+
+export type ResultsEntry = Record<string, unknown>;
+
+/** results_<time>.json: lm-eval's keys in lm-eval's order, then assay's additions. */
+export interface ResultsFile {
+  results: Record<string, ResultsEntry>;
+  groups?: Record<string, ResultsEntry>;
+  group_subtasks: Record<string, string[]>;
+  configs: Record<string, Record<string, unknown>>;
+  versions: Record<string, number | string | null>;
+  'n-shot': Record<string, number>;
+  higher_is_better: Record<string, Record<string, boolean>>;
+  'n-samples': Record<string, { original: number; effective: number }>;
+  config: Record<string, unknown>;
+  git_hash: string | null;
+  date: number;
+  task_hashes: Record<string, string>;
+  model_source: string;
+  model_name: string;
+  model_name_sanitized: string;
+  system_instruction: string | null;
+  system_instruction_sha: string | null;
+  fewshot_as_multiturn: boolean;
+  chat_template: string | null;
+  chat_template_sha: string | null;
+  total_evaluation_time_seconds: string;
+  assay_schema: string;
+  assay_version: string;
+  partial: boolean;
+  request_stats: RequestLatency;
+  manifest: Manifest;
+}
+
+interface BuildInput {
+  nodes: TaskNode[];
+  plans: TaskPlan[];
+  taskResults: TaskResult[];
+  groupResults: GroupResult[];
+  backend: ModelBackend;
+  options: RunOptions;
+  taskHashes: Record<string, string>;
+  latency: RequestLatency;
+  startDate: number;
+  seconds: number;
+}
+
+/** lm-eval's model_name: the first of these model_args, else the backend name. */
+export function modelNameFrom(model: string, modelArgs: Record<string, unknown> | string): string {
+  if (typeof modelArgs === 'string') return modelArgs ? `${model}` : model;
+  for (const key of ['peft', 'delta', 'pretrained', 'model', 'path', 'engine']) {
+    if (typeof modelArgs[key] === 'string' && modelArgs[key]) return modelArgs[key] as string;
+  }
+  return model;
+}
+
+function metricEntries(metrics: MetricResult[]): ResultsEntry {
+  const entry: ResultsEntry = {};
+  for (const m of metrics) {
+    entry[`${m.metric},${m.filter}`] = m.value;
+    entry[`${m.metric}_stderr,${m.filter}`] = m.stderr;
+  }
+  for (const m of metrics) {
+    if (m.interval) entry[`${m.metric}_ci,${m.filter}`] = [m.interval.lo, m.interval.hi];
+  }
+  return entry;
+}
+
+export function buildResults(input: BuildInput): ResultsFile {
+  const { options, plans, backend } = input;
+  const taskByName = new Map(input.taskResults.map((result) => [result.name, result]));
+  const groupByName = new Map(input.groupResults.map((result) => [result.name, result]));
+  const planByName = new Map(plans.map((plan) => [plan.task.name, plan]));
+  const results: Record<string, ResultsEntry> = {};
+  const groups: Record<string, ResultsEntry> = {};
+  const groupSubtasks: Record<string, string[]> = {};
+  const versions: Record<string, number | string | null> = {};
+  const nShot: Record<string, number> = {};
+  const higherIsBetter: Record<string, Record<string, boolean>> = {};
+
+  // lm-eval's prepare_print_tasks: tree order, subtasks' aliases indented by depth.
+  const visit = (node: TaskNode, depth: number) => {
+    const tab = depth > 0 ? `${' '.repeat(depth)}- ` : '';
+    if (node.kind === 'task') {
+      const result = taskByName.get(node.name);
+      const plan = planByName.get(node.name);
+      if (!result || !plan || node.name in results) return;
+      results[node.name] = { alias: tab + result.alias, name: node.name, sample_len: result.sampleLen, ...metricEntries(result.metrics) };
+      versions[node.name] = node.version;
+      nShot[node.name] = plan.numFewshot;
+      higherIsBetter[node.name] = Object.fromEntries(result.metrics.map((m) => [m.metric, m.higherIsBetter]));
+      if (depth === 0) groupSubtasks[node.name] = [];
+      return;
+    }
+    const aggregated = groupByName.get(node.name);
+    const entry: ResultsEntry = { alias: tab + (node.alias ?? node.name), name: node.name };
+    if (aggregated) {
+      Object.assign(entry, metricEntries(aggregated.metrics), { sample_count: aggregated.sampleCount });
+      groups[node.name] = { ...entry, alias: node.alias ?? node.name };
+      higherIsBetter[node.name] = Object.fromEntries(aggregated.metrics.map((m) => [m.metric, m.higherIsBetter]));
+    }
+    if (!node.isTag) {
+      results[node.name] = entry;
+      versions[node.name] = node.config.metadata?.version ?? null;
+      const shots = node.children.map((child) => (child.kind === 'task' ? planByName.get(child.name)?.numFewshot : undefined));
+      const distinct = [...new Set(shots.filter((n): n is number => n !== undefined))];
+      if (distinct.length === 1) nShot[node.name] = distinct[0];
+      groupSubtasks[node.name] = node.children.map((child) => child.name);
+    }
+    for (const child of node.children) visit(child, node.isTag ? depth : depth + 1);
+  };
+  for (const node of input.nodes) visit(node, 0);
+
+  const configs: Record<string, Record<string, unknown>> = {};
+  for (const name of [...planByName.keys()].sort()) configs[name] = serializeConfig(planByName.get(name)!.task.config);
+  const nSamples: Record<string, { original: number; effective: number }> = {};
+  for (const plan of plans) nSamples[plan.task.name] = { original: plan.original, effective: plan.docs.length };
+
+  const { model, modelArgs, batchSize } = options.modelLabel;
+  const modelName = modelNameFrom(model, modelArgs);
+  const chatTemplate =
+    options.applyChatTemplate !== false
+      ? (backend.chatTemplate?.(typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : undefined) ?? null)
+      : null;
+  const partial = options.limit !== undefined || options.samples !== undefined;
+  const info = backend.info();
+  const manifest: Manifest = {
+    schema: 'assay.manifest/v1',
+    model: {
+      backend: model,
+      name: modelName,
+      revision: info.revision ?? null,
+      sha256: info.sha256 ?? null,
+      model_args: typeof modelArgs === 'string' ? { raw: modelArgs } : modelArgs,
+      info,
+    },
+    assay: { version: assayVersion(), git_commit: assayGitCommit() },
+    tasks: Object.fromEntries(plans.map((plan) => [plan.task.name, taskManifest(plan, options.seeds.fewshot)])),
+    chat_template: {
+      applied: options.applyChatTemplate !== false,
+      name: typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : null,
+      sha256: chatTemplate ? sha256(chatTemplate) : null,
+    },
+    system_instruction_sha256: options.systemInstruction ? sha256(options.systemInstruction) : null,
+    fewshot_as_multiturn: options.fewshotAsMultiturn,
+    seeds: { ...options.seeds, sampling: typeof options.genKwargs.seed === 'number' ? options.genKwargs.seed : options.seeds.random },
+    limit: { used: partial, value: options.limit ?? null, samples: options.samples !== undefined },
+    hardware: hardware(info.numericFormat ?? null),
+    runtime: { node: process.version, platform: process.platform, arch: process.arch },
+  };
+
+  const out: ResultsFile = {
+    results,
+    ...(Object.keys(groups).length ? { groups } : {}),
+    group_subtasks: groupSubtasks,
+    configs,
+    versions,
+    'n-shot': nShot,
+    higher_is_better: higherIsBetter,
+    'n-samples': nSamples,
+    config: {
+      model,
+      model_args: modelArgs,
+      batch_size: batchSize,
+      batch_sizes: [],
+      device: null,
+      use_cache: options.useCache ?? null,
+      limit: options.limit ?? null,
+      bootstrap_iters: options.bootstrapIters,
+      gen_kwargs: Object.keys(options.genKwargs).length ? options.genKwargs : null,
+      random_seed: options.seeds.random,
+      numpy_seed: options.seeds.numpy,
+      torch_seed: options.seeds.torch,
+      fewshot_seed: options.seeds.fewshot,
+    },
+    git_hash: gitDescribe(process.cwd()),
+    date: input.startDate,
+    task_hashes: input.taskHashes,
+    model_source: model,
+    model_name: modelName,
+    model_name_sanitized: sanitizeModelName(modelName),
+    system_instruction: options.systemInstruction ?? null,
+    system_instruction_sha: options.systemInstruction ? sha256(options.systemInstruction) : null,
+    fewshot_as_multiturn: options.fewshotAsMultiturn,
+    chat_template: chatTemplate,
+    chat_template_sha: chatTemplate ? sha256(chatTemplate) : null,
+    total_evaluation_time_seconds: String(input.seconds),
+    assay_schema: RESULTS_SCHEMA,
+    assay_version: assayVersion(),
+    partial,
+    request_stats: input.latency,
+    manifest,
+  };
+  return out;
+}

@@ -1,0 +1,122 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TaskPlan } from '../evaluate/plan.js';
+import type { ModelInfo } from '../models/backend.js';
+import { sha256 } from './samples.js';
+import { serializeConfigValue } from './serialize.js';
+
+export interface Manifest {
+  schema: 'assay.manifest/v1';
+  model: { backend: string; name: string; revision: string | null; sha256: string | null; model_args: Record<string, unknown>; info: ModelInfo };
+  assay: { version: string; git_commit: string | null };
+  tasks: Record<string, TaskManifest>;
+  chat_template: { applied: boolean; name: string | null; sha256: string | null };
+  system_instruction_sha256: string | null;
+  fewshot_as_multiturn: boolean;
+  seeds: { random: number | null; numpy: number | null; torch: number | null; fewshot: number | null; sampling: number | null };
+  limit: { used: boolean; value: number | null; samples: boolean };
+  hardware: { cpu: string; cores: number; memory_bytes: number; gpu: string | null; numeric_format: string | null };
+  runtime: { node: string; platform: string; arch: string };
+}
+
+export interface TaskManifest {
+  version: number | string | null;
+  source: string;
+  format: string;
+  sha256: string;
+  dataset_path: string | null;
+  dataset_name: string | null;
+  split: string | null;
+  fewshot_split: string | null;
+  num_fewshot: number;
+  fewshot_sampler: string;
+  fewshot_seed: number | null;
+  prompt_template_sha256: string;
+  scoring_mode: 'loglikelihood' | 'rolling' | 'generation';
+  length_normalisation: string | null;
+  repeats: number;
+}
+
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+let cachedVersion: string | undefined;
+export function assayVersion(): string {
+  if (!cachedVersion) {
+    const pkg = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string };
+    cachedVersion = pkg.version;
+  }
+  return cachedVersion;
+}
+
+/** `git describe --always` in a directory, or null outside a checkout (lm-eval's git_hash). */
+export function gitDescribe(directory: string): string | null {
+  try {
+    return execFileSync('git', ['describe', '--always'], { cwd: directory, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 })
+      .toString()
+      .trim();
+  } catch {
+    return null;
+  }
+}
+
+export function assayGitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: packageRoot, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 })
+      .toString()
+      .trim();
+  } catch {
+    return null;
+  }
+}
+
+export function promptTemplateHash(plan: TaskPlan): string {
+  const { config } = plan.task;
+  const fields = {
+    description: config.description ?? '',
+    doc_to_text: serializeConfigValue(config.doc_to_text),
+    doc_to_target: serializeConfigValue(config.doc_to_target),
+    doc_to_choice: serializeConfigValue(config.doc_to_choice),
+    gen_prefix: config.gen_prefix ?? null,
+    target_delimiter: config.target_delimiter,
+    fewshot_delimiter: config.fewshot_delimiter,
+    fewshot_config: serializeConfigValue(config.fewshot_config),
+  };
+  return sha256(JSON.stringify(fields));
+}
+
+export function taskManifest(plan: TaskPlan, fewshotSeed: number | null): TaskManifest {
+  const { task } = plan;
+  const outputType = task.config.output_type;
+  return {
+    version: task.version,
+    source: task.source.path,
+    format: task.source.format,
+    sha256: task.source.sha256,
+    dataset_path: task.config.dataset_path ?? null,
+    dataset_name: task.config.dataset_name ?? null,
+    split: task.evalSplit ?? null,
+    fewshot_split: task.fewshotSplit ?? null,
+    num_fewshot: plan.numFewshot,
+    fewshot_sampler: task.config.fewshot_config?.sampler ?? 'default',
+    fewshot_seed: fewshotSeed,
+    prompt_template_sha256: promptTemplateHash(plan),
+    scoring_mode:
+      outputType === 'generate_until' ? 'generation' : outputType === 'loglikelihood_rolling' ? 'rolling' : 'loglikelihood',
+    length_normalisation: outputType === 'multiple_choice' ? 'acc_norm: characters; acc_bytes: UTF-8 bytes' : null,
+    repeats: task.config.repeats ?? 1,
+  };
+}
+
+export function hardware(numericFormat: string | null): Manifest['hardware'] {
+  const cpus = os.cpus();
+  return {
+    cpu: cpus[0]?.model ?? 'unknown',
+    cores: os.availableParallelism?.() ?? cpus.length,
+    memory_bytes: os.totalmem(),
+    gpu: null,
+    numeric_format: numericFormat,
+  };
+}

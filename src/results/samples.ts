@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import type { PlannedDoc } from '../evaluate/plan.js';
+import { instanceArguments } from '../evaluate/requests.js';
+import type { ScoredDoc } from '../evaluate/score.js';
+import { pythonStr } from '../prompts/python-literal.js';
+import { pythonScalarStr } from '../util/python-format.js';
+
+/** One line of samples_<task>_<time>.jsonl, with lm-eval's fields and assay's few-shot ids. */
+export interface SampleLine {
+  doc_id: number;
+  doc: unknown;
+  target: string;
+  arguments: Record<string, Record<string, unknown>>;
+  resps: unknown[];
+  filtered_resps: unknown[];
+  filter: string;
+  metrics: string[];
+  doc_hash: string;
+  prompt_hash: string;
+  target_hash: string;
+  fewshot_ids: number[];
+  error?: string;
+  [metric: string]: unknown;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * lm-eval's sanitize_list: every leaf of a response becomes its Python str(), so a log-likelihood
+ * answer (logprob, is_greedy) is written as ["-1.23", "False"].
+ */
+export function sanitizeResponse(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sanitizeResponse);
+  if (value && typeof value === 'object') {
+    if ('logprob' in value && 'isGreedy' in value) {
+      const result = value as { logprob: number; isGreedy: boolean };
+      return [pythonScalarStr(result.logprob), pythonScalarStr(result.isGreedy)];
+    }
+    return JSON.stringify(value);
+  }
+  return pythonScalarStr(value);
+}
+
+export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
+  const target = pythonStr(planned.target);
+  const argumentsByRequest: Record<string, Record<string, unknown>> = {};
+  planned.instances.forEach((instance, i) => {
+    argumentsByRequest[`gen_args_${i}`] = instanceArguments(instance.args);
+  });
+  const first = planned.instances[0];
+  const prompt = first ? String(instanceArguments(first.args).arg_0) : '';
+  const line: SampleLine = {
+    doc_id: planned.docId,
+    doc: planned.doc,
+    target,
+    arguments: argumentsByRequest,
+    resps: planned.instances.map((instance) => sanitizeResponse(instance.resps)),
+    filtered_resps: scored.filtered.map(sanitizeResponse),
+    filter: scored.filter,
+    metrics: Object.keys(scored.metrics),
+    doc_hash: sha256(JSON.stringify(planned.doc, null, 2)),
+    prompt_hash: sha256(prompt),
+    target_hash: sha256(target),
+    fewshot_ids: planned.fewshotIds,
+  };
+  if (scored.error !== undefined) line.error = scored.error;
+  for (const [name, value] of Object.entries(scored.metrics)) line[name] = value;
+  return line;
+}
+
+/** lm-eval's task hash: sha256 over the concatenated per-sample doc, prompt and target hashes. */
+export function taskHash(lines: SampleLine[]): string {
+  const hash = createHash('sha256');
+  for (const line of lines) hash.update(line.doc_hash + line.prompt_hash + line.target_hash);
+  return hash.digest('hex');
+}

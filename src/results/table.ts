@@ -1,0 +1,83 @@
+/**
+ * lm-eval's make_table (lm_eval/utils.py), rendered as pytablewriter's Markdown writer does: headers
+ * centred, numeric columns right-aligned with `-----:` rules, text columns left-aligned, widths at least 3.
+ */
+const ARROWS: Record<string, string> = { true: '↑', false: '↓' };
+
+interface TableSource {
+  results: Record<string, Record<string, unknown>>;
+  groups?: Record<string, Record<string, unknown>>;
+  versions: Record<string, unknown>;
+  'n-shot': Record<string, unknown>;
+  higher_is_better: Record<string, Record<string, boolean>>;
+}
+
+export function makeTable(source: TableSource, column: 'results' | 'groups' = 'results'): string {
+  const headers = [column === 'results' ? 'Tasks' : 'Groups', 'Version', 'Filter', 'n-shot', 'Metric', '', 'Value', '', 'Stderr'];
+  const rows: string[][] = [];
+  for (const [key, entry] of Object.entries(source[column] ?? {})) {
+    let name = typeof entry.alias === 'string' ? entry.alias : key;
+    let version = key in source.versions ? formatPlain(source.versions[key]) : '    N/A';
+    const nShot = key in source['n-shot'] ? formatPlain(source['n-shot'][key]) : ' ';
+    const higher = source.higher_is_better[key] ?? {};
+    const metricKeys = Object.keys(entry)
+      .filter((metricKey) => metricKey.includes(',') && !metricKey.split(',')[0].endsWith('_stderr'))
+      .filter((metricKey) => !metricKey.split(',')[0].endsWith('_ci'))
+      .sort();
+    for (const metricKey of metricKeys) {
+      const [metric, filter] = splitOnce(metricKey);
+      const value = entry[metricKey];
+      const arrow = metric in higher ? ARROWS[String(higher[metric])] : '';
+      const shown = typeof value === 'number' ? (Number.isInteger(value) && metric === 'bypass' ? String(value) : value.toFixed(4)) : formatPlain(value);
+      const stderrKey = `${metric}_stderr,${filter}`;
+      if (stderrKey in entry) {
+        const se = entry[stderrKey];
+        rows.push([name, version, filter, nShot, metric, arrow, shown, '±', se === 'N/A' ? '   N/A' : (se as number).toFixed(4)]);
+      } else {
+        rows.push([name, version, filter, nShot, metric, arrow, shown, '', '']);
+      }
+      name = '';
+      version = '';
+    }
+  }
+  return renderMarkdown(headers, rows);
+}
+
+function splitOnce(key: string): [string, string] {
+  const at = key.indexOf(',');
+  return [key.slice(0, at), key.slice(at + 1)];
+}
+
+function formatPlain(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  return String(value);
+}
+
+const NUMBER = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+function renderMarkdown(headers: string[], rows: string[][]): string {
+  const widths = headers.map((header, column) =>
+    Math.max(3, displayWidth(header), ...rows.map((row) => displayWidth(row[column]))),
+  );
+  const numeric = headers.map((_, column) => {
+    const cells = rows.map((row) => row[column]).filter((cell) => cell.trim() !== '');
+    return cells.length > 0 && cells.every((cell) => NUMBER.test(cell));
+  });
+  const pad = (text: string, width: number, align: 'left' | 'right' | 'center') => {
+    const space = width - displayWidth(text);
+    if (align === 'right') return ' '.repeat(space) + text;
+    if (align === 'left') return text + ' '.repeat(space);
+    const left = Math.floor(space / 2);
+    return ' '.repeat(left) + text + ' '.repeat(space - left);
+  };
+  const lines = [
+    `|${headers.map((header, i) => pad(header, widths[i], 'center')).join('|')}|`,
+    `|${widths.map((width, i) => (numeric[i] ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width))).join('|')}|`,
+    ...rows.map((row) => `|${row.map((cell, i) => pad(cell, widths[i], numeric[i] ? 'right' : 'left')).join('|')}|`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function displayWidth(text: string): number {
+  return [...text].length;
+}

@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Writes a file so that readers see either nothing or the whole file: write a temporary file beside
+ * it, fsync, then rename over the target. A failed run never leaves a half-written results file.
+ */
+export async function writeFileAtomic(file: string, content: string | Iterable<string>): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await open(temporary, 'w');
+  try {
+    if (typeof content === 'string') await handle.writeFile(content, 'utf8');
+    else {
+      let buffer = '';
+      for (const piece of content) {
+        buffer += piece;
+        if (buffer.length > 1 << 20) {
+          await handle.write(buffer);
+          buffer = '';
+        }
+      }
+      if (buffer) await handle.write(buffer);
+    }
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await handle.close();
+  await rename(temporary, file);
+}
+
+/** lm-eval's model name sanitisation for the output directory. */
+export function sanitizeModelName(name: string): string {
+  return name.replace(/["<>:/|\\?*[\]]+/g, '__');
+}
+
+/** datetime.now().isoformat() with ':' replaced by '-', as lm-eval names its files. */
+export function fileTimestamp(date: Date): string {
+  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+  const iso = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(
+    date.getMinutes(),
+  )}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}000`;
+  return iso.replaceAll(':', '-');
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { pythonFloatRepr, pythonScalarStr } from './python-format.js';
+
+// Expected strings are CPython 3.11's str(float(x)).
+describe('pythonFloatRepr', () => {
+  it.each([
+    [-1.5, '-1.5'],
+    [1, '1.0'],
+    [0.00001, '1e-05'],
+    [0.0001, '0.0001'],
+    [1e16, '1e+16'],
+    [123456789012345.6, '123456789012345.6'],
+    [-0, '-0.0'],
+    [0.1 + 0.2, '0.30000000000000004'],
+  ])('%s → %s', (value, expected) => {
+    expect(pythonFloatRepr(value)).toBe(expected);
+  });
+  it('formats bools and None as Python does', () => {
+    expect(pythonScalarStr(true)).toBe('True');
+    expect(pythonScalarStr(null)).toBe('None');
+  });
+});
