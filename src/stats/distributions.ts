@@ -1,0 +1,90 @@
+/**
+ * Typed wrappers over the @stdlib distribution functions, so the rest of `stats/` depends on one small
+ * surface and never on @stdlib's CommonJS `export =` shapes. Survival functions are computed from the
+ * mirrored tail where the distribution is symmetric, because `1 - cdf(x)` loses every digit once cdf(x)
+ * rounds to 1 (normal sf(8) ≈ 6.2e-16 would come out as 6.7e-16).
+ */
+import betaQuantileImpl from '@stdlib/stats-base-dists-beta-quantile';
+import binomialCdfImpl from '@stdlib/stats-base-dists-binomial-cdf';
+import binomialPmfImpl from '@stdlib/stats-base-dists-binomial-pmf';
+import chiSquareCdfImpl from '@stdlib/stats-base-dists-chisquare-cdf';
+import chiSquareQuantileImpl from '@stdlib/stats-base-dists-chisquare-quantile';
+import normalCdfImpl from '@stdlib/stats-base-dists-normal-cdf';
+import normalQuantileImpl from '@stdlib/stats-base-dists-normal-quantile';
+import studentTCdfImpl from '@stdlib/stats-base-dists-t-cdf';
+import studentTQuantileImpl from '@stdlib/stats-base-dists-t-quantile';
+
+/** Standard normal CDF Φ(x). */
+export function normalCdf(x: number): number {
+  return normalCdfImpl(x, 0, 1);
+}
+
+/** Standard normal survival function 1 − Φ(x), accurate in the upper tail. */
+export function normalSf(x: number): number {
+  return normalCdfImpl(-x, 0, 1);
+}
+
+/** Standard normal quantile Φ⁻¹(p). */
+export function normalQuantile(p: number): number {
+  return normalQuantileImpl(p, 0, 1);
+}
+
+/** Student's t CDF with `df` degrees of freedom. */
+export function studentTCdf(x: number, df: number): number {
+  return studentTCdfImpl(x, df);
+}
+
+/** Student's t survival function, accurate in the upper tail (the t distribution is symmetric). */
+export function studentTSf(x: number, df: number): number {
+  return studentTCdfImpl(-x, df);
+}
+
+/** Student's t quantile. */
+export function studentTQuantile(p: number, df: number): number {
+  return studentTQuantileImpl(p, df);
+}
+
+/** Chi-square CDF with `df` degrees of freedom. */
+export function chiSquareCdf(x: number, df: number): number {
+  return chiSquareCdfImpl(x, df);
+}
+
+/**
+ * Chi-square survival function. For df = 1 it is 2·Φ(−√x) exactly, which keeps full relative precision in
+ * the tail (the only df the tests here use: McNemar); other df fall back to 1 − cdf.
+ */
+export function chiSquareSf(x: number, df: number): number {
+  if (Number.isNaN(x)) return Number.NaN;
+  if (x <= 0) return 1;
+  if (df === 1) return 2 * normalCdfImpl(-Math.sqrt(x), 0, 1);
+  return 1 - chiSquareCdfImpl(x, df);
+}
+
+/** Chi-square quantile. */
+export function chiSquareQuantile(p: number, df: number): number {
+  return chiSquareQuantileImpl(p, df);
+}
+
+/** Binomial CDF P(X ≤ k), X ~ Binomial(n, p). */
+export function binomialCdf(k: number, n: number, p: number): number {
+  return binomialCdfImpl(k, n, p);
+}
+
+/** Binomial survival function P(X > k). */
+export function binomialSf(k: number, n: number, p: number): number {
+  if (k < 0) return 1;
+  if (k >= n) return 0;
+  // P(X > k) for Binomial(n, p) equals P(Y < n − k) = P(Y ≤ n − k − 1) for Y ~ Binomial(n, 1 − p),
+  // which avoids the cancellation in 1 − cdf when the upper tail is tiny.
+  return binomialCdfImpl(n - k - 1, n, 1 - p);
+}
+
+/** Binomial probability mass P(X = k). */
+export function binomialPmf(k: number, n: number, p: number): number {
+  return binomialPmfImpl(k, n, p);
+}
+
+/** Beta quantile (inverse regularized incomplete beta). */
+export function betaQuantile(p: number, alpha: number, beta: number): number {
+  return betaQuantileImpl(p, alpha, beta);
+}
