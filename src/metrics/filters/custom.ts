@@ -1,0 +1,31 @@
+/**
+ * lm-eval `custom` (CustomFilter): calls `filter_fn(resps, docs)`. lm-eval passes every doc at once; here the
+ * function gets a one-doc batch, `filter_fn([responses], [doc])`, and its first result is the doc's value.
+ */
+import { AssayError } from '../../errors.js';
+import type { Doc, FilterStepConfig } from '../../tasks/types.js';
+import { type FilterDefinition, type FilterStep, badArgument } from './types.js';
+
+type BatchFilter = (responses: unknown[], docs: Doc[]) => Iterable<unknown>;
+
+function build(config: FilterStepConfig): FilterStep {
+  const reference = config.filter_fn as { kind?: string; fn?: unknown; ref?: string } | undefined;
+  const fn =
+    typeof reference === 'function' ? reference : reference?.kind === 'function' ? reference.fn : undefined;
+  if (typeof fn !== 'function') badArgument(config, 'filter_fn', 'a function (!function module.name)');
+  return (responses, doc) => {
+    const [first] = [...(fn as BatchFilter)([responses], [doc])];
+    if (first === undefined) {
+      throw new AssayError(
+        'bad_argument',
+        `filter custom: ${reference?.ref ?? 'filter_fn'} returned nothing for a doc`,
+        {
+          location: { field: 'filter_list' },
+        },
+      );
+    }
+    return first;
+  };
+}
+
+export const customFilter: FilterDefinition = { arguments: ['filter_fn'], build };

@@ -1,0 +1,37 @@
+/**
+ * lm-eval `regex_pos` (POSFilter): reads `('token', 'TAG')` pairs out of each response and keeps the tags.
+ * As in lm-eval, `regex_pattern` and `group_select` are accepted but unused; no tags → `fallback`
+ * (default `["invalid"]`). A response that is already a list of pairs has its tags taken directly.
+ */
+import type { FilterStepConfig } from '../../tasks/types.js';
+import { pythonFindAll } from '../../util/python-regex.js';
+import { type FilterDefinition, type FilterStep, badArgument, describe, iterateResponses } from './types.js';
+import { AssayError } from '../../errors.js';
+
+const TAGGED_TOKEN = "\\('([^']*)', '([^']*)'\\)";
+
+function build(config: FilterStepConfig): FilterStep {
+  const fallback = config.fallback ?? ['invalid'];
+  if (fallback === null) badArgument(config, 'fallback', 'a value');
+  return (responses) =>
+    iterateResponses(responses, 'regex_pos').map((response) => {
+      const pairs =
+        typeof response === 'string' ? (pythonFindAll(TAGGED_TOKEN, response) as string[][]) : response;
+      if (!Array.isArray(pairs)) {
+        throw new AssayError(
+          'bad_argument',
+          `filter regex_pos: cannot read tags from ${describe(response)}`,
+          {
+            location: { field: 'filter_list' },
+          },
+        );
+      }
+      const tags = pairs.map((pair) => (Array.isArray(pair) ? pair[1] : undefined));
+      return tags.length > 0 ? tags : fallback;
+    });
+}
+
+export const regexPosFilter: FilterDefinition = {
+  arguments: ['regex_pattern', 'group_select', 'fallback'],
+  build,
+};

@@ -1,0 +1,88 @@
+/**
+ * Every filter lm-eval's task YAMLs can name, and the pipeline that runs a `filter_list` entry.
+ */
+import { AssayError, closestNames } from '../../errors.js';
+import type { Doc, FilterConfig, FilterStepConfig } from '../../tasks/types.js';
+import { customFilter } from './custom.js';
+import { lowercaseFilter } from './lowercase.js';
+import { majorityVoteFilter } from './majority-vote.js';
+import { mapFilter } from './map.js';
+import { multiChoiceRegexFilter } from './multi-choice-regex.js';
+import { regexFilter } from './regex.js';
+import { regexPosFilter } from './regex-pos.js';
+import { removeWhitespaceFilter } from './remove-whitespace.js';
+import { takeFirstFilter } from './take-first.js';
+import { takeFirstKFilter } from './take-first-k.js';
+import type { FilterDefinition, FilterPipeline, FilterStep } from './types.js';
+import { uppercaseFilter } from './uppercase.js';
+
+export type FilterName =
+  | 'regex'
+  | 'regex_pos'
+  | 'take_first'
+  | 'take_first_k'
+  | 'majority_vote'
+  | 'remove_whitespace'
+  | 'lowercase'
+  | 'uppercase'
+  | 'multi_choice_regex'
+  | 'map'
+  | 'custom';
+
+export const FILTERS: Record<FilterName, FilterDefinition> = {
+  regex: regexFilter,
+  regex_pos: regexPosFilter,
+  take_first: takeFirstFilter,
+  take_first_k: takeFirstKFilter,
+  majority_vote: majorityVoteFilter,
+  remove_whitespace: removeWhitespaceFilter,
+  lowercase: lowercaseFilter,
+  uppercase: uppercaseFilter,
+  multi_choice_regex: multiChoiceRegexFilter,
+  map: mapFilter,
+  custom: customFilter,
+};
+
+export function getFilter(name: string): FilterDefinition {
+  if (Object.hasOwn(FILTERS, name)) return FILTERS[name as FilterName];
+  const names = Object.keys(FILTERS);
+  const suggestions = closestNames(name, names);
+  throw new AssayError(
+    'unknown_filter',
+    `unknown filter ${JSON.stringify(name)}${suggestions.length ? ` (did you mean ${suggestions.join(', ')}?)` : ''}; valid filters: ${names.join(', ')}`,
+    { location: { field: 'filter_list' } },
+  );
+}
+
+/** Builds one step, rejecting keys the filter does not take (lm-eval raises TypeError for those). */
+export function buildFilterStep(config: FilterStepConfig): FilterStep {
+  const definition = getFilter(config.function);
+  for (const key of Object.keys(config)) {
+    if (key !== 'function' && !definition.arguments.includes(key)) {
+      const accepted = definition.arguments.length ? definition.arguments.join(', ') : 'none';
+      throw new AssayError(
+        'bad_argument',
+        `filter ${config.function} has no argument ${JSON.stringify(key)}; it takes: ${accepted}`,
+        { location: { field: 'filter_list' } },
+      );
+    }
+  }
+  return definition.build(config);
+}
+
+export function buildFilterPipeline(config: FilterConfig): FilterPipeline {
+  const steps = config.filter.map(buildFilterStep);
+  return {
+    name: config.name,
+    apply(responses: unknown, doc: Doc): unknown {
+      let value = responses;
+      for (const step of steps) value = step(value, doc);
+      return value;
+    },
+  };
+}
+
+/** lm-eval's implicit pipeline when a task has no filter_list: `none`, take_first. */
+export function defaultFilterPipeline(): FilterPipeline {
+  return buildFilterPipeline({ name: 'none', filter: [{ function: 'take_first' }] });
+}

@@ -1,0 +1,79 @@
+/**
+ * The filter seam. lm-eval applies each filter to every doc's list of responses (one per repeat) in turn;
+ * a step here does the same for one doc. Steps keep lm-eval's data shapes: before `take_first` a doc's value
+ * is a list of responses, after it a single response.
+ */
+import { AssayError } from '../../errors.js';
+import type { Doc, FilterStepConfig } from '../../tasks/types.js';
+
+export type FilterStep = (responses: unknown, doc: Doc) => unknown;
+
+export interface FilterDefinition {
+  /** The YAML keys the step accepts besides `function`. */
+  readonly arguments: readonly string[];
+  readonly build: (config: FilterStepConfig) => FilterStep;
+}
+
+export interface FilterPipeline {
+  readonly name: string;
+  apply(responses: unknown, doc: Doc): unknown;
+}
+
+/**
+ * Python iterates whatever it is given: a list yields its items, a str its characters. A step placed after
+ * `take_first` therefore sees characters in lm-eval, and does here too.
+ */
+export function iterateResponses(responses: unknown, filterName: string): unknown[] {
+  if (Array.isArray(responses)) return responses;
+  if (typeof responses === 'string') return [...responses];
+  throw new AssayError(
+    'bad_argument',
+    `filter ${filterName}: expected the doc's list of responses, got ${describe(responses)}`,
+    { location: { field: 'filter_list' } },
+  );
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'None';
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  return `${typeof value} ${JSON.stringify(value)?.slice(0, 60) ?? String(value)}`;
+}
+
+export function badArgument(config: FilterStepConfig, key: string, expected: string): never {
+  throw new AssayError(
+    'bad_argument',
+    `filter ${config.function}: ${key} must be ${expected}, got ${describe(config[key])}`,
+    { location: { field: 'filter_list' } },
+  );
+}
+
+export function stringArgument(config: FilterStepConfig, key: string, fallback: string): string {
+  const value = config[key] ?? fallback;
+  if (typeof value !== 'string') badArgument(config, key, 'a string');
+  return value;
+}
+
+export function integerArgument(config: FilterStepConfig, key: string, fallback?: number): number {
+  const value = config[key] ?? fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value)) badArgument(config, key, 'an integer');
+  return value;
+}
+
+export function booleanArgument(config: FilterStepConfig, key: string, fallback: boolean): boolean {
+  const value = config[key] ?? fallback;
+  if (typeof value !== 'boolean') badArgument(config, key, 'true or false');
+  return value;
+}
+
+/** `sequence[index]` with Python's negative indexes; out of range is Python's IndexError, as an AssayError. */
+export function pythonIndex<T>(sequence: readonly T[], index: number, what: string): T {
+  const resolved = index < 0 ? sequence.length + index : index;
+  if (resolved < 0 || resolved >= sequence.length) {
+    throw new AssayError(
+      'bad_argument',
+      `${what}: index ${index} is out of range for ${sequence.length} item${sequence.length === 1 ? '' : 's'}`,
+      { location: { field: 'filter_list' } },
+    );
+  }
+  return sequence[resolved];
+}
