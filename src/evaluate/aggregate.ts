@@ -5,7 +5,8 @@ import type { GroupNode, LoadedTask, TaskNode } from '../tasks/task.js';
 import { leafTasks } from '../tasks/task.js';
 import type { MetricConfig } from '../tasks/types.js';
 import type { ScoredTask } from './score.js';
-import { intervalFor, stderrFor, type Interval } from './uncertainty.js';
+import { groupStderr } from '../stats/group-stderr.js';
+import { type Interval, intervalFor, stderrFor } from './uncertainty.js';
 
 export type Stderr = number | 'N/A';
 
@@ -99,7 +100,7 @@ export function aggregateTask(scored: ScoredTask, options: AggregateOptions): Ta
         filter,
         value,
         stderr,
-        interval: intervalFor(aggregation.name, value, stderr, items),
+        interval: intervalFor(aggregation.name, aggregation.fn, value, stderr, items),
         n: items.length,
         higherIsBetter: resolveHigherIsBetter(task, entry),
       });
@@ -145,14 +146,14 @@ export function aggregateGroup(group: GroupNode, taskResults: Map<string, TaskRe
       let stderr: Stderr = 'N/A';
       if (parts.every((part) => typeof part.stderr === 'number')) {
         const ses = parts.map((part) => part.stderr as number);
-        stderr = entry.weight_by_size ? pooledStderr(ses, sizes) : Math.sqrt(ses.reduce((a, se) => a + se * se, 0)) / parts.length;
+        stderr = groupStderr(ses, sizes, entry.weight_by_size).stderr;
       }
       metrics.push({
         metric: entry.metric,
         filter,
         value,
         stderr,
-        interval: typeof stderr === 'number' ? intervalFor('mean-of-tasks', value, stderr, []) : undefined,
+        interval: typeof stderr === 'number' ? intervalFor('mean-of-tasks', undefined, value, stderr, []) : undefined,
         n: total,
         higherIsBetter: parts[0].higherIsBetter,
       });
@@ -160,15 +161,6 @@ export function aggregateGroup(group: GroupNode, taskResults: Map<string, TaskRe
     }
   }
   return { name: group.name, alias: group.alias ?? group.name, metrics, sampleCount };
-}
-
-/** lm-eval's pooled_sample_stderr (api/metrics.py). */
-export function pooledStderr(stderrs: number[], sizes: number[]): number {
-  const total = sizes.reduce((a, b) => a + b, 0);
-  const k = sizes.length;
-  let pooled = 0;
-  for (let i = 0; i < k; i++) pooled += (sizes[i] - 1) * stderrs[i] ** 2 * sizes[i];
-  return Math.sqrt(pooled / (total - k) / total);
 }
 
 export function allGroups(nodes: TaskNode[]): GroupNode[] {

@@ -1,21 +1,33 @@
-import { bootstrapStderr } from '../stats/bootstrap.js';
-import { isBinary, meanStderr } from '../stats/descriptive.js';
-import { studentTQuantile } from '../stats/distributions.js';
-import { wilsonInterval } from '../stats/intervals.js';
 import type { AggregationFunction } from '../metrics/types.js';
+import { bootstrapInterval } from '../stats/bootstrap-interval.js';
+import { bootstrapReplicates, bootstrapStderr, medianFromCounts } from '../stats/bootstrap-stderr.js';
+import { isBinary, meanStderr } from '../stats/descriptive.js';
+import { proportionConfidenceInterval } from '../stats/proportion-interval.js';
+import { tInterval } from '../stats/t-interval.js';
 
 export interface Interval {
   lo: number;
   hi: number;
   level: number;
-  method: 'wilson' | 't' | 'normal';
+  method: 'wilson' | 't' | 'percentile-bootstrap' | 'normal';
 }
 
 /** Aggregations whose stderr lm-eval bootstraps (api/metrics.py stderr_for_metric). */
 const BOOTSTRAPPED = new Set(['median', 'matthews_corrcoef', 'f1', 'perplexity', 'bleu', 'chrf', 'ter', 'nanmean']);
 /** lm-eval caps these at 100 iterations: each replicate is a whole corpus-level score. */
 const CAPPED = new Set(['bleu', 'chrf', 'ter']);
+/** Intervals by percentile bootstrap use at most this many replicates (the stderr uses --bootstrap_iters). */
+const INTERVAL_ITERS = 2000;
 
+function bootstrapOptions(aggregation: string) {
+  if (aggregation === 'median') return { fromCounts: medianFromCounts };
+  return {};
+}
+
+/**
+ * lm-eval's stderr rules: sample std / √n for means, a seeded bootstrap for the aggregations lm-eval
+ * bootstraps, "N/A" for everything else, for fewer than two items, and when bootstrap_iters ≤ 0.
+ */
 export function stderrFor(
   aggregation: string,
   fn: AggregationFunction,
@@ -24,33 +36,46 @@ export function stderrFor(
 ): number | 'N/A' {
   if (bootstrapIters <= 0 || items.length < 2) return 'N/A';
   if (aggregation === 'mean') {
-    const values = items.map(Number);
-    const se = meanStderr(values);
+    const se = meanStderr(items.map(Number));
     return Number.isFinite(se) ? se : 'N/A';
   }
   if (BOOTSTRAPPED.has(aggregation)) {
     const iters = CAPPED.has(aggregation) ? Math.min(bootstrapIters, 100) : bootstrapIters;
-    return bootstrapStderr(fn, items, iters);
+    const se = bootstrapStderr(fn as (items: readonly unknown[]) => number, items, iters, bootstrapOptions(aggregation) as object);
+    return Number.isFinite(se) ? se : 'N/A';
   }
   return 'N/A';
 }
 
 /**
- * A 95% interval chosen by metric type: Wilson for 0/1 accuracies, a t-interval for other means, and
- * value ± z·stderr for bootstrapped statistics and group means.
+ * A 95% interval chosen by metric type: Wilson for 0/1 accuracies, a t-interval for other means, a
+ * percentile bootstrap for bootstrapped statistics, and value ± z·stderr for group means.
  */
-export function intervalFor(aggregation: string, value: number, stderr: number | 'N/A', items: unknown[]): Interval | undefined {
+export function intervalFor(
+  aggregation: string,
+  fn: AggregationFunction | undefined,
+  value: number,
+  stderr: number | 'N/A',
+  items: unknown[],
+): Interval | undefined {
   const level = 0.95;
   if (aggregation === 'mean' && items.length > 0) {
     const values = items.map(Number);
     if (isBinary(values)) {
       const successes = values.reduce((a, b) => a + b, 0);
-      const [lo, hi] = wilsonInterval(successes, values.length, level);
-      return { lo, hi, level, method: 'wilson' };
+      const interval = proportionConfidenceInterval(successes, values.length, { confidence: level, method: 'wilson' });
+      return { lo: interval.low, hi: interval.high, level, method: 'wilson' };
     }
-    if (typeof stderr !== 'number') return undefined;
-    const t = studentTQuantile(1 - (1 - level) / 2, values.length - 1);
-    return { lo: value - t * stderr, hi: value + t * stderr, level, method: 't' };
+    if (values.length < 2) return undefined;
+    const interval = tInterval(values, { confidence: level });
+    return { lo: interval.low, hi: interval.high, level, method: 't' };
+  }
+  if (fn && BOOTSTRAPPED.has(aggregation) && items.length >= 2 && typeof stderr === 'number') {
+    const iters = CAPPED.has(aggregation) ? 100 : INTERVAL_ITERS;
+    const replicates = bootstrapReplicates(fn as (items: readonly unknown[]) => number, items, iters, bootstrapOptions(aggregation) as object);
+    if (replicates.some((replicate) => Number.isNaN(replicate))) return undefined;
+    const interval = bootstrapInterval(replicates, { confidence: level, method: 'percentile' });
+    return { lo: interval.low, hi: interval.high, level, method: 'percentile-bootstrap' };
   }
   if (typeof stderr !== 'number') return undefined;
   const z = 1.959963984540054;

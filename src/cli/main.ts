@@ -1,0 +1,98 @@
+import { Command, CommanderError, Option } from 'commander';
+import { reportError } from './errors.js';
+
+const SUBCOMMANDS = new Set(['run', 'ls', 'validate', 'help']);
+
+/**
+ * lm-eval spells flags in snake_case; users also type kebab-case. Both reach commander as snake_case.
+ * Values are left alone (only tokens starting with `--`, up to any `=`).
+ */
+export function normalizeFlags(argv: string[]): string[] {
+  return argv.map((token) => {
+    if (!token.startsWith('--') || token === '--') return token;
+    const eq = token.indexOf('=');
+    const name = eq >= 0 ? token.slice(0, eq) : token;
+    const rest = eq >= 0 ? token.slice(eq) : '';
+    return `--${name.slice(2).replaceAll('-', '_')}${rest}`;
+  });
+}
+
+export function buildProgram(): Command {
+  const program = new Command('assay')
+    .description('LLM evaluation harness, compatible with lm-evaluation-harness')
+    .version(process.env.ASSAY_VERSION ?? '0.1.0', '--version')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
+
+  const run = program
+    .command('run')
+    .description('evaluate a model on tasks (lm_eval run)')
+    .option('-C, --config <file>', 'YAML file whose keys are the flags below (CLI values win)')
+    .option('-M, --model <name>', 'model backend: dummy')
+    .option('-a, --model_args <args>', 'k=v,k2=v2 or a JSON object, passed to the backend')
+    .option('-t, --tasks <tasks...>', 'task/group/tag names, globs, YAML/JSONL/TS files or directories (comma or space separated)')
+    .option('-f, --num_fewshot <n>', 'few-shot examples per doc (tasks that pin num_fewshot: 0 keep 0)')
+    .option('-b, --batch_size <size>', 'batch size (recorded; backends batch themselves)', '1')
+    .option('-o, --output_path <path>', 'directory (or .json path) for results, samples and leaderboard.json')
+    .option('-L, --limit <n>', 'first N docs per task, or a fraction below 1 (for testing only)')
+    .option('-E, --samples <json>', 'per-task doc ids: JSON object or a JSON file')
+    .option('-s, --log_samples', 'write samples_<task>_<time>.jsonl')
+    .option('-x, --predict_only', 'generate and log samples without computing metrics')
+    .option('--seed <seeds>', 'python,numpy,torch,fewshot seeds (one value sets all)', '0,1234,1234,1234')
+    .option('--gen_kwargs <args>', 'merged into generate_until tasks’ generation_kwargs (k=v or JSON)')
+    .option('--include_path <dirs...>', 'extra task directories (later ones override earlier)')
+    .addOption(new Option('--apply_chat_template [name]', 'render prompts with the model’s chat template'))
+    .option('--system_instruction <text>', 'system message prepended to every prompt')
+    .addOption(
+      new Option('--fewshot_as_multiturn [bool]', 'few-shot examples as user/assistant turns (default on with a chat template)'),
+    )
+    .option('-c, --use_cache <path>', 'response cache path (recorded; caching arrives with the HTTP backends)')
+    .option('--show_config', 'print the whole results JSON, task configs included')
+    .option('-w, --write_out', 'print the prompt and target of doc 0 of each task')
+    .option('--bootstrap_iters <n>', 'bootstrap iterations for stderr of non-mean metrics (0 disables stderr)', '100000')
+    .option('--include_per_example', 'add per-example predictions to leaderboard.json')
+    .action(async (flags: Record<string, unknown>) => {
+      const { runCommand } = await import('./run.js');
+      process.exitCode = await runCommand(flags);
+    });
+  void run;
+
+  program
+    .command('ls')
+    .description('list tasks, groups or tags')
+    .argument('[what]', 'tasks | groups | tags', 'tasks')
+    .option('--include_path <dirs...>', 'extra task directories')
+    .action(async (what: string, flags: Record<string, unknown>) => {
+      const { lsCommand } = await import('./ls.js');
+      process.exitCode = await lsCommand(what, flags);
+    });
+
+  program
+    .command('validate')
+    .description('load each task and render one doc, reporting any error')
+    .requiredOption('-t, --tasks <tasks...>', 'tasks to check')
+    .option('--include_path <dirs...>', 'extra task directories')
+    .action(async (flags: Record<string, unknown>) => {
+      const { validateCommand } = await import('./validate.js');
+      process.exitCode = await validateCommand(flags);
+    });
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  let args = normalizeFlags(argv);
+  // lm-eval compatibility: `assay --model x --tasks y` means `assay run --model x --tasks y`.
+  if (args.length > 1 && !SUBCOMMANDS.has(args[0]) && args[0].startsWith('-') && args[0] !== '--help' && args[0] !== '-h') {
+    args = ['run', ...args];
+  }
+  const program = buildProgram();
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    process.exitCode = reportError(error);
+  }
+}

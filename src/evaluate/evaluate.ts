@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs';
+import { AssayError } from '../errors.js';
+import type { ModelBackend } from '../models/backend.js';
+import { createBackend } from '../models/registry.js';
+import { type WrittenFiles, writeOutputs } from '../results/output.js';
+import { resolveTasks } from '../tasks/manager.js';
+import type { TaskNode } from '../tasks/task.js';
+import { parseKeyValueArgs } from '../util/key-value-args.js';
+import type { RunListener } from './events.js';
+import { parseLimit } from './limit.js';
+import { type EvaluationOutput, runEvaluation } from './run-evaluation.js';
+import { parseSeeds } from './seeds.js';
+
+export interface Logger {
+  warn(message: string): void;
+  info?(message: string): void;
+}
+
+export interface CommonOptions {
+  /** Task names, globs, files or directories (lm-eval's --tasks), or tasks already loaded. */
+  tasks: Array<string | TaskNode>;
+  includePath?: string[];
+  numFewshot?: number;
+  limit?: number | string;
+  /** lm-eval's --samples: `{"task": [doc ids]}` as an object, JSON text or a JSON file path. */
+  samples?: Record<string, number[]> | string;
+  seed?: string | number;
+  genKwargs?: string | Record<string, unknown>;
+  applyChatTemplate?: boolean | string;
+  systemInstruction?: string;
+  fewshotAsMultiturn?: boolean;
+  bootstrapIters?: number;
+  predictOnly?: boolean;
+  logSamples?: boolean;
+  outputPath?: string;
+  includePerExample?: boolean;
+  batchSize?: string | number;
+  useCache?: string;
+  listener?: RunListener;
+  logger?: Logger;
+}
+
+export interface EvaluateOptions extends CommonOptions {
+  model: string;
+  modelArgs?: string | Record<string, unknown>;
+}
+
+export interface SimpleEvaluateOptions extends CommonOptions {
+  /** A backend object the caller already holds (say, inside a training loop). */
+  model: ModelBackend;
+  /** Recorded in results.json; defaults to the backend's name. */
+  modelName?: string;
+}
+
+export interface EvaluateResult extends EvaluationOutput {
+  files?: WrittenFiles;
+}
+
+function parseSamples(value: CommonOptions['samples']): Record<string, number[]> | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') return value;
+  let text = value.trim();
+  if (!text.startsWith('{')) {
+    try {
+      text = readFileSync(value, 'utf8');
+    } catch (error) {
+      throw new AssayError('bad_argument', `--samples: "${value}" is neither a JSON object nor a readable file`, { cause: error });
+    }
+  }
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('expected an object');
+    for (const [task, ids] of Object.entries(parsed)) {
+      if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) {
+        throw new Error(`task ${task} must map to a list of integer doc ids`);
+      }
+    }
+    return parsed as Record<string, number[]>;
+  } catch (error) {
+    throw new AssayError('bad_argument', `--samples: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+async function loadNodes(options: CommonOptions): Promise<TaskNode[]> {
+  const specs = options.tasks.filter((task): task is string => typeof task === 'string');
+  const loaded = options.tasks.filter((task): task is TaskNode => typeof task !== 'string');
+  const resolved = specs.length ? await resolveTasks(specs, { includePath: options.includePath, logger: options.logger }) : [];
+  return [...loaded, ...resolved];
+}
+
+async function run(
+  backend: ModelBackend,
+  label: { model: string; modelArgs: Record<string, unknown> | string },
+  options: CommonOptions,
+): Promise<EvaluateResult> {
+  const limit = parseLimit(options.limit);
+  const samples = parseSamples(options.samples);
+  if (limit !== undefined && samples !== undefined) {
+    throw new AssayError('bad_argument', '--limit and --samples cannot be used together');
+  }
+  const seeds = parseSeeds(options.seed);
+  const genKwargs =
+    typeof options.genKwargs === 'string' ? parseKeyValueArgs(options.genKwargs, '--gen_kwargs') : (options.genKwargs ?? {});
+  const applyChatTemplate = options.applyChatTemplate ?? false;
+  if (options.fewshotAsMultiturn === true && applyChatTemplate === false) {
+    throw new AssayError('bad_argument', '--fewshot_as_multiturn needs --apply_chat_template');
+  }
+  const nodes = await loadNodes(options);
+  if (nodes.length === 0) throw new AssayError('unknown_task', 'no tasks given; pass --tasks');
+  if (limit !== undefined) {
+    options.logger?.warn('--limit SHOULD ONLY BE USED FOR TESTING. REAL METRICS SHOULD NOT BE COMPUTED USING LIMIT.');
+  }
+  const output = await runEvaluation(backend, nodes, {
+    limit,
+    samples,
+    numFewshot: options.numFewshot,
+    seeds,
+    systemInstruction: options.systemInstruction,
+    applyChatTemplate,
+    // lm-eval ≥ 0.4.10: few-shot as multi-turn is the default under a chat template.
+    fewshotAsMultiturn: options.fewshotAsMultiturn ?? applyChatTemplate !== false,
+    genKwargs,
+    bootstrapIters: options.bootstrapIters ?? 100000,
+    predictOnly: options.predictOnly ?? false,
+    modelLabel: { ...label, batchSize: options.batchSize ?? 1 },
+    useCache: options.useCache ?? null,
+    listener: options.listener,
+  });
+  let files: WrittenFiles | undefined;
+  if (options.outputPath) {
+    options.listener?.({ type: 'phase', phase: 'writing' });
+    files = await writeOutputs(output, {
+      outputPath: options.outputPath,
+      logSamples: options.logSamples ?? options.predictOnly ?? false,
+      includePerExample: options.includePerExample ?? false,
+    });
+  }
+  return { ...output, files };
+}
+
+/** What `assay run` calls: creates the backend by name, evaluates, and writes outputs when asked. */
+export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult> {
+  if ((options.logSamples || options.predictOnly) && !options.outputPath) {
+    throw new AssayError('bad_argument', '--output_path is required with --log_samples or --predict_only');
+  }
+  const modelArgs =
+    typeof options.modelArgs === 'string'
+      ? parseKeyValueArgs(options.modelArgs, '--model_args')
+      : (options.modelArgs ?? {});
+  const backend = await createBackend(options.model, { seed: parseSeeds(options.seed).random ?? undefined, ...modelArgs });
+  try {
+    return await run(backend, { model: options.model, modelArgs }, options);
+  } finally {
+    await backend.close?.();
+  }
+}
+
+/** Evaluates a backend the caller holds. Writes nothing unless `outputPath` is given. */
+export async function simpleEvaluate(options: SimpleEvaluateOptions): Promise<EvaluateResult> {
+  return run(options.model, { model: options.modelName ?? options.model.name, modelArgs: {} }, options);
+}
