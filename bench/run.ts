@@ -1,0 +1,116 @@
+/**
+ * npm run bench: the figures the issues name, each as a ratio against a baseline measured in the same run.
+ * Absolute times on shared machines are noisy; ratios travel better.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateTaskTree } from './gen-task-tree.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin', 'assay.js');
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function timeCommand(args: string[], runs: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    const result = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    times.push(performance.now() - start);
+    if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
+  }
+  return median(times);
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await walk(full)));
+    else out.push(full);
+  }
+  return out;
+}
+
+const lines: string[] = [];
+const report = (line: string) => {
+  lines.push(line);
+  process.stdout.write(`${line}\n`);
+};
+
+// 1. assay --help
+const nodeBaseline = timeCommand(['-e', '0'], 15);
+const help = timeCommand([bin, '--help'], 15);
+report(`assay --help: median ${help.toFixed(0)} ms (target < 150 ms); bare node startup ${nodeBaseline.toFixed(0)} ms; ratio ${(help / nodeBaseline).toFixed(2)}×`);
+
+// 2. assay ls tasks over 10,000 generated YAMLs with include chains
+const work = await mkdtemp(path.join(os.tmpdir(), 'assay-bench-'));
+try {
+  const tree = path.join(work, 'tree');
+  await generateTaskTree(tree, { tasks: 10000 });
+  const files = await walk(tree);
+  const readStart = performance.now();
+  await Promise.all(files.map((file) => readFile(file)));
+  const rawRead = performance.now() - readStart;
+  const ls = timeCommand([bin, 'ls', 'tasks', '--include_path', tree], 5);
+  report(
+    `assay ls tasks, ${files.length} files (10,000 task YAMLs with include chains): median ${ls.toFixed(0)} ms (target < 2000 ms); reading every file raw ${rawRead.toFixed(0)} ms; bare node ${nodeBaseline.toFixed(0)} ms`,
+  );
+
+  // 3. Request building for an MMLU-sized task: 14,042 docs, 4 choices, 5-shot
+  const mmlu = path.join(work, 'mmlu');
+  await mkdir(path.join(mmlu, 'data'), { recursive: true });
+  const doc = (i: number) =>
+    JSON.stringify({
+      question: `Synthetic question ${i}: which option best completes the statement about topic ${i % 57}?`,
+      choices: [`first option ${i}`, `second option ${i}`, `third option ${i}`, `fourth option ${i}`],
+      answer: i % 4,
+      subject: `subject_${i % 57}`,
+    });
+  await writeFile(path.join(mmlu, 'data', 'test.jsonl'), `${Array.from({ length: 14042 }, (_, i) => doc(i)).join('\n')}\n`);
+  await writeFile(path.join(mmlu, 'data', 'dev.jsonl'), `${Array.from({ length: 5 }, (_, i) => doc(100000 + i)).join('\n')}\n`);
+  await writeFile(
+    path.join(mmlu, 'mmlu_synthetic.yaml'),
+    [
+      'task: mmlu_synthetic',
+      'dataset_path: json',
+      'dataset_kwargs:',
+      '  data_files:',
+      '    test: data/test.jsonl',
+      '    dev: data/dev.jsonl',
+      'test_split: test',
+      'fewshot_split: dev',
+      'fewshot_config:',
+      '  sampler: first_n',
+      'output_type: multiple_choice',
+      'description: "The following are multiple choice questions (with answers) about {{subject}}.\\n\\n"',
+      'doc_to_text: "{{question.strip()}}\\nA. {{choices[0]}}\\nB. {{choices[1]}}\\nC. {{choices[2]}}\\nD. {{choices[3]}}\\nAnswer:"',
+      'doc_to_choice: ["A", "B", "C", "D"]',
+      'doc_to_target: answer',
+      'num_fewshot: 5',
+      '',
+    ].join('\n'),
+  );
+  const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'build-requests.ts'), path.join(mmlu, 'mmlu_synthetic.yaml')], {
+    cwd: root,
+  }).toString();
+  const figures = JSON.parse(output.trim().split('\n').pop() ?? '{}') as {
+    docs: number;
+    requests: number;
+    ms: number;
+    baselineMs: number;
+    maxRssMb: number;
+  };
+  report(
+    `build requests, MMLU-sized (${figures.docs} docs, ${figures.requests} requests, 5-shot): ${figures.ms.toFixed(0)} ms (target < 3000 ms), peak RSS ${figures.maxRssMb.toFixed(0)} MB (target < 1024 MB); reading + JSON-parsing the data alone ${figures.baselineMs.toFixed(0)} ms; ratio ${(figures.ms / figures.baselineMs).toFixed(1)}×`,
+  );
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
