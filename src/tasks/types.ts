@@ -71,7 +71,10 @@ export interface TaskConfig {
   tag?: string | string[];
   dataset_path?: string;
   dataset_name?: string | null;
-  dataset_kwargs?: { data_files?: string | string[] | Record<string, string | string[]>; [key: string]: unknown };
+  dataset_kwargs?: {
+    data_files?: string | string[] | Record<string, string | string[]>;
+    [key: string]: unknown;
+  };
   revision?: string;
   training_split?: string;
   validation_split?: string;

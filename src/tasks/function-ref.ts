@@ -1,0 +1,146 @@
+/**
+ * Resolves `!function module.name` to a function exported by a `.ts`/`.mts`/`.js`/`.mjs` module beside
+ * the YAML: the TypeScript counterpart of lm-eval's `utils.py`. Modules are imported once per process.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+import { AssayError, type ErrorLocation } from '../errors.js';
+import type { FunctionRef } from './types.js';
+import { DeferredFunction, locateFunctionTag } from './yaml-loader.js';
+
+/** A module's exports, and the local files it loaded (for the task's content hash). */
+export interface ImportedModule {
+  exports: Record<string, unknown>;
+  files: string[];
+}
+
+const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
+const modules = new Map<string, Promise<ImportedModule>>();
+
+/**
+ * Imports a task module. tsx compiles TypeScript on the fly, so users need no build step; its
+ * `onImport` hook tells us which local files the module pulled in.
+ */
+export function importModule(file: string): Promise<ImportedModule> {
+  let loading = modules.get(file);
+  if (!loading) {
+    loading = (async () => {
+      const files = new Set<string>([file]);
+      const exports = (await tsImport(pathToFileURL(file).href, {
+        parentURL: import.meta.url,
+        onImport: (url: string) => {
+          if (!url.startsWith('file:')) return;
+          const imported = fileURLToPath(url.split('?')[0]);
+          // Dependencies from packages are versioned by the lockfile, not by the task.
+          if (!imported.includes(`${path.sep}node_modules${path.sep}`)) files.add(imported);
+        },
+      })) as Record<string, unknown>;
+      return { exports, files: [...files].sort() };
+    })();
+    modules.set(file, loading);
+    loading.catch(() => modules.delete(file));
+  }
+  return loading;
+}
+
+/** `utils.fn` → [module path without extension, export name], split at the last dot as lm-eval does. */
+function splitRef(ref: string): [string, string] | undefined {
+  const dot = ref.lastIndexOf('.');
+  if (dot <= 0 || dot === ref.length - 1) return undefined;
+  return [ref.slice(0, dot), ref.slice(dot + 1)];
+}
+
+export async function resolveFunction(
+  deferred: DeferredFunction,
+): Promise<{ ref: FunctionRef; files: string[] }> {
+  const { ref, yamlFile } = deferred;
+  const location = (): Promise<ErrorLocation> => locateFunctionTag(yamlFile, ref);
+  const parts = splitRef(ref);
+  if (!parts) {
+    throw new AssayError(
+      'function_not_found',
+      `!function ${ref}: expected module.function, e.g. utils.process_docs`,
+      {
+        location: await location(),
+      },
+    );
+  }
+  const [modulePath, exportName] = parts;
+  const base = path.resolve(path.dirname(yamlFile), modulePath.replaceAll('.', '/'));
+  const file = MODULE_EXTENSIONS.map((extension) => base + extension).find((candidate) =>
+    existsSync(candidate),
+  );
+  if (!file) {
+    const tried = MODULE_EXTENSIONS.map((extension) => path.basename(base) + extension).join(', ');
+    throw new AssayError(
+      'function_not_found',
+      `!function ${ref}: no module ${tried} in ${path.dirname(base)} (lm-eval's utils.py becomes utils.ts or utils.js here)`,
+      { location: await location() },
+    );
+  }
+  let imported: ImportedModule;
+  try {
+    imported = await importModule(file);
+  } catch (error) {
+    throw new AssayError(
+      'function_not_found',
+      `!function ${ref}: importing ${file} failed: ${String(error)}`,
+      {
+        location: await location(),
+        cause: error,
+      },
+    );
+  }
+  const fn = imported.exports[exportName];
+  if (typeof fn !== 'function') {
+    const exported = Object.keys(imported.exports).filter(
+      (key) => typeof imported.exports[key] === 'function',
+    );
+    throw new AssayError(
+      'function_not_found',
+      `!function ${ref}: ${path.basename(file)} has no exported function "${exportName}"` +
+        (exported.length ? ` (it exports: ${exported.join(', ')})` : ''),
+      { location: await location() },
+    );
+  }
+  return { ref: { kind: 'function', ref, file, fn: fn as FunctionRef['fn'] }, files: imported.files };
+}
+
+export function isFunctionRef(value: unknown): value is FunctionRef {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    (value as FunctionRef).kind === 'function' &&
+    typeof (value as FunctionRef).fn === 'function'
+  );
+}
+
+/**
+ * Replaces every DeferredFunction in a config tree with its FunctionRef, importing modules in
+ * parallel. Returns the new tree and the module files it imported.
+ */
+export async function resolveFunctions<T>(value: T): Promise<{ value: T; files: string[] }> {
+  const files = new Set<string>();
+  const pending: Promise<void>[] = [];
+  const walk = (node: unknown, assign: (resolved: unknown) => void): void => {
+    if (node instanceof DeferredFunction) {
+      pending.push(
+        resolveFunction(node).then(({ ref, files: moduleFiles }) => {
+          assign(ref);
+          for (const file of moduleFiles) files.add(file);
+        }),
+      );
+    } else if (Array.isArray(node)) {
+      node.forEach((item, index) => walk(item, (resolved) => (node[index] = resolved)));
+    } else if (node !== null && typeof node === 'object' && !isFunctionRef(node)) {
+      const record = node as Record<string, unknown>;
+      for (const key of Object.keys(record)) walk(record[key], (resolved) => (record[key] = resolved));
+    }
+  };
+  const root = { value };
+  walk(value, (resolved) => (root.value = resolved as T));
+  await Promise.all(pending);
+  return { value: root.value, files: [...files].sort() };
+}

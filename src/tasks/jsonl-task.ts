@@ -1,0 +1,224 @@
+/**
+ * The simple task format: one JSON object per line, `{"id", "prompt", "targets": [...], "metric",
+ * "extras"?}`; the file name is the task name. Blank lines and lines starting with `#` are skipped.
+ *
+ * Generation uses lm-eval's defaults for a generate_until task without generation_kwargs (greedy,
+ * 256 tokens, stop at "\n\n"), so a prompt scores the same here as in an equivalent YAML task.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AssayError, closestNames } from '../errors.js';
+import type { MetricDefinition } from '../metrics/types.js';
+import { hashFiles } from './source-hash.js';
+import type { LoadedTask } from './task.js';
+import type { Doc, TaskConfig } from './types.js';
+
+export const JSONL_METRICS = [
+  'exact_match',
+  'substring_contains',
+  'multiple_choice',
+  'rouge_l',
+  'code_exec',
+] as const;
+export type JsonlMetric = (typeof JSONL_METRICS)[number];
+
+/** The registry name of each JSONL metric; JSONL exact_match and multiple_choice differ from lm-eval's. */
+const REGISTRY_NAMES: Record<Exclude<JsonlMetric, 'code_exec'>, string> = {
+  exact_match: 'jsonl_exact_match',
+  substring_contains: 'substring_contains',
+  multiple_choice: 'jsonl_multiple_choice',
+  rouge_l: 'rouge_l',
+};
+
+const LINE_KEYS = ['id', 'prompt', 'targets', 'metric', 'extras'];
+
+export interface JsonlLine {
+  id: string | number;
+  prompt: string;
+  targets: string[];
+  metric: JsonlMetric;
+  extras?: Record<string, unknown>;
+}
+
+function badLine(file: string, line: number, message: string): AssayError {
+  return new AssayError('bad_jsonl_line', message, { location: { file, line } });
+}
+
+/** Parses and checks every line; the first bad line stops with its line number and the reason. */
+export function parseJsonlTask(text: string, file: string): JsonlLine[] {
+  const lines: JsonlLine[] = [];
+  const ids = new Map<string, number>();
+  const rows = text.split('\n');
+  for (let index = 0; index < rows.length; index++) {
+    const lineNumber = index + 1;
+    const raw = rows[index].trim();
+    if (raw === '' || raw.startsWith('#')) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      throw badLine(file, lineNumber, `invalid JSON: ${(error as Error).message}`);
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw badLine(file, lineNumber, 'expected a JSON object with id, prompt, targets and metric');
+    }
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (LINE_KEYS.includes(key)) continue;
+      const suggestion = closestNames(key, LINE_KEYS, 1);
+      throw badLine(
+        file,
+        lineNumber,
+        `unknown key "${key}"${suggestion.length ? `; did you mean "${suggestion[0]}"?` : ''} (put extra data under "extras")`,
+      );
+    }
+    const { id, prompt, targets, metric, extras } = record;
+    if (typeof id !== 'string' && typeof id !== 'number')
+      throw badLine(file, lineNumber, '"id" must be a string or number');
+    if (typeof prompt !== 'string') throw badLine(file, lineNumber, '"prompt" must be a string');
+    if (
+      !Array.isArray(targets) ||
+      targets.length === 0 ||
+      !targets.every((target) => typeof target === 'string')
+    ) {
+      throw badLine(file, lineNumber, '"targets" must be a non-empty list of strings');
+    }
+    if (typeof metric !== 'string' || !(JSONL_METRICS as readonly string[]).includes(metric)) {
+      throw badLine(
+        file,
+        lineNumber,
+        `"metric" must be one of ${JSONL_METRICS.join(', ')}; got ${JSON.stringify(metric)}`,
+      );
+    }
+    if (extras !== undefined && (extras === null || typeof extras !== 'object' || Array.isArray(extras))) {
+      throw badLine(file, lineNumber, '"extras" must be a JSON object');
+    }
+    const key = String(id);
+    const previous = ids.get(key);
+    if (previous !== undefined)
+      throw badLine(file, lineNumber, `duplicate id ${JSON.stringify(id)} (first on line ${previous})`);
+    ids.set(key, lineNumber);
+    if (metric === 'code_exec') {
+      throw new AssayError(
+        'needs_sandbox',
+        'metric code_exec needs the code sandbox, which is not available yet',
+        {
+          location: { file, line: lineNumber },
+        },
+      );
+    }
+    lines.push({
+      id,
+      prompt,
+      targets: targets as string[],
+      metric: metric as JsonlMetric,
+      ...(extras ? { extras: extras as Record<string, unknown> } : {}),
+    });
+  }
+  if (lines.length === 0) {
+    throw new AssayError('bad_jsonl_line', 'the task file has no lines', { location: { file } });
+  }
+  return lines;
+}
+
+type MetricLookup = (name: string) => MetricDefinition;
+
+/**
+ * Finds the metrics the file uses in src/metrics/registry.ts, imported lazily because the task loader
+ * must not depend on every metric to list or index tasks.
+ */
+async function metricLookup(): Promise<MetricLookup> {
+  const registry = (await import('../metrics/registry.js' as string)) as { getMetric?: MetricLookup };
+  if (typeof registry.getMetric !== 'function') {
+    throw new AssayError(
+      'unknown_metric',
+      'the metric registry (src/metrics/registry.ts) exports no getMetric',
+    );
+  }
+  return registry.getMetric;
+}
+
+export function jsonlTaskConfig(name: string): TaskConfig {
+  return {
+    task: name,
+    output_type: 'generate_until',
+    doc_to_text: 'prompt',
+    doc_to_target: 'targets',
+    target_delimiter: ' ',
+    fewshot_delimiter: '\n\n',
+    // The file has no examples to draw from, so --num_fewshot never applies (lm-eval never overrides 0).
+    num_fewshot: 0,
+    repeats: 1,
+    generation_kwargs: { temperature: 0.0, do_sample: false, max_gen_toks: 256, until: ['\n\n'] },
+  };
+}
+
+export async function loadJsonlTask(file: string, lookup?: MetricLookup): Promise<LoadedTask> {
+  const absolute = path.resolve(file);
+  let text: string;
+  try {
+    text = await readFile(absolute, 'utf8');
+  } catch (error) {
+    throw new AssayError('unknown_task', `cannot read task file ${absolute}: ${(error as Error).message}`, {
+      location: { file: absolute },
+      cause: error,
+    });
+  }
+  const lines = parseJsonlTask(text, absolute);
+  const getMetric = lookup ?? (await metricLookup());
+  const used = [...new Set(lines.map((line) => line.metric))] as Exclude<JsonlMetric, 'code_exec'>[];
+  const definitions = new Map<string, MetricDefinition>();
+  for (const metric of used) {
+    try {
+      definitions.set(metric, getMetric(REGISTRY_NAMES[metric]));
+    } catch (error) {
+      throw new AssayError(
+        'unknown_metric',
+        `JSONL metric ${metric} is not available: ${(error as Error).message}`,
+        {
+          location: { file: absolute },
+          cause: error,
+        },
+      );
+    }
+  }
+  const name = path.basename(absolute, '.jsonl');
+  const docs: Doc[] = lines.map((line) => ({ ...line }));
+  return {
+    kind: 'task',
+    name,
+    config: jsonlTaskConfig(name),
+    source: { format: 'jsonl', path: absolute, sha256: await hashFiles([absolute]) },
+    version: null,
+    evalDocs: async () => docs,
+    fewshotDocs: async () => [],
+    custom: {
+      // Each line names its own metric, so a doc reports only that metric; aggregation skips docs
+      // without it, which makes every metric the mean over the lines that use it.
+      processResults: (doc, results) => {
+        const metric = doc.metric as string;
+        const definition = definitions.get(metric);
+        if (!definition?.compute) {
+          throw new AssayError('unknown_metric', `JSONL metric ${metric} has no generation scorer`, {
+            location: { file: absolute, docId: String(doc.id) },
+          });
+        }
+        const value = definition.compute({
+          references: doc.targets as string[],
+          prediction: String(results[0] ?? ''),
+          kwargs: (doc.extras as Record<string, unknown> | undefined) ?? {},
+        });
+        return { [metric]: value };
+      },
+      aggregation: Object.fromEntries(used.map((metric) => [metric, mean])),
+      higherIsBetter: Object.fromEntries(used.map((metric) => [metric, true])),
+    },
+  };
+}
+
+function mean(items: unknown[]): number {
+  if (items.length === 0) return Number.NaN;
+  let total = 0;
+  for (const item of items) total += Number(item);
+  return total / items.length;
+}

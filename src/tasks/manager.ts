@@ -1,0 +1,322 @@
+/**
+ * Resolves `--tasks` specs into loaded tasks and groups, with lm-eval's semantics (tasks/_factory.py):
+ * names, fnmatch globs, task files and folders; groups with per-child overrides and inline subgroups;
+ * tags as flat, unaggregated lists.
+ */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { AssayError, closestNames } from '../errors.js';
+import { loadModuleTask } from './define-task.js';
+import { fnmatch, isGlob } from './fnmatch.js';
+import { buildTaskIndex, type IndexEntry, kindOf, type TaskIndex, type TaskLogger } from './index.js';
+import { loadJsonlTask } from './jsonl-task.js';
+import { GROUP_FIELDS, parseGroupConfig } from './schema.js';
+import { type GroupNode, type LoadedTask, leafTasks, type TaskNode } from './task.js';
+import { loadYamlTask, type TaskOverrides } from './yaml-task.js';
+import { loadYaml, locateKey, type YamlMapping } from './yaml-loader.js';
+
+export interface ResolveOptions {
+  includePath?: string[];
+  logger?: TaskLogger;
+  /** Overrides the package's built-in task folder; `false` leaves it out. */
+  builtinDir?: string | false;
+  /** Reuse an index built earlier (e.g. by `validate` after `ls`). */
+  index?: TaskIndex;
+}
+
+const TASK_FILE = /\.(ya?ml|jsonl|ts|mts|js|mjs)$/;
+
+/** `--tasks a,b c` → ['a', 'b', 'c']. */
+export function splitTaskSpecs(specs: readonly string[]): string[] {
+  return specs.flatMap((spec) => spec.split(/[,\s]+/)).filter((spec) => spec !== '');
+}
+
+export async function resolveTasks(specs: string[], options: ResolveOptions = {}): Promise<TaskNode[]> {
+  const items = splitTaskSpecs(specs);
+  // Folders of task files named on the command line are indexed too (not recursively), so a group file
+  // can name its sibling tasks without --include_path.
+  const extraRoots = [
+    ...new Set(
+      items
+        .filter((item) => TASK_FILE.test(item) && existsSync(item))
+        .map((item) => path.dirname(path.resolve(item))),
+    ),
+  ].map((dir) => ({ dir, recursive: false }));
+  const folders = items.filter((item) => !TASK_FILE.test(item) && !isGlob(item) && isDirectory(item));
+  const index =
+    options.index ??
+    (await buildTaskIndex({
+      includePath: options.includePath,
+      builtinDir: options.builtinDir,
+      logger: options.logger,
+      extraRoots: [...extraRoots, ...folders.map((dir) => ({ dir }))],
+    }));
+  const builder = new NodeBuilder(index, options.logger);
+
+  const nodes: TaskNode[] = [];
+  for (const item of items) nodes.push(...(await builder.resolveSpec(item)));
+  checkDuplicates(nodes);
+  return nodes;
+}
+
+function isDirectory(item: string): boolean {
+  try {
+    return statSync(item).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** lm-eval refuses to run one task twice ("Duplicate task"): scores would be counted twice. */
+function checkDuplicates(nodes: TaskNode[]): void {
+  const seen = new Map<string, string>();
+  for (const node of nodes) {
+    for (const task of leafTasks(node)) {
+      const via = node.kind === 'group' ? `${node.isTag ? 'tag' : 'group'} ${node.name}` : 'its name';
+      const earlier = seen.get(task.name);
+      if (earlier !== undefined) {
+        throw new AssayError(
+          'duplicate_task',
+          `task ${task.name} is requested twice: via ${earlier} and via ${via}`,
+          {
+            location: { task: task.name },
+          },
+        );
+      }
+      seen.set(task.name, via);
+    }
+  }
+}
+
+class NodeBuilder {
+  constructor(
+    private readonly index: TaskIndex,
+    private readonly logger?: TaskLogger,
+  ) {}
+
+  async resolveSpec(item: string): Promise<TaskNode[]> {
+    const entry = this.index.entries.get(item);
+    if (entry) return [await this.buildEntry(entry, undefined, [])];
+    if (TASK_FILE.test(item)) {
+      if (!existsSync(item)) {
+        throw new AssayError('unknown_task', `task file ${item} not found`, {
+          location: { file: path.resolve(item) },
+        });
+      }
+      return [await this.buildFile(path.resolve(item))];
+    }
+    if (isGlob(item)) {
+      const names = [...this.index.entries.keys()].filter((name) => fnmatch(name, item)).sort();
+      if (names.length === 0) throw this.unknown(item, `no task, group or tag matches "${item}"`);
+      const entries = names.map((name) => this.index.entries.get(name) as IndexEntry);
+      return Promise.all(entries.map((matched) => this.buildEntry(matched, undefined, [])));
+    }
+    if (isDirectory(item)) {
+      const folder = path.resolve(item);
+      const inFolder = [...this.index.entries.values()]
+        .filter((candidate) => candidate.kind === 'task' && candidate.path?.startsWith(folder + path.sep))
+        .sort((a, b) => a.name.localeCompare(b.name));
+      if (inFolder.length === 0) throw this.unknown(item, `no tasks found in folder ${item}`);
+      return Promise.all(inFolder.map((found) => this.buildEntry(found, undefined, [])));
+    }
+    throw this.unknown(item);
+  }
+
+  private unknown(name: string, message?: string): AssayError {
+    const suggestions = closestNames(name, this.index.entries.keys());
+    const hint = suggestions.length ? `; did you mean: ${suggestions.join(', ')}?` : '';
+    return new AssayError('unknown_task', `${message ?? `unknown task "${name}"`}${hint}`, {
+      location: { task: name },
+    });
+  }
+
+  /** A task file named directly: it need not be in the index. */
+  private async buildFile(file: string): Promise<TaskNode> {
+    if (file.endsWith('.jsonl')) return loadJsonlTask(file);
+    if (!/\.ya?ml$/.test(file)) return loadModuleTask(file);
+    const loaded = await loadYaml(file);
+    const kind = kindOf(loaded.config);
+    if (!kind) {
+      throw new AssayError('invalid_config', `${path.basename(file)} defines neither "task" nor "group"`, {
+        location: { file, line: 1, column: 1 },
+      });
+    }
+    if (kind === 'group')
+      return this.buildGroup(String(loaded.config.group), loaded.config, file, undefined, []);
+    return loadYamlTask(loaded);
+  }
+
+  private async buildEntry(
+    entry: IndexEntry,
+    overrides: TaskOverrides | undefined,
+    stack: string[],
+  ): Promise<TaskNode> {
+    if (entry.kind === 'tag') {
+      const children = await Promise.all(
+        (entry.tasks ?? []).map((name) =>
+          this.buildEntry(this.index.entries.get(name) as IndexEntry, overrides, stack),
+        ),
+      );
+      return {
+        kind: 'group',
+        name: entry.name,
+        config: { group: entry.name, task: entry.tasks ?? [] },
+        isTag: true,
+        children,
+      } satisfies GroupNode;
+    }
+    const file = entry.path as string;
+    if (entry.format === 'jsonl') return withOverrides(await loadJsonlTask(file), overrides, entry);
+    if (entry.format === 'typescript')
+      return withOverrides(await loadModuleTask(file, entry.name), overrides, entry);
+    const loaded = await loadYaml(file);
+    if (entry.kind === 'group') return this.buildGroup(entry.name, loaded.config, file, overrides, stack);
+    return loadYamlTask(loaded, overrides);
+  }
+
+  /**
+   * A group and its children. Group-level keys that are not group fields become overrides for every
+   * child; caller overrides (from an enclosing group) win over them.
+   */
+  private async buildGroup(
+    name: string,
+    raw: YamlMapping,
+    file: string,
+    callerOverrides: TaskOverrides | undefined,
+    stack: string[],
+  ): Promise<GroupNode> {
+    if (stack.includes(name)) {
+      throw new AssayError('include_cycle', `group cycle: ${[...stack, name].join(' → ')}`, {
+        location: { file },
+      });
+    }
+    const groupStack = [...stack, name];
+    const inline = raw !== undefined && name.includes('::');
+    const locate = (keyPath: readonly (string | number)[]) => locateKey(file, inline ? [] : keyPath);
+    const { group, overrides } = await parseGroupConfig({ ...raw, group: name }, locate);
+    const caller = Object.fromEntries(
+      Object.entries(callerOverrides?.values ?? {}).filter(
+        ([key]) => !(GROUP_FIELDS as readonly string[]).includes(key),
+      ),
+    );
+    const merged: TaskOverrides = {
+      values: { ...overrides, ...caller },
+      file: callerOverrides?.file && Object.keys(caller).length ? callerOverrides.file : file,
+    };
+    const children: TaskNode[] = [];
+    for (const [position, item] of group.task.entries()) {
+      children.push(...(await this.buildMember(item, position, name, merged, file, groupStack)));
+    }
+    return {
+      kind: 'group',
+      name,
+      alias: group.group_alias,
+      config: group,
+      path: file,
+      isTag: false,
+      children,
+    };
+  }
+
+  private async buildMember(
+    item: unknown,
+    position: number,
+    groupName: string,
+    overrides: TaskOverrides,
+    file: string,
+    stack: string[],
+  ): Promise<TaskNode[]> {
+    const hasOverrides = Object.keys(overrides.values).length > 0;
+    const inherited = hasOverrides ? overrides : undefined;
+    if (typeof item === 'string') {
+      const entry = this.index.entries.get(item);
+      if (!entry) {
+        const suggestions = closestNames(item, this.index.entries.keys());
+        const hint = suggestions.length ? `; did you mean: ${suggestions.join(', ')}?` : '';
+        throw new AssayError('unknown_task', `group ${groupName} lists unknown task "${item}"${hint}`, {
+          location: { ...(await locateKey(file, ['task', position])), task: item },
+        });
+      }
+      return this.expand(entry, inherited, groupName, stack);
+    }
+    const member = item as YamlMapping;
+    if (typeof member.group === 'string') {
+      const { group: childName, ...childOverrides } = member;
+      const registered = this.index.entries.get(childName);
+      if (registered?.kind === 'group') {
+        return [
+          await this.buildEntry(
+            registered,
+            { values: { ...overrides.values, ...childOverrides }, file },
+            stack,
+          ),
+        ];
+      }
+      // An inline subgroup, namespaced under its parent as lm-eval does.
+      return [await this.buildGroup(`${groupName}::${childName}`, member, file, overrides, stack)];
+    }
+    if (typeof member.task !== 'string') {
+      throw new AssayError(
+        'invalid_config',
+        `group ${groupName}: each dict in "task" needs a "task" or "group" name`,
+        {
+          location: await locateKey(file, ['task', position]),
+        },
+      );
+    }
+    const values = { ...overrides.values, ...member };
+    const entry = this.index.entries.get(member.task);
+    if (entry) return this.expand(entry, { values, file }, groupName, stack);
+    // A task defined inline in the group (or not in the index): `group::task`, aliased to its own name.
+    const namespaced = `${groupName}::${member.task}`;
+    const config: YamlMapping = { task_alias: member.task, ...values, task: namespaced };
+    return [await loadYamlTask({ path: file, config, files: [file] })];
+  }
+
+  /** A child that names an index entry; a tag expands in place to its tasks, sorted by name. */
+  private async expand(
+    entry: IndexEntry,
+    overrides: TaskOverrides | undefined,
+    groupName: string,
+    stack: string[],
+  ): Promise<TaskNode[]> {
+    if (entry.kind === 'tag') {
+      return Promise.all(
+        (entry.tasks ?? []).map((name) =>
+          this.buildEntry(this.index.entries.get(name) as IndexEntry, overrides, stack),
+        ),
+      );
+    }
+    if (entry.kind === 'group' && stack.includes(entry.name)) {
+      throw new AssayError('include_cycle', `group cycle: ${[...stack, entry.name].join(' → ')}`, {
+        location: { file: entry.path, task: groupName },
+      });
+    }
+    return [await this.buildEntry(entry, overrides, stack)];
+  }
+}
+
+/**
+ * JSONL and TypeScript tasks have no YAML to merge overrides into, so a group may only set fields that
+ * their configs carry (num_fewshot, generation_kwargs, …); the override is applied to the config.
+ */
+function withOverrides(
+  task: LoadedTask,
+  overrides: TaskOverrides | undefined,
+  entry: IndexEntry,
+): LoadedTask {
+  if (!overrides) return task;
+  const values = Object.fromEntries(Object.entries(overrides.values).filter(([key]) => key !== 'task'));
+  if (Object.keys(values).length === 0) return task;
+  const unsupported = Object.keys(values).filter(
+    (key) => !['num_fewshot', 'generation_kwargs', 'metadata', 'task_alias', 'repeats'].includes(key),
+  );
+  if (unsupported.length) {
+    throw new AssayError(
+      'invalid_config',
+      `group overrides ${unsupported.join(', ')} cannot apply to ${entry.format} task ${entry.name}; only num_fewshot, generation_kwargs, repeats, task_alias and metadata can`,
+      { location: { file: overrides.file, task: entry.name } },
+    );
+  }
+  return { ...task, config: { ...task.config, ...values } };
+}

@@ -1,0 +1,374 @@
+/**
+ * Validation of task and group configs at the edge, with lm-eval's defaults. Every error names the
+ * file and line that caused it; the rest of the library trusts the resulting TaskConfig.
+ */
+import { z } from 'zod';
+import { AssayError, closestNames, type ErrorLocation } from '../errors.js';
+import type { AggregateMetricConfig, GroupConfig } from './task.js';
+import { OUTPUT_TYPES, type TaskConfig } from './types.js';
+
+/** Task fields assay reads (lm-eval's TaskConfig, minus the ones listed as unsupported below). */
+export const TASK_FIELDS = [
+  'task',
+  'task_alias',
+  'tag',
+  'dataset_path',
+  'dataset_name',
+  'dataset_kwargs',
+  'revision',
+  'training_split',
+  'validation_split',
+  'test_split',
+  'fewshot_split',
+  'process_docs',
+  'doc_to_text',
+  'doc_to_target',
+  'doc_to_choice',
+  'gen_prefix',
+  'description',
+  'target_delimiter',
+  'fewshot_delimiter',
+  'fewshot_config',
+  'num_fewshot',
+  'output_type',
+  'generation_kwargs',
+  'repeats',
+  'metric_list',
+  'filter_list',
+  'process_results',
+  'should_decontaminate',
+  'doc_to_decontamination_query',
+  'unsafe_code',
+  'metadata',
+  'cluster_by',
+] as const;
+
+/** lm-eval fields that parse there but that assay cannot honour yet: an error beats a silent skip. */
+const UNSUPPORTED_FIELDS: Record<string, string> = {
+  custom_dataset: 'custom_dataset (a Python callable) is not supported; use dataset_kwargs.data_files',
+  doc_to_image: 'multimodal tasks (doc_to_image) are not supported',
+  doc_to_audio: 'multimodal tasks (doc_to_audio) are not supported',
+  use_prompt: 'promptsource prompts (use_prompt) are not supported',
+  class: 'Python task classes are not supported; write a TypeScript task with defineTask',
+};
+
+/** Keys that structure the index rather than configure a task; dropped before validation as lm-eval does. */
+const STRUCTURAL_KEYS = ['group', 'task_list', 'group_alias'];
+
+export const GROUP_FIELDS = ['group', 'group_alias', 'task', 'aggregate_metric_list', 'metadata'] as const;
+
+const FEWSHOT_FIELDS = [
+  'sampler',
+  'split',
+  'samples',
+  'process_docs',
+  'fewshot_indices',
+  'doc_to_text',
+  'doc_to_target',
+  'doc_to_choice',
+  'target_delimiter',
+  'fewshot_delimiter',
+  'gen_prefix',
+];
+
+/** Finds where a config path was written; injected so schema checks stay independent of files. */
+export type Locate = (path: readonly (string | number)[]) => Promise<ErrorLocation>;
+
+const functionRef = z.custom<{
+  kind: 'function';
+  ref: string;
+  file: string;
+  fn: (...args: never[]) => unknown;
+}>(
+  (value) =>
+    value !== null &&
+    typeof value === 'object' &&
+    (value as { kind?: unknown }).kind === 'function' &&
+    typeof (value as { fn?: unknown }).fn === 'function',
+  { message: 'expected a !function reference' },
+);
+
+const templateField = z.union([z.string(), z.number(), functionRef]);
+const choiceField = z.union([
+  z.string(),
+  z.array(z.union([z.string(), z.number()]).transform(String)),
+  z.record(z.string(), z.string()),
+  functionRef,
+]);
+const dataFiles = z.union([
+  z.string(),
+  z.array(z.string()),
+  z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+]);
+
+const fewshotConfig = z.strictObject({
+  sampler: z.enum(['default', 'first_n']).optional(),
+  split: z.string().optional(),
+  samples: z.union([z.array(z.record(z.string(), z.unknown())), functionRef]).optional(),
+  process_docs: functionRef.optional(),
+  fewshot_indices: z.array(z.number().int().nonnegative()).optional(),
+  doc_to_text: templateField.optional(),
+  doc_to_target: templateField.optional(),
+  doc_to_choice: choiceField.optional(),
+  target_delimiter: z.string().optional(),
+  fewshot_delimiter: z.string().optional(),
+  gen_prefix: z.string().optional(),
+});
+
+const metricEntry = z.looseObject({
+  metric: z.union([z.string(), functionRef]),
+  aggregation: z.union([z.string(), functionRef]).optional(),
+  higher_is_better: z.boolean().optional(),
+});
+
+const filterEntry = z.strictObject({
+  name: z.string(),
+  filter: z.array(z.looseObject({ function: z.string() })).min(1),
+});
+
+const taskSchema = z.object({
+  task: z.string().min(1),
+  task_alias: z.string().optional(),
+  tag: z.union([z.string(), z.array(z.string())]).optional(),
+  dataset_path: z.string().optional(),
+  dataset_name: z.string().nullable().optional(),
+  dataset_kwargs: z.looseObject({ data_files: dataFiles.optional() }).optional(),
+  revision: z.string().optional(),
+  training_split: z.string().optional(),
+  validation_split: z.string().optional(),
+  test_split: z.string().optional(),
+  fewshot_split: z.string().optional(),
+  process_docs: functionRef.optional(),
+  doc_to_text: templateField.optional(),
+  doc_to_target: z.union([templateField, z.array(z.string())]).optional(),
+  doc_to_choice: choiceField.optional(),
+  gen_prefix: z.string().optional(),
+  description: z.string().optional(),
+  target_delimiter: z.string().default(' '),
+  fewshot_delimiter: z.string().default('\n\n'),
+  fewshot_config: fewshotConfig.optional(),
+  num_fewshot: z.number().int().nonnegative().optional(),
+  output_type: z.enum(OUTPUT_TYPES as [string, ...string[]]).default('generate_until'),
+  generation_kwargs: z.record(z.string(), z.unknown()).optional(),
+  repeats: z.number().int().positive().default(1),
+  metric_list: z.array(metricEntry).optional(),
+  filter_list: z.array(filterEntry).optional(),
+  process_results: functionRef.optional(),
+  should_decontaminate: z.boolean().optional(),
+  doc_to_decontamination_query: z.string().optional(),
+  unsafe_code: z.boolean().optional(),
+  metadata: z.looseObject({ version: z.union([z.number(), z.string()]).optional() }).optional(),
+  cluster_by: z.string().optional(),
+});
+
+/** Checks field names first, so a typo gets "did you mean" instead of a type error. */
+async function checkFields(
+  config: Record<string, unknown>,
+  known: readonly string[],
+  prefix: (string | number)[],
+  locate: Locate,
+  what: string,
+): Promise<void> {
+  for (const key of Object.keys(config)) {
+    if (known.includes(key)) continue;
+    const keyPath = [...prefix, key];
+    if (prefix.length === 0 && key in UNSUPPORTED_FIELDS) {
+      throw new AssayError('invalid_config', UNSUPPORTED_FIELDS[key], { location: await locate(keyPath) });
+    }
+    const suggestions = closestNames(key, known, 1);
+    const hint = suggestions.length ? `; did you mean "${suggestions[0]}"?` : '';
+    throw new AssayError('unknown_field', `unknown field "${[...prefix, key].join('.')}" in ${what}${hint}`, {
+      location: { ...(await locate(keyPath)), field: key },
+    });
+  }
+}
+
+async function zodError(error: z.ZodError, locate: Locate, what: string): Promise<AssayError> {
+  const issue = error.issues[0];
+  const issuePath = issue.path.filter((part): part is string | number => typeof part !== 'symbol');
+  const field = issuePath.join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0];
+    const known = issuePath[0] === 'fewshot_config' ? FEWSHOT_FIELDS : [];
+    const suggestions = closestNames(key, known, 1);
+    const hint = suggestions.length ? `; did you mean "${suggestions[0]}"?` : '';
+    return new AssayError(
+      'unknown_field',
+      `unknown field "${[...issuePath, key].join('.')}" in ${what}${hint}`,
+      {
+        location: { ...(await locate([...issuePath, key])), field: key },
+      },
+    );
+  }
+  if (issuePath.length === 1 && issuePath[0] === 'output_type') {
+    return new AssayError(
+      'unknown_output_type',
+      `unknown output_type; valid output types: ${OUTPUT_TYPES.join(', ')}`,
+      { location: { ...(await locate(issuePath)), field: 'output_type' } },
+    );
+  }
+  return new AssayError('invalid_config', `invalid ${field || what}: ${issue.message}`, {
+    location: { ...(await locate(issuePath)), field: field || undefined },
+    cause: error,
+  });
+}
+
+/**
+ * Validates a task config (functions already resolved to FunctionRefs) and applies lm-eval's defaults,
+ * including the generate_until generation_kwargs defaults.
+ */
+export async function parseTaskConfig(raw: Record<string, unknown>, locate: Locate): Promise<TaskConfig> {
+  const config = { ...raw };
+  for (const key of STRUCTURAL_KEYS) delete config[key];
+  await checkFields(config, TASK_FIELDS, [], locate, 'task config');
+  if (
+    config.fewshot_config &&
+    typeof config.fewshot_config === 'object' &&
+    !Array.isArray(config.fewshot_config)
+  ) {
+    await checkFields(
+      config.fewshot_config as Record<string, unknown>,
+      FEWSHOT_FIELDS,
+      ['fewshot_config'],
+      locate,
+      'fewshot_config',
+    );
+  }
+  const parsed = taskSchema.safeParse(config);
+  if (!parsed.success) throw await zodError(parsed.error, locate, 'task config');
+  const task = parsed.data as TaskConfig;
+  if (task.output_type === 'generate_until') {
+    task.generation_kwargs = applyGenerationDefaults(task.generation_kwargs, task.fewshot_delimiter);
+  }
+  return task;
+}
+
+/**
+ * lm-eval's TaskConfig.__post_init__ for generate_until: absent kwargs get the defaults (temperature 0,
+ * greedy, 256 tokens, stop at the few-shot delimiter); given kwargs only gain `until`. Everything else
+ * (max-token aliases, do_sample vs temperature) is left as written: the evaluator normalises after
+ * merging `--gen_kwargs`, and lm-eval's priority between aliases depends on what the YAML wrote.
+ */
+export function applyGenerationDefaults(
+  given: Record<string, unknown> | undefined,
+  fewshotDelimiter: string,
+): Record<string, unknown> {
+  if (given === undefined) {
+    return { temperature: 0.0, do_sample: false, max_gen_toks: 256, until: [fewshotDelimiter] };
+  }
+  return given.until === undefined ? { ...given, until: [fewshotDelimiter] } : { ...given };
+}
+
+const aggregateEntry = z.strictObject({
+  metric: z.string(),
+  aggregation: z.string().default('mean'),
+  weight_by_size: z.boolean().default(true),
+  filter_list: z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) => (typeof value === 'string' ? [value] : value))
+    .optional(),
+});
+
+const groupSchema = z.object({
+  group: z.string().min(1),
+  group_alias: z.string().optional(),
+  task: z
+    .union([z.string(), z.array(z.union([z.string(), z.record(z.string(), z.unknown())]))])
+    .transform((value) => (typeof value === 'string' ? [value] : value)),
+  aggregate_metric_list: z
+    .union([aggregateEntry, z.array(aggregateEntry)])
+    .transform((value) => (Array.isArray(value) ? value : [value]))
+    .optional(),
+  metadata: z.looseObject({ version: z.union([z.number(), z.string()]).optional() }).optional(),
+});
+
+/**
+ * Splits a group config into the group's own fields and the rest, which lm-eval applies as task
+ * overrides to every child.
+ */
+export async function parseGroupConfig(
+  raw: Record<string, unknown>,
+  locate: Locate,
+): Promise<{ group: GroupConfig; overrides: Record<string, unknown> }> {
+  const own: Record<string, unknown> = {};
+  const overrides: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if ((GROUP_FIELDS as readonly string[]).includes(key)) own[key] = value;
+    // A group's tags place the group in the index; they must not become tags of its children.
+    else if (key !== 'tag') overrides[key] = value;
+  }
+  const parsed = groupSchema.safeParse(own);
+  if (!parsed.success) throw await zodError(parsed.error, locate, 'group config');
+  const group = parsed.data;
+  for (const [index, entry] of (group.aggregate_metric_list ?? []).entries()) {
+    if (entry.aggregation !== 'mean') {
+      throw new AssayError(
+        'unknown_aggregation',
+        `group aggregation "${entry.aggregation}" is not supported; valid: mean (as in lm-eval)`,
+        { location: await locate(['aggregate_metric_list', index, 'aggregation']) },
+      );
+    }
+  }
+  return {
+    group: {
+      ...group,
+      aggregate_metric_list: group.aggregate_metric_list as AggregateMetricConfig[] | undefined,
+    },
+    overrides,
+  };
+}
+
+/**
+ * Checks metric, aggregation and filter names against the registries in src/metrics. Those modules are
+ * written separately and imported lazily: until they exist, names are not checked here and unknown ones
+ * fail when the evaluator looks them up.
+ */
+export async function validateNames(config: TaskConfig, locate: Locate): Promise<void> {
+  const metrics = await optionalImport('../metrics/registry.js');
+  const filters = await optionalImport('../metrics/filters/registry.js');
+  const rethrow = async (error: unknown, keyPath: (string | number)[]): Promise<never> => {
+    if (error instanceof AssayError && error.location.file === undefined) {
+      throw new AssayError(error.code, error.message, { location: await locate(keyPath), cause: error });
+    }
+    throw error;
+  };
+  if (metrics && typeof metrics.getMetric === 'function') {
+    for (const [index, entry] of (config.metric_list ?? []).entries()) {
+      if (typeof entry.metric === 'string') {
+        try {
+          (metrics.getMetric as (name: string) => unknown)(entry.metric);
+        } catch (error) {
+          await rethrow(error, ['metric_list', index, 'metric']);
+        }
+      }
+      if (typeof entry.aggregation === 'string' && typeof metrics.getAggregation === 'function') {
+        try {
+          (metrics.getAggregation as (name: string) => unknown)(entry.aggregation);
+        } catch (error) {
+          await rethrow(error, ['metric_list', index, 'aggregation']);
+        }
+      }
+    }
+  }
+  if (filters && typeof filters.buildFilterPipeline === 'function') {
+    for (const [index, entry] of (config.filter_list ?? []).entries()) {
+      try {
+        (filters.buildFilterPipeline as (entry: unknown) => unknown)(entry);
+      } catch (error) {
+        await rethrow(error, ['filter_list', index]);
+      }
+    }
+  }
+}
+
+async function optionalImport(specifier: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    return (await import(/* @vite-ignore */ specifier)) as Record<string, unknown>;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Only a module that does not exist yet is tolerated; a module that fails to load is a bug.
+    if (code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url/.test(String(error)))
+      return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Docs for a loaded task: the evaluation split and the few-shot pool, with process_docs applied, in
+ * lm-eval's order (api/task.py `eval_docs`, `fewshot_docs`). Loading is lazy and happens once.
+ */
+import { loadSplit } from '../data/local-dataset.js';
+import { AssayError } from '../errors.js';
+import type { Doc, TaskConfig } from './types.js';
+
+export interface TaskDocs {
+  evalSplit?: string;
+  fewshotSplit?: string;
+  evalDocs(): Promise<Doc[]>;
+  fewshotDocs(): Promise<Doc[]>;
+}
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => {
+    promise ??= load();
+    // Retry after a failure: the user may have fixed the data file in a long-lived process.
+    promise.catch(() => (promise = undefined));
+    return promise;
+  };
+}
+
+/** Split docs from the task's dataset, through `process` when given (a copy: cached rows stay intact). */
+async function splitDocs(
+  config: TaskConfig,
+  taskFile: string,
+  split: string,
+  process: TaskConfig['process_docs'],
+): Promise<Doc[]> {
+  const docs = [...(await loadSplit(config, taskFile, split))];
+  if (!process) return docs;
+  const processed = await process.fn(docs);
+  if (!Array.isArray(processed)) {
+    throw new AssayError('invalid_config', `process_docs (${process.ref}) must return a list of docs`, {
+      location: { file: taskFile, task: config.task, field: 'process_docs' },
+    });
+  }
+  return processed;
+}
+
+export function taskDocs(config: TaskConfig, taskFile: string): TaskDocs {
+  const evalSplit = config.test_split ?? config.validation_split;
+  const fewshot = config.fewshot_config;
+  const fewshotSplit =
+    config.fewshot_split ??
+    fewshot?.split ??
+    (fewshot?.samples !== undefined
+      ? undefined
+      : (config.training_split ?? config.validation_split ?? config.test_split));
+  return {
+    evalSplit,
+    fewshotSplit,
+    evalDocs: once(async () => {
+      if (evalSplit === undefined) {
+        throw new AssayError(
+          'invalid_config',
+          `task ${config.task} has neither test_split nor validation_split`,
+          {
+            location: { file: taskFile, task: config.task },
+          },
+        );
+      }
+      return splitDocs(config, taskFile, evalSplit, config.process_docs);
+    }),
+    fewshotDocs: once(async () => {
+      if (fewshotSplit !== undefined) {
+        return splitDocs(config, taskFile, fewshotSplit, fewshot?.process_docs ?? config.process_docs);
+      }
+      const samples = fewshot?.samples;
+      if (Array.isArray(samples)) return samples;
+      if (samples !== undefined) {
+        const produced = await (samples.fn as () => unknown)();
+        if (!Array.isArray(produced)) {
+          throw new AssayError(
+            'invalid_config',
+            `fewshot_config.samples (${samples.ref}) must return a list of docs`,
+            {
+              location: { file: taskFile, task: config.task, field: 'fewshot_config.samples' },
+            },
+          );
+        }
+        return produced as Doc[];
+      }
+      return [];
+    }),
+  };
+}
