@@ -1,0 +1,254 @@
+/**
+ * Python semantics over the JS value model of python-literal.ts: truthiness, equality, ordering, type
+ * names, len(), iteration and slicing. Jinja2 evaluates template expressions with these semantics, so
+ * the template interpreter and the few-shot sampler (which compares docs with `!=`) both need them.
+ */
+import { isTuple, markTuple, PythonFloat } from './python-literal.js';
+
+export type PythonDict = Record<string, unknown> | Map<unknown, unknown>;
+
+export function isDict(value: unknown): value is PythonDict {
+  if (value instanceof Map) return true;
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof PythonFloat)
+    return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+export function isNumber(value: unknown): value is number | PythonFloat {
+  return typeof value === 'number' || value instanceof PythonFloat;
+}
+
+export function isFloat(value: unknown): boolean {
+  return value instanceof PythonFloat || (typeof value === 'number' && !Number.isInteger(value));
+}
+
+export function isInt(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value);
+}
+
+/** A number (or bool, which is an int in Python) as a JS number. */
+export function numeric(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (value instanceof PythonFloat) return value.value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return undefined;
+}
+
+export function typeName(value: unknown): string {
+  if (typeof value === 'string') return 'str';
+  if (typeof value === 'boolean') return 'bool';
+  if (value === null || value === undefined) return 'NoneType';
+  if (isFloat(value)) return 'float';
+  if (typeof value === 'number') return 'int';
+  if (Array.isArray(value)) return isTuple(value) ? 'tuple' : 'list';
+  if (isDict(value)) return 'dict';
+  return typeof value;
+}
+
+export function dictEntries(dict: PythonDict): Array<[unknown, unknown]> {
+  return dict instanceof Map ? [...dict.entries()] : Object.entries(dict);
+}
+
+export function dictKeys(dict: PythonDict): unknown[] {
+  return dict instanceof Map ? [...dict.keys()] : Object.keys(dict);
+}
+
+export function dictGet(dict: PythonDict, key: unknown): { found: boolean; value?: unknown } {
+  if (dict instanceof Map) {
+    for (const [candidate, value] of dict) if (pythonEquals(candidate, key)) return { found: true, value };
+    return { found: false };
+  }
+  if (typeof key !== 'string') {
+    // A plain-object dict came from JSON, where every key is a string; Python would not find an int key.
+    return { found: false };
+  }
+  return Object.hasOwn(dict, key) ? { found: true, value: dict[key] } : { found: false };
+}
+
+export function truthy(value: unknown): boolean {
+  if (typeof value === 'string') return value.length > 0;
+  if (typeof value === 'number') return value !== 0;
+  if (value instanceof PythonFloat) return value.value !== 0;
+  if (typeof value === 'boolean') return value;
+  if (value === null || value === undefined) return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (value instanceof Map) return value.size > 0;
+  if (isDict(value)) return Object.keys(value).length > 0;
+  return true;
+}
+
+/** Python `==`: numbers compare across int/float/bool, containers compare item by item. */
+export function pythonEquals(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  const left = numeric(a);
+  const right = numeric(b);
+  if (left !== undefined && right !== undefined) return left === right;
+  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    // A list never equals a tuple in Python.
+    if (isTuple(a) !== isTuple(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!pythonEquals(a[i], b[i])) return false;
+    return true;
+  }
+  if (isDict(a) && isDict(b)) {
+    const entries = dictEntries(a);
+    if (entries.length !== dictKeys(b).length) return false;
+    for (const [key, value] of entries) {
+      const other = dictGet(b, key);
+      if (!other.found || !pythonEquals(value, other.value)) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+export class PythonTypeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TypeError';
+  }
+}
+
+/** Python ordering (`<`): numbers, strings by code point, sequences lexicographically. */
+export function pythonCompare(a: unknown, b: unknown, operator: string): number {
+  const left = numeric(a);
+  const right = numeric(b);
+  if (left !== undefined && right !== undefined) return left < right ? -1 : left > right ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
+  if (Array.isArray(a) && Array.isArray(b) && isTuple(a) === isTuple(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      if (!pythonEquals(a[i], b[i])) return pythonCompare(a[i], b[i], operator);
+    }
+    return a.length - b.length;
+  }
+  throw new PythonTypeError(
+    `'${operator}' not supported between instances of '${typeName(a)}' and '${typeName(b)}'`,
+  );
+}
+
+function compareCodePoints(a: string, b: string): number {
+  // JS compares UTF-16 units; Python compares code points. They differ only around surrogates.
+  const left = [...a];
+  const right = [...b];
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const x = left[i].codePointAt(0) as number;
+    const y = right[i].codePointAt(0) as number;
+    if (x !== y) return x - y;
+  }
+  return left.length - right.length;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Python's characters of a string: code points, not UTF-16 units. */
+export function characters(text: string): string[] {
+  return SURROGATE.test(text) ? Array.from(text) : text.split('');
+}
+
+export function pythonLen(value: unknown): number {
+  if (typeof value === 'string') return SURROGATE.test(value) ? Array.from(value).length : value.length;
+  if (Array.isArray(value)) return value.length;
+  if (value instanceof Map) return value.size;
+  if (isDict(value)) return Object.keys(value).length;
+  throw new PythonTypeError(`object of type '${typeName(value)}' has no len()`);
+}
+
+/** `iter(value)` as a list: strings give characters, dicts give keys. */
+export function pythonIterate(value: unknown): unknown[] {
+  if (typeof value === 'string') return characters(value);
+  if (Array.isArray(value)) return value;
+  if (isDict(value)) return dictKeys(value);
+  throw new PythonTypeError(`'${typeName(value)}' object is not iterable`);
+}
+
+/** `seq[start:stop:step]` with Python's clamping and negative indices. */
+export function pythonSlice<T>(items: readonly T[], start?: number, stop?: number, step = 1): T[] {
+  if (step === 0) throw new Error('slice step cannot be zero');
+  const length = items.length;
+  const clamp = (index: number, low: number, high: number) => {
+    const value = index < 0 ? index + length : index;
+    return Math.min(Math.max(value, low), high);
+  };
+  const result: T[] = [];
+  if (step > 0) {
+    const from = start === undefined ? 0 : clamp(start, 0, length);
+    const to = stop === undefined ? length : clamp(stop, 0, length);
+    for (let i = from; i < to; i += step) result.push(items[i]);
+  } else {
+    const from = start === undefined ? length - 1 : clamp(start, -1, length - 1);
+    const to = stop === undefined ? -1 : clamp(stop, -1, length - 1);
+    for (let i = from; i > to; i += step) result.push(items[i]);
+  }
+  return result;
+}
+
+/** `seq[index]` with negative indices; `undefined` when out of range (Jinja then tries an attribute). */
+export function pythonIndex<T>(items: readonly T[], index: number): T | undefined {
+  const position = index < 0 ? index + items.length : index;
+  return position >= 0 && position < items.length ? items[position] : undefined;
+}
+
+export function asTuple<T>(items: T[]): T[] {
+  return markTuple(items);
+}
+
+// Python's str.isspace(): Unicode White_Space plus the ASCII separators \x1c-\x1f, without U+FEFF
+// (which JS's trim() removes but Python keeps).
+const PY_SPACE = '\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000';
+const LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
+const TRAILING_SPACE = new RegExp(`[${PY_SPACE}]+$`);
+const WHITESPACE_RUN = new RegExp(`[${PY_SPACE}]+`);
+const IS_SPACE = new RegExp(`^[${PY_SPACE}]$`);
+
+export function isSpace(char: string): boolean {
+  return IS_SPACE.test(char);
+}
+
+export function pythonStrip(
+  text: string,
+  chars: string | null | undefined,
+  side: 'both' | 'left' | 'right',
+): string {
+  if (chars === null || chars === undefined) {
+    let result = text;
+    if (side !== 'right') result = result.replace(LEADING_SPACE, '');
+    if (side !== 'left') result = result.replace(TRAILING_SPACE, '');
+    return result;
+  }
+  const set = new Set(characters(chars));
+  const items = characters(text);
+  let from = 0;
+  let to = items.length;
+  if (side !== 'right') while (from < to && set.has(items[from])) from++;
+  if (side !== 'left') while (to > from && set.has(items[to - 1])) to--;
+  return items.slice(from, to).join('');
+}
+
+/** `str.split(sep=None, maxsplit=-1)`. */
+export function pythonSplit(text: string, separator: string | null | undefined, maxsplit = -1): string[] {
+  if (separator === null || separator === undefined) {
+    const result: string[] = [];
+    let rest = text.replace(LEADING_SPACE, '');
+    while (rest.length > 0) {
+      if (maxsplit >= 0 && result.length >= maxsplit) {
+        result.push(rest); // Python keeps the remainder's trailing whitespace
+        break;
+      }
+      const match = WHITESPACE_RUN.exec(rest);
+      if (!match) {
+        result.push(rest);
+        break;
+      }
+      result.push(rest.slice(0, match.index));
+      rest = rest.slice(match.index + match[0].length);
+    }
+    return result;
+  }
+  if (separator === '') throw new Error('empty separator');
+  const parts = text.split(separator);
+  if (maxsplit >= 0 && parts.length > maxsplit + 1) {
+    return [...parts.slice(0, maxsplit), parts.slice(maxsplit).join(separator)];
+  }
+  return parts;
+}

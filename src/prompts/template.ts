@@ -1,0 +1,87 @@
+/**
+ * `renderTemplate`: lm-eval's `utils.apply_template(template, doc)`, i.e. Jinja2 with
+ * `Environment(undefined=StrictUndefined, keep_trailing_newline=True)` plus the `regex_replace` filter,
+ * rendering `template.render(**doc)`. Values print as Python prints them (see jinja-interpreter.ts).
+ */
+import { parse, tokenize } from '@huggingface/jinja';
+import { AssayError } from '../errors.js';
+import { JinjaInterpreter } from './jinja-interpreter.js';
+import { TemplateEvaluationError } from './jinja-values.js';
+
+/** Where a template is rendered, for error messages: the task, the doc and the config field. */
+export interface TemplateLocation {
+  task: string;
+  docId: number | string;
+  /** The config field the template came from, e.g. `doc_to_text`. */
+  field: string;
+}
+
+type Program = ReturnType<typeof parse>;
+
+// Compiled once per source: a task renders the same few templates for every doc.
+const compiled = new Map<string, Program | AssayError>();
+const interpreter = new JinjaInterpreter();
+
+function compile(source: string, location: TemplateLocation): Program {
+  let program = compiled.get(source);
+  if (program === undefined) {
+    try {
+      program = parse(tokenize(prepareSource(source), { lstrip_blocks: false, trim_blocks: false }));
+    } catch (error) {
+      program = new AssayError('template_error', `invalid Jinja template: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    compiled.set(source, program);
+  }
+  if (program instanceof AssayError) {
+    throw new AssayError(
+      'template_error',
+      `${program.message} in ${location.field} of task ${location.task}`,
+      {
+        location: { task: location.task, docId: location.docId, field: location.field },
+        cause: program.cause,
+      },
+    );
+  }
+  return program;
+}
+
+/**
+ * Adapts the source to the @huggingface/jinja lexer so that it tokenizes as Jinja2 would:
+ * - Jinja2 turns `\r\n` and `\r` into `\n` (its default newline_sequence) in text and string literals.
+ * - The lexer always drops one trailing newline (Jinja2's default); lm-eval sets keep_trailing_newline,
+ *   so a final `\n` is protected by an empty comment after it.
+ */
+function prepareSource(source: string): string {
+  const normalized = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source;
+  return normalized.endsWith('\n') ? `${normalized}{##}` : normalized;
+}
+
+/** Renders a Jinja template against a doc as lm-eval does; errors name the task, doc and field. */
+export function renderTemplate(
+  source: string,
+  doc: Readonly<Record<string, unknown>>,
+  location: TemplateLocation,
+): string {
+  const program = compile(source, location);
+  try {
+    return interpreter.render(program, doc);
+  } catch (error) {
+    if (error instanceof AssayError) throw error;
+    const where = `${location.field} of task ${location.task}, doc ${location.docId}`;
+    const message =
+      error instanceof TemplateEvaluationError && error.undefinedName !== undefined
+        ? `template field ${error.undefinedName} is missing: ${error.message} (in ${where})`
+        : `template error in ${where}: ${(error as Error).message}`;
+    throw new AssayError('template_error', message, {
+      location: { task: location.task, docId: location.docId, field: location.field },
+      cause: error,
+    });
+  }
+}
+
+/** Compiles a template without rendering it, so task loading can report syntax errors early. */
+export function checkTemplate(source: string, location: Omit<TemplateLocation, 'docId'>): void {
+  compile(source, { ...location, docId: '-' });
+}
