@@ -1,0 +1,300 @@
+/**
+ * The prompt for one doc, assembled as lm-eval's `ConfigurableTask.fewshot_context` and `build_qa_turn`
+ * do (lm_eval/api/task.py, lm_eval/api/utils.py at 4e7e0d47):
+ *
+ *   plain text: description + Σ(text_i + target_delimiter + answer_i + fewshot_delimiter) + text
+ *
+ * Each turn is a message carrying the delimiter that follows it in plain text. With a chat template the
+ * delimiters are dropped: either every shot stays a user/assistant pair (fewshot_as_multiturn) or
+ * everything after the system message is flattened into one user message, with the plain-text delimiters
+ * and without the last one. The system instruction and the description form the system message.
+ */
+import { AssayError } from '../errors.js';
+import type { ChatMessage } from '../models/backend.js';
+import type { Doc, TaskConfig } from '../tasks/types.js';
+import { type DocLocation, docToChoice, docToTarget, docToText, resolveField } from './doc-to.js';
+import { pythonStr } from './python-literal.js';
+import { characters, isSpace, pythonIndex } from './python-values.js';
+
+/** The config fields prompt assembly reads. */
+export type ContextConfig = Pick<
+  TaskConfig,
+  | 'task'
+  | 'doc_to_text'
+  | 'doc_to_target'
+  | 'doc_to_choice'
+  | 'description'
+  | 'gen_prefix'
+  | 'target_delimiter'
+  | 'fewshot_delimiter'
+  | 'fewshot_config'
+>;
+
+export interface ChatRendering {
+  /** The model's chat template; `addGenerationPrompt` is false when the prompt ends in an assistant prefill. */
+  render: (messages: ChatMessage[], addGenerationPrompt: boolean) => string;
+  fewshotAsMultiturn: boolean;
+}
+
+export interface BuildContextInput {
+  config: ContextConfig;
+  doc: Doc;
+  location: DocLocation;
+  /** The shots drawn for this doc (FewshotSampler.sample), in order. */
+  fewshotDocs?: readonly Doc[];
+  /**
+   * Multiple-input tasks (winogrande): the context text of one choice, in place of doc_to_text. lm-eval's
+   * `multiple_input_context` builds that final turn with an empty target delimiter.
+   */
+  textOverride?: string;
+  systemInstruction?: string;
+  /** Set when a chat template is applied (`--apply_chat_template`). */
+  chat?: ChatRendering;
+  features?: ReadonlySet<string>;
+}
+
+export interface BuiltContext {
+  /** The prompt: plain text, or the chat template's output. */
+  context: string;
+  /**
+   * The messages the chat template receives (or would receive: without a chat template, the flattened
+   * single-turn form), for chat-completions backends and sample logs.
+   */
+  messages: ChatMessage[];
+  /** What goes before each multiple-choice continuation: "" under a chat template unless gen_prefix needs it. */
+  targetDelimiter: string;
+}
+
+interface Turn {
+  role: ChatMessage['role'];
+  content: string;
+  /** Follows the content in plain text only. */
+  delimiter: string;
+}
+
+/** lm-eval's `maybe_delimit`: join with the delimiter unless either side already has whitespace there. */
+export function maybeDelimit(
+  prefix: string | undefined,
+  suffix: string | undefined,
+  delimiter = ' ',
+): string {
+  if (!prefix) return suffix ?? '';
+  if (!suffix) return prefix;
+  return endsWithWhitespace(prefix) || isSpace(characters(suffix)[0])
+    ? prefix + suffix
+    : prefix + delimiter + suffix;
+}
+
+function endsWithWhitespace(text: string): boolean {
+  const chars = characters(text);
+  return chars.length > 0 && isSpace(chars[chars.length - 1]);
+}
+
+/** lm-eval's `requires_delimiter`: neither side has whitespace at the join. */
+function requiresDelimiter(prefix: string, suffix: string): boolean {
+  if (prefix === '') return false;
+  return !(endsWithWhitespace(prefix) || isSpace(characters(suffix)[0] ?? ''));
+}
+
+interface QaTurn {
+  question: string;
+  choices?: string[];
+  answer?: unknown;
+  genPrefix?: string;
+  targetDelimiter: string;
+  fewshotDelimiter: string;
+  location: DocLocation;
+}
+
+/** lm-eval's `build_qa_turn`: a user turn, then the answer (or the gen_prefix prefill) as an assistant turn. */
+function qaTurn({
+  question,
+  choices,
+  answer,
+  genPrefix,
+  targetDelimiter,
+  fewshotDelimiter,
+  location,
+}: QaTurn): Turn[] {
+  const hasAnswer = answer !== undefined && answer !== null && answer !== '';
+  const userDelimiter =
+    hasAnswer && !genPrefix
+      ? targetDelimiter
+      : genPrefix && requiresDelimiter(question, genPrefix)
+        ? targetDelimiter
+        : '';
+  const turns: Turn[] = [{ role: 'user', content: question, delimiter: userDelimiter }];
+  if (hasAnswer) {
+    let text: unknown;
+    if (choices && choices.length > 0 && typeof answer === 'number' && Number.isInteger(answer)) {
+      text = pythonIndex(choices, answer);
+      if (text === undefined) {
+        throw new AssayError(
+          'template_error',
+          `few-shot doc ${location.docId}: target ${answer} is out of range for ${choices.length} choices`,
+          { location: { ...location, field: 'doc_to_target' } },
+        );
+      }
+    } else text = Array.isArray(answer) ? answer[0] : answer;
+    if (typeof text !== 'string') {
+      // lm-eval asserts here too ("Answer is not a string!"): an int target needs doc_to_choice.
+      throw new AssayError(
+        'template_error',
+        `few-shot doc ${location.docId} of task ${location.task}: the answer is not a string: ${pythonStr(answer)}`,
+        { location: { ...location, field: 'doc_to_target' } },
+      );
+    }
+    turns.push({
+      role: 'assistant',
+      content: maybeDelimit(genPrefix, text, ' '),
+      delimiter: fewshotDelimiter,
+    });
+  } else if (genPrefix) {
+    turns.push({ role: 'assistant', content: genPrefix, delimiter: '' });
+  }
+  return turns;
+}
+
+function plainText(turns: readonly Turn[]): string {
+  let out = '';
+  for (const turn of turns) out += turn.content + turn.delimiter;
+  return out;
+}
+
+function toMessage(turn: Turn): ChatMessage {
+  return { role: turn.role, content: turn.content };
+}
+
+/** lm-eval's `multiturn_to_singleturn`: [system?] + one user message (+ the assistant prefill, if any). */
+function flattenToSingleTurn(turns: readonly Turn[]): ChatMessage[] {
+  const system = turns[0]?.role === 'system' ? turns[0] : undefined;
+  const rest = system ? turns.slice(1) : [...turns];
+  const last = rest[rest.length - 1];
+  const prefill = last?.role === 'assistant' ? last : undefined;
+  const userTurns = prefill ? rest.slice(0, -1) : rest;
+  const withoutLastDelimiter = userTurns.map((turn, index) =>
+    index === userTurns.length - 1 ? { ...turn, delimiter: '' } : turn,
+  );
+  const messages: ChatMessage[] = [{ role: 'user', content: plainText(withoutLastDelimiter) }];
+  if (prefill) messages.push(toMessage(prefill));
+  return system ? [toMessage(system), ...messages] : messages;
+}
+
+function fewshotTurns(input: BuildContextInput): Turn[] {
+  const { config, location } = input;
+  const fewshot = config.fewshot_config ?? {};
+  // FewshotConfig inherits every formatting field from the task config when it does not set it.
+  const textField = fewshot.doc_to_text ?? config.doc_to_text;
+  const targetField = fewshot.doc_to_target ?? config.doc_to_target;
+  const choiceField = fewshot.doc_to_choice ?? config.doc_to_choice;
+  // `if self.fewshot_cfg.doc_to_choice`: Python truthiness, so an empty list or dict counts as unset.
+  const hasChoices =
+    typeof choiceField === 'object' && choiceField !== null && !('kind' in choiceField)
+      ? Object.keys(choiceField).length > 0
+      : Boolean(choiceField);
+  const genPrefixField = fewshot.gen_prefix ?? config.gen_prefix;
+  const targetDelimiter = fewshot.target_delimiter ?? config.target_delimiter;
+  const fewshotDelimiter = fewshot.fewshot_delimiter ?? config.fewshot_delimiter;
+  const turns: Turn[] = [];
+  (input.fewshotDocs ?? []).forEach((shot, shotIndex) => {
+    const shotLocation = { task: location.task, docId: `${location.docId}/fewshot ${shotIndex}` };
+    const options = { features: input.features };
+    let question = docToText(config, shot, shotLocation, { ...options, field: textField });
+    let choices = hasChoices
+      ? docToChoice(config, shot, shotLocation, { ...options, field: choiceField })
+      : undefined;
+    const answer = docToTarget(config, shot, shotLocation, { ...options, field: targetField });
+    const genPrefix = resolveField(genPrefixField, shot, shotLocation, 'gen_prefix');
+    if (typeof question === 'number') {
+      // Multiple-input tasks: the text is the index of the context among the choices.
+      const context = choices ? pythonIndex(choices, question) : undefined;
+      if (context === undefined) {
+        throw new AssayError(
+          'template_error',
+          `few-shot doc ${shotLocation.docId}: doc_to_text gave ${question}, which indexes no choice`,
+          {
+            location: { ...shotLocation, field: 'doc_to_text' },
+          },
+        );
+      }
+      question = context;
+      choices = undefined;
+    }
+    turns.push(
+      ...qaTurn({
+        question,
+        choices,
+        answer,
+        genPrefix,
+        targetDelimiter,
+        fewshotDelimiter,
+        location: shotLocation,
+      }),
+    );
+  });
+  return turns;
+}
+
+/** The prompt for one doc, exactly as lm-eval builds it. */
+export function buildContext(input: BuildContextInput): BuiltContext {
+  const { config, doc, location, chat } = input;
+  const turns: Turn[] = [];
+  const description = resolveField(config.description, doc, location, 'description') ?? '';
+  const system = maybeDelimit(input.systemInstruction, description, config.fewshot_delimiter);
+  if (system) turns.push({ role: 'system', content: system, delimiter: '' });
+  turns.push(...fewshotTurns(input));
+
+  const genPrefix =
+    config.gen_prefix === undefined
+      ? undefined
+      : (resolveField(config.gen_prefix, doc, location, 'gen_prefix') ?? '');
+  if (input.textOverride !== undefined) {
+    turns.push(
+      ...qaTurn({
+        question: input.textOverride,
+        genPrefix,
+        targetDelimiter: '',
+        fewshotDelimiter: '',
+        location,
+      }),
+    );
+  } else {
+    const question = docToText(config, doc, location, { features: input.features });
+    if (typeof question !== 'string') {
+      throw new AssayError(
+        'template_error',
+        `doc_to_text of task ${location.task} gave ${pythonStr(question)} for doc ${location.docId}; a multiple-input task needs textOverride`,
+        { location: { ...location, field: 'doc_to_text' } },
+      );
+    }
+    turns.push(
+      ...qaTurn({
+        question,
+        genPrefix,
+        targetDelimiter: config.target_delimiter,
+        fewshotDelimiter: '',
+        location,
+      }),
+    );
+  }
+
+  const messages = chat?.fewshotAsMultiturn ? turns.map(toMessage) : flattenToSingleTurn(turns);
+  if (!chat) return { context: plainText(turns), messages, targetDelimiter: config.target_delimiter };
+  const targetDelimiter =
+    config.gen_prefix && !endsWithWhitespace(config.gen_prefix) ? config.target_delimiter : '';
+  return { context: chat.render(messages, !genPrefix), messages, targetDelimiter };
+}
+
+/** True for multiple-input tasks (winogrande): lm-eval decides it on the first eval doc. */
+export function isMultipleInput(config: ContextConfig, firstDoc: Doc, location: DocLocation): boolean {
+  return config.doc_to_choice !== undefined && typeof docToText(config, firstDoc, location) === 'number';
+}
+
+/** The continuations scored for a multiple-choice doc: `target_delimiter + choice` (construct_requests). */
+export function multipleChoiceContinuations(
+  config: Pick<TaskConfig, 'target_delimiter'>,
+  choices: readonly string[],
+  targetDelimiter: string = config.target_delimiter,
+): string[] {
+  return choices.map((choice) => `${targetDelimiter}${choice}`);
+}
