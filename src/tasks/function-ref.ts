@@ -2,9 +2,9 @@
  * Resolves `!function module.name` to a function exported by a `.ts`/`.mts`/`.js`/`.mjs` module beside
  * the YAML: the TypeScript counterpart of lm-eval's `utils.py`. Modules are imported once per process.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { AssayError, type ErrorLocation } from '../errors.js';
 import type { FunctionRef } from './types.js';
@@ -19,30 +19,57 @@ export interface ImportedModule {
 const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs'];
 const modules = new Map<string, Promise<ImportedModule>>();
 
-/**
- * Imports a task module. tsx compiles TypeScript on the fly, so users need no build step; its
- * `onImport` hook tells us which local files the module pulled in.
- */
+/** Imports a task module (once per process). tsx compiles TypeScript on the fly: no build step. */
 export function importModule(file: string): Promise<ImportedModule> {
   let loading = modules.get(file);
   if (!loading) {
     loading = (async () => {
-      const files = new Set<string>([file]);
-      const exports = (await tsImport(pathToFileURL(file).href, {
-        parentURL: import.meta.url,
-        onImport: (url: string) => {
-          if (!url.startsWith('file:')) return;
-          const imported = fileURLToPath(url.split('?')[0]);
-          // Dependencies from packages are versioned by the lockfile, not by the task.
-          if (!imported.includes(`${path.sep}node_modules${path.sep}`)) files.add(imported);
-        },
-      })) as Record<string, unknown>;
-      return { exports, files: [...files].sort() };
+      const exports = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
+      return { exports, files: localImports(file) };
     })();
     modules.set(file, loading);
     loading.catch(() => modules.delete(file));
   }
   return loading;
+}
+
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/**
+ * The module and the local files it imports, transitively, for the task's content hash. tsx's
+ * `onImport` hook reports only the entry module, so relative specifiers are read from the source; a
+ * computed `import()` is missed, which only weakens the hash, never the task.
+ */
+function localImports(entry: string): string[] {
+  const found = new Set<string>();
+  const visit = (file: string): void => {
+    if (found.has(file)) return;
+    found.add(file);
+    let source: string;
+    try {
+      source = readFileSync(file, 'utf8');
+    } catch {
+      return;
+    }
+    for (const match of source.matchAll(RELATIVE_IMPORT)) {
+      const target = resolveLocal(path.resolve(path.dirname(file), match[1]));
+      if (target) visit(target);
+    }
+  };
+  visit(entry);
+  return [...found].sort();
+}
+
+/** TypeScript's resolution for `./x.js` → x.ts, `./x` → x.ts / x/index.ts, and so on. */
+function resolveLocal(base: string): string | undefined {
+  const stem = base.replace(/\.(js|mjs|cjs|ts|mts)$/, '');
+  const candidates = [
+    base,
+    ...MODULE_EXTENSIONS.map((extension) => stem + extension),
+    path.join(base, 'index.ts'),
+    path.join(base, 'index.js'),
+  ];
+  return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
 }
 
 /** `utils.fn` → [module path without extension, export name], split at the last dot as lm-eval does. */

@@ -1,0 +1,330 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { AssayError } from '../errors.js';
+import { resolveTasks, splitTaskSpecs } from './manager.js';
+import { type GroupNode, type LoadedTask, leafTasks, type TaskNode } from './task.js';
+import { clearYamlCache } from './yaml-loader.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'assay-manager-'));
+  clearYamlCache();
+});
+
+async function write(name: string, text: string): Promise<string> {
+  const file = path.join(dir, name);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, text);
+  return file;
+}
+
+async function caught(promise: Promise<unknown>): Promise<AssayError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(AssayError);
+  return error as AssayError;
+}
+
+const resolve = (specs: string[], warnings: string[] = []) =>
+  resolveTasks(specs, {
+    includePath: [dir],
+    builtinDir: false,
+    logger: { warn: (message) => warnings.push(message) },
+  });
+
+/** A group's shape without the loaded-task internals, for whole-object comparisons. */
+function shape(node: TaskNode): unknown {
+  if (node.kind === 'task') return node.name;
+  return { name: node.name, isTag: node.isTag, children: node.children.map(shape) };
+}
+
+async function simpleTask(name: string, extra = ''): Promise<string> {
+  return write(
+    `${name}.yaml`,
+    `task: ${name}\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: data.jsonl\ntest_split: test\noutput_type: multiple_choice\ndoc_to_text: q\ndoc_to_target: 0\ndoc_to_choice: ["a", "b"]\n${extra}`,
+  );
+}
+
+describe('resolveTasks: names, globs, paths', () => {
+  beforeEach(async () => {
+    await write('data.jsonl', '{"q": "one", "n": 1}\n{"q": "two", "n": 2}\n');
+    await simpleTask('alpha_one');
+    await simpleTask('alpha_two');
+    await simpleTask('beta');
+  });
+
+  it('splits specs on commas and whitespace', () => {
+    expect(splitTaskSpecs(['a,b c', ' d ,, e'])).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('resolves names and fnmatch globs (sorted)', async () => {
+    const nodes = await resolve(['beta,alpha_*']);
+    expect(nodes.map((node) => node.name)).toEqual(['beta', 'alpha_one', 'alpha_two']);
+  });
+
+  it('loads a task with lm-eval defaults, its docs, its version and a content hash', async () => {
+    await simpleTask('versioned', 'metadata:\n  version: 2.0\n');
+    const [task] = (await resolve(['versioned'])) as LoadedTask[];
+    expect(task.kind).toBe('task');
+    expect(task.version).toBe(2);
+    expect(task.evalSplit).toBe('test');
+    expect(task.config.target_delimiter).toBe(' ');
+    expect(task.source.format).toBe('yaml');
+    expect(task.source.path).toBe(path.join(dir, 'versioned.yaml'));
+    expect(task.source.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(await task.evalDocs()).toEqual([
+      { q: 'one', n: 1 },
+      { q: 'two', n: 2 },
+    ]);
+    expect(await task.fewshotDocs()).toEqual(await task.evalDocs());
+  });
+
+  it('resolves a .yaml path outside the index, and a folder of tasks', async () => {
+    const other = path.join(dir, 'elsewhere');
+    await write('elsewhere/data.jsonl', '{"q": "x"}\n');
+    await write(
+      'elsewhere/gamma.yaml',
+      'task: gamma\ndataset_path: json\ndataset_kwargs:\n  data_files: data.jsonl\ntest_split: train\ndoc_to_text: q\ndoc_to_target: q\n',
+    );
+    const byPath = await resolveTasks([path.join(other, 'gamma.yaml')], { builtinDir: false });
+    expect(byPath.map((node) => node.name)).toEqual(['gamma']);
+    expect(await (byPath[0] as LoadedTask).evalDocs()).toEqual([{ q: 'x' }]);
+    const byFolder = await resolveTasks([other], { builtinDir: false });
+    expect(byFolder.map((node) => node.name)).toEqual(['gamma']);
+  });
+
+  it('suggests close names for an unknown task', async () => {
+    const error = await caught(resolve(['alpha_on']));
+    expect(error.code).toBe('unknown_task');
+    expect(error.message).toBe('unknown task "alpha_on"; did you mean: alpha_one, alpha_two?');
+  });
+
+  it('reports a glob that matches nothing', async () => {
+    const error = await caught(resolve(['zeta_*']));
+    expect(error.code).toBe('unknown_task');
+    expect(error.message).toMatch(/^no task, group or tag matches "zeta_\*"/);
+  });
+
+  it('refuses the same task twice', async () => {
+    const error = await caught(resolve(['beta', 'beta']));
+    expect(error.code).toBe('duplicate_task');
+    expect(error.message).toBe('task beta is requested twice: via its name and via its name');
+  });
+
+  it('points an unknown field at the file and line that wrote it, even through an include', async () => {
+    await write('_template.yaml', 'output_type: multiple_choice\ndoc_to_txt: q\n');
+    const file = await write('typo.yaml', 'include: _template.yaml\ntask: typo\n');
+    expect(file).toBeTruthy();
+    const error = await caught(resolve(['typo']));
+    expect(error.code).toBe('unknown_field');
+    expect(error.message).toBe('unknown field "doc_to_txt" in task config; did you mean "doc_to_text"?');
+    expect(error.location).toEqual({
+      file: path.join(dir, '_template.yaml'),
+      line: 2,
+      column: 1,
+      field: 'doc_to_txt',
+    });
+  });
+});
+
+describe('resolveTasks: !function', () => {
+  it('imports a .ts module beside the YAML when the task loads, and hashes it', async () => {
+    await write('data.jsonl', '{"q": "a"}\n{"q": "b"}\n');
+    await write(
+      'utils.ts',
+      [
+        "import { suffix } from './helper.js';",
+        'export function process_docs(docs: Array<Record<string, unknown>>) {',
+        '  return docs.map((doc) => ({ ...doc, q: `${doc.q}${suffix}` }));',
+        '}',
+        'export const doc_to_text = (doc: { q: string }) => `Q: ${doc.q}`;',
+        '',
+      ].join('\n'),
+    );
+    await write('helper.ts', "export const suffix = '!';\n");
+    await write(
+      'fn.yaml',
+      [
+        'task: fn_task',
+        'dataset_path: json',
+        'dataset_kwargs:',
+        '  data_files: data.jsonl',
+        'test_split: train',
+        'process_docs: !function utils.process_docs',
+        'doc_to_text: !function utils.doc_to_text',
+        'doc_to_target: q',
+        '',
+      ].join('\n'),
+    );
+    const [task] = (await resolve(['fn_task'])) as LoadedTask[];
+    expect(await task.evalDocs()).toEqual([{ q: 'a!' }, { q: 'b!' }]);
+    const docToText = task.config.doc_to_text as {
+      kind: string;
+      ref: string;
+      file: string;
+      fn: (doc: unknown) => string;
+    };
+    expect({ kind: docToText.kind, ref: docToText.ref, file: docToText.file }).toEqual({
+      kind: 'function',
+      ref: 'utils.doc_to_text',
+      file: path.join(dir, 'utils.ts'),
+    });
+    expect(docToText.fn({ q: 'x' })).toBe('Q: x');
+
+    // The hash covers the YAML and every local module imported, including helper.ts.
+    const before = task.source.sha256;
+    await write('helper.ts', "export const suffix = '?';\n");
+    clearYamlCache();
+    const { hashFiles } = await import('./source-hash.js');
+    const files = [path.join(dir, 'fn.yaml'), path.join(dir, 'helper.ts'), path.join(dir, 'utils.ts')];
+    expect(before).not.toBe(await hashFiles(files));
+    await write('helper.ts', "export const suffix = '!';\n");
+    expect(before).toBe(await hashFiles(files));
+  });
+
+  it('reports a missing module with the tag location', async () => {
+    const file = await write('nofn.yaml', 'task: nofn\ndoc_to_text: !function helpers.text\n');
+    const error = await caught(resolve(['nofn']));
+    expect(error.code).toBe('function_not_found');
+    expect(error.message).toBe(
+      `!function helpers.text: no module helpers.ts, helpers.mts, helpers.js, helpers.mjs in ${dir} (lm-eval's utils.py becomes utils.ts or utils.js here)`,
+    );
+    // The column of the reference after the tag, where the module name is.
+    expect(error.location).toEqual({ file, line: 2, column: 24 });
+  });
+
+  it('reports a missing export and lists the module functions', async () => {
+    await write('utils.js', 'export function present() { return 1; }\n');
+    await write('noexport.yaml', 'task: noexport\ndoc_to_text: !function utils.absent\n');
+    const error = await caught(resolve(['noexport']));
+    expect(error.code).toBe('function_not_found');
+    expect(error.message).toBe(
+      '!function utils.absent: utils.js has no exported function "absent" (it exports: present)',
+    );
+  });
+
+  it('does not import modules while indexing', async () => {
+    await write('broken.ts', 'throw new Error("imported too early");\n');
+    await write('lazy.yaml', 'task: lazy\ndoc_to_text: !function broken.fn\n');
+    await simpleTask('plain');
+    await write('data.jsonl', '{"q": "a"}\n');
+    const nodes = await resolve(['plain']);
+    expect(nodes.map((node) => node.name)).toEqual(['plain']);
+  });
+});
+
+describe('resolveTasks: groups and tags', () => {
+  beforeEach(async () => {
+    await write('data.jsonl', '{"q": "one"}\n');
+    await simpleTask('t_a', 'tag: [family, other_tag]\n');
+    await simpleTask('t_b', 'tag: family\nnum_fewshot: 1\n');
+    await simpleTask('t_c');
+  });
+
+  it('builds a group with group-level overrides, dict overrides, inline tasks and nested groups', async () => {
+    await write(
+      'sub.yaml',
+      'group: sub\ntask:\n  - t_c\naggregate_metric_list:\n  - metric: acc\n    weight_by_size: false\n',
+    );
+    await write(
+      'top.yaml',
+      [
+        'group: top',
+        'group_alias: Top',
+        'num_fewshot: 3',
+        'task:',
+        '  - t_a',
+        '  - task: t_b',
+        '    num_fewshot: 5',
+        '  - sub',
+        '  - group: inline_group',
+        '    task:',
+        '      - task: inline_task',
+        '        dataset_path: json',
+        '        dataset_kwargs:',
+        '          data_files: data.jsonl',
+        '        test_split: train',
+        '        doc_to_text: q',
+        '        doc_to_target: q',
+        'aggregate_metric_list:',
+        '  - metric: acc',
+        '',
+      ].join('\n'),
+    );
+    const [top] = (await resolve(['top'])) as GroupNode[];
+    expect(shape(top)).toEqual({
+      name: 'top',
+      isTag: false,
+      children: [
+        't_a',
+        't_b',
+        { name: 'sub', isTag: false, children: ['t_c'] },
+        { name: 'top::inline_group', isTag: false, children: ['top::inline_group::inline_task'] },
+      ],
+    });
+    expect(top.alias).toBe('Top');
+    expect(top.config.aggregate_metric_list).toEqual([
+      { metric: 'acc', aggregation: 'mean', weight_by_size: true },
+    ]);
+    const [a, b, sub, inline] = top.children;
+    // Group-level keys override every child; a dict entry's own keys win over them.
+    expect((a as LoadedTask).config.num_fewshot).toBe(3);
+    expect((b as LoadedTask).config.num_fewshot).toBe(5);
+    expect(((sub as GroupNode).children[0] as LoadedTask).config.num_fewshot).toBe(3);
+    expect((sub as GroupNode).config.aggregate_metric_list?.[0].weight_by_size).toBe(false);
+    const inlineTask = (inline as GroupNode).children[0] as LoadedTask;
+    expect(inlineTask.config.task_alias).toBe('inline_task');
+    expect(inlineTask.config.num_fewshot).toBe(3);
+    expect(await inlineTask.evalDocs()).toEqual([{ q: 'one' }]);
+    expect(leafTasks(top).map((task) => task.name)).toEqual([
+      't_a',
+      't_b',
+      't_c',
+      'top::inline_group::inline_task',
+    ]);
+  });
+
+  it('expands a tag into a flat, sorted, unaggregated list', async () => {
+    const [tag] = (await resolve(['family'])) as GroupNode[];
+    expect(shape(tag)).toEqual({ name: 'family', isTag: true, children: ['t_a', 't_b'] });
+    expect(tag.config.aggregate_metric_list).toBeUndefined();
+    expect((tag.children[1] as LoadedTask).config.num_fewshot).toBe(1);
+  });
+
+  it('refuses a task reached through a tag and by name', async () => {
+    const error = await caught(resolve(['family', 't_a']));
+    expect(error.code).toBe('duplicate_task');
+    expect(error.message).toBe('task t_a is requested twice: via tag family and via its name');
+  });
+
+  it('reports an unknown child with the line of the group entry', async () => {
+    const file = await write('bad_group.yaml', 'group: bad_group\ntask:\n  - t_a\n  - t_d\n');
+    const error = await caught(resolve(['bad_group']));
+    expect(error.code).toBe('unknown_task');
+    expect(error.message).toBe('group bad_group lists unknown task "t_d"; did you mean: t_a, t_b, t_c?');
+    expect(error.location).toEqual({ file, line: 4, column: 5, task: 't_d' });
+  });
+
+  it('detects group cycles', async () => {
+    await write('g1.yaml', 'group: g1\ntask: [g2]\n');
+    await write('g2.yaml', 'group: g2\ntask: [g1]\n');
+    const error = await caught(resolve(['g1']));
+    expect(error.code).toBe('include_cycle');
+    expect(error.message).toBe('group cycle: g1 → g2 → g1');
+  });
+
+  it('loads a group file by path, resolving sibling tasks without --include_path', async () => {
+    const file = await write('solo/grp.yaml', 'group: solo_group\ntask:\n  - solo_task\n');
+    await write('solo/data.jsonl', '{"q": "s"}\n');
+    await write(
+      'solo/solo_task.yaml',
+      'task: solo_task\ndataset_path: json\ndataset_kwargs:\n  data_files: data.jsonl\ntest_split: train\ndoc_to_text: q\ndoc_to_target: q\n',
+    );
+    const nodes = await resolveTasks([file], { builtinDir: false });
+    expect(nodes.map(shape)).toEqual([{ name: 'solo_group', isTag: false, children: ['solo_task'] }]);
+  });
+});
