@@ -192,8 +192,12 @@ export async function loadModuleTask(file: string, expectedName?: string): Promi
       cause: error,
     });
   }
-  const exported = imported.exports.default as Partial<DefinedTask> | undefined;
-  const options = exported?.[DEFINITION];
+  // Outside a `"type": "module"` package tsx loads a .ts file as CommonJS, which nests the default
+  // export one level deeper.
+  const outer = imported.exports.default as
+    | (Partial<DefinedTask> & { default?: Partial<DefinedTask> })
+    | undefined;
+  const options = outer?.[DEFINITION] ?? outer?.default?.[DEFINITION];
   if (!options) {
     throw new AssayError(
       'invalid_config',

@@ -120,7 +120,11 @@ export async function resolveFunction(
       },
     );
   }
-  const fn = imported.exports[exportName];
+  // A module tsx loaded as CommonJS may expose its exports only under `default`.
+  const nested = imported.exports.default as Record<string, unknown> | undefined;
+  const fn =
+    imported.exports[exportName] ??
+    (nested !== null && typeof nested === 'object' ? nested[exportName] : undefined);
   if (typeof fn !== 'function') {
     const exported = Object.keys(imported.exports).filter(
       (key) => typeof imported.exports[key] === 'function',

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AssayError, closestNames } from '../errors.js';
+import { getMetric } from '../metrics/registry.js';
 import type { MetricDefinition } from '../metrics/types.js';
 import { hashFiles } from './source-hash.js';
 import type { LoadedTask } from './task.js';
@@ -22,11 +23,11 @@ export const JSONL_METRICS = [
 ] as const;
 export type JsonlMetric = (typeof JSONL_METRICS)[number];
 
-/** The registry name of each JSONL metric; JSONL exact_match and multiple_choice differ from lm-eval's. */
+/** The registry name of each JSONL metric; JSONL exact_match normalises differently from lm-eval's. */
 const REGISTRY_NAMES: Record<Exclude<JsonlMetric, 'code_exec'>, string> = {
   exact_match: 'jsonl_exact_match',
   substring_contains: 'substring_contains',
-  multiple_choice: 'jsonl_multiple_choice',
+  multiple_choice: 'multiple_choice',
   rouge_l: 'rouge_l',
 };
 
@@ -121,23 +122,6 @@ export function parseJsonlTask(text: string, file: string): JsonlLine[] {
   return lines;
 }
 
-type MetricLookup = (name: string) => MetricDefinition;
-
-/**
- * Finds the metrics the file uses in src/metrics/registry.ts, imported lazily because the task loader
- * must not depend on every metric to list or index tasks.
- */
-async function metricLookup(): Promise<MetricLookup> {
-  const registry = (await import('../metrics/registry.js' as string)) as { getMetric?: MetricLookup };
-  if (typeof registry.getMetric !== 'function') {
-    throw new AssayError(
-      'unknown_metric',
-      'the metric registry (src/metrics/registry.ts) exports no getMetric',
-    );
-  }
-  return registry.getMetric;
-}
-
 export function jsonlTaskConfig(name: string): TaskConfig {
   return {
     task: name,
@@ -153,7 +137,7 @@ export function jsonlTaskConfig(name: string): TaskConfig {
   };
 }
 
-export async function loadJsonlTask(file: string, lookup?: MetricLookup): Promise<LoadedTask> {
+export async function loadJsonlTask(file: string): Promise<LoadedTask> {
   const absolute = path.resolve(file);
   let text: string;
   try {
@@ -165,7 +149,6 @@ export async function loadJsonlTask(file: string, lookup?: MetricLookup): Promis
     });
   }
   const lines = parseJsonlTask(text, absolute);
-  const getMetric = lookup ?? (await metricLookup());
   const used = [...new Set(lines.map((line) => line.metric))] as Exclude<JsonlMetric, 'code_exec'>[];
   const definitions = new Map<string, MetricDefinition>();
   for (const metric of used) {
@@ -206,7 +189,8 @@ export async function loadJsonlTask(file: string, lookup?: MetricLookup): Promis
         const value = definition.compute({
           references: doc.targets as string[],
           prediction: String(results[0] ?? ''),
-          kwargs: (doc.extras as Record<string, unknown> | undefined) ?? {},
+          // `extras` is data for the reader of the samples, not metric arguments.
+          kwargs: {},
         });
         return { [metric]: value };
       },

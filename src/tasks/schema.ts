@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { AssayError, closestNames, type ErrorLocation } from '../errors.js';
+import { buildFilterPipeline } from '../metrics/filters/registry.js';
+import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { AggregateMetricConfig, GroupConfig } from './task.js';
 import { OUTPUT_TYPES, type TaskConfig } from './types.js';
 
@@ -319,56 +321,34 @@ export async function parseGroupConfig(
 }
 
 /**
- * Checks metric, aggregation and filter names against the registries in src/metrics. Those modules are
- * written separately and imported lazily: until they exist, names are not checked here and unknown ones
- * fail when the evaluator looks them up.
+ * Checks metric, aggregation and filter names (and filter arguments) against the registries in
+ * src/metrics, so a typo fails when the task loads, located at its line, not mid-run.
  */
 export async function validateNames(config: TaskConfig, locate: Locate): Promise<void> {
-  const metrics = await optionalImport('../metrics/registry.js');
-  const filters = await optionalImport('../metrics/filters/registry.js');
-  const rethrow = async (error: unknown, keyPath: (string | number)[]): Promise<never> => {
-    if (error instanceof AssayError && error.location.file === undefined) {
-      throw new AssayError(error.code, error.message, { location: await locate(keyPath), cause: error });
+  const attempt = async (check: () => unknown, keyPath: (string | number)[]): Promise<void> => {
+    try {
+      check();
+    } catch (error) {
+      if (error instanceof AssayError && error.location.file === undefined) {
+        throw new AssayError(error.code, error.message, {
+          location: { ...error.location, ...(await locate(keyPath)), task: config.task },
+          cause: error,
+        });
+      }
+      throw error;
     }
-    throw error;
   };
-  if (metrics && typeof metrics.getMetric === 'function') {
-    for (const [index, entry] of (config.metric_list ?? []).entries()) {
-      if (typeof entry.metric === 'string') {
-        try {
-          (metrics.getMetric as (name: string) => unknown)(entry.metric);
-        } catch (error) {
-          await rethrow(error, ['metric_list', index, 'metric']);
-        }
-      }
-      if (typeof entry.aggregation === 'string' && typeof metrics.getAggregation === 'function') {
-        try {
-          (metrics.getAggregation as (name: string) => unknown)(entry.aggregation);
-        } catch (error) {
-          await rethrow(error, ['metric_list', index, 'aggregation']);
-        }
-      }
+  for (const [index, entry] of (config.metric_list ?? []).entries()) {
+    const { metric, aggregation } = entry;
+    // A process_results task computes its own metrics, so their names need not be registered.
+    if (typeof metric === 'string' && !config.process_results) {
+      await attempt(() => getMetric(metric), ['metric_list', index, 'metric']);
+    }
+    if (typeof aggregation === 'string') {
+      await attempt(() => getAggregation(aggregation), ['metric_list', index, 'aggregation']);
     }
   }
-  if (filters && typeof filters.buildFilterPipeline === 'function') {
-    for (const [index, entry] of (config.filter_list ?? []).entries()) {
-      try {
-        (filters.buildFilterPipeline as (entry: unknown) => unknown)(entry);
-      } catch (error) {
-        await rethrow(error, ['filter_list', index]);
-      }
-    }
-  }
-}
-
-async function optionalImport(specifier: string): Promise<Record<string, unknown> | undefined> {
-  try {
-    return (await import(/* @vite-ignore */ specifier)) as Record<string, unknown>;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // Only a module that does not exist yet is tolerated; a module that fails to load is a bug.
-    if (code === 'ERR_MODULE_NOT_FOUND' || /Cannot find module|Failed to load url/.test(String(error)))
-      return undefined;
-    throw error;
+  for (const [index, entry] of (config.filter_list ?? []).entries()) {
+    await attempt(() => buildFilterPipeline(entry), ['filter_list', index]);
   }
 }

@@ -1,0 +1,129 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { AssayError } from '../errors.js';
+import { loadJsonlTask, parseJsonlTask } from './jsonl-task.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'assay-jsonl-'));
+});
+
+function parseError(text: string): AssayError {
+  try {
+    parseJsonlTask(text, '/tasks/t.jsonl');
+  } catch (error) {
+    expect(error).toBeInstanceOf(AssayError);
+    return error as AssayError;
+  }
+  throw new Error('expected an error');
+}
+
+const line = (fields: Record<string, unknown>) =>
+  JSON.stringify({ id: 1, prompt: 'p', targets: ['t'], metric: 'exact_match', ...fields });
+
+describe('parseJsonlTask', () => {
+  it('skips blank lines and # comments', () => {
+    const lines = parseJsonlTask(
+      `# header\n\n${line({})}\n   \n# another\n${line({ id: 'b', extras: { k: 1 } })}\n`,
+      'f',
+    );
+    expect(lines).toEqual([
+      { id: 1, prompt: 'p', targets: ['t'], metric: 'exact_match' },
+      { id: 'b', prompt: 'p', targets: ['t'], metric: 'exact_match', extras: { k: 1 } },
+    ]);
+  });
+
+  it.each([
+    ['{"id": 1, "prompt": ', 'invalid JSON: '],
+    ['[1, 2]', 'expected a JSON object with id, prompt, targets and metric'],
+    [line({ promt: 'x' }), 'unknown key "promt"; did you mean "prompt"? (put extra data under "extras")'],
+    [line({ id: null }), '"id" must be a string or number'],
+    [line({ prompt: 3 }), '"prompt" must be a string'],
+    [line({ targets: [] }), '"targets" must be a non-empty list of strings'],
+    [line({ targets: 'x' }), '"targets" must be a non-empty list of strings'],
+    [
+      line({ metric: 'bleu' }),
+      '"metric" must be one of exact_match, substring_contains, multiple_choice, rouge_l, code_exec; got "bleu"',
+    ],
+    [line({ extras: [1] }), '"extras" must be a JSON object'],
+  ])('rejects %s with file:line', (bad, message) => {
+    const error = parseError(`# ok\n${line({ id: 0 })}\n${bad}\n`);
+    expect(error.code).toBe('bad_jsonl_line');
+    expect(error.message.startsWith(message)).toBe(true);
+    expect(error.location).toEqual({ file: '/tasks/t.jsonl', line: 3 });
+  });
+
+  it('rejects duplicate ids', () => {
+    const error = parseError(`${line({ id: 7 })}\n${line({ id: 7 })}\n`);
+    expect(error.message).toBe('duplicate id 7 (first on line 1)');
+    expect(error.location).toEqual({ file: '/tasks/t.jsonl', line: 2 });
+  });
+
+  it('says code_exec needs the sandbox', () => {
+    const error = parseError(`${line({ metric: 'code_exec' })}\n`);
+    expect(error.code).toBe('needs_sandbox');
+    expect(error.message).toBe('metric code_exec needs the code sandbox, which is not available yet');
+    expect(error.location).toEqual({ file: '/tasks/t.jsonl', line: 1 });
+  });
+
+  it('rejects an empty file', () => {
+    expect(parseError('# nothing\n\n').message).toBe('the task file has no lines');
+  });
+});
+
+describe('loadJsonlTask', () => {
+  it('maps the file to a generate_until task scored per line by its own metric', async () => {
+    const file = path.join(dir, 'arith.jsonl');
+    await writeFile(
+      file,
+      [
+        '{"id": "a", "prompt": "2+2=", "targets": ["4"], "metric": "exact_match"}',
+        '{"id": "b", "prompt": "Capital of France?", "targets": ["Paris"], "metric": "substring_contains"}',
+        '{"id": "c", "prompt": "Pick A or B", "targets": ["B"], "metric": "multiple_choice", "extras": {"note": "x"}}',
+        '{"id": "d", "prompt": "Say it", "targets": ["the cat sat"], "metric": "rouge_l"}',
+        '',
+      ].join('\n'),
+    );
+    const task = await loadJsonlTask(file);
+    expect(task.name).toBe('arith');
+    expect(task.config).toEqual({
+      task: 'arith',
+      output_type: 'generate_until',
+      doc_to_text: 'prompt',
+      doc_to_target: 'targets',
+      target_delimiter: ' ',
+      fewshot_delimiter: '\n\n',
+      num_fewshot: 0,
+      repeats: 1,
+      generation_kwargs: { temperature: 0.0, do_sample: false, max_gen_toks: 256, until: ['\n\n'] },
+    });
+    expect(task.source.format).toBe('jsonl');
+    expect(task.source.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const docs = await task.evalDocs();
+    expect(docs.map((doc) => doc.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(await task.fewshotDocs()).toEqual([]);
+    const custom = task.custom;
+    if (!custom) throw new Error('JSONL tasks score with custom scoring');
+    expect(custom.processResults(docs[0], ['  4 '])).toEqual({ exact_match: 1 });
+    expect(custom.processResults(docs[0], ['5'])).toEqual({ exact_match: 0 });
+    expect(custom.processResults(docs[1], ['It is Paris.'])).toEqual({ substring_contains: 1 });
+    expect(custom.processResults(docs[2], ['b) because'])).toEqual({ multiple_choice: 1 });
+    // LCS "the cat" of 2 tokens: precision 2/2, recall 2/3, F1 0.8.
+    expect(custom.processResults(docs[3], ['the cat'])).toEqual({ rouge_l: 0.8 });
+    expect(Object.keys(custom.aggregation)).toEqual([
+      'exact_match',
+      'substring_contains',
+      'multiple_choice',
+      'rouge_l',
+    ]);
+    expect(custom.aggregation.exact_match([1, 0, 1, 1])).toBe(0.75);
+    expect(custom.higherIsBetter).toEqual({
+      exact_match: true,
+      substring_contains: true,
+      multiple_choice: true,
+      rouge_l: true,
+    });
+  });
+});
