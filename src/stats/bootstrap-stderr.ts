@@ -140,7 +140,7 @@ function fastReplicates<T>(
       sampleMultinomial(sampler, n, multiplicities, n, counts);
     } else {
       counts.fill(0);
-      for (let i = 0; i < n; i++) counts[itemToValue[random.nextBelow(n)]]++;
+      random.countUniformDraws(n, n, itemToValue, counts);
     }
     if (options.fromCounts) {
       replicates[r] = options.fromCounts(values, counts);

@@ -70,3 +70,16 @@ export function isBinary(values: ArrayLike<number>): boolean {
   for (let i = 0; i < values.length; i++) if (values[i] !== 0 && values[i] !== 1) return false;
   return values.length > 0;
 }
+
+/**
+ * √(Σ(x − x̄)²/n)/√n, the plug-in stderr with the n denominator. It is what an ideal (B → ∞) bootstrap of
+ * the mean converges to, and for 0/1 scores the Bernoulli shortcut √(p(1−p)/n); lm-eval's `mean_stderr`
+ * uses n − 1 instead, so this is smaller by √((n−1)/n).
+ */
+export function plugInStderr(values: ArrayLike<number>): number {
+  const n = values.length;
+  const mu = mean(values);
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += (values[i] - mu) ** 2;
+  return Math.sqrt(sum / n / n);
+}

@@ -24,9 +24,33 @@ export function normalSf(x: number): number {
   return normalCdfImpl(-x, 0, 1);
 }
 
-/** Standard normal quantile Φ⁻¹(p). */
+/**
+ * Standard normal quantile Φ⁻¹(p). @stdlib computes it as √2·erfinv(2p − 1), and 2p − 1 throws away the
+ * low digits of a small p (its Φ⁻¹(1e-10) is off by 1.3e-8). So the upper half is mapped to the lower by
+ * symmetry (1 − p is exact for p ≥ ½) and @stdlib's value is polished with Newton steps on Φ, whose
+ * lower tail @stdlib computes through erfc with full relative precision.
+ */
 export function normalQuantile(p: number): number {
-  return normalQuantileImpl(p, 0, 1);
+  if (!(p > 0 && p < 1)) return normalQuantileImpl(p, 0, 1);
+  if (p > 0.5) return -normalQuantile(1 - p);
+  let x = normalQuantileImpl(p, 0, 1);
+  if (!Number.isFinite(x)) {
+    // Below ~1e-17, 2p − 1 rounds to −1 and @stdlib returns −∞: start from Abramowitz & Stegun 26.2.23
+    // (|error| < 4.5e-4) instead.
+    const t = Math.sqrt(-2 * Math.log(p));
+    x = -(
+      t -
+      (2.515517 + 0.802853 * t + 0.010328 * t * t) / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t ** 3)
+    );
+  }
+  for (let iteration = 0; iteration < 8; iteration++) {
+    const density = Math.exp(-0.5 * x * x) / Math.sqrt(2 * Math.PI);
+    if (density === 0) break;
+    const step = (normalCdfImpl(x, 0, 1) - p) / density;
+    x -= step;
+    if (Math.abs(step) <= 1e-15 * Math.abs(x)) break;
+  }
+  return x;
 }
 
 /** Student's t CDF with `df` degrees of freedom. */

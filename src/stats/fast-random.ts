@@ -47,6 +47,43 @@ export class FastRandom {
   }
 
   /**
+   * Adds one to `counts[groupOf[i]]` for each of `draws` uniform indices i in [0, n): one bootstrap
+   * resample, counted. The generator state lives in locals for the whole loop, which keeps V8 from boxing
+   * the 32-bit outputs and makes this several times faster than calling `nextBelow` per draw. Indices use
+   * Lemire's multiply-shift with rejection (exact while n·2³² < 2⁵³, i.e. n ≤ 2²¹).
+   */
+  countUniformDraws(n: number, draws: number, groupOf: Uint32Array, counts: Uint32Array): void {
+    if (n > 2097152) {
+      for (let d = 0; d < draws; d++) counts[groupOf[Math.floor(this.nextDouble() * n)]]++;
+      return;
+    }
+    const threshold = 4294967296 % n;
+    let s0 = this.s0;
+    let s1 = this.s1;
+    let s2 = this.s2;
+    let s3 = this.s3;
+    for (let d = 0; d < draws; ) {
+      const x = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
+      const t = s1 << 9;
+      s2 ^= s0;
+      s3 ^= s1;
+      s1 ^= s2;
+      s0 ^= s3;
+      s2 ^= t;
+      s3 = (s3 << 11) | (s3 >>> 21);
+      const product = x * n;
+      const high = Math.floor(product * 2.3283064365386963e-10);
+      if (product - high * 4294967296 < threshold) continue;
+      counts[groupOf[high]]++;
+      d++;
+    }
+    this.s0 = s0;
+    this.s1 = s1;
+    this.s2 = s2;
+    this.s3 = s3;
+  }
+
+  /**
    * An integer in [0, n). Below 2²¹ it is Lemire's multiply-shift with rejection, exact because the
    * product stays under 2⁵³, so every value is equally likely; above that a 53-bit double is scaled, whose
    * bias (n / 2⁵³) is far below anything a resampling estimate can see.

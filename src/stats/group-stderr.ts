@@ -66,6 +66,20 @@ export function concatenatedStderr(
   return Math.sqrt(sumOfSquares / (total - 1) / total);
 }
 
+/** The group score: Σmᵢnᵢ/Σnᵢ with `weightBySize`, else the plain mean of subtask scores (lm-eval's rule). */
+export function groupMean(means: readonly number[], sizes: readonly number[], weightBySize: boolean): number {
+  requireSameLength('groupMean', means, sizes, 'means and sizes');
+  if (means.length === 0) throw badArgument('groupMean', 'needs at least one subtask');
+  if (!weightBySize) return means.reduce((sum, value) => sum + value, 0) / means.length;
+  let weighted = 0;
+  let total = 0;
+  for (let i = 0; i < means.length; i++) {
+    weighted += means[i] * sizes[i];
+    total += sizes[i];
+  }
+  return weighted / total;
+}
+
 export interface GroupStderr {
   stderr: number;
   method: 'lm-eval-pooled' | 'unweighted-mean';
