@@ -105,7 +105,9 @@ async function splitsOfDirectory(directory: string): Promise<Record<string, stri
     const split = Object.keys(SPLIT_KEYWORDS).find((name) =>
       SPLIT_KEYWORDS[name].some((word) => tokens.includes(word)),
     );
-    if (split) (splits[split] ??= []).push(file);
+    if (!split) continue;
+    splits[split] ??= [];
+    splits[split].push(file);
   }
   if (Object.keys(splits).length === 0 && files.length) splits.train = files;
   return splits;

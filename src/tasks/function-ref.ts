@@ -164,7 +164,11 @@ export async function resolveFunctions<T>(value: T): Promise<{ value: T; files: 
         }),
       );
     } else if (Array.isArray(node)) {
-      node.forEach((item, index) => walk(item, (resolved) => (node[index] = resolved)));
+      for (const [index, item] of node.entries()) {
+        walk(item, (resolved) => {
+          node[index] = resolved;
+        });
+      }
     } else if (node !== null && typeof node === 'object' && !isFunctionRef(node)) {
       const record = node as Record<string, unknown>;
       for (const key of Object.keys(record)) walk(record[key], (resolved) => (record[key] = resolved));

@@ -131,6 +131,28 @@ describe('resolveTasks: names, globs, paths', () => {
   });
 });
 
+describe('resolveTasks: metric and filter names', () => {
+  it('rejects an unknown metric at its line, listing valid ones', async () => {
+    const file = await simpleTask('badmetric', 'metric_list:\n  - metric: acc\n  - metric: accuracy\n');
+    const error = await caught(resolve(['badmetric']));
+    expect(error.code).toBe('unknown_metric');
+    expect(error.message).toMatch(/accuracy/);
+    expect(error.message).toMatch(/acc_norm/);
+    expect(error.location).toMatchObject({ file, line: 13, column: 5, task: 'badmetric' });
+  });
+
+  it('rejects an unknown filter at its entry', async () => {
+    const file = await simpleTask(
+      'badfilter',
+      'filter_list:\n  - name: strict\n    filter:\n      - function: regexx\n',
+    );
+    const error = await caught(resolve(['badfilter']));
+    expect(error.code).toBe('unknown_filter');
+    expect(error.message).toMatch(/^unknown filter "regexx" \(did you mean regex/);
+    expect(error.location).toMatchObject({ file, line: 12, column: 5, task: 'badfilter' });
+  });
+});
+
 describe('resolveTasks: !function', () => {
   it('imports a .ts module beside the YAML when the task loads, and hashes it', async () => {
     await write('data.jsonl', '{"q": "a"}\n{"q": "b"}\n');

@@ -51,7 +51,7 @@ export async function resolveTasks(specs: string[], options: ResolveOptions = {}
       logger: options.logger,
       extraRoots: [...extraRoots, ...folders.map((dir) => ({ dir }))],
     }));
-  const builder = new NodeBuilder(index, options.logger);
+  const builder = new NodeBuilder(index);
 
   const nodes: TaskNode[] = [];
   for (const item of items) nodes.push(...(await builder.resolveSpec(item)));
@@ -89,10 +89,7 @@ function checkDuplicates(nodes: TaskNode[]): void {
 }
 
 class NodeBuilder {
-  constructor(
-    private readonly index: TaskIndex,
-    private readonly logger?: TaskLogger,
-  ) {}
+  constructor(private readonly index: TaskIndex) {}
 
   async resolveSpec(item: string): Promise<TaskNode[]> {
     const entry = this.index.entries.get(item);
