@@ -54,22 +54,34 @@ function fixtureFunction<T>(ref: string, fn: (doc: Doc) => T): FunctionRef<(doc:
   return { kind: 'function', ref, file: 'fixture:preprocess_winogrande.ts', fn };
 }
 const WINOGRANDE_FUNCTIONS: Record<string, FunctionRef<(doc: Doc) => unknown>> = {
-  '!function preprocess_winogrande.doc_to_text': fixtureFunction('preprocess_winogrande.doc_to_text', (doc) =>
-    ({ '1': 0, '2': 1 })[doc.answer as '1' | '2'],
+  '!function preprocess_winogrande.doc_to_text': fixtureFunction(
+    'preprocess_winogrande.doc_to_text',
+    (doc) => ({ '1': 0, '2': 1 })[doc.answer as '1' | '2'],
   ),
-  '!function preprocess_winogrande.doc_to_target': fixtureFunction('preprocess_winogrande.doc_to_target', (doc) => {
-    const sentence = doc.sentence as string;
-    return pythonStrip(sentence.slice(sentence.indexOf('_') + 1), null, 'both');
-  }),
-  '!function preprocess_winogrande.doc_to_choice': fixtureFunction('preprocess_winogrande.doc_to_choice', (doc) => {
-    const sentence = doc.sentence as string;
-    const index = sentence.indexOf('_');
-    return [doc.option1, doc.option2].map((option) => sentence.slice(0, index) + (option as string));
-  }),
+  '!function preprocess_winogrande.doc_to_target': fixtureFunction(
+    'preprocess_winogrande.doc_to_target',
+    (doc) => {
+      const sentence = doc.sentence as string;
+      return pythonStrip(sentence.slice(sentence.indexOf('_') + 1), null, 'both');
+    },
+  ),
+  '!function preprocess_winogrande.doc_to_choice': fixtureFunction(
+    'preprocess_winogrande.doc_to_choice',
+    (doc) => {
+      const sentence = doc.sentence as string;
+      const index = sentence.indexOf('_');
+      return [doc.option1, doc.option2].map((option) => sentence.slice(0, index) + (option as string));
+    },
+  ),
 };
 
 function taskConfig(raw: Record<string, unknown>): TaskConfig {
-  const config: Record<string, unknown> = { target_delimiter: ' ', fewshot_delimiter: '\n\n', repeats: 1, ...raw };
+  const config: Record<string, unknown> = {
+    target_delimiter: ' ',
+    fewshot_delimiter: '\n\n',
+    repeats: 1,
+    ...raw,
+  };
   for (const [key, value] of Object.entries(config)) {
     if (typeof value === 'string' && WINOGRANDE_FUNCTIONS[value]) config[key] = WINOGRANDE_FUNCTIONS[value];
   }
@@ -104,7 +116,14 @@ function buildCase(parity: ParityCase): Built[] {
   return docs.map((doc, docId) => {
     const location = { task: config.task, docId };
     const shots = sampler && numFewshot > 0 ? sampler.sample(doc, numFewshot) : { docs: [], indices: [] };
-    const base = { config, doc, location, fewshotDocs: shots.docs, systemInstruction: parity.systemInstruction, chat };
+    const base = {
+      config,
+      doc,
+      location,
+      fewshotDocs: shots.docs,
+      systemInstruction: parity.systemInstruction,
+      chat,
+    };
     const target = docToTarget(config, doc, location);
     const choices = config.doc_to_choice === undefined ? undefined : docToChoice(config, doc, location);
     if (multipleInput && choices) {
