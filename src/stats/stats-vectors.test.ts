@@ -244,7 +244,8 @@ const handlers: Record<string, Handler> = {
     // The inputs omit the subtask means. The expected group means (0.375, 0.3833…) and the stderrs are
     // those of 0/1 subtasks with accuracies 0.4, 0.5 and 0.25: se = √(p(1−p)/(n−1)), checked here first.
     const means = [0.4, 0.5, 0.25];
-    means.forEach((p, i) => expect(Math.sqrt((p * (1 - p)) / (sizes[i] - 1))).toBeCloseTo(stderrs[i], 15));
+    for (const [i, p] of means.entries())
+      expect(Math.sqrt((p * (1 - p)) / (sizes[i] - 1))).toBeCloseTo(stderrs[i], 15);
     return {
       pooled: lmEvalPooledStderr(stderrs, sizes),
       group_mean_size_weighted: groupMean(means, sizes, true),
@@ -314,7 +315,7 @@ function compare(label: string, actual: Json, expected: Json, tol: number, probl
       problems.push(`${label}: expected an array of ${expected.length}, got ${JSON.stringify(actual)}`);
       return;
     }
-    expected.forEach((item, i) => compare(`${label}[${i}]`, actual[i], item, tol, problems));
+    for (const [i, item] of expected.entries()) compare(`${label}[${i}]`, actual[i], item, tol, problems);
   } else if (expected !== null && typeof expected === 'object') {
     for (const [key, value] of Object.entries(expected)) {
       if (actual === null || typeof actual !== 'object' || !(key in actual) || actual[key] === undefined) {
