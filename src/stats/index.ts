@@ -1,0 +1,100 @@
+/** The statistics library: per-run stderrs and intervals, paired tests, multiple comparisons, pass@k, power. */
+export type { Alternative } from './alternative.js';
+export { binomialTest } from './binomial-test.js';
+export {
+  type BcaAcceleration,
+  type BootstrapInterval,
+  type BootstrapIntervalMethod,
+  type BootstrapIntervalOptions,
+  bcaAcceleration,
+  bcaAdjustedPercentiles,
+  bcaBiasCorrection,
+  bootstrapInterval,
+  percentileOfSorted,
+} from './bootstrap-interval.js';
+export {
+  type Aggregate,
+  type BootstrapOptions,
+  bootstrapReplicates,
+  bootstrapStderr,
+  type CountAggregate,
+  type FastBootstrapOptions,
+  type LmEvalBootstrapOptions,
+  meanFromCounts,
+  medianFromCounts,
+} from './bootstrap-stderr.js';
+export {
+  type ClusteredEstimator,
+  type ClusteredStderr,
+  type ClusteredStderrOptions,
+  clusteredStandardError,
+} from './clustered-stderr.js';
+export {
+  isBinary,
+  mean,
+  meanStderr,
+  pearsonCorrelation,
+  plugInStderr,
+  sampleCovariance,
+  sampleStddev,
+  sampleVariance,
+} from './descriptive.js';
+export * from './distributions.js';
+export { FastRandom } from './fast-random.js';
+export {
+  concatenatedStderr,
+  type GroupStderr,
+  groupMean,
+  groupStderr,
+  lmEvalPooledStderr,
+  stratifiedStderr,
+  unweightedMeanStderr,
+} from './group-stderr.js';
+export { MCNEMAR_EXACT_BELOW, type McNemarResult, mcnemarTest } from './mcnemar.js';
+export { normalInterval } from './normal-interval.js';
+export { adjustPValues, type PValueAdjustment } from './p-value-adjustment.js';
+export {
+  type PairedBootstrapOptions,
+  type PairedBootstrapResult,
+  pairedBootstrapInterval,
+} from './paired-bootstrap.js';
+export {
+  type FlipTable,
+  type PairedDifference,
+  type PairedDifferenceOptions,
+  pairedDifference,
+} from './paired-difference.js';
+export { type PairedTTestResult, pairedTTest } from './paired-t-test.js';
+export { type PassAtKAggregate, passAtK, passAtKAggregate, passHatK } from './pass-at-k.js';
+export {
+  type PermutationTestOptions,
+  type PermutationTestResult,
+  pairedPermutationTest,
+} from './permutation-test.js';
+export {
+  type AccuracyPowerInputs,
+  accuracyDifferenceVariance,
+  accuracyMinimumDetectableEffect,
+  accuracyPowerPlan,
+  minimumDetectableEffect,
+  type PowerInputs,
+  powerSampleSize,
+  type SampleSize,
+} from './power.js';
+export {
+  type Interval,
+  type ProportionInterval,
+  type ProportionIntervalMethod,
+  proportionConfidenceInterval,
+} from './proportion-interval.js';
+export { type RepeatedSamplesSummary, resampledQuestionScores } from './repeated-samples.js';
+export { meanScoreInterval, type ScoreInterval } from './score-interval.js';
+export { type MeanInterval, tInterval } from './t-interval.js';
+export {
+  type WilcoxonMethod,
+  type WilcoxonOptions,
+  type WilcoxonResult,
+  type WilcoxonZeroMethod,
+  wilcoxonNullDistribution,
+  wilcoxonSignedRank,
+} from './wilcoxon.js';
