@@ -1,0 +1,114 @@
+/**
+ * Unit checks of context assembly rules; the full prompts are compared with lm-eval in parity.test.ts.
+ * maybeDelimit's expected values were computed with lm_eval/api/utils.py (4e7e0d47).
+ */
+import { describe, expect, test } from 'vitest';
+import type { ChatMessage } from '../models/backend.js';
+import type { TaskConfig } from '../tasks/types.js';
+import { buildContext, maybeDelimit, multipleChoiceContinuations } from './context.js';
+
+describe('maybeDelimit (lm-eval api/utils.py)', () => {
+  test.each([
+    [undefined, 'x', '\n\n', 'x'],
+    ['sys', '', ' ', 'sys'],
+    ['sys', 'desc', '\n\n', 'sys\n\ndesc'],
+    ['sys\n', 'desc', '\n\n', 'sys\ndesc'],
+    ['sys', '\u3000desc', '\n\n', 'sys\u3000desc'],
+    ['Answer:', 'B', ' ', 'Answer: B'],
+  ])('maybe_delimit(%j, %j, %j) = %j', (prefix, suffix, delimiter, expected) => {
+    expect(maybeDelimit(prefix, suffix, delimiter)).toBe(expected);
+  });
+});
+
+const config = {
+  task: 'toy',
+  doc_to_text: 'Q: {{q}}',
+  doc_to_target: '{{a}}',
+  doc_to_choice: ['yes', 'no'],
+  target_delimiter: ' ',
+  fewshot_delimiter: '\n\n',
+  output_type: 'multiple_choice',
+  repeats: 1,
+} as TaskConfig;
+const doc = { q: 'Is it?', a: 0 };
+const shots = [{ q: 'One?', a: 1 }];
+const location = { task: 'toy', docId: 0 };
+
+describe('buildContext', () => {
+  test('plain text: description runs straight into the first example', () => {
+    const built = buildContext({
+      config: { ...config, description: 'Intro. ' },
+      doc,
+      location,
+      fewshotDocs: shots,
+    });
+    expect(built).toEqual({
+      context: 'Intro. Q: One? no\n\nQ: Is it?',
+      messages: [
+        { role: 'system', content: 'Intro. ' },
+        { role: 'user', content: 'Q: One? no\n\nQ: Is it?' },
+      ],
+      targetDelimiter: ' ',
+    });
+  });
+
+  test('a chat template receives the turns and the multiple-choice delimiter becomes empty', () => {
+    const seen: Array<{ messages: ChatMessage[]; addGenerationPrompt: boolean }> = [];
+    const render = (messages: ChatMessage[], addGenerationPrompt: boolean) => {
+      seen.push({ messages, addGenerationPrompt });
+      return 'rendered';
+    };
+    const built = buildContext({
+      config,
+      doc,
+      location,
+      fewshotDocs: shots,
+      systemInstruction: 'Be terse.',
+      chat: { render, fewshotAsMultiturn: true },
+    });
+    expect(built.context).toBe('rendered');
+    expect(built.targetDelimiter).toBe('');
+    expect(seen).toEqual([
+      {
+        messages: [
+          { role: 'system', content: 'Be terse.' },
+          { role: 'user', content: 'Q: One?' },
+          { role: 'assistant', content: 'no' },
+          { role: 'user', content: 'Q: Is it?' },
+        ],
+        addGenerationPrompt: true,
+      },
+    ]);
+  });
+
+  test('gen_prefix without trailing space keeps the target delimiter under a chat template', () => {
+    const render = (messages: ChatMessage[], addGenerationPrompt: boolean) =>
+      `${JSON.stringify(messages)}|${addGenerationPrompt}`;
+    const built = buildContext({
+      config: { ...config, gen_prefix: 'Answer:' },
+      doc,
+      location,
+      chat: { render, fewshotAsMultiturn: false },
+    });
+    expect(built.targetDelimiter).toBe(' ');
+    expect(built.context).toBe(
+      '[{"role":"user","content":"Q: Is it?"},{"role":"assistant","content":"Answer:"}]|false',
+    );
+    expect(multipleChoiceContinuations(config, ['yes', 'no'], built.targetDelimiter)).toEqual([
+      ' yes',
+      ' no',
+    ]);
+  });
+
+  test('an int target without choices is refused for few-shot answers, as lm-eval asserts', () => {
+    const noChoices = {
+      ...config,
+      doc_to_choice: undefined,
+      doc_to_target: 'a',
+      output_type: 'generate_until',
+    } as TaskConfig;
+    expect(() => buildContext({ config: noChoices, doc, location, fewshotDocs: shots })).toThrow(
+      /answer is not a string/,
+    );
+  });
+});
