@@ -76,7 +76,9 @@ describe('assay run, end to end on the real CLI', () => {
 
     const manifest = results.manifest;
     expect(manifest.tasks.arithmetic).toMatchObject({ format: 'jsonl', num_fewshot: 0, scoring_mode: 'generation', fewshot_seed: 1234 });
-    expect(manifest.tasks.arithmetic.sha256).toBe(sha256(readFileSync(path.join(repoRoot, 'examples/tasks/arithmetic.jsonl'), 'utf8')));
+    // The content hash is sha256 over each source file's own sha256 digest (src/tasks/source-hash.ts).
+    const fileDigest = createHash('sha256').update(readFileSync(path.join(repoRoot, 'examples/tasks/arithmetic.jsonl'))).digest();
+    expect(manifest.tasks.arithmetic.sha256).toBe(createHash('sha256').update(fileDigest).digest('hex'));
     expect(manifest.limit).toEqual({ used: false, value: null, samples: false });
     expect(manifest.hardware.cores).toBeGreaterThan(0);
 

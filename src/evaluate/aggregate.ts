@@ -54,7 +54,7 @@ export function resolveAggregation(task: LoadedTask, entry: MetricConfig): { nam
     return { name: ref.ref, fn: ref.fn as unknown as AggregationFunction };
   }
   const custom = task.custom?.aggregation[name];
-  if (custom) return { name: 'custom', fn: custom };
+  if (custom) return { name: custom === getAggregation('mean') ? 'mean' : 'custom', fn: custom };
   const definition = getMetric(name);
   return { name: definition.defaultAggregation, fn: getAggregation(definition.defaultAggregation) };
 }

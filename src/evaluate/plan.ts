@@ -2,7 +2,7 @@ import { AssayError } from '../errors.js';
 import type { ChatMessage, GenerateRequest, ModelBackend } from '../models/backend.js';
 import { buildContext } from '../prompts/context.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
-import { FewshotSampler } from '../prompts/fewshot.js';
+import { FewshotSampler, isSameSplit } from '../prompts/fewshot.js';
 import type { LoadedTask } from '../tasks/task.js';
 import type { Doc, MetricConfig } from '../tasks/types.js';
 import type { RunListener } from './events.js';
@@ -96,9 +96,10 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     sampler = new FewshotSampler({
       pool,
       sampler: config.fewshot_config?.sampler ?? 'default',
-      fewshotIndices: config.fewshot_config?.fewshot_indices,
       seed: options.fewshotSeed,
-      sameSplit: task.fewshotSplit === task.evalSplit,
+      // lm-eval's rule: the eval doc is excluded when the few-shot split equals test_split (None == None too).
+      sameSplit: isSameSplit(config),
+      task: task.name,
     });
   }
 

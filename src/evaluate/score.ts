@@ -216,8 +216,7 @@ function multipleChoiceResults(
         const max = Math.max(...lls);
         const exp = lls.map((ll) => Math.exp(ll - max));
         const sum = exp.reduce((a, b) => a + b, 0);
-        const probabilities = exp.map((value) => value / sum);
-        out.brier_score = probabilities.reduce((acc, p, i) => acc + (p - (i === golds[0] ? 1 : 0)) ** 2, 0);
+        out.brier_score = [golds[0], exp.map((value) => value / sum)];
         break;
       }
       case 'likelihood':
@@ -262,7 +261,15 @@ function generateResults(
         location: { task: plan.task.name, field: 'metric_list' },
       });
     }
-    out[name] = metric.compute({ references, prediction, kwargs: kwargsOf(entry) });
+    const kwargs = kwargsOf(entry);
+    const whole = metric.compute({ references, prediction, kwargs });
+    if (references.length > 1 && typeof whole === 'number') {
+      // lm-eval's multiple-target rule: a per-sample score is 1.0 when any gold scores non-zero.
+      const any = references.some((reference) => metric.compute?.({ references: [reference], prediction, kwargs }) !== 0);
+      out[name] = any ? 1 : 0;
+    } else {
+      out[name] = whole;
+    }
   }
   return out;
 }

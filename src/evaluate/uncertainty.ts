@@ -16,6 +16,11 @@ export interface Interval {
 const BOOTSTRAPPED = new Set(['median', 'matthews_corrcoef', 'f1', 'perplexity', 'bleu', 'chrf', 'ter', 'nanmean']);
 /** lm-eval caps these at 100 iterations: each replicate is a whole corpus-level score. */
 const CAPPED = new Set(['bleu', 'chrf', 'ter']);
+/**
+ * A task's own aggregation (TypeScript tasks) gets a bootstrap stderr too, where lm-eval reports "N/A";
+ * capped because each replicate runs user code over the whole sample.
+ */
+const CUSTOM_ITERS = 1000;
 /** Intervals by percentile bootstrap use at most this many replicates (the stderr uses --bootstrap_iters). */
 const INTERVAL_ITERS = 2000;
 
@@ -44,6 +49,10 @@ export function stderrFor(
     const se = bootstrapStderr(fn as (items: readonly unknown[]) => number, items, iters, bootstrapOptions(aggregation) as object);
     return Number.isFinite(se) ? se : 'N/A';
   }
+  if (aggregation === 'custom') {
+    const se = bootstrapStderr(fn as (items: readonly unknown[]) => number, items, Math.min(bootstrapIters, CUSTOM_ITERS));
+    return Number.isFinite(se) ? se : 'N/A';
+  }
   return 'N/A';
 }
 
@@ -70,8 +79,9 @@ export function intervalFor(
     const interval = tInterval(values, { confidence: level });
     return { lo: interval.low, hi: interval.high, level, method: 't' };
   }
-  if (fn && BOOTSTRAPPED.has(aggregation) && items.length >= 2 && typeof stderr === 'number') {
-    const iters = CAPPED.has(aggregation) ? 100 : INTERVAL_ITERS;
+  const bootstrapped = BOOTSTRAPPED.has(aggregation) || aggregation === 'custom';
+  if (fn && bootstrapped && items.length >= 2 && typeof stderr === 'number') {
+    const iters = CAPPED.has(aggregation) ? 100 : aggregation === 'custom' ? CUSTOM_ITERS : INTERVAL_ITERS;
     const replicates = bootstrapReplicates(fn as (items: readonly unknown[]) => number, items, iters, bootstrapOptions(aggregation) as object);
     if (replicates.some((replicate) => Number.isNaN(replicate))) return undefined;
     const interval = bootstrapInterval(replicates, { confidence: level, method: 'percentile' });

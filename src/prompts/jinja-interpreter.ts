@@ -27,11 +27,11 @@ import {
   isFloat,
   isNumber,
   numeric,
+  PythonTypeError,
   pythonCompare,
   pythonEquals,
   pythonIterate,
   pythonSlice,
-  PythonTypeError,
   truthy,
   typeName,
 } from './python-values.js';
@@ -110,8 +110,6 @@ function toInt(value: unknown, where: string): number {
   return number;
 }
 
-class LoopControl extends Error {}
-
 type Program = ReturnType<typeof parse>;
 type Statement = Program['body'][number];
 
@@ -169,7 +167,9 @@ export class JinjaInterpreter {
       if (items.length !== target.value.length) {
         throw new TemplateEvaluationError(`cannot unpack ${items.length} values into ${target.value.length}`);
       }
-      target.value.forEach((element: Node, index: number) => scope.set(element.value, items[index]));
+      target.value.forEach((element: Node, index: number) => {
+        scope.set(element.value, items[index]);
+      });
     } else if (target.type === 'MemberExpression') {
       const object = strictValue(this.expr(target.object, scope));
       if (!(object instanceof Namespace)) {
@@ -192,7 +192,9 @@ export class JinjaInterpreter {
             `cannot unpack ${parts.length} values into ${node.loopvar.value.length}`,
           );
         }
-        node.loopvar.value.forEach((element: Node, index: number) => target.set(element.value, parts[index]));
+        node.loopvar.value.forEach((element: Node, index: number) => {
+          target.set(element.value, parts[index]);
+        });
       }
     };
     let items = all;

@@ -5,9 +5,9 @@
 import { describe, expect, test } from 'vitest';
 import {
   isTuple,
-  parsePythonLiteral,
   PythonFloat,
   PythonLiteralError,
+  parsePythonLiteral,
   pythonRepr,
   pythonStr,
 } from './python-literal.js';

@@ -177,6 +177,7 @@ const STRING_METHODS: Record<
   },
   splitlines: (self, args) => {
     const keepends = args[0] === true;
+    // Python's line boundaries include the ASCII separators \x1c-\x1e.
     const parts = self.split(/(\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])/);
     const lines: string[] = [];
     for (let i = 0; i < parts.length; i += 2) {

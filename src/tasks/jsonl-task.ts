@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AssayError, closestNames } from '../errors.js';
-import { getMetric } from '../metrics/registry.js';
+import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { MetricDefinition } from '../metrics/types.js';
 import { hashFiles } from './source-hash.js';
 import type { LoadedTask } from './task.js';
@@ -194,15 +194,10 @@ export async function loadJsonlTask(file: string): Promise<LoadedTask> {
         });
         return { [metric]: value };
       },
-      aggregation: Object.fromEntries(used.map((metric) => [metric, mean])),
+      // The registry's own mean, so the evaluator knows these are means (closed-form stderr, t/Wilson CI).
+      aggregation: Object.fromEntries(used.map((metric) => [metric, getAggregation('mean')])),
       higherIsBetter: Object.fromEntries(used.map((metric) => [metric, true])),
     },
   };
 }
 
-function mean(items: unknown[]): number {
-  if (items.length === 0) return Number.NaN;
-  let total = 0;
-  for (const item of items) total += Number(item);
-  return total / items.length;
-}

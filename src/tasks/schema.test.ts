@@ -75,7 +75,7 @@ describe('parseTaskConfig', () => {
     const error = await caught(parseTaskConfig({ task: 't', output_type: 'generate' }, locate));
     expect(error.code).toBe('unknown_output_type');
     expect(error.message).toBe(
-      'unknown output_type; valid output types: loglikelihood, loglikelihood_rolling, multiple_choice, generate_until',
+      'unknown output_type "generate"; valid output types: loglikelihood, loglikelihood_rolling, multiple_choice, generate_until',
     );
     expect(asked).toEqual([['output_type']]);
   });

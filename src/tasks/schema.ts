@@ -185,7 +185,12 @@ async function checkFields(
   }
 }
 
-async function zodError(error: z.ZodError, locate: Locate, what: string): Promise<AssayError> {
+async function zodError(
+  error: z.ZodError,
+  locate: Locate,
+  what: string,
+  input: Record<string, unknown> = {},
+): Promise<AssayError> {
   const issue = error.issues[0];
   const issuePath = issue.path.filter((part): part is string | number => typeof part !== 'symbol');
   const field = issuePath.join('.');
@@ -205,7 +210,7 @@ async function zodError(error: z.ZodError, locate: Locate, what: string): Promis
   if (issuePath.length === 1 && issuePath[0] === 'output_type') {
     return new AssayError(
       'unknown_output_type',
-      `unknown output_type; valid output types: ${OUTPUT_TYPES.join(', ')}`,
+      `unknown output_type ${JSON.stringify(input.output_type)}; valid output types: ${OUTPUT_TYPES.join(', ')}`,
       { location: { ...(await locate(issuePath)), field: 'output_type' } },
     );
   }
@@ -237,7 +242,7 @@ export async function parseTaskConfig(raw: Record<string, unknown>, locate: Loca
     );
   }
   const parsed = taskSchema.safeParse(config);
-  if (!parsed.success) throw await zodError(parsed.error, locate, 'task config');
+  if (!parsed.success) throw await zodError(parsed.error, locate, 'task config', config);
   const task = parsed.data as TaskConfig;
   if (task.output_type === 'generate_until') {
     task.generation_kwargs = applyGenerationDefaults(task.generation_kwargs, task.fewshot_delimiter);
