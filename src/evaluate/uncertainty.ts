@@ -1,6 +1,6 @@
 import type { AggregationFunction } from '../metrics/types.js';
 import { bootstrapInterval } from '../stats/bootstrap-interval.js';
-import { bootstrapReplicates, bootstrapStderr, medianFromCounts } from '../stats/bootstrap-stderr.js';
+import { bootstrapReplicates, bootstrapStderr, upperMedianFromCounts } from '../stats/bootstrap-stderr.js';
 import { isBinary, meanStderr } from '../stats/descriptive.js';
 import { proportionConfidenceInterval } from '../stats/proportion-interval.js';
 import { tInterval } from '../stats/t-interval.js';
@@ -25,7 +25,8 @@ const CUSTOM_ITERS = 1000;
 const INTERVAL_ITERS = 2000;
 
 function bootstrapOptions(aggregation: string) {
-  if (aggregation === 'median') return { fromCounts: medianFromCounts };
+  // lm-eval's median is the upper middle value; the counts form must agree with the aggregation itself.
+  if (aggregation === 'median') return { fromCounts: upperMedianFromCounts };
   return {};
 }
 

@@ -5,7 +5,7 @@
  * `split()` with no separator collapses whitespace runs, `index()` raises when the item is missing.
  */
 import { Callable, renderValue, strictValue, TemplateEvaluationError, Undefined } from './jinja-values.js';
-import { PythonFloat, pythonRepr, pythonStr } from './python-literal.js';
+import { pythonRepr, pythonStr } from './python-literal.js';
 import {
   asTuple,
   characters,
@@ -18,7 +18,6 @@ import {
   pythonEquals,
   pythonIndex,
   pythonIterate,
-  pythonLen,
   pythonSplit,
   pythonStrip,
   typeName,
@@ -177,7 +176,7 @@ const STRING_METHODS: Record<
   },
   splitlines: (self, args) => {
     const keepends = args[0] === true;
-    // Python's line boundaries include the ASCII separators \x1c-\x1e.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: Python's line boundaries include \x1c-\x1e.
     const parts = self.split(/(\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])/);
     const lines: string[] = [];
     for (let i = 0; i < parts.length; i += 2) {

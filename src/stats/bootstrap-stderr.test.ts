@@ -87,3 +87,20 @@ describe('bootstrapStderr, fast mode', () => {
     expect(() => bootstrapReplicates(mean, values, 1.5)).toThrow(/positive integer/);
   });
 });
+
+describe('upperMedianFromCounts', () => {
+  it('equals lm-eval’s median, sorted(arr)[len // 2], of the expanded sample', async () => {
+    const { upperMedianFromCounts } = await import('./bootstrap-stderr.js');
+    const { median } = await import('../metrics/aggregations.js');
+    const values = [1, 2, 5, 9];
+    for (const counts of [
+      [1, 1, 1, 1],
+      [2, 0, 1, 1],
+      [0, 3, 0, 2],
+      [1, 0, 0, 0],
+    ]) {
+      const expanded = values.flatMap((value, i) => new Array(counts[i]).fill(value));
+      expect(upperMedianFromCounts(values, Uint32Array.from(counts))).toBe(median(expanded));
+    }
+  });
+});

@@ -59,6 +59,19 @@ export const meanFromCounts: CountAggregate<number> = (values, counts) => {
  * or the mean of the two middle values for an even count. `values` must be sorted ascending, which
  * `bootstrapReplicates` guarantees for numbers.
  */
+/** lm-eval's `median` (`sorted(arr)[len(arr) // 2]`, the upper middle value) from counts. */
+export const upperMedianFromCounts: CountAggregate<number> = (values, counts) => {
+  let n = 0;
+  for (let j = 0; j < counts.length; j++) n += counts[j];
+  const rank = Math.floor(n / 2);
+  let seen = 0;
+  for (let j = 0; j < values.length; j++) {
+    seen += counts[j];
+    if (rank < seen) return values[j];
+  }
+  return Number.NaN;
+};
+
 export const medianFromCounts: CountAggregate<number> = (values, counts) => {
   let n = 0;
   for (let j = 0; j < counts.length; j++) n += counts[j];
