@@ -1,4 +1,4 @@
-import type { GenerateRequest, LoglikelihoodResult } from '../models/backend.js';
+import type { GenerateRequest, LoglikelihoodResult, RequestError } from '../models/backend.js';
 
 export type RequestType = 'loglikelihood' | 'loglikelihood_rolling' | 'generate_until';
 
@@ -7,7 +7,8 @@ export type RequestArgs =
   | { type: 'loglikelihood_rolling'; text: string }
   | { type: 'generate_until'; context: string; generation: GenerateRequest };
 
-export type Response = LoglikelihoodResult | number | string;
+/** A RequestError stands where a backend could not get an answer; the doc becomes an errored sample. */
+export type Response = LoglikelihoodResult | number | string | RequestError;
 
 /** One request of one doc (lm-eval's Instance). `resps` holds one response per repeat. */
 export interface Instance {

@@ -1,7 +1,7 @@
 import { AssayError } from '../errors.js';
 import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/registry.js';
 import { getMetric } from '../metrics/registry.js';
-import type { LoglikelihoodResult } from '../models/backend.js';
+import { isRequestError, type LoglikelihoodResult } from '../models/backend.js';
 import type { MetricConfig } from '../tasks/types.js';
 import type { PlannedDoc, TaskPlan } from './plan.js';
 
@@ -45,6 +45,12 @@ export function scoreTask(plan: TaskPlan, predictOnly: boolean): ScoredTask {
   for (const pipeline of pipelines) {
     const scored: ScoredDoc[] = [];
     for (const planned of plan.docs) {
+      // A request that failed for good makes its doc an errored sample carrying the server's message.
+      const failed = planned.instances.flatMap((instance) => instance.resps).find(isRequestError);
+      if (failed) {
+        scored.push({ docId: planned.docId, filter: pipeline.name, filtered: [], metrics: {}, error: failed.message });
+        continue;
+      }
       const filtered = planned.instances.map((instance) => pipeline.apply(instance.resps, planned.doc));
       if (predictOnly) {
         scored.push({ docId: planned.docId, filter: pipeline.name, filtered, metrics: { bypass: null } });

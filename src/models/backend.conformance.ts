@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GenerateRequest, ModelBackend } from './backend.js';
+import { type Answer, type GenerateRequest, isRequestError, type ModelBackend } from './backend.js';
 
 /**
  * The conformance suite every ModelBackend runs. A backend that cannot do something lists the test
@@ -35,6 +35,12 @@ const GENERATE: GenerateRequest = {
   extra: {},
 };
 
+/** A healthy backend answers every request; a RequestError here is a failure, not a skipped value. */
+function ok<T>(answers: Answer<T>[]): T[] {
+  for (const answer of answers) if (isRequestError(answer)) throw new Error(`backend returned an error: ${answer.message}`);
+  return answers as T[];
+}
+
 export function runBackendConformance(options: ConformanceOptions): void {
   const skipped = new Map<ConformanceTest, string>();
   for (const entry of options.skip ?? []) for (const test of entry.tests) skipped.set(test, entry.reason);
@@ -47,7 +53,7 @@ export function runBackendConformance(options: ConformanceOptions): void {
   describe(`ModelBackend conformance: ${options.name}`, () => {
     check('loglikelihood-shape', async () => {
       const backend = await options.create();
-      const results = await backend.loglikelihood(REQUESTS);
+      const results = ok(await backend.loglikelihood(REQUESTS));
       expect(results).toHaveLength(REQUESTS.length);
       for (const result of results) {
         expect(Number.isFinite(result.logprob)).toBe(true);
@@ -55,20 +61,22 @@ export function runBackendConformance(options: ConformanceOptions): void {
         expect(typeof result.isGreedy).toBe('boolean');
       }
       // A longer continuation of the same context cannot be more likely than its prefix.
-      const [prefix, longer] = await backend.loglikelihood([
-        { context: 'Once', continuation: ' upon' },
-        { context: 'Once', continuation: ' upon a time' },
-      ]);
+      const [prefix, longer] = ok(
+        await backend.loglikelihood([
+          { context: 'Once', continuation: ' upon' },
+          { context: 'Once', continuation: ' upon a time' },
+        ]),
+      );
       expect(longer.logprob).toBeLessThanOrEqual(prefix.logprob + 1e-6);
       await backend.close?.();
     });
 
     check('loglikelihood-batch-invariance', async () => {
       const backend = await options.create();
-      const together = await backend.loglikelihood(REQUESTS);
-      const reversed = await backend.loglikelihood([...REQUESTS].reverse());
+      const together = ok(await backend.loglikelihood(REQUESTS));
+      const reversed = ok(await backend.loglikelihood([...REQUESTS].reverse()));
       const alone = [];
-      for (const request of REQUESTS) alone.push((await backend.loglikelihood([request]))[0]);
+      for (const request of REQUESTS) alone.push(ok(await backend.loglikelihood([request]))[0]);
       for (let i = 0; i < REQUESTS.length; i++) {
         expect(reversed[REQUESTS.length - 1 - i].logprob).toBeCloseTo(together[i].logprob, 4);
         expect(alone[i].logprob).toBeCloseTo(together[i].logprob, 4);
@@ -80,7 +88,7 @@ export function runBackendConformance(options: ConformanceOptions): void {
     check('rolling-shape', async () => {
       const backend = await options.create();
       const texts = [{ text: 'One day, a little girl named Lily went to the park.' }, { text: 'Hello.' }];
-      const results = await backend.loglikelihoodRolling(texts);
+      const results = ok(await backend.loglikelihoodRolling(texts));
       expect(results).toHaveLength(2);
       for (const value of results) {
         expect(Number.isFinite(value)).toBe(true);
@@ -91,7 +99,7 @@ export function runBackendConformance(options: ConformanceOptions): void {
 
     check('generate-stops', async () => {
       const backend = await options.create();
-      const [text] = await backend.generate([GENERATE]);
+      const [text] = ok(await backend.generate([GENERATE]));
       expect(typeof text).toBe('string');
       for (const stop of GENERATE.until) expect(text.includes(stop)).toBe(false);
       await backend.close?.();
@@ -100,8 +108,8 @@ export function runBackendConformance(options: ConformanceOptions): void {
     check('generate-deterministic', async () => {
       const backend = await options.create();
       const other = { ...GENERATE, context: 'Question: Name a colour.\nAnswer:' };
-      const first = await backend.generate([GENERATE, other]);
-      const second = await backend.generate([other, GENERATE]);
+      const first = ok(await backend.generate([GENERATE, other]));
+      const second = ok(await backend.generate([other, GENERATE]));
       expect(second).toEqual([first[1], first[0]]);
       await backend.close?.();
     });

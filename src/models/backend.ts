@@ -47,6 +47,42 @@ export interface ModelInfo {
   [key: string]: unknown;
 }
 
+/**
+ * A request that still failed after the backend's retries. Backends put it in the result array in place
+ * of the answer, so one failed request becomes one errored sample and the rest of the run goes on.
+ * Failures that make every answer meaningless (a server without prompt log-probabilities) are thrown
+ * as AssayError instead.
+ */
+export class RequestError {
+  constructor(
+    /** The server's message, or what went wrong reaching it. */
+    readonly message: string,
+  ) {}
+}
+
+export type Answer<T> = T | RequestError;
+
+export function isRequestError(value: unknown): value is RequestError {
+  return value instanceof RequestError;
+}
+
+/** Per-request usage a served backend records; results carry the summary in `request_stats.usage`. */
+export interface UsageSummary {
+  requests: number;
+  /** HTTP requests sent, retries included, answers from the response cache excluded. */
+  httpRequests: number;
+  cachedRequests: number;
+  retries: number;
+  failedRequests: number;
+  seconds: number;
+  requestsPerSecond: number;
+  latencyP50Ms: number | null;
+  latencyP95Ms: number | null;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number | null;
+}
+
 export interface ProgressSink {
   /** Called after each finished request with the count done so far in this call. */
   (done: number): void;
@@ -55,13 +91,16 @@ export interface ProgressSink {
 export interface ModelBackend {
   readonly name: string;
   readonly capabilities: BackendCapabilities;
-  loglikelihood(requests: LoglikelihoodRequest[], progress?: ProgressSink): Promise<LoglikelihoodResult[]>;
-  loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<number[]>;
-  generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<string[]>;
+  /** One answer per request, in order; a request that failed for good is a RequestError in its slot. */
+  loglikelihood(requests: LoglikelihoodRequest[], progress?: ProgressSink): Promise<Answer<LoglikelihoodResult>[]>;
+  loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<Answer<number>[]>;
+  generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]>;
   /** Renders chat messages into one prompt string; undefined when the backend has no template. */
   applyChatTemplate?(messages: ChatMessage[], options: { addGenerationPrompt: boolean; templateName?: string }): string;
   /** The raw Jinja chat template, recorded in results. */
   chatTemplate?(templateName?: string): string | undefined;
   info(): ModelInfo;
+  /** Served backends: requests/s, latency percentiles, tokens and cost so far (timing data, not scores). */
+  usage?(): UsageSummary;
   close?(): Promise<void>;
 }
