@@ -6,6 +6,7 @@ import { leafTasks } from '../tasks/task.js';
 import type { MetricConfig } from '../tasks/types.js';
 import type { ScoredTask } from './score.js';
 import { groupStderr } from '../stats/group-stderr.js';
+import { type ClusteredSummary, clusteredSummary, type RepeatsSummary, repeatsSummary } from './metric-stats.js';
 import { type Interval, intervalFor, stderrFor } from './uncertainty.js';
 
 export type Stderr = number | 'N/A';
@@ -16,6 +17,10 @@ export interface MetricResult {
   value: number;
   stderr: Stderr;
   interval?: Interval;
+  /** Set for mean metrics of a task with `cluster_by`. */
+  clustered?: ClusteredSummary;
+  /** Set for mean metrics of a task with `repeats` > 1. */
+  repeats?: RepeatsSummary;
   /** Samples that contributed (docs minus those that errored). */
   n: number;
   higherIsBetter: boolean;
@@ -95,7 +100,7 @@ export function aggregateTask(scored: ScoredTask, options: AggregateOptions): Ta
         });
       }
       const stderr = stderrFor(aggregation.name, aggregation.fn, items, options.bootstrapIters);
-      metrics.push({
+      const result: MetricResult = {
         metric: name,
         filter,
         value,
@@ -103,7 +108,14 @@ export function aggregateTask(scored: ScoredTask, options: AggregateOptions): Ta
         interval: intervalFor(aggregation.name, aggregation.fn, value, stderr, items),
         n: items.length,
         higherIsBetter: resolveHigherIsBetter(task, entry),
-      });
+      };
+      if (aggregation.name === 'mean') {
+        const contributing = ok.filter((doc) => doc.metrics[name] !== undefined);
+        const clusterBy = task.config.cluster_by;
+        if (clusterBy) result.clustered = clusteredSummary(scored.plan, clusterBy, contributing, items.map(Number));
+        result.repeats = repeatsSummary(scored.plan, filter, name, contributing);
+      }
+      metrics.push(result);
     }
   }
   return {

@@ -1,4 +1,5 @@
 import type { GroupResult, MetricResult, TaskResult } from '../evaluate/aggregate.js';
+import type { Interval } from '../evaluate/uncertainty.js';
 import type { RequestLatency } from '../evaluate/execute.js';
 import type { TaskPlan } from '../evaluate/plan.js';
 import type { RunOptions } from '../evaluate/run-evaluation.js';
@@ -48,6 +49,33 @@ export interface ResultsFile {
   partial: boolean;
   request_stats: RequestLatency;
   manifest: Manifest;
+  /** task or group → `metric,filter` → how its stderr and interval were computed (docs/statistics.md). */
+  stats: Record<string, Record<string, MetricStats>>;
+}
+
+/** The statistics behind one `metric,filter` of results.json, beyond lm-eval's value and stderr. */
+export interface MetricStats {
+  n: number;
+  ci_level: number | null;
+  /** wilson (0/1 means), t (other means), percentile-bootstrap, normal (group means: value ± z·stderr). */
+  ci_method: Interval['method'] | null;
+  clustered?: {
+    by: string;
+    clusters: number;
+    stderr: number;
+    stderr_cr1: number | null;
+    naive_stderr: number;
+    estimator: 'miller-2024-eq4';
+    cluster_correction_applied: false;
+  };
+  repeats?: {
+    k: number;
+    questions: number;
+    within_question_variance: number;
+    variance_of_question_means: number;
+    variance_of_mean: number;
+    within_share: number | null;
+  };
 }
 
 interface BuildInput {
@@ -82,6 +110,38 @@ function metricEntries(metrics: MetricResult[]): ResultsEntry {
     if (m.interval) entry[`${m.metric}_ci,${m.filter}`] = [m.interval.lo, m.interval.hi];
   }
   return entry;
+}
+
+const finiteOrNull = (value: number): number | null => (Number.isFinite(value) ? value : null);
+
+function metricStats(metrics: MetricResult[]): Record<string, MetricStats> {
+  const out: Record<string, MetricStats> = {};
+  for (const m of metrics) {
+    const entry: MetricStats = { n: m.n, ci_level: m.interval?.level ?? null, ci_method: m.interval?.method ?? null };
+    if (m.clustered) {
+      entry.clustered = {
+        by: m.clustered.by,
+        clusters: m.clustered.clusters,
+        stderr: m.clustered.stderr,
+        stderr_cr1: finiteOrNull(m.clustered.stderrCr1),
+        naive_stderr: m.clustered.naiveStderr,
+        estimator: 'miller-2024-eq4',
+        cluster_correction_applied: false,
+      };
+    }
+    if (m.repeats) {
+      entry.repeats = {
+        k: m.repeats.k,
+        questions: m.repeats.questions,
+        within_question_variance: m.repeats.withinQuestionVariance,
+        variance_of_question_means: m.repeats.varianceOfQuestionMeans,
+        variance_of_mean: m.repeats.varianceOfMean,
+        within_share: finiteOrNull(m.repeats.withinShare),
+      };
+    }
+    out[`${m.metric},${m.filter}`] = entry;
+  }
+  return out;
 }
 
 export function buildResults(input: BuildInput): ResultsFile {
@@ -208,6 +268,10 @@ export function buildResults(input: BuildInput): ResultsFile {
     partial,
     request_stats: input.latency,
     manifest,
+    stats: {
+      ...Object.fromEntries(input.taskResults.map((result) => [result.name, metricStats(result.metrics)])),
+      ...Object.fromEntries(input.groupResults.map((result) => [result.name, metricStats(result.metrics)])),
+    },
   };
   return out;
 }
