@@ -24,7 +24,8 @@ export type ErrorCode =
   | 'capability_missing'
   | 'needs_sandbox'
   | 'backend_error'
-  | 'duplicate_task';
+  | 'duplicate_task'
+  | 'hub_error';
 
 export interface ErrorLocation {
   file?: string;
