@@ -1,0 +1,28 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/helpers.js';
+import { MemoryResponseCache } from './memory-response-cache.js';
+import { runResponseCacheConformance } from './response-cache.conformance.js';
+import { cacheKey, canonicalJson } from './response-cache.js';
+import { SqliteResponseCache } from './sqlite-response-cache.js';
+
+runResponseCacheConformance('sqlite', () => {
+  const file = path.join(tempDir('assay-cache-'), 'cache.sqlite');
+  return { cache: new SqliteResponseCache(file), reopen: () => new SqliteResponseCache(file) };
+});
+
+runResponseCacheConformance('memory', () => {
+  const cache = new MemoryResponseCache();
+  return { cache, reopen: () => cache };
+});
+
+describe('cache keys', () => {
+  it('ignore key order and undefined fields, and depend on model, endpoint and payload', () => {
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: undefined }] })).toBe('{"a":[{"d":2}],"b":1}');
+    const key = cacheKey('m', '/v1/completions', { prompt: 'x', echo: true });
+    expect(cacheKey('m', '/v1/completions', { echo: true, prompt: 'x' })).toBe(key);
+    expect(cacheKey('m2', '/v1/completions', { echo: true, prompt: 'x' })).not.toBe(key);
+    expect(cacheKey('m', '/v1/chat/completions', { echo: true, prompt: 'x' })).not.toBe(key);
+    expect(cacheKey('m', '/v1/completions', { echo: true, prompt: 'y' })).not.toBe(key);
+  });
+});
