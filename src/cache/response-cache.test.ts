@@ -1,13 +1,14 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/helpers.js';
 import { MemoryResponseCache } from './memory-response-cache.js';
 import { runResponseCacheConformance } from './response-cache.conformance.js';
 import { cacheKey, canonicalJson } from './response-cache.js';
 import { SqliteResponseCache } from './sqlite-response-cache.js';
 
 runResponseCacheConformance('sqlite', () => {
-  const file = path.join(tempDir('assay-cache-'), 'cache.sqlite');
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'assay-cache-')), 'cache.sqlite');
   return { cache: new SqliteResponseCache(file), reopen: () => new SqliteResponseCache(file) };
 });
 
