@@ -48,7 +48,9 @@ const report = (line: string) => {
 // 1. assay --help
 const nodeBaseline = timeCommand(['-e', '0'], 15);
 const help = timeCommand([bin, '--help'], 15);
-report(`assay --help: median ${help.toFixed(0)} ms (target < 150 ms); bare node startup ${nodeBaseline.toFixed(0)} ms; ratio ${(help / nodeBaseline).toFixed(2)}×`);
+report(
+  `assay --help: median ${help.toFixed(0)} ms (target < 150 ms); bare node startup ${nodeBaseline.toFixed(0)} ms; ratio ${(help / nodeBaseline).toFixed(2)}×`,
+);
 
 // 2. assay ls tasks over 10,000 generated YAMLs with include chains
 const work = await mkdtemp(path.join(os.tmpdir(), 'assay-bench-'));
@@ -74,8 +76,14 @@ try {
       answer: i % 4,
       subject: `subject_${i % 57}`,
     });
-  await writeFile(path.join(mmlu, 'data', 'test.jsonl'), `${Array.from({ length: 14042 }, (_, i) => doc(i)).join('\n')}\n`);
-  await writeFile(path.join(mmlu, 'data', 'dev.jsonl'), `${Array.from({ length: 5 }, (_, i) => doc(100000 + i)).join('\n')}\n`);
+  await writeFile(
+    path.join(mmlu, 'data', 'test.jsonl'),
+    `${Array.from({ length: 14042 }, (_, i) => doc(i)).join('\n')}\n`,
+  );
+  await writeFile(
+    path.join(mmlu, 'data', 'dev.jsonl'),
+    `${Array.from({ length: 5 }, (_, i) => doc(100000 + i)).join('\n')}\n`,
+  );
   await writeFile(
     path.join(mmlu, 'mmlu_synthetic.yaml'),
     [
@@ -98,9 +106,18 @@ try {
       '',
     ].join('\n'),
   );
-  const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'build-requests.ts'), path.join(mmlu, 'mmlu_synthetic.yaml')], {
-    cwd: root,
-  }).toString();
+  const output = execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(root, 'bench', 'build-requests.ts'),
+      path.join(mmlu, 'mmlu_synthetic.yaml'),
+    ],
+    {
+      cwd: root,
+    },
+  ).toString();
   const figures = JSON.parse(output.trim().split('\n').pop() ?? '{}') as {
     docs: number;
     requests: number;

@@ -1,5 +1,11 @@
 export { AssayError, type ErrorCode } from './errors.js';
-export { evaluate, simpleEvaluate, type EvaluateOptions, type SimpleEvaluateOptions, type EvaluateResult } from './evaluate/evaluate.js';
+export {
+  evaluate,
+  simpleEvaluate,
+  type EvaluateOptions,
+  type SimpleEvaluateOptions,
+  type EvaluateResult,
+} from './evaluate/evaluate.js';
 export type { RunEvent, RunListener } from './evaluate/events.js';
 export type {
   ModelBackend,

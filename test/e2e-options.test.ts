@@ -19,8 +19,12 @@ function taskDir(): string {
       .map((doc) => JSON.stringify(doc))
       .join('\n'),
   );
-  const data = 'dataset_path: json\ndataset_kwargs:\n  data_files:\n    train: docs.jsonl\n    test: docs.jsonl\ntraining_split: train\ntest_split: test\n';
-  writeFileSync(path.join(dir, 'ppl.yaml'), `task: ppl\n${data}output_type: loglikelihood_rolling\ndoc_to_text: ""\ndoc_to_target: text\n`);
+  const data =
+    'dataset_path: json\ndataset_kwargs:\n  data_files:\n    train: docs.jsonl\n    test: docs.jsonl\ntraining_split: train\ntest_split: test\n';
+  writeFileSync(
+    path.join(dir, 'ppl.yaml'),
+    `task: ppl\n${data}output_type: loglikelihood_rolling\ndoc_to_text: ""\ndoc_to_target: text\n`,
+  );
   writeFileSync(
     path.join(dir, 'yesno.yaml'),
     `task: yesno\n${data}output_type: multiple_choice\ndescription: "Answer yes or no."\ndoc_to_text: "Q: {{q}}\\nA:"\ndoc_to_choice: "{{choices}}"\ndoc_to_target: label\nmetric_list:\n  - metric: acc\n  - metric: acc_mutual_info\n`,
@@ -37,7 +41,18 @@ describe('run options end to end', () => {
 
   it('loglikelihood_rolling reports word/byte perplexity and bits per byte with lm-eval’s weighting', () => {
     const out = tempDir();
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'ppl', '--include_path', dir, '--output_path', out, '--log_samples']);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'ppl',
+      '--include_path',
+      dir,
+      '--output_path',
+      out,
+      '--log_samples',
+    ]);
     expect(run.stderr).not.toContain('error');
     expect(run.status).toBe(0);
     const results = readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/));
@@ -52,14 +67,29 @@ describe('run options end to end', () => {
     expect(entry['byte_perplexity,none']).toBeCloseTo(Math.exp(-total / bytes), 9);
     expect(entry['bits_per_byte,none']).toBeCloseTo(-total / bytes / Math.log(2), 9);
     expect(entry['word_perplexity_stderr,none']).toBe('N/A');
-    expect(results.higher_is_better.ppl).toEqual({ word_perplexity: false, byte_perplexity: false, bits_per_byte: false });
+    expect(results.higher_is_better.ppl).toEqual({
+      word_perplexity: false,
+      byte_perplexity: false,
+      bits_per_byte: false,
+    });
     // The rolling request is the whole target text.
     expect(samples[0].arguments.gen_args_0.arg_0).toBe(texts[0]);
   });
 
   it('acc_mutual_info adds unconditional requests and scores ll(cond) − ll(uncond)', () => {
     const out = tempDir();
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'yesno', '--include_path', dir, '--output_path', out, '--log_samples']);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'yesno',
+      '--include_path',
+      dir,
+      '--output_path',
+      out,
+      '--log_samples',
+    ]);
     expect(run.status).toBe(0);
     const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_yesno_/));
     for (const sample of samples) {
@@ -75,7 +105,18 @@ describe('run options end to end', () => {
 
   it('repeats with sampling: three responses per doc, reduced by the majority_vote filter', () => {
     const out = tempDir();
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'gen3', '--include_path', dir, '--output_path', out, '--log_samples']);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'gen3',
+      '--include_path',
+      dir,
+      '--output_path',
+      out,
+      '--log_samples',
+    ]);
     expect(run.status).toBe(0);
     const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_gen3_/));
     for (const sample of samples) {
@@ -93,15 +134,32 @@ describe('run options end to end', () => {
   it('--apply_chat_template renders few-shot turns with the model’s template and drops the MC delimiter', () => {
     const out = tempDir();
     const run = runCli([
-      'run', '--model', 'dummy', '--tasks', 'yesno', '--include_path', dir, '--num_fewshot', '1',
-      '--apply_chat_template', '--system_instruction', 'Be terse.', '--output_path', out, '--log_samples',
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'yesno',
+      '--include_path',
+      dir,
+      '--num_fewshot',
+      '1',
+      '--apply_chat_template',
+      '--system_instruction',
+      'Be terse.',
+      '--output_path',
+      out,
+      '--log_samples',
     ]);
     expect(run.stderr).not.toContain('error');
     expect(run.status).toBe(0);
     const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_yesno_/));
     const context = samples[0].arguments.gen_args_0.arg_0 as string;
-    expect(context.startsWith('<|im_start|>system\nBe terse.\n\nAnswer yes or no.<|im_end|>\n<|im_start|>user\n')).toBe(true);
-    expect(context.endsWith('<|im_start|>user\nQ: Is the sky blue?\nA:<|im_end|>\n<|im_start|>assistant\n')).toBe(true);
+    expect(
+      context.startsWith('<|im_start|>system\nBe terse.\n\nAnswer yes or no.<|im_end|>\n<|im_start|>user\n'),
+    ).toBe(true);
+    expect(
+      context.endsWith('<|im_start|>user\nQ: Is the sky blue?\nA:<|im_end|>\n<|im_start|>assistant\n'),
+    ).toBe(true);
     expect(context).toContain('<|im_start|>assistant\n');
     expect(samples[0].arguments.gen_args_0.arg_1).toBe('yes');
     const results = readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/));
@@ -112,7 +170,20 @@ describe('run options end to end', () => {
 
   it('--samples evaluates the chosen doc ids and marks the run partial', () => {
     const out = tempDir();
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'yesno', '--include_path', dir, '--samples', '{"yesno": [2, 0]}', '--output_path', out, '--log_samples']);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'yesno',
+      '--include_path',
+      dir,
+      '--samples',
+      '{"yesno": [2, 0]}',
+      '--output_path',
+      out,
+      '--log_samples',
+    ]);
     expect(run.status).toBe(0);
     const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_yesno_/));
     expect(samples.map((s) => s.doc_id)).toEqual([0, 2]);
@@ -124,7 +195,10 @@ describe('run options end to end', () => {
   it('--config YAML supplies flags and the command line wins', () => {
     const out = tempDir();
     const config = path.join(dir, 'run.yaml');
-    writeFileSync(config, `model: dummy\ntasks: yesno\ninclude_path: ${dir}\nlimit: 1\noutput_path: ${out}\n`);
+    writeFileSync(
+      config,
+      `model: dummy\ntasks: yesno\ninclude_path: ${dir}\nlimit: 1\noutput_path: ${out}\n`,
+    );
     const run = runCli(['run', '--config', config, '--limit', '2']);
     expect(run.status).toBe(0);
     const results = readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/));
@@ -159,7 +233,9 @@ describe('simpleEvaluate', () => {
       expect(result.results.results.arithmetic['exact_match,none']).toBeGreaterThanOrEqual(0);
       expect(result.samples.arithmetic).toHaveLength(5);
       expect(existsSync(path.join(cwd, 'dummy'))).toBe(false);
-      expect(readFileSync(path.join(repoRoot, 'examples/tasks/arithmetic.jsonl'), 'utf8')).toContain('arith-000');
+      expect(readFileSync(path.join(repoRoot, 'examples/tasks/arithmetic.jsonl'), 'utf8')).toContain(
+        'arith-000',
+      );
     } finally {
       process.chdir(before);
     }

@@ -31,7 +31,16 @@ type Results = Record<string, any>;
 describe('assay run, end to end on the real CLI', () => {
   it('JSONL task: results, samples, leaderboard and manifest, field by field', () => {
     const out = tempDir();
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'examples/tasks/arithmetic.jsonl', '--output_path', out, '--log_samples']);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'examples/tasks/arithmetic.jsonl',
+      '--output_path',
+      out,
+      '--log_samples',
+    ]);
     expect(run.stderr).not.toContain('internal error');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('|  Tasks   |Version|Filter|n-shot|  Metric   |   |Value |   |Stderr|');
@@ -41,7 +50,13 @@ describe('assay run, end to end on the real CLI', () => {
     expect(results.model_name).toBe('dummy');
     expect(results['n-samples']).toEqual({ arithmetic: { original: 40, effective: 40 } });
     expect(results['n-shot']).toEqual({ arithmetic: 0 });
-    expect(results.config).toMatchObject({ model: 'dummy', limit: null, bootstrap_iters: 100000, random_seed: 0, fewshot_seed: 1234 });
+    expect(results.config).toMatchObject({
+      model: 'dummy',
+      limit: null,
+      bootstrap_iters: 100000,
+      random_seed: 0,
+      fewshot_seed: 1234,
+    });
     expect(typeof results.total_evaluation_time_seconds).toBe('string');
     expect(results.partial).toBe(false);
 
@@ -66,7 +81,8 @@ describe('assay run, end to end on the real CLI', () => {
     const entry = results.results.arithmetic;
     expect(entry['exact_match,none']).toBeCloseTo(scores.reduce((a, b) => a + b, 0) / scores.length, 12);
     const expectedStderr = sampleStderr(scores);
-    if (Number.isFinite(expectedStderr) && expectedStderr > 0) expect(entry['exact_match_stderr,none']).toBeCloseTo(expectedStderr, 12);
+    if (Number.isFinite(expectedStderr) && expectedStderr > 0)
+      expect(entry['exact_match_stderr,none']).toBeCloseTo(expectedStderr, 12);
     const [lo, hi] = entry['exact_match_ci,none'];
     expect(lo).toBeLessThanOrEqual(entry['exact_match,none']);
     expect(hi).toBeGreaterThanOrEqual(entry['exact_match,none']);
@@ -75,9 +91,16 @@ describe('assay run, end to end on the real CLI', () => {
     );
 
     const manifest = results.manifest;
-    expect(manifest.tasks.arithmetic).toMatchObject({ format: 'jsonl', num_fewshot: 0, scoring_mode: 'generation', fewshot_seed: 1234 });
+    expect(manifest.tasks.arithmetic).toMatchObject({
+      format: 'jsonl',
+      num_fewshot: 0,
+      scoring_mode: 'generation',
+      fewshot_seed: 1234,
+    });
     // The content hash is sha256 over each source file's own sha256 digest (src/tasks/source-hash.ts).
-    const fileDigest = createHash('sha256').update(readFileSync(path.join(repoRoot, 'examples/tasks/arithmetic.jsonl'))).digest();
+    const fileDigest = createHash('sha256')
+      .update(readFileSync(path.join(repoRoot, 'examples/tasks/arithmetic.jsonl')))
+      .digest();
     expect(manifest.tasks.arithmetic.sha256).toBe(createHash('sha256').update(fileDigest).digest('hex'));
     expect(manifest.limit).toEqual({ used: false, value: null, samples: false });
     expect(manifest.hardware.cores).toBeGreaterThan(0);
@@ -96,7 +119,18 @@ describe('assay run, end to end on the real CLI', () => {
 
   it('writes byte-identical sample logs for two runs with the same seed', () => {
     const runs = [tempDir(), tempDir()].map((out) => {
-      const run = runCli(['run', '--model', 'dummy', '--tasks', 'examples/tasks/medqa/medqa_mini.yaml', '--num_fewshot', '2', '--output_path', out, '--log_samples']);
+      const run = runCli([
+        'run',
+        '--model',
+        'dummy',
+        '--tasks',
+        'examples/tasks/medqa/medqa_mini.yaml',
+        '--num_fewshot',
+        '2',
+        '--output_path',
+        out,
+        '--log_samples',
+      ]);
       expect(run.status).toBe(0);
       return readFileSync(findOne(path.join(out, 'dummy'), /^samples_medqa_mini_.*\.jsonl$/), 'utf8');
     });
@@ -105,7 +139,18 @@ describe('assay run, end to end on the real CLI', () => {
 
   it('YAML multiple choice with few-shot: contexts, continuations and acc from the logged log-likelihoods', () => {
     const out = tempDir();
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'examples/tasks/medqa/medqa_mini.yaml', '--num_fewshot', '2', '--output_path', out, '--log_samples']);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'examples/tasks/medqa/medqa_mini.yaml',
+      '--num_fewshot',
+      '2',
+      '--output_path',
+      out,
+      '--log_samples',
+    ]);
     expect(run.status).toBe(0);
     const dir = path.join(out, 'dummy');
     const results = readJson<Results>(findOne(dir, /^results_.*\.json$/));
@@ -115,10 +160,14 @@ describe('assay run, end to end on the real CLI', () => {
     const first = samples[0];
     expect(first.fewshot_ids).toEqual([0, 1]);
     expect(Object.keys(first.arguments)).toEqual(['gen_args_0', 'gen_args_1', 'gen_args_2', 'gen_args_3']);
-    expect(first.arguments.gen_args_0.arg_0.startsWith(`${description}Question: Which blood cells carry oxygen?`)).toBe(true);
+    expect(
+      first.arguments.gen_args_0.arg_0.startsWith(`${description}Question: Which blood cells carry oxygen?`),
+    ).toBe(true);
     expect(first.arguments.gen_args_0.arg_0).toContain('\nAnswer: A\n\nQuestion: Where is the mitral valve?');
     expect(first.arguments.gen_args_0.arg_0.endsWith('D. Lumbar puncture\nAnswer:')).toBe(true);
-    expect(['gen_args_0', 'gen_args_1', 'gen_args_2', 'gen_args_3'].map((k) => first.arguments[k].arg_1)).toEqual([' A', ' B', ' C', ' D']);
+    expect(
+      ['gen_args_0', 'gen_args_1', 'gen_args_2', 'gen_args_3'].map((k) => first.arguments[k].arg_1),
+    ).toEqual([' A', ' B', ' C', ' D']);
     let correct = 0;
     for (const sample of samples) {
       const lls = sample.resps.map((resp: string[][]) => Number(resp[0][0]));
@@ -130,12 +179,25 @@ describe('assay run, end to end on the real CLI', () => {
     expect(results.results.medqa_mini['acc,none']).toBeCloseTo(correct / 8, 12);
     expect(results['n-shot'].medqa_mini).toBe(2);
     expect(results.versions.medqa_mini).toBe(1);
-    expect(results.configs.medqa_mini).toMatchObject({ task: 'medqa_mini', output_type: 'multiple_choice', target_delimiter: ' ' });
+    expect(results.configs.medqa_mini).toMatchObject({
+      task: 'medqa_mini',
+      output_type: 'multiple_choice',
+      target_delimiter: ' ',
+    });
   });
 
   it('TypeScript task with a custom metric and aggregation', () => {
     const out = tempDir();
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'examples/tasks/medical-ner.task.ts', '--output_path', out, '--log_samples']);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'examples/tasks/medical-ner.task.ts',
+      '--output_path',
+      out,
+      '--log_samples',
+    ]);
     expect(run.stderr).not.toContain('error');
     expect(run.status).toBe(0);
     const dir = path.join(out, 'dummy');
@@ -143,13 +205,26 @@ describe('assay run, end to end on the real CLI', () => {
     const samples = readJsonl<Results>(findOne(dir, /^samples_medical-ner_.*\.jsonl$/));
     expect(samples).toHaveLength(6);
     const values = samples.map((sample) => sample.entity_f1 as number);
-    expect(results.results['medical-ner']['entity_f1,none']).toBeCloseTo(values.reduce((a, b) => a + b, 0) / 6, 12);
+    expect(results.results['medical-ner']['entity_f1,none']).toBeCloseTo(
+      values.reduce((a, b) => a + b, 0) / 6,
+      12,
+    );
     expect(results.higher_is_better['medical-ner']).toEqual({ entity_f1: true });
   });
 
   it('--limit marks the run partial everywhere', () => {
     const out = tempDir();
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'examples/tasks/arithmetic.jsonl', '--limit', '0.1', '--output_path', out]);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'examples/tasks/arithmetic.jsonl',
+      '--limit',
+      '0.1',
+      '--output_path',
+      out,
+    ]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('WARNING: partial run (--limit 0.1)');
     const results = readJson<Results>(findOne(path.join(out, 'dummy'), /^results_.*\.json$/));
@@ -161,7 +236,16 @@ describe('assay run, end to end on the real CLI', () => {
 
   it('--predict_only logs samples and reports bypass', () => {
     const out = tempDir();
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'examples/tasks/generation.jsonl', '--predict_only', '--output_path', out]);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'examples/tasks/generation.jsonl',
+      '--predict_only',
+      '--output_path',
+      out,
+    ]);
     expect(run.status).toBe(0);
     const results = readJson<Results>(findOne(path.join(out, 'dummy'), /^results_.*\.json$/));
     expect(results.results.generation['bypass,none']).toBe(999);
@@ -173,7 +257,9 @@ describe('assay run, end to end on the real CLI', () => {
     const data = path.join(dir, 'data.jsonl');
     writeFileSync(
       data,
-      Array.from({ length: 6 }, (_, i) => JSON.stringify({ q: `Question ${i}?`, choices: ['yes', 'no'], label: i % 2 })).join('\n'),
+      Array.from({ length: 6 }, (_, i) =>
+        JSON.stringify({ q: `Question ${i}?`, choices: ['yes', 'no'], label: i % 2 }),
+      ).join('\n'),
     );
     const task = (name: string, extra = '') =>
       `task: ${name}\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: data.jsonl\ntest_split: test\noutput_type: multiple_choice\ndoc_to_text: "{{q}}"\ndoc_to_choice: "{{choices}}"\ndoc_to_target: label\n${extra}metadata:\n  version: 2\n`;
@@ -184,7 +270,17 @@ describe('assay run, end to end on the real CLI', () => {
       'group: yn\ntask:\n  - yn_a\n  - yn_b\naggregate_metric_list:\n  - metric: acc\n    weight_by_size: true\nmetadata:\n  version: 1\n',
     );
     const out = tempDir();
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'yn', '--include_path', dir, '--output_path', out]);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'yn',
+      '--include_path',
+      dir,
+      '--output_path',
+      out,
+    ]);
     expect(run.stderr).not.toContain('error');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('|Groups|');
@@ -202,20 +298,64 @@ describe('assay run, bad input: one clear line and exit code 2', () => {
   const dir = tempDir();
   mkdirSync(path.join(dir, 'tasks'), { recursive: true });
   writeFileSync(path.join(dir, 'data.jsonl'), '{"q": "hi", "a": "x"}\n');
-  const base = 'dataset_path: json\ndataset_kwargs:\n  data_files:\n    test: ../data.jsonl\ntest_split: test\n';
+  const base =
+    'dataset_path: json\ndataset_kwargs:\n  data_files:\n    test: ../data.jsonl\ntest_split: test\n';
   const write = (name: string, body: string) => {
     const file = path.join(dir, 'tasks', `${name}.yaml`);
     writeFileSync(file, body);
     return file;
   };
   const cases: Array<[string, () => string[], RegExp]> = [
-    ['malformed YAML names file:line:col', () => [write('broken', `task: broken\n${base}doc_to_text: [unclosed\n`)], /broken\.yaml:\d+:\d+/],
-    ['unknown field suggests the right one', () => [write('typo', `task: typo\n${base}doc_to_txt: q\n`)], /doc_to_txt.*did you mean.*doc_to_text/],
-    ['template error names task, doc and field', () => [write('tmpl', `task: tmpl\n${base}doc_to_text: "{{missing_field}}"\ndoc_to_target: a\n`)], /missing_field.*tmpl|tmpl.*missing_field/],
-    ['unknown metric lists valid ones', () => [write('badmetric', `task: badmetric\n${base}doc_to_text: q\ndoc_to_target: a\nmetric_list:\n  - metric: exact_mtch\n`)], /exact_mtch.*exact_match/],
-    ['unknown filter lists valid ones', () => [write('badfilter', `task: badfilter\n${base}doc_to_text: q\ndoc_to_target: a\nfilter_list:\n  - name: x\n    filter:\n      - function: take_frst\n`)], /take_frst.*take_first/],
-    ['unknown output_type lists valid ones', () => [write('badtype', `task: badtype\n${base}output_type: multiple_choise\ndoc_to_text: q\n`)], /multiple_choise.*multiple_choice/],
-    ['missing data file names both places', () => [write('nodata', `task: nodata\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: nowhere.jsonl\ntest_split: test\ndoc_to_text: q\ndoc_to_target: a\n`)], /nowhere\.jsonl/],
+    [
+      'malformed YAML names file:line:col',
+      () => [write('broken', `task: broken\n${base}doc_to_text: [unclosed\n`)],
+      /broken\.yaml:\d+:\d+/,
+    ],
+    [
+      'unknown field suggests the right one',
+      () => [write('typo', `task: typo\n${base}doc_to_txt: q\n`)],
+      /doc_to_txt.*did you mean.*doc_to_text/,
+    ],
+    [
+      'template error names task, doc and field',
+      () => [write('tmpl', `task: tmpl\n${base}doc_to_text: "{{missing_field}}"\ndoc_to_target: a\n`)],
+      /missing_field.*tmpl|tmpl.*missing_field/,
+    ],
+    [
+      'unknown metric lists valid ones',
+      () => [
+        write(
+          'badmetric',
+          `task: badmetric\n${base}doc_to_text: q\ndoc_to_target: a\nmetric_list:\n  - metric: exact_mtch\n`,
+        ),
+      ],
+      /exact_mtch.*exact_match/,
+    ],
+    [
+      'unknown filter lists valid ones',
+      () => [
+        write(
+          'badfilter',
+          `task: badfilter\n${base}doc_to_text: q\ndoc_to_target: a\nfilter_list:\n  - name: x\n    filter:\n      - function: take_frst\n`,
+        ),
+      ],
+      /take_frst.*take_first/,
+    ],
+    [
+      'unknown output_type lists valid ones',
+      () => [write('badtype', `task: badtype\n${base}output_type: multiple_choise\ndoc_to_text: q\n`)],
+      /multiple_choise.*multiple_choice/,
+    ],
+    [
+      'missing data file names both places',
+      () => [
+        write(
+          'nodata',
+          `task: nodata\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: nowhere.jsonl\ntest_split: test\ndoc_to_text: q\ndoc_to_target: a\n`,
+        ),
+      ],
+      /nowhere\.jsonl/,
+    ],
   ];
   for (const [name, make, pattern] of cases) {
     it(name, () => {
@@ -231,26 +371,55 @@ describe('assay run, bad input: one clear line and exit code 2', () => {
 
   it('bad JSONL line names file:line', () => {
     const file = path.join(dir, 'bad.jsonl');
-    writeFileSync(file, '# comment\n{"id": 1, "prompt": "p", "targets": ["a"], "metric": "exact_match"}\n{"id": 2, "prompt": \n');
+    writeFileSync(
+      file,
+      '# comment\n{"id": 1, "prompt": "p", "targets": ["a"], "metric": "exact_match"}\n{"id": 2, "prompt": \n',
+    );
     const run = runCli(['run', '--model', 'dummy', '--tasks', file]);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/bad\.jsonl:3/);
   });
 
   it('bad --limit', () => {
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'examples/tasks/arithmetic.jsonl', '--limit', 'lots']);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'examples/tasks/arithmetic.jsonl',
+      '--limit',
+      'lots',
+    ]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--limit must be');
   });
 
   it('unknown task suggests close names', () => {
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'medqa_mimi', '--include_path', path.join(repoRoot, 'examples/tasks')]);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'medqa_mimi',
+      '--include_path',
+      path.join(repoRoot, 'examples/tasks'),
+    ]);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/medqa_mimi.*medqa_mini/);
   });
 
   it('kebab-case flags work like snake_case', () => {
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'examples/tasks/arithmetic.jsonl', '--num-fewshot', '0', '--limit', '2']);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'examples/tasks/arithmetic.jsonl',
+      '--num-fewshot',
+      '0',
+      '--limit',
+      '2',
+    ]);
     expect(run.status).toBe(0);
   });
 });

@@ -14,7 +14,10 @@ export interface CliResult {
 }
 
 /** Runs the real CLI (the built dist/, as a user would) in a child process. */
-export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): CliResult {
+export function runCli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): CliResult {
   const result = spawnSync(process.execPath, [bin, ...args], {
     cwd: options.cwd ?? repoRoot,
     env: { ...process.env, ...options.env },
@@ -30,7 +33,8 @@ export function tempDir(prefix = 'assay-test-'): string {
 
 export function findOne(directory: string, pattern: RegExp): string {
   const matches = readdirSync(directory).filter((name) => pattern.test(name));
-  if (matches.length !== 1) throw new Error(`expected one file matching ${pattern} in ${directory}, found ${matches.join(', ')}`);
+  if (matches.length !== 1)
+    throw new Error(`expected one file matching ${pattern} in ${directory}, found ${matches.join(', ')}`);
   return path.join(directory, matches[0]);
 }
 

@@ -41,12 +41,28 @@ export function entityF1(gold: Iterable<string>, predicted: Set<string>): number
 }
 
 const docs: NerDoc[] = [
-  { id: 'ner-0', sentence: 'The patient was started on metformin for type 2 diabetes.', entities: ['metformin', 'type 2 diabetes'] },
-  { id: 'ner-1', sentence: 'She reported headache and nausea after taking ibuprofen.', entities: ['headache', 'nausea', 'ibuprofen'] },
+  {
+    id: 'ner-0',
+    sentence: 'The patient was started on metformin for type 2 diabetes.',
+    entities: ['metformin', 'type 2 diabetes'],
+  },
+  {
+    id: 'ner-1',
+    sentence: 'She reported headache and nausea after taking ibuprofen.',
+    entities: ['headache', 'nausea', 'ibuprofen'],
+  },
   { id: 'ner-2', sentence: 'Blood pressure was controlled with lisinopril.', entities: ['lisinopril'] },
   { id: 'ner-3', sentence: 'The weather was pleasant on the day of the visit.', entities: [] },
-  { id: 'ner-4', sentence: 'Chest X-ray showed pneumonia; amoxicillin was prescribed.', entities: ['pneumonia', 'amoxicillin'] },
-  { id: 'ner-5', sentence: 'He has a history of asthma treated with salbutamol.', entities: ['asthma', 'salbutamol'] },
+  {
+    id: 'ner-4',
+    sentence: 'Chest X-ray showed pneumonia; amoxicillin was prescribed.',
+    entities: ['pneumonia', 'amoxicillin'],
+  },
+  {
+    id: 'ner-5',
+    sentence: 'He has a history of asthma treated with salbutamol.',
+    entities: ['asthma', 'salbutamol'],
+  },
 ];
 
 export default defineTask<NerDoc>({
@@ -57,8 +73,12 @@ export default defineTask<NerDoc>({
     `List the diseases, symptoms and drugs in the sentence, separated by commas (or "none").\nSentence: ${doc.sentence}\nEntities:`,
   docToTarget: (doc) => doc.entities.join(', '),
   generationKwargs: { until: ['\n'], max_gen_toks: 64 },
-  processResults: (doc, results) => ({ entity_f1: entityF1(doc.entities, parseEntities(String(results[0] ?? ''))) }),
-  aggregation: { entity_f1: (items) => items.reduce<number>((sum, item) => sum + Number(item), 0) / items.length },
+  processResults: (doc, results) => ({
+    entity_f1: entityF1(doc.entities, parseEntities(String(results[0] ?? ''))),
+  }),
+  aggregation: {
+    entity_f1: (items) => items.reduce<number>((sum, item) => sum + Number(item), 0) / items.length,
+  },
   higherIsBetter: { entity_f1: true },
   version: 1,
 });

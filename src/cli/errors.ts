@@ -1,6 +1,12 @@
 /** The one place that turns errors into messages and exit codes. */
 export function reportError(error: unknown): number {
-  const candidate = error as { name?: string; format?: () => string; exitCode?: number; message?: string; stack?: string };
+  const candidate = error as {
+    name?: string;
+    format?: () => string;
+    exitCode?: number;
+    message?: string;
+    stack?: string;
+  };
   if (candidate && candidate.name === 'AssayError' && typeof candidate.format === 'function') {
     process.stderr.write(`assay: error: ${candidate.format()}\n`);
     return candidate.exitCode ?? 2;

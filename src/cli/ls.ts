@@ -19,7 +19,10 @@ export async function lsCommand(what: string, flags: Record<string, unknown>): P
     const kind = KINDS[what as keyof typeof KINDS];
     const includePath = ((flags.include_path as string[] | undefined) ?? []).flatMap((dir) => dir.split(','));
     const warnings: string[] = [];
-    const index = await buildTaskIndex({ includePath, logger: { warn: (message) => warnings.push(message) } });
+    const index = await buildTaskIndex({
+      includePath,
+      logger: { warn: (message) => warnings.push(message) },
+    });
     const entries = [...index.entries.values()].filter((entry) => entry.kind === kind);
     entries.sort((a, b) => a.name.localeCompare(b.name));
     const relative = (file: string | undefined) => (file ? path.relative(process.cwd(), file) || file : '');
@@ -30,13 +33,26 @@ export async function lsCommand(what: string, flags: Record<string, unknown>): P
         entries.map((entry) => [
           entry.name,
           relative(entry.path),
-          String(entry.config?.output_type ?? (entry.format === 'jsonl' ? 'generate_until' : entry.format === 'typescript' ? '(typescript)' : 'generate_until')),
+          String(
+            entry.config?.output_type ??
+              (entry.format === 'jsonl'
+                ? 'generate_until'
+                : entry.format === 'typescript'
+                  ? '(typescript)'
+                  : 'generate_until'),
+          ),
         ]),
       );
     } else if (kind === 'group') {
-      out = markdown(['Group', 'Config Location'], entries.map((entry) => [entry.name, relative(entry.path)]));
+      out = markdown(
+        ['Group', 'Config Location'],
+        entries.map((entry) => [entry.name, relative(entry.path)]),
+      );
     } else {
-      out = markdown(['Tag', 'Tasks'], entries.map((entry) => [entry.name, (entry.tasks ?? []).join(', ')]));
+      out = markdown(
+        ['Tag', 'Tasks'],
+        entries.map((entry) => [entry.name, (entry.tasks ?? []).join(', ')]),
+      );
     }
     process.stdout.write(`${out}\n`);
     for (const warning of warnings) process.stderr.write(`assay: warning: ${warning}\n`);

@@ -22,7 +22,10 @@ export function buildProgram(): Command {
     .description('LLM evaluation harness, compatible with lm-evaluation-harness')
     .version(process.env.ASSAY_VERSION ?? '0.1.0', '--version')
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
+    .configureOutput({
+      writeErr: (text) => process.stderr.write(text),
+      writeOut: (text) => process.stdout.write(text),
+    });
 
   const run = program
     .command('run')
@@ -30,7 +33,10 @@ export function buildProgram(): Command {
     .option('-C, --config <file>', 'YAML file whose keys are the flags below (CLI values win)')
     .option('-M, --model <name>', 'model backend: dummy')
     .option('-a, --model_args <args>', 'k=v,k2=v2 or a JSON object, passed to the backend')
-    .option('-t, --tasks <tasks...>', 'task/group/tag names, globs, YAML/JSONL/TS files or directories (comma or space separated)')
+    .option(
+      '-t, --tasks <tasks...>',
+      'task/group/tag names, globs, YAML/JSONL/TS files or directories (comma or space separated)',
+    )
     .option('-f, --num_fewshot <n>', 'few-shot examples per doc (tasks that pin num_fewshot: 0 keep 0)')
     .option('-b, --batch_size <size>', 'batch size (recorded; backends batch themselves)', '1')
     .option('-o, --output_path <path>', 'directory (or .json path) for results, samples and leaderboard.json')
@@ -44,12 +50,22 @@ export function buildProgram(): Command {
     .addOption(new Option('--apply_chat_template [name]', 'render prompts with the model’s chat template'))
     .option('--system_instruction <text>', 'system message prepended to every prompt')
     .addOption(
-      new Option('--fewshot_as_multiturn [bool]', 'few-shot examples as user/assistant turns (default on with a chat template)'),
+      new Option(
+        '--fewshot_as_multiturn [bool]',
+        'few-shot examples as user/assistant turns (default on with a chat template)',
+      ),
     )
-    .option('-c, --use_cache <path>', 'response cache path (recorded; caching arrives with the HTTP backends)')
+    .option(
+      '-c, --use_cache <path>',
+      'response cache path (recorded; caching arrives with the HTTP backends)',
+    )
     .option('--show_config', 'print the whole results JSON, task configs included')
     .option('-w, --write_out', 'print the prompt and target of doc 0 of each task')
-    .option('--bootstrap_iters <n>', 'bootstrap iterations for stderr of non-mean metrics (0 disables stderr)', '100000')
+    .option(
+      '--bootstrap_iters <n>',
+      'bootstrap iterations for stderr of non-mean metrics (0 disables stderr)',
+      '100000',
+    )
     .option('--include_per_example', 'add per-example predictions to leaderboard.json')
     .action(async (flags: Record<string, unknown>) => {
       const { runCommand } = await import('./run.js');
@@ -82,7 +98,13 @@ export function buildProgram(): Command {
 export async function main(argv: string[]): Promise<void> {
   let args = normalizeFlags(argv);
   // lm-eval compatibility: `assay --model x --tasks y` means `assay run --model x --tasks y`.
-  if (args.length > 1 && !SUBCOMMANDS.has(args[0]) && args[0].startsWith('-') && args[0] !== '--help' && args[0] !== '-h') {
+  if (
+    args.length > 1 &&
+    !SUBCOMMANDS.has(args[0]) &&
+    args[0].startsWith('-') &&
+    args[0] !== '--help' &&
+    args[0] !== '-h'
+  ) {
     args = ['run', ...args];
   }
   const program = buildProgram();

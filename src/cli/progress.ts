@@ -35,7 +35,9 @@ export function progressListener(stream: NodeJS.WriteStream = process.stderr): R
         break;
       }
       case 'request-batch-end':
-        stream.write(`\r\x1b[K[requests] ${event.requestType}: ${event.total} in ${event.seconds.toFixed(1)}s\n`);
+        stream.write(
+          `\r\x1b[K[requests] ${event.requestType}: ${event.total} in ${event.seconds.toFixed(1)}s\n`,
+        );
         break;
       case 'run-end':
         stream.write('\r\x1b[K');

@@ -9,13 +9,17 @@ import { progressListener } from './progress.js';
 function splitList(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   const items = Array.isArray(value) ? value.map(String) : [String(value)];
-  return items.flatMap((item) => item.split(',')).map((item) => item.trim()).filter(Boolean);
+  return items
+    .flatMap((item) => item.split(','))
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 function integerFlag(value: unknown, flag: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   const text = String(value);
-  if (!/^\d+$/.test(text)) throw new AssayError('bad_argument', `${flag} must be a non-negative integer, got "${text}"`);
+  if (!/^\d+$/.test(text))
+    throw new AssayError('bad_argument', `${flag} must be a non-negative integer, got "${text}"`);
   return Number.parseInt(text, 10);
 }
 
@@ -41,21 +45,31 @@ function mergeConfigFile(flags: Record<string, unknown>): Record<string, unknown
   try {
     parsed = parseYaml(text);
   } catch (error) {
-    throw new AssayError('yaml_syntax', (error as Error).message.split('\n')[0], { location: { file: flags.config } });
+    throw new AssayError('yaml_syntax', (error as Error).message.split('\n')[0], {
+      location: { file: flags.config },
+    });
   }
-  if (!parsed || typeof parsed !== 'object') throw new AssayError('bad_argument', `--config: ${flags.config} is not a mapping`);
+  if (!parsed || typeof parsed !== 'object')
+    throw new AssayError('bad_argument', `--config: ${flags.config} is not a mapping`);
   const merged: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(parsed)) merged[key.replaceAll('-', '_')] = value;
   for (const [key, value] of Object.entries(flags)) {
-    if (value !== undefined && !(DEFAULTED.has(key) && key in merged && value === DEFAULTS[key])) merged[key] = value;
+    if (value !== undefined && !(DEFAULTED.has(key) && key in merged && value === DEFAULTS[key]))
+      merged[key] = value;
   }
   return merged;
 }
 
-const DEFAULTS: Record<string, unknown> = { batch_size: '1', seed: '0,1234,1234,1234', bootstrap_iters: '100000' };
+const DEFAULTS: Record<string, unknown> = {
+  batch_size: '1',
+  seed: '0,1234,1234,1234',
+  bootstrap_iters: '100000',
+};
 const DEFAULTED = new Set(Object.keys(DEFAULTS));
 
-export function optionsFromFlags(raw: Record<string, unknown>): EvaluateOptions & { showConfig: boolean; writeOut: boolean } {
+export function optionsFromFlags(
+  raw: Record<string, unknown>,
+): EvaluateOptions & { showConfig: boolean; writeOut: boolean } {
   const flags = mergeConfigFile(raw);
   if (!flags.model) throw new AssayError('bad_argument', '--model is required (e.g. --model dummy)');
   const tasks = splitList(flags.tasks);
@@ -64,7 +78,10 @@ export function optionsFromFlags(raw: Record<string, unknown>): EvaluateOptions 
   const modelArgs = flags.model_args;
   return {
     model: String(flags.model),
-    modelArgs: typeof modelArgs === 'object' && modelArgs !== null ? (modelArgs as Record<string, unknown>) : (modelArgs as string | undefined),
+    modelArgs:
+      typeof modelArgs === 'object' && modelArgs !== null
+        ? (modelArgs as Record<string, unknown>)
+        : (modelArgs as string | undefined),
     tasks,
     includePath: splitList(flags.include_path),
     numFewshot: integerFlag(flags.num_fewshot, '--num_fewshot'),
@@ -78,7 +95,8 @@ export function optionsFromFlags(raw: Record<string, unknown>): EvaluateOptions 
     genKwargs: flags.gen_kwargs as string | undefined,
     applyChatTemplate: chat === undefined ? false : chat === true ? true : String(chat),
     systemInstruction: flags.system_instruction as string | undefined,
-    fewshotAsMultiturn: flags.fewshot_as_multiturn === undefined ? undefined : boolFlag(flags.fewshot_as_multiturn),
+    fewshotAsMultiturn:
+      flags.fewshot_as_multiturn === undefined ? undefined : boolFlag(flags.fewshot_as_multiturn),
     useCache: flags.use_cache as string | undefined,
     bootstrapIters: integerFlag(flags.bootstrap_iters, '--bootstrap_iters'),
     includePerExample: boolFlag(flags.include_per_example),
@@ -103,7 +121,9 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
         if (!first) continue;
         const args = first.instances[0]?.args;
         const prompt = args && 'context' in args ? args.context : args && 'text' in args ? args.text : '';
-        process.stderr.write(`Task: ${plan.task.name}; document 0; context prompt (starting on next line):\n${prompt}\n(end of prompt on previous line)\ntarget string or answer choice index (starting on next line):\n${String(first.target)}\n(end of target on previous line)\n`);
+        process.stderr.write(
+          `Task: ${plan.task.name}; document 0; context prompt (starting on next line):\n${prompt}\n(end of prompt on previous line)\ntarget string or answer choice index (starting on next line):\n${String(first.target)}\n(end of target on previous line)\n`,
+        );
       }
     }
     if (options.showConfig) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
@@ -122,7 +142,9 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
     }
     if (result.files) process.stderr.write(`assay: results written to ${result.files.results}\n`);
     if (result.erroredSamples > 0) {
-      process.stderr.write(`assay: ${result.erroredSamples} samples failed; see the sample log for their errors\n`);
+      process.stderr.write(
+        `assay: ${result.erroredSamples} samples failed; see the sample log for their errors\n`,
+      );
       return 1;
     }
     return 0;

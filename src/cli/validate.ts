@@ -12,7 +12,10 @@ export async function validateCommand(flags: Record<string, unknown>): Promise<n
   try {
     const specs = (flags.tasks as string[]).flatMap((spec) => spec.split(','));
     const includePath = ((flags.include_path as string[] | undefined) ?? []).flatMap((dir) => dir.split(','));
-    const nodes = await resolveTasks(specs, { includePath, logger: { warn: (m) => process.stderr.write(`assay: warning: ${m}\n`) } });
+    const nodes = await resolveTasks(specs, {
+      includePath,
+      logger: { warn: (m) => process.stderr.write(`assay: warning: ${m}\n`) },
+    });
     const backend = new DummyBackend();
     let count = 0;
     for (const task of nodes.flatMap(leafTasks)) {
@@ -25,7 +28,9 @@ export async function validateCommand(flags: Record<string, unknown>): Promise<n
         backend,
       });
       const requests = plan.docs[0]?.instances.length ?? 0;
-      process.stdout.write(`ok  ${task.name}: ${plan.original} docs, ${task.config.output_type}, doc 0 → ${requests} request(s)\n`);
+      process.stdout.write(
+        `ok  ${task.name}: ${plan.original} docs, ${task.config.output_type}, doc 0 → ${requests} request(s)\n`,
+      );
       count++;
     }
     process.stdout.write(`${count} task(s) valid\n`);

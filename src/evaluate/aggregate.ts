@@ -6,7 +6,12 @@ import { leafTasks } from '../tasks/task.js';
 import type { MetricConfig } from '../tasks/types.js';
 import type { ScoredTask } from './score.js';
 import { groupStderr } from '../stats/group-stderr.js';
-import { type ClusteredSummary, clusteredSummary, type RepeatsSummary, repeatsSummary } from './metric-stats.js';
+import {
+  type ClusteredSummary,
+  clusteredSummary,
+  type RepeatsSummary,
+  repeatsSummary,
+} from './metric-stats.js';
 import { type Interval, intervalFor, stderrFor } from './uncertainty.js';
 
 export type Stderr = number | 'N/A';
@@ -51,10 +56,14 @@ function metricName(entry: MetricConfig): string {
   return typeof entry.metric === 'string' ? entry.metric : entry.metric.ref;
 }
 
-export function resolveAggregation(task: LoadedTask, entry: MetricConfig): { name: string; fn: AggregationFunction } {
+export function resolveAggregation(
+  task: LoadedTask,
+  entry: MetricConfig,
+): { name: string; fn: AggregationFunction } {
   const name = metricName(entry);
   if (entry.aggregation !== undefined) {
-    if (typeof entry.aggregation === 'string') return { name: entry.aggregation, fn: getAggregation(entry.aggregation) };
+    if (typeof entry.aggregation === 'string')
+      return { name: entry.aggregation, fn: getAggregation(entry.aggregation) };
     const ref = entry.aggregation;
     return { name: ref.ref, fn: ref.fn as unknown as AggregationFunction };
   }
@@ -81,7 +90,14 @@ export function aggregateTask(scored: ScoredTask, options: AggregateOptions): Ta
     const ok = docs.filter((doc) => doc.error === undefined);
     errored = Math.max(errored, docs.length - ok.length);
     if (options.predictOnly) {
-      metrics.push({ metric: 'bypass', filter, value: 999, stderr: 'N/A', n: ok.length, higherIsBetter: true });
+      metrics.push({
+        metric: 'bypass',
+        filter,
+        value: 999,
+        stderr: 'N/A',
+        n: ok.length,
+        higherIsBetter: true,
+      });
       continue;
     }
     for (const entry of scored.plan.metricList) {
@@ -93,11 +109,15 @@ export function aggregateTask(scored: ScoredTask, options: AggregateOptions): Ta
       try {
         value = aggregation.fn(items);
       } catch (error) {
-        throw new AssayError('invalid_config', `aggregation ${aggregation.name} of metric ${name} failed: ${(error as Error).message}`, {
-          location: { task: task.name, field: 'metric_list' },
-          cause: error,
-          exitCode: 1,
-        });
+        throw new AssayError(
+          'invalid_config',
+          `aggregation ${aggregation.name} of metric ${name} failed: ${(error as Error).message}`,
+          {
+            location: { task: task.name, field: 'metric_list' },
+            cause: error,
+            exitCode: 1,
+          },
+        );
       }
       const stderr = stderrFor(aggregation.name, aggregation.fn, items, options.bootstrapIters);
       const result: MetricResult = {
@@ -112,7 +132,8 @@ export function aggregateTask(scored: ScoredTask, options: AggregateOptions): Ta
       if (aggregation.name === 'mean') {
         const contributing = ok.filter((doc) => doc.metrics[name] !== undefined);
         const clusterBy = task.config.cluster_by;
-        if (clusterBy) result.clustered = clusteredSummary(scored.plan, clusterBy, contributing, items.map(Number));
+        if (clusterBy)
+          result.clustered = clusteredSummary(scored.plan, clusterBy, contributing, items.map(Number));
         result.repeats = repeatsSummary(scored.plan, filter, name, contributing);
       }
       metrics.push(result);
@@ -133,7 +154,10 @@ export function aggregateTask(scored: ScoredTask, options: AggregateOptions): Ta
  * task scores and the stderr is that of a mean of independent estimates, sqrt(Σ se_i²)/k. lm-eval applies
  * the pooled formula in both cases, which misstates the macro average's uncertainty.
  */
-export function aggregateGroup(group: GroupNode, taskResults: Map<string, TaskResult>): GroupResult | undefined {
+export function aggregateGroup(
+  group: GroupNode,
+  taskResults: Map<string, TaskResult>,
+): GroupResult | undefined {
   const list = group.config.aggregate_metric_list;
   if (group.isTag || !list?.length) return undefined;
   const leaves = leafTasks(group)
@@ -142,9 +166,11 @@ export function aggregateGroup(group: GroupNode, taskResults: Map<string, TaskRe
   const metrics: MetricResult[] = [];
   const sampleCount: Record<string, number> = {};
   for (const entry of list) {
-    const filters =
-      entry.filter_list ??
-      [...new Set(leaves.flatMap((leaf) => leaf.metrics.filter((m) => m.metric === entry.metric).map((m) => m.filter)))];
+    const filters = entry.filter_list ?? [
+      ...new Set(
+        leaves.flatMap((leaf) => leaf.metrics.filter((m) => m.metric === entry.metric).map((m) => m.filter)),
+      ),
+    ];
     for (const filter of filters) {
       const parts = leaves
         .map((leaf) => leaf.metrics.find((m) => m.metric === entry.metric && m.filter === filter))
@@ -165,7 +191,8 @@ export function aggregateGroup(group: GroupNode, taskResults: Map<string, TaskRe
         filter,
         value,
         stderr,
-        interval: typeof stderr === 'number' ? intervalFor('mean-of-tasks', undefined, value, stderr, []) : undefined,
+        interval:
+          typeof stderr === 'number' ? intervalFor('mean-of-tasks', undefined, value, stderr, []) : undefined,
         n: total,
         higherIsBetter: parts[0].higherIsBetter,
       });

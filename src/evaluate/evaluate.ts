@@ -64,7 +64,11 @@ function parseSamples(value: CommonOptions['samples']): Record<string, number[]>
     try {
       text = readFileSync(value, 'utf8');
     } catch (error) {
-      throw new AssayError('bad_argument', `--samples: "${value}" is neither a JSON object nor a readable file`, { cause: error });
+      throw new AssayError(
+        'bad_argument',
+        `--samples: "${value}" is neither a JSON object nor a readable file`,
+        { cause: error },
+      );
     }
   }
   try {
@@ -84,7 +88,9 @@ function parseSamples(value: CommonOptions['samples']): Record<string, number[]>
 async function loadNodes(options: CommonOptions): Promise<TaskNode[]> {
   const specs = options.tasks.filter((task): task is string => typeof task === 'string');
   const loaded = options.tasks.filter((task): task is TaskNode => typeof task !== 'string');
-  const resolved = specs.length ? await resolveTasks(specs, { includePath: options.includePath, logger: options.logger }) : [];
+  const resolved = specs.length
+    ? await resolveTasks(specs, { includePath: options.includePath, logger: options.logger })
+    : [];
   return [...loaded, ...resolved];
 }
 
@@ -100,7 +106,9 @@ async function run(
   }
   const seeds = parseSeeds(options.seed);
   const genKwargs =
-    typeof options.genKwargs === 'string' ? parseKeyValueArgs(options.genKwargs, '--gen_kwargs') : (options.genKwargs ?? {});
+    typeof options.genKwargs === 'string'
+      ? parseKeyValueArgs(options.genKwargs, '--gen_kwargs')
+      : (options.genKwargs ?? {});
   const applyChatTemplate = options.applyChatTemplate ?? false;
   if (options.fewshotAsMultiturn === true && applyChatTemplate === false) {
     throw new AssayError('bad_argument', '--fewshot_as_multiturn needs --apply_chat_template');
@@ -108,7 +116,9 @@ async function run(
   const nodes = await loadNodes(options);
   if (nodes.length === 0) throw new AssayError('unknown_task', 'no tasks given; pass --tasks');
   if (limit !== undefined) {
-    options.logger?.warn('--limit SHOULD ONLY BE USED FOR TESTING. REAL METRICS SHOULD NOT BE COMPUTED USING LIMIT.');
+    options.logger?.warn(
+      '--limit SHOULD ONLY BE USED FOR TESTING. REAL METRICS SHOULD NOT BE COMPUTED USING LIMIT.',
+    );
   }
   const output = await runEvaluation(backend, nodes, {
     limit,
@@ -147,7 +157,10 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
     typeof options.modelArgs === 'string'
       ? parseKeyValueArgs(options.modelArgs, '--model_args')
       : (options.modelArgs ?? {});
-  const backend = await createBackend(options.model, { seed: parseSeeds(options.seed).random ?? undefined, ...modelArgs });
+  const backend = await createBackend(options.model, {
+    seed: parseSeeds(options.seed).random ?? undefined,
+    ...modelArgs,
+  });
   try {
     return await run(backend, { model: options.model, modelArgs }, options);
   } finally {

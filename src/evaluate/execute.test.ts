@@ -52,7 +52,9 @@ describe('executeRequests', () => {
       { context: 'mid context', continuation: ' c' },
       { context: 'short', continuation: ' a' },
     ]);
-    const direct = await new DummyBackend().loglikelihood(instances.map((i) => i.args as LoglikelihoodRequest));
+    const direct = await new DummyBackend().loglikelihood(
+      instances.map((i) => i.args as LoglikelihoodRequest),
+    );
     instances.forEach((instance, i) => {
       expect(instance.resps).toEqual(new Array(instance.repeats).fill(direct[i]));
     });
@@ -60,8 +62,22 @@ describe('executeRequests', () => {
 
   it('gives each sampled repeat its own request and seed, but shares greedy repeats', async () => {
     const backend = new RecordingBackend();
-    const sampled: Instance = { task: 't', docId: 0, index: 0, repeats: 3, resps: [], args: { type: 'generate_until', context: 'Q:', generation: generation(true) } };
-    const greedy: Instance = { task: 't', docId: 1, index: 0, repeats: 3, resps: [], args: { type: 'generate_until', context: 'Q:', generation: generation(false) } };
+    const sampled: Instance = {
+      task: 't',
+      docId: 0,
+      index: 0,
+      repeats: 3,
+      resps: [],
+      args: { type: 'generate_until', context: 'Q:', generation: generation(true) },
+    };
+    const greedy: Instance = {
+      task: 't',
+      docId: 1,
+      index: 0,
+      repeats: 3,
+      resps: [],
+      args: { type: 'generate_until', context: 'Q:', generation: generation(false) },
+    };
     await executeRequests(backend, [sampled, greedy]);
     const sent = backend.generateCalls[0];
     expect(sent).toHaveLength(4);
@@ -73,7 +89,9 @@ describe('executeRequests', () => {
 
   it('stops with a clear error when the backend lacks a capability', async () => {
     const backend = new DummyBackend();
-    Object.assign(backend, { capabilities: { loglikelihood: false, loglikelihoodRolling: true, generate: true } });
+    Object.assign(backend, {
+      capabilities: { loglikelihood: false, loglikelihoodRolling: true, generate: true },
+    });
     await expect(executeRequests(backend, [ll(0, 0, 'c', ' x')])).rejects.toThrow(
       'model dummy cannot serve loglikelihood requests',
     );

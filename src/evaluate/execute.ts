@@ -67,7 +67,8 @@ export async function executeRequests(
     const total = unique.reduce((sum, request) => sum + request.copies, 0);
     listener?.({ type: 'request-batch-start', requestType: type, total: list.length, unique: total });
     const started = performance.now();
-    const progress = (done: number) => listener?.({ type: 'request-progress', requestType: type, done, total });
+    const progress = (done: number) =>
+      listener?.({ type: 'request-progress', requestType: type, done, total });
     const answers = await send(backend, type, unique, progress);
     let offset = 0;
     for (const request of unique) {
@@ -104,7 +105,9 @@ function dedupe(instances: Instance[]): UniqueRequest[] {
   const result: UniqueRequest[] = [];
   for (const instance of instances) {
     const deterministic = isDeterministic(instance);
-    const key = deterministic ? requestKey(instance) : `${requestKey(instance)}\u0000${instance.task}\u0000${instance.docId}`;
+    const key = deterministic
+      ? requestKey(instance)
+      : `${requestKey(instance)}\u0000${instance.task}\u0000${instance.docId}`;
     const existing = byKey.get(key);
     if (existing && deterministic) {
       existing.instances.push(instance);
@@ -131,7 +134,8 @@ async function send(
 ): Promise<Response[]> {
   const expand = <T>(make: (request: UniqueRequest, copy: number) => T): T[] => {
     const out: T[] = [];
-    for (const request of unique) for (let copy = 0; copy < request.copies; copy++) out.push(make(request, copy));
+    for (const request of unique)
+      for (let copy = 0; copy < request.copies; copy++) out.push(make(request, copy));
     return out;
   };
   let answers: Response[];
@@ -162,8 +166,12 @@ async function send(
 
 function expectCount(backend: ModelBackend, type: RequestType, got: number, expected: number): void {
   if (got !== expected) {
-    throw new AssayError('backend_error', `model ${backend.name} returned ${got} answers for ${expected} ${type} requests`, {
-      exitCode: 1,
-    });
+    throw new AssayError(
+      'backend_error',
+      `model ${backend.name} returned ${got} answers for ${expected} ${type} requests`,
+      {
+        exitCode: 1,
+      },
+    );
   }
 }

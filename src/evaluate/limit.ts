@@ -7,8 +7,15 @@ import { AssayError } from '../errors.js';
 export function parseLimit(value: string | number | undefined): number | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const number = typeof value === 'number' ? value : Number(value);
-  if (!Number.isFinite(number) || number <= 0 || (typeof value === 'string' && !/^\s*[0-9.eE+]+\s*$/.test(value))) {
-    throw new AssayError('bad_limit', `--limit must be a positive count or a fraction below 1, got "${value}"`);
+  if (
+    !Number.isFinite(number) ||
+    number <= 0 ||
+    (typeof value === 'string' && !/^\s*[0-9.eE+]+\s*$/.test(value))
+  ) {
+    throw new AssayError(
+      'bad_limit',
+      `--limit must be a positive count or a fraction below 1, got "${value}"`,
+    );
   }
   if (number >= 1 && !Number.isInteger(number)) {
     throw new AssayError('bad_limit', `--limit must be a whole count when it is 1 or more, got "${value}"`);

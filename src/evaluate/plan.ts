@@ -74,9 +74,13 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
   if (requested) {
     for (const id of requested) {
       if (!Number.isInteger(id) || id < 0 || id >= docs.length) {
-        throw new AssayError('bad_argument', `--samples: task ${task.name} has no doc ${id} (it has ${docs.length} docs)`, {
-          location: { task: task.name, docId: id },
-        });
+        throw new AssayError(
+          'bad_argument',
+          `--samples: task ${task.name} has no doc ${id} (it has ${docs.length} docs)`,
+          {
+            location: { task: task.name, docId: id },
+          },
+        );
       }
     }
     docIds = requested;
@@ -89,9 +93,13 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
   if (numFewshot > 0) {
     const pool = await task.fewshotDocs();
     if (pool.length === 0) {
-      throw new AssayError('invalid_config', `task ${task.name} asks for ${numFewshot}-shot but has no few-shot docs`, {
-        location: { task: task.name, field: 'num_fewshot' },
-      });
+      throw new AssayError(
+        'invalid_config',
+        `task ${task.name} asks for ${numFewshot}-shot but has no few-shot docs`,
+        {
+          location: { task: task.name, field: 'num_fewshot' },
+        },
+      );
     }
     sampler = new FewshotSampler({
       pool,
@@ -146,7 +154,11 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     switch (config.output_type) {
       case 'loglikelihood': {
         const { context } = contextFor();
-        instances.push({ ...base, index: 0, args: { type: 'loglikelihood', context, continuation: String(target) } });
+        instances.push({
+          ...base,
+          index: 0,
+          args: { type: 'loglikelihood', context, continuation: String(target) },
+        });
         break;
       }
       case 'loglikelihood_rolling':
@@ -164,9 +176,13 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
       }
       case 'multiple_choice': {
         if (!choices) {
-          throw new AssayError('invalid_config', `task ${task.name} is multiple_choice but has no doc_to_choice`, {
-            location: { task: task.name, field: 'doc_to_choice' },
-          });
+          throw new AssayError(
+            'invalid_config',
+            `task ${task.name} is multiple_choice but has no doc_to_choice`,
+            {
+              location: { task: task.name, field: 'doc_to_choice' },
+            },
+          );
         }
         if (typeof text === 'number') {
           // Multiple-input tasks (winogrande): each choice is a context, the continuation is shared.
@@ -176,7 +192,11 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
             instances.push({
               ...base,
               index,
-              args: { type: 'loglikelihood', context: built.context, continuation: `${built.targetDelimiter}${continuation}` },
+              args: {
+                type: 'loglikelihood',
+                context: built.context,
+                continuation: `${built.targetDelimiter}${continuation}`,
+              },
             });
           });
         } else {
@@ -185,7 +205,11 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
             instances.push({
               ...base,
               index,
-              args: { type: 'loglikelihood', context: built.context, continuation: `${built.targetDelimiter}${choice}` },
+              args: {
+                type: 'loglikelihood',
+                context: built.context,
+                continuation: `${built.targetDelimiter}${choice}`,
+              },
             });
           });
           if (wantsMutualInfo) {
@@ -194,7 +218,11 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
                 ...base,
                 index: choices.length + index,
                 unconditional: true,
-                args: { type: 'loglikelihood', context: '', continuation: `${built.targetDelimiter}${choice}` },
+                args: {
+                  type: 'loglikelihood',
+                  context: '',
+                  continuation: `${built.targetDelimiter}${choice}`,
+                },
               });
             });
           }
@@ -209,7 +237,9 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
   return { task, numFewshot, docs: planned, original: docs.length, metricList, generation };
 }
 
-function chatOptions(options: PlanOptions):
+function chatOptions(
+  options: PlanOptions,
+):
   | { render: (messages: ChatMessage[], addGenerationPrompt: boolean) => string; fewshotAsMultiturn: boolean }
   | undefined {
   if (options.applyChatTemplate === false) return undefined;

@@ -46,7 +46,11 @@ export interface EvaluationOutput {
 }
 
 /** plan → run → filter → score → aggregate, for tasks already resolved and a backend already created. */
-export async function runEvaluation(backend: ModelBackend, nodes: TaskNode[], options: RunOptions): Promise<EvaluationOutput> {
+export async function runEvaluation(
+  backend: ModelBackend,
+  nodes: TaskNode[],
+  options: RunOptions,
+): Promise<EvaluationOutput> {
   const started = performance.now();
   const startDate = Date.now() / 1000;
   const tasks = uniqueLeaves(nodes);
@@ -74,7 +78,8 @@ export async function runEvaluation(backend: ModelBackend, nodes: TaskNode[], op
 
   listener?.({ type: 'phase', phase: 'requests' });
   const instances: Instance[] = [];
-  for (const plan of plans) for (const doc of plan.docs) for (const instance of doc.instances) instances.push(instance);
+  for (const plan of plans)
+    for (const doc of plan.docs) for (const instance of doc.instances) instances.push(instance);
   const latency = await executeRequests(backend, instances, listener);
 
   listener?.({ type: 'phase', phase: 'scoring' });
@@ -83,7 +88,10 @@ export async function runEvaluation(backend: ModelBackend, nodes: TaskNode[], op
   let erroredSamples = 0;
   for (const plan of plans) {
     const scored = scoreTask(plan, options.predictOnly);
-    const result = aggregateTask(scored, { bootstrapIters: options.bootstrapIters, predictOnly: options.predictOnly });
+    const result = aggregateTask(scored, {
+      bootstrapIters: options.bootstrapIters,
+      predictOnly: options.predictOnly,
+    });
     erroredSamples += result.erroredSamples;
     taskResults.push(result);
     const lines: SampleLine[] = [];
@@ -94,7 +102,9 @@ export async function runEvaluation(backend: ModelBackend, nodes: TaskNode[], op
         if (planned) lines.push(sampleLine(planned, doc));
       }
     }
-    lines.sort((a, b) => a.doc_id - b.doc_id || scored.filters.indexOf(a.filter) - scored.filters.indexOf(b.filter));
+    lines.sort(
+      (a, b) => a.doc_id - b.doc_id || scored.filters.indexOf(a.filter) - scored.filters.indexOf(b.filter),
+    );
     samples[plan.task.name] = lines;
   }
   const byName = new Map(taskResults.map((result) => [result.name, result]));

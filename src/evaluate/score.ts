@@ -48,7 +48,13 @@ export function scoreTask(plan: TaskPlan, predictOnly: boolean): ScoredTask {
       // A request that failed for good makes its doc an errored sample carrying the server's message.
       const failed = planned.instances.flatMap((instance) => instance.resps).find(isRequestError);
       if (failed) {
-        scored.push({ docId: planned.docId, filter: pipeline.name, filtered: [], metrics: {}, error: failed.message });
+        scored.push({
+          docId: planned.docId,
+          filter: pipeline.name,
+          filtered: [],
+          metrics: {},
+          error: failed.message,
+        });
         continue;
       }
       const filtered = planned.instances.map((instance) => pipeline.apply(instance.resps, planned.doc));
@@ -57,7 +63,12 @@ export function scoreTask(plan: TaskPlan, predictOnly: boolean): ScoredTask {
         continue;
       }
       try {
-        scored.push({ docId: planned.docId, filter: pipeline.name, filtered, metrics: processResults(plan, planned, filtered) });
+        scored.push({
+          docId: planned.docId,
+          filter: pipeline.name,
+          filtered,
+          metrics: processResults(plan, planned, filtered),
+        });
       } catch (error) {
         if (error instanceof AssayError && error.code !== 'backend_error') throw error;
         scored.push({
@@ -75,11 +86,17 @@ export function scoreTask(plan: TaskPlan, predictOnly: boolean): ScoredTask {
 }
 
 function wanted(metricList: MetricConfig[]): Set<string> {
-  return new Set(metricList.map((entry) => String(typeof entry.metric === 'string' ? entry.metric : entry.metric.ref)));
+  return new Set(
+    metricList.map((entry) => String(typeof entry.metric === 'string' ? entry.metric : entry.metric.ref)),
+  );
 }
 
 /** lm-eval's ConfigurableTask.process_results, per output type. */
-export function processResults(plan: TaskPlan, planned: PlannedDoc, results: unknown[]): Record<string, unknown> {
+export function processResults(
+  plan: TaskPlan,
+  planned: PlannedDoc,
+  results: unknown[],
+): Record<string, unknown> {
   const { task } = plan;
   if (task.custom) return task.custom.processResults(planned.doc, results);
   if (task.config.process_results) return task.config.process_results.fn(planned.doc, results);
@@ -138,12 +155,22 @@ function otherMetric(plan: TaskPlan, planned: PlannedDoc, name: string, results:
     );
   }
   const entry = plan.metricList.find((item) => item.metric === name);
-  return metric.compute({ references: [String(planned.target)], prediction: String(results[0]), kwargs: kwargsOf(entry) });
+  return metric.compute({
+    references: [String(planned.target)],
+    prediction: String(results[0]),
+    kwargs: kwargsOf(entry),
+  });
 }
 
 function kwargsOf(entry: MetricConfig | undefined): Record<string, unknown> {
   if (!entry) return {};
-  const { metric: _metric, aggregation: _aggregation, higher_is_better: _higher, hf_evaluate: _hf, ...kwargs } = entry;
+  const {
+    metric: _metric,
+    aggregation: _aggregation,
+    higher_is_better: _higher,
+    hf_evaluate: _hf,
+    ...kwargs
+  } = entry;
   return kwargs;
 }
 
@@ -157,15 +184,23 @@ function goldIndices(
     if (typeof value === 'string') {
       const index = choices.indexOf(value);
       if (index < 0) {
-        throw new AssayError('bad_data', `target "${value}" is not one of the choices ${JSON.stringify(choices)}`, {
-          location,
-        });
+        throw new AssayError(
+          'bad_data',
+          `target "${value}" is not one of the choices ${JSON.stringify(choices)}`,
+          {
+            location,
+          },
+        );
       }
       return index;
     }
-    throw new AssayError('bad_data', `target ${JSON.stringify(value)} is neither a choice index nor a choice`, {
-      location,
-    });
+    throw new AssayError(
+      'bad_data',
+      `target ${JSON.stringify(value)} is neither a choice index nor a choice`,
+      {
+        location,
+      },
+    );
   };
   return Array.isArray(target) ? target.map(toIndex) : [toIndex(target)];
 }
@@ -248,9 +283,13 @@ function generateResults(
   const target = planned.target;
   if (planned.choices && typeof target === 'number') {
     if (target < 0 || target >= planned.choices.length) {
-      throw new AssayError('bad_data', `target index ${target} is out of range for ${planned.choices.length} choices`, {
-        location,
-      });
+      throw new AssayError(
+        'bad_data',
+        `target index ${target} is out of range for ${planned.choices.length} choices`,
+        {
+          location,
+        },
+      );
     }
     references = [planned.choices[target]];
   } else if (Array.isArray(target)) {
@@ -271,7 +310,9 @@ function generateResults(
     const whole = metric.compute({ references, prediction, kwargs });
     if (references.length > 1 && typeof whole === 'number') {
       // lm-eval's multiple-target rule: a per-sample score is 1.0 when any gold scores non-zero.
-      const any = references.some((reference) => metric.compute?.({ references: [reference], prediction, kwargs }) !== 0);
+      const any = references.some(
+        (reference) => metric.compute?.({ references: [reference], prediction, kwargs }) !== 0,
+      );
       out[name] = any ? 1 : 0;
     } else {
       out[name] = whole;

@@ -12,7 +12,8 @@ describe('--limit (lm-eval get_sample_size)', () => {
     expect(sampleSize(40, parseLimit(undefined))).toBe(40);
   });
   it('rejects nonsense', () => {
-    for (const bad of ['lots', '-1', '0', '2.5', 'NaN']) expect(() => parseLimit(bad)).toThrow('--limit must be');
+    for (const bad of ['lots', '-1', '0', '2.5', 'NaN'])
+      expect(() => parseLimit(bad)).toThrow('--limit must be');
   });
 });
 
@@ -35,7 +36,9 @@ describe('generation kwargs normalisation', () => {
       doSample: false,
       extra: {},
     });
-    expect(normalizeGenerationKwargs({ until: 'Q:', max_new_tokens: 5, temperature: 0.7, top_p: 0.9 }, {}, '\n\n')).toEqual({
+    expect(
+      normalizeGenerationKwargs({ until: 'Q:', max_new_tokens: 5, temperature: 0.7, top_p: 0.9 }, {}, '\n\n'),
+    ).toEqual({
       until: ['Q:'],
       maxGenToks: 5,
       temperature: 0.7,
@@ -44,7 +47,13 @@ describe('generation kwargs normalisation', () => {
     });
   });
   it('lets --gen_kwargs update the task values and forces temperature 0 without sampling', () => {
-    expect(normalizeGenerationKwargs({ temperature: 0.5, max_gen_toks: 10 }, { do_sample: false, max_gen_toks: 3 }, '\n')).toMatchObject({
+    expect(
+      normalizeGenerationKwargs(
+        { temperature: 0.5, max_gen_toks: 10 },
+        { do_sample: false, max_gen_toks: 3 },
+        '\n',
+      ),
+    ).toMatchObject({
       temperature: 0,
       doSample: false,
       maxGenToks: 3,

@@ -13,7 +13,16 @@ export interface Interval {
 }
 
 /** Aggregations whose stderr lm-eval bootstraps (api/metrics.py stderr_for_metric). */
-const BOOTSTRAPPED = new Set(['median', 'matthews_corrcoef', 'f1', 'perplexity', 'bleu', 'chrf', 'ter', 'nanmean']);
+const BOOTSTRAPPED = new Set([
+  'median',
+  'matthews_corrcoef',
+  'f1',
+  'perplexity',
+  'bleu',
+  'chrf',
+  'ter',
+  'nanmean',
+]);
 /** lm-eval caps these at 100 iterations: each replicate is a whole corpus-level score. */
 const CAPPED = new Set(['bleu', 'chrf', 'ter']);
 /**
@@ -47,11 +56,20 @@ export function stderrFor(
   }
   if (BOOTSTRAPPED.has(aggregation)) {
     const iters = CAPPED.has(aggregation) ? Math.min(bootstrapIters, 100) : bootstrapIters;
-    const se = bootstrapStderr(fn as (items: readonly unknown[]) => number, items, iters, bootstrapOptions(aggregation) as object);
+    const se = bootstrapStderr(
+      fn as (items: readonly unknown[]) => number,
+      items,
+      iters,
+      bootstrapOptions(aggregation) as object,
+    );
     return Number.isFinite(se) ? se : 'N/A';
   }
   if (aggregation === 'custom') {
-    const se = bootstrapStderr(fn as (items: readonly unknown[]) => number, items, Math.min(bootstrapIters, CUSTOM_ITERS));
+    const se = bootstrapStderr(
+      fn as (items: readonly unknown[]) => number,
+      items,
+      Math.min(bootstrapIters, CUSTOM_ITERS),
+    );
     return Number.isFinite(se) ? se : 'N/A';
   }
   return 'N/A';
@@ -73,7 +91,10 @@ export function intervalFor(
     const values = items.map(Number);
     if (isBinary(values)) {
       const successes = values.reduce((a, b) => a + b, 0);
-      const interval = proportionConfidenceInterval(successes, values.length, { confidence: level, method: 'wilson' });
+      const interval = proportionConfidenceInterval(successes, values.length, {
+        confidence: level,
+        method: 'wilson',
+      });
       return { lo: interval.low, hi: interval.high, level, method: 'wilson' };
     }
     if (values.length < 2) return undefined;
@@ -83,7 +104,12 @@ export function intervalFor(
   const bootstrapped = BOOTSTRAPPED.has(aggregation) || aggregation === 'custom';
   if (fn && bootstrapped && items.length >= 2 && typeof stderr === 'number') {
     const iters = CAPPED.has(aggregation) ? 100 : aggregation === 'custom' ? CUSTOM_ITERS : INTERVAL_ITERS;
-    const replicates = bootstrapReplicates(fn as (items: readonly unknown[]) => number, items, iters, bootstrapOptions(aggregation) as object);
+    const replicates = bootstrapReplicates(
+      fn as (items: readonly unknown[]) => number,
+      items,
+      iters,
+      bootstrapOptions(aggregation) as object,
+    );
     if (replicates.some((replicate) => Number.isNaN(replicate))) return undefined;
     const interval = bootstrapInterval(replicates, { confidence: level, method: 'percentile' });
     return { lo: interval.low, hi: interval.high, level, method: 'percentile-bootstrap' };

@@ -37,7 +37,8 @@ const GENERATE: GenerateRequest = {
 
 /** A healthy backend answers every request; a RequestError here is a failure, not a skipped value. */
 function ok<T>(answers: Answer<T>[]): T[] {
-  for (const answer of answers) if (isRequestError(answer)) throw new Error(`backend returned an error: ${answer.message}`);
+  for (const answer of answers)
+    if (isRequestError(answer)) throw new Error(`backend returned an error: ${answer.message}`);
   return answers as T[];
 }
 

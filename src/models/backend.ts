@@ -92,11 +92,17 @@ export interface ModelBackend {
   readonly name: string;
   readonly capabilities: BackendCapabilities;
   /** One answer per request, in order; a request that failed for good is a RequestError in its slot. */
-  loglikelihood(requests: LoglikelihoodRequest[], progress?: ProgressSink): Promise<Answer<LoglikelihoodResult>[]>;
+  loglikelihood(
+    requests: LoglikelihoodRequest[],
+    progress?: ProgressSink,
+  ): Promise<Answer<LoglikelihoodResult>[]>;
   loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<Answer<number>[]>;
   generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]>;
   /** Renders chat messages into one prompt string; undefined when the backend has no template. */
-  applyChatTemplate?(messages: ChatMessage[], options: { addGenerationPrompt: boolean; templateName?: string }): string;
+  applyChatTemplate?(
+    messages: ChatMessage[],
+    options: { addGenerationPrompt: boolean; templateName?: string },
+  ): string;
   /** The raw Jinja chat template, recorded in results. */
   chatTemplate?(templateName?: string): string | undefined;
   info(): ModelInfo;

@@ -15,5 +15,11 @@ export function renderChatTemplate(
     template = new Template(source);
     compiled.set(source, template);
   }
-  return template.render({ messages, add_generation_prompt: addGenerationPrompt, bos_token: '', eos_token: '', ...extra });
+  return template.render({
+    messages,
+    add_generation_prompt: addGenerationPrompt,
+    bos_token: '',
+    eos_token: '',
+    ...extra,
+  });
 }

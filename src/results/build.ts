@@ -117,7 +117,11 @@ const finiteOrNull = (value: number): number | null => (Number.isFinite(value) ?
 function metricStats(metrics: MetricResult[]): Record<string, MetricStats> {
   const out: Record<string, MetricStats> = {};
   for (const m of metrics) {
-    const entry: MetricStats = { n: m.n, ci_level: m.interval?.level ?? null, ci_method: m.interval?.method ?? null };
+    const entry: MetricStats = {
+      n: m.n,
+      ci_level: m.interval?.level ?? null,
+      ci_method: m.interval?.method ?? null,
+    };
     if (m.clustered) {
       entry.clustered = {
         by: m.clustered.by,
@@ -163,7 +167,12 @@ export function buildResults(input: BuildInput): ResultsFile {
       const result = taskByName.get(node.name);
       const plan = planByName.get(node.name);
       if (!result || !plan || node.name in results) return;
-      results[node.name] = { alias: tab + result.alias, name: node.name, sample_len: result.sampleLen, ...metricEntries(result.metrics) };
+      results[node.name] = {
+        alias: tab + result.alias,
+        name: node.name,
+        sample_len: result.sampleLen,
+        ...metricEntries(result.metrics),
+      };
       versions[node.name] = node.version;
       nShot[node.name] = plan.numFewshot;
       higherIsBetter[node.name] = Object.fromEntries(result.metrics.map((m) => [m.metric, m.higherIsBetter]));
@@ -175,12 +184,16 @@ export function buildResults(input: BuildInput): ResultsFile {
     if (aggregated) {
       Object.assign(entry, metricEntries(aggregated.metrics), { sample_count: aggregated.sampleCount });
       groups[node.name] = { ...entry, alias: node.alias ?? node.name };
-      higherIsBetter[node.name] = Object.fromEntries(aggregated.metrics.map((m) => [m.metric, m.higherIsBetter]));
+      higherIsBetter[node.name] = Object.fromEntries(
+        aggregated.metrics.map((m) => [m.metric, m.higherIsBetter]),
+      );
     }
     if (!node.isTag) {
       results[node.name] = entry;
       versions[node.name] = node.config.metadata?.version ?? null;
-      const shots = node.children.map((child) => (child.kind === 'task' ? planByName.get(child.name)?.numFewshot : undefined));
+      const shots = node.children.map((child) =>
+        child.kind === 'task' ? planByName.get(child.name)?.numFewshot : undefined,
+      );
       const distinct = [...new Set(shots.filter((n): n is number => n !== undefined))];
       if (distinct.length === 1) nShot[node.name] = distinct[0];
       groupSubtasks[node.name] = node.children.map((child) => child.name);
@@ -190,15 +203,19 @@ export function buildResults(input: BuildInput): ResultsFile {
   for (const node of input.nodes) visit(node, 0);
 
   const configs: Record<string, Record<string, unknown>> = {};
-  for (const name of [...planByName.keys()].sort()) configs[name] = serializeConfig(planByName.get(name)!.task.config);
+  for (const name of [...planByName.keys()].sort())
+    configs[name] = serializeConfig(planByName.get(name)!.task.config);
   const nSamples: Record<string, { original: number; effective: number }> = {};
-  for (const plan of plans) nSamples[plan.task.name] = { original: plan.original, effective: plan.docs.length };
+  for (const plan of plans)
+    nSamples[plan.task.name] = { original: plan.original, effective: plan.docs.length };
 
   const { model, modelArgs, batchSize } = options.modelLabel;
   const modelName = modelNameFrom(model, modelArgs);
   const chatTemplate =
     options.applyChatTemplate !== false
-      ? (backend.chatTemplate?.(typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : undefined) ?? null)
+      ? (backend.chatTemplate?.(
+          typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : undefined,
+        ) ?? null)
       : null;
   const partial = options.limit !== undefined || options.samples !== undefined;
   const info = backend.info();
@@ -213,7 +230,9 @@ export function buildResults(input: BuildInput): ResultsFile {
       info,
     },
     assay: { version: assayVersion(), git_commit: assayGitCommit() },
-    tasks: Object.fromEntries(plans.map((plan) => [plan.task.name, taskManifest(plan, options.seeds.fewshot)])),
+    tasks: Object.fromEntries(
+      plans.map((plan) => [plan.task.name, taskManifest(plan, options.seeds.fewshot)]),
+    ),
     chat_template: {
       applied: options.applyChatTemplate !== false,
       name: typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : null,
@@ -221,7 +240,10 @@ export function buildResults(input: BuildInput): ResultsFile {
     },
     system_instruction_sha256: options.systemInstruction ? sha256(options.systemInstruction) : null,
     fewshot_as_multiturn: options.fewshotAsMultiturn,
-    seeds: { ...options.seeds, sampling: typeof options.genKwargs.seed === 'number' ? options.genKwargs.seed : options.seeds.random },
+    seeds: {
+      ...options.seeds,
+      sampling: typeof options.genKwargs.seed === 'number' ? options.genKwargs.seed : options.seeds.random,
+    },
     limit: { used: partial, value: options.limit ?? null, samples: options.samples !== undefined },
     hardware: hardware(info.numericFormat ?? null),
     runtime: { node: process.version, platform: process.platform, arch: process.arch },

@@ -47,8 +47,10 @@ export function buildLeaderboard(input: {
     if (!primary || !plan) continue;
     const lines = (input.samples[result.name] ?? []).filter((line) => line.filter === primary.filter);
     const values = lines.map((line) => line[primary.metric]);
-    const binary = values.length > 0 && values.every((value) => value === 0 || value === 1 || typeof value === 'boolean');
-    const type = plan.task.config.output_type === 'multiple_choice' ? 'loglikelihood' : plan.task.config.output_type;
+    const binary =
+      values.length > 0 && values.every((value) => value === 0 || value === 1 || typeof value === 'boolean');
+    const type =
+      plan.task.config.output_type === 'multiple_choice' ? 'loglikelihood' : plan.task.config.output_type;
     const stats = input.latency[type as keyof RequestLatency];
     const entry: LeaderboardTask = {
       metric: primary.metric,

@@ -10,15 +10,34 @@ import { serializeConfigValue } from './serialize.js';
 
 export interface Manifest {
   schema: 'assay.manifest/v1';
-  model: { backend: string; name: string; revision: string | null; sha256: string | null; model_args: Record<string, unknown>; info: ModelInfo };
+  model: {
+    backend: string;
+    name: string;
+    revision: string | null;
+    sha256: string | null;
+    model_args: Record<string, unknown>;
+    info: ModelInfo;
+  };
   assay: { version: string; git_commit: string | null };
   tasks: Record<string, TaskManifest>;
   chat_template: { applied: boolean; name: string | null; sha256: string | null };
   system_instruction_sha256: string | null;
   fewshot_as_multiturn: boolean;
-  seeds: { random: number | null; numpy: number | null; torch: number | null; fewshot: number | null; sampling: number | null };
+  seeds: {
+    random: number | null;
+    numpy: number | null;
+    torch: number | null;
+    fewshot: number | null;
+    sampling: number | null;
+  };
   limit: { used: boolean; value: number | null; samples: boolean };
-  hardware: { cpu: string; cores: number; memory_bytes: number; gpu: string | null; numeric_format: string | null };
+  hardware: {
+    cpu: string;
+    cores: number;
+    memory_bytes: number;
+    gpu: string | null;
+    numeric_format: string | null;
+  };
   runtime: { node: string; platform: string; arch: string };
 }
 
@@ -29,6 +48,10 @@ export interface TaskManifest {
   sha256: string;
   dataset_path: string | null;
   dataset_name: string | null;
+  /** Hub data: the revision the task asked for, the commit it resolved to, and every file read. */
+  dataset_revision: string | null;
+  dataset_commit: string | null;
+  data_files: Array<{ split: string; path: string; sha256: string; size: number }>;
   split: string | null;
   fewshot_split: string | null;
   num_fewshot: number;
@@ -45,7 +68,9 @@ const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 let cachedVersion: string | undefined;
 export function assayVersion(): string {
   if (!cachedVersion) {
-    const pkg = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {
+      version: string;
+    };
     cachedVersion = pkg.version;
   }
   return cachedVersion;
@@ -54,7 +79,11 @@ export function assayVersion(): string {
 /** `git describe --always` in a directory, or null outside a checkout (lm-eval's git_hash). */
 export function gitDescribe(directory: string): string | null {
   try {
-    return execFileSync('git', ['describe', '--always'], { cwd: directory, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 })
+    return execFileSync('git', ['describe', '--always'], {
+      cwd: directory,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 2000,
+    })
       .toString()
       .trim();
   } catch {
@@ -64,7 +93,11 @@ export function gitDescribe(directory: string): string | null {
 
 export function assayGitCommit(): string | null {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: packageRoot, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 })
+    return execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: packageRoot,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 2000,
+    })
       .toString()
       .trim();
   } catch {
@@ -87,6 +120,17 @@ export function promptTemplateHash(plan: TaskPlan): string {
   return sha256(JSON.stringify(fields));
 }
 
+function hubProvenance(
+  plan: TaskPlan,
+): Pick<TaskManifest, 'dataset_revision' | 'dataset_commit' | 'data_files'> {
+  const sources = plan.task.dataSources?.() ?? [];
+  return {
+    dataset_revision: sources[0]?.revision ?? plan.task.config.revision ?? null,
+    dataset_commit: sources[0]?.commit ?? null,
+    data_files: sources.flatMap((source) => source.files.map((file) => ({ split: source.split, ...file }))),
+  };
+}
+
 export function taskManifest(plan: TaskPlan, fewshotSeed: number | null): TaskManifest {
   const { task } = plan;
   const outputType = task.config.output_type;
@@ -97,6 +141,7 @@ export function taskManifest(plan: TaskPlan, fewshotSeed: number | null): TaskMa
     sha256: task.source.sha256,
     dataset_path: task.config.dataset_path ?? null,
     dataset_name: task.config.dataset_name ?? null,
+    ...hubProvenance(plan),
     split: task.evalSplit ?? null,
     fewshot_split: task.fewshotSplit ?? null,
     num_fewshot: plan.numFewshot,
@@ -104,8 +149,13 @@ export function taskManifest(plan: TaskPlan, fewshotSeed: number | null): TaskMa
     fewshot_seed: fewshotSeed,
     prompt_template_sha256: promptTemplateHash(plan),
     scoring_mode:
-      outputType === 'generate_until' ? 'generation' : outputType === 'loglikelihood_rolling' ? 'rolling' : 'loglikelihood',
-    length_normalisation: outputType === 'multiple_choice' ? 'acc_norm: characters; acc_bytes: UTF-8 bytes' : null,
+      outputType === 'generate_until'
+        ? 'generation'
+        : outputType === 'loglikelihood_rolling'
+          ? 'rolling'
+          : 'loglikelihood',
+    length_normalisation:
+      outputType === 'multiple_choice' ? 'acc_norm: characters; acc_bytes: UTF-8 bytes' : null,
     repeats: task.config.repeats ?? 1,
   };
 }

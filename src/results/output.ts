@@ -33,7 +33,10 @@ export async function writeOutputs(
   if (options.logSamples) {
     for (const [task, lines] of Object.entries(output.samples)) {
       const file = path.join(directory, `samples_${task}_${stamp}.jsonl`);
-      await writeFileAtomic(file, lines.map((line) => `${JSON.stringify(line)}\n`));
+      await writeFileAtomic(
+        file,
+        lines.map((line) => `${JSON.stringify(line)}\n`),
+      );
       samples.push(file);
     }
   }

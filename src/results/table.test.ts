@@ -33,11 +33,15 @@ describe('makeTable', () => {
 
   it('prints N/A stderr and ↓ for lower-is-better metrics', () => {
     const table = makeTable({
-      results: { wikitext: { alias: 'wikitext', 'word_perplexity,none': 12.5, 'word_perplexity_stderr,none': 'N/A' } },
+      results: {
+        wikitext: { alias: 'wikitext', 'word_perplexity,none': 12.5, 'word_perplexity_stderr,none': 'N/A' },
+      },
       versions: { wikitext: 2 },
       'n-shot': { wikitext: 0 },
       higher_is_better: { wikitext: { word_perplexity: false } },
     });
-    expect(table.split('\n')[2]).toBe('|wikitext|      2|none  |     0|word_perplexity|↓  |12.5000|±  |   N/A|');
+    expect(table.split('\n')[2]).toBe(
+      '|wikitext|      2|none  |     0|word_perplexity|↓  |12.5000|±  |   N/A|',
+    );
   });
 });

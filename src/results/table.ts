@@ -13,7 +13,17 @@ interface TableSource {
 }
 
 export function makeTable(source: TableSource, column: 'results' | 'groups' = 'results'): string {
-  const headers = [column === 'results' ? 'Tasks' : 'Groups', 'Version', 'Filter', 'n-shot', 'Metric', '', 'Value', '', 'Stderr'];
+  const headers = [
+    column === 'results' ? 'Tasks' : 'Groups',
+    'Version',
+    'Filter',
+    'n-shot',
+    'Metric',
+    '',
+    'Value',
+    '',
+    'Stderr',
+  ];
   const rows: string[][] = [];
   for (const [key, entry] of Object.entries(source[column] ?? {})) {
     let name = typeof entry.alias === 'string' ? entry.alias : key;
@@ -28,11 +38,26 @@ export function makeTable(source: TableSource, column: 'results' | 'groups' = 'r
       const [metric, filter] = splitOnce(metricKey);
       const value = entry[metricKey];
       const arrow = metric in higher ? ARROWS[String(higher[metric])] : '';
-      const shown = typeof value === 'number' ? (Number.isInteger(value) && metric === 'bypass' ? String(value) : value.toFixed(4)) : formatPlain(value);
+      const shown =
+        typeof value === 'number'
+          ? Number.isInteger(value) && metric === 'bypass'
+            ? String(value)
+            : value.toFixed(4)
+          : formatPlain(value);
       const stderrKey = `${metric}_stderr,${filter}`;
       if (stderrKey in entry) {
         const se = entry[stderrKey];
-        rows.push([name, version, filter, nShot, metric, arrow, shown, '±', se === 'N/A' ? '   N/A' : (se as number).toFixed(4)]);
+        rows.push([
+          name,
+          version,
+          filter,
+          nShot,
+          metric,
+          arrow,
+          shown,
+          '±',
+          se === 'N/A' ? '   N/A' : (se as number).toFixed(4),
+        ]);
       } else {
         rows.push([name, version, filter, nShot, metric, arrow, shown, '', '']);
       }
@@ -73,7 +98,9 @@ function renderMarkdown(headers: string[], rows: string[][]): string {
   const lines = [
     `|${headers.map((header, i) => pad(header, widths[i], 'center')).join('|')}|`,
     `|${widths.map((width, i) => (numeric[i] ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width))).join('|')}|`,
-    ...rows.map((row) => `|${row.map((cell, i) => pad(cell, widths[i], numeric[i] ? 'right' : 'left')).join('|')}|`),
+    ...rows.map(
+      (row) => `|${row.map((cell, i) => pad(cell, widths[i], numeric[i] ? 'right' : 'left')).join('|')}|`,
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }

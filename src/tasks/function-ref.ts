@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { AssayError, type ErrorLocation } from '../errors.js';
 import type { FunctionRef } from './types.js';
+import { installSelfReference } from './self-reference.js';
 import { DeferredFunction, locateFunctionTag } from './yaml-loader.js';
 
 /** A module's exports, and the local files it loaded (for the task's content hash). */
@@ -24,6 +25,7 @@ export function importModule(file: string): Promise<ImportedModule> {
   let loading = modules.get(file);
   if (!loading) {
     loading = (async () => {
+      installSelfReference();
       const exports = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
       return { exports, files: localImports(file) };
     })();

@@ -18,6 +18,8 @@ describe('parseKeyValueArgs', () => {
     });
   });
   it('rejects a pair without =', () => {
-    expect(() => parseKeyValueArgs('model', '--model_args')).toThrow('--model_args: expected key=value, got "model"');
+    expect(() => parseKeyValueArgs('model', '--model_args')).toThrow(
+      '--model_args: expected key=value, got "model"',
+    );
   });
 });

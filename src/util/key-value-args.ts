@@ -11,7 +11,8 @@ export function parseKeyValueArgs(text: string | undefined, flag: string): Recor
   if (trimmed.startsWith('{')) {
     try {
       const parsed: unknown = JSON.parse(trimmed);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+        return parsed as Record<string, unknown>;
     } catch (error) {
       throw new AssayError('bad_argument', `${flag}: invalid JSON object: ${(error as Error).message}`, {
         cause: error,

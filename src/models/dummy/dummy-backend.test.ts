@@ -22,7 +22,9 @@ describe('DummyBackend', () => {
       ],
       { addGenerationPrompt: true },
     );
-    expect(text).toBe('<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n');
+    expect(text).toBe(
+      '<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n',
+    );
   });
 
   it('cuts generations at each stop string in order', () => {

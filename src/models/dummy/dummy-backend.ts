@@ -23,7 +23,23 @@ const DUMMY_CHAT_TEMPLATE =
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
-const WORDS = ['the', 'answer', 'is', '42', 'yes', 'no', 'A', 'B', 'C', 'D', 'maybe', 'true', 'false', '7', 'cat'];
+const WORDS = [
+  'the',
+  'answer',
+  'is',
+  '42',
+  'yes',
+  'no',
+  'A',
+  'B',
+  'C',
+  'D',
+  'maybe',
+  'true',
+  'false',
+  '7',
+  'cat',
+];
 
 /**
  * Deterministic pseudo-random answers derived from a seed and the request alone, so results never depend
@@ -31,7 +47,11 @@ const WORDS = ['the', 'answer', 'is', '42', 'yes', 'no', 'A', 'B', 'C', 'D', 'ma
  */
 export class DummyBackend implements ModelBackend {
   readonly name = 'dummy';
-  readonly capabilities: BackendCapabilities = { loglikelihood: true, loglikelihoodRolling: true, generate: true };
+  readonly capabilities: BackendCapabilities = {
+    loglikelihood: true,
+    loglikelihoodRolling: true,
+    generate: true,
+  };
   private readonly seed: number;
 
   constructor(options: DummyOptions = {}) {
@@ -70,7 +90,10 @@ export class DummyBackend implements ModelBackend {
     return { logprob, isGreedy: greedy };
   }
 
-  async loglikelihood(requests: LoglikelihoodRequest[], progress?: ProgressSink): Promise<LoglikelihoodResult[]> {
+  async loglikelihood(
+    requests: LoglikelihoodRequest[],
+    progress?: ProgressSink,
+  ): Promise<LoglikelihoodResult[]> {
     return requests.map((request, index) => {
       const result = this.score(request.context, request.continuation);
       progress?.(index + 1);

@@ -1,0 +1,111 @@
+/** Text renderings of a RunComparison: an aligned plain-text table or Markdown, each with per-row details. */
+import type { ComparisonRow, RunComparison } from './compare-runs.js';
+import { formatPValue } from './verdict.js';
+
+export type ComparisonFormat = 'table' | 'markdown';
+
+/** Doc ids listed per flip direction in text output (JSON lists them all). */
+const LISTED_IDS = 20;
+
+const fixed = (value: number | null | undefined, digits = 4) =>
+  value === null || value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits);
+const signed = (value: number) => (value > 0 ? `+${value.toFixed(4)}` : value.toFixed(4));
+const interval = ([low, high]: [number, number]) => `[${signed(low)}, ${signed(high)}]`;
+
+function testLabel(row: ComparisonRow): string {
+  if (row.defaultTest === 'mcnemar' && row.mcnemar) return `McNemar ${row.mcnemar.method === 'exact' ? 'exact' : 'χ² cc'}`;
+  return `permutation ${row.permutation.method === 'exact' ? 'exact' : 'MC'}`;
+}
+
+function summaryRow(row: ComparisonRow): string[] {
+  return [
+    row.name,
+    `${row.metric},${row.filter}`,
+    String(row.n),
+    fixed(row.meanA),
+    fixed(row.meanB),
+    signed(row.difference),
+    interval(row.interval),
+    fixed(row.correlation, 3),
+    testLabel(row),
+    formatPValue(row.pValue),
+    formatPValue(row.pValueAdjusted),
+    row.verdict,
+  ];
+}
+
+function renderGrid(headers: string[], body: string[][], format: ComparisonFormat): string {
+  const widths = headers.map((header, column) => Math.max(header.length, ...body.map((row) => row[column].length)));
+  const line = (cells: string[]) =>
+    format === 'markdown'
+      ? `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`
+      : cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
+  const rule = format === 'markdown' ? `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|` : widths.map((width) => '-'.repeat(width)).join('  ');
+  return [line(headers), rule, ...body.map(line)].join('\n');
+}
+
+function ids(list: Array<number | string>): string {
+  const shown = list.slice(0, LISTED_IDS).join(', ');
+  return list.length > LISTED_IDS ? `${shown}, … (${list.length - LISTED_IDS} more; --format json lists all)` : shown || '-';
+}
+
+function details(row: ComparisonRow, level: number): string[] {
+  const lines: string[] = [];
+  const pct = Math.round(level * 100);
+  lines.push(
+    `${row.kind === 'group' ? 'group ' : ''}${row.name} (${row.metric}, filter ${row.filter}): n = ${row.n} pairs; unpaired ${row.unpaired.a} in A, ${row.unpaired.b} in B; unscored ${row.unscored.a} in A, ${row.unscored.b} in B${row.tasks ? `; pooled over ${row.tasks.join(', ')}` : ''}`,
+  );
+  lines.push(
+    `  mean A ${fixed(row.meanA)}, mean B ${fixed(row.meanB)}, B − A ${signed(row.difference)}, paired SE ${fixed(row.standardError)} (unpaired would be ${fixed(row.unpairedStandardError)}), ${pct}% CI ${interval(row.interval)}, correlation ${fixed(row.correlation, 3)}`,
+  );
+  if (row.mcnemar) {
+    const m = row.mcnemar;
+    lines.push(
+      `  McNemar: ${m.discordant} discordant (A right→B wrong ${m.n01}, A wrong→B right ${m.n10}); ${m.method === 'exact' ? 'exact binomial' : 'χ² with continuity correction'} p = ${formatPValue(m.pValue)}, exact p = ${formatPValue(m.exactPValue)}, mid-p = ${formatPValue(m.midPValue)}`,
+    );
+  }
+  lines.push(
+    row.tTest.zeroVariance
+      ? '  paired t: undefined (every paired difference is the same)'
+      : `  paired t: t = ${row.tTest.t.toFixed(3)}, df = ${row.tTest.degreesOfFreedom}, p = ${row.tTest.pValue === null ? 'n/a' : formatPValue(row.tTest.pValue)}`,
+  );
+  const wilcoxon = (['wilcox', 'pratt', 'zsplit'] as const)
+    .map((method) => {
+      const result = row.wilcoxon[method];
+      return result ? `${method} p = ${formatPValue(result.pValue)} (${result.method})` : `${method} n/a (no nonzero differences)`;
+    })
+    .join('; ');
+  lines.push(`  Wilcoxon signed-rank: ${wilcoxon}`);
+  lines.push(
+    `  sign-flip permutation: p = ${formatPValue(row.permutation.pValue)} (${row.permutation.method === 'exact' ? `exact, ${row.permutation.patterns} patterns` : `Monte Carlo, ${row.permutation.patterns} resamples`})`,
+  );
+  lines.push(`  paired bootstrap ${pct}% CI ${interval(row.bootstrap.interval)} (${row.bootstrap.iterations} resamples, seed ${row.bootstrap.seed})`);
+  if (row.flips) {
+    lines.push(`  flips A right→B wrong (${row.flips.rightToWrong.count}): ${ids(row.flips.rightToWrong.docIds)}`);
+    lines.push(`  flips A wrong→B right (${row.flips.wrongToRight.count}): ${ids(row.flips.wrongToRight.docIds)}`);
+  }
+  lines.push(`  verdict: ${row.verdict}`);
+  return lines;
+}
+
+export function renderComparison(report: RunComparison, format: ComparisonFormat): string {
+  const out: string[] = [];
+  const model = (run: RunComparison['runA']) => `${run.resultsFile}${run.model ? ` (${run.model})` : ''}`;
+  out.push(`A: ${model(report.runA)}`);
+  out.push(`B: ${model(report.runB)}`);
+  const label = report.adjustment === 'holm' ? 'Holm' : 'Benjamini-Hochberg';
+  out.push(
+    `Samples paired by doc_hash and filter; every difference is B − A. p is the default test (McNemar for 0/1 scores, sign-flip permutation otherwise); p_adj is ${label} across the ${report.tasks.length} task rows${report.groups.length ? ` (group rows adjusted separately)` : ''}. alpha = ${report.alpha}.`,
+  );
+  out.push('');
+  const headers = ['Task', 'Metric', 'n', 'A', 'B', 'B − A', `${Math.round((1 - report.alpha) * 100)}% CI`, 'r', 'Test', 'p', 'p_adj', 'Verdict'];
+  out.push(renderGrid(headers, report.tasks.map(summaryRow), format));
+  if (report.groups.length) {
+    out.push('');
+    out.push(renderGrid(['Group', ...headers.slice(1)], report.groups.map(summaryRow), format));
+  }
+  out.push('');
+  for (const row of [...report.tasks, ...report.groups]) out.push(...details(row, 1 - report.alpha), '');
+  for (const entry of report.skipped) out.push(`skipped ${entry.task}: ${entry.reason}`);
+  return `${out.join('\n').trimEnd()}\n`;
+}

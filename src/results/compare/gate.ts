@@ -1,0 +1,208 @@
+/**
+ * `assay gate`: a regression gate for CI. Per task, a one-sided non-inferiority test of the paired
+ * difference against the margin `maxDrop` (in metric units, oriented so that positive = better):
+ *
+ *   pass          H₀ "B is worse by at least the margin" (μ ≤ −m) is rejected: p_noninf < α, i.e. the
+ *                 one-sided (1 − α) lower bound of the improvement is above −m;
+ *   fail          H₀ "B is within the margin" (μ ≥ −m) is rejected after Holm across tasks: B is
+ *                 significantly worse than the margin;
+ *   underpowered  neither: the data cannot tell, and the report says roughly how many items would.
+ *
+ * "All tasks pass" is an intersection-union test, valid at α without adjustment; the "fail" side is
+ * Holm-adjusted so that many tasks do not raise the chance of a false alarm. The statistic is the paired t
+ * (df = n − 1) on per-item differences. `threshold` mode keeps the plain rule: fail when the point
+ * estimate drops by more than the margin.
+ */
+import { AssayError } from '../../errors.js';
+import { mean, sampleStddev } from '../../stats/descriptive.js';
+import { normalQuantile, studentTCdf, studentTQuantile, studentTSf } from '../../stats/distributions.js';
+import { adjustPValues } from '../../stats/p-value-adjustment.js';
+import { loadRun, readSampleScores, type SampleScore } from './load-run.js';
+import { pairScores } from './pair-samples.js';
+import { selectTargets } from './select-targets.js';
+import { formatPValue } from './verdict.js';
+
+export type GateMode = 'test' | 'threshold';
+export type GateStatus = 'pass' | 'fail' | 'underpowered';
+
+export interface GateOptions {
+  maxDrop: number;
+  alpha?: number;
+  /** Power used to estimate the items an underpowered task would need. Default 0.8. */
+  power?: number;
+  mode?: GateMode;
+  tasks?: string[];
+  metric?: string;
+}
+
+export interface GateTaskResult {
+  task: string;
+  metric: string;
+  filter: string;
+  higherIsBetter: boolean;
+  n: number;
+  unpaired: { a: number; b: number };
+  meanA: number;
+  meanB: number;
+  /** meanB − meanA, as measured. */
+  difference: number;
+  /** The difference oriented so that positive is better (−difference for lower-is-better metrics). */
+  improvement: number;
+  standardError: number;
+  /** One-sided (1 − α) bounds of the improvement. */
+  lowerBound: number;
+  upperBound: number;
+  /** p of H₀ μ ≤ −maxDrop (non-inferiority); null in threshold mode. */
+  pNonInferiority: number | null;
+  /** p of H₀ μ ≥ −maxDrop, raw and Holm-adjusted; null in threshold mode. */
+  pInferiority: number | null;
+  pInferiorityAdjusted: number | null;
+  status: GateStatus;
+  reason: string;
+  /** Items that would decide with the given power if the true improvement were the observed one. */
+  itemsNeeded: number | null;
+}
+
+export interface GateReport {
+  mode: GateMode;
+  maxDrop: number;
+  alpha: number;
+  baseline: string;
+  current: string;
+  status: GateStatus;
+  /** 0 all pass, 1 some task fails, 3 undecided (underpowered), as the CLI exits. */
+  exitCode: 0 | 1 | 3;
+  tasks: GateTaskResult[];
+  skipped: Array<{ task: string; reason: string }>;
+}
+
+const f4 = (value: number) => (value > 0 ? `+${value.toFixed(4)}` : value.toFixed(4));
+
+interface Measured {
+  n: number;
+  improvement: number;
+  standardError: number;
+  sd: number;
+}
+
+function tProbabilities(measured: Measured, margin: number): { pNon: number; pInf: number } {
+  const shifted = measured.improvement + margin;
+  if (measured.standardError === 0) {
+    // Every item moved by the same amount: the sign of the shifted mean settles it without noise.
+    if (shifted > 0) return { pNon: 0, pInf: 1 };
+    if (shifted < 0) return { pNon: 1, pInf: 0 };
+    return { pNon: 1, pInf: 1 };
+  }
+  const t = shifted / measured.standardError;
+  const df = measured.n - 1;
+  return { pNon: studentTSf(t, df), pInf: studentTCdf(t, df) };
+}
+
+function itemsNeeded(measured: Measured, margin: number, alpha: number, power: number): number | null {
+  const distance = Math.abs(measured.improvement + margin);
+  if (distance === 0 || measured.sd === 0) return null;
+  return Math.ceil((((normalQuantile(1 - alpha) + normalQuantile(power)) * measured.sd) / distance) ** 2);
+}
+
+export function gateRuns(baseline: string, current: string, options: GateOptions): GateReport {
+  const alpha = options.alpha ?? 0.05;
+  const power = options.power ?? 0.8;
+  const mode = options.mode ?? 'test';
+  const margin = options.maxDrop;
+  if (!(margin >= 0 && Number.isFinite(margin))) throw new AssayError('bad_argument', `--max-drop must be a non-negative number, got ${margin}`);
+  const runA = loadRun(baseline);
+  const runB = loadRun(current);
+  const selection = selectTargets(runA, runB, options);
+  const cache = new Map<string, SampleScore[]>();
+  const samples = (file: string) => {
+    const lines = cache.get(file) ?? readSampleScores(file);
+    cache.set(file, lines);
+    return lines;
+  };
+  const measuredRows = selection.targets.flatMap((target) => {
+    const pair = pairScores(samples(runA.sampleFiles.get(target.task) as string), samples(runB.sampleFiles.get(target.task) as string), target);
+    if (pair.a.length < 2) {
+      selection.skipped.push({ task: target.task, reason: `only ${pair.a.length} paired samples` });
+      return [];
+    }
+    const sign = target.higherIsBetter ? 1 : -1;
+    const improvements = Float64Array.from(pair.a, (value, i) => sign * (pair.b[i] - value));
+    const sd = sampleStddev(improvements);
+    const measured: Measured = { n: pair.a.length, improvement: mean(improvements), standardError: sd / Math.sqrt(pair.a.length), sd };
+    return [{ target, pair, measured }];
+  });
+  if (!measuredRows.length) throw new AssayError('bad_argument', 'no task has at least 2 paired samples to gate on');
+  const probabilities = measuredRows.map((row) => tProbabilities(row.measured, margin));
+  const adjusted = adjustPValues(probabilities.map((p) => p.pInf), 'holm');
+
+  const tasks: GateTaskResult[] = measuredRows.map(({ target, pair, measured }, i) => {
+    const critical = measured.standardError === 0 ? 0 : studentTQuantile(1 - alpha, measured.n - 1);
+    const lowerBound = measured.improvement - critical * measured.standardError;
+    const upperBound = measured.improvement + critical * measured.standardError;
+    const meanA = mean(pair.a);
+    const meanB = mean(pair.b);
+    const change = `${target.higherIsBetter ? 'B − A' : 'A − B (lower is better)'} = ${f4(measured.improvement)}`;
+    let status: GateStatus;
+    let reason: string;
+    let needed: number | null = null;
+    const { pNon, pInf } = probabilities[i];
+    if (mode === 'threshold') {
+      status = measured.improvement < -margin ? 'fail' : 'pass';
+      reason =
+        status === 'fail'
+          ? `${change} drops by more than the margin ${margin} (threshold rule, no test)`
+          : `${change} is within the margin ${margin} (threshold rule, no test)`;
+    } else if (adjusted[i] < alpha) {
+      status = 'fail';
+      reason = `${change}; one-sided ${Math.round((1 - alpha) * 100)}% upper bound ${f4(upperBound)} < −${margin}: significantly worse than the margin (p_adj = ${formatPValue(adjusted[i])}, Holm)`;
+    } else if (pNon < alpha) {
+      status = 'pass';
+      reason = `${change}; one-sided ${Math.round((1 - alpha) * 100)}% lower bound ${f4(lowerBound)} > −${margin}: non-inferior (p = ${formatPValue(pNon)})`;
+    } else {
+      status = 'underpowered';
+      needed = itemsNeeded(measured, margin, alpha, power);
+      const hint =
+        needed === null
+          ? 'no sample size decides when the observed change equals the margin'
+          : `about ${needed} paired items would decide with ${Math.round(power * 100)}% power if the true change were the observed one`;
+      reason = `${change}; one-sided ${Math.round((1 - alpha) * 100)}% bounds [${f4(lowerBound)}, ${f4(upperBound)}] include −${margin}: cannot decide at n = ${measured.n}; ${hint}`;
+    }
+    return {
+      task: target.task,
+      metric: target.metric,
+      filter: target.filter,
+      higherIsBetter: target.higherIsBetter,
+      n: measured.n,
+      unpaired: { a: pair.unpairedA, b: pair.unpairedB },
+      meanA,
+      meanB,
+      difference: meanB - meanA,
+      improvement: measured.improvement,
+      standardError: measured.standardError,
+      lowerBound,
+      upperBound,
+      pNonInferiority: mode === 'test' ? pNon : null,
+      pInferiority: mode === 'test' ? pInf : null,
+      pInferiorityAdjusted: mode === 'test' ? adjusted[i] : null,
+      status,
+      reason,
+      itemsNeeded: needed,
+    };
+  });
+  const status: GateStatus = tasks.some((task) => task.status === 'fail')
+    ? 'fail'
+    : tasks.some((task) => task.status === 'underpowered')
+      ? 'underpowered'
+      : 'pass';
+  return {
+    mode,
+    maxDrop: margin,
+    alpha,
+    baseline: runA.resultsFile,
+    current: runB.resultsFile,
+    status,
+    exitCode: status === 'fail' ? 1 : status === 'underpowered' ? 3 : 0,
+    tasks,
+    skipped: selection.skipped,
+  };
+}

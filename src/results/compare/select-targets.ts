@@ -1,0 +1,130 @@
+/**
+ * Which (task, metric, filter) rows two runs are compared on. Only leaf tasks have samples; a group named
+ * in --tasks expands to its leaf tasks. Without --metric each task is compared on the first metric of its
+ * metric list (every filter), so the family that Holm/BH adjusts is one test per task and filter.
+ */
+import { AssayError, closestNames } from '../../errors.js';
+import type { LoadedRun, RunResults } from './load-run.js';
+import type { ComparisonTarget } from './pair-samples.js';
+
+export interface TargetSelection {
+  targets: ComparisonTarget[];
+  /** Tasks present in one run only, or without the requested metric, with the reason. */
+  skipped: Array<{ task: string; reason: string }>;
+  /** Group → its leaf tasks that were compared (for the pooled group rows). */
+  groups: Map<string, string[]>;
+}
+
+function leavesOf(results: RunResults, name: string, seen = new Set<string>()): string[] {
+  if (seen.has(name)) return [];
+  seen.add(name);
+  const children = results.group_subtasks[name];
+  if (name in results.configs) return [name];
+  if (!children) return [];
+  return children.flatMap((child) => leavesOf(results, child, seen));
+}
+
+/** `metric,filter` keys of a results entry, in file order (lm-eval's metric_list order). */
+function metricKeys(entry: Record<string, unknown> | undefined): Array<{ metric: string; filter: string }> {
+  if (!entry) return [];
+  return Object.keys(entry)
+    .filter((key) => key.includes(','))
+    .map((key) => {
+      const at = key.indexOf(',');
+      return { metric: key.slice(0, at), filter: key.slice(at + 1) };
+    })
+    .filter(({ metric }) => !metric.endsWith('_stderr') && !metric.endsWith('_ci') && metric !== 'bypass');
+}
+
+export function selectTargets(
+  a: LoadedRun,
+  b: LoadedRun,
+  options: { tasks?: string[]; metric?: string },
+): TargetSelection {
+  const skipped: TargetSelection['skipped'] = [];
+  const comparable = (task: string) => a.sampleFiles.has(task) && b.sampleFiles.has(task);
+  let tasks: string[];
+  const groups = new Map<string, string[]>();
+  const requested = new Set<string>();
+  if (options.tasks?.length) {
+    tasks = [];
+    for (const name of options.tasks) {
+      const leaves = leavesOf(a.results, name);
+      if (!leaves.length) {
+        const known = [...Object.keys(a.results.configs), ...Object.keys(a.results.group_subtasks)];
+        const close = closestNames(name, known);
+        throw new AssayError(
+          'unknown_task',
+          `task ${name} is not in run A (${a.resultsFile})${close.length ? `; did you mean ${close.join(', ')}?` : `; it has ${Object.keys(a.results.configs).join(', ')}`}`,
+        );
+      }
+      for (const leaf of leaves) {
+        if (!comparable(leaf)) {
+          const which = a.sampleFiles.has(leaf) ? `run B (${b.resultsFile})` : `run A (${a.resultsFile})`;
+          throw new AssayError(
+            'bad_argument',
+            `task ${leaf} has no sample log in ${which}; rerun it with --log_samples`,
+          );
+        }
+        requested.add(leaf);
+        if (!tasks.includes(leaf)) tasks.push(leaf);
+      }
+      if (leaves.length > 1 || !(name in a.results.configs)) groups.set(name, leaves);
+    }
+  } else {
+    tasks = [...a.sampleFiles.keys()].filter((task) => {
+      if (comparable(task)) return true;
+      skipped.push({ task, reason: 'not in run B' });
+      return false;
+    });
+    for (const task of b.sampleFiles.keys())
+      if (!a.sampleFiles.has(task)) skipped.push({ task, reason: 'not in run A' });
+    // Groups whose leaves were all compared get a pooled row.
+    for (const group of Object.keys(a.results.groups ?? {})) {
+      const leaves = leavesOf(a.results, group);
+      if (leaves.length && leaves.every((leaf) => tasks.includes(leaf))) groups.set(group, leaves);
+    }
+  }
+
+  const targets: ComparisonTarget[] = [];
+  for (const task of tasks) {
+    const inA = metricKeys(a.results.results[task]);
+    const inB = new Set(
+      metricKeys(b.results.results[task]).map(({ metric, filter }) => `${metric},${filter}`),
+    );
+    const shared = inA.filter(({ metric, filter }) => inB.has(`${metric},${filter}`));
+    const metric = options.metric ?? shared[0]?.metric;
+    const chosen = shared.filter((key) => key.metric === metric);
+    if (!chosen.length) {
+      const available = [...new Set(inA.map((key) => key.metric))];
+      if (options.metric && requested.has(task)) {
+        throw new AssayError(
+          'unknown_metric',
+          `task ${task} has no metric ${options.metric} in both runs; it has ${available.join(', ') || 'none'}`,
+        );
+      }
+      skipped.push({
+        task,
+        reason: options.metric
+          ? `no metric ${options.metric} (has ${available.join(', ')})`
+          : 'no metric shared by both runs',
+      });
+      continue;
+    }
+    const higherIsBetter = a.results.higher_is_better[task]?.[metric as string] ?? true;
+    for (const key of chosen) targets.push({ task, metric: key.metric, filter: key.filter, higherIsBetter });
+  }
+  if (!targets.length) {
+    const reasons = skipped.map((entry) => `${entry.task}: ${entry.reason}`).join('; ');
+    throw new AssayError(
+      'unknown_metric',
+      `nothing to compare${options.metric ? ` on metric ${options.metric}` : ''}${reasons ? ` (${reasons})` : ''}`,
+    );
+  }
+  for (const [group, leaves] of groups) {
+    const compared = leaves.filter((leaf) => targets.some((target) => target.task === leaf));
+    if (compared.length) groups.set(group, compared);
+    else groups.delete(group);
+  }
+  return { targets, skipped, groups };
+}

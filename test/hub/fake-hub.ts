@@ -1,0 +1,176 @@
+/**
+ * A loopback server with the Hugging Face Hub's URL layout, for tests and benchmarks. It answers the
+ * endpoints assay's Hub client calls, shaped as the Hub answers them (huggingface_hub's hf_api.py and
+ * file_download.py read the same fields):
+ *   GET /api/datasets/<id>/revision/<rev>?blobs=true  {id, sha, siblings: [{rfilename, size, lfs: {sha256, size}}]}
+ *   GET /api/datasets/<id>/parquet                    {config: {split: [<endpoint>/api/datasets/<id>/parquet/<config>/<split>/<n>.parquet]}}
+ *   GET /datasets/<id>/resolve/<rev>/<path>           302 to a CDN-like URL, with X-Repo-Commit and X-Linked-Etag
+ *   GET /cdn/<sha256>                                 the bytes; honours `Range: bytes=N-` with 206
+ * Every request is recorded so tests can assert headers (token, Range) and counts.
+ */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeFile {
+  path: string;
+  content: Uint8Array;
+}
+
+export interface FakeDataset {
+  /** Branch or tag → commit. `refs/convert/parquet` is the conversion branch. */
+  refs: Record<string, string>;
+  /** Commit → files in it. */
+  commits: Record<string, FakeFile[]>;
+  /** Requires `Authorization: Bearer <token>` (a gated dataset). */
+  token?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+export interface FakeHub {
+  endpoint: string;
+  requests: RecordedRequest[];
+  /** The next download of this blob sends only `bytes` bytes, then the connection is cut. */
+  cutNextDownload(sha256: string, bytes: number): void;
+  close(): Promise<void>;
+}
+
+export function sha256Of(content: Uint8Array): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+export async function startFakeHub(datasets: Record<string, FakeDataset>): Promise<FakeHub> {
+  const requests: RecordedRequest[] = [];
+  const cuts = new Map<string, number>();
+  const blobs = new Map<string, Uint8Array>();
+  for (const dataset of Object.values(datasets)) {
+    for (const files of Object.values(dataset.commits))
+      for (const file of files) blobs.set(sha256Of(file.content), file.content);
+  }
+  let endpoint = '';
+
+  const commitOf = (dataset: FakeDataset, revision: string): string | undefined =>
+    dataset.commits[revision] ? revision : dataset.refs[revision];
+
+  const send = (
+    response: http.ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    response.writeHead(status, {
+      'content-type': typeof body === 'string' ? 'text/plain' : 'application/json',
+      ...headers,
+    });
+    response.end(text);
+  };
+
+  const server = http.createServer((request, response) => {
+    requests.push({ method: request.method ?? 'GET', url: request.url ?? '', headers: request.headers });
+    const url = new URL(request.url ?? '/', endpoint);
+    const pathname = url.pathname;
+
+    const cdn = /^\/cdn\/([0-9a-f]{64})$/.exec(pathname);
+    if (cdn) {
+      const content = blobs.get(cdn[1]);
+      if (!content) return send(response, 404, 'Entry not found');
+      const range = /^bytes=(\d+)-$/.exec(request.headers.range ?? '');
+      const start = range ? Number(range[1]) : 0;
+      if (start >= content.length && range) {
+        return send(response, 416, 'Range Not Satisfiable', { 'content-range': `bytes */${content.length}` });
+      }
+      const body = content.subarray(start);
+      response.writeHead(range ? 206 : 200, {
+        'content-type': 'application/octet-stream',
+        'content-length': String(body.length),
+        'accept-ranges': 'bytes',
+        ...(range ? { 'content-range': `bytes ${start}-${content.length - 1}/${content.length}` } : {}),
+      });
+      const cut = cuts.get(cdn[1]);
+      if (cut !== undefined) {
+        cuts.delete(cdn[1]);
+        // Send part of the body, then drop the connection as a flaky network would.
+        response.write(body.subarray(0, cut), () => setTimeout(() => response.socket?.destroy(), 20));
+        return;
+      }
+      response.end(body);
+      return;
+    }
+
+    const match =
+      /^\/api\/datasets\/(.+)\/revision\/([^/]+)$/.exec(pathname) ??
+      /^\/api\/datasets\/(.+)\/(parquet)$/.exec(pathname) ??
+      /^\/datasets\/(.+?)\/resolve\/([^/]+)\/(.+)$/.exec(pathname);
+    if (!match) return send(response, 404, { error: 'Not Found' });
+    const id = decodeURIComponent(match[1]);
+    const dataset = datasets[id];
+    if (!dataset) return send(response, 404, { error: 'Repository not found' });
+    if (dataset.token && request.headers.authorization !== `Bearer ${dataset.token}`) {
+      return send(response, 401, { error: 'Access to this dataset is restricted' });
+    }
+
+    if (pathname.startsWith('/api/') && match[2] === 'parquet') {
+      const commit = dataset.refs['refs/convert/parquet'];
+      const listing: Record<string, Record<string, string[]>> = {};
+      for (const file of dataset.commits[commit] ?? []) {
+        const parts = file.path.split('/');
+        if (parts.length !== 3) continue;
+        const [config, split, name] = parts;
+        listing[config] ??= {};
+        listing[config][split] ??= [];
+        listing[config][split].push(
+          `${endpoint}/api/datasets/${id}/parquet/${config}/${split}/${Number.parseInt(name, 10)}.parquet`,
+        );
+      }
+      return send(response, 200, listing);
+    }
+
+    const revision = decodeURIComponent(match[2]);
+    const commit = commitOf(dataset, revision);
+    if (!commit) return send(response, 404, { error: `Invalid rev id: ${revision}` });
+    const files = dataset.commits[commit];
+
+    if (pathname.startsWith('/api/')) {
+      return send(response, 200, {
+        id,
+        sha: commit,
+        siblings: files.map((file) => ({
+          rfilename: file.path,
+          size: file.content.length,
+          lfs: { sha256: sha256Of(file.content), size: file.content.length, pointerSize: 134 },
+        })),
+      });
+    }
+
+    const wanted = match[3].split('/').map(decodeURIComponent).join('/');
+    const file = files.find((candidate) => candidate.path === wanted);
+    if (!file) return send(response, 404, { error: 'Entry not found' }, { 'x-error-code': 'EntryNotFound' });
+    const sha = sha256Of(file.content);
+    response.writeHead(302, {
+      location: `${endpoint}/cdn/${sha}`,
+      'x-repo-commit': commit,
+      'x-linked-etag': `"${sha}"`,
+      'x-linked-size': String(file.content.length),
+    });
+    response.end();
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    endpoint,
+    requests,
+    cutNextDownload: (sha256, bytes) => cuts.set(sha256, bytes),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
