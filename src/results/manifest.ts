@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TaskPlan } from '../evaluate/plan.js';
 import type { ModelInfo } from '../models/backend.js';
+import type { SandboxDescription } from '../sandbox/sandbox.js';
 import { sha256 } from './samples.js';
 import { serializeConfigValue } from './serialize.js';
 
@@ -39,6 +40,8 @@ export interface Manifest {
     numeric_format: string | null;
   };
   runtime: { node: string; platform: string; arch: string };
+  /** How model-written code ran; present only for runs that executed code. */
+  code_execution?: SandboxDescription;
 }
 
 export interface TaskManifest {
@@ -76,14 +79,9 @@ export function assayVersion(): string {
   return cachedVersion;
 }
 
-/** `git describe --always` in a directory, or null outside a checkout (lm-eval's git_hash). */
-export function gitDescribe(directory: string): string | null {
+function gitOutput(args: string[], directory: string): string | null {
   try {
-    return execFileSync('git', ['describe', '--always'], {
-      cwd: directory,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 2000,
-    })
+    return execFileSync('git', args, { cwd: directory, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 })
       .toString()
       .trim();
   } catch {
@@ -91,18 +89,14 @@ export function gitDescribe(directory: string): string | null {
   }
 }
 
+/** `git describe --always` in a directory, or null outside a checkout (lm-eval's git_hash). */
+export function gitDescribe(directory: string): string | null {
+  return gitOutput(['describe', '--always'], directory);
+}
+
+/** The commit of assay itself, when it runs from a checkout. */
 export function assayGitCommit(): string | null {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], {
-      cwd: packageRoot,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 2000,
-    })
-      .toString()
-      .trim();
-  } catch {
-    return null;
-  }
+  return gitOutput(['rev-parse', 'HEAD'], packageRoot);
 }
 
 export function promptTemplateHash(plan: TaskPlan): string {
