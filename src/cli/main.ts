@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { reportError } from './errors.js';
 
-const SUBCOMMANDS = new Set(['run', 'ls', 'validate', 'help']);
+const SUBCOMMANDS = new Set(['run', 'ls', 'validate', 'compare', 'gate', 'power', 'help']);
 
 /**
  * lm-eval spells flags in snake_case; users also type kebab-case. Both reach commander as snake_case.
@@ -91,6 +91,54 @@ export function buildProgram(): Command {
     .action(async (flags: Record<string, unknown>) => {
       const { validateCommand } = await import('./validate.js');
       process.exitCode = await validateCommand(flags);
+    });
+
+  program
+    .command('compare')
+    .description('paired comparison of two runs (results dir or file, with --log_samples sample logs): B − A per task and group')
+    .argument('<run_a>', 'baseline run A')
+    .argument('<run_b>', 'candidate run B')
+    .option('-t, --tasks <tasks...>', 'tasks or groups to compare (default: every task in both runs)')
+    .option('--metric <name>', 'metric to compare (default: the first metric of each task)')
+    .option('--format <format>', 'table | json | markdown', 'table')
+    .option('--adjust <method>', 'multiple-comparison adjustment across tasks: holm | bh', 'holm')
+    .option('--alpha <level>', 'significance level of the verdicts', '0.05')
+    .option('--seed <n>', 'seed of the bootstrap and permutation resampling', '0')
+    .action(async (runA: string, runB: string, flags: Record<string, unknown>) => {
+      const { compareCommand } = await import('./compare.js');
+      process.exitCode = await compareCommand(runA, runB, flags);
+    });
+
+  program
+    .command('gate')
+    .description('CI regression gate: one-sided non-inferiority test per task; exit 0 pass, 1 worse than the margin, 3 undecided')
+    .option('--baseline <run>', 'baseline run (results dir or file with sample logs)')
+    .option('--current <run>', 'current run')
+    .option('--max_drop <delta>', 'largest tolerated drop, in metric units (0.005 = half a point of accuracy)')
+    .option('-t, --tasks <tasks...>', 'tasks or groups to gate on (default: every task in both runs)')
+    .option('--metric <name>', 'metric to gate on (default: the first metric of each task)')
+    .option('--alpha <level>', 'one-sided significance level', '0.05')
+    .option('--mode <mode>', 'test (non-inferiority test) | threshold (fail if the point estimate drops by more than the margin)', 'test')
+    .option('--json <file>', 'also write the JSON report to this file')
+    .option('--format <format>', 'text | json (stdout)', 'text')
+    .action(async (flags: Record<string, unknown>) => {
+      const { gateCommand } = await import('./gate.js');
+      process.exitCode = await gateCommand(flags);
+    });
+
+  program
+    .command('power')
+    .description('items needed to detect an accuracy difference (--delta), or the minimum detectable effect at --n items')
+    .option('--baseline <accuracy>', 'baseline accuracy, e.g. 0.72')
+    .option('--delta <difference>', 'difference to detect, e.g. 0.01')
+    .option('--n <items>', 'number of items (gives the minimum detectable effect)')
+    .option('--correlation <rho>', 'correlation of per-item correctness between the two models', '0.5')
+    .option('--alpha <level>', 'two-sided significance level', '0.05')
+    .option('--power <power>', 'power', '0.8')
+    .option('--json', 'print JSON')
+    .action(async (flags: Record<string, unknown>) => {
+      const { powerCommand } = await import('./power.js');
+      process.exitCode = await powerCommand(flags);
     });
   return program;
 }
