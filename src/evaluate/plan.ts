@@ -121,7 +121,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
   const planned: PlannedDoc[] = [];
   // lm-eval draws few-shot examples with one RNG per task, consumed in doc order: the sampler must see
   // every doc up to the last one planned, in order, so --samples picks the same shots as a full run.
-  const maxId = docIds.length ? Math.max(...docIds) : -1;
+  const maxId = docIds.reduce((max, id) => Math.max(max, id), -1);
   const wanted = new Set(docIds);
   const shotsById = new Map<number, { docs: Doc[]; indices: number[] }>();
   if (sampler) {
