@@ -7,12 +7,18 @@ import { numberFlag, probabilityFlag, splitList } from './flag-values.js';
 const FORMATS = ['table', 'json', 'markdown'];
 const ADJUSTMENTS = ['holm', 'bh'];
 
-export async function compareCommand(runA: string, runB: string, flags: Record<string, unknown>): Promise<number> {
+export async function compareCommand(
+  runA: string,
+  runB: string,
+  flags: Record<string, unknown>,
+): Promise<number> {
   try {
     const format = String(flags.format ?? 'table');
-    if (!FORMATS.includes(format)) throw new AssayError('bad_argument', `--format must be one of ${FORMATS.join(', ')}, got "${format}"`);
+    if (!FORMATS.includes(format))
+      throw new AssayError('bad_argument', `--format must be one of ${FORMATS.join(', ')}, got "${format}"`);
     const adjustment = String(flags.adjust ?? 'holm');
-    if (!ADJUSTMENTS.includes(adjustment)) throw new AssayError('bad_argument', `--adjust must be holm or bh, got "${adjustment}"`);
+    if (!ADJUSTMENTS.includes(adjustment))
+      throw new AssayError('bad_argument', `--adjust must be holm or bh, got "${adjustment}"`);
     const report = compareRuns(runA, runB, {
       tasks: splitList(flags.tasks),
       metric: flags.metric === undefined ? undefined : String(flags.metric),
@@ -20,7 +26,11 @@ export async function compareCommand(runA: string, runB: string, flags: Record<s
       alpha: probabilityFlag(flags.alpha, '--alpha'),
       seed: numberFlag(flags.seed, '--seed'),
     });
-    process.stdout.write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderComparison(report, format as ComparisonFormat));
+    process.stdout.write(
+      format === 'json'
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : renderComparison(report, format as ComparisonFormat),
+    );
     return 0;
   } catch (error) {
     return reportError(error);

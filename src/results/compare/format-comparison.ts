@@ -13,7 +13,8 @@ const signed = (value: number) => (value > 0 ? `+${value.toFixed(4)}` : value.to
 const interval = ([low, high]: [number, number]) => `[${signed(low)}, ${signed(high)}]`;
 
 function testLabel(row: ComparisonRow): string {
-  if (row.defaultTest === 'mcnemar' && row.mcnemar) return `McNemar ${row.mcnemar.method === 'exact' ? 'exact' : 'χ² cc'}`;
+  if (row.defaultTest === 'mcnemar' && row.mcnemar)
+    return `McNemar ${row.mcnemar.method === 'exact' ? 'exact' : 'χ² cc'}`;
   return `permutation ${row.permutation.method === 'exact' ? 'exact' : 'MC'}`;
 }
 
@@ -35,18 +36,28 @@ function summaryRow(row: ComparisonRow): string[] {
 }
 
 function renderGrid(headers: string[], body: string[][], format: ComparisonFormat): string {
-  const widths = headers.map((header, column) => Math.max(header.length, ...body.map((row) => row[column].length)));
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...body.map((row) => row[column].length)),
+  );
   const line = (cells: string[]) =>
     format === 'markdown'
       ? `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`
-      : cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
-  const rule = format === 'markdown' ? `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|` : widths.map((width) => '-'.repeat(width)).join('  ');
+      : cells
+          .map((cell, i) => cell.padEnd(widths[i]))
+          .join('  ')
+          .trimEnd();
+  const rule =
+    format === 'markdown'
+      ? `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`
+      : widths.map((width) => '-'.repeat(width)).join('  ');
   return [line(headers), rule, ...body.map(line)].join('\n');
 }
 
 function ids(list: Array<number | string>): string {
   const shown = list.slice(0, LISTED_IDS).join(', ');
-  return list.length > LISTED_IDS ? `${shown}, … (${list.length - LISTED_IDS} more; --format json lists all)` : shown || '-';
+  return list.length > LISTED_IDS
+    ? `${shown}, … (${list.length - LISTED_IDS} more; --format json lists all)`
+    : shown || '-';
 }
 
 function details(row: ComparisonRow, level: number): string[] {
@@ -72,17 +83,25 @@ function details(row: ComparisonRow, level: number): string[] {
   const wilcoxon = (['wilcox', 'pratt', 'zsplit'] as const)
     .map((method) => {
       const result = row.wilcoxon[method];
-      return result ? `${method} p = ${formatPValue(result.pValue)} (${result.method})` : `${method} n/a (no nonzero differences)`;
+      return result
+        ? `${method} p = ${formatPValue(result.pValue)} (${result.method})`
+        : `${method} n/a (no nonzero differences)`;
     })
     .join('; ');
   lines.push(`  Wilcoxon signed-rank: ${wilcoxon}`);
   lines.push(
     `  sign-flip permutation: p = ${formatPValue(row.permutation.pValue)} (${row.permutation.method === 'exact' ? `exact, ${row.permutation.patterns} patterns` : `Monte Carlo, ${row.permutation.patterns} resamples`})`,
   );
-  lines.push(`  paired bootstrap ${pct}% CI ${interval(row.bootstrap.interval)} (${row.bootstrap.iterations} resamples, seed ${row.bootstrap.seed})`);
+  lines.push(
+    `  paired bootstrap ${pct}% CI ${interval(row.bootstrap.interval)} (${row.bootstrap.iterations} resamples, seed ${row.bootstrap.seed})`,
+  );
   if (row.flips) {
-    lines.push(`  flips A right→B wrong (${row.flips.rightToWrong.count}): ${ids(row.flips.rightToWrong.docIds)}`);
-    lines.push(`  flips A wrong→B right (${row.flips.wrongToRight.count}): ${ids(row.flips.wrongToRight.docIds)}`);
+    lines.push(
+      `  flips A right→B wrong (${row.flips.rightToWrong.count}): ${ids(row.flips.rightToWrong.docIds)}`,
+    );
+    lines.push(
+      `  flips A wrong→B right (${row.flips.wrongToRight.count}): ${ids(row.flips.wrongToRight.docIds)}`,
+    );
   }
   lines.push(`  verdict: ${row.verdict}`);
   return lines;
@@ -98,7 +117,20 @@ export function renderComparison(report: RunComparison, format: ComparisonFormat
     `Samples paired by doc_hash and filter; every difference is B − A. p is the default test (McNemar for 0/1 scores, sign-flip permutation otherwise); p_adj is ${label} across the ${report.tasks.length} task rows${report.groups.length ? ` (group rows adjusted separately)` : ''}. alpha = ${report.alpha}.`,
   );
   out.push('');
-  const headers = ['Task', 'Metric', 'n', 'A', 'B', 'B − A', `${Math.round((1 - report.alpha) * 100)}% CI`, 'r', 'Test', 'p', 'p_adj', 'Verdict'];
+  const headers = [
+    'Task',
+    'Metric',
+    'n',
+    'A',
+    'B',
+    'B − A',
+    `${Math.round((1 - report.alpha) * 100)}% CI`,
+    'r',
+    'Test',
+    'p',
+    'p_adj',
+    'Verdict',
+  ];
   out.push(renderGrid(headers, report.tasks.map(summaryRow), format));
   if (report.groups.length) {
     out.push('');

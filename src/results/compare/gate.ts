@@ -109,7 +109,8 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
   const power = options.power ?? 0.8;
   const mode = options.mode ?? 'test';
   const margin = options.maxDrop;
-  if (!(margin >= 0 && Number.isFinite(margin))) throw new AssayError('bad_argument', `--max-drop must be a non-negative number, got ${margin}`);
+  if (!(margin >= 0 && Number.isFinite(margin)))
+    throw new AssayError('bad_argument', `--max-drop must be a non-negative number, got ${margin}`);
   const runA = loadRun(baseline);
   const runB = loadRun(current);
   const selection = selectTargets(runA, runB, options);
@@ -120,7 +121,11 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
     return lines;
   };
   const measuredRows = selection.targets.flatMap((target) => {
-    const pair = pairScores(samples(runA.sampleFiles.get(target.task) as string), samples(runB.sampleFiles.get(target.task) as string), target);
+    const pair = pairScores(
+      samples(runA.sampleFiles.get(target.task) as string),
+      samples(runB.sampleFiles.get(target.task) as string),
+      target,
+    );
     if (pair.a.length < 2) {
       selection.skipped.push({ task: target.task, reason: `only ${pair.a.length} paired samples` });
       return [];
@@ -128,12 +133,21 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
     const sign = target.higherIsBetter ? 1 : -1;
     const improvements = Float64Array.from(pair.a, (value, i) => sign * (pair.b[i] - value));
     const sd = sampleStddev(improvements);
-    const measured: Measured = { n: pair.a.length, improvement: mean(improvements), standardError: sd / Math.sqrt(pair.a.length), sd };
+    const measured: Measured = {
+      n: pair.a.length,
+      improvement: mean(improvements),
+      standardError: sd / Math.sqrt(pair.a.length),
+      sd,
+    };
     return [{ target, pair, measured }];
   });
-  if (!measuredRows.length) throw new AssayError('bad_argument', 'no task has at least 2 paired samples to gate on');
+  if (!measuredRows.length)
+    throw new AssayError('bad_argument', 'no task has at least 2 paired samples to gate on');
   const probabilities = measuredRows.map((row) => tProbabilities(row.measured, margin));
-  const adjusted = adjustPValues(probabilities.map((p) => p.pInf), 'holm');
+  const adjusted = adjustPValues(
+    probabilities.map((p) => p.pInf),
+    'holm',
+  );
 
   const tasks: GateTaskResult[] = measuredRows.map(({ target, pair, measured }, i) => {
     const critical = measured.standardError === 0 ? 0 : studentTQuantile(1 - alpha, measured.n - 1);
