@@ -284,14 +284,16 @@ describe('datasetFiles / loadSplit', () => {
     expect(await loadSplit({ dataset_path: 'ds/train.jsonl' }, taskFile, 'train')).toEqual([{ q: 't' }]);
   });
 
-  it('says a Hub dataset name is not a local path', async () => {
+  it('says a Hub dataset name is not a local path (Hub data goes through loadSplit)', async () => {
     const taskFile = path.join(dir, 't.yaml');
     const error = await caught(datasetFiles({ dataset_path: 'allenai/ai2_arc' }, taskFile));
     expect(error.code).toBe('missing_data_file');
     expect(error.message).toMatch(
       /^dataset_path "allenai\/ai2_arc" is not a local file or directory \(looked for /,
     );
-    expect(error.message).toMatch(/downloading from the Hugging Face Hub is not supported yet$/);
+    expect(error.message).toMatch(
+      /; as a Hugging Face Hub dataset id it is read by loadSplit, not listed here$/,
+    );
   });
 
   it('needs data_files for a packaged builder', async () => {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { AssayError } from '../errors.js';
 import { fnmatchToRegExp, isGlob } from '../tasks/fnmatch.js';
 import type { Doc, TaskConfig } from '../tasks/types.js';
+import { type HubDataSource, hubSplit, looksLikeHubId } from './hub/dataset.js';
 import { type DataFormat, formatOfFile, readDataFile } from './readers.js';
 
 /** HF's packaged builders that read local files. `jsonl` is accepted as a synonym of `json`. */
@@ -143,8 +144,10 @@ export async function datasetFiles(config: DatasetConfig, taskFile: string): Pro
     const looked = roots.map((root) => path.resolve(root, datasetPath)).join(' and ');
     throw new AssayError(
       'missing_data_file',
-      `dataset_path "${datasetPath}" is not a local file or directory (looked for ${looked}); ` +
-        'downloading from the Hugging Face Hub is not supported yet',
+      `dataset_path "${datasetPath}" is not a local file or directory (looked for ${looked})` +
+        (looksLikeHubId(datasetPath)
+          ? '; as a Hugging Face Hub dataset id it is read by loadSplit, not listed here'
+          : ' nor a Hugging Face Hub dataset id'),
       { location: { file: taskFile, field: 'dataset_path' } },
     );
   }
@@ -168,8 +171,16 @@ export async function datasetFiles(config: DatasetConfig, taskFile: string): Pro
   return { format: 'auto', splits, field };
 }
 
-/** Reads one split of a task's dataset. An unknown split lists the ones that exist. */
-export async function loadSplit(config: DatasetConfig, taskFile: string, split: string): Promise<Doc[]> {
+/** Reads one split of a task's dataset (local files or the Hub). An unknown split lists the ones that exist. */
+export async function loadSplit(
+  config: DatasetConfig & Pick<TaskConfig, 'revision'>,
+  taskFile: string,
+  split: string,
+): Promise<Doc[]> {
+  return (await loadSplitWithSource(config, taskFile, split)).docs;
+}
+
+async function loadLocalSplit(config: DatasetConfig, taskFile: string, split: string): Promise<Doc[]> {
   const files = await datasetFiles(config, taskFile);
   const paths = files.splits[split];
   if (!paths) {
@@ -191,4 +202,54 @@ export async function loadSplit(config: DatasetConfig, taskFile: string, split: 
     }),
   );
   return parts.length === 1 ? parts[0] : parts.flat();
+}
+
+/** The Hub dataset behind a config: a dataset_path that is neither a builder nor a local path. */
+function hubDatasetOf(config: DatasetConfig & Pick<TaskConfig, 'revision'>, taskFile: string) {
+  const datasetPath = config.dataset_path;
+  if (datasetPath === undefined || BUILDERS[datasetPath] || !looksLikeHubId(datasetPath)) return undefined;
+  const roots = searchRoots(path.dirname(taskFile));
+  if (roots.some((root) => existsSync(path.resolve(root, datasetPath)))) return undefined;
+  if (config.dataset_kwargs?.data_files !== undefined) {
+    throw new AssayError(
+      'invalid_config',
+      `dataset_kwargs.data_files with a Hub dataset (${datasetPath}) is not supported; use dataset_name and revision`,
+      { location: { file: taskFile, field: 'dataset_kwargs.data_files' } },
+    );
+  }
+  return { dataset: datasetPath, config: config.dataset_name ?? null, revision: config.revision };
+}
+
+export interface LoadedSplit {
+  docs: Doc[];
+  /** Present for Hub data: revision, commit and file hashes, for the manifest. */
+  source?: HubDataSource;
+}
+
+/**
+ * Reads one split from local files or, for a Hub dataset id, from the Hub cache (downloading unless
+ * HF_HUB_OFFLINE is set).
+ */
+export async function loadSplitWithSource(
+  config: DatasetConfig & Pick<TaskConfig, 'revision'>,
+  taskFile: string,
+  split: string,
+): Promise<LoadedSplit> {
+  const hub = hubDatasetOf(config, taskFile);
+  if (!hub) return { docs: await loadLocalSplit(config, taskFile, split) };
+  let found: Awaited<ReturnType<typeof hubSplit>>;
+  try {
+    found = await hubSplit(hub, split);
+  } catch (error) {
+    if (error instanceof AssayError && error.location.file === undefined) {
+      throw new AssayError(error.code, error.message, {
+        location: { ...error.location, file: taskFile },
+        cause: error,
+        exitCode: error.exitCode,
+      });
+    }
+    throw error;
+  }
+  const parts = await Promise.all(found.files.map((file) => readDataFile(file, 'parquet')));
+  return { docs: parts.length === 1 ? parts[0] : parts.flat(), source: found.source };
 }

@@ -2,7 +2,8 @@
  * Docs for a loaded task: the evaluation split and the few-shot pool, with process_docs applied, in
  * lm-eval's order (api/task.py `eval_docs`, `fewshot_docs`). Loading is lazy and happens once.
  */
-import { loadSplit } from '../data/local-dataset.js';
+import type { HubDataSource } from '../data/hub/dataset.js';
+import { loadSplitWithSource } from '../data/local-dataset.js';
 import { AssayError } from '../errors.js';
 import type { Doc, TaskConfig } from './types.js';
 
@@ -11,6 +12,8 @@ export interface TaskDocs {
   fewshotSplit?: string;
   evalDocs(): Promise<Doc[]>;
   fewshotDocs(): Promise<Doc[]>;
+  /** Hub splits read so far (revision, commit, file sha256s), for the manifest. */
+  dataSources(): HubDataSource[];
 }
 
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -29,8 +32,12 @@ async function splitDocs(
   taskFile: string,
   split: string,
   process: TaskConfig['process_docs'],
+  sources: HubDataSource[],
 ): Promise<Doc[]> {
-  const docs = [...(await loadSplit(config, taskFile, split))];
+  const loaded = await loadSplitWithSource(config, taskFile, split);
+  if (loaded.source && !sources.some((known) => known.split === loaded.source?.split))
+    sources.push(loaded.source);
+  const docs = [...loaded.docs];
   if (!process) return docs;
   const processed = await process.fn(docs);
   if (!Array.isArray(processed)) {
@@ -50,9 +57,11 @@ export function taskDocs(config: TaskConfig, taskFile: string): TaskDocs {
     (fewshot?.samples !== undefined
       ? undefined
       : (config.training_split ?? config.validation_split ?? config.test_split));
+  const sources: HubDataSource[] = [];
   return {
     evalSplit,
     fewshotSplit,
+    dataSources: () => [...sources],
     evalDocs: once(async () => {
       if (evalSplit === undefined) {
         throw new AssayError(
@@ -63,11 +72,17 @@ export function taskDocs(config: TaskConfig, taskFile: string): TaskDocs {
           },
         );
       }
-      return splitDocs(config, taskFile, evalSplit, config.process_docs);
+      return splitDocs(config, taskFile, evalSplit, config.process_docs, sources);
     }),
     fewshotDocs: once(async () => {
       if (fewshotSplit !== undefined) {
-        return splitDocs(config, taskFile, fewshotSplit, fewshot?.process_docs ?? config.process_docs);
+        return splitDocs(
+          config,
+          taskFile,
+          fewshotSplit,
+          fewshot?.process_docs ?? config.process_docs,
+          sources,
+        );
       }
       const samples = fewshot?.samples;
       if (Array.isArray(samples)) return samples;

@@ -1,3 +1,4 @@
+import type { HubDataSource } from '../data/hub/dataset.js';
 import type { Doc, TaskConfig, TaskSource } from './types.js';
 
 /** What a custom (TypeScript) task adds on top of a TaskConfig: its own metrics and aggregations. */
@@ -24,6 +25,8 @@ export interface LoadedTask {
   evalDocs(): Promise<Doc[]>;
   /** The few-shot pool, after process_docs (lm-eval's order: fewshot_split, samples, train, validation, test). */
   fewshotDocs(): Promise<Doc[]>;
+  /** Hub splits loaded so far (revision, commit, file sha256s), for the manifest; absent for local data. */
+  dataSources?(): readonly HubDataSource[];
   custom?: CustomScoring;
 }
 

@@ -51,5 +51,6 @@ export async function loadYamlTask(source: YamlTaskSource, overrides?: TaskOverr
     fewshotSplit: docs.fewshotSplit,
     evalDocs: docs.evalDocs,
     fewshotDocs: docs.fewshotDocs,
+    dataSources: docs.dataSources,
   };
 }

@@ -35,8 +35,8 @@ export interface RecordedRequest {
 export interface FakeHub {
   endpoint: string;
   requests: RecordedRequest[];
-  /** The next download of this blob sends only `bytes` bytes, then the connection is cut. */
-  cutNextDownload(sha256: string, bytes: number): void;
+  /** The next `times` downloads of this blob send only `bytes` bytes each, then the connection is cut. */
+  cutDownloads(sha256: string, bytes: number, times?: number): void;
   close(): Promise<void>;
 }
 
@@ -46,7 +46,7 @@ export function sha256Of(content: Uint8Array): string {
 
 export async function startFakeHub(datasets: Record<string, FakeDataset>): Promise<FakeHub> {
   const requests: RecordedRequest[] = [];
-  const cuts = new Map<string, number>();
+  const cuts = new Map<string, { bytes: number; times: number }>();
   const blobs = new Map<string, Uint8Array>();
   for (const dataset of Object.values(datasets)) {
     for (const files of Object.values(dataset.commits))
@@ -94,9 +94,9 @@ export async function startFakeHub(datasets: Record<string, FakeDataset>): Promi
       });
       const cut = cuts.get(cdn[1]);
       if (cut !== undefined) {
-        cuts.delete(cdn[1]);
+        if (--cut.times === 0) cuts.delete(cdn[1]);
         // Send part of the body, then drop the connection as a flaky network would.
-        response.write(body.subarray(0, cut), () => setTimeout(() => response.socket?.destroy(), 20));
+        response.write(body.subarray(0, cut.bytes), () => setTimeout(() => response.socket?.destroy(), 20));
         return;
       }
       response.end(body);
@@ -166,7 +166,7 @@ export async function startFakeHub(datasets: Record<string, FakeDataset>): Promi
   return {
     endpoint,
     requests,
-    cutNextDownload: (sha256, bytes) => cuts.set(sha256, bytes),
+    cutDownloads: (sha256, bytes, times = 1) => void cuts.set(sha256, { bytes, times }),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

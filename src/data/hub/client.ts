@@ -1,0 +1,269 @@
+/**
+ * The few Hugging Face Hub endpoints assay uses, as huggingface_hub calls them:
+ *   GET /api/datasets/<id>/revision/<revision>?blobs=true   commit sha and every file with its LFS sha256
+ *   GET /api/datasets/<id>/parquet                          the parquet conversion's configs and splits
+ *   GET /datasets/<id>/resolve/<commit>/<path>              file content (often a redirect to a CDN)
+ * The endpoint is HF_ENDPOINT (default https://huggingface.co); HF_TOKEN, when set, goes in
+ * `Authorization: Bearer`. Only the fields assay reads are validated.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { z } from 'zod';
+import { AssayError } from '../../errors.js';
+
+export interface HubClientOptions {
+  endpoint?: string;
+  token?: string;
+  /** Attempts per file download; each retry resumes where the last one stopped. */
+  attempts?: number;
+}
+
+export interface HubSibling {
+  path: string;
+  size: number | undefined;
+  /** sha256 of the content; the Hub gives it for LFS files (all parquet files are LFS). */
+  sha256: string | undefined;
+}
+
+export interface HubRevision {
+  commit: string;
+  files: HubSibling[];
+}
+
+const revisionSchema = z.object({
+  sha: z.string(),
+  siblings: z
+    .array(
+      z.object({
+        rfilename: z.string(),
+        size: z.number().optional(),
+        lfs: z.object({ sha256: z.string(), size: z.number().optional() }).optional(),
+      }),
+    )
+    .default([]),
+});
+
+/** `{config: {split: [url, ...]}}`, the Hub's parquet listing. */
+const parquetListingSchema = z.record(z.string(), z.record(z.string(), z.array(z.string())));
+
+export function hubEndpoint(env: NodeJS.ProcessEnv = process.env): string {
+  return (env.HF_ENDPOINT || 'https://huggingface.co').replace(/\/+$/, '');
+}
+
+export function hubToken(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.HF_TOKEN || env.HUGGING_FACE_HUB_TOKEN || undefined;
+}
+
+/** Path segments of a repo id are URL-encoded one by one; the slash between org and name stays. */
+function encodeRepo(repoId: string): string {
+  return repoId.split('/').map(encodeURIComponent).join('/');
+}
+
+function encodePath(file: string): string {
+  return file.split('/').map(encodeURIComponent).join('/');
+}
+
+export class HubClient {
+  readonly endpoint: string;
+  private readonly token: string | undefined;
+  private readonly attempts: number;
+
+  constructor(options: HubClientOptions = {}) {
+    this.endpoint = (options.endpoint ?? hubEndpoint()).replace(/\/+$/, '');
+    this.token = options.token ?? hubToken();
+    this.attempts = options.attempts ?? 3;
+  }
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      'user-agent': 'assay',
+      ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+      ...extra,
+    };
+  }
+
+  private async request(
+    url: string,
+    what: string,
+    repoId: string,
+    headers?: Record<string, string>,
+  ): Promise<Response> {
+    let response: Response;
+    try {
+      response = await fetch(url, { headers: this.headers(headers), redirect: 'follow' });
+    } catch (error) {
+      throw new AssayError(
+        'hub_error',
+        `cannot reach ${this.endpoint} for ${what} of dataset ${repoId}: ${describeNetworkError(error)}; ` +
+          'set HF_HUB_OFFLINE=1 to use only the local cache',
+        { cause: error, exitCode: 1 },
+      );
+    }
+    if (response.ok || response.status === 206 || response.status === 416) return response;
+    await response.body?.cancel();
+    throw this.statusError(response.status, what, repoId);
+  }
+
+  private statusError(status: number, what: string, repoId: string): AssayError {
+    if (status === 401 || status === 403) {
+      const hint = this.token
+        ? 'the token in HF_TOKEN was refused (check that it can read this dataset and that you accepted its terms)'
+        : 'the dataset is gated or private: set HF_TOKEN to a token that can read it';
+      return new AssayError('hub_error', `${what} of dataset ${repoId}: HTTP ${status}; ${hint}`, {
+        exitCode: 2,
+      });
+    }
+    if (status === 404) {
+      return new AssayError(
+        'hub_error',
+        `${what} of dataset ${repoId}: not found on ${this.endpoint} (HTTP 404); check dataset_path, dataset_name and revision`,
+        { exitCode: 2 },
+      );
+    }
+    return new AssayError('hub_error', `${what} of dataset ${repoId}: HTTP ${status} from ${this.endpoint}`, {
+      exitCode: 1,
+    });
+  }
+
+  private async json(url: string, what: string, repoId: string): Promise<unknown> {
+    const response = await this.request(url, what, repoId);
+    try {
+      return await response.json();
+    } catch (error) {
+      throw new AssayError('hub_error', `${what} of dataset ${repoId}: the Hub sent invalid JSON`, {
+        cause: error,
+        exitCode: 1,
+      });
+    }
+  }
+
+  /** The commit a revision points to and the files in it. */
+  async revision(repoId: string, revision: string): Promise<HubRevision> {
+    const url = `${this.endpoint}/api/datasets/${encodeRepo(repoId)}/revision/${encodeURIComponent(revision)}?blobs=true`;
+    const parsed = revisionSchema.safeParse(await this.json(url, `revision "${revision}"`, repoId));
+    if (!parsed.success) {
+      throw new AssayError(
+        'hub_error',
+        `revision "${revision}" of dataset ${repoId}: unexpected answer from ${this.endpoint}`,
+        {
+          cause: parsed.error,
+          exitCode: 1,
+        },
+      );
+    }
+    return {
+      commit: parsed.data.sha,
+      files: parsed.data.siblings.map((sibling) => ({
+        path: sibling.rfilename,
+        size: sibling.lfs?.size ?? sibling.size,
+        sha256: sibling.lfs?.sha256,
+      })),
+    };
+  }
+
+  /** The Hub's parquet listing (configs → splits → file URLs) of the conversion branch. */
+  async parquetListing(repoId: string): Promise<Record<string, Record<string, string[]>>> {
+    const url = `${this.endpoint}/api/datasets/${encodeRepo(repoId)}/parquet`;
+    const parsed = parquetListingSchema.safeParse(await this.json(url, 'parquet listing', repoId));
+    if (!parsed.success) {
+      throw new AssayError(
+        'hub_error',
+        `parquet listing of dataset ${repoId}: unexpected answer from ${this.endpoint}`,
+        {
+          cause: parsed.error,
+          exitCode: 1,
+        },
+      );
+    }
+    return parsed.data;
+  }
+
+  resolveUrl(repoId: string, commit: string, file: string): string {
+    return `${this.endpoint}/datasets/${encodeRepo(repoId)}/resolve/${encodeURIComponent(commit)}/${encodePath(file)}`;
+  }
+
+  /**
+   * Downloads a file into `incomplete`, appending to what an earlier attempt left there (a Range
+   * request), and returns its sha256, checked against `expected.sha256` when the Hub gave one. A server
+   * that ignores Range gets the file rewritten from the start. The caller renames the finished file.
+   */
+  async download(
+    repoId: string,
+    commit: string,
+    file: string,
+    expected: { sha256?: string; size?: number },
+    incomplete: string,
+  ): Promise<string> {
+    await mkdir(path.dirname(incomplete), { recursive: true });
+    const url = this.resolveUrl(repoId, commit, file);
+    let lastError: unknown;
+    for (let attempt = 0; attempt < this.attempts; attempt++) {
+      const have = await sizeOf(incomplete);
+      try {
+        if (expected.size === undefined || have < expected.size) {
+          const response = await this.request(
+            url,
+            `file ${file}`,
+            repoId,
+            have > 0 ? { range: `bytes=${have}-` } : {},
+          );
+          if (response.status === 416) await response.body?.cancel();
+          else {
+            const append = response.status === 206 && have > 0;
+            const body = response.body
+              ? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
+              : Readable.from([]);
+            await pipeline(body, createWriteStream(incomplete, { flags: append ? 'a' : 'w' }));
+          }
+        }
+        const actual = await sha256OfFile(incomplete);
+        if (expected.sha256 !== undefined && actual !== expected.sha256) {
+          // A corrupt partial file cannot be resumed; start over on the next attempt.
+          await rm(incomplete, { force: true });
+          throw new AssayError(
+            'hub_error',
+            `file ${file} of dataset ${repoId}: sha256 ${actual} does not match the Hub's ${expected.sha256}`,
+            { exitCode: 1 },
+          );
+        }
+        return actual;
+      } catch (error) {
+        lastError = error;
+        if (error instanceof AssayError && error.exitCode === 2) throw error;
+      }
+    }
+    if (lastError instanceof AssayError) throw lastError;
+    throw new AssayError(
+      'hub_error',
+      `downloading ${file} of dataset ${repoId} failed after ${this.attempts} attempts: ${describeNetworkError(lastError)}` +
+        ' (the partial file is kept and the next run resumes it)',
+      { cause: lastError, exitCode: 1 },
+    );
+  }
+}
+
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await stat(file)).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+}
+
+export async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+function describeNetworkError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  const code = cause && typeof cause === 'object' ? (cause as { code?: string }).code : undefined;
+  return code ? `${error.message} (${code})` : error.message;
+}
