@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { reportError } from './errors.js';
 
-const SUBCOMMANDS = new Set(['run', 'ls', 'validate', 'compare', 'gate', 'power', 'help']);
+const SUBCOMMANDS = new Set(['run', 'ls', 'validate', 'compare', 'gate', 'power', 'data', 'help']);
 
 /**
  * lm-eval spells flags in snake_case; users also type kebab-case. Both reach commander as snake_case.
@@ -91,6 +91,18 @@ export function buildProgram(): Command {
     .action(async (flags: Record<string, unknown>) => {
       const { validateCommand } = await import('./validate.js');
       process.exitCode = await validateCommand(flags);
+    });
+
+  program
+    .command('data')
+    .description('dataset cache commands')
+    .command('fetch')
+    .description('download the Hub data of tasks into the cache (HF_HUB_CACHE, else $HF_HOME/hub)')
+    .requiredOption('-t, --tasks <tasks...>', 'tasks, groups or tags whose data to fetch')
+    .option('--include_path <dirs...>', 'extra task directories')
+    .action(async (flags: Record<string, unknown>) => {
+      const { dataFetchCommand } = await import('./data.js');
+      process.exitCode = await dataFetchCommand(flags);
     });
 
   program

@@ -1,0 +1,40 @@
+/**
+ * `assay data fetch`: downloads every split a task names (training, validation, test, few-shot) into
+ * the Hub cache, so a later run, or a run on an air-gapped machine that gets a copy of the cache, needs
+ * no network. Local datasets are skipped: there is nothing to fetch.
+ */
+import { loadSplitWithSource } from '../local-dataset.js';
+import type { LoadedTask } from '../../tasks/task.js';
+import type { HubDataSource } from './dataset.js';
+
+export interface FetchedSplit {
+  task: string;
+  source: HubDataSource;
+}
+
+export interface PrefetchEvents {
+  onSplit?(fetched: FetchedSplit): void;
+}
+
+function namedSplits(task: LoadedTask): string[] {
+  const { config } = task;
+  const splits = [config.training_split, config.validation_split, config.test_split, config.fewshot_split, config.fewshot_config?.split];
+  return [...new Set(splits.filter((split): split is string => typeof split === 'string'))];
+}
+
+export async function prefetchTasks(tasks: readonly LoadedTask[], events: PrefetchEvents = {}): Promise<FetchedSplit[]> {
+  const fetched: FetchedSplit[] = [];
+  // Tasks run one after another (so errors come in a stable order); a task's splits load together.
+  for (const task of tasks) {
+    const results = await Promise.all(
+      namedSplits(task).map((split) => loadSplitWithSource(task.config, task.source.path, split)),
+    );
+    for (const result of results) {
+      if (!result.source) continue;
+      const entry = { task: task.name, source: result.source };
+      fetched.push(entry);
+      events.onSplit?.(entry);
+    }
+  }
+  return fetched;
+}
