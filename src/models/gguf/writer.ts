@@ -163,29 +163,41 @@ class ByteSink {
 function writeScalar(sink: ByteSink, type: GgufScalarType, value: number | bigint | boolean | string): void {
   switch (type) {
     case 'uint8':
-      return sink.u8(value as number);
+      sink.u8(value as number);
+      break;
     case 'int8':
-      return sink.i8(value as number);
+      sink.i8(value as number);
+      break;
     case 'uint16':
-      return sink.u16(value as number);
+      sink.u16(value as number);
+      break;
     case 'int16':
-      return sink.i16(value as number);
+      sink.i16(value as number);
+      break;
     case 'uint32':
-      return sink.u32(value as number);
+      sink.u32(value as number);
+      break;
     case 'int32':
-      return sink.i32(value as number);
+      sink.i32(value as number);
+      break;
     case 'float32':
-      return sink.f32(value as number);
+      sink.f32(value as number);
+      break;
     case 'float64':
-      return sink.f64(value as number);
+      sink.f64(value as number);
+      break;
     case 'bool':
-      return sink.u8(value ? 1 : 0);
+      sink.u8(value ? 1 : 0);
+      break;
     case 'string':
-      return sink.string(value as string);
+      sink.string(value as string);
+      break;
     case 'uint64':
-      return sink.u64(value as bigint);
+      sink.u64(value as bigint);
+      break;
     case 'int64':
-      return sink.i64(value as bigint);
+      sink.i64(value as bigint);
+      break;
   }
 }
 

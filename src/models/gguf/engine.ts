@@ -1,0 +1,379 @@
+import os from 'node:os';
+import {
+  type ControlledEvaluateInputItem,
+  getLlama,
+  getModuleVersion,
+  type Llama,
+  type LlamaContext,
+  type LlamaContextSequence,
+  LlamaLogLevel,
+  type LlamaModel,
+  type Token as LlamaToken,
+} from 'node-llama-cpp';
+import type { GenerateRequest, LoglikelihoodRequest, LoglikelihoodResult } from '../backend.js';
+import {
+  cutAtStops,
+  encode,
+  encodePair,
+  rollingScoringInputs,
+  type ScoringInput,
+  scoringInput,
+  type Token,
+  type Tokenizer,
+} from './token-requests.js';
+
+/**
+ * The llama.cpp engine behind the gguf backend. It runs inside the worker process (see
+ * engine-worker.ts): node-llama-cpp's scoring on several sequences at once is only correct with
+ * UV_THREADPOOL_SIZE=1, which must be set before the process starts.
+ */
+
+export interface EngineOptions {
+  modelPath: string;
+  /** Tokens per sequence; default min(2048, the model's training context). */
+  nCtx?: number;
+  /** CPU threads; default os.availableParallelism(). */
+  threads?: number;
+  gpu?: 'auto' | false;
+  /** Parallel sequences: requests on different sequences share one llama_decode batch. */
+  sequences?: number;
+  /** Explicit, never "auto": it shifts log-probabilities by about 1e-3. */
+  flashAttention?: boolean;
+}
+
+export interface EngineInfo {
+  architecture: string;
+  name?: string;
+  fileType?: number;
+  quantizationTypes: string[];
+  vocabSize: number;
+  nCtx: number;
+  trainContextSize: number;
+  threads: number;
+  sequences: number;
+  flashAttention: boolean;
+  gpu: string | false;
+  addBos: boolean;
+  engine: { name: 'node-llama-cpp'; version: string; llamaCpp: string; binary: 'prebuilt' | 'localBuild' };
+  chatTemplate?: string;
+  bosString?: string;
+  eosString?: string;
+}
+
+/** Log-probabilities of targets and whether each was the argmax, per scoring input. */
+export interface ScoredInput {
+  logprobs: number[];
+  greedy: boolean[];
+}
+
+type GgmlTypeNames = Record<number, string>;
+
+export class GgufEngine {
+  private constructor(
+    private readonly llama: Llama,
+    private readonly model: LlamaModel,
+    private readonly context: LlamaContext,
+    private readonly sequences: LlamaContextSequence[],
+    readonly tokenizer: Tokenizer,
+    readonly info: EngineInfo,
+  ) {}
+
+  static async load(options: EngineOptions): Promise<GgufEngine> {
+    const threads = options.threads ?? os.availableParallelism();
+    const llama = await getLlama({
+      gpu: options.gpu ?? false,
+      build: 'never',
+      maxThreads: threads,
+      logLevel: LlamaLogLevel.error,
+      progressLogs: false,
+    });
+    const model = await llama.loadModel({
+      modelPath: options.modelPath,
+      gpuLayers: options.gpu === 'auto' ? 'auto' : 0,
+    });
+    const trainContextSize = model.trainContextSize;
+    const nCtx = options.nCtx ?? Math.min(2048, trainContextSize);
+    const sequenceCount = options.sequences ?? 4;
+    const flashAttention = options.flashAttention ?? false;
+    const context = await model.createContext({
+      contextSize: nCtx,
+      sequences: sequenceCount,
+      threads,
+      flashAttention,
+      batchSize: Math.max(512, Math.min(nCtx, 2048)),
+    });
+    const sequences = Array.from({ length: sequenceCount }, () => context.getSequence());
+    const metadata = model.fileInfo.metadata;
+    const ggml = metadata.tokenizer.ggml as { add_bos_token?: boolean; tokens: readonly string[] };
+    const bos = model.tokens.bos;
+    const addBos = ggml.add_bos_token ?? model.tokens.shouldPrependBosToken;
+    const prefixToken = bos ?? model.tokens.eos;
+    if (prefixToken === null)
+      throw new Error('the model has neither a BOS nor an EOS token to start scoring from');
+    const tokenizer: Tokenizer = {
+      tokenize: (text) => (text === '' ? [] : [...model.tokenize(text, false)]),
+      addBos: addBos && bos !== null,
+      prefixToken,
+      bos,
+    };
+    const { GgmlType } = await import('node-llama-cpp');
+    const typeNames = GgmlType as unknown as GgmlTypeNames;
+    const quantizationTypes = [
+      ...new Set(
+        (model.fileInfo.tensorInfo ?? []).map(
+          (tensor) => typeNames[tensor.ggmlType] ?? String(tensor.ggmlType),
+        ),
+      ),
+    ].sort();
+    const general = metadata.general as { architecture: string; name?: string; file_type?: number };
+    const info: EngineInfo = {
+      architecture: general.architecture,
+      name: general.name,
+      fileType: general.file_type,
+      quantizationTypes,
+      vocabSize: ggml.tokens.length,
+      nCtx: sequences[0].contextSize,
+      trainContextSize,
+      threads: context.idealThreads,
+      sequences: sequenceCount,
+      flashAttention: context.flashAttention === true,
+      gpu: llama.gpu,
+      addBos: tokenizer.addBos,
+      engine: {
+        name: 'node-llama-cpp',
+        version: await getModuleVersion(),
+        llamaCpp: llama.llamaCppRelease.release,
+        binary: llama.buildType,
+      },
+      chatTemplate: (metadata.tokenizer as { chat_template?: string }).chat_template,
+      bosString: model.tokens.bosString ?? undefined,
+      eosString: model.tokens.eosString ?? undefined,
+    };
+    return new GgufEngine(llama, model, context, sequences, tokenizer, info);
+  }
+
+  get maxLength(): number {
+    return this.info.nCtx;
+  }
+
+  tokenize(text: string, withBos: boolean): Token[] {
+    return withBos ? encode(this.tokenizer, text) : this.tokenizer.tokenize(text);
+  }
+
+  detokenize(tokens: Token[]): string {
+    return this.model.detokenize(llamaTokens(tokens), false);
+  }
+
+  /**
+   * Scores many inputs. Identical inputs (e.g. single-token choices of one question) are evaluated
+   * once; inputs sharing a prefix run on the same sequence one after another, so the prefix stays in
+   * the KV cache and only each suffix is evaluated; sequences run concurrently, so their tokens share
+   * decode batches.
+   */
+  async score(inputs: ScoringInput[], onDone?: (index: number) => void): Promise<ScoredInput[]> {
+    const results: ScoredInput[] = inputs.map((input) => ({
+      logprobs: new Array(input.targets.length),
+      greedy: new Array(input.targets.length),
+    }));
+    // Groups of identical inputs; each group is scored from the earliest position any member needs.
+    const groups = new Map<string, { input: Token[]; scoredFrom: number; members: number[] }>();
+    inputs.forEach((item, index) => {
+      // Nothing to score (empty continuation): log-probability 0, trivially greedy.
+      if (item.targets.length === 0) {
+        onDone?.(index);
+        return;
+      }
+      const key = item.input.join(',');
+      const group = groups.get(key);
+      if (group) {
+        group.members.push(index);
+        group.scoredFrom = Math.min(group.scoredFrom, item.scoredFrom);
+      } else groups.set(key, { input: item.input, scoredFrom: item.scoredFrom, members: [index] });
+    });
+    // Clusters of groups with the same unscored prefix go to one sequence, in token order.
+    const clusters = new Map<
+      string,
+      { prefix: Token[]; groups: Array<{ input: Token[]; scoredFrom: number; members: number[] }> }
+    >();
+    for (const group of groups.values()) {
+      const prefix = group.input.slice(0, group.scoredFrom);
+      const key = prefix.join(',');
+      const cluster = clusters.get(key);
+      if (cluster) cluster.groups.push(group);
+      else clusters.set(key, { prefix, groups: [group] });
+    }
+    const queue = [...clusters.values()].sort((a, b) => compareTokens(a.prefix, b.prefix));
+    const worker = async (sequence: LlamaContextSequence) => {
+      for (let cluster = queue.shift(); cluster; cluster = queue.shift()) {
+        for (const group of cluster.groups) {
+          const outputs = await this.evaluateFrom(sequence, group.input, group.scoredFrom);
+          for (const member of group.members) {
+            const item = inputs[member];
+            item.targets.forEach((target, j) => {
+              const probabilities = outputs[item.scoredFrom + j - group.scoredFrom];
+              const probability = probabilities.get(target) ?? 0;
+              results[member].logprobs[j] = Math.log(probability);
+              results[member].greedy[j] = probabilities.keys().next().value === target;
+            });
+            onDone?.(member);
+          }
+        }
+      }
+    };
+    await Promise.all(this.sequences.map(worker));
+    return results;
+  }
+
+  /**
+   * Brings the sequence to `input`, reusing the longest cached prefix (but never past `scoredFrom`,
+   * whose outputs we need), and returns the next-token distribution at each position from scoredFrom.
+   */
+  private async evaluateFrom(
+    sequence: LlamaContextSequence,
+    input: Token[],
+    scoredFrom: number,
+  ): Promise<Array<Map<Token, number>>> {
+    const keep = Math.min(commonPrefixLength(sequence.contextTokens, input), scoredFrom);
+    if (sequence.nextTokenIndex > keep) {
+      await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+    }
+    const items: ControlledEvaluateInputItem[] = llamaTokens(input)
+      .slice(keep)
+      .map((token, j) =>
+        keep + j >= scoredFrom ? [token, { generateNext: { probabilities: true } }] : token,
+      );
+    const outputs = await sequence.controlledEvaluate(items);
+    const maps: Array<Map<Token, number>> = [];
+    for (let position = scoredFrom; position < input.length; position++) {
+      const probabilities = outputs[position - keep]?.next.probabilities;
+      if (!probabilities) throw new Error(`no probabilities returned at position ${position}`);
+      maps.push(probabilities);
+    }
+    return maps;
+  }
+
+  async loglikelihood(
+    requests: LoglikelihoodRequest[],
+    onDone?: (index: number) => void,
+  ): Promise<LoglikelihoodResult[]> {
+    const inputs = requests.map((request) => {
+      const pair = encodePair(this.tokenizer, request.context, request.continuation);
+      return scoringInput(pair.context, pair.continuation, this.maxLength);
+    });
+    const scored = await this.score(inputs, onDone);
+    return scored.map((result) => ({
+      logprob: sum(result.logprobs),
+      isGreedy: result.greedy.every(Boolean),
+    }));
+  }
+
+  /** Sum over lm-eval's disjoint rolling windows (context_len = 1, max_length = n_ctx). */
+  async loglikelihoodRolling(texts: string[], onDone?: (index: number) => void): Promise<number[]> {
+    const owners: number[] = [];
+    const inputs: ScoringInput[] = [];
+    const remaining = texts.map(() => 0);
+    texts.forEach((text, index) => {
+      for (const window of rollingScoringInputs(this.tokenizer, text, this.maxLength)) {
+        owners.push(index);
+        inputs.push(window);
+        remaining[index] += 1;
+      }
+    });
+    const totals = texts.map(() => 0);
+    texts.forEach((_, index) => {
+      if (remaining[index] === 0) onDone?.(index);
+    });
+    const scored = await this.score(inputs, (windowIndex) => {
+      const owner = owners[windowIndex];
+      remaining[owner] -= 1;
+      if (remaining[owner] === 0) onDone?.(owner);
+    });
+    scored.forEach((result, windowIndex) => {
+      totals[owners[windowIndex]] += sum(result.logprobs);
+    });
+    return totals;
+  }
+
+  /** Greedy (or seeded sampling when doSample) generation until a stop string, EOS or maxGenToks. */
+  async generate(requests: GenerateRequest[], onDone?: (index: number) => void): Promise<string[]> {
+    const results: string[] = new Array(requests.length);
+    const queue = requests.map((_, index) => index);
+    const worker = async (sequence: LlamaContextSequence) => {
+      for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
+        results[index] = await this.generateOne(sequence, requests[index]);
+        onDone?.(index);
+      }
+    };
+    await Promise.all(this.sequences.map(worker));
+    return results;
+  }
+
+  private async generateOne(sequence: LlamaContextSequence, request: GenerateRequest): Promise<string> {
+    const maxGenToks = Math.max(0, Math.min(request.maxGenToks, this.maxLength - 1));
+    const contextTokens = encode(this.tokenizer, request.context).slice(-(this.maxLength - maxGenToks));
+    if (contextTokens.length === 0) contextTokens.push(this.tokenizer.prefixToken);
+    if (maxGenToks === 0) return '';
+    const keep = Math.min(
+      commonPrefixLength(sequence.contextTokens, contextTokens),
+      contextTokens.length - 1,
+    );
+    if (sequence.nextTokenIndex > keep) {
+      await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+    }
+    const sampling = request.doSample
+      ? {
+          temperature: request.temperature > 0 ? request.temperature : 1,
+          seed: Number(request.extra.seed ?? 1234),
+          topP: typeof request.extra.top_p === 'number' ? request.extra.top_p : undefined,
+          topK: typeof request.extra.top_k === 'number' ? request.extra.top_k : undefined,
+        }
+      : { temperature: 0 };
+    const tail = llamaTokens(contextTokens.slice(-16));
+    const generated: LlamaToken[] = [];
+    let pending = llamaTokens(contextTokens.slice(keep));
+    while (generated.length < maxGenToks) {
+      const items: ControlledEvaluateInputItem[] = pending.map((token, j) =>
+        j === pending.length - 1 ? [token, { generateNext: { token: true, options: sampling } }] : token,
+      );
+      const outputs = await sequence.controlledEvaluate(items);
+      const next = outputs[pending.length - 1]?.next.token;
+      if (next === undefined || next === null || this.model.isEogToken(next)) break;
+      generated.push(next);
+      const text = this.model.detokenize(generated, false, tail);
+      if (cutAtStops(text, request.until) !== text) break;
+      if (sequence.nextTokenIndex + 1 >= this.maxLength) break;
+      pending = [next];
+    }
+    return cutAtStops(this.model.detokenize(generated, false, tail), request.until);
+  }
+
+  async close(): Promise<void> {
+    await this.context.dispose();
+    await this.model.dispose();
+    await this.llama.dispose();
+  }
+}
+
+/** node-llama-cpp brands its token type; ours are the same plain numbers. */
+function llamaTokens(tokens: readonly Token[]): LlamaToken[] {
+  return tokens as LlamaToken[];
+}
+
+function sum(values: number[]): number {
+  let total = 0;
+  for (const value of values) total += value;
+  return total;
+}
+
+function commonPrefixLength(a: readonly Token[], b: readonly Token[]): number {
+  const limit = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < limit && a[i] === b[i]) i++;
+  return i;
+}
+
+function compareTokens(a: readonly Token[], b: readonly Token[]): number {
+  const limit = Math.min(a.length, b.length);
+  for (let i = 0; i < limit; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}

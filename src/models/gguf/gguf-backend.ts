@@ -1,0 +1,251 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { AssayError } from '../../errors.js';
+import type {
+  BackendCapabilities,
+  ChatMessage,
+  GenerateRequest,
+  LoglikelihoodRequest,
+  LoglikelihoodResult,
+  ModelBackend,
+  ModelInfo,
+  ProgressSink,
+  RollingRequest,
+} from '../backend.js';
+import { renderChatTemplate } from '../chat-template.js';
+import type { EngineInfo, EngineOptions } from './engine.js';
+import type { WorkerCall, WorkerReply } from './protocol.js';
+
+/** `--model_args` of the gguf backend, validated once here. */
+const schema = z
+  .object({
+    model: z.string().optional(),
+    n_ctx: z.coerce.number().int().positive().optional(),
+    threads: z.coerce.number().int().positive().optional(),
+    gpu: z
+      .union([z.literal('auto'), z.literal(false), z.literal('false')])
+      .transform((value) => (value === 'auto' ? ('auto' as const) : false))
+      .default(false),
+    /** Sequences evaluated concurrently (their tokens share decode batches). */
+    batch_size: z
+      .union([
+        z.coerce.number().int().positive(),
+        z
+          .string()
+          .startsWith('auto')
+          .transform(() => 4),
+      ])
+      .default(4),
+    flash_attention: z
+      .union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')])
+      .default(false),
+    seed: z.unknown().optional(),
+  })
+  .strict();
+
+export type GgufModelArgs = z.output<typeof schema>;
+
+export function parseGgufModelArgs(raw: Record<string, unknown>): GgufModelArgs {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AssayError(
+      'bad_argument',
+      `--model_args for gguf: ${issue.path.join('.') || '(args)'}: ${issue.message}`,
+    );
+  }
+  return parsed.data;
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  progress?: ProgressSink;
+}
+
+/** The worker entry: the compiled .js in dist, or the .ts source under tsx (tests, bench). */
+function workerEntry(): { file: string; execArgv: string[] } {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const js = path.join(here, 'engine-worker.js');
+  if (existsSync(js)) return { file: js, execArgv: [] };
+  return { file: path.join(here, 'engine-worker.ts'), execArgv: ['--import', 'tsx'] };
+}
+
+export async function fileSha256(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * A GGUF model run by llama.cpp (node-llama-cpp) in a child process. Scores follow lm-eval's HFLM:
+ * BOS as the model's metadata says, trailing context whitespace moved to the continuation, rolling
+ * loglikelihood over disjoint windows of n_ctx tokens, greedy generation cut at stop strings.
+ */
+export class GgufBackend implements ModelBackend {
+  readonly name = 'gguf';
+  readonly capabilities: BackendCapabilities = {
+    loglikelihood: true,
+    loglikelihoodRolling: true,
+    generate: true,
+  };
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private exited: Error | undefined;
+  private stderrTail = '';
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly modelPath: string,
+    private engineInfo: EngineInfo | undefined = undefined,
+    private sha256 = '',
+  ) {
+    child.on('message', (reply: WorkerReply) => this.onReply(reply));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000);
+    });
+    child.on('exit', (code, signal) => {
+      this.exited = new AssayError(
+        'backend_error',
+        `gguf engine process exited (${signal ?? `code ${code}`})${this.stderrTail ? `: ${this.stderrTail.trim()}` : ''}`,
+      );
+      for (const pending of this.pending.values()) pending.reject(this.exited);
+      this.pending.clear();
+    });
+  }
+
+  static async create(options: EngineOptions): Promise<GgufBackend> {
+    if (!existsSync(options.modelPath)) {
+      throw new AssayError(
+        'bad_argument',
+        `--model_args for gguf: model file not found: ${options.modelPath}`,
+      );
+    }
+    const entry = workerEntry();
+    const child = fork(entry.file, [], {
+      // Set before start-up: libuv sizes its pool once, and setting it later in-process does not help.
+      env: { ...process.env, UV_THREADPOOL_SIZE: '1' },
+      execArgv: entry.execArgv,
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    const backend = new GgufBackend(child, path.resolve(options.modelPath));
+    const [info, sha256] = await Promise.all([
+      backend.call({ method: 'init', params: options }) as Promise<EngineInfo>,
+      fileSha256(options.modelPath),
+    ]);
+    backend.engineInfo = info;
+    backend.sha256 = sha256;
+    return backend;
+  }
+
+  private onReply(reply: WorkerReply): void {
+    const pending = this.pending.get(reply.id);
+    if (!pending) return;
+    if (reply.kind === 'progress') {
+      pending.progress?.(reply.done);
+      return;
+    }
+    this.pending.delete(reply.id);
+    if (reply.kind === 'result') pending.resolve(reply.result);
+    else {
+      const error = new AssayError('backend_error', `gguf engine: ${reply.message}`);
+      if (reply.stack) error.stack = reply.stack;
+      pending.reject(error);
+    }
+  }
+
+  private call(message: Omit<WorkerCall, 'id'>, progress?: ProgressSink): Promise<unknown> {
+    if (this.exited) return Promise.reject(this.exited);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, progress });
+      this.child.send({ ...message, id } as WorkerCall);
+    });
+  }
+
+  get engine(): EngineInfo {
+    if (!this.engineInfo) throw new Error('engine not initialised');
+    return this.engineInfo;
+  }
+
+  async loglikelihood(
+    requests: LoglikelihoodRequest[],
+    progress?: ProgressSink,
+  ): Promise<LoglikelihoodResult[]> {
+    if (requests.length === 0) return [];
+    return (await this.call(
+      { method: 'loglikelihood', params: requests },
+      progress,
+    )) as LoglikelihoodResult[];
+  }
+
+  async loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<number[]> {
+    if (requests.length === 0) return [];
+    const texts = requests.map((request) => request.text);
+    return (await this.call({ method: 'rolling', params: texts }, progress)) as number[];
+  }
+
+  async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<string[]> {
+    if (requests.length === 0) return [];
+    return (await this.call({ method: 'generate', params: requests }, progress)) as string[];
+  }
+
+  async tokenize(text: string, withBos = false): Promise<number[]> {
+    return (await this.call({ method: 'tokenize', params: { text, withBos } })) as number[];
+  }
+
+  async detokenize(tokens: number[]): Promise<string> {
+    return (await this.call({ method: 'detokenize', params: tokens })) as string;
+  }
+
+  applyChatTemplate(messages: ChatMessage[], options: { addGenerationPrompt: boolean }): string {
+    const template = this.engine.chatTemplate;
+    if (!template) {
+      throw new AssayError(
+        'capability_missing',
+        `${path.basename(this.modelPath)} has no tokenizer.chat_template in its metadata`,
+      );
+    }
+    return renderChatTemplate(template, messages, options.addGenerationPrompt, {
+      bos_token: this.engine.bosString ?? '',
+      eos_token: this.engine.eosString ?? '',
+    });
+  }
+
+  chatTemplate(): string | undefined {
+    return this.engine.chatTemplate;
+  }
+
+  info(): ModelInfo {
+    const engine = this.engine;
+    return {
+      name: path.basename(this.modelPath),
+      path: this.modelPath,
+      sha256: this.sha256,
+      numericFormat: engine.quantizationTypes.join('+'),
+      architecture: engine.architecture,
+      quantizationTypes: engine.quantizationTypes,
+      fileType: engine.fileType,
+      vocabSize: engine.vocabSize,
+      nCtx: engine.nCtx,
+      threads: engine.threads,
+      sequences: engine.sequences,
+      flashAttention: engine.flashAttention,
+      gpu: engine.gpu,
+      addBos: engine.addBos,
+      engine: engine.engine,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.exited) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    await this.call({ method: 'close', params: null }).catch(() => undefined);
+    await exited;
+  }
+}

@@ -1,0 +1,17 @@
+import type { GenerateRequest, LoglikelihoodRequest } from '../backend.js';
+import type { EngineOptions } from './engine.js';
+
+/** Messages between GgufBackend (parent) and engine-worker.ts (child), over Node's IPC channel. */
+export type WorkerCall =
+  | { id: number; method: 'init'; params: EngineOptions }
+  | { id: number; method: 'loglikelihood'; params: LoglikelihoodRequest[] }
+  | { id: number; method: 'rolling'; params: string[] }
+  | { id: number; method: 'generate'; params: GenerateRequest[] }
+  | { id: number; method: 'tokenize'; params: { text: string; withBos: boolean } }
+  | { id: number; method: 'detokenize'; params: number[] }
+  | { id: number; method: 'close'; params: null };
+
+export type WorkerReply =
+  | { id: number; kind: 'result'; result: unknown }
+  | { id: number; kind: 'error'; message: string; stack?: string }
+  | { id: number; kind: 'progress'; done: number };

@@ -1,0 +1,116 @@
+/**
+ * lm-eval's token-level request semantics, independent of any engine: how (context, continuation)
+ * becomes tokens, how long inputs are truncated, and how rolling loglikelihood is cut into windows.
+ */
+
+export type Token = number;
+
+export interface Tokenizer {
+  /** Text to tokens, without BOS. */
+  tokenize(text: string): Token[];
+  /** BOS prepended to every encoding when the model's metadata asks for it (tokenizer.ggml.add_bos_token). */
+  readonly addBos: boolean;
+  /** lm-eval's prefix_token_id: BOS, else EOS. Used for an empty context and as the rolling prefix. */
+  readonly prefixToken: Token;
+  readonly bos: Token | null;
+}
+
+/** lm-eval TemplateLM.loglikelihood: trailing whitespace of the context moves onto the continuation. */
+export function moveTrailingWhitespace(context: string, continuation: string): [string, string] {
+  const trimmed = context.replace(/\s+$/u, '');
+  const moved = context.length - trimmed.length;
+  if (moved === 0) return [context, continuation];
+  return [trimmed, context.slice(trimmed.length) + continuation];
+}
+
+export function encode(tokenizer: Tokenizer, text: string): Token[] {
+  const tokens = tokenizer.tokenize(text);
+  return tokenizer.addBos && tokenizer.bos !== null ? [tokenizer.bos, ...tokens] : tokens;
+}
+
+/**
+ * lm-eval TemplateLM._encode_pair: whole = enc(ctx + cont), cont = whole[len(enc(ctx)):], so a token
+ * that straddles the boundary counts as context. An empty context becomes [prefix token].
+ */
+export function encodePair(
+  tokenizer: Tokenizer,
+  rawContext: string,
+  rawContinuation: string,
+): { context: Token[]; continuation: Token[] } {
+  if (rawContext === '') {
+    return { context: [tokenizer.prefixToken], continuation: tokenizer.tokenize(rawContinuation) };
+  }
+  const [context, continuation] = moveTrailingWhitespace(rawContext, rawContinuation);
+  const whole = encode(tokenizer, context + continuation);
+  const contextLength = encode(tokenizer, context).length;
+  return { context: whole.slice(0, contextLength), continuation: whole.slice(contextLength) };
+}
+
+/**
+ * What the model reads and which of its outputs are scored, after HF's left truncation
+ * `(ctx + cont)[-(maxLength + 1):][:-1]`: output i predicts input[i + 1] (or the last target).
+ */
+export interface ScoringInput {
+  input: Token[];
+  /** The tokens to score; targets[j] is predicted by the output at input position scoredFrom + j. */
+  targets: Token[];
+  scoredFrom: number;
+}
+
+export function scoringInput(context: Token[], continuation: Token[], maxLength: number): ScoringInput {
+  const all = [...context, ...continuation].slice(-(maxLength + 1));
+  const input = all.slice(0, -1);
+  const count = Math.min(continuation.length, all.length - 1);
+  const targets = count > 0 ? continuation.slice(-count) : [];
+  return { input, targets, scoredFrom: input.length - targets.length };
+}
+
+/** lm-eval utils.get_rolling_token_windows, as (context, predicted) pairs. */
+export function rollingTokenWindows(
+  tokens: Token[],
+  prefixToken: Token,
+  maxSeqLen: number,
+  contextLen: number,
+): Array<[Token[], Token[]]> {
+  if (contextLen < 1 || contextLen > maxSeqLen) throw new Error('context_len must be in [1, max_seq_len]');
+  const windows: Array<[Token[], Token[]]> = [];
+  if (tokens.length === 0) return windows;
+  const predLen = maxSeqLen - contextLen + 1;
+  let predicted = 0;
+  const firstSeqLen = Math.min(maxSeqLen, tokens.length);
+  windows.push([[prefixToken, ...tokens.slice(0, firstSeqLen - 1)], tokens.slice(0, firstSeqLen)]);
+  predicted += firstSeqLen;
+  while (predicted < tokens.length) {
+    const windowPredLen = Math.min(tokens.length - predicted, predLen);
+    const windowEnd = predicted + windowPredLen;
+    windows.push([
+      tokens.slice(windowEnd - maxSeqLen - 1, windowEnd - 1),
+      tokens.slice(windowEnd - windowPredLen, windowEnd),
+    ]);
+    predicted += windowPredLen;
+  }
+  return windows;
+}
+
+/** lm-eval utils.make_disjoint_window: drop the context tokens that the prediction already covers. */
+export function makeDisjointWindow([context, predicted]: [Token[], Token[]]): [Token[], Token[]] {
+  return [context.slice(0, context.length - (predicted.length - 1)), predicted];
+}
+
+/** The windows HFLM scores for loglikelihood_rolling (context_len = 1), each as a scoring input. */
+export function rollingScoringInputs(tokenizer: Tokenizer, text: string, maxLength: number): ScoringInput[] {
+  return rollingTokenWindows(tokenizer.tokenize(text), tokenizer.prefixToken, maxLength, 1)
+    .map(makeDisjointWindow)
+    .map(([context, predicted]) => scoringInput(context, predicted, maxLength));
+}
+
+/** lm-eval's postprocessing: cut at the first occurrence of each stop string, in order. */
+export function cutAtStops(text: string, until: readonly string[]): string {
+  let result = text;
+  for (const stop of until) {
+    if (stop.length === 0) continue;
+    const at = result.indexOf(stop);
+    if (at >= 0) result = result.slice(0, at);
+  }
+  return result;
+}
