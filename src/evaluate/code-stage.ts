@@ -6,8 +6,9 @@
  */
 import { AssayError } from '../errors.js';
 import { type CodeScoreRequest, isCodeScoreRequest, scoreCodeRequest } from '../sandbox/code-score.js';
-import type { CodeSandbox } from '../sandbox/sandbox.js';
+import { CodeSandbox, type CreateSandboxOptions, UNSAFE_WARNING } from '../sandbox/sandbox.js';
 import type { CodeOutcome } from '../sandbox/types.js';
+import { leafTasks, type TaskNode } from '../tasks/task.js';
 import type { RunListener } from './events.js';
 import type { ScoredDoc, ScoredTask } from './score.js';
 
@@ -33,7 +34,11 @@ function pendingRequests(scored: ScoredTask): Pending[] {
 }
 
 /** Runs the code of one scored task; returns how many programs ran. */
-export async function runCodeStage(scored: ScoredTask, sandbox: CodeSandbox | undefined, listener?: RunListener): Promise<number> {
+export async function runCodeStage(
+  scored: ScoredTask,
+  sandbox: CodeSandbox | undefined,
+  listener?: RunListener,
+): Promise<number> {
   const pending = pendingRequests(scored);
   if (pending.length === 0) return 0;
   const task = scored.plan.task.name;
@@ -45,7 +50,11 @@ export async function runCodeStage(scored: ScoredTask, sandbox: CodeSandbox | un
     );
   }
   const programs = pending.reduce((total, item) => total + item.request.programs.length, 0);
-  listener?.({ type: 'phase', phase: 'scoring', detail: `${task}: running ${programs} programs in the ${sandbox.options.mode} sandbox` });
+  listener?.({
+    type: 'phase',
+    phase: 'scoring',
+    detail: `${task}: running ${programs} programs in the ${sandbox.options.mode} sandbox`,
+  });
   const limits = sandbox.options.limits;
   const results = await Promise.all(
     pending.map(async (item) => {
@@ -60,4 +69,48 @@ export async function runCodeStage(scored: ScoredTask, sandbox: CodeSandbox | un
     item.doc.execution = [...(item.doc.execution ?? []), ...outcomes];
   });
   return programs;
+}
+
+export interface CodeExecutionOptions {
+  /** lm-eval's --confirm_run_unsafe_code: tasks marked unsafe_code run only with it. */
+  confirmRunUnsafeCode?: boolean;
+  /** Run code with rlimits only when bubblewrap is unavailable: the manifest records it loudly. */
+  unsafeCodeWithoutSandbox?: boolean;
+  /** Limits, worker count and interpreters for the sandbox. */
+  sandbox?: Omit<CreateSandboxOptions, 'unsafeWithoutSandbox'>;
+}
+
+/**
+ * Checks the run's unsafe_code tasks against the user's confirmation, as lm-eval does, and sets up the
+ * sandbox they need before any model request is made, so that a missing bubblewrap fails fast.
+ */
+export function prepareCodeSandbox(
+  nodes: TaskNode[],
+  options: CodeExecutionOptions & { predictOnly?: boolean },
+  logger?: { warn(message: string): void },
+): CodeSandbox | undefined {
+  const unsafe = [
+    ...new Set(
+      nodes
+        .flatMap(leafTasks)
+        .filter((task) => task.config.unsafe_code)
+        .map((task) => task.name),
+    ),
+  ];
+  if (unsafe.length === 0) return undefined;
+  if (!options.confirmRunUnsafeCode) {
+    throw new AssayError(
+      'bad_argument',
+      `task ${unsafe.join(', ')} ${unsafe.length > 1 ? 'are' : 'is'} marked unsafe_code: it runs model-written code. Pass --confirm_run_unsafe_code to run it (in the bubblewrap sandbox)`,
+      { location: { task: unsafe[0] } },
+    );
+  }
+  // Predict-only runs score nothing, so they execute nothing.
+  if (options.predictOnly) return undefined;
+  const sandbox = CodeSandbox.create({
+    ...options.sandbox,
+    unsafeWithoutSandbox: options.unsafeCodeWithoutSandbox,
+  });
+  if (sandbox.options.mode === 'rlimits_only') logger?.warn(UNSAFE_WARNING);
+  return sandbox;
 }

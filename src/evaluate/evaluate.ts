@@ -10,13 +10,14 @@ import type { RunListener } from './events.js';
 import { parseLimit } from './limit.js';
 import { type EvaluationOutput, runEvaluation } from './run-evaluation.js';
 import { parseSeeds } from './seeds.js';
+import { type CodeExecutionOptions, prepareCodeSandbox } from './code-stage.js';
 
 export interface Logger {
   warn(message: string): void;
   info?(message: string): void;
 }
 
-export interface CommonOptions {
+export interface CommonOptions extends CodeExecutionOptions {
   /** Task names, globs, files or directories (lm-eval's --tasks), or tasks already loaded. */
   tasks: Array<string | TaskNode>;
   includePath?: string[];
@@ -120,6 +121,7 @@ async function run(
       '--limit SHOULD ONLY BE USED FOR TESTING. REAL METRICS SHOULD NOT BE COMPUTED USING LIMIT.',
     );
   }
+  const codeSandbox = prepareCodeSandbox(nodes, options, options.logger);
   const output = await runEvaluation(backend, nodes, {
     limit,
     samples,
@@ -135,6 +137,7 @@ async function run(
     modelLabel: { ...label, batchSize: options.batchSize ?? 1 },
     useCache: options.useCache ?? null,
     listener: options.listener,
+    codeSandbox,
   });
   let files: WrittenFiles | undefined;
   if (options.outputPath) {

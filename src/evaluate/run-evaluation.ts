@@ -8,6 +8,8 @@ import type { RunListener } from './events.js';
 import { executeRequests } from './execute.js';
 import { planTask, type TaskPlan } from './plan.js';
 import type { Instance } from './requests.js';
+import type { CodeSandbox } from '../sandbox/sandbox.js';
+import { runCodeStage } from './code-stage.js';
 import { scoreTask } from './score.js';
 
 export interface Seeds {
@@ -32,6 +34,8 @@ export interface RunOptions {
   modelLabel: { model: string; modelArgs: Record<string, unknown> | string; batchSize: string | number };
   useCache?: string | null;
   listener?: RunListener;
+  /** Runs model-written code for code metrics; set only when the run's tasks were confirmed as unsafe_code. */
+  codeSandbox?: CodeSandbox;
 }
 
 export interface EvaluationOutput {
@@ -88,6 +92,7 @@ export async function runEvaluation(
   let erroredSamples = 0;
   for (const plan of plans) {
     const scored = scoreTask(plan, options.predictOnly);
+    await runCodeStage(scored, options.codeSandbox, listener);
     const result = aggregateTask(scored, {
       bootstrapIters: options.bootstrapIters,
       predictOnly: options.predictOnly,

@@ -247,6 +247,7 @@ export function buildResults(input: BuildInput): ResultsFile {
     limit: { used: partial, value: options.limit ?? null, samples: options.samples !== undefined },
     hardware: hardware(info.numericFormat ?? null),
     runtime: { node: process.version, platform: process.platform, arch: process.arch },
+    ...(options.codeSandbox ? { code_execution: options.codeSandbox.describe() } : {}),
   };
 
   const out: ResultsFile = {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ExecutedDoc } from '../evaluate/code-stage.js';
 import type { PlannedDoc } from '../evaluate/plan.js';
 import { instanceArguments } from '../evaluate/requests.js';
 import type { ScoredDoc } from '../evaluate/score.js';
@@ -66,6 +67,9 @@ export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
     fewshot_ids: planned.fewshotIds,
   };
   if (scored.error !== undefined) line.error = scored.error;
+  // Code metrics: passed / failed / timed_out / error, with the reason, for each program that ran.
+  const execution = (scored as ExecutedDoc).execution;
+  if (execution) line.execution = execution;
   for (const [name, value] of Object.entries(scored.metrics)) line[name] = value;
   return line;
 }
