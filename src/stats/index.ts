@@ -98,3 +98,11 @@ export {
   wilcoxonNullDistribution,
   wilcoxonSignedRank,
 } from './wilcoxon.js';
+export {
+  comparePassK,
+  evaluatePassK,
+  type PassKComparison,
+  type PassKComparisonMethod,
+  type PassKEvaluation,
+  type PassKProblem,
+} from './pass-at-k-comparison.js';
