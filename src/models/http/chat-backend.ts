@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import type { ResponseCache } from '../../cache/response-cache.js';
+import { AssayError } from '../../errors.js';
+import {
+  type Answer,
+  type BackendCapabilities,
+  type ChatMessage,
+  type GenerateRequest,
+  type ModelBackend,
+  type ModelInfo,
+  type ProgressSink,
+  RequestError,
+  type UsageSummary,
+} from '../backend.js';
+import { cutAtStops } from '../dummy/dummy-backend.js';
+import { describeBatch } from './completions-backend.js';
+import { HttpClient, ResponseShapeError } from './http-client.js';
+import type { HttpModelArgs } from './model-args.js';
+import { RateLimiter } from './rate-limiter.js';
+import { streamJobs } from './stream-jobs.js';
+import { UsageRecorder } from './usage-recorder.js';
+
+const chatResponseSchema = z.object({
+  choices: z
+    .array(
+      z.object({
+        index: z.number().int().optional(),
+        message: z.object({ content: z.string().nullable().optional() }),
+      }),
+    )
+    .length(1, 'expected exactly 1 choice'),
+  usage: z
+    .object({ prompt_tokens: z.number(), completion_tokens: z.number().nullable().optional() })
+    .nullable()
+    .optional(),
+});
+
+const messagesSchema = z.array(
+  z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }),
+);
+
+/**
+ * `local-chat-completions` / `openai-chat-completions`: /v1/chat/completions, where the server applies the
+ * model's chat template. Generation only: chat endpoints give no prompt log-probabilities, so the backend
+ * declares no loglikelihood capability and such tasks stop at planning with a clear message.
+ */
+export class ChatBackend implements ModelBackend {
+  readonly capabilities: BackendCapabilities = {
+    loglikelihood: false,
+    loglikelihoodRolling: false,
+    generate: true,
+  };
+  private readonly client: HttpClient;
+  private readonly usageRecorder: UsageRecorder;
+
+  constructor(
+    readonly name: string,
+    private readonly args: HttpModelArgs,
+    private readonly cache?: ResponseCache,
+  ) {
+    this.usageRecorder = new UsageRecorder({
+      inputPerMillion: args.price_input_per_million,
+      outputPerMillion: args.price_output_per_million,
+    });
+    this.client = new HttpClient({
+      model: args.model,
+      urls: args.baseUrls,
+      apiKey: args.apiKey,
+      headers: args.headerMap,
+      numConcurrent: args.num_concurrent,
+      maxAttempts: args.max_retries,
+      timeoutMs: args.timeout * 1000,
+      retryBackoffMs: args.retry_backoff * 1000,
+      cache,
+      rateLimiter: new RateLimiter(args.max_requests_per_minute, args.max_tokens_per_minute),
+      usage: this.usageRecorder,
+    });
+  }
+
+  /**
+   * As lm-eval's API models do, "rendering" keeps the messages as JSON: the server owns the template.
+   * `generate` turns the JSON back into messages.
+   */
+  applyChatTemplate(messages: ChatMessage[]): string {
+    return JSON.stringify(messages);
+  }
+
+  async loglikelihood(): Promise<never> {
+    throw new AssayError(
+      'capability_missing',
+      `${this.name} cannot compute log-likelihoods; use local-completions`,
+    );
+  }
+
+  async loglikelihoodRolling(): Promise<never> {
+    throw new AssayError(
+      'capability_missing',
+      `${this.name} cannot compute log-likelihoods; use local-completions`,
+    );
+  }
+
+  async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]> {
+    const results: Answer<string>[] = new Array(requests.length);
+    let done = 0;
+    const indices = (function* () {
+      for (let index = 0; index < requests.length; index++) yield index;
+    })();
+    const openai = this.name === 'openai-chat-completions';
+    await streamJobs(indices, this.args.num_concurrent, async (index) => {
+      const request = requests[index];
+      const { do_sample: _doSample, ...extra } = request.extra;
+      const payload: Record<string, unknown> = {
+        model: this.args.model,
+        messages: toMessages(request.context),
+        [openai ? 'max_completion_tokens' : 'max_tokens']: request.maxGenToks,
+        temperature: request.temperature,
+        // OpenAI accepts at most 4 stop strings; the rest are applied here after the answer arrives.
+        ...(request.until.length ? { stop: request.until.slice(0, 4) } : {}),
+        seed: this.args.seed,
+        ...extra,
+      };
+      const outcome = await this.client.post(payload, {
+        cacheable: !request.doSample,
+        prompts: 1,
+        describe: () => describeBatch('generate_until (chat)', [index], () => request.context),
+        parse: (json) => {
+          const parsed = chatResponseSchema.safeParse(json);
+          if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            throw new ResponseShapeError(
+              `malformed chat response: ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+            );
+          }
+          return parsed.data;
+        },
+        tokens: (value) => ({
+          in: value.usage?.prompt_tokens ?? 0,
+          out: value.usage?.completion_tokens ?? 0,
+        }),
+      });
+      results[index] = outcome.ok
+        ? cutAtStops(outcome.value.choices[0].message.content ?? '', request.until)
+        : new RequestError(outcome.error);
+      progress?.(++done);
+    });
+    return results;
+  }
+
+  info(): ModelInfo {
+    return {
+      name: this.args.model,
+      endpoint: new URL(this.args.baseUrls[0]).pathname,
+      replicas: this.args.baseUrls.length,
+    };
+  }
+
+  usage(): UsageSummary {
+    return this.usageRecorder.summary();
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+    this.cache?.close();
+  }
+}
+
+/** A context rendered by `applyChatTemplate` is a JSON message list; any other context is one user turn. */
+function toMessages(context: string): ChatMessage[] {
+  if (context.startsWith('[')) {
+    try {
+      const parsed = messagesSchema.safeParse(JSON.parse(context));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // not JSON: a plain prompt that happens to start with "["
+    }
+  }
+  return [{ role: 'user', content: context }];
+}

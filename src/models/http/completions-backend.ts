@@ -1,0 +1,311 @@
+import type { ResponseCache } from '../../cache/response-cache.js';
+import { AssayError } from '../../errors.js';
+import {
+  type Answer,
+  type BackendCapabilities,
+  type GenerateRequest,
+  type LoglikelihoodRequest,
+  type LoglikelihoodResult,
+  type ModelBackend,
+  type ModelInfo,
+  type ProgressSink,
+  RequestError,
+  type RollingRequest,
+  type UsageSummary,
+} from '../backend.js';
+import { cutAtStops } from '../dummy/dummy-backend.js';
+import {
+  codePoints,
+  NoPromptLogprobs,
+  parseCompletionsResponse,
+  scoreTextChoice,
+  scoreTokenChoice,
+  usageTokens,
+} from './completions-response.js';
+import { HttpClient } from './http-client.js';
+import type { HttpModelArgs } from './model-args.js';
+import { RateLimiter } from './rate-limiter.js';
+import { RemoteTokenizer, tokenizeUrl } from './remote-tokenizer.js';
+import { rollingWindows } from './rolling-windows.js';
+import { batchesOf, generationBatches, preview } from './request-batches.js';
+import { streamJobs } from './stream-jobs.js';
+import { UsageRecorder } from './usage-recorder.js';
+
+/** One prompt to score: text (context + continuation) or token ids, and where the continuation starts. */
+interface ScoredPrompt {
+  prompt: string | number[];
+  /** Code points (text) or tokens (ids) of context. */
+  contextLength: number;
+}
+
+/**
+ * `local-completions` / `openai-completions`: /v1/completions as vLLM and SGLang serve it. Loglikelihood
+ * asks for the prompt's own log-probabilities (`echo: true, logprobs: 1, max_tokens: 1`) and sums the
+ * continuation's; generation sends `prompt, max_tokens, temperature, stop, seed`.
+ */
+export class CompletionsBackend implements ModelBackend {
+  readonly capabilities: BackendCapabilities = {
+    loglikelihood: true,
+    loglikelihoodRolling: true,
+    generate: true,
+  };
+  private readonly client: HttpClient;
+  private readonly usageRecorder: UsageRecorder;
+  private readonly tokenizer?: RemoteTokenizer;
+  private tokenizerClient?: HttpClient;
+  private prefixToken?: Promise<number>;
+
+  constructor(
+    readonly name: string,
+    private readonly args: HttpModelArgs,
+    private readonly cache?: ResponseCache,
+  ) {
+    this.usageRecorder = new UsageRecorder({
+      inputPerMillion: args.price_input_per_million,
+      outputPerMillion: args.price_output_per_million,
+    });
+    const common = {
+      model: args.model,
+      apiKey: args.apiKey,
+      headers: args.headerMap,
+      numConcurrent: args.num_concurrent,
+      maxAttempts: args.max_retries,
+      timeoutMs: args.timeout * 1000,
+      retryBackoffMs: args.retry_backoff * 1000,
+    };
+    this.client = new HttpClient({
+      ...common,
+      urls: args.baseUrls,
+      cache,
+      rateLimiter: new RateLimiter(args.max_requests_per_minute, args.max_tokens_per_minute),
+      usage: this.usageRecorder,
+    });
+    if (args.tokenized_requests) {
+      this.tokenizerClient = new HttpClient({
+        ...common,
+        urls: args.baseUrls.map(tokenizeUrl),
+        rateLimiter: new RateLimiter(undefined, undefined),
+        usage: new UsageRecorder(),
+      });
+      this.tokenizer = new RemoteTokenizer(this.tokenizerClient, args.model);
+    }
+  }
+
+  async loglikelihood(
+    requests: LoglikelihoodRequest[],
+    progress?: ProgressSink,
+  ): Promise<Answer<LoglikelihoodResult>[]> {
+    return this.score(
+      requests.length,
+      (index) => this.promptFor(requests[index]),
+      progress,
+      (index) => requests[index].context + requests[index].continuation,
+    );
+  }
+
+  async loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<Answer<number>[]> {
+    if (!this.tokenizer) {
+      // Text mode: the whole text is one prompt scored from its first token (the server's BOS is its context).
+      const answers = await this.score(
+        requests.length,
+        (index) => ({ prompt: requests[index].text, contextLength: 0 }),
+        progress,
+        (index) => requests[index].text,
+      );
+      return answers.map((answer) => (answer instanceof RequestError ? answer : answer.logprob));
+    }
+    // Token mode: lm-eval's disjoint rolling windows of max_length tokens, summed per text.
+    const windows: Array<{ owner: number; prompt: ScoredPrompt }> = [];
+    const prefix = await this.prefix();
+    for (let owner = 0; owner < requests.length; owner++) {
+      const tokens = await this.tokenizer.encode(requests[owner].text);
+      for (const window of rollingWindows(tokens, prefix, this.args.max_length)) {
+        windows.push({ owner, prompt: this.truncate(window.context, window.continuation) });
+      }
+    }
+    const totals: Answer<number>[] = new Array(requests.length).fill(0);
+    const answers = await this.score(
+      windows.length,
+      async (index) => windows[index].prompt,
+      undefined,
+      (index) => requests[windows[index].owner].text,
+    );
+    answers.forEach((answer, index) => {
+      const owner = windows[index].owner;
+      const total = totals[owner];
+      if (total instanceof RequestError) return;
+      totals[owner] = answer instanceof RequestError ? answer : (total as number) + answer.logprob;
+    });
+    progress?.(requests.length);
+    return totals;
+  }
+
+  async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]> {
+    const results: Answer<string>[] = new Array(requests.length);
+    let done = 0;
+    await streamJobs(
+      generationBatches(requests, this.args.batch_size),
+      this.args.num_concurrent,
+      async (batch) => {
+        const first = requests[batch[0]];
+        const { do_sample: _doSample, ...extra } = first.extra;
+        const payload: Record<string, unknown> = {
+          model: this.args.model,
+          prompt: batch.length === 1 ? first.context : batch.map((index) => requests[index].context),
+          max_tokens: first.maxGenToks,
+          temperature: first.temperature,
+          ...(first.until.length ? { stop: first.until } : {}),
+          seed: this.args.seed,
+          ...extra,
+        };
+        const outcome = await this.client.post(payload, {
+          cacheable: !first.doSample,
+          prompts: batch.length,
+          describe: () => describeBatch('generate_until', batch, (index) => requests[index].context),
+          parse: (json) => parseCompletionsResponse(json, batch.length),
+          tokens: usageTokens,
+        });
+        batch.forEach((index, position) => {
+          results[index] = outcome.ok
+            ? cutAtStops(outcome.value.choices[position].text ?? '', requests[index].until)
+            : new RequestError(outcome.error);
+        });
+        done += batch.length;
+        progress?.(done);
+      },
+    );
+    return results;
+  }
+
+  info(): ModelInfo {
+    return {
+      name: this.args.model,
+      endpoint: new URL(this.args.baseUrls[0]).pathname,
+      replicas: this.args.baseUrls.length,
+    };
+  }
+
+  usage(): UsageSummary {
+    return this.usageRecorder.summary();
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+    await this.tokenizerClient?.close();
+    this.cache?.close();
+  }
+
+  /** Streams batches of prompts through the client with bounded concurrency; answers land by index. */
+  private async score(
+    count: number,
+    promptAt: (index: number) => Promise<ScoredPrompt> | ScoredPrompt,
+    progress: ProgressSink | undefined,
+    textAt: (index: number) => string,
+  ): Promise<Answer<LoglikelihoodResult>[]> {
+    const results: Answer<LoglikelihoodResult>[] = new Array(count);
+    let done = 0;
+    await streamJobs(batchesOf(count, this.args.batch_size), this.args.num_concurrent, async (batch) => {
+      const prompts = await Promise.all(batch.map((index) => promptAt(index)));
+      const payload = {
+        model: this.args.model,
+        prompt: prompts.length === 1 ? prompts[0].prompt : prompts.map((prompt) => prompt.prompt),
+        max_tokens: 1,
+        temperature: 0,
+        logprobs: 1,
+        echo: true,
+        seed: this.args.seed,
+      };
+      const describe = () => describeBatch('loglikelihood', batch, textAt);
+      let outcome: Awaited<ReturnType<typeof this.client.post<LoglikelihoodResult[]>>>;
+      try {
+        outcome = await this.client.post(payload, {
+          cacheable: true,
+          prompts: batch.length,
+          describe,
+          parse: (json) => {
+            const response = parseCompletionsResponse(json, batch.length);
+            return response.choices.map((choice, position) => {
+              const { prompt, contextLength } = prompts[position];
+              return typeof prompt === 'string'
+                ? scoreTextChoice(choice, prompt, contextLength)
+                : scoreTokenChoice(choice, prompt.length, contextLength);
+            });
+          },
+          tokens: (values) => ({ in: 0, out: values.length }),
+        });
+      } catch (error) {
+        if (error instanceof NoPromptLogprobs) throw this.noPromptLogprobs(error.message, describe());
+        throw error;
+      }
+      batch.forEach((index, position) => {
+        results[index] = outcome.ok ? outcome.value[position] : new RequestError(outcome.error);
+      });
+      done += batch.length;
+      progress?.(done);
+    });
+    return results;
+  }
+
+  private async promptFor(request: LoglikelihoodRequest): Promise<ScoredPrompt> {
+    if (!this.tokenizer) {
+      return { prompt: request.context + request.continuation, contextLength: codePoints(request.context) };
+    }
+    // lm-eval's _encode_pair: trailing spaces of the context move to the continuation.
+    let { context, continuation } = request;
+    const trimmed = context.trimEnd();
+    if (trimmed.length < context.length) {
+      continuation = context.slice(trimmed.length) + continuation;
+      context = trimmed;
+    }
+    if (context === '')
+      return this.truncate([await this.prefix()], await this.tokenizer.encode(continuation));
+    const whole = await this.tokenizer.encode(context + continuation);
+    const contextTokens = await this.tokenizer.encode(context);
+    return this.truncate(contextTokens, whole.slice(contextTokens.length));
+  }
+
+  /** lm-eval: keep the last max_length tokens; the context loses what overflows. */
+  private truncate(context: number[], continuation: number[]): ScoredPrompt {
+    const whole = [...context, ...continuation];
+    const overflow = Math.max(0, whole.length - this.args.max_length);
+    return { prompt: whole.slice(overflow), contextLength: Math.max(0, context.length - overflow) };
+  }
+
+  /** The token an empty context is conditioned on: the server's own start token (what it adds for special tokens). */
+  private prefix(): Promise<number> {
+    if (!this.prefixToken) {
+      const tokenizer = this.tokenizer;
+      if (!tokenizer) throw new Error('unreachable: prefix token without a tokenizer');
+      this.prefixToken = tokenizer.encode('', true).then((ids) => {
+        if (ids.length === 0) {
+          throw new AssayError(
+            'backend_error',
+            `${this.name}: the server's tokenizer adds no start token, so an empty context cannot be scored`,
+            {
+              exitCode: 1,
+            },
+          );
+        }
+        return ids[0];
+      });
+    }
+    return this.prefixToken;
+  }
+
+  private noPromptLogprobs(detail: string, request: string): AssayError {
+    return new AssayError(
+      'capability_missing',
+      `${this.name} at ${this.args.baseUrls[0]} returned no prompt log-probabilities (${request}: ${detail}). ` +
+        'Loglikelihood and multiple-choice tasks need the log-probabilities of the prompt itself, which OpenAI-style servers give only with ' +
+        "`echo: true` + `logprobs`. llama.cpp's server silently ignores `echo`, and Ollama has no `echo`, so their scores would be chance. " +
+        'Fix: serve the model with vLLM or SGLang (both honour echo with logprobs), or evaluate generate_until tasks only against this server.',
+      { exitCode: 1 },
+    );
+  }
+}
+
+export function describeBatch(type: string, batch: number[], textAt: (index: number) => string): string {
+  const first = batch[0];
+  const more = batch.length > 1 ? ` (and ${batch.length - 1} more in the same HTTP request)` : '';
+  return `${type} request #${first} ${preview(textAt(first))}${more}`;
+}

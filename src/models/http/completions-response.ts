@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import type { LoglikelihoodResult } from '../backend.js';
+import { ResponseShapeError } from './http-client.js';
+
+/**
+ * The /v1/completions response as vLLM and SGLang send it, keeping only the fields we use. `logprobs` is
+ * the legacy OpenAI shape: with `echo: true` it covers the prompt tokens (the first has a null
+ * log-probability) followed by the generated ones.
+ */
+const logprobsSchema = z.object({
+  tokens: z.array(z.string()),
+  token_logprobs: z.array(z.number().nullable()),
+  top_logprobs: z.array(z.record(z.string(), z.number()).nullable()).nullable().optional(),
+  text_offset: z.array(z.number()).optional(),
+});
+
+const choiceSchema = z.object({
+  index: z.number().int().nonnegative(),
+  text: z.string().nullable().optional(),
+  logprobs: logprobsSchema.nullable().optional(),
+});
+
+const responseSchema = z.object({
+  choices: z.array(choiceSchema),
+  usage: z
+    .object({ prompt_tokens: z.number(), completion_tokens: z.number().nullable().optional() })
+    .nullable()
+    .optional(),
+});
+
+export type CompletionChoice = z.output<typeof choiceSchema>;
+export type CompletionsResponse = z.output<typeof responseSchema>;
+
+/** Validates the body and returns its choices sorted by index, exactly one per prompt sent. */
+export function parseCompletionsResponse(json: unknown, prompts: number): CompletionsResponse {
+  const parsed = responseSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ResponseShapeError(
+      `malformed completions response: ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
+  }
+  const choices = [...parsed.data.choices].sort((a, b) => a.index - b.index);
+  if (choices.length !== prompts || choices.some((choice, i) => choice.index !== i)) {
+    throw new ResponseShapeError(
+      `the response has ${choices.length} choices (indices ${choices.map((choice) => choice.index).join(', ') || 'none'}) for ${prompts} prompts`,
+    );
+  }
+  return { choices, usage: parsed.data.usage };
+}
+
+export function usageTokens(response: CompletionsResponse): { in: number; out: number } {
+  return { in: response.usage?.prompt_tokens ?? 0, out: response.usage?.completion_tokens ?? 0 };
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Length in Unicode code points: the unit of the servers' (Python) text offsets. */
+export function codePoints(text: string): number {
+  return SURROGATE.test(text) ? [...text].length : text.length;
+}
+
+/** Thrown when a server answers without prompt log-probabilities; the backend turns it into a run-stopping error. */
+export class NoPromptLogprobs extends Error {}
+
+function greedyAt(choice: CompletionChoice, index: number, logprob: number): boolean {
+  const top = choice.logprobs?.top_logprobs?.[index];
+  if (!top) return false;
+  let best = Number.NEGATIVE_INFINITY;
+  for (const value of Object.values(top)) if (value > best) best = value;
+  // Compare log-probabilities rather than token strings: servers spell tokens differently in the two lists.
+  return logprob >= best - 1e-9;
+}
+
+/**
+ * Text mode (`tokenized_requests=false`): the prompt was context + continuation as text. The continuation
+ * is every prompt token that ends after the context does, located by `text_offset`; a token that straddles
+ * the boundary counts with the continuation, since its log-probability covers continuation characters.
+ * The last token is the one generated token (`max_tokens: 1`) and is dropped, as lm-eval drops it.
+ */
+export function scoreTextChoice(
+  choice: CompletionChoice,
+  prompt: string,
+  contextLength: number,
+): LoglikelihoodResult {
+  const logprobs = choice.logprobs;
+  if (!logprobs || logprobs.tokens.length < 2 || !(choice.text ?? '').startsWith(prompt)) {
+    throw new NoPromptLogprobs(describeMissingEcho(choice, prompt));
+  }
+  const { tokens, token_logprobs: values } = logprobs;
+  const count = tokens.length - 1;
+  const offsets = logprobs.text_offset ?? cumulativeOffsets(tokens);
+  if (values.length < count || offsets.length < count) {
+    throw new ResponseShapeError(
+      `logprobs lists differ in length (${tokens.length} tokens, ${values.length} log-probabilities)`,
+    );
+  }
+  const promptLength = codePoints(prompt);
+  // A leading special token (BOS spelled "<s>") shifts every offset; align the prompt's end instead.
+  const shift = offsets[count - 1] + codePoints(tokens[count - 1]) - promptLength;
+  let logprob = 0;
+  let isGreedy = true;
+  let scored = 0;
+  for (let i = 0; i < count; i++) {
+    const end = (i + 1 < count ? offsets[i + 1] : promptLength + shift) - shift;
+    if (end <= contextLength) continue;
+    const value = values[i];
+    if (value === null) {
+      if (offsets[i] - shift >= end) continue; // an empty special token with no log-probability
+      throw new ResponseShapeError(
+        'the first continuation token has no log-probability: the context is empty and the server added no BOS token; use tokenized_requests=true (assay then prefixes a start token)',
+      );
+    }
+    logprob += value;
+    scored++;
+    if (isGreedy && !greedyAt(choice, i, value)) isGreedy = false;
+  }
+  if (scored === 0)
+    throw new ResponseShapeError(
+      'no prompt token covers the continuation (text_offset does not match the prompt)',
+    );
+  return { logprob, isGreedy };
+}
+
+/** Token-id mode: the first `promptTokens` log-probabilities belong to the prompt; sum [contextTokens, promptTokens). */
+export function scoreTokenChoice(
+  choice: CompletionChoice,
+  promptTokens: number,
+  contextTokens: number,
+): LoglikelihoodResult {
+  const logprobs = choice.logprobs;
+  if (!logprobs || logprobs.token_logprobs.length < promptTokens + 1) {
+    throw new NoPromptLogprobs(
+      `the response has ${logprobs?.token_logprobs.length ?? 0} log-probabilities for a prompt of ${promptTokens} tokens: echo was ignored`,
+    );
+  }
+  let logprob = 0;
+  let isGreedy = true;
+  for (let i = contextTokens; i < promptTokens; i++) {
+    const value = logprobs.token_logprobs[i];
+    if (value === null) throw new ResponseShapeError(`prompt token ${i} has no log-probability`);
+    logprob += value;
+    if (isGreedy && !greedyAt(choice, i, value)) isGreedy = false;
+  }
+  return { logprob, isGreedy };
+}
+
+function cumulativeOffsets(tokens: string[]): number[] {
+  const offsets: number[] = [];
+  let at = 0;
+  for (const token of tokens) {
+    offsets.push(at);
+    at += codePoints(token);
+  }
+  return offsets;
+}
+
+function describeMissingEcho(choice: CompletionChoice, prompt: string): string {
+  if (!choice.logprobs) return 'the response carries no logprobs at all';
+  const text = choice.text ?? '';
+  return `the response's text does not start with the prompt (got ${JSON.stringify(text.slice(0, 40))} for a prompt starting ${JSON.stringify(prompt.slice(0, 40))}) and its logprobs cover ${choice.logprobs.tokens.length} token(s): echo was ignored`;
+}

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { AssayError } from '../../errors.js';
+
+/**
+ * `--model_args` of the HTTP backends, validated once here. Names follow lm-eval's TemplateAPI where it has
+ * one (`base_url`, `num_concurrent`, `max_retries`, `timeout`, `batch_size`, `max_length`, `tokenized_requests`).
+ */
+const list = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) =>
+    (Array.isArray(value) ? value : value.split(',')).map((item) => item.trim()).filter(Boolean),
+  );
+const positiveInt = z.coerce.number().int().positive();
+const nonNegative = z.coerce.number().nonnegative();
+
+const schema = z
+  .object({
+    model: z.string().optional(),
+    pretrained: z.string().optional(),
+    base_url: list.optional(),
+    api_key: z.string().optional(),
+    /** Name of an environment variable that holds the key (for providers other than OpenAI). */
+    api_key_env: z.string().optional(),
+    num_concurrent: positiveInt.default(1),
+    /** Attempts in all, as lm-eval's tenacity `stop_after_attempt(max_retries)`: 3 means 2 retries. */
+    max_retries: positiveInt.default(3),
+    /** Seconds per attempt, the body included. */
+    timeout: z.coerce.number().positive().default(300),
+    /** First retry delay in seconds; later ones double, capped at 10 s, with full jitter. */
+    retry_backoff: nonNegative.default(0.5),
+    /** Prompts per HTTP request. */
+    batch_size: z.union([positiveInt, z.literal('auto').transform(() => 1)]).default(1),
+    max_length: positiveInt.default(2048),
+    max_gen_toks: positiveInt.default(256),
+    tokenizer: z.string().optional(),
+    tokenized_requests: z.boolean().default(false),
+    add_bos_token: z.boolean().default(false),
+    /** JSON object or `Name: value; Name2: value` pairs. */
+    headers: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
+    max_requests_per_minute: nonNegative.optional(),
+    max_tokens_per_minute: nonNegative.optional(),
+    price_input_per_million: nonNegative.optional(),
+    price_output_per_million: nonNegative.optional(),
+    seed: z.coerce.number().int().default(1234),
+  })
+  .loose();
+
+export type HttpModelArgs = z.output<typeof schema> & {
+  model: string;
+  baseUrls: string[];
+  apiKey?: string;
+  headerMap: Record<string, string>;
+};
+
+export interface EndpointDefaults {
+  backend: string;
+  /** Used when `base_url` is not given (the openai-* backends). */
+  defaultBaseUrl?: string;
+  /** openai-* backends require a key; local-* backends send one only when given. */
+  requireKey: boolean;
+}
+
+export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: EndpointDefaults): HttpModelArgs {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AssayError(
+      'bad_argument',
+      `--model_args for ${defaults.backend}: ${issue.path.join('.')}: ${issue.message}`,
+    );
+  }
+  const args = parsed.data;
+  const model = args.model ?? args.pretrained;
+  if (!model)
+    throw new AssayError(
+      'bad_argument',
+      `--model_args for ${defaults.backend}: model=<name the server knows> is required`,
+    );
+  const baseUrls = args.base_url ?? (defaults.defaultBaseUrl ? [defaults.defaultBaseUrl] : []);
+  if (baseUrls.length === 0) {
+    throw new AssayError(
+      'bad_argument',
+      `--model_args for ${defaults.backend}: base_url is required (the full URL, e.g. http://127.0.0.1:8000/v1/completions)`,
+    );
+  }
+  for (const url of baseUrls) {
+    try {
+      new URL(url);
+    } catch {
+      throw new AssayError(
+        'bad_argument',
+        `--model_args for ${defaults.backend}: base_url "${url}" is not a URL`,
+      );
+    }
+  }
+  const apiKey =
+    args.api_key ??
+    (args.api_key_env ? process.env[args.api_key_env] : undefined) ??
+    process.env.OPENAI_API_KEY;
+  if (defaults.requireKey && !apiKey) {
+    throw new AssayError(
+      'bad_argument',
+      `${defaults.backend} needs an API key: set OPENAI_API_KEY or pass api_key / api_key_env`,
+    );
+  }
+  return { ...args, model, baseUrls, apiKey, headerMap: parseHeaders(args.headers, defaults.backend) };
+}
+
+function parseHeaders(
+  value: string | Record<string, string> | undefined,
+  backend: string,
+): Record<string, string> {
+  if (value === undefined) return {};
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  if (text.startsWith('{')) {
+    try {
+      return z.record(z.string(), z.string()).parse(JSON.parse(text));
+    } catch (error) {
+      throw new AssayError(
+        'bad_argument',
+        `--model_args for ${backend}: headers must be a JSON object of strings`,
+        { cause: error },
+      );
+    }
+  }
+  const headers: Record<string, string> = {};
+  for (const pair of text.split(';')) {
+    const colon = pair.indexOf(':');
+    if (colon <= 0) continue;
+    headers[pair.slice(0, colon).trim()] = pair.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+/** The model args as results.json records them: never the key. */
+export function redactModelArgs(raw: Record<string, unknown>): Record<string, unknown> {
+  const { api_key: apiKey, ...rest } = raw;
+  return apiKey === undefined ? rest : { ...rest, api_key: '<redacted>' };
+}
