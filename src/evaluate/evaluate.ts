@@ -160,10 +160,11 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
     typeof options.modelArgs === 'string'
       ? parseKeyValueArgs(options.modelArgs, '--model_args')
       : (options.modelArgs ?? {});
-  const backend = await createBackend(options.model, {
-    seed: parseSeeds(options.seed).random ?? undefined,
-    ...modelArgs,
-  });
+  const backend = await createBackend(
+    options.model,
+    { seed: parseSeeds(options.seed).random ?? undefined, ...modelArgs },
+    { cachePath: options.useCache },
+  );
   try {
     return await run(backend, { model: options.model, modelArgs }, options);
   } finally {
