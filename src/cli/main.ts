@@ -67,6 +67,13 @@ export function buildProgram(): Command {
       '100000',
     )
     .option('--include_per_example', 'add per-example predictions to leaderboard.json')
+    .option('--confirm_run_unsafe_code', 'allow tasks marked unsafe_code (they run model-written code in the sandbox)')
+    .option(
+      '--unsafe_code_without_sandbox',
+      'when bubblewrap cannot start, run model-written code with rlimits only (UNSAFE; recorded in the manifest)',
+    )
+    .option('--code_workers <n>', 'programs run in parallel by code metrics (default: one per core)')
+    .option('--code_timeout <seconds>', 'wall-clock limit per program run by code metrics (default: 10)')
     .action(async (flags: Record<string, unknown>) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand(flags);

@@ -23,7 +23,17 @@ function integerFlag(value: unknown, flag: string): number | undefined {
   return Number.parseInt(text, 10);
 }
 
-function boolFlag(value: unknown): boolean | undefined {
+/** --code_timeout in seconds: the wall clock, and the CPU limit rounded up to whole seconds. */
+function codeTimeout(value: unknown): { timeoutMs: number; cpuSeconds: number } {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new AssayError('bad_argument', `--code_timeout must be a positive number of seconds, got "${value}"`);
+  }
+  return { timeoutMs: Math.round(seconds * 1000), cpuSeconds: Math.ceil(seconds) };
+}
+
+function boolFlag(
+value: unknown): boolean | undefined {
   if (value === undefined) return undefined;
   if (value === true || value === false) return value;
   const text = String(value).toLowerCase();
@@ -100,6 +110,12 @@ export function optionsFromFlags(
     useCache: flags.use_cache as string | undefined,
     bootstrapIters: integerFlag(flags.bootstrap_iters, '--bootstrap_iters'),
     includePerExample: boolFlag(flags.include_per_example),
+    confirmRunUnsafeCode: boolFlag(flags.confirm_run_unsafe_code),
+    unsafeCodeWithoutSandbox: boolFlag(flags.unsafe_code_without_sandbox),
+    sandbox: {
+      workers: integerFlag(flags.code_workers, '--code_workers'),
+      limits: flags.code_timeout === undefined ? undefined : codeTimeout(flags.code_timeout),
+    },
     showConfig: boolFlag(flags.show_config) ?? false,
     writeOut: boolFlag(flags.write_out) ?? false,
   };
