@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { reportError } from './errors.js';
 
-const SUBCOMMANDS = new Set(['run', 'ls', 'validate', 'compare', 'gate', 'power', 'data', 'help']);
+const SUBCOMMANDS = new Set(['run', 'ls', 'validate', 'compare', 'gate', 'power', 'data', 'view', 'help']);
 
 /**
  * lm-eval spells flags in snake_case; users also type kebab-case. Both reach commander as snake_case.
@@ -158,6 +158,17 @@ export function buildProgram(): Command {
     .action(async (flags: Record<string, unknown>) => {
       const { powerCommand } = await import('./power.js');
       process.exitCode = await powerCommand(flags);
+    });
+  program
+    .command('view')
+    .description('browse, compare and plot runs in a web app over results directories (or write a static copy)')
+    .argument('[dirs...]', 'directories holding results_<time>.json files (searched recursively)', [])
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '8711')
+    .option('--host <host>', 'address to bind (anything but loopback exposes the results)', '127.0.0.1')
+    .option('--export <dir>', 'write a static copy of the viewer and its data to this directory, then exit')
+    .action(async (dirs: string[], flags: Record<string, unknown>) => {
+      const { viewCommand } = await import('./view.js');
+      process.exitCode = await viewCommand(dirs, flags);
     });
   return program;
 }

@@ -1,0 +1,198 @@
+/**
+ * The viewer's API: the one file of types shared by the server (src/view/server.ts), the static export
+ * and the web app (viewer/). The app imports it with `import type`, so nothing here may need Node.
+ */
+
+export const VIEW_API_VERSION = 'assay.view/v1';
+
+/** One results_<time>.json found under a viewed directory. */
+export interface RunSummary {
+  /** Stable, opaque id (a hash of the file's path); the API never takes file paths. */
+  id: string;
+  /** The results file's path relative to the viewed directory it was found under, for display. */
+  label: string;
+  /** Which of the viewed directories (by position) the run was found under. */
+  root: number;
+  model: string;
+  modelArgs: string;
+  tasks: string[];
+  /** Seconds since the epoch, as lm-eval writes `date`. */
+  date: number;
+  gitHash: string | null;
+  /** Made with --limit or --samples: its scores are not comparable with a full run. */
+  partial: boolean;
+  limit: number | null;
+  /** Tasks with a sample log beside the results file. */
+  sampleTasks: string[];
+}
+
+export interface MetricRow {
+  kind: 'task' | 'group';
+  name: string;
+  alias: string;
+  metric: string;
+  filter: string;
+  value: number | null;
+  stderr: number | null;
+  /** The 95% interval assay writes as `<metric>_ci,<filter>`; null when the results file has none. */
+  ci: [number, number] | null;
+  higherIsBetter: boolean | null;
+  /** Scored docs (tasks) or samples (groups). */
+  n: number | null;
+}
+
+export interface RunDetail {
+  run: RunSummary;
+  rows: MetricRow[];
+  manifest: unknown;
+  config: unknown;
+  nShot: Record<string, number>;
+  versions: Record<string, number | string | null>;
+  totalSeconds: number | null;
+}
+
+export interface RunsResponse {
+  version: typeof VIEW_API_VERSION;
+  runs: RunSummary[];
+  /** Files that looked like results but failed validation: shown, never silently dropped. */
+  problems: { file: string; message: string }[];
+}
+
+export type CorrectFilter = 'all' | 'correct' | 'incorrect';
+
+export interface SampleQuery {
+  offset: number;
+  limit: number;
+  correct?: CorrectFilter;
+  /** Metric the range applies to; defaults to the line's first metric. */
+  metric?: string;
+  min?: number;
+  max?: number;
+  /** Case-insensitive substring of the prompt, target, responses or doc. */
+  text?: string;
+  /** lm-eval filter name (`none`, `strict-match`, …). */
+  filter?: string;
+}
+
+export const SAMPLE_PAGE_MAX = 500;
+
+export interface ChoiceView {
+  /** The continuation scored for this choice. */
+  continuation: string;
+  logprob: number;
+  isGreedy: boolean;
+  /** Highest log-likelihood: the choice `acc` takes. */
+  chosen: boolean;
+  gold: boolean;
+}
+
+export interface SampleView {
+  /** Line number in the sample log (0-based), stable across filters. */
+  line: number;
+  docId: number;
+  filter: string;
+  prompt: string;
+  target: string;
+  /** Each request's raw response, as text. */
+  responses: string[];
+  filteredResponse: string;
+  /** Present for log-likelihood tasks (multiple choice). */
+  choices: ChoiceView[] | null;
+  metrics: Record<string, number | boolean | string | null>;
+  /** Whether the first metric is 1/true (correct), 0/false (incorrect); null when it isn't 0/1. */
+  correct: boolean | null;
+  error: string | null;
+  doc: unknown;
+}
+
+export interface SamplesPage {
+  task: string;
+  /** Lines in the sample log (so far, when `complete` is false). */
+  total: number;
+  /** Lines matching the query; equal to `total` without filters. */
+  matched: number;
+  /** False while the log is still being indexed (only unfiltered pages are served then). */
+  complete: boolean;
+  offset: number;
+  items: SampleView[];
+  metrics: string[];
+  filters: string[];
+}
+
+export interface FlipCounts {
+  bothRight: number;
+  bothWrong: number;
+  /** Baseline right, candidate wrong. */
+  rightToWrong: number;
+  /** Baseline wrong, candidate right. */
+  wrongToRight: number;
+}
+
+export interface DiscordantSample {
+  docId: number;
+  prompt: string;
+  target: string;
+  baselineResponse: string;
+  candidateResponse: string;
+  baselineScore: number;
+  candidateScore: number;
+}
+
+export interface TaskComparison {
+  task: string;
+  metric: string;
+  filter: string;
+  baselineRun: string;
+  candidateRun: string;
+  /** Docs present in both sample logs. */
+  n: number;
+  baselineMean: number;
+  candidateMean: number;
+  /** candidate − baseline. */
+  difference: number;
+  standardError: number;
+  ci: [number, number];
+  test: 'mcnemar' | 'permutation';
+  pValue: number;
+  /** Holm-adjusted across every row of the comparison. */
+  adjustedPValue: number;
+  /** Present when both runs' scores are 0/1. */
+  flips: FlipCounts | null;
+  discordantCount: number;
+  /** The first discordant docs (at most COMPARE_DISCORDANT_MAX), with both responses. */
+  discordant: DiscordantSample[];
+}
+
+export const COMPARE_DISCORDANT_MAX = 100;
+
+export interface CompareResponse {
+  runs: RunSummary[];
+  baseline: string;
+  rows: TaskComparison[];
+  /** Why a task shared by the runs has no row (no sample logs, no shared docs, …). */
+  skipped: { task: string; candidateRun: string; reason: string }[];
+}
+
+/** Query string for GET /api/runs/:id/samples/:task, shared so the app and server agree. */
+export function sampleQueryString(query: SampleQuery): string {
+  const params = new URLSearchParams();
+  params.set('offset', String(query.offset));
+  params.set('limit', String(query.limit));
+  if (query.correct && query.correct !== 'all') params.set('correct', query.correct);
+  if (query.metric) params.set('metric', query.metric);
+  if (query.min !== undefined && Number.isFinite(query.min)) params.set('min', String(query.min));
+  if (query.max !== undefined && Number.isFinite(query.max)) params.set('max', String(query.max));
+  if (query.text) params.set('text', query.text);
+  if (query.filter) params.set('filter', query.filter);
+  return params.toString();
+}
+
+export function isFilteredQuery(query: SampleQuery): boolean {
+  return Boolean(
+    (query.correct && query.correct !== 'all') ||
+      query.min !== undefined ||
+      query.max !== undefined ||
+      query.text ||
+      query.filter,
+  );
+}

@@ -1,0 +1,66 @@
+import { AssayError } from '../errors.js';
+import type { CompareResponse, RunDetail, RunsResponse, SampleQuery, SamplesPage } from './api.js';
+import { VIEW_API_VERSION } from './api.js';
+import { compareRuns } from './compare.js';
+import { type DiscoveredRun, type Discovery, discoverRuns } from './discover.js';
+import { runDetail } from './run-detail.js';
+import { SampleIndex } from './sample-index.js';
+
+const REDISCOVER_AFTER_MS = 2000;
+
+/**
+ * What the viewer knows about the directories it was given: the runs found there and the sample-log
+ * indexes built so far. The HTTP server and the static export both answer from one of these.
+ */
+export class ViewerStore {
+  private discovery: Discovery | null = null;
+  private discoveredAt = 0;
+  private readonly indexes = new Map<string, SampleIndex>();
+
+  constructor(readonly roots: string[]) {}
+
+  async refresh(force = false): Promise<Discovery> {
+    if (force || !this.discovery || Date.now() - this.discoveredAt > REDISCOVER_AFTER_MS) {
+      this.discovery = await discoverRuns(this.roots);
+      this.discoveredAt = Date.now();
+    }
+    return this.discovery;
+  }
+
+  async runs(): Promise<RunsResponse> {
+    const { runs, problems } = await this.refresh();
+    return { version: VIEW_API_VERSION, runs: runs.map((run) => run.summary), problems };
+  }
+
+  async run(id: string): Promise<DiscoveredRun> {
+    let run = (await this.refresh()).runs.find((candidate) => candidate.summary.id === id);
+    if (!run) run = (await this.refresh(true)).runs.find((candidate) => candidate.summary.id === id);
+    if (!run) throw new AssayError('bad_argument', `no run with id ${id}`);
+    return run;
+  }
+
+  async detail(id: string): Promise<RunDetail> {
+    return runDetail(await this.run(id));
+  }
+
+  indexFor = (run: DiscoveredRun, task: string): SampleIndex => {
+    const file = run.sampleFiles.get(task);
+    if (!file) throw new AssayError('bad_argument', `run ${run.summary.id} has no sample log for ${task}`);
+    let index = this.indexes.get(file);
+    if (!index || index.failure) {
+      index = SampleIndex.open(file);
+      this.indexes.set(file, index);
+    }
+    return index;
+  };
+
+  async samples(id: string, task: string, query: SampleQuery): Promise<SamplesPage> {
+    return this.indexFor(await this.run(id), task).page(task, query);
+  }
+
+  async compare(ids: string[]): Promise<CompareResponse> {
+    if (ids.length < 2) throw new AssayError('bad_argument', 'compare needs at least two runs');
+    const runs = await Promise.all(ids.map((id) => this.run(id)));
+    return compareRuns(runs, this.indexFor);
+  }
+}
