@@ -61,11 +61,36 @@ describe('parseJsonlTask', () => {
     expect(error.location).toEqual({ file: '/tasks/t.jsonl', line: 2 });
   });
 
-  it('says code_exec needs the sandbox', () => {
-    const error = parseError(`${line({ metric: 'code_exec' })}\n`);
-    expect(error.code).toBe('needs_sandbox');
-    expect(error.message).toBe('metric code_exec needs the code sandbox, which is not available yet');
-    expect(error.location).toEqual({ file: '/tasks/t.jsonl', line: 1 });
+  it('checks code_exec extras: tests with an input and something to compare', () => {
+    const noTests = parseError(`${line({ metric: 'code_exec', targets: [] })}\n`);
+    expect(noTests.code).toBe('bad_jsonl_line');
+    expect(noTests.message).toBe(
+      'code_exec needs "extras.tests": a non-empty list of {"input": [args], "output": value, "stdout"?: text}',
+    );
+    expect(noTests.location).toEqual({ file: '/tasks/t.jsonl', line: 1 });
+    const noExpectation = parseError(
+      `${line({ metric: 'code_exec', extras: { tests: [{ input: [1] }] } })}\n`,
+    );
+    expect(noExpectation.message).toBe(
+      'code_exec "extras.tests[0]" needs "output", "stdout" or both to compare against',
+    );
+    const badLanguage = parseError(
+      `${line({ metric: 'code_exec', extras: { language: 'ruby', tests: [{ input: [1], output: 1 }] } })}\n`,
+    );
+    expect(badLanguage.message).toBe(
+      'code_exec "extras.language" must be one of python, javascript; got "ruby"',
+    );
+    const [ok] = parseJsonlTask(
+      `${line({ metric: 'code_exec', targets: [], extras: { tests: [{ input: [2], output: 4 }] } })}\n`,
+      'f',
+    );
+    expect(ok).toEqual({
+      id: 1,
+      prompt: 'p',
+      targets: [],
+      metric: 'code_exec',
+      extras: { tests: [{ input: [2], output: 4 }] },
+    });
   });
 
   it('rejects an empty file', () => {

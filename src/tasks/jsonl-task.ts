@@ -10,6 +10,9 @@ import path from 'node:path';
 import { AssayError, closestNames } from '../errors.js';
 import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { MetricDefinition } from '../metrics/types.js';
+import { CODE_SCORE_KIND, type CodeScoreRequest } from '../sandbox/code-score.js';
+import { type IoTest, ioTestProgram, newNonce } from '../sandbox/io-tests.js';
+import { type Language, LANGUAGES } from '../sandbox/types.js';
 import { hashFiles } from './source-hash.js';
 import type { LoadedTask } from './task.js';
 import type { Doc, TaskConfig } from './types.js';
@@ -77,9 +80,10 @@ export function parseJsonlTask(text: string, file: string): JsonlLine[] {
     if (typeof id !== 'string' && typeof id !== 'number')
       throw badLine(file, lineNumber, '"id" must be a string or number');
     if (typeof prompt !== 'string') throw badLine(file, lineNumber, '"prompt" must be a string');
+    // code_exec is judged by its tests, so its targets may be empty.
     if (
       !Array.isArray(targets) ||
-      targets.length === 0 ||
+      (targets.length === 0 && metric !== 'code_exec') ||
       !targets.every((target) => typeof target === 'string')
     ) {
       throw badLine(file, lineNumber, '"targets" must be a non-empty list of strings');
@@ -99,15 +103,8 @@ export function parseJsonlTask(text: string, file: string): JsonlLine[] {
     if (previous !== undefined)
       throw badLine(file, lineNumber, `duplicate id ${JSON.stringify(id)} (first on line ${previous})`);
     ids.set(key, lineNumber);
-    if (metric === 'code_exec') {
-      throw new AssayError(
-        'needs_sandbox',
-        'metric code_exec needs the code sandbox, which is not available yet',
-        {
-          location: { file, line: lineNumber },
-        },
-      );
-    }
+    if (metric === 'code_exec')
+      checkCodeExtras(extras as Record<string, unknown> | undefined, file, lineNumber);
     lines.push({
       id,
       prompt,
@@ -122,7 +119,57 @@ export function parseJsonlTask(text: string, file: string): JsonlLine[] {
   return lines;
 }
 
-export function jsonlTaskConfig(name: string): TaskConfig {
+/** code_exec lines: `extras: {"language"?: "python" | "javascript", "tests": [{"input", "output"?, "stdout"?}]}`. */
+function checkCodeExtras(extras: Record<string, unknown> | undefined, file: string, line: number): void {
+  const language = extras?.language ?? 'python';
+  if (!(LANGUAGES as readonly unknown[]).includes(language)) {
+    throw badLine(
+      file,
+      line,
+      `code_exec "extras.language" must be one of ${LANGUAGES.join(', ')}; got ${JSON.stringify(language)}`,
+    );
+  }
+  const tests = extras?.tests;
+  if (!Array.isArray(tests) || tests.length === 0) {
+    throw badLine(
+      file,
+      line,
+      'code_exec needs "extras.tests": a non-empty list of {"input": [args], "output": value, "stdout"?: text}',
+    );
+  }
+  tests.forEach((test, index) => {
+    if (!test || typeof test !== 'object' || Array.isArray(test) || !('input' in test)) {
+      throw badLine(
+        file,
+        line,
+        `code_exec "extras.tests[${index}]" must be an object with "input" (the list of arguments for f)`,
+      );
+    }
+    if (!('output' in test) && !('stdout' in test)) {
+      throw badLine(
+        file,
+        line,
+        `code_exec "extras.tests[${index}]" needs "output", "stdout" or both to compare against`,
+      );
+    }
+    if ('stdout' in test && typeof test.stdout !== 'string') {
+      throw badLine(file, line, `code_exec "extras.tests[${index}].stdout" must be a string`);
+    }
+  });
+}
+
+/** The program that checks one code_exec answer, left for the evaluator's code stage to run. */
+export function codeExecRequest(doc: Doc, prediction: string): CodeScoreRequest {
+  const extras = doc.extras as { language?: Language; tests: IoTest[] };
+  const nonce = newNonce();
+  return {
+    kind: CODE_SCORE_KIND,
+    programs: [ioTestProgram(extras.language ?? 'python', prediction, extras.tests, nonce)],
+    rule: { type: 'io_tests', metric: 'code_exec', nonce, tests: extras.tests },
+  };
+}
+
+export function jsonlTaskConfig(name: string, runsCode = false): TaskConfig {
   return {
     task: name,
     output_type: 'generate_until',
@@ -133,7 +180,12 @@ export function jsonlTaskConfig(name: string): TaskConfig {
     // The file has no examples to draw from, so --num_fewshot never applies (lm-eval never overrides 0).
     num_fewshot: 0,
     repeats: 1,
-    generation_kwargs: { temperature: 0.0, do_sample: false, max_gen_toks: 256, until: ['\n\n'] },
+    // Code has blank lines, so a file with code_exec lines does not stop at "\n\n"; its answers are
+    // model-written programs, so it is unsafe_code like lm-eval's code tasks.
+    generation_kwargs: runsCode
+      ? { temperature: 0.0, do_sample: false, max_gen_toks: 512, until: [] }
+      : { temperature: 0.0, do_sample: false, max_gen_toks: 256, until: ['\n\n'] },
+    ...(runsCode ? { unsafe_code: true } : {}),
   };
 }
 
@@ -149,9 +201,10 @@ export async function loadJsonlTask(file: string): Promise<LoadedTask> {
     });
   }
   const lines = parseJsonlTask(text, absolute);
-  const used = [...new Set(lines.map((line) => line.metric))] as Exclude<JsonlMetric, 'code_exec'>[];
+  const used = [...new Set(lines.map((line) => line.metric))];
   const definitions = new Map<string, MetricDefinition>();
   for (const metric of used) {
+    if (metric === 'code_exec') continue;
     try {
       definitions.set(metric, getMetric(REGISTRY_NAMES[metric]));
     } catch (error) {
@@ -170,7 +223,7 @@ export async function loadJsonlTask(file: string): Promise<LoadedTask> {
   return {
     kind: 'task',
     name,
-    config: jsonlTaskConfig(name),
+    config: jsonlTaskConfig(name, used.includes('code_exec')),
     source: { format: 'jsonl', path: absolute, sha256: await hashFiles([absolute]) },
     version: null,
     evalDocs: async () => docs,
@@ -180,6 +233,7 @@ export async function loadJsonlTask(file: string): Promise<LoadedTask> {
       // without it, which makes every metric the mean over the lines that use it.
       processResults: (doc, results) => {
         const metric = doc.metric as string;
+        if (metric === 'code_exec') return { code_exec: codeExecRequest(doc, String(results[0] ?? '')) };
         const definition = definitions.get(metric);
         if (!definition?.compute) {
           throw new AssayError('unknown_metric', `JSONL metric ${metric} has no generation scorer`, {
@@ -200,4 +254,3 @@ export async function loadJsonlTask(file: string): Promise<LoadedTask> {
     },
   };
 }
-
