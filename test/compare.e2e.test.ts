@@ -1,0 +1,420 @@
+/**
+ * compare, gate and power on the real CLI. Two "models" are the dummy backend under two seeds, run on the
+ * fixture tasks in test/fixtures/compare; every expected number is recomputed here from the sample logs.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
+
+type Sample = Record<string, any>;
+const FIXTURES = 'test/fixtures/compare';
+const TASKS = 'compare_suite,compare_words';
+
+function runModel(seed: number): string {
+  const out = tempDir(`assay-compare-${seed}-`);
+  const run = runCli([
+    'run',
+    '--model',
+    'dummy',
+    '--model_args',
+    `seed=${seed}`,
+    '--tasks',
+    TASKS,
+    '--include_path',
+    FIXTURES,
+    '--output_path',
+    out,
+    '--log_samples',
+  ]);
+  expect(run.stderr).not.toContain('internal error');
+  expect(run.status).toBe(0);
+  return out;
+}
+
+function samples(run: string, task: string): Sample[] {
+  return readJsonl<Sample>(findOne(path.join(run, 'dummy'), new RegExp(`^samples_${task}_.*\\.jsonl$`)));
+}
+
+/** Pairs by doc_hash (each fixture doc is unique), as the issue specifies, independently of the library. */
+function paired(a: Sample[], b: Sample[], metric: string) {
+  const byHash = new Map(b.map((line) => [line.doc_hash, line]));
+  return a
+    .filter((line) => byHash.has(line.doc_hash))
+    .map((line) => ({
+      id: line.doc_id as number,
+      a: Number(line[metric]),
+      b: Number(byHash.get(line.doc_hash)?.[metric]),
+    }));
+}
+
+function choose(n: number, k: number): number {
+  let result = 1;
+  for (let i = 1; i <= k; i++) result = (result * (n - k + i)) / i;
+  return result;
+}
+
+/** Two-sided exact binomial (p = ½) McNemar p-value: 2·P(X ≤ min), capped at 1. */
+function exactMcNemar(n01: number, n10: number): number {
+  const n = n01 + n10;
+  let tail = 0;
+  for (let i = 0; i <= Math.min(n01, n10); i++) tail += choose(n, i) / 2 ** n;
+  return Math.min(1, 2 * tail);
+}
+
+const mean = (values: number[]) => values.reduce((x, y) => x + y, 0) / values.length;
+const variance = (values: number[]) => {
+  const m = mean(values);
+  return values.reduce((acc, value) => acc + (value - m) ** 2, 0) / (values.length - 1);
+};
+
+let runA = '';
+let runB = '';
+
+beforeAll(() => {
+  runA = runModel(1);
+  runB = runModel(2);
+});
+
+describe('per-run statistics in results.json', () => {
+  it('records the CI method, the clustered stderr (Miller eq. 4) and the within-question variance', () => {
+    const results = readJson<Record<string, any>>(findOne(path.join(runA, 'dummy'), /^results_.*\.json$/));
+    const quiz = samples(runA, 'compare_quiz');
+    const scores = quiz.map((line) => line.acc as number);
+    const n = scores.length;
+    const m = mean(scores);
+    let diagonal = 0;
+    const clusterSums = new Map<string, number>();
+    for (const line of quiz) {
+      const residual = line.acc - m;
+      diagonal += residual ** 2;
+      clusterSums.set(line.doc.subject, (clusterSums.get(line.doc.subject) ?? 0) + residual);
+    }
+    let clusterSquares = 0;
+    for (const sum of clusterSums.values()) clusterSquares += sum ** 2;
+    const eq4 = Math.sqrt(diagonal / (n * (n - 1)) + (clusterSquares - diagonal) / n ** 2);
+    const cr1 = Math.sqrt((clusterSquares / n ** 2) * (10 / 9));
+
+    const quizStats = results.stats.compare_quiz['acc,none'];
+    expect(quizStats.ci_method).toBe('wilson');
+    expect(quizStats.ci_level).toBe(0.95);
+    expect(quizStats.clustered.by).toBe('subject');
+    expect(quizStats.clustered.clusters).toBe(10);
+    expect(quizStats.clustered.stderr).toBeCloseTo(eq4, 14);
+    expect(quizStats.clustered.stderr_cr1).toBeCloseTo(cr1, 14);
+    expect(quizStats.clustered.naive_stderr).toBeCloseTo(results.results.compare_quiz['acc_stderr,none'], 14);
+    expect(quizStats.clustered.cluster_correction_applied).toBe(false);
+    expect(results.stats.compare_suite['acc,none'].ci_method).toBe('normal');
+
+    // Per-repeat scores: substring_contains of "yes" in each of the 4 sampled answers.
+    const words = samples(runA, 'compare_words');
+    const perQuestion = words.map((line) =>
+      (line.resps[0] as string[]).map((answer) => (answer.toLowerCase().includes('yes') ? 1 : 0)),
+    );
+    expect(perQuestion.every((scoresOfQuestion) => scoresOfQuestion.length === 4)).toBe(true);
+    const within = mean(perQuestion.map(variance));
+    const questionMeans = perQuestion.map(mean);
+    const repeats = results.stats.compare_words['substring_contains,none'].repeats;
+    expect(repeats.k).toBe(4);
+    expect(repeats.questions).toBe(40);
+    expect(within).toBeGreaterThan(0);
+    expect(repeats.within_question_variance).toBeCloseTo(within, 14);
+    expect(repeats.variance_of_question_means).toBeCloseTo(variance(questionMeans), 14);
+    expect(repeats.variance_of_mean).toBeCloseTo(variance(questionMeans) / 40, 14);
+    expect(repeats.within_share).toBeCloseTo(within / 4 / variance(questionMeans), 12);
+  });
+});
+
+describe('assay compare', () => {
+  it('pairs by doc_hash and reports McNemar, flips, t, Holm and verdicts that match the sample logs', () => {
+    const run = runCli(['compare', runA, runB, '--format', 'json']);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.tasks.map((row: any) => row.name)).toEqual([
+      'compare_mini',
+      'compare_quiz',
+      'compare_words',
+    ]);
+    const rawP: number[] = [];
+    for (const row of report.tasks) {
+      const metric = row.name === 'compare_words' ? 'substring_contains' : 'acc';
+      const pairs = paired(samples(runA, row.name), samples(runB, row.name), metric);
+      const rightToWrong = pairs.filter((pair) => pair.a === 1 && pair.b === 0).map((pair) => pair.id);
+      const wrongToRight = pairs.filter((pair) => pair.a === 0 && pair.b === 1).map((pair) => pair.id);
+      expect(row.n).toBe(pairs.length);
+      expect(row.unpaired).toEqual({ a: 0, b: 0 });
+      expect(row.meanA).toBeCloseTo(mean(pairs.map((pair) => pair.a)), 14);
+      expect(row.meanB).toBeCloseTo(mean(pairs.map((pair) => pair.b)), 14);
+      expect(row.difference).toBeCloseTo(row.meanB - row.meanA, 14);
+      expect(row.flips.rightToWrong).toEqual({ count: rightToWrong.length, docIds: rightToWrong });
+      expect(row.flips.wrongToRight).toEqual({ count: wrongToRight.length, docIds: wrongToRight });
+      expect(row.mcnemar.n01).toBe(rightToWrong.length);
+      expect(row.mcnemar.n10).toBe(wrongToRight.length);
+      const discordant = rightToWrong.length + wrongToRight.length;
+      expect(row.mcnemar.method).toBe(discordant < 25 ? 'exact' : 'chi-square-cc');
+      expect(row.mcnemar.exactPValue).toBeCloseTo(exactMcNemar(rightToWrong.length, wrongToRight.length), 12);
+      expect(row.defaultTest).toBe('mcnemar');
+      expect(row.pValue).toBe(row.mcnemar.pValue);
+      const d = pairs.map((pair) => pair.b - pair.a);
+      expect(row.tTest.t).toBeCloseTo(mean(d) / Math.sqrt(variance(d) / d.length), 10);
+      expect(row.tTest.degreesOfFreedom).toBe(d.length - 1);
+      rawP.push(row.pValue);
+    }
+    // compare_mini has 7 discordant pairs (exact test), compare_quiz 71 (χ² with continuity correction).
+    expect(report.tasks[0].mcnemar.method).toBe('exact');
+    expect(report.tasks[1].mcnemar.method).toBe('chi-square-cc');
+    // Holm by hand: sort, scale by m − rank, running max, capped at 1.
+    const order = rawP.map((_, i) => i).sort((x, y) => rawP[x] - rawP[y]);
+    const holm = new Array<number>(3);
+    let running = 0;
+    order.forEach((index, rank) => {
+      running = Math.max(running, Math.min(1, (3 - rank) * rawP[index]));
+      holm[index] = running;
+    });
+    report.tasks.forEach((row: any, i: number) => expect(row.pValueAdjusted).toBeCloseTo(holm[i], 14));
+    // compare_words: B − A = +0.2, raw exact McNemar p = 0.0768 but Holm-adjusted above 0.05, so no claim.
+    const words = report.tasks[2];
+    expect(words.difference).toBeCloseTo(0.2, 14);
+    expect(words.outcome).toBe('no detectable difference');
+    expect(words.verdict).toMatch(
+      /^no detectable difference \(p_adj = 0\.230, Holm\); at n = 40, the MDE at 80% power is 0\.\d{4}$/,
+    );
+    // MDE = (z.975 + z.8)·sd(d)/√n with the observed differences.
+    const d = paired(
+      samples(runA, 'compare_words'),
+      samples(runB, 'compare_words'),
+      'substring_contains',
+    ).map((pair) => pair.b - pair.a);
+    expect(words.minimumDetectableEffect).toBeCloseTo(
+      (1.959963984540054 + 0.8416212335729143) * Math.sqrt(variance(d) / 40),
+      12,
+    );
+    // The group row pools compare_quiz and compare_mini items.
+    expect(report.groups).toHaveLength(1);
+    expect(report.groups[0].name).toBe('compare_suite');
+    expect(report.groups[0].n).toBe(256);
+    expect(report.groups[0].tasks).toEqual(['compare_mini', 'compare_quiz']);
+  });
+
+  it('a run against itself: no flips, nothing detectable, with BH', () => {
+    const run = runCli([
+      'compare',
+      runA,
+      runA,
+      '--tasks',
+      'compare_quiz',
+      '--adjust',
+      'bh',
+      '--format',
+      'json',
+    ]);
+    expect(run.status).toBe(0);
+    const [row] = JSON.parse(run.stdout).tasks;
+    expect(row.difference).toBe(0);
+    expect(row.mcnemar.discordant).toBe(0);
+    expect(row.pValueAdjusted).toBe(1);
+    expect(row.tTest.zeroVariance).toBe(true);
+    expect(row.wilcoxon).toEqual({ wilcox: null, pratt: null, zsplit: null });
+    expect(row.mdeVariance).toBe('accuracy-rho-0.5');
+    expect(row.outcome).toBe('no detectable difference');
+  });
+
+  it('renders table and markdown, and counts unpaired samples', () => {
+    // Drop two docs from B's quiz log: they become unpaired in A.
+    const dir = path.join(runB, 'dummy');
+    const file = findOne(dir, /^samples_compare_quiz_.*\.jsonl$/);
+    const original = readFileSync(file, 'utf8');
+    try {
+      writeFileSync(file, `${original.split('\n').filter(Boolean).slice(2).join('\n')}\n`);
+      const markdown = runCli(['compare', runA, runB, '--tasks', 'compare_quiz', '--format', 'markdown']);
+      expect(markdown.status).toBe(0);
+      expect(markdown.stdout).toContain('| Task ');
+      expect(markdown.stdout).toContain('n = 238 pairs; unpaired 2 in A, 0 in B');
+      const table = runCli(['compare', runA, runB]);
+      expect(table.status).toBe(0);
+      expect(table.stdout).toMatch(/^Task\s+Metric\s+n\s+A\s+B\s+B − A/m);
+      expect(table.stdout).toContain('flips A right→B wrong');
+    } finally {
+      writeFileSync(file, original);
+    }
+  });
+
+  it('bad input exits 2 with a message', () => {
+    const missing = runCli(['compare', path.join(runA, 'nope'), runB]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('run not found');
+    const noLogs = tempDir();
+    const plain = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'examples/tasks/arithmetic.jsonl',
+      '--output_path',
+      noLogs,
+    ]);
+    expect(plain.status).toBe(0);
+    const withoutSamples = runCli(['compare', noLogs, runB]);
+    expect(withoutSamples.status).toBe(2);
+    expect(withoutSamples.stderr).toContain('--log_samples');
+    const unknownTask = runCli(['compare', runA, runB, '--tasks', 'compare_quizz']);
+    expect(unknownTask.status).toBe(2);
+    expect(unknownTask.stderr).toContain('did you mean compare_quiz');
+    const unknownMetric = runCli(['compare', runA, runB, '--tasks', 'compare_quiz', '--metric', 'f1']);
+    expect(unknownMetric.status).toBe(2);
+    expect(unknownMetric.stderr).toContain('task compare_quiz has no metric f1');
+    rmSync(noLogs, { recursive: true, force: true });
+  });
+});
+
+describe('assay gate', () => {
+  it('exit 0: a run gated against itself is non-inferior', () => {
+    const report = tempDir();
+    const json = path.join(report, 'gate.json');
+    const run = runCli([
+      'gate',
+      '--baseline',
+      runA,
+      '--current',
+      runA,
+      '--max-drop',
+      '0.005',
+      '--json',
+      json,
+    ]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('gate passed');
+    const written = readJson<Record<string, any>>(json);
+    expect(written.exitCode).toBe(0);
+    expect(written.tasks.map((task: any) => task.status)).toEqual(['pass', 'pass', 'pass']);
+  });
+
+  it('exit 1: B significantly worse than the margin, with the one-sided t computed here', () => {
+    const run = runCli([
+      'gate',
+      '--baseline',
+      runB,
+      '--current',
+      runA,
+      '--max-drop',
+      '0.005',
+      '--tasks',
+      'compare_words',
+      '--format',
+      'json',
+    ]);
+    expect(run.status).toBe(1);
+    const report = JSON.parse(run.stdout);
+    const [task] = report.tasks;
+    const d = paired(
+      samples(runB, 'compare_words'),
+      samples(runA, 'compare_words'),
+      'substring_contains',
+    ).map((pair) => pair.b - pair.a);
+    const se = Math.sqrt(variance(d) / d.length);
+    expect(task.improvement).toBeCloseTo(-0.2, 14);
+    expect(task.standardError).toBeCloseTo(se, 14);
+    // t = (−0.2 + 0.005)/se = −2.0296 on 39 df; SciPy: stats.t.cdf(-2.0296..., 39) = 0.024629.
+    expect((task.improvement + 0.005) / se).toBeCloseTo(-2.02962, 4);
+    expect(task.pInferiority).toBeCloseTo(0.0246287, 6);
+    expect(task.status).toBe('fail');
+    expect(task.reason).toContain('significantly worse than the margin');
+    expect(report.exitCode).toBe(1);
+  });
+
+  it('exit 3: too few items to tell a 0.005 drop apart', () => {
+    const run = runCli([
+      'gate',
+      '--baseline',
+      runA,
+      '--current',
+      runB,
+      '--max-drop',
+      '0.005',
+      '--tasks',
+      'compare_quiz',
+    ]);
+    expect(run.status).toBe(3);
+    expect(run.stdout).toMatch(
+      /^UNDECIDED compare_quiz \(acc, none\), n = 240: .*cannot decide at n = 240; about \d+ paired items would decide/m,
+    );
+    expect(run.stdout).toContain('gate undecided (exit 3)');
+  });
+
+  it('threshold mode keeps the plain rule', () => {
+    const worse = runCli([
+      'gate',
+      '--baseline',
+      runB,
+      '--current',
+      runA,
+      '--max-drop',
+      '0.005',
+      '--tasks',
+      'compare_words',
+      '--mode',
+      'threshold',
+    ]);
+    expect(worse.status).toBe(1);
+    expect(worse.stdout).toContain('drops by more than the margin 0.005 (threshold rule, no test)');
+    const within = runCli([
+      'gate',
+      '--baseline',
+      runA,
+      '--current',
+      runB,
+      '--max-drop',
+      '0.005',
+      '--tasks',
+      'compare_quiz',
+      '--mode',
+      'threshold',
+    ]);
+    expect(within.status).toBe(0);
+  });
+
+  it('missing --max-drop exits 2', () => {
+    const run = runCli(['gate', '--baseline', runA, '--current', runB]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--max-drop is required');
+  });
+});
+
+describe('assay power', () => {
+  const z = 1.959963984540054 + 0.8416212335729143;
+  it('items needed, paired and unpaired (Miller eq. 9)', () => {
+    const run = runCli(['power', '--baseline', '0.72', '--delta', '0.01', '--json']);
+    expect(run.status).toBe(0);
+    const report = JSON.parse(run.stdout);
+    const va = 0.72 * 0.28;
+    const vb = 0.73 * 0.27;
+    const paired = va + vb - 2 * 0.5 * Math.sqrt(va * vb);
+    expect(report.pairedExact).toBeCloseTo((z ** 2 * paired) / 0.01 ** 2, 6);
+    expect(report.unpairedExact).toBeCloseTo((z ** 2 * (va + vb)) / 0.01 ** 2, 6);
+    expect(report.paired).toBe(Math.ceil(report.pairedExact));
+    expect(report.paired).toBe(15648);
+    expect(report.unpaired).toBe(31294);
+    const text = runCli(['power', '--baseline', '0.72', '--delta', '0.01']);
+    expect(text.stdout).toContain('paired (both models on the same items): 15648');
+  });
+
+  it('minimum detectable effect at n (Miller eq. 10), which solves back to the sample size', () => {
+    const run = runCli(['power', '--baseline', '0.72', '--n', '14042', '--correlation', '0.5', '--json']);
+    expect(run.status).toBe(0);
+    const { paired, unpaired } = JSON.parse(run.stdout);
+    const va = 0.72 * 0.28;
+    const check = (delta: number, rho: number) => {
+      const vb = (0.72 + delta) * (0.28 - delta);
+      return z * Math.sqrt((va + vb - 2 * rho * Math.sqrt(va * vb)) / 14042);
+    };
+    expect(paired).toBeCloseTo(check(paired, 0.5), 10);
+    expect(unpaired).toBeCloseTo(check(unpaired, 0), 10);
+  });
+
+  it('needs exactly one of --delta and --n', () => {
+    const run = runCli(['power', '--baseline', '0.72']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('exactly one of --delta');
+  });
+});
