@@ -128,6 +128,11 @@ const filterEntry = z.strictObject({
   filter: z.array(z.looseObject({ function: z.string() })).min(1),
 });
 
+const optionalSplit = z
+  .string()
+  .nullish()
+  .transform((value) => value ?? undefined);
+
 const taskSchema = z.object({
   task: z.string().min(1),
   task_alias: z.string().optional(),
@@ -136,10 +141,11 @@ const taskSchema = z.object({
   dataset_name: z.string().nullable().optional(),
   dataset_kwargs: z.looseObject({ data_files: dataFiles.optional() }).optional(),
   revision: z.string().optional(),
-  training_split: z.string().optional(),
-  validation_split: z.string().optional(),
-  test_split: z.string().optional(),
-  fewshot_split: z.string().optional(),
+  // lm-eval YAMLs write `test_split: null` for "no such split" (hellaswag, piqa, truthfulqa).
+  training_split: optionalSplit,
+  validation_split: optionalSplit,
+  test_split: optionalSplit,
+  fewshot_split: optionalSplit,
   process_docs: functionRef.optional(),
   doc_to_text: templateField.optional(),
   doc_to_target: z.union([templateField, z.array(z.string())]).optional(),
