@@ -3,7 +3,7 @@ import type { Interval } from '../evaluate/uncertainty.js';
 import type { RequestLatency } from '../evaluate/execute.js';
 import type { TaskPlan } from '../evaluate/plan.js';
 import type { RunOptions } from '../evaluate/run-evaluation.js';
-import type { ModelBackend } from '../models/backend.js';
+import type { ModelBackend, UsageSummary } from '../models/backend.js';
 import type { TaskNode } from '../tasks/task.js';
 import {
   assayGitCommit,
@@ -47,7 +47,8 @@ export interface ResultsFile {
   assay_schema: string;
   assay_version: string;
   partial: boolean;
-  request_stats: RequestLatency;
+  /** Per request type: wall seconds and count; `usage` from served backends (requests/s, p50/p95, tokens, cost). */
+  request_stats: RequestLatency & { usage?: UsageSummary };
   manifest: Manifest;
   /** task or group → `metric,filter` → how its stderr and interval were computed (docs/statistics.md). */
   stats: Record<string, Record<string, MetricStats>>;
@@ -289,7 +290,7 @@ export function buildResults(input: BuildInput): ResultsFile {
     assay_schema: RESULTS_SCHEMA,
     assay_version: assayVersion(),
     partial,
-    request_stats: input.latency,
+    request_stats: { ...input.latency, ...(backend.usage ? { usage: backend.usage() } : {}) },
     manifest,
     stats: {
       ...Object.fromEntries(input.taskResults.map((result) => [result.name, metricStats(result.metrics)])),
