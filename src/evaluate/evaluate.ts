@@ -166,7 +166,9 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
     { cachePath: options.useCache },
   );
   try {
-    return await run(backend, { model: options.model, modelArgs }, options);
+    // results.json records the model args; an API key must never land there.
+    const recorded = 'api_key' in modelArgs ? { ...modelArgs, api_key: '<redacted>' } : modelArgs;
+    return await run(backend, { model: options.model, modelArgs: recorded }, options);
   } finally {
     await backend.close?.();
   }

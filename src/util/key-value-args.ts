@@ -21,11 +21,18 @@ export function parseKeyValueArgs(text: string | undefined, flag: string): Recor
     throw new AssayError('bad_argument', `${flag}: expected a JSON object`);
   }
   const result: Record<string, unknown> = {};
+  let lastKey: string | undefined;
   for (const pair of trimmed.split(/[,\s]+/)) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
+    if (eq < 0 && lastKey !== undefined) {
+      // `base_url=http://a/v1/completions,http://b/v1/completions`: a piece without `=` continues a list.
+      result[lastKey] = `${String(result[lastKey])},${pair}`;
+      continue;
+    }
     if (eq <= 0) throw new AssayError('bad_argument', `${flag}: expected key=value, got "${pair}"`);
-    result[pair.slice(0, eq)] = parseCliValue(pair.slice(eq + 1));
+    lastKey = pair.slice(0, eq);
+    result[lastKey] = parseCliValue(pair.slice(eq + 1));
   }
   return result;
 }
