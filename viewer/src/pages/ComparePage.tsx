@@ -164,12 +164,12 @@ export function ComparePage({ client, ids }: { client: ApiClient; ids: string[] 
               <td className="number">{entry.n}</td>
               <td className="number">{formatNumber(entry.baselineMean)}</td>
               <td className="number">{formatNumber(entry.candidateMean)}</td>
-              <td className="number">{formatNumber(entry.difference)}</td>
+              <td className="number difference">{formatNumber(entry.difference)}</td>
               <td>{formatCi(entry.ci)}</td>
-              <td className="number" title={entry.test}>
+              <td className="number p-value" title={entry.test}>
                 {formatP(entry.pValue)}
               </td>
-              <td className="number">{formatP(entry.adjustedPValue)}</td>
+              <td className="number adjusted-p">{formatP(entry.adjustedPValue)}</td>
               <td>{entry.flips ? `${entry.flips.rightToWrong} / ${entry.flips.wrongToRight}` : '—'}</td>
             </tr>
           ))}

@@ -1,0 +1,310 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, chromiumInstalled, launchChromium } from './chromium.js';
+import { bin, findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './helpers.js';
+
+const artifacts = path.join(repoRoot, 'test-artifacts', 'viewer');
+const fixtureTask = path.join(repoRoot, 'test/fixtures/viewer/colours.yaml');
+const haveChromium = chromiumInstalled();
+
+if (!haveChromium) {
+  if (process.env.CI === 'true') {
+    describe('viewer in a browser', () => {
+      it('needs chromium under CI', () => {
+        throw new Error(`chromium not installed at ${CHROMIUM}: .ci/run installs Debian's chromium`);
+      });
+    });
+  } else {
+    process.stdout.write('skipped: chromium not installed\n');
+  }
+}
+
+type Sample = Record<string, any>;
+
+/** The payloads an untrusted model could emit; none may execute or become markup. */
+const XSS = [
+  '<img src=x onerror="window.__xss=1">',
+  '<script>window.__xss=2</script>',
+  '<svg onload="window.__xss=3"></svg>',
+  '"><iframe src="javascript:window.__xss=4"></iframe>',
+];
+
+function run(args: string[]): void {
+  const result = runCli(args);
+  if (result.status !== 0) throw new Error(`assay ${args.join(' ')} failed: ${result.stderr}`);
+}
+
+function startView(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [bin, 'view', ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (data: Buffer) => {
+      out += data.toString();
+      const match = /at (http:\/\/\S+)/.exec(out);
+      if (match) resolve({ child, url: match[1] });
+    });
+    child.stderr?.on('data', (data: Buffer) => {
+      err += data.toString();
+    });
+    child.on('exit', (code) => reject(new Error(`assay view exited ${code}: ${err}`)));
+  });
+}
+
+describe.skipIf(!haveChromium)('viewer in a browser', () => {
+  let root: string;
+  let server: { child: ChildProcess; url: string };
+  let browser: BrowserContext;
+  const runDirectory = (name: string) => path.join(root, name, 'dummy');
+
+  beforeAll(async () => {
+    root = tempDir('assay-view-');
+    mkdirSync(artifacts, { recursive: true });
+    for (const seed of [1, 2]) {
+      run([
+        'run',
+        '--model',
+        'dummy',
+        '--model_args',
+        `seed=${seed}`,
+        '--tasks',
+        fixtureTask,
+        '--output_path',
+        path.join(root, `seed${seed}`),
+        '--log_samples',
+      ]);
+    }
+    run([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      fixtureTask,
+      '--limit',
+      '10',
+      '--output_path',
+      path.join(root, 'partial'),
+      '--log_samples',
+    ]);
+    // A real run whose logged responses are then replaced by XSS payloads.
+    run([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'examples/tasks/arithmetic.jsonl',
+      '--limit',
+      '4',
+      '--output_path',
+      path.join(root, 'xss'),
+      '--log_samples',
+    ]);
+    const xssLog = findOne(runDirectory('xss'), /^samples_arithmetic_.*\.jsonl$/);
+    const poisoned = readJsonl<Sample>(xssLog).map((line, i) => ({
+      ...line,
+      resps: [[XSS[i % XSS.length]]],
+      filtered_resps: [XSS[i % XSS.length]],
+    }));
+    writeFileSync(xssLog, poisoned.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    server = await startView([root, '--port', '0']);
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.child.kill('SIGTERM');
+  });
+
+  async function open(hash: string): Promise<Page> {
+    const page = await browser.newPage();
+    page.on('dialog', () => {
+      throw new Error('a dialog opened: model output ran as script');
+    });
+    await page.goto(`${server.url}${hash}`);
+    return page;
+  }
+
+  const runId = async (page: Page, directory: string) => {
+    const runs = (await (await page.request.get(`${server.url}api/runs`)).json()) as {
+      runs: { id: string; label: string }[];
+    };
+    const found = runs.runs.find((entry) => entry.label.startsWith(`${directory}/`));
+    if (!found) throw new Error(`no run under ${directory}`);
+    return found.id;
+  };
+
+  it('binds 127.0.0.1 by default', () => {
+    expect(new URL(server.url).hostname).toBe('127.0.0.1');
+  });
+
+  it('lists every run, flags the partial one, sorts and searches', async () => {
+    const page = await open('#/');
+    const rows = page.locator('[data-testid="runs-table"] tbody tr');
+    await expect.poll(() => rows.count()).toBe(4);
+    const partialRows = page.locator('tr.partial-row');
+    expect(await partialRows.count()).toBe(2); // the --limit 10 run and the --limit 4 XSS run
+    expect(await partialRows.first().locator('.badge.partial').innerText()).toMatch(
+      /PARTIAL · --limit (10|4)/,
+    );
+    await page.screenshot({ path: path.join(artifacts, 'runs.png'), fullPage: true });
+    await page.getByLabel('Search runs').fill('seed=2');
+    await expect.poll(() => rows.count()).toBe(1);
+    await page.getByLabel('Search runs').fill('');
+    await page.locator('button.sort[data-sort="partial"]').click();
+    expect(await rows.first().getAttribute('class')).not.toContain('partial-row');
+    await page.close();
+  });
+
+  it('shows the run table with the values of results.json, a forest plot and the manifest', async () => {
+    const page = await open('#/');
+    const id = await runId(page, 'seed1');
+    const results = readJson<Sample>(findOne(runDirectory('seed1'), /^results_.*\.json$/));
+    await page.goto(`${server.url}#/run/${id}`);
+    const row = page.locator(
+      '[data-testid="scores-table"] tr[data-task="viewer_colours"][data-metric="acc"]',
+    );
+    await row.waitFor();
+    const entry = results.results.viewer_colours;
+    expect(await row.locator('.value').innerText()).toBe(entry['acc,none'].toFixed(4));
+    expect(await row.locator('.stderr').innerText()).toBe(entry['acc_stderr,none'].toFixed(4));
+    expect(await row.locator('.ci').innerText()).toBe(
+      `[${entry['acc_ci,none'][0].toFixed(4)}, ${entry['acc_ci,none'][1].toFixed(4)}]`,
+    );
+    expect(await page.locator('[data-testid="run-forest"] rect.point').count()).toBe(1);
+    expect(await page.locator('[data-testid="manifest"]').innerText()).toContain(
+      '"schema": "assay.manifest/v1"',
+    );
+    await page.screenshot({ path: path.join(artifacts, 'run.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('opens a sample with its prompt, choices and metrics, and filters to incorrect ones', async () => {
+    const page = await open('#/');
+    const id = await runId(page, 'seed1');
+    const lines = readJsonl<Sample>(findOne(runDirectory('seed1'), /^samples_viewer_colours_.*\.jsonl$/));
+    await page.goto(`${server.url}#/run/${id}/samples/viewer_colours`);
+    const count = page.getByTestId('sample-count');
+    await expect.poll(() => count.innerText()).toBe(`${lines.length} of ${lines.length} samples`);
+    await page.locator('.sample-row[data-doc="3"]').click();
+    const detail = page.getByTestId('sample-detail');
+    expect(await detail.getByTestId('prompt').innerText()).toBe(lines[3].arguments.gen_args_0.arg_0);
+    expect(await detail.locator('[data-testid="choices"] tbody tr').count()).toBe(4);
+    expect(await detail.locator('.badge.chosen').count()).toBe(1);
+    expect(await detail.locator('.badge.gold').count()).toBe(1);
+    expect(await detail.getByTestId('sample-metrics').innerText()).toContain(`acc\t${lines[3].acc}`);
+
+    await page.getByLabel('Outcome').selectOption('incorrect');
+    const incorrect = lines.filter((line) => line.acc === 0);
+    await expect.poll(() => count.innerText()).toBe(`${incorrect.length} of ${lines.length} samples`);
+    const shown = page.locator('.sample-row[data-doc]');
+    await expect.poll(() => shown.count()).toBeGreaterThan(0);
+    expect(
+      new Set(await shown.evaluateAll((rows) => rows.map((row) => row.getAttribute('data-correct')))),
+    ).toEqual(new Set(['false']));
+    await shown.first().click();
+    await page.screenshot({ path: path.join(artifacts, 'samples.png') });
+
+    // Text search narrows to the docs whose text contains the needle.
+    await page.getByLabel('Outcome').selectOption('all');
+    await page.getByLabel('Search samples').fill('row 6?');
+    const withNeedle = lines.filter((line) => line.arguments.gen_args_0.arg_0.includes('row 6?'));
+    await expect.poll(() => count.innerText()).toBe(`${withNeedle.length} of ${lines.length} samples`);
+    await page.close();
+  });
+
+  it('compares two runs: flip counts from the sample logs, p-values, discordant samples', async () => {
+    const page = await open('#/');
+    const a = await runId(page, 'seed1');
+    const b = await runId(page, 'seed2');
+    const linesA = readJsonl<Sample>(findOne(runDirectory('seed1'), /^samples_viewer_colours_.*\.jsonl$/));
+    const linesB = readJsonl<Sample>(findOne(runDirectory('seed2'), /^samples_viewer_colours_.*\.jsonl$/));
+    const byDoc = new Map(linesB.map((line) => [line.doc_id, line.acc]));
+    const expected = { bothRight: 0, bothWrong: 0, rightToWrong: 0, wrongToRight: 0 };
+    for (const line of linesA) {
+      const other = byDoc.get(line.doc_id);
+      if (line.acc === 1 && other === 1) expected.bothRight++;
+      else if (line.acc === 0 && other === 0) expected.bothWrong++;
+      else if (line.acc === 1) expected.rightToWrong++;
+      else expected.wrongToRight++;
+    }
+    expect(expected.rightToWrong + expected.wrongToRight).toBeGreaterThan(0);
+    await page.goto(`${server.url}#/compare?runs=${a},${b}`);
+    const flips = page.getByTestId('flip-table');
+    await flips.waitFor();
+    for (const [key, value] of Object.entries(expected)) {
+      expect(await flips.locator(`[data-flip="${key}"]`).innerText()).toBe(String(value));
+    }
+    const row = page.locator('[data-testid="compare-table"] tbody tr').first();
+    const meanA = linesA.reduce((sum, line) => sum + line.acc, 0) / linesA.length;
+    const meanB = linesB.reduce((sum, line) => sum + line.acc, 0) / linesB.length;
+    expect(await row.locator('.difference').innerText()).toBe((meanB - meanA).toFixed(4));
+    // One row, so Holm leaves p unchanged.
+    expect(await row.locator('.adjusted-p').innerText()).toBe(await row.locator('.p-value').innerText());
+    expect(await page.locator('[data-testid="discordant"] .discordant').count()).toBe(
+      expected.rightToWrong + expected.wrongToRight,
+    );
+    expect(await page.locator('[data-testid="discordant"] mark').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: path.join(artifacts, 'compare.png'), fullPage: true });
+
+    await page.goto(`${server.url}#/charts?runs=${a},${b}`);
+    await page.getByTestId('charts-difference').first().waitFor();
+    expect(await page.getByTestId('charts-forest').count()).toBe(2);
+    await page.screenshot({ path: path.join(artifacts, 'charts.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('renders XSS payloads in model output as inert text', async () => {
+    const page = await open('#/');
+    const id = await runId(page, 'xss');
+    await page.goto(`${server.url}#/run/${id}/samples/arithmetic`);
+    const rows = page.locator('.sample-row[data-doc]');
+    await expect.poll(() => rows.count()).toBe(4);
+    expect(await rows.nth(0).locator('.response').innerText()).toBe(XSS[0]);
+    for (let i = 0; i < 4; i++) {
+      await rows.nth(i).click();
+      expect(await page.getByTestId('filtered-response').innerText()).toBe(XSS[i]);
+      expect(await page.getByTestId('response').innerText()).toBe(XSS[i]);
+    }
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.locator('main img, main iframe, main script, main svg[onload]').count()).toBe(0);
+    await page.screenshot({ path: path.join(artifacts, 'xss.png') });
+    await page.close();
+  });
+
+  it('exports a static copy that works from file:// with no server', async () => {
+    const site = path.join(root, 'site');
+    const result = runCli(['view', root, '--export', site]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/exported 4 run\(s\), 4 sample log\(s\)/);
+    expect(readdirSync(site)).toEqual(expect.arrayContaining(['index.html', 'data']));
+    const page = await browser.newPage();
+    const results = readJson<Sample>(findOne(runDirectory('seed1'), /^results_.*\.json$/));
+    await page.goto(pathToFileURL(path.join(site, 'index.html')).href);
+    await expect.poll(() => page.locator('[data-testid="runs-table"] tbody tr').count()).toBe(4);
+    await page.locator('tr', { hasText: 'seed=1' }).locator('a.model').click();
+    const row = page.locator(
+      '[data-testid="scores-table"] tr[data-task="viewer_colours"][data-metric="acc"]',
+    );
+    await row.waitFor();
+    expect(await row.locator('.value').innerText()).toBe(
+      results.results.viewer_colours['acc,none'].toFixed(4),
+    );
+    await page.locator('a', { hasText: 'samples' }).click();
+    await page.getByLabel('Outcome').selectOption('incorrect');
+    const lines = readJsonl<Sample>(findOne(runDirectory('seed1'), /^samples_viewer_colours_.*\.jsonl$/));
+    await expect
+      .poll(() => page.getByTestId('sample-count').innerText())
+      .toBe(`${lines.filter((line) => line.acc === 0).length} of ${lines.length} samples`);
+    await page.screenshot({ path: path.join(artifacts, 'export.png') });
+    await page.close();
+    expect(readFileSync(path.join(site, 'index.html'), 'utf8')).not.toMatch(/src="\.\/assets/);
+  });
+});
