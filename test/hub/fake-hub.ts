@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Codec, writeParquet } from './parquet.js';
 
 export interface FakeFile {
   path: string;
@@ -173,4 +174,25 @@ export async function startFakeHub(datasets: Record<string, FakeDataset>): Promi
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/**
+ * A dataset whose parquet conversion branch holds `configs` (config → split → rows), laid out as the
+ * Hub lays it out: `<config>/<split>/0000.parquet`. Codecs rotate over the files unless one is given.
+ */
+export function conversionBranchDataset(
+  configs: Record<string, Record<string, Record<string, unknown>[]>>,
+  options: { commit?: string; codec?: Codec } = {},
+): FakeDataset {
+  const commit = options.commit ?? '0123456789abcdef0123456789abcdef01234567';
+  const codecs: Codec[] = ['SNAPPY', 'GZIP', 'ZSTD'];
+  const files: FakeFile[] = [];
+  let index = 0;
+  for (const [config, splits] of Object.entries(configs)) {
+    for (const [split, rows] of Object.entries(splits)) {
+      const codec = options.codec ?? codecs[index++ % codecs.length];
+      files.push({ path: `${config}/${split}/0000.parquet`, content: writeParquet(rows, codec) });
+    }
+  }
+  return { refs: { 'refs/convert/parquet': commit }, commits: { [commit]: files } };
 }
