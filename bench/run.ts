@@ -131,3 +131,7 @@ try {
 } finally {
   await rm(work, { recursive: true, force: true });
 }
+
+// 4. Statistics (issue 4): bootstrap stderr and assay compare at scale.
+const { runStatsBench } = await import('./stats.js');
+await runStatsBench(report);

@@ -125,6 +125,17 @@ export function loadRun(location: string): LoadedRun {
   };
 }
 
+/**
+ * Keeps only the metric values a line lists in `metrics` (lm-eval writes that list too): holding every
+ * parsed doc, prompt and response of 100,000 lines costs more in garbage collection than parsing them.
+ */
+function metricValues(line: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(line.metrics)) return line;
+  const out: Record<string, unknown> = {};
+  for (const name of line.metrics) if (typeof name === 'string') out[name] = line[name];
+  return out;
+}
+
 /** Reads one sample log. Lines are JSON objects; only the pairing fields are checked, for speed. */
 export function readSampleScores(file: string): SampleScore[] {
   const text = readFileSync(file, 'utf8');
@@ -160,7 +171,7 @@ export function readSampleScores(file: string): SampleScore[] {
       docHash: value.doc_hash,
       filter: value.filter,
       error: typeof value.error === 'string' ? value.error : undefined,
-      values: value,
+      values: metricValues(value),
     });
   }
   return out;

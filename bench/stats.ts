@@ -1,0 +1,136 @@
+/**
+ * Statistics figures for `npm run bench` (issue 4), each against a baseline measured in the same run:
+ * - bootstrap stderr, 100,000 iterations over 14,042 0/1 items (target < 2 s), against the naive
+ *   bootstrap (materializing every resample) at 1,000 iterations, scaled ×100;
+ * - `assay compare` on two synthetic runs of 100,000 paired samples with every test (target < 3 s),
+ *   against reading + JSON-parsing the two sample logs alone.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bootstrapStderr, meanFromCounts } from '../src/stats/bootstrap-stderr.js';
+import { compareRuns } from '../src/results/compare/compare-runs.js';
+import { FastRandom } from '../src/stats/fast-random.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin', 'assay.js');
+
+const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+
+function bootstrapFigure(report: (line: string) => void): void {
+  const random = new FastRandom(7);
+  const items = Array.from({ length: 14042 }, () => (random.nextDouble() < 0.72 ? 1 : 0));
+  const start = performance.now();
+  const stderr = bootstrapStderr(mean, items, 100_000, { fromCounts: meanFromCounts });
+  const fast = performance.now() - start;
+  const naiveStart = performance.now();
+  bootstrapStderr(mean, items, 1000);
+  const naive = (performance.now() - naiveStart) * 100;
+  report(
+    `bootstrap stderr, 100,000 iterations over 14,042 0/1 items: ${fast.toFixed(0)} ms (target < 2000 ms; stderr ${stderr.toFixed(5)}); naive resampling extrapolated from 1,000 iterations ${naive.toFixed(0)} ms; ratio ${(fast / naive).toFixed(4)}×`,
+  );
+}
+
+function timestamp(i: number): string {
+  return `2026-01-0${i}T00-00-00.000000`;
+}
+
+/** Writes one synthetic run: a results file and one sample log per task, in assay's layout. */
+export async function writeRun(
+  directory: string,
+  stampIndex: number,
+  tasks: string[],
+  perTask: number,
+  accuracy: (task: number, doc: number) => number,
+): Promise<string[]> {
+  await mkdir(directory, { recursive: true });
+  const stamp = timestamp(stampIndex);
+  const files: string[] = [];
+  const results: Record<string, Record<string, unknown>> = {};
+  for (const task of tasks) results[task] = { alias: task, 'acc,none': 0, 'acc_stderr,none': 0 };
+  for (const [t, task] of tasks.entries()) {
+    const lines: string[] = [];
+    for (let doc = 0; doc < perTask; doc++) {
+      const hash = `${task}-${doc}`.padEnd(64, '0');
+      lines.push(
+        JSON.stringify({
+          doc_id: doc,
+          doc: { question: `q${doc}` },
+          target: '0',
+          arguments: {},
+          resps: [],
+          filtered_resps: [],
+          filter: 'none',
+          metrics: ['acc'],
+          doc_hash: hash,
+          prompt_hash: hash,
+          target_hash: hash,
+          fewshot_ids: [],
+          acc: accuracy(t, doc),
+        }),
+      );
+    }
+    const file = path.join(directory, `samples_${task}_${stamp}.jsonl`);
+    await writeFile(file, `${lines.join('\n')}\n`);
+    files.push(file);
+  }
+  const file = {
+    results,
+    group_subtasks: Object.fromEntries(tasks.map((task) => [task, []])),
+    configs: Object.fromEntries(tasks.map((task) => [task, { task }])),
+    higher_is_better: Object.fromEntries(tasks.map((task) => [task, { acc: true }])),
+    model_name: `synthetic-${stampIndex}`,
+  };
+  await writeFile(path.join(directory, `results_${stamp}.json`), JSON.stringify(file));
+  return files;
+}
+
+async function compareFigure(report: (line: string) => void): Promise<void> {
+  const work = await mkdtemp(path.join(os.tmpdir(), 'assay-bench-stats-'));
+  try {
+    // 100,000 paired samples over 10 tasks; B flips ~10% of A's answers, so every test has work to do.
+    const tasks = Array.from({ length: 10 }, (_, i) => `synthetic_${i}`);
+    const random = new FastRandom(11);
+    const a = tasks.map(() => Array.from({ length: 10_000 }, () => (random.nextDouble() < 0.7 ? 1 : 0)));
+    const b = a.map((scores) => scores.map((score) => (random.nextDouble() < 0.1 ? 1 - score : score)));
+    const filesA = await writeRun(path.join(work, 'a'), 1, tasks, 10_000, (t, doc) => a[t][doc]);
+    const filesB = await writeRun(path.join(work, 'b'), 2, tasks, 10_000, (t, doc) => b[t][doc]);
+    const readStart = performance.now();
+    for (const file of [...filesA, ...filesB])
+      for (const line of (await readFile(file, 'utf8')).split('\n')) if (line) JSON.parse(line);
+    const readParse = performance.now() - readStart;
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const start = performance.now();
+      const result = spawnSync(
+        process.execPath,
+        [bin, 'compare', path.join(work, 'a'), path.join(work, 'b'), '--format', 'json'],
+        { encoding: 'utf8', maxBuffer: 1 << 28 },
+      );
+      times.push(performance.now() - start);
+      if (result.status !== 0) throw new Error(`assay compare failed: ${result.stderr}`);
+    }
+    times.sort((x, y) => x - y);
+    const median = times[1];
+    // In-process too: on a loaded machine the CLI's wall time mostly measures the scheduler.
+    const inProcessStart = performance.now();
+    JSON.stringify(compareRuns(path.join(work, 'a'), path.join(work, 'b')));
+    const inProcess = performance.now() - inProcessStart;
+    report(
+      `assay compare, two runs of 100,000 paired samples (10 tasks; McNemar, t, Wilcoxon ×3, permutation 10,000, bootstrap 10,000, Holm): CLI median ${median.toFixed(0)} ms (target < 3000 ms), in-process ${inProcess.toFixed(0)} ms; reading + JSON-parsing both sample logs alone ${readParse.toFixed(0)} ms; ratio CLI ${(median / readParse).toFixed(1)}×, in-process ${(inProcess / readParse).toFixed(1)}×`,
+    );
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+export async function runStatsBench(report: (line: string) => void): Promise<void> {
+  bootstrapFigure(report);
+  await compareFigure(report);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await runStatsBench((line) => process.stdout.write(`${line}\n`));
+}
