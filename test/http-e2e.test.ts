@@ -1,0 +1,205 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './fixtures/openai-server.js';
+import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
+
+type Results = Record<string, any>;
+
+/** The real CLI, asynchronously: the loopback server lives in this process and must keep answering. */
+function startCli(args: string[]): {
+  child: ChildProcess;
+  done: Promise<{ status: number | null; stdout: string; stderr: string }>;
+} {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => (stdout += chunk));
+  child.stderr?.on('data', (chunk) => (stderr += chunk));
+  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (status) => resolve({ status, stdout, stderr })),
+  );
+  return { child, done };
+}
+
+let taskFile: string;
+beforeAll(() => {
+  // 60 four-way multiple-choice docs: 240 loglikelihood requests.
+  const dir = tempDir('assay-http-task-');
+  mkdirSync(path.join(dir, 'data'));
+  const lines = Array.from({ length: 60 }, (_, i) =>
+    JSON.stringify({
+      question: `Item ${i}: which word follows ${i % 7} and ${i % 5}?`,
+      choices: ['red', 'green', 'blue', `word ${i}`],
+      answer: i % 4,
+    }),
+  );
+  writeFileSync(path.join(dir, 'data', 'test.jsonl'), `${lines.join('\n')}\n`);
+  taskFile = path.join(dir, 'http_mc.yaml');
+  writeFileSync(
+    taskFile,
+    [
+      'task: http_mc',
+      'dataset_path: json',
+      'dataset_kwargs:',
+      '  data_files:',
+      '    test: data/test.jsonl',
+      'test_split: test',
+      'output_type: multiple_choice',
+      'doc_to_text: "{{question}}\\nAnswer:"',
+      'doc_to_choice: "{{choices}}"',
+      'doc_to_target: answer',
+      '',
+    ].join('\n'),
+  );
+});
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  while (servers.length) await servers.pop()?.close();
+});
+async function server(faults: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+  const started = await startTestServer(faults);
+  servers.push(started);
+  return started;
+}
+
+function runArgs(url: string, out: string, modelArgs = '', extra: string[] = []): string[] {
+  return [
+    'run',
+    '--model',
+    'local-completions',
+    '--model_args',
+    `model=test,base_url=${url},num_concurrent=4${modelArgs}`,
+    '--tasks',
+    taskFile,
+    'examples/tasks/arithmetic.jsonl',
+    '--output_path',
+    out,
+    '--log_samples',
+    ...extra,
+  ];
+}
+
+/** Everything but timing fields (date, durations, request_stats) must match between two runs. */
+function comparable(out: string): { results: Results; samples: Results[][] } {
+  const dir = path.join(out, 'test');
+  const results = readJson<Results>(findOne(dir, /^results_.*\.json$/));
+  const samples = ['http_mc', 'arithmetic'].map((task) =>
+    readJsonl<Results>(findOne(dir, new RegExp(`^samples_${task}_.*\\.jsonl$`))),
+  );
+  return {
+    results: {
+      results: results.results,
+      'n-samples': results['n-samples'],
+      task_hashes: results.task_hashes,
+      configs: results.configs,
+    },
+    samples,
+  };
+}
+
+async function reference(): Promise<ReturnType<typeof comparable>> {
+  const clean = await server();
+  const out = tempDir();
+  const run = await startCli(runArgs(clean.completionsUrl, out)).done;
+  expect(run.stderr).not.toContain('internal error');
+  expect(run.status).toBe(0);
+  return comparable(out);
+}
+
+describe('assay run --model local-completions, end to end on loopback', () => {
+  it('faults (20% 5xx, 5% resets, bursts of 429 with Retry-After) leave the results identical to a clean run', async () => {
+    const expected = await reference();
+    const faulty = await server({
+      fail5xxRate: 0.2,
+      resetRate: 0.05,
+      burst429: { every: 120, length: 10, retryAfter: 1 },
+    });
+    const out = tempDir();
+    const run = await startCli(runArgs(faulty.completionsUrl, out, ',max_retries=12,retry_backoff=0.01'))
+      .done;
+    expect(run.stderr).not.toContain('failed');
+    expect(run.status).toBe(0);
+    expect(comparable(out)).toEqual(expected);
+    // The faults happened: more HTTP requests than the 280 answers needed.
+    expect(faulty.stats.received).toBeGreaterThan(300);
+    const results = readJson<Results>(findOne(path.join(out, 'test'), /^results_.*\.json$/));
+    expect(results.request_stats.usage).toMatchObject({
+      requests: 280,
+      failedRequests: 0,
+      cachedRequests: 0,
+    });
+    expect(results.request_stats.usage.retries).toBeGreaterThan(20);
+    expect(results.request_stats.usage.latencyP95Ms).toBeGreaterThanOrEqual(
+      results.request_stats.usage.latencyP50Ms,
+    );
+  }, 60_000);
+
+  it('SIGKILL mid-run, then the same command with --use_cache: identical results, only in-flight requests re-sent', async () => {
+    const expected = await reference();
+    const slow = await server({ latencyMs: 25 });
+    const out = tempDir();
+    const cache = path.join(tempDir(), 'responses.sqlite');
+    const args = runArgs(slow.completionsUrl, out, '', ['--use_cache', cache]);
+    const first = startCli(args);
+    const answered = () => [...slow.stats.answered.values()].reduce((a, b) => a + b, 0);
+    while (answered() < 100) await new Promise((resolve) => setTimeout(resolve, 5));
+    first.child.kill('SIGKILL');
+    const killed = await first.done;
+    expect(killed.status).toBeNull();
+    const answeredBefore = new Set(slow.stats.answered.keys());
+    const receivedBefore = new Map(slow.stats.receivedBodies);
+
+    const second = await startCli(args).done;
+    expect(second.status).toBe(0);
+    expect(comparable(out)).toEqual(expected);
+    let resent = 0;
+    let fresh = 0;
+    for (const [key, count] of slow.stats.receivedBodies) {
+      const extra = count - (receivedBefore.get(key) ?? 0);
+      if (extra <= 0) continue;
+      if (answeredBefore.has(key)) resent += extra;
+      else fresh += extra;
+    }
+    // Answered before the kill but not yet written by the client: at most the 4 in flight.
+    expect(resent).toBeLessThanOrEqual(4);
+    expect(answeredBefore.size + fresh - resent).toBeGreaterThanOrEqual(280 - 4);
+    expect(fresh + answeredBefore.size).toBeLessThanOrEqual(280 + 4);
+
+    // A third run answers everything from the cache: no HTTP at all.
+    const before = slow.stats.received;
+    const thirdOut = tempDir();
+    const third = await startCli(runArgs(slow.completionsUrl, thirdOut, '', ['--use_cache', cache])).done;
+    expect(third.status).toBe(0);
+    expect(slow.stats.received).toBe(before);
+    expect(comparable(thirdOut)).toEqual(expected);
+  }, 60_000);
+
+  it('a server that ignores echo (llama.cpp) stops the run with the cause and the fix', async () => {
+    const llamaCpp = await server({ mode: 'ignore-echo' });
+    const run = await startCli(runArgs(llamaCpp.completionsUrl, tempDir())).done;
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('returned no prompt log-probabilities');
+    expect(run.stderr).toContain("llama.cpp's server silently ignores `echo`, and Ollama has no `echo`");
+    expect(run.stderr).toContain('Fix: serve the model with vLLM or SGLang');
+    expect(llamaCpp.stats.received).toBeLessThanOrEqual(4);
+  }, 30_000);
+
+  it('requests that keep failing become errored samples with the server message; the rest finish; exit 1', async () => {
+    const picky = await server({
+      failBodiesContaining: { text: 'Item 3:', message: 'context too long for this replica' },
+    });
+    const out = tempDir();
+    const run = await startCli(runArgs(picky.completionsUrl, out, ',max_retries=2,retry_backoff=0.001')).done;
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('assay: 1 samples failed');
+    const samples = readJsonl<Results>(findOne(path.join(out, 'test'), /^samples_http_mc_.*\.jsonl$/));
+    const errored = samples.filter((sample) => sample.error);
+    expect(errored.map((sample) => sample.doc_id)).toEqual([3]);
+    expect(errored[0].error).toMatch(
+      /^loglikelihood request #\d+ "Item 3: .*": HTTP 500: context too long for this replica$/,
+    );
+  }, 30_000);
+});
