@@ -168,8 +168,10 @@ export async function startFakeHub(datasets: Record<string, FakeDataset>): Promi
     endpoint,
     requests,
     cutDownloads: (sha256, bytes, times = 1) => void cuts.set(sha256, { bytes, times }),
+    // Idempotent: a test may stop the Hub midway (to prove a run is offline) and afterAll stops it again.
     close: () =>
       new Promise<void>((resolve, reject) => {
+        if (!server.listening) return resolve();
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
