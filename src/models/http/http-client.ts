@@ -93,7 +93,8 @@ export class HttpClient {
         }
       }
     }
-    const body = JSON.stringify(payload);
+    // A Buffer lets undici send a content-length and write headers and body together.
+    const body = Buffer.from(JSON.stringify(payload));
     let lastError = '';
     for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
       if (attempt > 1) usage.retried();
@@ -115,7 +116,6 @@ export class HttpClient {
           method: 'POST',
           headers: this.headers(),
           body,
-          signal: AbortSignal.timeout(this.options.timeoutMs),
         });
         status = response.statusCode;
         retryAfterMs = parseRetryAfter(response.headers['retry-after']);
@@ -188,17 +188,22 @@ export class HttpClient {
     return best;
   }
 
+  private headerCache?: Record<string, string>;
+
   private headers(): Record<string, string> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...this.options.headers };
-    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    return headers;
+    if (!this.headerCache) {
+      this.headerCache = { 'content-type': 'application/json', ...this.options.headers };
+      if (this.options.apiKey) this.headerCache.authorization = `Bearer ${this.options.apiKey}`;
+    }
+    return this.headerCache;
   }
 }
 
 function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timed out';
   const code = (error as { code?: string }).code;
+  // The pool's headersTimeout/bodyTimeout carry `timeout`; no per-request AbortSignal (it costs CPU per request).
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timed out';
   return code ? `${error.message} (${code})` : error.message;
 }
 
