@@ -135,3 +135,11 @@ try {
 // 4. Statistics (issue 4): bootstrap stderr and assay compare at scale.
 const { runStatsBench } = await import('./stats.js');
 await runStatsBench(report);
+
+// 5. Code sandbox (issue 6): per-run overhead and HumanEval-sized throughput.
+const { runSandboxBench } = await import('./sandbox.js');
+await runSandboxBench(report);
+
+// 5. Viewer (issue 7): runs page paint and the first page of a 100,000-sample log, in headless chromium.
+const { runViewerBench } = await import('./viewer.js');
+await runViewerBench(report);

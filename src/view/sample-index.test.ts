@@ -36,7 +36,7 @@ function writeLog(lines: object[]): string {
 
 describe('SampleIndex', () => {
   it('indexes by byte offset across chunk boundaries and multibyte text, and pages', async () => {
-    // ~6 MB, so lines straddle the 4 MB read chunks; the padding is multibyte.
+    // ~6 MB, so lines straddle the 1 MB read chunks; the padding is multibyte.
     const lines = Array.from({ length: 3000 }, (_, i) =>
       line(i, i % 3 === 0 ? 1 : 0, `answer ${i} ${'ü'.repeat(1000)}`),
     );

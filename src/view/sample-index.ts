@@ -1,12 +1,11 @@
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { isFilteredQuery, type SampleQuery, type SamplesPage } from './api.js';
 import { indexedSampleSchema, type ViewedSample, viewedSampleSchema } from './results-schema.js';
 import { correctness, sampleView } from './sample-view.js';
 import { searchableText } from './search-text.js';
 
 const NEWLINE = 0x0a;
-const CHUNK_BYTES = 4 << 20;
+const CHUNK_BYTES = 1 << 20;
 const TEXT_CACHE_SIZE = 8;
 
 /**
@@ -124,6 +123,9 @@ export class SampleIndex {
       }
       position += buffer.length;
       this.settle();
+      // Cached file data arrives without a trip through the event loop; yield so that page reads and
+      // other requests run between chunks instead of after the whole log.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     if (carry && carry.length > 0) this.addLine(carryStart, carry);
     // Metrics first seen late leave holes in earlier lines' arrays.
@@ -132,19 +134,21 @@ export class SampleIndex {
     this.settle();
   }
 
-  /** Reads and validates the given lines (any order) with one file handle. */
+  /**
+   * Reads and validates the given lines (any order). Synchronous on purpose: a page is at most a few
+   * hundred small reads from the page cache, and async reads would each wait a turn behind the
+   * background indexing of a big log, so the first page would arrive only after the whole index.
+   */
   async readLines(lines: number[]): Promise<ViewedSample[]> {
-    const handle = await open(this.file, 'r');
+    const descriptor = openSync(this.file, 'r');
     try {
-      const samples: ViewedSample[] = [];
-      for (const line of lines) {
+      return lines.map((line) => {
         const buffer = Buffer.alloc(this.lengths[line]);
-        await handle.read(buffer, 0, buffer.length, this.offsets[line]);
-        samples.push(viewedSampleSchema.loose().parse(JSON.parse(buffer.toString('utf8'))) as ViewedSample);
-      }
-      return samples;
+        readSync(descriptor, buffer, 0, buffer.length, this.offsets[line]);
+        return viewedSampleSchema.loose().parse(JSON.parse(buffer.toString('utf8'))) as ViewedSample;
+      });
     } finally {
-      await handle.close();
+      closeSync(descriptor);
     }
   }
 
