@@ -136,6 +136,10 @@ try {
 const { runStatsBench } = await import('./stats.js');
 await runStatsBench(report);
 
+// HTTP backends (issue 9): throughput at 200 ms latency, CPU per request, RSS at 100,000 requests.
+const { httpFigures } = await import('./http.js');
+await httpFigures(report);
+
 // 5. Code sandbox (issue 6): per-run overhead and HumanEval-sized throughput.
 const { runSandboxBench } = await import('./sandbox.js');
 await runSandboxBench(report);
