@@ -144,6 +144,6 @@ await httpFigures(report);
 const { runSandboxBench } = await import('./sandbox.js');
 await runSandboxBench(report);
 
-// 5. Viewer (issue 7): runs page paint and the first page of a 100,000-sample log, in headless chromium.
+// 6. Viewer (issue 7): runs page paint and the first page of a 100,000-sample log, in headless chromium.
 const { runViewerBench } = await import('./viewer.js');
 await runViewerBench(report);
