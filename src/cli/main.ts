@@ -31,7 +31,7 @@ export function buildProgram(): Command {
     .command('run')
     .description('evaluate a model on tasks (lm_eval run)')
     .option('-C, --config <file>', 'YAML file whose keys are the flags below (CLI values win)')
-    .option('-M, --model <name>', 'model backend: dummy')
+    .option('-M, --model <name>', 'model backend: dummy, gguf, local-completions, local-chat-completions, openai-completions, openai-chat-completions')
     .option('-a, --model_args <args>', 'k=v,k2=v2 or a JSON object, passed to the backend')
     .option(
       '-t, --tasks <tasks...>',
@@ -57,7 +57,7 @@ export function buildProgram(): Command {
     )
     .option(
       '-c, --use_cache <path>',
-      'response cache path (recorded; caching arrives with the HTTP backends)',
+      'SQLite response cache for HTTP backends: answers are written as they arrive; a rerun re-sends nothing already answered',
     )
     .option('--show_config', 'print the whole results JSON, task configs included')
     .option('-w, --write_out', 'print the prompt and target of doc 0 of each task')
