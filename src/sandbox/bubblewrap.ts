@@ -49,8 +49,10 @@ export function prlimitArgs(limits: SandboxLimits): string[] {
 }
 
 export function interpreterArgs(language: Language, options: SandboxOptions): string[] {
-  // -I: isolated mode, ignores PYTHON* variables and the user site directory; -B: no .pyc writes.
-  if (language === 'python') return [options.python, '-I', '-B', '-'];
+  // -I: isolated mode (ignores PYTHON* variables and the user site directory); -S: no site module, so
+  // only the standard library is importable, which halves start-up (~40 → ~20 ms) and is all that
+  // HumanEval/MBPP need; -B: no .pyc writes.
+  if (language === 'python') return [options.python, '-I', '-S', '-B', '-'];
   return [
     options.node,
     `--max-old-space-size=${Math.max(64, Math.floor(options.limits.memoryBytes / 4 / 1024 ** 2))}`,
