@@ -20,5 +20,6 @@ export async function createGgufBackend(raw: Record<string, unknown>): Promise<G
     gpu: args.gpu,
     sequences: args.batch_size,
     flashAttention: args.flash_attention,
+    kvCacheType: args.kv_cache_type,
   });
 }

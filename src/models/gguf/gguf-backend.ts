@@ -43,6 +43,10 @@ const schema = z
     flash_attention: z
       .union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')])
       .default(false),
+    kv_cache_type: z
+      .enum(['F32', 'F16', 'f32', 'f16'])
+      .transform((value) => value.toUpperCase() as 'F32' | 'F16')
+      .default('F32'),
     seed: z.unknown().optional(),
   })
   .strict();
@@ -236,6 +240,7 @@ export class GgufBackend implements ModelBackend {
       threads: engine.threads,
       sequences: engine.sequences,
       flashAttention: engine.flashAttention,
+      kvCacheType: engine.kvCacheType,
       gpu: engine.gpu,
       addBos: engine.addBos,
       engine: engine.engine,
