@@ -68,6 +68,7 @@ export function ForestPlot({ rows, title, reference, testId }: Props) {
         {rows.map((row, i) => {
           const y = 20 + i * ROW;
           return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: labels may repeat and rows never reorder
             <g key={`${row.label}-${i}`} className="forest-row">
               <text x={LABEL - 8} y={y + 4} textAnchor="end" className="label">
                 {row.label.length > 38 ? `${row.label.slice(0, 37)}…` : row.label}
