@@ -1,0 +1,64 @@
+/** The real CLI on the shipped code_exec example: the unsafe_code gate, the sandboxed run, its records. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { probeSandbox } from '../src/sandbox/bubblewrap.js';
+import { sandboxOptions } from '../src/sandbox/sandbox.js';
+import { findOne, repoRoot, runCli, tempDir } from './helpers.js';
+
+const example = path.join(repoRoot, 'examples', 'tasks', 'code-exec.jsonl');
+const probe = probeSandbox(sandboxOptions());
+if (!probe.available) {
+  if (process.env.CI === 'true') {
+    describe('code sandbox', () => {
+      it('is available under CI', () => {
+        throw new Error(`bubblewrap is required under CI=true: ${probe.reason}`);
+      });
+    });
+  } else {
+    console.log('skipped: bubblewrap not installed');
+  }
+}
+
+describe('assay run on code tasks', () => {
+  it('refuses an unsafe_code task without --confirm_run_unsafe_code (exit 2)', () => {
+    const result = runCli(['run', '--model', 'dummy', '--tasks', example]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      'task code-exec is marked unsafe_code: it runs model-written code. Pass --confirm_run_unsafe_code to run it (in the bubblewrap sandbox)',
+    );
+  });
+
+  it.skipIf(!probe.available)('runs the programs in bubblewrap and records outcomes and isolation', () => {
+    const out = tempDir();
+    const result = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      example,
+      '--confirm_run_unsafe_code',
+      '--code_timeout',
+      '5',
+      '--log_samples',
+      '-o',
+      out,
+    ]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('|code-exec|None   |none  |     0|code_exec|↑  |0.0000|±  |0.0000|');
+    const directory = path.join(out, 'dummy');
+    const results = JSON.parse(readFileSync(findOne(directory, /^results_.*\.json$/), 'utf8'));
+    expect(results.manifest.code_execution).toMatchObject({
+      isolation: 'bubblewrap',
+      warning: null,
+      limits: { timeoutMs: 5000, cpuSeconds: 5 },
+    });
+    const samples = readFileSync(findOne(directory, /^samples_code-exec_.*\.jsonl$/), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    // The dummy model's words are not code: every line is an error with the interpreter's reason.
+    expect(samples.map((line) => line.execution[0].status)).toEqual(['error', 'error', 'error', 'error']);
+    expect(samples[0].execution[0].message).toBe('IndentationError: unexpected indent (0/3 tests passed)');
+  });
+});
