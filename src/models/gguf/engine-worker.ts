@@ -5,6 +5,7 @@
  */
 import { GgufEngine } from './engine.js';
 import type { WorkerCall, WorkerReply } from './protocol.js';
+import { scoreTokenWindows } from './token-windows.js';
 
 let engine: GgufEngine | undefined;
 let chain: Promise<void> = Promise.resolve();
@@ -28,6 +29,8 @@ async function handle(call: WorkerCall): Promise<unknown> {
       return engine.loglikelihoodRolling(call.params, progress);
     case 'generate':
       return engine.generate(call.params, progress);
+    case 'scoreTokenWindows':
+      return scoreTokenWindows(engine, call.params, progress);
     case 'tokenize':
       return engine.tokenize(call.params.text, call.params.withBos);
     case 'detokenize':

@@ -15,10 +15,13 @@ import type {
   ModelInfo,
   ProgressSink,
   RollingRequest,
+  TokenizerInfo,
+  TokenWindow,
 } from '../backend.js';
 import { renderChatTemplate } from '../chat-template.js';
 import type { EngineInfo, EngineOptions } from './engine.js';
 import type { WorkerCall, WorkerReply } from './protocol.js';
+import { readTokenizerInfo } from './token-windows.js';
 
 /** `--model_args` of the gguf backend, validated once here. */
 const schema = z
@@ -96,8 +99,10 @@ export class GgufBackend implements ModelBackend {
     loglikelihood: true,
     loglikelihoodRolling: true,
     generate: true,
+    tokenScoring: true,
   };
   private nextId = 1;
+  private tokenizer: Promise<TokenizerInfo> | undefined;
   private readonly pending = new Map<number, Pending>();
   private exited: Error | undefined;
   private stderrTail = '';
@@ -205,6 +210,16 @@ export class GgufBackend implements ModelBackend {
 
   async detokenize(tokens: number[]): Promise<string> {
     return (await this.call({ method: 'detokenize', params: tokens })) as string;
+  }
+
+  tokenizerInfo(): Promise<TokenizerInfo> {
+    this.tokenizer ??= readTokenizerInfo(this.modelPath, this.engine);
+    return this.tokenizer;
+  }
+
+  async scoreTokenWindows(windows: TokenWindow[], progress?: ProgressSink): Promise<number[][]> {
+    if (windows.length === 0) return [];
+    return (await this.call({ method: 'scoreTokenWindows', params: windows }, progress)) as number[][];
   }
 
   applyChatTemplate(messages: ChatMessage[], options: { addGenerationPrompt: boolean }): string {

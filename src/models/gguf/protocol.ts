@@ -1,4 +1,4 @@
-import type { GenerateRequest, LoglikelihoodRequest } from '../backend.js';
+import type { GenerateRequest, LoglikelihoodRequest, TokenWindow } from '../backend.js';
 import type { EngineOptions } from './engine.js';
 
 /** Messages between GgufBackend (parent) and engine-worker.ts (child), over Node's IPC channel. */
@@ -7,6 +7,7 @@ export type WorkerCall =
   | { id: number; method: 'loglikelihood'; params: LoglikelihoodRequest[] }
   | { id: number; method: 'rolling'; params: string[] }
   | { id: number; method: 'generate'; params: GenerateRequest[] }
+  | { id: number; method: 'scoreTokenWindows'; params: TokenWindow[] }
   | { id: number; method: 'tokenize'; params: { text: string; withBos: boolean } }
   | { id: number; method: 'detokenize'; params: number[] }
   | { id: number; method: 'close'; params: null };
