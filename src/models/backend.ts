@@ -31,6 +31,36 @@ export interface BackendCapabilities {
   loglikelihood: boolean;
   loglikelihoodRolling: boolean;
   generate: boolean;
+  /**
+   * Token-level scoring: `tokenize`, `detokenize`, `tokenizerInfo` and `scoreTokenWindows` are present.
+   * Perplexity modes other than lm-eval's rolling windows (strided, chunked) need it.
+   */
+  tokenScoring?: boolean;
+}
+
+/** Which tokenizer produced a token count: perplexities per token compare only under the same one. */
+export interface TokenizerInfo {
+  /** The tokenizer model as the backend names it (GGUF: tokenizer.ggml.model, with .pre when set). */
+  name: string;
+  vocabSize: number;
+  /** sha256 of the vocabulary: JSON.stringify of the token strings in id order. */
+  vocabSha256: string;
+  bos: number | null;
+  /** The backend prepends BOS when it encodes a whole text. */
+  addBos: boolean;
+  /** lm-eval's prefix_token_id (BOS, else EOS): the context of a text's first token. */
+  prefixToken: number;
+  /** Longest window `scoreTokenWindows` accepts, in tokens. */
+  maxWindowTokens: number;
+}
+
+/**
+ * A window of tokens the model reads from its start (fresh context, position 0); every token from
+ * `scoreFrom` (≥ 1) to the end is scored: log p(tokens[i] | tokens[0..i-1]).
+ */
+export interface TokenWindow {
+  tokens: number[];
+  scoreFrom: number;
 }
 
 export interface ChatMessage {
@@ -106,6 +136,12 @@ export interface ModelBackend {
   /** The raw Jinja chat template, recorded in results. */
   chatTemplate?(templateName?: string): string | undefined;
   info(): ModelInfo;
+  /** Text to token ids, without BOS (capability tokenScoring). */
+  tokenize?(text: string): Promise<number[]>;
+  detokenize?(tokens: number[]): Promise<string>;
+  tokenizerInfo?(): Promise<TokenizerInfo>;
+  /** Per window, the log-probability of each scored token, in order (capability tokenScoring). */
+  scoreTokenWindows?(windows: TokenWindow[], progress?: ProgressSink): Promise<number[][]>;
   /** Served backends: requests/s, latency percentiles, tokens and cost so far (timing data, not scores). */
   usage?(): UsageSummary;
   close?(): Promise<void>;
