@@ -180,16 +180,19 @@ export type SandboxProbe =
   | { available: true; bwrap: string; prlimit: string }
   | { available: false; reason: string };
 
-let cachedProbe: SandboxProbe | undefined;
+const probes = new Map<string, SandboxProbe>();
 
 /**
  * Whether bubblewrap can start here: installed, and user namespaces allowed. Runs `true` in the same
- * sandbox a program gets, once per process.
+ * sandbox a program gets, once per process (per bubblewrap path).
  */
 export function probeSandbox(options: SandboxOptions, refresh = false): SandboxProbe {
-  if (cachedProbe && !refresh) return cachedProbe;
-  cachedProbe = probe(options);
-  return cachedProbe;
+  const key = options.bwrap ?? '';
+  const known = probes.get(key);
+  if (known && !refresh) return known;
+  const result = probe(options);
+  probes.set(key, result);
+  return result;
 }
 
 function probe(options: SandboxOptions): SandboxProbe {
@@ -197,7 +200,11 @@ function probe(options: SandboxOptions): SandboxProbe {
     return { available: false, reason: `bubblewrap needs Linux; this is ${process.platform}` };
   const prlimit = findExecutable('prlimit');
   if (!prlimit) return { available: false, reason: 'prlimit (util-linux) is not installed' };
-  const bwrap = findExecutable('bwrap');
+  const bwrap = options.bwrap
+    ? existsSync(options.bwrap)
+      ? options.bwrap
+      : undefined
+    : findExecutable('bwrap');
   if (!bwrap) {
     return {
       available: false,

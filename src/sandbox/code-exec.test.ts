@@ -40,7 +40,7 @@ function backendFor(answers: (prompt: string) => string): ModelBackend {
     loglikelihood: async () => [],
     loglikelihoodRolling: async () => [],
     generate: async (requests: GenerateRequest[]) => requests.map((request) => answers(request.context)),
-    info: () => ({ name: 'fixture', revision: null, numericFormat: 'none' }),
+    info: () => ({ name: 'fixture', revision: 'fixture', numericFormat: 'none' }),
   };
 }
 
@@ -184,5 +184,13 @@ describeSandbox('code_exec JSONL task', () => {
       warning: UNSAFE_WARNING,
     });
     expect(warnings).toContain(UNSAFE_WARNING);
+  });
+});
+
+describe('without bubblewrap', () => {
+  it('refuses with the reason and the way out', () => {
+    expect(() => CodeSandbox.create({ bwrap: '/nonexistent/bwrap' })).toThrow(
+      'cannot run model-written code: the sandbox is unavailable: bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap). Install bubblewrap, or pass --unsafe_code_without_sandbox to run it with rlimits only (unsafe: it can read and change your files and reach the network)',
+    );
   });
 });

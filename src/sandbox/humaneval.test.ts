@@ -81,7 +81,7 @@ function fixtureBackend(completions: Map<string, string[]>): ModelBackend {
         const seed = typeof request.extra.seed === 'number' ? request.extra.seed : 0;
         return answers[seed % answers.length];
       }),
-    info: () => ({ name: 'fixture', revision: null, numericFormat: 'none' }),
+    info: () => ({ name: 'fixture', revision: 'fixture', numericFormat: 'none' }),
   };
 }
 

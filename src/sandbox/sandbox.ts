@@ -25,6 +25,7 @@ export interface CreateSandboxOptions {
   workers?: number;
   python?: string;
   node?: string;
+  bwrap?: string;
 }
 
 /** What the manifest records about how model-written code was run. */
@@ -48,6 +49,7 @@ export function sandboxOptions(options: CreateSandboxOptions = {}): SandboxOptio
     workers: Math.max(1, options.workers ?? os.availableParallelism()),
     python: options.python ?? findExecutable('python3') ?? 'python3',
     node: options.node ?? process.execPath,
+    ...(options.bwrap ? { bwrap: options.bwrap } : {}),
   };
 }
 

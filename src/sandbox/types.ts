@@ -87,4 +87,6 @@ export interface SandboxOptions {
   /** Interpreter paths; they must live under a directory the sandbox mounts (/usr by default). */
   python: string;
   node: string;
+  /** bubblewrap's path; found in /usr/bin, /bin or /usr/local/bin when absent. */
+  bwrap?: string;
 }
