@@ -147,3 +147,7 @@ await runSandboxBench(report);
 // 6. Viewer (issue 7): runs page paint and the first page of a 100,000-sample log, in headless chromium.
 const { runViewerBench } = await import('./viewer.js');
 await runViewerBench(report);
+
+// 6. Built-in tasks and Hub data (issue 5): mmlu over a warm Hub cache.
+const { runHubBench } = await import('./hub.js');
+await runHubBench(report);

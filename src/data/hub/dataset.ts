@@ -131,6 +131,7 @@ function pickConfig(dataset: string, configs: string[], where: string): string {
 const revisions = new Map<string, Promise<HubRevision>>();
 const listings = new Map<string, Promise<Record<string, Record<string, string[]>>>>();
 const downloads = new Map<string, Promise<string>>();
+const refWrites = new Map<string, Promise<void>>();
 
 function memo<T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
   let promise = map.get(key);
@@ -147,6 +148,7 @@ export function clearHubMemo(): void {
   revisions.clear();
   listings.clear();
   downloads.clear();
+  refWrites.clear();
 }
 
 function offlineMissing(dataset: string, what: string, cache: HubCache): AssayError {
@@ -182,11 +184,21 @@ async function offlineSplit(ref: HubDatasetRef, split: string, cache: HubCache):
   if (!commit || !snapshot || !(await stat(snapshot).catch(() => undefined))) {
     throw offlineMissing(ref.dataset, `revision "${revision}"`, cache);
   }
-  const all = await walkFiles(snapshot);
-  const config = ref.config ?? pickConfig(ref.dataset, configsIn(all), `in the cache at ${snapshot}`);
-  const selected = all.filter(
-    (file) => file.startsWith(`${config}/`) && fileHoldsSplit(file.slice(config.length + 1), split),
-  );
+  // Only the config's own folder is walked: a run over 57 MMLU subjects must not list the whole
+  // snapshot 114 times.
+  const config =
+    ref.config ??
+    pickConfig(
+      ref.dataset,
+      (await readdir(snapshot, { withFileTypes: true }))
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort(),
+      `in the cache at ${snapshot}`,
+    );
+  const selected = (await walkFiles(path.join(snapshot, config)))
+    .filter((file) => fileHoldsSplit(file, split))
+    .map((file) => `${config}/${file}`);
   if (selected.length === 0) throw offlineMissing(ref.dataset, `config "${config}", split "${split}"`, cache);
   const files: HubFile[] = [];
   for (const file of selected) {
@@ -286,7 +298,10 @@ async function onlineSplit(
   const files = await Promise.all(
     selected.map((sibling) => ensureFile(client, cache, ref.dataset, info.commit, sibling)),
   );
-  await cache.writeRef(revision, info.commit);
+  // Once per dataset and revision per process, and only when it moved: 114 MMLU splits share one ref.
+  await memo(refWrites, `${cache.folder}\0${revision}\0${info.commit}`, async () => {
+    if ((await cache.readRef(revision)) !== info.commit) await cache.writeRef(revision, info.commit);
+  });
   return {
     files: selected.map((sibling) => cache.snapshotPath(info.commit, sibling.path)),
     source: { kind: 'hub', dataset: ref.dataset, config, split, revision, commit: info.commit, files },
