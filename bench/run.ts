@@ -148,6 +148,6 @@ await runSandboxBench(report);
 const { runViewerBench } = await import('./viewer.js');
 await runViewerBench(report);
 
-// 6. Built-in tasks and Hub data (issue 5): mmlu over a warm Hub cache.
+// 7. Built-in tasks and Hub data (issue 5): mmlu over a warm Hub cache.
 const { runHubBench } = await import('./hub.js');
 await runHubBench(report);
