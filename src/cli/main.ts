@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { reportError } from './errors.js';
 
-const SUBCOMMANDS = new Set(['run', 'ls', 'validate', 'compare', 'gate', 'power', 'data', 'view', 'help']);
+const SUBCOMMANDS = new Set(['run', 'ls', 'validate', 'compare', 'gate', 'power', 'data', 'view', 'ppl', 'help']);
 
 /**
  * lm-eval spells flags in snake_case; users also type kebab-case. Both reach commander as snake_case.
@@ -74,6 +74,9 @@ export function buildProgram(): Command {
     )
     .option('--code_workers <n>', 'programs run in parallel by code metrics (default: one per core)')
     .option('--code_timeout <seconds>', 'wall-clock limit per program run by code metrics (default: 10)')
+    .option('--ppl_mode <mode>', 'perplexity of loglikelihood_rolling tasks: rolling (lm-eval, default) | strided (HF sliding windows) | chunked (llama-perplexity)')
+    .option('--ppl_stride <tokens>', 'strided: a window starts every S tokens (default: half the window)')
+    .option('--ppl_max_length <tokens>', 'strided: window length; chunked: chunk size n_ctx (default: the model context)')
     .action(async (flags: Record<string, unknown>) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand(flags);
@@ -158,6 +161,21 @@ export function buildProgram(): Command {
     .action(async (flags: Record<string, unknown>) => {
       const { powerCommand } = await import('./power.js');
       process.exitCode = await powerCommand(flags);
+    });
+  program
+    .command('ppl')
+    .description('perplexity of a text file: rolling (lm-eval), strided (HF) or chunked (llama-perplexity)')
+    .requiredOption('-M, --model <name>', 'model backend (strided and chunked need token-level scoring: gguf)')
+    .option('-a, --model_args <args>', 'k=v,k2=v2 or a JSON object, passed to the backend')
+    .requiredOption('--text <file>', 'UTF-8 text file to score')
+    .option('--ppl_mode <mode>', 'rolling | strided | chunked', 'rolling')
+    .option('--ppl_stride <tokens>', 'strided: a window starts every S tokens (default: half the window)')
+    .option('--ppl_max_length <tokens>', 'strided: window length; chunked: chunk size n_ctx (default: the model context)')
+    .option('--format <format>', 'text | json', 'text')
+    .option('-o, --output_path <file>', 'also write the JSON report to this file')
+    .action(async (flags: Record<string, unknown>) => {
+      const { pplCommand } = await import('./ppl.js');
+      process.exitCode = await pplCommand(flags);
     });
   program
     .command('view')

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { AssayError } from '../errors.js';
 import { evaluate, type EvaluateOptions } from '../evaluate/evaluate.js';
+import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
 import { makeTable } from '../results/table.js';
 import { reportError } from './errors.js';
 import { progressListener } from './progress.js';
@@ -116,6 +117,7 @@ export function optionsFromFlags(
       workers: integerFlag(flags.code_workers, '--code_workers'),
       limits: flags.code_timeout === undefined ? undefined : codeTimeout(flags.code_timeout),
     },
+    perplexity: parsePerplexityOptions(flags, '--ppl_* flags'),
     showConfig: boolFlag(flags.show_config) ?? false,
     writeOut: boolFlag(flags.write_out) ?? false,
   };

@@ -10,6 +10,7 @@ import type { RunListener } from './events.js';
 import { parseLimit } from './limit.js';
 import { type EvaluationOutput, runEvaluation } from './run-evaluation.js';
 import { parseSeeds } from './seeds.js';
+import type { PerplexityOptions } from './perplexity/settings.js';
 import { type CodeExecutionOptions, prepareCodeSandbox } from './code-stage.js';
 
 export interface Logger {
@@ -39,6 +40,8 @@ export interface CommonOptions extends CodeExecutionOptions {
   useCache?: string;
   listener?: RunListener;
   logger?: Logger;
+  /** --ppl_mode / --ppl_stride / --ppl_max_length for loglikelihood_rolling tasks. */
+  perplexity?: PerplexityOptions;
 }
 
 export interface EvaluateOptions extends CommonOptions {
@@ -138,6 +141,7 @@ async function run(
     useCache: options.useCache ?? null,
     listener: options.listener,
     codeSandbox,
+    perplexity: options.perplexity,
   });
   let files: WrittenFiles | undefined;
   if (options.outputPath) {

@@ -10,7 +10,9 @@ import { planTask, type TaskPlan } from './plan.js';
 import type { Instance } from './requests.js';
 import type { CodeSandbox } from '../sandbox/sandbox.js';
 import { runCodeStage } from './code-stage.js';
-import { scoreTask } from './score.js';
+import { type ScoredTask, scoreTask } from './score.js';
+import { PerplexityStage } from './perplexity/stage.js';
+import type { PerplexityOptions } from './perplexity/settings.js';
 
 export interface Seeds {
   random: number | null;
@@ -36,6 +38,8 @@ export interface RunOptions {
   listener?: RunListener;
   /** Runs model-written code for code metrics; set only when the run's tasks were confirmed as unsafe_code. */
   codeSandbox?: CodeSandbox;
+  /** --ppl_mode / --ppl_stride / --ppl_max_length for loglikelihood_rolling tasks. */
+  perplexity?: PerplexityOptions;
 }
 
 export interface EvaluationOutput {
@@ -80,18 +84,26 @@ export async function runEvaluation(
     );
   }
 
+  // Perplexity modes are settled now, so a backend that cannot serve one stops the run before any request.
+  const perplexity = await PerplexityStage.plan(backend, plans, options.perplexity);
+
   listener?.({ type: 'phase', phase: 'requests' });
   const instances: Instance[] = [];
   for (const plan of plans)
-    for (const doc of plan.docs) for (const instance of doc.instances) instances.push(instance);
+    for (const doc of plan.docs)
+      for (const instance of doc.instances) if (!perplexity.ownsInstance(instance)) instances.push(instance);
   const latency = await executeRequests(backend, instances, listener);
+  await perplexity.run(backend, listener);
 
   listener?.({ type: 'phase', phase: 'scoring' });
   const taskResults: TaskResult[] = [];
   const samples: Record<string, SampleLine[]> = {};
   let erroredSamples = 0;
+  const scoredTasks: ScoredTask[] = [];
   for (const plan of plans) {
     const scored = scoreTask(plan, options.predictOnly);
+    perplexity.annotate(scored);
+    scoredTasks.push(scored);
     await runCodeStage(scored, options.codeSandbox, listener);
     const result = aggregateTask(scored, {
       bootstrapIters: options.bootstrapIters,
@@ -131,6 +143,8 @@ export async function runEvaluation(
     startDate,
     seconds: (performance.now() - started) / 1000,
   });
+  const perplexityReports = perplexity.report(scoredTasks);
+  if (Object.keys(perplexityReports).length) results.perplexity = perplexityReports;
   listener?.({ type: 'run-end', seconds: (performance.now() - started) / 1000 });
   return { results, samples, taskResults, groupResults, plans, erroredSamples };
 }

@@ -35,7 +35,8 @@ const MULTIPLE_CHOICE_METRICS = new Set([
   'brier_score',
   'likelihood',
 ]);
-const ROLLING_METRICS = new Set(['word_perplexity', 'byte_perplexity', 'bits_per_byte']);
+// token_perplexity is filled in after scoring by the perplexity stage, which knows the token counts.
+const ROLLING_METRICS = new Set(['word_perplexity', 'byte_perplexity', 'bits_per_byte', 'token_perplexity']);
 
 export function scoreTask(plan: TaskPlan, predictOnly: boolean): ScoredTask {
   const pipelines = plan.task.config.filter_list?.length

@@ -30,6 +30,8 @@ export const wordPerplexityMetric = passthrough('word_perplexity', false, 'weigh
 /** (log-likelihood, UTF-8 bytes) per document. */
 export const bytePerplexityMetric = passthrough('byte_perplexity', false, 'weighted_perplexity');
 export const bitsPerByteMetric = passthrough('bits_per_byte', false, 'bits_per_byte');
+/** (log-likelihood, scored tokens) per document; only comparable under the same tokenizer. */
+export const tokenPerplexityMetric = passthrough('token_perplexity', false, 'weighted_perplexity');
 /** `--predict_only`: no score, aggregation 999. */
 export const bypassMetric: MetricDefinition = {
   ...passthrough('bypass', true, 'bypass'),

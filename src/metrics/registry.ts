@@ -25,6 +25,7 @@ import {
   accMutualInfoMetric,
   accNormMetric,
   bitsPerByteMetric,
+  tokenPerplexityMetric,
   brierScoreMetric,
   bypassMetric,
   bytePerplexityMetric,
@@ -52,6 +53,7 @@ export type MetricName =
   | 'word_perplexity'
   | 'byte_perplexity'
   | 'bits_per_byte'
+  | 'token_perplexity'
   | 'exact_match'
   | 'f1'
   | 'mcc'
@@ -94,6 +96,7 @@ export const METRICS: Record<MetricName, MetricDefinition> = {
   word_perplexity: wordPerplexityMetric,
   byte_perplexity: bytePerplexityMetric,
   bits_per_byte: bitsPerByteMetric,
+  token_perplexity: tokenPerplexityMetric,
   exact_match: exactMatchMetric,
   f1: f1Metric,
   mcc: mccMetric,

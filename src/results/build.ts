@@ -1,6 +1,7 @@
 import type { GroupResult, MetricResult, TaskResult } from '../evaluate/aggregate.js';
 import type { Interval } from '../evaluate/uncertainty.js';
 import type { RequestLatency } from '../evaluate/execute.js';
+import type { PerplexityReport } from '../evaluate/perplexity/stage.js';
 import type { TaskPlan } from '../evaluate/plan.js';
 import type { RunOptions } from '../evaluate/run-evaluation.js';
 import type { ModelBackend, UsageSummary } from '../models/backend.js';
@@ -52,6 +53,8 @@ export interface ResultsFile {
   manifest: Manifest;
   /** task or group → `metric,filter` → how its stderr and interval were computed (docs/statistics.md). */
   stats: Record<string, Record<string, MetricStats>>;
+  /** loglikelihood_rolling task → perplexity mode, parameters, tokenizer and the counts behind each metric. */
+  perplexity?: Record<string, PerplexityReport>;
 }
 
 /** The statistics behind one `metric,filter` of results.json, beyond lm-eval's value and stderr. */

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { AssayError } from '../errors.js';
+import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
+import { type TextPerplexityReport, textPerplexity } from '../evaluate/perplexity/text-perplexity.js';
+import { createBackend } from '../models/registry.js';
+import { parseKeyValueArgs } from '../util/key-value-args.js';
+import { reportError } from './errors.js';
+
+const FORMATS = ['text', 'json'];
+
+/** `assay ppl --model … --model_args … --text FILE [--ppl_mode …]` */
+export async function pplCommand(flags: Record<string, unknown>): Promise<number> {
+  try {
+    const format = String(flags.format ?? 'text');
+    if (!FORMATS.includes(format))
+      throw new AssayError('bad_argument', `--format must be text or json, got "${format}"`);
+    const options = parsePerplexityOptions(flags, '--ppl_* flags');
+    const file = String(flags.text);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new AssayError('bad_argument', `--text: cannot read ${file}`, { cause: error });
+    }
+    const modelArgs =
+      typeof flags.model_args === 'string' ? parseKeyValueArgs(flags.model_args, '--model_args') : {};
+    const backend = await createBackend(String(flags.model), modelArgs, {});
+    let report: TextPerplexityReport;
+    try {
+      report = await textPerplexity(backend, text, options, {
+        file,
+        sha256: createHash('sha256').update(text).digest('hex'),
+      });
+    } finally {
+      await backend.close?.();
+    }
+    const json = `${JSON.stringify(report, null, 2)}\n`;
+    if (typeof flags.output_path === 'string') writeFileSync(flags.output_path, json);
+    process.stdout.write(format === 'json' ? json : render(report));
+    return 0;
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+const number = (value: number | null, digits = 4) => (value === null ? 'n/a' : value.toFixed(digits));
+
+function render(report: TextPerplexityReport): string {
+  const lines: string[] = [];
+  const parameters = Object.entries(report.parameters)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(', ');
+  lines.push(`mode: ${report.mode} (${parameters})`);
+  lines.push(
+    report.tokenizer
+      ? `tokenizer: ${report.tokenizer.name}, vocab ${report.tokenizer.vocab_size}, vocab sha256 ${report.tokenizer.vocab_sha256}`
+      : 'tokenizer: not exposed by this backend (token counts unknown)',
+  );
+  lines.push(
+    `tokens: ${report.text_tokens ?? 'n/a'} in the text, ${report.scored_tokens ?? 'n/a'} scored in ${report.windows ?? 'n/a'} windows; words ${report.counts.words}, bytes ${report.counts.bytes} (counted on the ${report.counts_from})`,
+  );
+  if (report.llama_cpp)
+    lines.push(
+      `llama-perplexity estimate: PPL = ${number(report.llama_cpp.ppl)} +/- ${number(report.llama_cpp.ppl_stderr, 5)} over ${report.llama_cpp.chunks} chunks`,
+    );
+  lines.push(`token_perplexity: ${number(report.token_perplexity)}`);
+  lines.push(`word_perplexity:  ${number(report.word_perplexity)}`);
+  lines.push(`byte_perplexity:  ${number(report.byte_perplexity)}`);
+  lines.push(`bits_per_byte:    ${number(report.bits_per_byte)}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,151 @@
+/**
+ * Which perplexity mode a rolling task runs in, and with what parameters: `--ppl_mode`, `--ppl_stride`,
+ * `--ppl_max_length` for the whole run, else the task's `metadata.ppl_mode` (and `ppl_stride`,
+ * `ppl_max_length`), else lm-eval's rolling windows.
+ */
+import { z } from 'zod';
+import { AssayError } from '../../errors.js';
+import type { ModelBackend, TokenizerInfo } from '../../models/backend.js';
+
+export const PPL_MODES = ['rolling', 'strided', 'chunked'] as const;
+export type PplMode = (typeof PPL_MODES)[number];
+
+/** What the user asked for (CLI flags or a task's metadata); unset fields take defaults. */
+export interface PerplexityOptions {
+  mode?: PplMode;
+  stride?: number;
+  maxLength?: number;
+}
+
+/** A mode with every parameter settled. */
+export type PerplexitySettings =
+  | { mode: 'rolling'; source: Source; maxLength: number | null }
+  | { mode: 'strided'; source: Source; maxLength: number; stride: number }
+  | { mode: 'chunked'; source: Source; nCtx: number };
+
+type Source = 'cli' | 'task' | 'default';
+
+const positiveInteger = z.coerce.number().int().positive();
+const optionsSchema = z.object({
+  ppl_mode: z.enum(PPL_MODES).optional(),
+  ppl_stride: positiveInteger.optional(),
+  ppl_max_length: positiveInteger.optional(),
+});
+
+/** Validates `--ppl_*` flag values or a task's metadata (both use the ppl_* names). */
+export function parsePerplexityOptions(raw: Record<string, unknown>, where: string): PerplexityOptions {
+  const parsed = optionsSchema.safeParse({
+    ppl_mode: raw.ppl_mode,
+    ppl_stride: raw.ppl_stride,
+    ppl_max_length: raw.ppl_max_length,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AssayError('bad_argument', `${where}: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const { ppl_mode, ppl_stride, ppl_max_length } = parsed.data;
+  return { mode: ppl_mode, stride: ppl_stride, maxLength: ppl_max_length };
+}
+
+export function needsTokenScoring(options: PerplexityOptions): boolean {
+  return options.mode === 'strided' || options.mode === 'chunked';
+}
+
+/** CLI settings apply to every rolling task; a task's metadata applies when the CLI names no mode. */
+export function chooseOptions(
+  cli: PerplexityOptions | undefined,
+  metadata: Record<string, unknown> | undefined,
+  taskName: string,
+): { options: PerplexityOptions; source: Source } {
+  if (cli?.mode) return { options: cli, source: 'cli' };
+  const own = parsePerplexityOptions(metadata ?? {}, `task ${taskName} metadata`);
+  if (own.mode) return { options: { ...own, ...definedOnly(cli) }, source: 'task' };
+  if (cli?.stride !== undefined || cli?.maxLength !== undefined)
+    return { options: { ...cli, mode: 'rolling' }, source: 'cli' };
+  return { options: { mode: 'rolling' }, source: 'default' };
+}
+
+function definedOnly(options: PerplexityOptions | undefined): PerplexityOptions {
+  const out: PerplexityOptions = {};
+  if (options?.stride !== undefined) out.stride = options.stride;
+  if (options?.maxLength !== undefined) out.maxLength = options.maxLength;
+  return out;
+}
+
+/** Throws at planning time when the backend cannot serve the mode. */
+export function checkBackendFor(backend: ModelBackend, mode: PplMode, taskName: string): void {
+  if (mode === 'rolling') return;
+  const capable =
+    backend.capabilities.tokenScoring === true &&
+    backend.tokenize !== undefined &&
+    backend.detokenize !== undefined &&
+    backend.tokenizerInfo !== undefined &&
+    backend.scoreTokenWindows !== undefined;
+  if (!capable) {
+    throw new AssayError(
+      'capability_missing',
+      `perplexity mode ${mode} (task ${taskName}) scores token windows the harness lays out itself, and model ${backend.name} does not declare token-level scoring (tokenize + scoreTokenWindows); use --ppl_mode rolling or a backend with this capability (gguf)`,
+    );
+  }
+}
+
+/** Fills in defaults (the backend's window length; stride = half of it, as HF's example) and checks bounds. */
+export function settle(
+  options: PerplexityOptions,
+  source: Source,
+  tokenizer: TokenizerInfo | undefined,
+): PerplexitySettings {
+  const mode = options.mode ?? 'rolling';
+  if (mode === 'rolling') {
+    if (options.stride !== undefined || options.maxLength !== undefined) {
+      throw new AssayError(
+        'bad_argument',
+        "--ppl_stride and --ppl_max_length apply to the strided and chunked modes; rolling mode uses the backend's own max length (gguf: --model_args n_ctx=…), as lm-eval does",
+      );
+    }
+    return { mode, source, maxLength: tokenizer?.maxWindowTokens ?? null };
+  }
+  const limit = (tokenizer as TokenizerInfo).maxWindowTokens;
+  const maxLength = options.maxLength ?? limit;
+  if (maxLength > limit) {
+    throw new AssayError(
+      'bad_argument',
+      `--ppl_max_length ${maxLength} is longer than the model's context of ${limit} tokens (raise it with --model_args n_ctx=…)`,
+    );
+  }
+  if (mode === 'chunked') {
+    if (options.stride !== undefined)
+      throw new AssayError(
+        'bad_argument',
+        '--ppl_stride applies to strided mode; chunked mode has no stride',
+      );
+    return { mode, source, nCtx: maxLength };
+  }
+  const stride = options.stride ?? Math.max(1, Math.floor(maxLength / 2));
+  if (stride > maxLength) {
+    throw new AssayError(
+      'bad_argument',
+      `--ppl_stride ${stride} is longer than the window (--ppl_max_length ${maxLength}); tokens between windows would never be scored`,
+    );
+  }
+  return { mode, source, maxLength, stride };
+}
+
+/** The parameters block of a perplexity report, with llama.cpp's and HF's names. */
+export function describeParameters(
+  settings: PerplexitySettings,
+  tokenizer: TokenizerInfo | undefined,
+): Record<string, unknown> {
+  switch (settings.mode) {
+    case 'rolling':
+      return { max_length: settings.maxLength, context_len: 1, disjoint_windows: true };
+    case 'strided':
+      return { max_length: settings.maxLength, stride: settings.stride };
+    case 'chunked':
+      return {
+        n_ctx: settings.nCtx,
+        scored_positions: `${Math.floor(settings.nCtx / 2) + 1}..${settings.nCtx - 1} of each chunk`,
+        bos_at_chunk_start: tokenizer?.addBos === true && tokenizer.bos !== null,
+      };
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * The perplexity stage of a run: settles the mode of every loglikelihood_rolling task at planning time
+ * (failing there when the backend cannot serve it), scores the token-mode tasks itself (their instances
+ * skip executeRequests), adds token_perplexity and scored-span counts to the scored docs, and builds the
+ * `perplexity` block of results.json.
+ */
+import type { ModelBackend, TokenizerInfo } from '../../models/backend.js';
+import type { MetricConfig } from '../../tasks/types.js';
+import type { RunListener } from '../events.js';
+import type { TaskPlan } from '../plan.js';
+import type { Instance } from '../requests.js';
+import type { ScoredTask } from '../score.js';
+import { type TextPerplexity, scoreTexts, sum } from './score-texts.js';
+import {
+  checkBackendFor,
+  chooseOptions,
+  describeParameters,
+  type PerplexityOptions,
+  type PerplexitySettings,
+  settle,
+} from './settings.js';
+import { llamaCppEstimate } from './windows.js';
+
+/** One task's entry in results.json `perplexity`. */
+export interface PerplexityReport {
+  mode: PerplexitySettings['mode'];
+  /** Where the mode came from: --ppl_mode, the task's metadata.ppl_mode, or the default. */
+  mode_source: PerplexitySettings['source'];
+  parameters: Record<string, unknown>;
+  tokenizer: { name: string; vocab_size: number; vocab_sha256: string } | null;
+  docs: number;
+  windows: number | null;
+  /** Tokens of the texts (BOS excluded) and how many of them were scored. */
+  text_tokens: number | null;
+  scored_tokens: number | null;
+  /** The denominators behind token_perplexity, word_perplexity, byte_perplexity and bits_per_byte. */
+  counts: { tokens: number | null; words: number | null; bytes: number | null };
+  /** "text": counted on each doc as the task counts it; "scored spans": on the detokenized scored tokens. */
+  counts_from: 'text' | 'scored spans' | 'text and scored spans';
+  loglikelihood: number;
+  token_perplexity: number | null;
+  word_perplexity: number | null;
+  byte_perplexity: number | null;
+  bits_per_byte: number | null;
+  /** chunked: llama-perplexity's "Final estimate: PPL = … +/- …" over every scored token of the task. */
+  llama_cpp?: { ppl: number; ppl_stderr: number | null; chunks: number };
+  seconds: number;
+}
+
+interface TaskPerplexity {
+  plan: TaskPlan;
+  settings: PerplexitySettings;
+  /** Per planned doc (same order as plan.docs). */
+  texts: TextPerplexity[];
+  seconds: number;
+}
+
+export class PerplexityStage {
+  private constructor(
+    private readonly tasks: Map<string, TaskPerplexity>,
+    private readonly tokenizer: TokenizerInfo | undefined,
+  ) {}
+
+  /** Planning: every rolling task gets settled settings, or the run stops here with the reason. */
+  static async plan(
+    backend: ModelBackend,
+    plans: TaskPlan[],
+    cli: PerplexityOptions | undefined,
+  ): Promise<PerplexityStage> {
+    const rolling = plans.filter((plan) => plan.task.config.output_type === 'loglikelihood_rolling');
+    const chosen = rolling.map((plan) => ({
+      plan,
+      ...chooseOptions(cli, plan.task.config.metadata, plan.task.name),
+    }));
+    for (const entry of chosen)
+      checkBackendFor(backend, entry.options.mode ?? 'rolling', entry.plan.task.name);
+    const tokenizer =
+      rolling.length && backend.capabilities.tokenScoring && backend.tokenizerInfo
+        ? await backend.tokenizerInfo()
+        : undefined;
+    const tasks = new Map<string, TaskPerplexity>();
+    for (const entry of chosen) {
+      tasks.set(entry.plan.task.name, {
+        plan: entry.plan,
+        settings: settle(entry.options, entry.source, tokenizer),
+        texts: [],
+        seconds: 0,
+      });
+    }
+    return new PerplexityStage(tasks, tokenizer);
+  }
+
+  /** Instances this stage answers itself (token modes); the rest go through executeRequests. */
+  ownsInstance(instance: Instance): boolean {
+    const task = this.tasks.get(instance.task);
+    return task !== undefined && task.settings.mode !== 'rolling';
+  }
+
+  /**
+   * Scores the token-mode tasks (filling their instances' resps with Σ log p) and, for rolling tasks
+   * whose backend has a tokenizer, counts their tokens. Runs after executeRequests has answered the
+   * rolling tasks.
+   */
+  async run(backend: ModelBackend, listener?: RunListener): Promise<void> {
+    for (const task of this.tasks.values()) {
+      const started = performance.now();
+      const docs = task.plan.docs;
+      const texts = docs.map((doc) => {
+        const args = doc.instances[0]?.args;
+        return args?.type === 'loglikelihood_rolling' ? args.text : '';
+      });
+      if (task.settings.mode === 'rolling') {
+        task.texts = await this.countRolling(backend, docs, texts);
+      } else {
+        listener?.({
+          type: 'request-batch-start',
+          requestType: 'loglikelihood_rolling',
+          total: texts.length,
+          unique: texts.length,
+        });
+        task.texts = await scoreTexts(backend, texts, task.settings, this.tokenizer, {
+          progress: (done) =>
+            listener?.({
+              type: 'request-progress',
+              requestType: 'loglikelihood_rolling',
+              done,
+              total: texts.length,
+            }),
+        });
+        docs.forEach((doc, index) => {
+          for (const instance of doc.instances)
+            instance.resps = new Array(instance.repeats).fill(task.texts[index].logprob);
+        });
+        listener?.({
+          type: 'request-batch-end',
+          requestType: 'loglikelihood_rolling',
+          total: texts.length,
+          seconds: (performance.now() - started) / 1000,
+        });
+      }
+      task.seconds = (performance.now() - started) / 1000;
+    }
+  }
+
+  /** Rolling answers came from executeRequests; only token counts are added here. */
+  private async countRolling(
+    backend: ModelBackend,
+    docs: TaskPlan['docs'],
+    texts: string[],
+  ): Promise<TextPerplexity[]> {
+    const out: TextPerplexity[] = [];
+    for (const [index, doc] of docs.entries()) {
+      const answer = doc.instances[0]?.resps[0];
+      const tokens =
+        this.tokenizer && backend.tokenize ? (await backend.tokenize(texts[index])).length : null;
+      out.push({
+        logprob: typeof answer === 'number' ? answer : Number.NaN,
+        textTokens: tokens,
+        scoredTokens: tokens,
+        windows:
+          tokens === null || !this.tokenizer ? null : Math.ceil(tokens / this.tokenizer.maxWindowTokens),
+      });
+    }
+    return out;
+  }
+
+  /**
+   * After scoring: token_perplexity [Σ log p, scored tokens] on every doc when tokens are known, and
+   * word/byte denominators replaced by the scored spans' counts where not every token was scored.
+   */
+  annotate(scored: ScoredTask): void {
+    const task = this.tasks.get(scored.plan.task.name);
+    if (!task) return;
+    const byDoc = new Map(task.plan.docs.map((doc, index) => [doc.docId, task.texts[index]]));
+    const hasTokens = task.texts.length > 0 && task.texts.every((text) => text.scoredTokens !== null);
+    for (const docs of scored.byFilter.values()) {
+      for (const doc of docs) {
+        const text = byDoc.get(doc.docId);
+        if (!text || doc.error !== undefined || 'bypass' in doc.metrics) continue;
+        if (text.scoredText) {
+          for (const [name, count] of [
+            ['word_perplexity', text.scoredText.words],
+            ['byte_perplexity', text.scoredText.bytes],
+            ['bits_per_byte', text.scoredText.bytes],
+          ] as const) {
+            if (Array.isArray(doc.metrics[name])) doc.metrics[name] = [text.logprob, count];
+          }
+        }
+        if (hasTokens) doc.metrics.token_perplexity = [text.logprob, text.scoredTokens];
+      }
+    }
+    if (
+      hasTokens &&
+      !scored.plan.metricList.some((entry: MetricConfig) => entry.metric === 'token_perplexity')
+    )
+      scored.plan.metricList.push({ metric: 'token_perplexity' });
+  }
+
+  /** results.json `perplexity`: one entry per rolling task, from the first filter's scored docs. */
+  report(scoredTasks: ScoredTask[]): Record<string, PerplexityReport> {
+    const out: Record<string, PerplexityReport> = {};
+    for (const scored of scoredTasks) {
+      const task = this.tasks.get(scored.plan.task.name);
+      if (!task) continue;
+      const docs = (scored.byFilter.get(scored.filters[0]) ?? []).filter((doc) => doc.error === undefined);
+      const textByDoc = new Map(task.plan.docs.map((doc, index) => [doc.docId, task.texts[index]]));
+      const texts = docs.map((doc) => textByDoc.get(doc.docId)).filter((text) => text !== undefined);
+      const countOf = (name: string): number | null => {
+        const pairs = docs.map((doc) => doc.metrics[name]);
+        return pairs.every(Array.isArray) && pairs.length ? sum(pairs.map((pair) => Number(pair[1]))) : null;
+      };
+      const loglikelihood = sum(texts.map((text) => text.logprob));
+      const tokens = texts.every((text) => text.scoredTokens !== null)
+        ? sum(texts.map((text) => text.scoredTokens as number))
+        : null;
+      const words = countOf('word_perplexity');
+      const bytes = countOf('byte_perplexity') ?? countOf('bits_per_byte');
+      const partial = texts.filter((text) => text.scoredText !== undefined).length;
+      const report: PerplexityReport = {
+        mode: task.settings.mode,
+        mode_source: task.settings.source,
+        parameters: describeParameters(task.settings, this.tokenizer),
+        tokenizer: this.tokenizer
+          ? {
+              name: this.tokenizer.name,
+              vocab_size: this.tokenizer.vocabSize,
+              vocab_sha256: this.tokenizer.vocabSha256,
+            }
+          : null,
+        docs: texts.length,
+        windows: texts.every((text) => text.windows !== null)
+          ? sum(texts.map((text) => text.windows as number))
+          : null,
+        text_tokens: texts.every((text) => text.textTokens !== null)
+          ? sum(texts.map((text) => text.textTokens as number))
+          : null,
+        scored_tokens: tokens,
+        counts: { tokens, words, bytes },
+        counts_from:
+          partial === 0 ? 'text' : partial === texts.length ? 'scored spans' : 'text and scored spans',
+        loglikelihood,
+        token_perplexity: tokens ? Math.exp(-loglikelihood / tokens) : null,
+        word_perplexity: words ? Math.exp(-loglikelihood / words) : null,
+        byte_perplexity: bytes ? Math.exp(-loglikelihood / bytes) : null,
+        bits_per_byte: bytes ? -loglikelihood / bytes / Math.LN2 : null,
+        seconds: task.seconds,
+      };
+      if (task.settings.mode === 'chunked') {
+        const nlls = texts.flatMap((text) => text.negativeLogLikelihoods ?? []);
+        const estimate = llamaCppEstimate(nlls);
+        report.llama_cpp = {
+          ppl: estimate.ppl,
+          ppl_stderr: estimate.stderr,
+          chunks: sum(texts.map((text) => text.windows ?? 0)),
+        };
+      }
+      out[task.plan.task.name] = report;
+    }
+    return out;
+  }
+}
