@@ -136,3 +136,61 @@ describe("built-in tasks' own scoring functions match lm-eval's", () => {
     });
   });
 });
+
+describe('every built-in task runs end to end on the fixtures', () => {
+  test('metric keys per task and group, as lm-eval names them', async () => {
+    const { simpleEvaluate } = await import('../../src/evaluate/evaluate.js');
+    const names = Object.keys(LM_EVAL_EXPECTED).filter((name) => !name.startsWith('mmlu_'));
+    const { results } = await simpleEvaluate({ model: new DummyBackend(), tasks: names, bootstrapIters: 0 });
+    const keys = Object.fromEntries(
+      Object.entries(results.results).map(([name, entry]) => [
+        name,
+        Object.keys(entry as object)
+          .filter((key) => key.includes(',') && !key.includes('_stderr') && !key.includes('_ci'))
+          .sort(),
+      ]),
+    );
+    expect(keys).toEqual({
+      arc_challenge: ['acc,none', 'acc_norm,none'],
+      arc_easy: ['acc,none', 'acc_norm,none'],
+      boolq: ['acc,none'],
+      gsm8k: ['exact_match,flexible-extract', 'exact_match,strict-match'],
+      gsm8k_cot: ['exact_match,flexible-extract', 'exact_match,strict-match'],
+      hellaswag: ['acc,none', 'acc_norm,none'],
+      lambada_openai: ['acc,none', 'perplexity,none'],
+      openbookqa: ['acc,none', 'acc_norm,none'],
+      piqa: ['acc,none', 'acc_norm,none'],
+      triviaqa: ['exact_match,remove_whitespace'],
+      truthfulqa_mc1: ['acc,none'],
+      truthfulqa_mc2: ['acc,none'],
+      wikitext: ['bits_per_byte,none', 'byte_perplexity,none', 'word_perplexity,none'],
+      winogrande: ['acc,none'],
+    });
+    // mc2's acc is a probability mass in [0, 1], not a 0/1 hit.
+    const mc2 = (results.results.truthfulqa_mc2 as Record<string, number>)['acc,none'];
+    expect(mc2).toBeGreaterThan(0);
+    expect(mc2).toBeLessThan(1);
+  });
+
+  test('mmlu: 57 subjects under stem, humanities, social_sciences and other, acc aggregated by size', async () => {
+    const nodes = await resolveTasks(['mmlu']);
+    expect(nodes).toHaveLength(1);
+    const [mmlu] = nodes;
+    if (mmlu.kind !== 'group') throw new Error('mmlu is a group');
+    expect(mmlu.children.map((child) => child.name)).toEqual([
+      'mmlu_stem',
+      'mmlu_other',
+      'mmlu_social_sciences',
+      'mmlu_humanities',
+    ]);
+    expect(mmlu.children.map((child) => leafTasks(child).length)).toEqual([19, 13, 12, 13]);
+    const all = leafTasks(mmlu);
+    expect(all).toHaveLength(57);
+    expect(new Set(all.map((task) => task.config.fewshot_split))).toEqual(new Set(['dev']));
+    expect(new Set(all.map((task) => task.config.fewshot_config?.sampler))).toEqual(new Set(['first_n']));
+    expect(new Set(all.map((task) => task.config.num_fewshot))).toEqual(new Set([5]));
+    expect(mmlu.config.aggregate_metric_list).toEqual([
+      { metric: 'acc', aggregation: 'mean', weight_by_size: true },
+    ]);
+  });
+});
