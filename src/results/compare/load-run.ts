@@ -16,6 +16,18 @@ const resultsSchema = z.object({
   configs: z.record(z.string(), z.record(z.string(), z.unknown())),
   higher_is_better: z.record(z.string(), z.record(z.string(), z.boolean())).default({}),
   model_name: z.string().optional(),
+  /** Perplexity tasks: the tokenizer behind token counts (token_perplexity compares only under one). */
+  perplexity: z
+    .record(
+      z.string(),
+      z.object({
+        tokenizer: z
+          .object({ name: z.string(), vocab_size: z.number(), vocab_sha256: z.string() })
+          .nullable()
+          .optional(),
+      }),
+    )
+    .optional(),
 });
 
 export type RunResults = z.infer<typeof resultsSchema>;

@@ -33,6 +33,8 @@ function scoreOf(sample: SampleScore, target: ComparisonTarget): number | undefi
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
+  const perDoc = perDocumentValue(target.metric, value);
+  if (perDoc !== undefined) return Number.isFinite(perDoc) ? perDoc : undefined;
   // f1/mcc/bleu log [gold, prediction] pairs: the score exists only for the whole corpus.
   throw new AssayError(
     'unknown_metric',
@@ -40,6 +42,20 @@ function scoreOf(sample: SampleScore, target: ComparisonTarget): number | undefi
     { location: { task: target.task } },
   );
 }
+
+/**
+ * Perplexity metrics log (Σ log p, count) per document, and their corpus value is a ratio of sums.
+ * Paired tests need one score per document, so each document's own value is used: bits per byte, or
+ * the perplexity of that document alone. A document with a zero count has no value (unscored).
+ */
+function perDocumentValue(metric: string, value: unknown): number | undefined {
+  if (!PAIR_METRICS.has(metric) || !Array.isArray(value) || value.length !== 2) return undefined;
+  const [logprob, count] = value.map(Number);
+  if (!(count > 0)) return Number.NaN;
+  return metric === 'bits_per_byte' ? -logprob / count / Math.LN2 : Math.exp(-logprob / count);
+}
+
+const PAIR_METRICS = new Set(['word_perplexity', 'byte_perplexity', 'bits_per_byte', 'token_perplexity']);
 
 function keyed(
   samples: SampleScore[],

@@ -36,6 +36,23 @@ function metricKeys(entry: Record<string, unknown> | undefined): Array<{ metric:
     .filter(({ metric }) => !metric.endsWith('_stderr') && !metric.endsWith('_ci') && metric !== 'bypass');
 }
 
+/**
+ * Token perplexity divides by a token count, and two tokenizers cut the same text into different
+ * numbers of tokens, so the values are on different scales. bits_per_byte (and word/byte perplexity)
+ * divide by counts of the text itself and stay comparable.
+ */
+function tokenizerMismatch(a: LoadedRun, b: LoadedRun, task: string): string | undefined {
+  const left = a.results.perplexity?.[task]?.tokenizer;
+  const right = b.results.perplexity?.[task]?.tokenizer;
+  const label = (tokenizer: typeof left) =>
+    tokenizer
+      ? `${tokenizer.name} (vocab ${tokenizer.vocab_size}, sha256 ${tokenizer.vocab_sha256.slice(0, 12)})`
+      : 'an unrecorded tokenizer';
+  if (left && right && left.vocab_sha256 === right.vocab_sha256 && left.vocab_size === right.vocab_size)
+    return undefined;
+  return `token_perplexity of ${task} is not compared: run A counted tokens with ${label(left)} and run B with ${label(right)}, and perplexities per token of different tokenizers are on different scales; compare bits_per_byte (tokenizer-independent) instead`;
+}
+
 export function selectTargets(
   a: LoadedRun,
   b: LoadedRun,
@@ -109,6 +126,12 @@ export function selectTargets(
           ? `no metric ${options.metric} (has ${available.join(', ')})`
           : 'no metric shared by both runs',
       });
+      continue;
+    }
+    const refusal = metric === 'token_perplexity' ? tokenizerMismatch(a, b, task) : undefined;
+    if (refusal) {
+      if (options.metric && requested.has(task)) throw new AssayError('bad_argument', refusal);
+      skipped.push({ task, reason: refusal });
       continue;
     }
     const higherIsBetter = a.results.higher_is_better[task]?.[metric as string] ?? true;
