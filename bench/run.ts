@@ -151,3 +151,7 @@ await runViewerBench(report);
 // 7. Built-in tasks and Hub data (issue 5): mmlu over a warm Hub cache.
 const { runHubBench } = await import('./hub.js');
 await runHubBench(report);
+
+// gguf backend (issue 3): multiple-choice prefix sharing speedup, perplexity scoring vs raw prompt processing.
+const { ggufFigures } = await import('./gguf.js');
+await ggufFigures(report);

@@ -46,6 +46,8 @@ export interface EngineOptions {
    * so scores would depend on batching and prefix sharing. F32 brings that under 1e-5.
    */
   kvCacheType?: 'F32' | 'F16';
+  /** Off only to measure what sharing saves (bench/gguf.ts): every input is then evaluated from scratch. */
+  prefixSharing?: boolean;
 }
 
 export interface EngineInfo {
@@ -84,6 +86,7 @@ export class GgufEngine {
     private readonly sequences: LlamaContextSequence[],
     readonly tokenizer: Tokenizer,
     readonly info: EngineInfo,
+    private readonly prefixSharing: boolean,
   ) {}
 
   static async load(options: EngineOptions): Promise<GgufEngine> {
@@ -163,7 +166,7 @@ export class GgufEngine {
       bosString: model.tokens.bosString ?? undefined,
       eosString: model.tokens.eosString ?? undefined,
     };
-    return new GgufEngine(llama, model, context, sequences, tokenizer, info);
+    return new GgufEngine(llama, model, context, sequences, tokenizer, info, options.prefixSharing ?? true);
   }
 
   get maxLength(): number {
@@ -197,7 +200,7 @@ export class GgufEngine {
         onDone?.(index);
         return;
       }
-      const key = item.input.join(',');
+      const key = this.prefixSharing ? item.input.join(',') : String(index);
       const group = groups.get(key);
       if (group) {
         group.members.push(index);
@@ -211,7 +214,7 @@ export class GgufEngine {
     >();
     for (const group of groups.values()) {
       const prefix = group.input.slice(0, group.scoredFrom);
-      const key = prefix.join(',');
+      const key = this.prefixSharing ? prefix.join(',') : `${clusters.size}`;
       const cluster = clusters.get(key);
       if (cluster) cluster.groups.push(group);
       else clusters.set(key, { prefix, groups: [group] });
@@ -247,7 +250,9 @@ export class GgufEngine {
     input: Token[],
     scoredFrom: number,
   ): Promise<Array<Map<Token, number>>> {
-    const keep = Math.min(commonPrefixLength(sequence.contextTokens, input), scoredFrom);
+    const keep = this.prefixSharing
+      ? Math.min(commonPrefixLength(sequence.contextTokens, input), scoredFrom)
+      : 0;
     if (sequence.nextTokenIndex > keep) {
       await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
     }

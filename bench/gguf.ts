@@ -1,0 +1,132 @@
+/**
+ * gguf backend figures (issue 3), each a ratio measured in one run on the same model and threads:
+ * 1. HellaSwag-shaped multiple choice: prefix sharing vs evaluating each choice's full context alone.
+ * 2. Perplexity on a 32K-vocabulary model: scored tokens/s vs raw prompt processing without logits.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { getLlama, LlamaLogLevel, type Token } from 'node-llama-cpp';
+import { GgufBackend } from '../src/models/gguf/gguf-backend.js';
+import { randomLlamaGguf, seededRandom } from '../src/models/gguf/llama-model.js';
+import { writeGguf } from '../src/models/gguf/writer.js';
+
+export async function ggufFigures(report: (line: string) => void): Promise<void> {
+  const work = await mkdtemp(path.join(os.tmpdir(), 'assay-bench-gguf-'));
+  try {
+    await multipleChoice(report, work);
+    await perplexity(report);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+async function multipleChoice(report: (line: string) => void, work: string): Promise<void> {
+  // A character-level llama with 4 blocks of width 256: one token per character, so lengths are exact.
+  const modelPath = path.join(work, 'mc.gguf');
+  await writeFile(
+    modelPath,
+    writeGguf(
+      randomLlamaGguf({
+        seed: 5,
+        embeddingLength: 256,
+        blockCount: 4,
+        feedForwardLength: 512,
+        headCount: 8,
+        headCountKv: 8,
+        contextLength: 512,
+      }),
+    ),
+  );
+  const random = seededRandom(9);
+  const text = (length: number) =>
+    Array.from({ length }, () => 'abcdefghijklmnopqrstuvwxyz '[Math.floor(random() * 27)]).join('');
+  const requests = [];
+  for (let question = 0; question < 24; question++) {
+    const context = text(80);
+    for (let choice = 0; choice < 4; choice++) requests.push({ context, continuation: ` ${text(19)}` });
+  }
+  // One thread: on this shared 2-core machine, 2 ggml threads made every decode 100× slower (spin barriers
+  // under load), which would measure contention, not scheduling.
+  const threads = 1;
+  const time = async (prefixSharing: boolean) => {
+    const backend = await GgufBackend.create({ modelPath, threads, prefixSharing, nCtx: 256 });
+    try {
+      await backend.loglikelihood(requests.slice(0, 4)); // warm-up
+      const start = performance.now();
+      const results = await backend.loglikelihood(requests);
+      return { ms: performance.now() - start, results };
+    } finally {
+      await backend.close();
+    }
+  };
+  const shared = await time(true);
+  const alone = await time(false);
+  const maxDiff = Math.max(
+    ...shared.results.map((result, i) => Math.abs(result.logprob - alone.results[i].logprob)),
+  );
+  report(
+    `gguf multiple choice (24 questions × 4 endings, 80-token context, 20-token endings, ${threads} threads): prefix sharing ${shared.ms.toFixed(0)} ms vs full context per choice ${alone.ms.toFixed(0)} ms = ${(alone.ms / shared.ms).toFixed(2)}× (target ≥ 2.5×); max |Δ logprob| ${maxDiff.toExponential(1)}`,
+  );
+}
+
+async function perplexity(report: (line: string) => void): Promise<void> {
+  const modelPath = path.resolve(process.cwd(), '..', 'shared', 'models', 'llama-2-tiny-random.gguf');
+  if (!existsSync(modelPath)) {
+    report(
+      'gguf perplexity on a 32K-vocabulary model: skipped (../shared/models/llama-2-tiny-random.gguf is absent)',
+    );
+    return;
+  }
+  const threads = os.availableParallelism();
+  const words =
+    'the cat sat on a mat and then it ran to the park where many children played games all day'.split(' ');
+  const random = seededRandom(3);
+  const text = Array.from({ length: 700 }, () => words[Math.floor(random() * words.length)]).join(' ');
+
+  const backend = await GgufBackend.create({ modelPath, threads, nCtx: 512, sequences: 1 });
+  let scoredTokens = 0;
+  let scoredMs = 0;
+  try {
+    scoredTokens = (await backend.tokenize(text)).length;
+    const start = performance.now();
+    await backend.loglikelihoodRolling([{ text }]);
+    scoredMs = performance.now() - start;
+  } finally {
+    await backend.close();
+  }
+
+  // Raw prompt processing: the same tokens in 512-token windows, no logits requested.
+  const llama = await getLlama({
+    gpu: false,
+    build: 'never',
+    logLevel: LlamaLogLevel.error,
+    maxThreads: threads,
+  });
+  const model = await llama.loadModel({ modelPath });
+  const context = await model.createContext({
+    contextSize: 513,
+    sequences: 1,
+    threads,
+    flashAttention: false,
+    experimentalKvCacheKeyType: 'F32',
+    experimentalKvCacheValueType: 'F32',
+  });
+  const sequence = context.getSequence();
+  const tokens = model.tokenize(text, false) as Token[];
+  const start = performance.now();
+  for (let offset = 0; offset < tokens.length; offset += 512) {
+    await sequence.clearHistory();
+    await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(offset, offset + 512));
+  }
+  const rawMs = performance.now() - start;
+  await context.dispose();
+  await model.dispose();
+  await llama.dispose();
+  const scoredRate = scoredTokens / (scoredMs / 1000);
+  const rawRate = tokens.length / (rawMs / 1000);
+  report(
+    `gguf perplexity, llama-2-tiny-random (32K vocab, ${scoredTokens} tokens, ${threads} threads): scored ${scoredRate.toFixed(0)} tok/s vs raw prompt processing ${rawRate.toFixed(0)} tok/s = ratio ${(scoredRate / rawRate).toFixed(3)} (target ≥ 0.5; the full-vocabulary probabilities Map per position is the bottleneck)`,
+  );
+}
