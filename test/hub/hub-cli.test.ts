@@ -23,7 +23,7 @@ function runCliAsync(args: string[], env: Record<string, string | undefined>) {
   });
 }
 
-export const MMLU_SUBJECTS = readdirSync(path.join(repoRoot, 'tasks', 'mmlu', 'default'))
+const MMLU_SUBJECTS = readdirSync(path.join(repoRoot, 'tasks', 'mmlu', 'default'))
   .filter((name) => /^mmlu_.*\.yaml$/.test(name))
   .map((name) => name.slice('mmlu_'.length, -'.yaml'.length));
 

@@ -12,7 +12,7 @@
  * folder holds the `datasets` library's Arrow tables, while assay reads the parquet files directly.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, readlink, rename, rm, symlink, writeFile, copyFile, lstat } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 

@@ -3,8 +3,9 @@
  * the Hub cache, so a later run, or a run on an air-gapped machine that gets a copy of the cache, needs
  * no network. Local datasets are skipped: there is nothing to fetch.
  */
-import { loadSplitWithSource } from '../local-dataset.js';
+
 import type { LoadedTask } from '../../tasks/task.js';
+import { loadSplitWithSource } from '../local-dataset.js';
 import type { HubDataSource } from './dataset.js';
 
 export interface FetchedSplit {
@@ -18,11 +19,20 @@ export interface PrefetchEvents {
 
 function namedSplits(task: LoadedTask): string[] {
   const { config } = task;
-  const splits = [config.training_split, config.validation_split, config.test_split, config.fewshot_split, config.fewshot_config?.split];
+  const splits = [
+    config.training_split,
+    config.validation_split,
+    config.test_split,
+    config.fewshot_split,
+    config.fewshot_config?.split,
+  ];
   return [...new Set(splits.filter((split): split is string => typeof split === 'string'))];
 }
 
-export async function prefetchTasks(tasks: readonly LoadedTask[], events: PrefetchEvents = {}): Promise<FetchedSplit[]> {
+export async function prefetchTasks(
+  tasks: readonly LoadedTask[],
+  events: PrefetchEvents = {},
+): Promise<FetchedSplit[]> {
   const fetched: FetchedSplit[] = [];
   // Tasks run one after another (so errors come in a stable order); a task's splits load together.
   for (const task of tasks) {
