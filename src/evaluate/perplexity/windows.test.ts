@@ -55,7 +55,9 @@ describe('chunkedWindows (llama-perplexity)', () => {
   it("refuses fewer than 2·n_ctx tokens with llama-perplexity's message", () => {
     expect(() =>
       chunkedWindows(range(0, 14), { nCtx: 8, bos: 1, addBos: true, requireTwoChunks: true }),
-    ).toThrow('chunked perplexity needs at least 16 tokens with a context of 8 (as llama-perplexity); the text tokenizes to only 15 tokens');
+    ).toThrow(
+      'chunked perplexity needs at least 16 tokens with a context of 8 (as llama-perplexity); the text tokenizes to only 15 tokens',
+    );
   });
 });
 
