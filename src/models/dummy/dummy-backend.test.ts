@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runBackendConformance } from '../backend.conformance.js';
-import { cutAtStops, DummyBackend } from './dummy-backend.js';
+import { cutAtStops } from '../stop-strings.js';
+import { DummyBackend } from './dummy-backend.js';
 
 runBackendConformance({ name: 'dummy', create: () => new DummyBackend({ seed: 7 }) });
 

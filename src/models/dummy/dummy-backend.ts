@@ -11,6 +11,7 @@ import type {
   RollingRequest,
 } from '../backend.js';
 import { renderChatTemplate } from '../chat-template.js';
+import { cutAtStops } from '../stop-strings.js';
 
 export interface DummyOptions {
   seed?: number;
@@ -133,15 +134,4 @@ export class DummyBackend implements ModelBackend {
   info(): ModelInfo {
     return { name: 'dummy', revision: `seed-${this.seed}`, numericFormat: 'none' };
   }
-}
-
-/** lm-eval's postprocessing: cut at the first occurrence of each stop string, in order. */
-export function cutAtStops(text: string, until: readonly string[]): string {
-  let result = text;
-  for (const stop of until) {
-    if (stop.length === 0) continue;
-    const at = result.indexOf(stop);
-    if (at >= 0) result = result.slice(0, at);
-  }
-  return result;
 }

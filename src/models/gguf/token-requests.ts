@@ -104,13 +104,4 @@ export function rollingScoringInputs(tokenizer: Tokenizer, text: string, maxLeng
     .map(([context, predicted]) => scoringInput(context, predicted, maxLength));
 }
 
-/** lm-eval's postprocessing: cut at the first occurrence of each stop string, in order. */
-export function cutAtStops(text: string, until: readonly string[]): string {
-  let result = text;
-  for (const stop of until) {
-    if (stop.length === 0) continue;
-    const at = result.indexOf(stop);
-    if (at >= 0) result = result.slice(0, at);
-  }
-  return result;
-}
+export { cutAtStops } from '../stop-strings.js';

@@ -12,7 +12,7 @@ import {
   RequestError,
   type UsageSummary,
 } from '../backend.js';
-import { cutAtStops } from '../dummy/dummy-backend.js';
+import { cutAtStops } from '../stop-strings.js';
 import { describeBatch } from './completions-backend.js';
 import { HttpClient, ResponseShapeError } from './http-client.js';
 import type { HttpModelArgs } from './model-args.js';

@@ -13,7 +13,7 @@ import {
   type RollingRequest,
   type UsageSummary,
 } from '../backend.js';
-import { cutAtStops } from '../dummy/dummy-backend.js';
+import { cutAtStops } from '../stop-strings.js';
 import {
   codePoints,
   NoPromptLogprobs,
