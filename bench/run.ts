@@ -155,3 +155,7 @@ await runHubBench(report);
 // gguf backend (issue 3): multiple-choice prefix sharing speedup, perplexity scoring vs raw prompt processing.
 const { ggufFigures } = await import('./gguf.js');
 await ggufFigures(report);
+
+// Perplexity modes (issue 8): scored tokens/s per mode vs raw prompt processing, 32K vocabulary.
+const { runPerplexityBench } = await import('./ppl.js');
+await runPerplexityBench(report);
