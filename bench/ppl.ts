@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { getLlama, LlamaLogLevel, type Token } from 'node-llama-cpp';
-import { textPerplexity } from '../src/evaluate/perplexity/text-perplexity.js';
 import type { PerplexityOptions } from '../src/evaluate/perplexity/settings.js';
+import { textPerplexity } from '../src/evaluate/perplexity/text-perplexity.js';
 import { GgufBackend } from '../src/models/gguf/gguf-backend.js';
 import { seededRandom } from '../src/models/gguf/llama-model.js';
 

@@ -53,6 +53,7 @@ function run(model: string, out: string, extra: string[]) {
 }
 
 /** --output_path puts results one level down, under the sanitized model name. */
+// biome-ignore lint/suspicious/noExplicitAny: results.json read as untyped JSON, checked field by field below
 function readResults(out: string): Record<string, any> {
   const [directory] = readdirSync(out).map((name) => path.join(out, name));
   return JSON.parse(readFileSync(findOne(directory, /^results_.*\.json$/), 'utf8'));

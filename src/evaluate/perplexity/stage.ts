@@ -10,7 +10,7 @@ import type { RunListener } from '../events.js';
 import type { TaskPlan } from '../plan.js';
 import type { Instance } from '../requests.js';
 import type { ScoredTask } from '../score.js';
-import { type TextPerplexity, scoreTexts, sum } from './score-texts.js';
+import { scoreTexts, sum, type TextPerplexity } from './score-texts.js';
 import {
   checkBackendFor,
   chooseOptions,

@@ -2,8 +2,7 @@
  * `assay ppl`'s library side: the perplexity of one text in one mode, with the tokenizer and the
  * counts behind every number. Chunked mode keeps llama-perplexity's rule of at least two chunks.
  */
-import type { ModelBackend } from '../../models/backend.js';
-import type { ProgressSink } from '../../models/backend.js';
+import type { ModelBackend, ProgressSink } from '../../models/backend.js';
 import { scoreTexts } from './score-texts.js';
 import { checkBackendFor, describeParameters, type PerplexityOptions, settle } from './settings.js';
 import type { PerplexityReport } from './stage.js';
