@@ -38,6 +38,8 @@ export interface FakeHub {
   requests: RecordedRequest[];
   /** The next `times` downloads of this blob send only `bytes` bytes each, then the connection is cut. */
   cutDownloads(sha256: string, bytes: number, times?: number): void;
+  /** Every file download waits this long before sending (to make concurrent clients overlap). */
+  delayDownloads(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startFakeHub(datasets: Record<string, FakeDataset>): Promi
       for (const file of files) blobs.set(sha256Of(file.content), file.content);
   }
   let endpoint = '';
+  let delay = 0;
 
   const commitOf = (dataset: FakeDataset, revision: string): string | undefined =>
     dataset.commits[revision] ? revision : dataset.refs[revision];
@@ -73,11 +76,21 @@ export async function startFakeHub(datasets: Record<string, FakeDataset>): Promi
   };
 
   const server = http.createServer((request, response) => {
-    requests.push({ method: request.method ?? 'GET', url: request.url ?? '', headers: request.headers });
+    if (!request.headers['x-delayed'])
+      requests.push({
+        method: request.method ?? 'GET',
+        url: request.url ?? '',
+        headers: { ...request.headers },
+      });
     const url = new URL(request.url ?? '/', endpoint);
     const pathname = url.pathname;
 
     const cdn = /^\/cdn\/([0-9a-f]{64})$/.exec(pathname);
+    if (cdn && delay > 0 && !request.headers['x-delayed']) {
+      request.headers['x-delayed'] = '1';
+      setTimeout(() => server.emit('request', request, response), delay);
+      return;
+    }
     if (cdn) {
       const content = blobs.get(cdn[1]);
       if (!content) return send(response, 404, 'Entry not found');
@@ -168,6 +181,9 @@ export async function startFakeHub(datasets: Record<string, FakeDataset>): Promi
     endpoint,
     requests,
     cutDownloads: (sha256, bytes, times = 1) => void cuts.set(sha256, { bytes, times }),
+    delayDownloads: (ms) => {
+      delay = ms;
+    },
     // Idempotent: a test may stop the Hub midway (to prove a run is offline) and afterAll stops it again.
     close: () =>
       new Promise<void>((resolve, reject) => {

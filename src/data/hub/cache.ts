@@ -12,9 +12,21 @@
  * folder holds the `datasets` library's Arrow tables, while assay reads the parquet files directly.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFile, lstat, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  copyFile,
+  lstat,
+  mkdir,
+  open,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export function hubCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.HF_HUB_CACHE) return path.resolve(env.HF_HUB_CACHE);
@@ -127,5 +139,44 @@ export class HubCache {
     if (!info.isSymbolicLink()) return undefined;
     const name = path.basename(await readlink(snapshotFile));
     return /^[0-9a-f]{64}$/.test(name) ? name : undefined;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Runs `task` holding `lockFile` (created exclusively, holding our pid). A lock whose process is gone
+ * (a killed run) is taken over; a live holder is waited for. The pid check assumes one machine: a cache
+ * shared over a network file system between machines is not guarded against.
+ */
+export async function withFileLock<T>(lockFile: string, task: () => Promise<T>): Promise<T> {
+  await mkdir(path.dirname(lockFile), { recursive: true });
+  for (;;) {
+    try {
+      const handle = await open(lockFile, 'wx');
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10);
+      // An empty file is a lock being written this instant: wait, as for a live holder.
+      if (Number.isInteger(holder) && holder > 0 && !processAlive(holder))
+        await rm(lockFile, { force: true });
+      else await sleep(50);
+    }
+  }
+  try {
+    return await task();
+  } finally {
+    await rm(lockFile, { force: true });
   }
 }

@@ -2,12 +2,13 @@
  * The Hub client against a loopback server with the Hub's URL layout (test/hub/fake-hub.ts), serving
  * parquet files written here in SNAPPY, GZIP and ZSTD. Nothing is mocked: real HTTP, real files.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parquetMetadata } from 'hyparquet';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { tempDir } from '../../../test/helpers.js';
+import { repoRoot, tempDir } from '../../../test/helpers.js';
 import { type FakeHub, sha256Of, startFakeHub } from '../../../test/hub/fake-hub.js';
 import { writeParquet, zstdStoredFrame } from '../../../test/hub/parquet.js';
 import { AssayError } from '../../errors.js';
@@ -336,4 +337,42 @@ test('split file names, as the conversion branch and repos with their own parque
   expect(fileHoldsSplit('contest/0000.parquet', 'test')).toBe(false);
   expect(fileHoldsSplit('latest-00000-of-00001.parquet', 'test')).toBe(false);
   expect(fileHoldsSplit('test/0000.json', 'test')).toBe(false);
+});
+
+describe('several processes on one cache', () => {
+  const tsx = path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  const fetchSplit = (extraEnv: NodeJS.ProcessEnv) =>
+    new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [tsx, path.join(repoRoot, 'test', 'hub', 'fetch-split.ts'), 'org/quiz', 'anatomy', 'test'],
+        { cwd: repoRoot, env: { ...process.env, ...env, HF_HUB_CACHE: cacheDir, ...extraEnv } },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('close', (status) => resolve({ status: status ?? -1, stdout, stderr }));
+    });
+
+  test('two runs downloading the same file at once: one download, both get the file', async () => {
+    hub.delayDownloads(300);
+    const [first, second] = await Promise.all([fetchSplit({}), fetchSplit({})]);
+    expect(first.status, first.stderr).toBe(0);
+    expect(second.status, second.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual(JSON.parse(second.stdout));
+    expect(JSON.parse(first.stdout).files[0].sha256).toBe(sha256Of(testFile));
+    expect(downloads()).toHaveLength(1);
+    expect(readdirSync(path.join(repoFolder(cacheDir, 'org/quiz'), 'blobs'))).toEqual([sha256Of(testFile)]);
+  });
+
+  test("a killed run's lock is taken over", async () => {
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const blobs = path.join(repoFolder(cacheDir, 'org/quiz'), 'blobs');
+    await mkdir(blobs, { recursive: true });
+    await writeFile(path.join(blobs, `${sha256Of(testFile)}.lock`), String(dead));
+    const split = await hubSplit({ dataset: 'org/quiz', config: 'anatomy' }, 'test', { env, cacheDir });
+    expect(await docsOf(split.files)).toEqual(TEST_ROWS);
+    expect(readdirSync(blobs)).toEqual([sha256Of(testFile)]);
+  });
 });

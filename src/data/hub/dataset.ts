@@ -12,7 +12,7 @@
 import { readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AssayError } from '../../errors.js';
-import { HubCache, hubCacheDir } from './cache.js';
+import { HubCache, hubCacheDir, withFileLock } from './cache.js';
 import {
   HubClient,
   type HubRevision,
@@ -238,15 +238,21 @@ async function ensureFile(
     const incomplete = sibling.sha256
       ? cache.incompletePath(sibling.sha256)
       : cache.incompletePath(`${commit}-${sibling.path.replaceAll('/', '--')}`);
-    const actual = await client.download(
-      dataset,
-      commit,
-      sibling.path,
-      { sha256: sibling.sha256, size: sibling.size },
-      incomplete,
-    );
-    await rename(incomplete, cache.blobPath(actual));
-    return actual;
+    // Another process (a parallel run on the same cache) may be downloading this file: the lock makes
+    // it one writer per `.incomplete`; whoever waited then finds the blob in place.
+    return withFileLock(`${incomplete.slice(0, -'.incomplete'.length)}.lock`, async () => {
+      if (sibling.sha256 && (await stat(cache.blobPath(sibling.sha256)).catch(() => undefined)))
+        return sibling.sha256;
+      const actual = await client.download(
+        dataset,
+        commit,
+        sibling.path,
+        { sha256: sibling.sha256, size: sibling.size },
+        incomplete,
+      );
+      await rename(incomplete, cache.blobPath(actual));
+      return actual;
+    });
   });
   await cache.linkSnapshot(commit, sibling.path, sha256);
   const info = await stat(cache.blobPath(sha256));
