@@ -4,7 +4,7 @@
  * revision, commit and file hashes. Needs `npm run build` first (npm test does it).
  */
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { cpSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bin, readJson, repoRoot, tempDir } from '../helpers.js';
@@ -114,7 +114,7 @@ describe('assay and the Hub, end to end', () => {
     ]);
   });
 
-  test('data fetch fills the cache; run then works offline and the manifest pins the data', async () => {
+  test('data fetch fills the cache; a copy of it runs offline and the manifest pins the data', async () => {
     const env = {
       HF_ENDPOINT: hub.endpoint,
       HF_HUB_CACHE: cache,
@@ -138,7 +138,10 @@ describe('assay and the Hub, end to end', () => {
 
     await hub.close();
     const out = tempDir('assay-cli-hub-out-');
-    const offline = { HF_ENDPOINT: hub.endpoint, HF_HUB_CACHE: cache, HF_HUB_OFFLINE: '1' };
+    // The air-gapped machine: a copy of the cache folder (symlinks kept as they are) somewhere else.
+    const copied = path.join(tempDir('assay-cli-airgap-'), 'hub');
+    cpSync(cache, copied, { recursive: true, verbatimSymlinks: true });
+    const offline = { HF_ENDPOINT: hub.endpoint, HF_HUB_CACHE: copied, HF_HUB_OFFLINE: '1' };
     const run = await runCliAsync(
       ['run', '--model', 'dummy', '--tasks', 'arc_easy', '--output_path', out, '--limit', '2'],
       offline,
