@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { reportError } from './errors.js';
 
-const SUBCOMMANDS = new Set(['run', 'ls', 'validate', 'compare', 'gate', 'power', 'data', 'view', 'ppl', 'help']);
+const SUBCOMMANDS = new Set(['run', 'merge', 'ls', 'validate', 'compare', 'gate', 'power', 'data', 'view', 'ppl', 'help']);
 
 /**
  * lm-eval spells flags in snake_case; users also type kebab-case. Both reach commander as snake_case.
@@ -42,6 +42,10 @@ export function buildProgram(): Command {
     .option('-o, --output_path <path>', 'directory (or .json path) for results, samples and leaderboard.json')
     .option('-L, --limit <n>', 'first N docs per task, or a fraction below 1 (for testing only)')
     .option('-E, --samples <json>', 'per-task doc ids: JSON object or a JSON file')
+    .option(
+      '--shard <i/N>',
+      'evaluate the i-th of N slices of every task (docs at positions k mod N = i after --limit/--samples); combine with assay merge',
+    )
     .option('-s, --log_samples', 'write samples_<task>_<time>.jsonl')
     .option('-x, --predict_only', 'generate and log samples without computing metrics')
     .option('--seed <seeds>', 'python,numpy,torch,fewshot seeds (one value sets all)', '0,1234,1234,1234')
@@ -82,6 +86,18 @@ export function buildProgram(): Command {
       process.exitCode = await runCommand(flags);
     });
   void run;
+
+  program
+    .command('merge')
+    .description('combine the outputs of assay run --shard i/N (every i, with --log_samples) into one run, as if unsharded')
+    .argument('<shards...>', 'each shard run: its results file, its directory, or the --output_path above it')
+    .option('-o, --output_path <path>', 'directory (or .json path) for the merged results, samples and leaderboard.json')
+    .option('-t, --tasks <tasks...>', 'task specs to load (default: those the shards recorded)')
+    .option('--include_path <dirs...>', 'task directories (default: those the shards recorded)')
+    .action(async (shards: string[], flags: Record<string, unknown>) => {
+      const { mergeCommand } = await import('./merge.js');
+      process.exitCode = await mergeCommand(shards, flags);
+    });
 
   program
     .command('ls')

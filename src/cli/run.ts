@@ -100,6 +100,7 @@ export function optionsFromFlags(
     outputPath: flags.output_path as string | undefined,
     limit: flags.limit as string | undefined,
     samples: flags.samples as string | undefined,
+    shard: flags.shard as string | undefined,
     logSamples: boolFlag(flags.log_samples),
     predictOnly: boolFlag(flags.predict_only),
     seed: flags.seed as string | undefined,
@@ -121,6 +122,14 @@ export function optionsFromFlags(
     showConfig: boolFlag(flags.show_config) ?? false,
     writeOut: boolFlag(flags.write_out) ?? false,
   };
+}
+
+function partialReason(options: EvaluateOptions): string {
+  const reasons: string[] = [];
+  if (options.limit !== undefined) reasons.push(`--limit ${options.limit}`);
+  if (options.samples !== undefined) reasons.push('--samples');
+  if (options.shard !== undefined) reasons.push(`--shard ${String(options.shard)}; combine the shards with assay merge`);
+  return reasons.join(', ');
 }
 
 export async function runCommand(flags: Record<string, unknown>): Promise<number> {
@@ -155,7 +164,7 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
     if (results.groups) process.stdout.write(`\n${makeTable(results, 'groups')}`);
     if (results.partial) {
       process.stdout.write(
-        `\nWARNING: partial run (${options.limit !== undefined ? `--limit ${options.limit}` : '--samples'}): these numbers cover only part of each task and are not comparable with full runs.\n`,
+        `\nWARNING: partial run (${partialReason(options)}): these numbers cover only part of each task and are not comparable with full runs.\n`,
       );
     }
     if (result.files) process.stderr.write(`assay: results written to ${result.files.results}\n`);

@@ -11,6 +11,8 @@ import { parseLimit } from './limit.js';
 import { type EvaluationOutput, runEvaluation } from './run-evaluation.js';
 import { parseSeeds } from './seeds.js';
 import type { PerplexityOptions } from './perplexity/settings.js';
+import { parseShard, type Shard } from './shard.js';
+import { recordShard } from '../results/shard-record.js';
 import { type CodeExecutionOptions, prepareCodeSandbox } from './code-stage.js';
 
 export interface Logger {
@@ -26,6 +28,8 @@ export interface CommonOptions extends CodeExecutionOptions {
   limit?: number | string;
   /** lm-eval's --samples: `{"task": [doc ids]}` as an object, JSON text or a JSON file path. */
   samples?: Record<string, number[]> | string;
+  /** `--shard i/N`: evaluate only this slice of every task's docs (see `assay merge`). */
+  shard?: string | Shard;
   seed?: string | number;
   genKwargs?: string | Record<string, unknown>;
   applyChatTemplate?: boolean | string;
@@ -108,6 +112,7 @@ async function run(
   if (limit !== undefined && samples !== undefined) {
     throw new AssayError('bad_argument', '--limit and --samples cannot be used together');
   }
+  const shard = parseShard(options.shard);
   const seeds = parseSeeds(options.seed);
   const genKwargs =
     typeof options.genKwargs === 'string'
@@ -128,6 +133,7 @@ async function run(
   const output = await runEvaluation(backend, nodes, {
     limit,
     samples,
+    shard,
     numFewshot: options.numFewshot,
     seeds,
     systemInstruction: options.systemInstruction,
@@ -143,6 +149,16 @@ async function run(
     codeSandbox,
     perplexity: options.perplexity,
   });
+  if (shard) {
+    recordShard(output.results, {
+      index: shard.index,
+      count: shard.count,
+      tasks: options.tasks.filter((task): task is string => typeof task === 'string'),
+      include_path: options.includePath ?? null,
+      samples: samples ?? null,
+      predict_only: options.predictOnly ?? false,
+    });
+  }
   let files: WrittenFiles | undefined;
   if (options.outputPath) {
     options.listener?.({ type: 'phase', phase: 'writing' });
@@ -159,6 +175,10 @@ async function run(
 export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult> {
   if ((options.logSamples || options.predictOnly) && !options.outputPath) {
     throw new AssayError('bad_argument', '--output_path is required with --log_samples or --predict_only');
+  }
+  // A shard is only useful merged, and `assay merge` re-aggregates from the sample logs.
+  if (options.shard !== undefined && !(options.outputPath && (options.logSamples || options.predictOnly))) {
+    throw new AssayError('bad_argument', '--shard needs --output_path and --log_samples: assay merge reads the sample logs');
   }
   const modelArgs =
     typeof options.modelArgs === 'string'

@@ -9,11 +9,14 @@ import type { RunListener } from './events.js';
 import { normalizeGenerationKwargs } from './generation-kwargs.js';
 import { sampleSize } from './limit.js';
 import type { Instance } from './requests.js';
+import { type Shard, shardDocIds } from './shard.js';
 
 export interface PlanOptions {
   limit?: number;
   /** Per-task doc ids to evaluate (lm-eval's --samples); exclusive with limit. */
   samples?: Record<string, number[]>;
+  /** --shard: keep this slice of the selected docs (after --limit / --samples). */
+  shard?: Shard;
   numFewshot?: number;
   /** null: do not seed (lm-eval's `--seed None`); the default sampler then uses seed 1234 anyway. */
   fewshotSeed: number;
@@ -88,6 +91,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     const count = sampleSize(docs.length, options.limit);
     docIds = Array.from({ length: count }, (_, i) => i);
   }
+  docIds = shardDocIds(docIds, options.shard);
 
   let sampler: FewshotSampler | undefined;
   if (numFewshot > 0) {

@@ -12,6 +12,7 @@ import type { CodeSandbox } from '../sandbox/sandbox.js';
 import { runCodeStage } from './code-stage.js';
 import { type ScoredTask, scoreTask } from './score.js';
 import { PerplexityStage } from './perplexity/stage.js';
+import type { Shard } from './shard.js';
 import type { PerplexityOptions } from './perplexity/settings.js';
 
 export interface Seeds {
@@ -24,6 +25,7 @@ export interface Seeds {
 export interface RunOptions {
   limit?: number;
   samples?: Record<string, number[]>;
+  shard?: Shard;
   numFewshot?: number;
   seeds: Seeds;
   systemInstruction?: string;
@@ -72,6 +74,7 @@ export async function runEvaluation(
       await planTask(task, {
         limit: options.limit,
         samples: options.samples,
+        shard: options.shard,
         numFewshot: options.numFewshot,
         fewshotSeed: options.seeds.fewshot ?? 1234,
         systemInstruction: options.systemInstruction,

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TaskPlan } from '../evaluate/plan.js';
+import type { ShardRecord } from '../evaluate/shard.js';
 import type { ModelInfo } from '../models/backend.js';
 import type { SandboxDescription } from '../sandbox/sandbox.js';
 import { sha256 } from './samples.js';
@@ -42,6 +43,8 @@ export interface Manifest {
   runtime: { node: string; platform: string; arch: string };
   /** How model-written code ran; present only for runs that executed code. */
   code_execution?: SandboxDescription;
+  /** Present only in the results of one `--shard i/N` run; `assay merge` removes it. */
+  shard?: ShardRecord;
 }
 
 export interface TaskManifest {

@@ -1,0 +1,455 @@
+/**
+ * `assay run --shard i/N` then `assay merge`, through the real CLI, compared with one unsharded run field
+ * by field: only timing fields may differ, and the sample logs must be the same bytes.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './fixtures/openai-server.js';
+import { bin, findOne, readJson, repoRoot, runCli, tempDir } from './helpers.js';
+
+type Json = Record<string, any>;
+
+let taskDir: string;
+beforeAll(() => {
+  taskDir = tempDir('assay-shard-tasks-');
+  const data = path.join(taskDir, 'data');
+  mkdirSync(data);
+  const mc = (split: string, count: number) =>
+    Array.from({ length: count }, (_, i) =>
+      JSON.stringify({
+        question: `${split} item ${i}: which follows ${i % 7} and ${i % 5}?`,
+        choices: ['red', 'green', 'blue', `word ${i}`],
+        answer: i % 4,
+      }),
+    ).join('\n');
+  writeFileSync(path.join(data, 'mc_test.jsonl'), `${mc('test', 25)}\n`);
+  writeFileSync(path.join(data, 'mc_train.jsonl'), `${mc('train', 9)}\n`);
+  const gen = Array.from({ length: 22 }, (_, i) =>
+    JSON.stringify({ question: `What is ${i} plus ${i % 3}?`, answer: `the answer is ${i + (i % 3)}` }),
+  ).join('\n');
+  writeFileSync(path.join(data, 'gen_test.jsonl'), `${gen}\n`);
+  const mcTask = (name: string, template: string, metrics: string[]) =>
+    [
+      `task: ${name}`,
+      'dataset_path: json',
+      'dataset_kwargs:',
+      '  data_files:',
+      '    test: data/mc_test.jsonl',
+      '    train: data/mc_train.jsonl',
+      'test_split: test',
+      'fewshot_split: train',
+      'num_fewshot: 2',
+      'output_type: multiple_choice',
+      `doc_to_text: "${template}"`,
+      'doc_to_choice: "{{choices}}"',
+      'doc_to_target: answer',
+      'metric_list:',
+      ...metrics.map((metric) => `  - metric: ${metric}`),
+      '',
+    ].join('\n');
+  writeFileSync(
+    path.join(taskDir, 'shard_mc_a.yaml'),
+    mcTask('shard_mc_a', '{{question}}\\nAnswer:', ['acc']),
+  );
+  writeFileSync(
+    path.join(taskDir, 'shard_mc_b.yaml'),
+    mcTask('shard_mc_b', 'Q: {{question}}\\nA:', ['acc', 'acc_norm']),
+  );
+  writeFileSync(
+    path.join(taskDir, 'shard_group.yaml'),
+    [
+      'group: shard_group',
+      'task:',
+      '  - shard_mc_a',
+      '  - shard_mc_b',
+      'aggregate_metric_list:',
+      '  - metric: acc',
+      '    weight_by_size: true',
+      'metadata:',
+      '  version: 1',
+      '',
+    ].join('\n'),
+  );
+  // Two filters and a bootstrapped corpus metric (bleu): its stderr resamples the items in doc order.
+  writeFileSync(
+    path.join(taskDir, 'shard_gen.yaml'),
+    [
+      'task: shard_gen',
+      'dataset_path: json',
+      'dataset_kwargs:',
+      '  data_files:',
+      '    test: data/gen_test.jsonl',
+      'test_split: test',
+      'output_type: generate_until',
+      'doc_to_text: "Q: {{question}}\\nA:"',
+      'doc_to_target: answer',
+      'generation_kwargs:',
+      '  until: ["\\n"]',
+      '  max_gen_toks: 12',
+      'filter_list:',
+      '  - name: whole',
+      '    filter:',
+      '      - function: take_first',
+      '  - name: last-word',
+      '    filter:',
+      '      - function: regex',
+      '        regex_pattern: "(\\\\w+)\\\\s*$"',
+      '      - function: take_first',
+      'metric_list:',
+      '  - metric: exact_match',
+      '  - metric: bleu',
+      '',
+    ].join('\n'),
+  );
+});
+
+/** Every sample log and the results and leaderboard files of one run directory (`<out>/<model>/`). */
+function readRun(directory: string): {
+  results: Json;
+  leaderboard: Json;
+  samples: Record<string, string>;
+} {
+  const results = readJson<Json>(findOne(directory, /^results_.*\.json$/));
+  const samples: Record<string, string> = {};
+  for (const name of readdirSync(directory)) {
+    const match = /^samples_(.+)_\d{4}-\d{2}-\d{2}T[\d.-]+\.jsonl$/.exec(name);
+    if (match) samples[match[1]] = readFileSync(path.join(directory, name), 'utf8');
+  }
+  return { results, leaderboard: readJson<Json>(path.join(directory, 'leaderboard.json')), samples };
+}
+
+/**
+ * The fields allowed to differ: timing (start date, evaluation seconds, request wall times and latency
+ * percentiles) and, because other commits can land between two runs of this suite, the checkout's
+ * git describe / commit.
+ */
+function withoutTiming(results: Json): Json {
+  const copy = structuredClone(results);
+  delete copy.date;
+  delete copy.total_evaluation_time_seconds;
+  delete copy.git_hash;
+  delete copy.manifest.assay.git_commit;
+  const stats = copy.request_stats;
+  for (const type of ['loglikelihood', 'loglikelihood_rolling', 'generate_until']) {
+    if (stats[type]) delete stats[type].seconds;
+  }
+  if (stats.usage) {
+    for (const key of ['seconds', 'requestsPerSecond', 'latencyP50Ms', 'latencyP95Ms', 'httpRequests'])
+      delete stats.usage[key];
+  }
+  return copy;
+}
+
+function leaderboardWithoutTiming(leaderboard: Json): Json {
+  const copy = structuredClone(leaderboard);
+  delete copy.date;
+  for (const task of Object.values(copy.tasks) as Json[]) delete task.mean_latency_ms;
+  return copy;
+}
+
+function expectSameRun(single: ReturnType<typeof readRun>, merged: ReturnType<typeof readRun>): void {
+  // Key order too: the files must read the same, not just hold the same values.
+  expect(JSON.stringify(withoutTiming(merged.results), null, 2)).toBe(
+    JSON.stringify(withoutTiming(single.results), null, 2),
+  );
+  expect(leaderboardWithoutTiming(merged.leaderboard)).toEqual(leaderboardWithoutTiming(single.leaderboard));
+  expect(Object.keys(merged.samples).sort()).toEqual(Object.keys(single.samples).sort());
+  for (const [task, text] of Object.entries(single.samples)) expect(merged.samples[task]).toBe(text);
+}
+
+describe('--shard i/N and assay merge (dummy backend)', () => {
+  const out = tempDir('assay-shard-dummy-');
+  const common = [
+    'run',
+    '--model',
+    'dummy',
+    '--tasks',
+    'shard_group',
+    'shard_gen',
+    'examples/tasks/arithmetic.jsonl',
+    '--include_path',
+    '',
+    '--log_samples',
+    '--bootstrap_iters',
+    '500',
+  ];
+  const args = (output: string, extra: string[] = []) => {
+    const list = [...common, '--output_path', output, ...extra];
+    list[list.indexOf('--include_path') + 1] = taskDir;
+    return list;
+  };
+
+  it('three shards merge into exactly the single run', () => {
+    const single = runCli(args(path.join(out, 'single')));
+    expect(single.stderr).not.toMatch(/error/);
+    expect(single.status).toBe(0);
+    for (let index = 0; index < 3; index++) {
+      const shard = runCli(args(path.join(out, `shard${index}`), ['--shard', `${index}/3`]));
+      expect(shard.status).toBe(0);
+      expect(shard.stdout).toContain(`--shard ${index}/3; combine the shards with assay merge`);
+    }
+    const shard1 = readRun(path.join(out, 'shard1', 'dummy'));
+    expect(shard1.results.config.shard).toBe('1/3');
+    expect(shard1.results.partial).toBe(true);
+    expect(shard1.results.manifest.shard).toEqual({
+      index: 1,
+      count: 3,
+      tasks: ['shard_group', 'shard_gen', 'examples/tasks/arithmetic.jsonl'],
+      include_path: [taskDir],
+      samples: null,
+      predict_only: false,
+    });
+    // Positions 1, 4, 7, … of 25 docs; few-shot draws are those of the single run.
+    expect(shard1.results['n-samples'].shard_mc_a).toEqual({ original: 25, effective: 8 });
+    const shardLines = shard1.samples.shard_mc_a
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(shardLines.map((line) => line.doc_id)).toEqual([1, 4, 7, 10, 13, 16, 19, 22]);
+    const singleRun = readRun(path.join(out, 'single', 'dummy'));
+    const singleLines = singleRun.samples.shard_mc_a
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(shardLines.map((line) => line.fewshot_ids)).toEqual(
+      [1, 4, 7, 10, 13, 16, 19, 22].map((id) => singleLines[id].fewshot_ids),
+    );
+
+    // Shards given out of order, as directories of different depths.
+    const merge = runCli([
+      'merge',
+      path.join(out, 'shard2'),
+      path.join(out, 'shard0', 'dummy'),
+      findOne(path.join(out, 'shard1', 'dummy'), /^results_.*\.json$/),
+      '--output_path',
+      path.join(out, 'merged'),
+    ]);
+    expect(merge.stderr).toContain('assay: merged 3 shards into');
+    expect(merge.status).toBe(0);
+    const merged = readRun(path.join(out, 'merged', 'dummy'));
+    expectSameRun(singleRun, merged);
+    // The identity covers the statistics, not only the point values.
+    expect(merged.results.results.shard_gen['bleu_stderr,whole']).toBe(
+      singleRun.results.results.shard_gen['bleu_stderr,whole'],
+    );
+    expect(typeof merged.results.results.shard_gen['bleu_stderr,whole']).toBe('number');
+    expect(merged.results.groups.shard_group['acc_ci,none']).toEqual(
+      singleRun.results.groups.shard_group['acc_ci,none'],
+    );
+    expect(merged.results.partial).toBe(false);
+    expect(merged.results.config.shard).toBeUndefined();
+    expect(merged.results.manifest.shard).toBeUndefined();
+    // Request counts add up to the single run's.
+    expect(merged.results.request_stats.loglikelihood.requests).toBe(
+      singleRun.results.request_stats.loglikelihood.requests,
+    );
+    expect(merged.results.request_stats.generate_until.requests).toBe(
+      singleRun.results.request_stats.generate_until.requests,
+    );
+    // And the merged stdout table is the single run's.
+    expect(merge.stdout).toBe(single.stdout.slice(single.stdout.indexOf('\n') + 1));
+  });
+
+  it('--samples in any order: shards split by position, and the merge aggregates in the given order', () => {
+    const samples = JSON.stringify({
+      shard_gen: [17, 3, 9, 0, 21, 5, 12, 8, 1],
+      shard_mc_a: [24, 2, 11, 6, 19],
+    });
+    const single = runCli(args(path.join(out, 'samples-single'), ['--samples', samples]));
+    expect(single.status).toBe(0);
+    for (let index = 0; index < 2; index++) {
+      expect(
+        runCli(args(path.join(out, `samples-shard${index}`), ['--samples', samples, '--shard', `${index}/2`]))
+          .status,
+      ).toBe(0);
+    }
+    const shard0 = readRun(path.join(out, 'samples-shard0', 'dummy'));
+    const ids = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).doc_id);
+    expect([...new Set(ids(shard0.samples.shard_gen))]).toEqual([1, 9, 12, 17, 21]);
+    const merge = runCli([
+      'merge',
+      path.join(out, 'samples-shard0'),
+      path.join(out, 'samples-shard1'),
+      '-o',
+      path.join(out, 'samples-merged'),
+    ]);
+    expect(merge.status).toBe(0);
+    expectSameRun(
+      readRun(path.join(out, 'samples-single', 'dummy')),
+      readRun(path.join(out, 'samples-merged', 'dummy')),
+    );
+  });
+
+  it('--limit with more shards than some tasks have docs', () => {
+    const single = runCli(args(path.join(out, 'limit-single'), ['--limit', '4']));
+    expect(single.status).toBe(0);
+    for (let index = 0; index < 5; index++) {
+      expect(
+        runCli(args(path.join(out, `limit-shard${index}`), ['--limit', '4', '--shard', `${index}/5`])).status,
+      ).toBe(0);
+    }
+    const shard4 = readRun(path.join(out, 'limit-shard4', 'dummy'));
+    expect(shard4.samples.shard_gen).toBe('');
+    const merge = runCli([
+      'merge',
+      ...Array.from({ length: 5 }, (_, index) => path.join(out, `limit-shard${index}`)),
+      '-o',
+      path.join(out, 'limit-merged'),
+    ]);
+    expect(merge.status).toBe(0);
+    const merged = readRun(path.join(out, 'limit-merged', 'dummy'));
+    expectSameRun(readRun(path.join(out, 'limit-single', 'dummy')), merged);
+    expect(merged.results.partial).toBe(true);
+  });
+
+  it('refuses shards that do not fit together (exit 2, the reason named)', () => {
+    const shard = (index: number) => path.join(out, `shard${index}`);
+    const merge = (...shards: string[]) => runCli(['merge', ...shards, '-o', path.join(out, 'refused')]);
+
+    let result = merge(shard(0), shard(2));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('assay: error: missing shard 1/3: a merge needs all 3\n');
+
+    result = merge(shard(0), shard(1), shard(1), shard(2));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^assay: error: shard 1\/3 given twice: /);
+
+    result = merge(shard(0), shard(1), path.join(out, 'samples-shard1'));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/shards of different splits: .* is 0\/3, .* is 1\/2/);
+
+    result = merge(shard(0), path.join(out, 'single'));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      /results_.*\.json is not a shard run \(its manifest has no shard\); run each part with --shard i\/N/,
+    );
+
+    // Another seed for shard 1: the model args and seeds differ.
+    const seeded = runCli(args(path.join(out, 'seeded1'), ['--shard', '1/3', '--seed', '7']));
+    expect(seeded.status).toBe(0);
+    result = merge(shard(0), path.join(out, 'seeded1'), shard(2));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      /^assay: error: shard 1\/3 \(.*\) was not run like shard 0\/3 \(.*\): config\.random_seed is 0 in one and 7 in the other\n$/,
+    );
+
+    // Same --limit everywhere but a different one in shard 2.
+    result = merge(path.join(out, 'limit-shard0'), path.join(out, 'limit-shard1'), shard(2));
+    expect(result.status).toBe(2);
+
+    // A shard without sample logs.
+    const bare = path.join(out, 'bare2');
+    expect(runCli(args(bare, ['--shard', '2/3'])).status).toBe(0);
+    for (const name of readdirSync(path.join(bare, 'dummy')))
+      if (name.startsWith('samples_')) rmSync(path.join(bare, 'dummy', name));
+    result = merge(shard(0), shard(1), bare);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      /no sample logs beside .*: assay merge re-aggregates from the sample logs, so every shard must be run with --log_samples/,
+    );
+
+    // --shard without --log_samples is refused before anything runs.
+    const withoutLogs = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'examples/tasks/arithmetic.jsonl',
+      '--shard',
+      '0/2',
+      '-o',
+      bare,
+    ]);
+    expect(withoutLogs.status).toBe(2);
+    expect(withoutLogs.stderr).toBe(
+      'assay: error: --shard needs --output_path and --log_samples: assay merge reads the sample logs\n',
+    );
+    const badShard = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'examples/tasks/arithmetic.jsonl',
+      '--shard',
+      '3/3',
+      '-o',
+      bare,
+      '--log_samples',
+    ]);
+    expect(badShard.status).toBe(2);
+    expect(badShard.stderr).toBe(
+      'assay: error: --shard 3/3: i must be between 0 and 2 (shards are numbered from 0)\n',
+    );
+  });
+});
+
+/** The real CLI, asynchronously: the loopback server lives in this process and must keep answering. */
+function runCliAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child: ChildProcess = spawn(process.execPath, [bin, ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => (stdout += chunk));
+  child.stderr?.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+describe('--shard and assay merge through the HTTP backend', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({});
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('three local-completions shards merge into the single run', async () => {
+    const out = tempDir('assay-shard-http-');
+    const args = (output: string, extra: string[] = []) => [
+      'run',
+      '--model',
+      'local-completions',
+      '--model_args',
+      `model=test,base_url=${server.completionsUrl},num_concurrent=4,batch_size=3`,
+      '--tasks',
+      'shard_group',
+      'shard_gen',
+      '--include_path',
+      taskDir,
+      '--samples',
+      JSON.stringify({ shard_gen: [20, 1, 14, 7, 3, 11, 0] }),
+      '--output_path',
+      output,
+      '--log_samples',
+      ...extra,
+    ];
+    const single = await runCliAsync(args(path.join(out, 'single')));
+    expect(single.status).toBe(0);
+    const shards = await Promise.all(
+      [0, 1, 2].map((index) => runCliAsync(args(path.join(out, `shard${index}`), ['--shard', `${index}/3`]))),
+    );
+    for (const shard of shards) expect(shard.status).toBe(0);
+    const merge = runCli([
+      'merge',
+      ...[0, 1, 2].map((index) => path.join(out, `shard${index}`)),
+      '-o',
+      path.join(out, 'merged'),
+    ]);
+    expect(merge.status).toBe(0);
+    const singleRun = readRun(path.join(out, 'single', 'test'));
+    const merged = readRun(path.join(out, 'merged', 'test'));
+    expectSameRun(singleRun, merged);
+    // Usage counts add up across shards: every prompt was sent once, by exactly one shard.
+    expect(merged.results.request_stats.usage.requests).toBe(singleRun.results.request_stats.usage.requests);
+    expect(merged.results.request_stats.usage.tokensIn).toBe(singleRun.results.request_stats.usage.tokensIn);
+    expect(merged.results.request_stats.usage.latencyP50Ms).toBeNull();
+  });
+});
