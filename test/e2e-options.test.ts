@@ -218,6 +218,51 @@ describe('run options end to end', () => {
   });
 });
 
+describe('multiple-input tasks (winogrande-shaped)', () => {
+  it('scores against doc_to_text’s index and logs doc_to_target as the target, as lm-eval does', () => {
+    const dir = tempDir();
+    writeFileSync(
+      path.join(dir, 'wg.jsonl'),
+      [
+        { sentence: 'The trophy did not fit in the suitcase because _ was too big.', option1: 'the trophy', option2: 'the suitcase', answer: '1' },
+        { sentence: 'Anna thanked Mary because _ had helped her.', option1: 'Anna', option2: 'Mary', answer: '2' },
+      ]
+        .map((doc) => JSON.stringify(doc))
+        .join('\n'),
+    );
+    writeFileSync(
+      path.join(dir, 'wg.yaml'),
+      [
+        'task: wg',
+        'dataset_path: json',
+        'dataset_kwargs:',
+        '  data_files:',
+        '    test: wg.jsonl',
+        'test_split: test',
+        'output_type: multiple_choice',
+        // lm-eval's winogrande preprocess, written as templates: the gold index, the shared continuation, the two contexts.
+        'doc_to_text: "{{ {\'1\': 0, \'2\': 1}[answer] }}"',
+        'doc_to_target: "{{ sentence[sentence.index(\'_\') + 1:].strip() }}"',
+        'doc_to_choice: "{{ [sentence[:sentence.index(\'_\')] + option1, sentence[:sentence.index(\'_\')] + option2] }}"',
+        '',
+      ].join('\n'),
+    );
+    const out = tempDir();
+    const run = runCli(['run', '--model', 'dummy', '--tasks', 'wg', '--include_path', dir, '--output_path', out, '--log_samples']);
+    expect(run.stderr).not.toContain('error');
+    expect(run.status).toBe(0);
+    const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_wg_/));
+    expect(samples[0].target).toBe('was too big.');
+    expect(samples[0].arguments.gen_args_0).toEqual({ arg_0: 'The trophy did not fit in the suitcase because the trophy', arg_1: ' was too big.' });
+    expect(samples[0].arguments.gen_args_1.arg_0).toBe('The trophy did not fit in the suitcase because the suitcase');
+    samples.forEach((sample, i) => {
+      const lls = sample.resps.map((r: string[][]) => Number(r[0][0]));
+      const gold = i === 0 ? 0 : 1;
+      expect(sample.acc).toBe(lls.indexOf(Math.max(...lls)) === gold ? 1 : 0);
+    });
+  });
+});
+
 describe('simpleEvaluate', () => {
   it('evaluates a backend object in-process and writes nothing', async () => {
     const cwd = tempDir();

@@ -33,7 +33,10 @@ export interface PlannedDoc {
   docId: number;
   doc: Doc;
   fewshotIds: number[];
+  /** doc_to_target, as the sample log writes it. */
   target: unknown;
+  /** The gold choice index when it is not doc_to_target: multiple-input tasks (winogrande) take doc_to_text's. */
+  gold?: number;
   choices?: string[];
   instances: Instance[];
 }
@@ -235,8 +238,17 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
       }
     }
     // For multiple-input tasks the gold is doc_to_text's index (lm-eval's multiple_input branch).
-    const gold = config.output_type === 'multiple_choice' && typeof text === 'number' ? text : target;
-    planned.push({ docId, doc, fewshotIds: shots.indices, target: gold, choices, instances });
+    // The sample log's `target` stays doc_to_target, as lm-eval writes it.
+    const multipleInput = config.output_type === 'multiple_choice' && typeof text === 'number';
+    planned.push({
+      docId,
+      doc,
+      fewshotIds: shots.indices,
+      target,
+      ...(multipleInput ? { gold: text } : {}),
+      choices,
+      instances,
+    });
   }
   return { task, numFewshot, docs: planned, original: docs.length, metricList, generation };
 }

@@ -223,7 +223,7 @@ function multipleChoiceResults(
   const conditional = results.slice(0, choices.length);
   const lls = conditional.map((result) => result.logprob);
   const isGreedy = conditional.map((result) => result.isGreedy);
-  const golds = goldIndices(planned.target, choices, location);
+  const golds = goldIndices(planned.gold ?? planned.target, choices, location);
   const pred = argmax(lls);
   // acc_norm divides by the choice's length in characters, as lm-eval does (not bytes; see lm-eval #3278).
   const predNorm = argmax(lls.map((ll, i) => ll / [...choices[i]].length));
