@@ -3,11 +3,11 @@
  * inferred the way `datasets` writes its columns (strings, int64, double, bool, lists, structs).
  *
  * Codecs: hyparquet-writer compresses SNAPPY itself and takes other compressors as functions. GZIP comes
- * from node:zlib. ZSTD comes from node:zlib where Node has it (22.15+); on Node 20 there is no zstd
- * compressor installed, so the file gets a valid zstd frame made of raw (stored) blocks, which the zstd
- * format allows and every decoder must read: the reader's ZSTD path is exercised, not zstd's compression.
+ * from node:zlib; ZSTD from the reference zstd library compiled to WebAssembly (@bokuweb/zstd-wasm, a dev
+ * dependency), since Node 20's zlib has no zstd.
  */
 import zlib from 'node:zlib';
+import { compress as zstdCompressWasm, init as initZstd } from '@bokuweb/zstd-wasm';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 
 export type Codec = 'SNAPPY' | 'GZIP' | 'ZSTD';
@@ -88,38 +88,17 @@ function subtreeSize(elements: SchemaElement[], start: number): number {
   return size;
 }
 
-/** A zstd frame of raw blocks (RFC 8878 §3.1.1): magic, header with a 4-byte content size, blocks. */
-export function zstdStoredFrame(input: Uint8Array): Uint8Array {
-  const maxBlock = 128 * 1024;
-  const blocks = Math.max(1, Math.ceil(input.length / maxBlock));
-  const out = new Uint8Array(4 + 1 + 4 + blocks * 3 + input.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, 0xfd2fb528, true);
-  out[4] = 0b1010_0000; // Frame_Content_Size_flag = 2 (4 bytes), Single_Segment_flag = 1
-  view.setUint32(5, input.length, true);
-  let offset = 9;
-  for (let block = 0; block < blocks; block++) {
-    const chunk = input.subarray(block * maxBlock, (block + 1) * maxBlock);
-    const header = (chunk.length << 3) | (0 << 1) | (block === blocks - 1 ? 1 : 0); // Block_Type 0 = Raw
-    out[offset] = header & 0xff;
-    out[offset + 1] = (header >> 8) & 0xff;
-    out[offset + 2] = (header >> 16) & 0xff;
-    out.set(chunk, offset + 3);
-    offset += 3 + chunk.length;
-  }
-  return out;
-}
-
-const zstdCompress = (zlib as unknown as { zstdCompressSync?: (input: Uint8Array) => Buffer })
-  .zstdCompressSync;
+await initZstd();
 
 const compressors = {
   GZIP: (input: Uint8Array) => new Uint8Array(zlib.gzipSync(input)),
-  ZSTD: (input: Uint8Array) => (zstdCompress ? new Uint8Array(zstdCompress(input)) : zstdStoredFrame(input)),
+  ZSTD: (input: Uint8Array) => new Uint8Array(zstdCompressWasm(input, 3)),
 };
 
-/** True when ZSTD fixtures are really compressed (Node with zlib zstd), false when stored frames. */
-export const zstdCompresses = typeof zstdCompress === 'function';
+/** zstd-compresses bytes as the ZSTD parquet codec does (exported for the codec test). */
+export function zstdCompress(input: Uint8Array): Uint8Array {
+  return compressors.ZSTD(input);
+}
 
 export function writeParquet(rows: Row[], codec: Codec = 'SNAPPY'): Uint8Array {
   if (rows.length === 0) throw new Error('writeParquet needs at least one row to infer a schema');
