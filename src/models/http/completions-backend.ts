@@ -23,6 +23,7 @@ import {
   usageTokens,
 } from './completions-response.js';
 import { HttpClient } from './http-client.js';
+import { scoreTextPromptLogprobs, scoreTokenPromptLogprobs } from './prompt-logprobs.js';
 import type { HttpModelArgs } from './model-args.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RemoteTokenizer, tokenizeUrl } from './remote-tokenizer.js';
@@ -54,12 +55,16 @@ export class CompletionsBackend implements ModelBackend {
   private readonly tokenizer?: RemoteTokenizer;
   private tokenizerClient?: HttpClient;
   private prefixToken?: Promise<number>;
+  /** vLLM's prompt_logprobs: true or false once known; undefined until the first answer settles it. */
+  private promptLogprobsSupport: boolean | undefined;
 
   constructor(
     readonly name: string,
     private readonly args: HttpModelArgs,
     private readonly cache?: ResponseCache,
   ) {
+    const promptLogprobs = args.prompt_logprobs ?? (name === 'openai-completions' ? false : 'auto');
+    this.promptLogprobsSupport = promptLogprobs === 'auto' ? undefined : promptLogprobs;
     this.usageRecorder = new UsageRecorder({
       inputPerMillion: args.price_input_per_million,
       outputPerMillion: args.price_output_per_million,
@@ -195,7 +200,11 @@ export class CompletionsBackend implements ModelBackend {
     this.cache?.close();
   }
 
-  /** Streams batches of prompts through the client with bounded concurrency; answers land by index. */
+  /**
+   * Streams batches of prompts through the client with bounded concurrency; answers land by index. While
+   * it is unknown whether the server has vLLM's `prompt_logprobs`, the first batch goes alone and asks for
+   * both it and echo; the answer settles which one every later request asks for.
+   */
   private async score(
     count: number,
     promptAt: (index: number) => Promise<ScoredPrompt> | ScoredPrompt,
@@ -204,46 +213,81 @@ export class CompletionsBackend implements ModelBackend {
   ): Promise<Answer<LoglikelihoodResult>[]> {
     const results: Answer<LoglikelihoodResult>[] = new Array(count);
     let done = 0;
-    await streamJobs(batchesOf(count, this.args.batch_size), this.args.num_concurrent, async (batch) => {
+    const runBatch = async (batch: number[]): Promise<void> => {
       const prompts = await Promise.all(batch.map((index) => promptAt(index)));
-      const payload = {
-        model: this.args.model,
-        prompt: prompts.length === 1 ? prompts[0].prompt : prompts.map((prompt) => prompt.prompt),
-        max_tokens: 1,
-        temperature: 0,
-        logprobs: 1,
-        echo: true,
-        seed: this.args.seed,
-      };
-      const describe = () => describeBatch('loglikelihood', batch, textAt);
-      let outcome: Awaited<ReturnType<typeof this.client.post<LoglikelihoodResult[]>>>;
-      try {
-        outcome = await this.client.post(payload, {
-          cacheable: true,
-          prompts: batch.length,
-          describe,
-          parse: (json) => {
-            const response = parseCompletionsResponse(json, batch.length);
-            return response.choices.map((choice, position) => {
-              const { prompt, contextLength } = prompts[position];
-              return typeof prompt === 'string'
-                ? scoreTextChoice(choice, prompt, contextLength)
-                : scoreTokenChoice(choice, prompt.length, contextLength);
-            });
-          },
-          tokens: (values) => ({ in: 0, out: values.length }),
-        });
-      } catch (error) {
-        if (error instanceof NoPromptLogprobs) throw this.noPromptLogprobs(error.message, describe());
-        throw error;
+      const probing = this.promptLogprobsSupport === undefined;
+      const outcome = await this.sendScoring(batch, prompts, textAt);
+      if (probing && !outcome.ok && /^HTTP (400|422):/.test(outcome.error)) {
+        // A server that rejects the unknown field: echo it is. Other failures settle nothing; the next
+        // batch asks again.
+        this.promptLogprobsSupport = false;
+        return runBatch(batch);
       }
       batch.forEach((index, position) => {
         results[index] = outcome.ok ? outcome.value[position] : new RequestError(outcome.error);
       });
       done += batch.length;
       progress?.(done);
-    });
+    };
+    const batches = batchesOf(count, this.args.batch_size);
+    if (this.promptLogprobsSupport === undefined) {
+      const first = batches.next();
+      if (!first.done) await runBatch(first.value);
+    }
+    await streamJobs(batches, this.args.num_concurrent, runBatch);
     return results;
+  }
+
+  private async sendScoring(
+    batch: number[],
+    prompts: ScoredPrompt[],
+    textAt: (index: number) => string,
+  ): Promise<Awaited<ReturnType<typeof this.client.post<LoglikelihoodResult[]>>>> {
+    const support = this.promptLogprobsSupport;
+    const payload = {
+      model: this.args.model,
+      prompt: prompts.length === 1 ? prompts[0].prompt : prompts.map((prompt) => prompt.prompt),
+      max_tokens: 1,
+      temperature: 0,
+      ...(support !== true ? { logprobs: 1, echo: true } : {}),
+      ...(support !== false ? { prompt_logprobs: 1 } : {}),
+      seed: this.args.seed,
+    };
+    const describe = () => describeBatch('loglikelihood', batch, textAt);
+    let answered: boolean | undefined;
+    try {
+      const outcome = await this.client.post(payload, {
+        cacheable: true,
+        prompts: batch.length,
+        describe,
+        parse: (json) => {
+          const response = parseCompletionsResponse(json, batch.length);
+          answered = response.choices.every((choice) => Array.isArray(choice.prompt_logprobs));
+          return response.choices.map((choice, position) => {
+            const { prompt, contextLength } = prompts[position];
+            if (choice.prompt_logprobs) {
+              return typeof prompt === 'string'
+                ? scoreTextPromptLogprobs(choice.prompt_logprobs, prompt, contextLength)
+                : scoreTokenPromptLogprobs(choice.prompt_logprobs, prompt, contextLength);
+            }
+            if (support === true) {
+              throw new NoPromptLogprobs(
+                'the response has no prompt_logprobs although the request asked for them',
+              );
+            }
+            return typeof prompt === 'string'
+              ? scoreTextChoice(choice, prompt, contextLength)
+              : scoreTokenChoice(choice, prompt.length, contextLength);
+          });
+        },
+        tokens: (values) => ({ in: 0, out: values.length }),
+      });
+      if (support === undefined && outcome.ok) this.promptLogprobsSupport = answered === true;
+      return outcome;
+    } catch (error) {
+      if (error instanceof NoPromptLogprobs) throw this.noPromptLogprobs(error.message, describe());
+      throw error;
+    }
   }
 
   private async promptFor(request: LoglikelihoodRequest): Promise<ScoredPrompt> {

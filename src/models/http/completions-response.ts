@@ -14,10 +14,26 @@ const logprobsSchema = z.object({
   text_offset: z.array(z.number()).optional(),
 });
 
+/** vLLM's extension (see prompt-logprobs.ts): per prompt token, token id → its log-probability and rank. */
+const promptLogprobsSchema = z.array(
+  z
+    .record(
+      z.string(),
+      z.object({
+        logprob: z.number(),
+        rank: z.number().nullable().optional(),
+        decoded_token: z.string().nullable().optional(),
+      }),
+    )
+    .nullable(),
+);
+export type PromptLogprobs = z.output<typeof promptLogprobsSchema>;
+
 const choiceSchema = z.object({
   index: z.number().int().nonnegative(),
   text: z.string().nullable().optional(),
   logprobs: logprobsSchema.nullable().optional(),
+  prompt_logprobs: promptLogprobsSchema.nullable().optional(),
 });
 
 const responseSchema = z.object({

@@ -42,6 +42,13 @@ const schema = z
     price_input_per_million: nonNegative.optional(),
     price_output_per_million: nonNegative.optional(),
     seed: z.coerce.number().int().default(1234),
+    /**
+     * Loglikelihood from vLLM's `prompt_logprobs` instead of echo: auto (local-completions' default) asks
+     * for both in the first request and keeps whichever the server answered; false never asks.
+     */
+    prompt_logprobs: z.union([z.boolean(), z.literal('auto')]).optional(),
+    /** Ask for the generated tokens' log-probabilities and record them in the sample log (gen_logprobs). */
+    gen_logprobs: z.boolean().optional(),
   })
   .loose();
 
