@@ -21,5 +21,6 @@ export async function createGgufBackend(raw: Record<string, unknown>): Promise<G
     sequences: args.batch_size,
     flashAttention: args.flash_attention,
     kvCacheType: args.kv_cache_type,
+    scorer: args.scorer,
   });
 }

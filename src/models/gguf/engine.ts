@@ -12,6 +12,8 @@ import {
   type Token as LlamaToken,
 } from 'node-llama-cpp';
 import type { GenerateRequest, LoglikelihoodRequest, LoglikelihoodResult } from '../backend.js';
+import { scoreNative } from './native-schedule.js';
+import { loadNativeAddon, type NativeAddon, type NativeHandle, type ScorerChoice } from './native-scorer.js';
 import {
   cutAtStops,
   encode,
@@ -48,6 +50,11 @@ export interface EngineOptions {
   kvCacheType?: 'F32' | 'F16';
   /** Off only to measure what sharing saves (bench/gguf.ts): every input is then evaluated from scratch. */
   prefixSharing?: boolean;
+  /**
+   * Scoring path: 'native' (assay's addon, target log-probabilities only), 'map' (node-llama-cpp's
+   * full-vocabulary probabilities Map), or 'auto' (native when it was built, else map). Default auto.
+   */
+  scorer?: 'auto' | 'native' | 'map';
 }
 
 export interface EngineInfo {
@@ -68,6 +75,8 @@ export interface EngineInfo {
   chatTemplate?: string;
   bosString?: string;
   eosString?: string;
+  /** The scoring path in use, and why the native one is not (when it is not). */
+  scorer: ScorerChoice;
 }
 
 /** Log-probabilities of targets and whether each was the argmax, per scoring input. */
@@ -87,6 +96,7 @@ export class GgufEngine {
     readonly tokenizer: Tokenizer,
     readonly info: EngineInfo,
     private readonly prefixSharing: boolean,
+    private readonly native?: { addon: NativeAddon; handle: NativeHandle; sequences: number; cells: number },
   ) {}
 
   static async load(options: EngineOptions): Promise<GgufEngine> {
@@ -142,6 +152,13 @@ export class GgufEngine {
       ),
     ].sort();
     const general = metadata.general as { architecture: string; name?: string; file_type?: number };
+    const scorer = openNativeScorer(options, {
+      nCtx: Math.min(nCtx, sequences[0].contextSize - 1),
+      sequenceCount,
+      threads,
+      flashAttention,
+      kvCacheType,
+    });
     const info: EngineInfo = {
       architecture: general.architecture,
       name: general.name,
@@ -165,8 +182,18 @@ export class GgufEngine {
       chatTemplate: (metadata.tokenizer as { chat_template?: string }).chat_template,
       bosString: model.tokens.bosString ?? undefined,
       eosString: model.tokens.eosString ?? undefined,
+      scorer: scorer.choice,
     };
-    return new GgufEngine(llama, model, context, sequences, tokenizer, info, options.prefixSharing ?? true);
+    return new GgufEngine(
+      llama,
+      model,
+      context,
+      sequences,
+      tokenizer,
+      info,
+      options.prefixSharing ?? true,
+      scorer.native,
+    );
   }
 
   get maxLength(): number {
@@ -192,6 +219,21 @@ export class GgufEngine {
       logprobs: new Array(input.targets.length),
       greedy: new Array(input.targets.length),
     }));
+    if (this.native) {
+      inputs.forEach((item, index) => {
+        if (item.targets.length === 0) onDone?.(index);
+      });
+      const { addon, handle, sequences, cells } = this.native;
+      await scoreNative(
+        addon,
+        handle,
+        inputs,
+        { sequences, cells, prefixSharing: this.prefixSharing },
+        results,
+        onDone,
+      );
+      return results;
+    }
     // Groups of identical inputs; each group is scored from the earliest position any member needs.
     const groups = new Map<string, { input: Token[]; scoredFrom: number; members: number[] }>();
     inputs.forEach((item, index) => {
@@ -367,11 +409,71 @@ export class GgufEngine {
   }
 
   async close(): Promise<void> {
+    if (this.native) this.native.addon.close(this.native.handle);
     await this.context.dispose();
     await this.model.dispose();
     await this.llama.dispose();
   }
 }
+
+/**
+ * Opens the native scorer on the same model file unless the Map path was asked for. With 'auto' a
+ * missing or failing addon is not an error: the Map path is exact too, only slower, and the reason is
+ * recorded. The model's weights are mmapped, so a second llama.cpp model costs little memory.
+ */
+function openNativeScorer(
+  options: EngineOptions,
+  shape: {
+    nCtx: number;
+    sequenceCount: number;
+    threads: number;
+    flashAttention: boolean;
+    kvCacheType: 'F32' | 'F16';
+  },
+): {
+  choice: ScorerChoice;
+  native?: { addon: NativeAddon; handle: NativeHandle; sequences: number; cells: number };
+} {
+  const wanted = options.scorer ?? 'auto';
+  if (wanted === 'map') return { choice: { path: 'map', reason: 'scorer=map was asked for' } };
+  const loaded = loadNativeAddon();
+  let reason: string;
+  if (loaded.addon) {
+    try {
+      const batchSize = Math.max(512, Math.min(shape.nCtx, 2048));
+      const handle = loaded.addon.open(options.modelPath, {
+        // Room for every sequence's full window, as the Map path's context has.
+        nCtx: shape.nCtx * shape.sequenceCount + 1,
+        batchSize,
+        sequences: NATIVE_SEQUENCE_SLOTS,
+        threads: shape.threads,
+        flashAttention: shape.flashAttention,
+        kvF32: shape.kvCacheType === 'F32',
+        gpuLayers: options.gpu === 'auto' ? 999 : 0,
+        backendDir: loaded.bins,
+      });
+      return {
+        choice: { path: 'native', llamaCppCommit: loaded.llamaCppCommit },
+        // Batches are packed up to 256 KV cells (or one full window): every token of a unified cache
+        // attends over all occupied cells, so bigger batches only add masked work. On bench/gguf.ts's
+        // multiple choice, 256 cells took 1.12 s, 512 took 1.64 s and 1024 took 2.22 s.
+        native: {
+          addon: loaded.addon,
+          handle,
+          sequences: NATIVE_SEQUENCE_SLOTS,
+          cells: Math.min(shape.nCtx * shape.sequenceCount, Math.max(shape.nCtx, 256)),
+        },
+      };
+    } catch (error) {
+      reason = `native scorer failed to open the model: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  } else reason = loaded.reason;
+  if (wanted === 'native') throw new Error(`scorer=native: ${reason}`);
+  return { choice: { path: 'map', reason } };
+}
+
+/** The addon takes sequence sets as 32-bit masks. */
+const NATIVE_SEQUENCE_SLOTS = 32;
 
 /**
  * All cores for real models; one thread for tiny ones, where ggml's per-op thread barriers cost more

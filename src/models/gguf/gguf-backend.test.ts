@@ -10,10 +10,11 @@ import {
   type Token as LlamaToken,
 } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GenerateRequest, LoglikelihoodRequest } from '../backend.js';
 import { runBackendConformance } from '../backend.conformance.js';
+import type { GenerateRequest, LoglikelihoodRequest } from '../backend.js';
 import { fileSha256, GgufBackend } from './gguf-backend.js';
 import { randomLlamaGguf, seededRandom } from './llama-model.js';
+import { loadNativeAddon } from './native-scorer.js';
 import {
   encodePair,
   rollingScoringInputs,
@@ -202,6 +203,9 @@ describe('gguf backend against a token-by-token reference', () => {
       gpu: false,
       addBos: true,
       engine: { name: 'node-llama-cpp', version: '3.21.1', llamaCpp: expect.any(String), binary: 'prebuilt' },
+      scorer: loadNativeAddon().addon
+        ? { path: 'native', llamaCppCommit: expect.any(String) }
+        : { path: 'map', reason: expect.stringContaining('native scorer') },
     });
   });
 

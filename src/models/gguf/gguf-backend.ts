@@ -50,6 +50,8 @@ const schema = z
       .enum(['F32', 'F16', 'f32', 'f16'])
       .transform((value) => value.toUpperCase() as 'F32' | 'F16')
       .default('F32'),
+    /** native: assay's addon (fails when it was not built); map: node-llama-cpp's Map; auto: native if built. */
+    scorer: z.enum(['auto', 'native', 'map']).default('auto'),
     seed: z.unknown().optional(),
   })
   .strict();
@@ -259,6 +261,7 @@ export class GgufBackend implements ModelBackend {
       gpu: engine.gpu,
       addBos: engine.addBos,
       engine: engine.engine,
+      scorer: engine.scorer,
     };
   }
 
