@@ -46,6 +46,10 @@ export function buildProgram(): Command {
       '--shard <i/N>',
       'evaluate the i-th of N slices of every task (docs at positions k mod N = i after --limit/--samples); combine with assay merge',
     )
+    .option(
+      '--mc_mode <mode>',
+      'multiple-choice tasks: loglikelihood (default) | generate (lettered options, the answer letter extracted; for chat endpoints)',
+    )
     .option('-s, --log_samples', 'write samples_<task>_<time>.jsonl')
     .option('-x, --predict_only', 'generate and log samples without computing metrics')
     .option('--seed <seeds>', 'python,numpy,torch,fewshot seeds (one value sets all)', '0,1234,1234,1234')

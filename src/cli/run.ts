@@ -101,6 +101,7 @@ export function optionsFromFlags(
     limit: flags.limit as string | undefined,
     samples: flags.samples as string | undefined,
     shard: flags.shard as string | undefined,
+    mcMode: flags.mc_mode as EvaluateOptions['mcMode'],
     logSamples: boolFlag(flags.log_samples),
     predictOnly: boolFlag(flags.predict_only),
     seed: flags.seed as string | undefined,

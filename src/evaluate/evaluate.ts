@@ -12,6 +12,7 @@ import { type EvaluationOutput, runEvaluation } from './run-evaluation.js';
 import { parseSeeds } from './seeds.js';
 import type { PerplexityOptions } from './perplexity/settings.js';
 import { parseShard, type Shard } from './shard.js';
+import { type McMode, parseMcMode } from './mc-generate.js';
 import { recordShard } from '../results/shard-record.js';
 import { type CodeExecutionOptions, prepareCodeSandbox } from './code-stage.js';
 
@@ -30,6 +31,8 @@ export interface CommonOptions extends CodeExecutionOptions {
   samples?: Record<string, number[]> | string;
   /** `--shard i/N`: evaluate only this slice of every task's docs (see `assay merge`). */
   shard?: string | Shard;
+  /** `--mc_mode generate`: multiple-choice tasks answered by generation (a letter), for chat endpoints. */
+  mcMode?: McMode;
   seed?: string | number;
   genKwargs?: string | Record<string, unknown>;
   applyChatTemplate?: boolean | string;
@@ -113,6 +116,7 @@ async function run(
     throw new AssayError('bad_argument', '--limit and --samples cannot be used together');
   }
   const shard = parseShard(options.shard);
+  const mcMode = parseMcMode(options.mcMode);
   const seeds = parseSeeds(options.seed);
   const genKwargs =
     typeof options.genKwargs === 'string'
@@ -134,6 +138,7 @@ async function run(
     limit,
     samples,
     shard,
+    mcMode,
     numFewshot: options.numFewshot,
     seeds,
     systemInstruction: options.systemInstruction,
@@ -149,6 +154,8 @@ async function run(
     codeSandbox,
     perplexity: options.perplexity,
   });
+  // Recorded only when used, so default runs keep lm-eval's config keys.
+  if (mcMode === 'generate') output.results.config.mc_mode = 'generate';
   if (shard) {
     recordShard(output.results, {
       index: shard.index,

@@ -1,5 +1,10 @@
 import { AssayError } from '../errors.js';
-import type { GenerateRequest, ModelBackend } from '../models/backend.js';
+import {
+  type GeneratedTokens,
+  type GenerateRequest,
+  isRequestError,
+  type ModelBackend,
+} from '../models/backend.js';
 import type { RunListener } from './events.js';
 import type { Instance, RequestType, Response } from './requests.js';
 
@@ -69,13 +74,18 @@ export async function executeRequests(
     const started = performance.now();
     const progress = (done: number) =>
       listener?.({ type: 'request-progress', requestType: type, done, total });
-    const answers = await send(backend, type, unique, progress);
+    const { answers, logprobs } = await send(backend, type, unique, progress);
     let offset = 0;
     for (const request of unique) {
       const slice = answers.slice(offset, offset + request.copies);
+      const logprobSlice = logprobs?.slice(offset, offset + request.copies);
       offset += request.copies;
       for (const instance of request.instances) {
         instance.resps = request.copies === 1 ? new Array(instance.repeats).fill(slice[0]) : slice;
+        if (logprobSlice) {
+          instance.genLogprobs =
+            request.copies === 1 ? new Array(instance.repeats).fill(logprobSlice[0]) : logprobSlice;
+        }
       }
     }
     const seconds = (performance.now() - started) / 1000;
@@ -131,7 +141,7 @@ async function send(
   type: RequestType,
   unique: UniqueRequest[],
   progress: (done: number) => void,
-): Promise<Response[]> {
+): Promise<{ answers: Response[]; logprobs?: Array<GeneratedTokens | null> }> {
   const expand = <T>(make: (request: UniqueRequest, copy: number) => T): T[] => {
     const out: T[] = [];
     for (const request of unique)
@@ -158,10 +168,18 @@ async function send(
       const seed = typeof generation.extra.seed === 'number' ? generation.extra.seed : 0;
       return { ...generation, extra: { ...generation.extra, seed: seed + copy } };
     });
+    if (backend.generateWithLogprobs) {
+      const generations = await backend.generateWithLogprobs(requests, progress);
+      expectCount(backend, type, generations.length, requests.length);
+      return {
+        answers: generations.map((generation) => (isRequestError(generation) ? generation : generation.text)),
+        logprobs: generations.map((generation) => (isRequestError(generation) ? null : generation.logprobs)),
+      };
+    }
     answers = await backend.generate(requests, progress);
     expectCount(backend, type, answers.length, requests.length);
   }
-  return answers;
+  return { answers };
 }
 
 function expectCount(backend: ModelBackend, type: RequestType, got: number, expected: number): void {

@@ -9,6 +9,13 @@ import type { RunListener } from './events.js';
 import { normalizeGenerationKwargs } from './generation-kwargs.js';
 import { sampleSize } from './limit.js';
 import type { Instance } from './requests.js';
+import {
+  checkGenerativeChoice,
+  GENERATE_METRICS,
+  generativeChoiceConfig,
+  generativeChoiceGeneration,
+  type McMode,
+} from './mc-generate.js';
 import { type Shard, shardDocIds } from './shard.js';
 
 export interface PlanOptions {
@@ -17,6 +24,8 @@ export interface PlanOptions {
   samples?: Record<string, number[]>;
   /** --shard: keep this slice of the selected docs (after --limit / --samples). */
   shard?: Shard;
+  /** --mc_mode generate: multiple-choice tasks as lettered questions answered by generation. */
+  mcMode?: McMode;
   numFewshot?: number;
   /** null: do not seed (lm-eval's `--seed None`); the default sampler then uses seed 1234 anyway. */
   fewshotSeed: number;
@@ -49,6 +58,8 @@ export interface TaskPlan {
   original: number;
   metricList: MetricConfig[];
   generation?: Omit<GenerateRequest, 'context'>;
+  /** Set for a multiple-choice task planned with --mc_mode generate. */
+  mcMode?: 'generate';
 }
 
 const DEFAULT_METRICS: Record<string, string[]> = {
@@ -118,12 +129,17 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     });
   }
 
-  const metricList = metricListFor(task);
+  const generative = options.mcMode === 'generate' && config.output_type === 'multiple_choice';
+  if (generative) checkGenerativeChoice(task);
+  const generativeConfig = generative ? generativeChoiceConfig(task) : undefined;
+  const metricList = generative ? GENERATE_METRICS : metricListFor(task);
   const wantsMutualInfo = metricList.some((entry) => entry.metric === 'acc_mutual_info');
   const generation =
     config.output_type === 'generate_until'
       ? normalizeGenerationKwargs(config.generation_kwargs, options.genKwargs, config.fewshot_delimiter)
-      : undefined;
+      : generative
+        ? generativeChoiceGeneration(options.genKwargs, config.fewshot_delimiter)
+        : undefined;
   const chat = chatOptions(options);
   const planned: PlannedDoc[] = [];
   // lm-eval draws few-shot examples with one RNG per task, consumed in doc order: the sampler must see
@@ -191,6 +207,22 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
             },
           );
         }
+        if (generativeConfig && generation) {
+          const { context } = buildContext({
+            config: generativeConfig,
+            doc,
+            location,
+            fewshotDocs: shots.docs,
+            systemInstruction: options.systemInstruction,
+            chat,
+          });
+          instances.push({
+            ...base,
+            index: 0,
+            args: { type: 'generate_until', context, generation: { ...generation, context } },
+          });
+          break;
+        }
         if (typeof text === 'number') {
           // Multiple-input tasks (winogrande): each choice is a context, the continuation is shared.
           const continuation = String(target);
@@ -250,7 +282,15 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
       instances,
     });
   }
-  return { task, numFewshot, docs: planned, original: docs.length, metricList, generation };
+  return {
+    task,
+    numFewshot,
+    docs: planned,
+    original: docs.length,
+    metricList,
+    generation,
+    ...(generative ? { mcMode: 'generate' as const } : {}),
+  };
 }
 
 function chatOptions(

@@ -1,4 +1,9 @@
-import type { GenerateRequest, LoglikelihoodResult, RequestError } from '../models/backend.js';
+import type {
+  GeneratedTokens,
+  GenerateRequest,
+  LoglikelihoodResult,
+  RequestError,
+} from '../models/backend.js';
 
 export type RequestType = 'loglikelihood' | 'loglikelihood_rolling' | 'generate_until';
 
@@ -21,6 +26,8 @@ export interface Instance {
   /** True for acc_mutual_info's unconditional requests ("", delimiter + choice). */
   unconditional?: boolean;
   resps: Response[];
+  /** generate_until from a backend with `generateWithLogprobs`: per repeat, the generated tokens' log-probabilities. */
+  genLogprobs?: Array<GeneratedTokens | null>;
 }
 
 /** The `arguments` field of a sample line, as lm-eval writes it. */

@@ -12,6 +12,7 @@ import type { CodeSandbox } from '../sandbox/sandbox.js';
 import { runCodeStage } from './code-stage.js';
 import { type ScoredTask, scoreTask } from './score.js';
 import { PerplexityStage } from './perplexity/stage.js';
+import type { McMode } from './mc-generate.js';
 import type { Shard } from './shard.js';
 import type { PerplexityOptions } from './perplexity/settings.js';
 
@@ -26,6 +27,7 @@ export interface RunOptions {
   limit?: number;
   samples?: Record<string, number[]>;
   shard?: Shard;
+  mcMode?: McMode;
   numFewshot?: number;
   seeds: Seeds;
   systemInstruction?: string;
@@ -75,6 +77,7 @@ export async function runEvaluation(
         limit: options.limit,
         samples: options.samples,
         shard: options.shard,
+        mcMode: options.mcMode,
         numFewshot: options.numFewshot,
         fewshotSeed: options.seeds.fewshot ?? 1234,
         systemInstruction: options.systemInstruction,

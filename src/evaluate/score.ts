@@ -3,6 +3,7 @@ import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/r
 import { getMetric } from '../metrics/registry.js';
 import { isRequestError, type LoglikelihoodResult } from '../models/backend.js';
 import type { MetricConfig } from '../tasks/types.js';
+import { generativeChoiceResults } from './mc-generate.js';
 import type { PlannedDoc, TaskPlan } from './plan.js';
 
 /** One doc's outcome under one filter pipeline: what the sample log writes and aggregation reads. */
@@ -99,6 +100,7 @@ export function processResults(
   results: unknown[],
 ): Record<string, unknown> {
   const { task } = plan;
+  if (plan.mcMode === 'generate') return generativeChoiceResults(plan, planned, results);
   if (task.custom) return task.custom.processResults(planned.doc, results);
   if (task.config.process_results) return task.config.process_results.fn(planned.doc, results);
   const names = wanted(plan.metricList);

@@ -27,6 +27,18 @@ export interface GenerateRequest {
   extra: Record<string, unknown>;
 }
 
+/** Log-probabilities of the tokens a backend generated, as the server spelled and scored them. */
+export interface GeneratedTokens {
+  tokens: string[];
+  logprobs: number[];
+}
+
+/** A generated text with its tokens' log-probabilities, when the backend has them. */
+export interface Generation {
+  text: string;
+  logprobs: GeneratedTokens | null;
+}
+
 export interface BackendCapabilities {
   loglikelihood: boolean;
   loglikelihoodRolling: boolean;
@@ -128,6 +140,11 @@ export interface ModelBackend {
   ): Promise<Answer<LoglikelihoodResult>[]>;
   loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<Answer<number>[]>;
   generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]>;
+  /**
+   * `generate` with the generated tokens' log-probabilities where the backend has them (served models
+   * that return logprobs). The evaluator prefers it; the texts are those `generate` would return.
+   */
+  generateWithLogprobs?(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<Generation>[]>;
   /** Renders chat messages into one prompt string; undefined when the backend has no template. */
   applyChatTemplate?(
     messages: ChatMessage[],

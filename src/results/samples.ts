@@ -3,6 +3,7 @@ import type { ExecutedDoc } from '../evaluate/code-stage.js';
 import type { PlannedDoc } from '../evaluate/plan.js';
 import { instanceArguments } from '../evaluate/requests.js';
 import type { ScoredDoc } from '../evaluate/score.js';
+import type { GeneratedTokens } from '../models/backend.js';
 import { pythonStr } from '../prompts/python-literal.js';
 import { pythonScalarStr } from '../util/python-format.js';
 
@@ -21,6 +22,11 @@ export interface SampleLine {
   target_hash: string;
   fewshot_ids: number[];
   error?: string;
+  /**
+   * Served models that return them: per request and repeat (parallel to `resps`), the generated tokens and
+   * their log-probabilities; null where the server gave none.
+   */
+  gen_logprobs?: Array<Array<GeneratedTokens | null>>;
   [metric: string]: unknown;
 }
 
@@ -67,6 +73,9 @@ export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
     fewshot_ids: planned.fewshotIds,
   };
   if (scored.error !== undefined) line.error = scored.error;
+  if (planned.instances.some((instance) => instance.genLogprobs?.some((tokens) => tokens !== null))) {
+    line.gen_logprobs = planned.instances.map((instance) => instance.genLogprobs ?? []);
+  }
   // Code metrics: passed / failed / timed_out / error, with the reason, for each program that ran.
   const execution = (scored as ExecutedDoc).execution;
   if (execution) line.execution = execution;

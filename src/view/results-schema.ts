@@ -41,6 +41,9 @@ export const viewedSampleSchema = z.object({
   filter: z.string().default('none'),
   metrics: z.array(z.string()).default([]),
   error: z.string().optional(),
+  gen_logprobs: z
+    .array(z.array(z.object({ tokens: z.array(z.string()), logprobs: z.array(z.number()) }).nullable()))
+    .optional(),
 });
 
 export type ViewedSample = z.infer<typeof viewedSampleSchema> & Record<string, unknown>;

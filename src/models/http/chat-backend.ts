@@ -6,6 +6,7 @@ import {
   type BackendCapabilities,
   type ChatMessage,
   type GenerateRequest,
+  type Generation,
   type ModelBackend,
   type ModelInfo,
   type ProgressSink,
@@ -14,6 +15,7 @@ import {
 } from '../backend.js';
 import { cutAtStops } from '../stop-strings.js';
 import { describeBatch } from './completions-backend.js';
+import { fromChatLogprobs, trimToText } from './generated-logprobs.js';
 import { HttpClient, ResponseShapeError } from './http-client.js';
 import type { HttpModelArgs } from './model-args.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -26,6 +28,15 @@ const chatResponseSchema = z.object({
       z.object({
         index: z.number().int().optional(),
         message: z.object({ content: z.string().nullable().optional() }),
+        logprobs: z
+          .object({
+            content: z
+              .array(z.object({ token: z.string(), logprob: z.number() }))
+              .nullable()
+              .optional(),
+          })
+          .nullable()
+          .optional(),
       }),
     )
     .length(1, 'expected exactly 1 choice'),
@@ -100,7 +111,19 @@ export class ChatBackend implements ModelBackend {
   }
 
   async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]> {
-    const results: Answer<string>[] = new Array(requests.length);
+    const generations = await this.generateWithLogprobs(requests, progress);
+    return generations.map((generation) =>
+      generation instanceof RequestError ? generation : generation.text,
+    );
+  }
+
+  /** With `gen_logprobs` (local-chat-completions' default) each request also asks for `logprobs: true`. */
+  async generateWithLogprobs(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+  ): Promise<Answer<Generation>[]> {
+    const results: Answer<Generation>[] = new Array(requests.length);
+    const wantLogprobs = this.args.gen_logprobs ?? this.name !== 'openai-chat-completions';
     let done = 0;
     const indices = (function* () {
       for (let index = 0; index < requests.length; index++) yield index;
@@ -117,6 +140,7 @@ export class ChatBackend implements ModelBackend {
         // OpenAI accepts at most 4 stop strings; the rest are applied here after the answer arrives.
         ...(request.until.length ? { stop: request.until.slice(0, 4) } : {}),
         seed: this.args.seed,
+        ...(wantLogprobs ? { logprobs: true } : {}),
         ...extra,
       };
       const outcome = await this.client.post(payload, {
@@ -138,9 +162,13 @@ export class ChatBackend implements ModelBackend {
           out: value.usage?.completion_tokens ?? 0,
         }),
       });
-      results[index] = outcome.ok
-        ? cutAtStops(outcome.value.choices[0].message.content ?? '', request.until)
-        : new RequestError(outcome.error);
+      if (outcome.ok) {
+        const choice = outcome.value.choices[0];
+        const text = cutAtStops(choice.message.content ?? '', request.until);
+        results[index] = { text, logprobs: trimToText(fromChatLogprobs(choice.logprobs?.content), text) };
+      } else {
+        results[index] = new RequestError(outcome.error);
+      }
       progress?.(++done);
     });
     return results;

@@ -4,6 +4,7 @@ import {
   type Answer,
   type BackendCapabilities,
   type GenerateRequest,
+  type Generation,
   type LoglikelihoodRequest,
   type LoglikelihoodResult,
   type ModelBackend,
@@ -22,6 +23,7 @@ import {
   scoreTokenChoice,
   usageTokens,
 } from './completions-response.js';
+import { fromCompletionLogprobs, trimToText } from './generated-logprobs.js';
 import { HttpClient } from './http-client.js';
 import { scoreTextPromptLogprobs, scoreTokenPromptLogprobs } from './prompt-logprobs.js';
 import type { HttpModelArgs } from './model-args.js';
@@ -146,7 +148,19 @@ export class CompletionsBackend implements ModelBackend {
   }
 
   async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]> {
-    const results: Answer<string>[] = new Array(requests.length);
+    const generations = await this.generateWithLogprobs(requests, progress);
+    return generations.map((generation) =>
+      generation instanceof RequestError ? generation : generation.text,
+    );
+  }
+
+  /** With `gen_logprobs` (local-completions' default) each request also asks for `logprobs: 1`. */
+  async generateWithLogprobs(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+  ): Promise<Answer<Generation>[]> {
+    const results: Answer<Generation>[] = new Array(requests.length);
+    const wantLogprobs = this.args.gen_logprobs ?? this.name !== 'openai-completions';
     let done = 0;
     await streamJobs(
       generationBatches(requests, this.args.batch_size),
@@ -161,6 +175,7 @@ export class CompletionsBackend implements ModelBackend {
           temperature: first.temperature,
           ...(first.until.length ? { stop: first.until } : {}),
           seed: this.args.seed,
+          ...(wantLogprobs ? { logprobs: 1 } : {}),
           ...extra,
         };
         const outcome = await this.client.post(payload, {
@@ -171,9 +186,13 @@ export class CompletionsBackend implements ModelBackend {
           tokens: usageTokens,
         });
         batch.forEach((index, position) => {
-          results[index] = outcome.ok
-            ? cutAtStops(outcome.value.choices[position].text ?? '', requests[index].until)
-            : new RequestError(outcome.error);
+          if (!outcome.ok) {
+            results[index] = new RequestError(outcome.error);
+            return;
+          }
+          const choice = outcome.value.choices[position];
+          const text = cutAtStops(choice.text ?? '', requests[index].until);
+          results[index] = { text, logprobs: trimToText(fromCompletionLogprobs(choice.logprobs), text) };
         });
         done += batch.length;
         progress?.(done);
