@@ -11,6 +11,7 @@
 
 #include <node_api.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -293,17 +294,36 @@ napi_value Info(napi_env env, napi_callback_info info) {
   return result;
 }
 
-// score(handle, tokens, positions, sequenceMasks, outputs, queryRows, queryTargets)
-//   -> { logprobs: Float64Array, greedy: Uint8Array }, one entry per query.
+/** The k most likely tokens of a row, most likely first (ties: lower id first). */
+void topTokens(const float* logits, int32_t vocab, int32_t k, std::vector<int32_t>* out) {
+  out->clear();
+  for (int32_t v = 0; v < vocab; v++) {
+    if (static_cast<int32_t>(out->size()) == k && logits[v] <= logits[out->back()]) continue;
+    auto at = std::upper_bound(out->begin(), out->end(), v, [logits](int32_t a, int32_t b) { return logits[a] > logits[b]; });
+    out->insert(at, v);
+    if (static_cast<int32_t>(out->size()) > k) out->pop_back();
+  }
+}
+
+// score(handle, tokens, positions, sequenceMasks, outputs, queryRows, queryTargets[, topK])
+//   -> { logprobs: Float64Array, greedy: Uint8Array[, topTokens: Int32Array, topLogprobs: Float64Array] },
+// one entry (topK entries for the top lists) per query.
 // outputs[i] >= 0 asks for the logits after token i; each query (row, target) reads the target's
 // log-probability from row's logits, so choices sharing a context share its last output. Queries are
 // sorted by row. Splits into llama_decode calls of at most batchSize tokens; the caller orders tokens
 // so each sequence's positions ascend.
 napi_value Score(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value argv[7];
+  size_t argc = 8;
+  napi_value argv[8];
   CHECK(env, napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
   Scorer* scorer = argc >= 7 ? getScorer(env, argv[0]) : nullptr;
+  int32_t topK = 0;
+  if (argc >= 8) {
+    napi_valuetype type;
+    napi_typeof(env, argv[7], &type);
+    if (type == napi_number) napi_get_value_int32(env, argv[7], &topK);
+  }
+  if (scorer && (topK < 0 || topK > scorer->vocab)) return throwError(env, "topK must be in [0, vocab]");
   if (!scorer) return throwError(env, "score(handle, tokens, positions, sequenceMasks, outputs, queryRows, queryTargets): not an open scorer");
   BatchInput input;
   int32_t* queryRows = nullptr;
@@ -321,8 +341,9 @@ napi_value Score(napi_env env, napi_callback_info info) {
     }
     if (queryTargets[k] < 0 || queryTargets[k] >= scorer->vocab) return throwError(env, "a query target is outside the vocabulary");
   }
-  std::vector<double> logprobs;
+  std::vector<double> logprobs, topLogprobs;
   std::vector<uint8_t> greedy;
+  std::vector<int32_t> top, topIds;
   logprobs.reserve(queries);
   greedy.reserve(queries);
   llama_batch batch = llama_batch_init(static_cast<int32_t>(scorer->batchSize), 0, static_cast<int32_t>(scorer->sequences));
@@ -343,10 +364,15 @@ napi_value Score(napi_env env, napi_callback_info info) {
         normalisedRow = queryRows[query];
         logits = llama_get_logits_ith(scorer->context, static_cast<int32_t>(normalisedRow - start));
         norm = normalise(logits, scorer->vocab);
+        if (topK > 0) topTokens(logits, scorer->vocab, topK, &top);
       }
       const int32_t target = queryTargets[query];
       logprobs.push_back(logProbability(logits, norm, target));
       greedy.push_back(norm.argmax == target ? 1 : 0);
+      for (const int32_t token : top) {
+        topIds.push_back(token);
+        topLogprobs.push_back(logProbability(logits, norm, token));
+      }
     }
   }
   llama_batch_free(batch);
@@ -358,6 +384,15 @@ napi_value Score(napi_env env, napi_callback_info info) {
   array = makeUint8Array(env, greedy);
   if (!array) return throwError(env, "could not allocate the result");
   CHECK(env, napi_set_named_property(env, result, "greedy", array));
+  if (topK > 0) {
+    void* data = nullptr;
+    napi_value buffer, ids;
+    CHECK(env, napi_create_arraybuffer(env, topIds.size() * sizeof(int32_t), &data, &buffer));
+    if (!topIds.empty()) std::memcpy(data, topIds.data(), topIds.size() * sizeof(int32_t));
+    CHECK(env, napi_create_typedarray(env, napi_int32_array, topIds.size(), buffer, 0, &ids));
+    CHECK(env, napi_set_named_property(env, result, "topTokens", ids));
+    CHECK(env, napi_set_named_property(env, result, "topLogprobs", makeFloat64Array(env, topLogprobs)));
+  }
   return result;
 }
 

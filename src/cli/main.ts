@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { reportError } from './errors.js';
 
-const SUBCOMMANDS = new Set(['run', 'merge', 'ls', 'validate', 'compare', 'gate', 'power', 'data', 'view', 'ppl', 'help']);
+const SUBCOMMANDS = new Set(['run', 'merge', 'ls', 'validate', 'compare', 'gate', 'power', 'data', 'view', 'ppl', 'serve', 'help']);
 
 /**
  * lm-eval spells flags in snake_case; users also type kebab-case. Both reach commander as snake_case.
@@ -196,6 +196,20 @@ export function buildProgram(): Command {
     .action(async (flags: Record<string, unknown>) => {
       const { pplCommand } = await import('./ppl.js');
       process.exitCode = await pplCommand(flags);
+    });
+  program
+    .command('serve')
+    .description('OpenAI-compatible server over a GGUF model (completions with echo + prompt logprobs, chat, tokenize)')
+    .option('-m, --model <file>', 'GGUF file (default: the built-in demo model)')
+    .option('-a, --model_args <args>', 'gguf model args: n_ctx=…,threads=…,batch_size=…,scorer=auto|native|map')
+    .option('--host <host>', 'address to bind (anything but loopback exposes the model)', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '8000')
+    .option('--concurrency <n>', 'requests using the engine at once', '4')
+    .option('--queue <n>', 'requests waiting beyond that before 429', '256')
+    .option('--served_model_name <name>', 'the model id clients send (default: the file name without .gguf)')
+    .action(async (flags: Record<string, unknown>) => {
+      const { serveCommand } = await import('./serve.js');
+      process.exitCode = await serveCommand(flags);
     });
   program
     .command('view')

@@ -4,6 +4,7 @@
  * IPC. Calls run one at a time: they share the context's sequences.
  */
 import { GgufEngine } from './engine.js';
+import { promptLogprobs } from './prompt-logprobs.js';
 import type { WorkerCall, WorkerReply } from './protocol.js';
 import { scoreTokenWindows } from './token-windows.js';
 
@@ -35,6 +36,8 @@ async function handle(call: WorkerCall): Promise<unknown> {
       return engine.tokenize(call.params.text, call.params.withBos);
     case 'detokenize':
       return engine.detokenize(call.params);
+    case 'promptLogprobs':
+      return promptLogprobs(engine, call.params);
     case 'close':
       await engine.close();
       engine = undefined;

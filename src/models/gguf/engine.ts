@@ -83,6 +83,8 @@ export interface EngineInfo {
 export interface ScoredInput {
   logprobs: number[];
   greedy: boolean[];
+  /** With topK > 0: per target, the topK most likely tokens and their log-probabilities. */
+  top?: Array<Array<[Token, number]>>;
 }
 
 type GgmlTypeNames = Record<number, string>;
@@ -214,7 +216,7 @@ export class GgufEngine {
    * the KV cache and only each suffix is evaluated; sequences run concurrently, so their tokens share
    * decode batches.
    */
-  async score(inputs: ScoringInput[], onDone?: (index: number) => void): Promise<ScoredInput[]> {
+  async score(inputs: ScoringInput[], onDone?: (index: number) => void, topK = 0): Promise<ScoredInput[]> {
     const results: ScoredInput[] = inputs.map((input) => ({
       logprobs: new Array(input.targets.length),
       greedy: new Array(input.targets.length),
@@ -231,6 +233,7 @@ export class GgufEngine {
         { sequences, cells, prefixSharing: this.prefixSharing },
         results,
         onDone,
+        topK,
       );
       return results;
     }
@@ -273,6 +276,17 @@ export class GgufEngine {
               const probability = probabilities.get(target) ?? 0;
               results[member].logprobs[j] = Math.log(probability);
               results[member].greedy[j] = probabilities.keys().next().value === target;
+              if (topK > 0) {
+                // The Map is ordered by probability, most likely first.
+                const top: Array<[Token, number]> = [];
+                for (const [token, probability] of probabilities) {
+                  if (top.length === topK) break;
+                  top.push([token, Math.log(probability)]);
+                }
+                const tops = results[member].top ?? [];
+                tops[j] = top;
+                results[member].top = tops;
+              }
             });
             onDone?.(member);
           }

@@ -20,6 +20,7 @@ import type {
 } from '../backend.js';
 import { renderChatTemplate } from '../chat-template.js';
 import type { EngineInfo, EngineOptions } from './engine.js';
+import type { PromptLogprobs, PromptLogprobsRequest } from './prompt-logprobs.js';
 import type { WorkerCall, WorkerReply } from './protocol.js';
 import { readTokenizerInfo } from './token-windows.js';
 
@@ -212,6 +213,12 @@ export class GgufBackend implements ModelBackend {
 
   async detokenize(tokens: number[]): Promise<string> {
     return (await this.call({ method: 'detokenize', params: tokens })) as string;
+  }
+
+  /** Per-token log-probabilities of whole prompts (what `assay serve` answers `echo` + `logprobs` with). */
+  async promptLogprobs(requests: PromptLogprobsRequest[]): Promise<PromptLogprobs[]> {
+    if (requests.length === 0) return [];
+    return (await this.call({ method: 'promptLogprobs', params: requests })) as PromptLogprobs[];
   }
 
   tokenizerInfo(): Promise<TokenizerInfo> {

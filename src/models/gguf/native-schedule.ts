@@ -82,8 +82,9 @@ export async function scoreNative(
   handle: NativeHandle,
   inputs: ScoringInput[],
   limits: ScheduleLimits,
-  results: Array<{ logprobs: number[]; greedy: boolean[] }>,
+  results: Array<{ logprobs: number[]; greedy: boolean[]; top?: Array<Array<[Token, number]>> }>,
   onDone?: (index: number) => void,
+  topK = 0,
 ): Promise<void> {
   const jobs = planJobs(inputs, limits);
   let start = 0;
@@ -112,11 +113,21 @@ export async function scoreNative(
       batch.targets,
       batch.queryRows,
       batch.queryTargets,
+      topK,
     );
     addon.clear(handle);
     batch.queryOwners.forEach(([member, j], query) => {
       results[member].logprobs[j] = scored.logprobs[query];
       results[member].greedy[j] = scored.greedy[query] === 1;
+      const { topTokens, topLogprobs } = scored;
+      if (topK > 0 && topTokens && topLogprobs) {
+        const top = results[member].top ?? [];
+        results[member].top = top;
+        top[j] = Array.from({ length: topK }, (_, r): [Token, number] => [
+          topTokens[query * topK + r],
+          topLogprobs[query * topK + r],
+        ]);
+      }
     });
     for (const job of jobs.slice(start, end)) {
       for (const group of job.groups) for (const member of group.members) onDone?.(member);

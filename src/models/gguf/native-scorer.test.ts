@@ -97,6 +97,20 @@ describe.skipIf(!native.addon)(
           mapBackend.loglikelihoodRolling(texts),
         ]);
         expect(Math.abs(rollingNative[0] - rollingMap[0])).toBeLessThan(1e-4);
+        // Prompt log-probabilities with alternatives (what `assay serve` echoes) agree too.
+        const tokens = await nativeBackend.tokenize('Question: 2+2=\nAnswer: 4', true);
+        const [[fromNative], [fromMap]] = await Promise.all([
+          nativeBackend.promptLogprobs([{ tokens, topK: 3 }]),
+          mapBackend.promptLogprobs([{ tokens, topK: 3 }]),
+        ]);
+        expect(fromNative.pieces).toEqual(fromMap.pieces);
+        expect(fromNative.next.token).toBe(fromMap.next.token);
+        for (let i = 1; i < tokens.length; i++) {
+          expect(Math.abs((fromNative.logprobs[i] as number) - (fromMap.logprobs[i] as number))).toBeLessThan(
+            1e-4,
+          );
+          expect(fromNative.top[i]?.map(([token]) => token)).toEqual(fromMap.top[i]?.map(([token]) => token));
+        }
       } finally {
         await Promise.all([nativeBackend.close(), mapBackend.close()]);
       }

@@ -50,7 +50,8 @@ export interface NativeAddon {
     outputs: Int32Array,
     queryRows: Int32Array,
     queryTargets: Int32Array,
-  ): { logprobs: Float64Array; greedy: Uint8Array };
+    topK?: number,
+  ): { logprobs: Float64Array; greedy: Uint8Array; topTokens?: Int32Array; topLogprobs?: Float64Array };
   compare(
     base: NativeHandle,
     model: NativeHandle,

@@ -1,5 +1,6 @@
 import type { GenerateRequest, LoglikelihoodRequest, TokenWindow } from '../backend.js';
 import type { EngineOptions } from './engine.js';
+import type { PromptLogprobsRequest } from './prompt-logprobs.js';
 
 /** Messages between GgufBackend (parent) and engine-worker.ts (child), over Node's IPC channel. */
 export type WorkerCall =
@@ -10,6 +11,7 @@ export type WorkerCall =
   | { id: number; method: 'scoreTokenWindows'; params: TokenWindow[] }
   | { id: number; method: 'tokenize'; params: { text: string; withBos: boolean } }
   | { id: number; method: 'detokenize'; params: number[] }
+  | { id: number; method: 'promptLogprobs'; params: PromptLogprobsRequest[] }
   | { id: number; method: 'close'; params: null };
 
 export type WorkerReply =

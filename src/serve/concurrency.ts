@@ -1,0 +1,34 @@
+/**
+ * At most `limit` requests use the engine at once; up to `queue` more wait in arrival order, and
+ * beyond that a request is refused (the server answers 429, which HTTP clients retry). The engine
+ * runs one call at a time anyway, so the limit bounds latency and memory rather than adding speed.
+ */
+export class ConcurrencyLimit {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(
+    readonly limit: number,
+    readonly queue: number,
+  ) {}
+
+  /** Runs `task` when a slot frees up; undefined when the queue is full (nothing is run). */
+  async run<T>(task: () => Promise<T>): Promise<{ value: T } | undefined> {
+    if (this.running >= this.limit) {
+      if (this.waiting.length >= this.queue) return undefined;
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else this.running++;
+    try {
+      return { value: await task() };
+    } finally {
+      const next = this.waiting.shift();
+      // The slot passes straight to the next waiter, so `running` stays as it is.
+      if (next) next();
+      else this.running--;
+    }
+  }
+
+  get active(): number {
+    return this.running;
+  }
+}
