@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { reportError } from './errors.js';
 
-const SUBCOMMANDS = new Set(['run', 'merge', 'ls', 'validate', 'compare', 'gate', 'power', 'data', 'view', 'ppl', 'serve', 'help']);
+const SUBCOMMANDS = new Set(['run', 'merge', 'ls', 'validate', 'compare', 'gate', 'power', 'data', 'view', 'ppl', 'serve', 'kld', 'help']);
 
 /**
  * lm-eval spells flags in snake_case; users also type kebab-case. Both reach commander as snake_case.
@@ -210,6 +210,23 @@ export function buildProgram(): Command {
     .action(async (flags: Record<string, unknown>) => {
       const { serveCommand } = await import('./serve.js');
       process.exitCode = await serveCommand(flags);
+    });
+  program
+    .command('kld')
+    .description('KL divergence of a (quantized) GGUF from a base GGUF, same-top rate and perplexity ratio (llama-perplexity --kl-divergence)')
+    .requiredOption('--base <file>', 'the reference GGUF (e.g. F16)')
+    .requiredOption('-m, --model <file>', 'the GGUF to check (e.g. a quantization of the base)')
+    .option('--text <file>', 'UTF-8 text file to score')
+    .option('-t, --tasks <name>', 'a perplexity task whose documents form the text (e.g. wikitext)')
+    .option('--include_path <dir>', 'extra task folder for --tasks')
+    .option('--limit <n>', 'with --tasks: first N documents')
+    .option('-c, --n_ctx <tokens>', 'chunk size in tokens (llama-perplexity -c)', '512')
+    .option('--threads <n>', 'CPU threads (default: all cores; 1 for tiny models)')
+    .option('--format <format>', 'text | json', 'text')
+    .option('-o, --output_path <file>', 'also write the JSON report to this file')
+    .action(async (flags: Record<string, unknown>) => {
+      const { kldCommand } = await import('./kld.js');
+      process.exitCode = await kldCommand(flags);
     });
   program
     .command('view')

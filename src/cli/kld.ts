@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { AssayError } from '../errors.js';
+import { type KldReport, klDivergence } from '../kld/kl-divergence.js';
+import type { MeanAndError } from '../kld/statistics.js';
+import { taskText } from '../kld/task-text.js';
+import { reportError } from './errors.js';
+
+function optionalInteger(flags: Record<string, unknown>, name: string, min: number): number | undefined {
+  const raw = flags[name];
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new AssayError('bad_argument', `--${name} must be an integer ≥ ${min}, got "${String(raw)}"`);
+  }
+  return value;
+}
+
+/** `assay kld --base base.gguf --model quant.gguf (--text FILE | --tasks wikitext) [--n_ctx 512]` */
+export async function kldCommand(flags: Record<string, unknown>): Promise<number> {
+  try {
+    const format = String(flags.format ?? 'text');
+    if (format !== 'text' && format !== 'json') {
+      throw new AssayError('bad_argument', `--format must be text or json, got "${format}"`);
+    }
+    const hasText = typeof flags.text === 'string';
+    const hasTasks = typeof flags.tasks === 'string';
+    if (hasText === hasTasks)
+      throw new AssayError('bad_argument', 'give exactly one of --text FILE or --tasks NAME');
+    let text: string;
+    let source: Record<string, unknown>;
+    if (hasText) {
+      const file = String(flags.text);
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (error) {
+        throw new AssayError('bad_argument', `--text: cannot read ${file}`, { cause: error });
+      }
+      source = { file, sha256: createHash('sha256').update(text).digest('hex') };
+    } else {
+      const includePath = typeof flags.include_path === 'string' ? [flags.include_path] : undefined;
+      ({ text, source } = await taskText(String(flags.tasks), {
+        includePath,
+        limit: optionalInteger(flags, 'limit', 1),
+      }));
+    }
+    const report = await klDivergence({
+      basePath: String(flags.base),
+      modelPath: String(flags.model),
+      text,
+      nCtx: optionalInteger(flags, 'n_ctx', 4),
+      threads: optionalInteger(flags, 'threads', 1),
+      source,
+    });
+    const json = `${JSON.stringify(report, null, 2)}\n`;
+    if (typeof flags.output_path === 'string') writeFileSync(flags.output_path, json);
+    process.stdout.write(format === 'json' ? json : render(report));
+    return 0;
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+const plusMinus = (value: MeanAndError, digits: number) =>
+  `${value.value.toFixed(digits)} ± ${value.stderr === null ? 'n/a' : value.stderr.toFixed(digits)}`;
+
+/** The same lines, in the same order, as llama-perplexity's KL-divergence summary. */
+function render(report: KldReport): string {
+  const kl = report.kl_divergence;
+  const percent = (value: MeanAndError) =>
+    `${(value.value * 100).toFixed(3)} ± ${value.stderr === null ? 'n/a' : (value.stderr * 100).toFixed(3)} %`;
+  return [
+    `base:  ${report.base.path}`,
+    `model: ${report.model.path}`,
+    `${report.chunks} chunks of n_ctx=${report.n_ctx}, ${report.tokens} scored tokens`,
+    '',
+    '====== Perplexity statistics ======',
+    `Mean PPL(Q)                   : ${plusMinus(report.perplexity.model, 6)}`,
+    `Mean PPL(base)                : ${plusMinus(report.perplexity.base, 6)}`,
+    `Mean ln(PPL(Q)/PPL(base))     : ${plusMinus(report.perplexity.ln_ratio, 6)}`,
+    `Mean PPL(Q)/PPL(base)         : ${plusMinus(report.perplexity.ratio, 6)}`,
+    '',
+    '====== KL divergence statistics ======',
+    `Mean    KLD: ${kl.mean.toFixed(6)} ± ${kl.stderr === null ? 'n/a' : kl.stderr.toFixed(6)}`,
+    `Maximum KLD: ${kl.max.toFixed(6)}`,
+    `99.9%   KLD: ${kl.p99_9.toFixed(6)}`,
+    `99.0%   KLD: ${kl.p99.toFixed(6)}`,
+    `95.0%   KLD: ${kl.p95.toFixed(6)}`,
+    `90.0%   KLD: ${kl.p90.toFixed(6)}`,
+    `Median  KLD: ${kl.median.toFixed(6)}`,
+    `10.0%   KLD: ${kl.p10.toFixed(6)}`,
+    ` 5.0%   KLD: ${kl.p5.toFixed(6)}`,
+    ` 1.0%   KLD: ${kl.p1.toFixed(6)}`,
+    `Minimum KLD: ${kl.min.toFixed(6)}`,
+    '',
+    `Same top p: ${percent(report.same_top)}`,
+    '',
+  ].join('\n');
+}
