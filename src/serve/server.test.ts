@@ -29,7 +29,10 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-async function post(route: string, body: unknown): Promise<{ status: number; json: any }> {
+// biome-ignore lint/suspicious/noExplicitAny: response bodies of several shapes, checked field by field
+type Reply = { status: number; json: any };
+
+async function post(route: string, body: unknown): Promise<Reply> {
   const response = await fetch(`${server.url}${route}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
