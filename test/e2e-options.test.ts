@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
@@ -205,6 +206,38 @@ describe('run options end to end', () => {
     expect(results['n-samples'].yesno.effective).toBe(2);
   });
 
+  it('--use_cache with an in-process backend: a rerun answers from the cache with identical results', () => {
+    const cache = path.join(tempDir(), 'responses.sqlite');
+    const outs = [tempDir(), tempDir()];
+    for (const out of outs) {
+      const run = runCli([
+        'run',
+        '--model',
+        'dummy',
+        '--tasks',
+        'yesno',
+        '--include_path',
+        dir,
+        '--use_cache',
+        cache,
+        '--output_path',
+        out,
+        '--log_samples',
+      ]);
+      expect(run.status).toBe(0);
+    }
+    // 3 docs × 2 conditional choices, plus the 2 unconditional requests that every doc shares.
+    const db = new Database(cache, { readonly: true });
+    expect((db.prepare('SELECT COUNT(*) AS n FROM responses').get() as { n: number }).n).toBe(8);
+    db.close();
+    const [a, b] = outs.map((out) =>
+      readFileSync(findOne(path.join(out, 'dummy'), /^samples_yesno_/), 'utf8'),
+    );
+    expect(b).toBe(a);
+    const results = readJson<Json>(findOne(path.join(outs[1], 'dummy'), /^results_/));
+    expect(results.config.use_cache).toBe(cache);
+  });
+
   it('ls and validate', () => {
     const ls = runCli(['ls', 'tasks', '--include_path', dir]);
     expect(ls.status).toBe(0);
@@ -224,8 +257,18 @@ describe('multiple-input tasks (winogrande-shaped)', () => {
     writeFileSync(
       path.join(dir, 'wg.jsonl'),
       [
-        { sentence: 'The trophy did not fit in the suitcase because _ was too big.', option1: 'the trophy', option2: 'the suitcase', answer: '1' },
-        { sentence: 'Anna thanked Mary because _ had helped her.', option1: 'Anna', option2: 'Mary', answer: '2' },
+        {
+          sentence: 'The trophy did not fit in the suitcase because _ was too big.',
+          option1: 'the trophy',
+          option2: 'the suitcase',
+          answer: '1',
+        },
+        {
+          sentence: 'Anna thanked Mary because _ had helped her.',
+          option1: 'Anna',
+          option2: 'Mary',
+          answer: '2',
+        },
       ]
         .map((doc) => JSON.stringify(doc))
         .join('\n'),
@@ -241,20 +284,36 @@ describe('multiple-input tasks (winogrande-shaped)', () => {
         'test_split: test',
         'output_type: multiple_choice',
         // lm-eval's winogrande preprocess, written as templates: the gold index, the shared continuation, the two contexts.
-        'doc_to_text: "{{ {\'1\': 0, \'2\': 1}[answer] }}"',
+        "doc_to_text: \"{{ {'1': 0, '2': 1}[answer] }}\"",
         'doc_to_target: "{{ sentence[sentence.index(\'_\') + 1:].strip() }}"',
-        'doc_to_choice: "{{ [sentence[:sentence.index(\'_\')] + option1, sentence[:sentence.index(\'_\')] + option2] }}"',
+        "doc_to_choice: \"{{ [sentence[:sentence.index('_')] + option1, sentence[:sentence.index('_')] + option2] }}\"",
         '',
       ].join('\n'),
     );
     const out = tempDir();
-    const run = runCli(['run', '--model', 'dummy', '--tasks', 'wg', '--include_path', dir, '--output_path', out, '--log_samples']);
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'wg',
+      '--include_path',
+      dir,
+      '--output_path',
+      out,
+      '--log_samples',
+    ]);
     expect(run.stderr).not.toContain('error');
     expect(run.status).toBe(0);
     const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_wg_/));
     expect(samples[0].target).toBe('was too big.');
-    expect(samples[0].arguments.gen_args_0).toEqual({ arg_0: 'The trophy did not fit in the suitcase because the trophy', arg_1: ' was too big.' });
-    expect(samples[0].arguments.gen_args_1.arg_0).toBe('The trophy did not fit in the suitcase because the suitcase');
+    expect(samples[0].arguments.gen_args_0).toEqual({
+      arg_0: 'The trophy did not fit in the suitcase because the trophy',
+      arg_1: ' was too big.',
+    });
+    expect(samples[0].arguments.gen_args_1.arg_0).toBe(
+      'The trophy did not fit in the suitcase because the suitcase',
+    );
     samples.forEach((sample, i) => {
       const lls = sample.resps.map((r: string[][]) => Number(r[0][0]));
       const gold = i === 0 ? 0 : 1;

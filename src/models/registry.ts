@@ -11,10 +11,28 @@ export interface BackendContext {
 
 type Factory = (args: Record<string, unknown>, context: BackendContext) => Promise<ModelBackend>;
 
-const http = (name: import('./http/create.js').HttpModelName): Factory => async (args, context) => {
-  const { createHttpBackend } = await import('./http/create.js');
-  return createHttpBackend(name, args, context.cachePath);
-};
+const http =
+  (name: import('./http/create.js').HttpModelName): Factory =>
+  async (args, context) => {
+    const { createHttpBackend } = await import('./http/create.js');
+    return createHttpBackend(name, args, context.cachePath);
+  };
+
+/**
+ * In-process backends get `--use_cache` as a wrapper around the whole backend (lm-eval's CachingLM);
+ * served backends keep the cache inside their HTTP client.
+ */
+const inProcess =
+  (create: (args: Record<string, unknown>) => Promise<ModelBackend>): Factory =>
+  async (args, context) => {
+    const backend = await create(args);
+    if (!context.cachePath) return backend;
+    const [{ withResponseCache }, { SqliteResponseCache }] = await Promise.all([
+      import('../cache/caching-backend.js'),
+      import('../cache/sqlite-response-cache.js'),
+    ]);
+    return withResponseCache(backend, new SqliteResponseCache(context.cachePath), args);
+  };
 
 /** Backends load lazily so that `assay --help` never pays for an engine it does not use. */
 const MODELS: Record<ModelName | import('./http/create.js').HttpModelName, Factory> = {
@@ -22,20 +40,20 @@ const MODELS: Record<ModelName | import('./http/create.js').HttpModelName, Facto
   'openai-completions': http('openai-completions'),
   'local-chat-completions': http('local-chat-completions'),
   'openai-chat-completions': http('openai-chat-completions'),
-  gguf: async (args) => {
+  gguf: inProcess(async (args) => {
     const { createGgufBackend } = await import('./gguf/create.js');
     return createGgufBackend(args);
-  },
+  }),
   /** The built-in demo GGUF (a bigram model built and cached on first use): `--model gguf` without `model=`. */
-  demo: async (args) => {
+  demo: inProcess(async (args) => {
     const { createGgufBackend } = await import('./gguf/create.js');
     return createGgufBackend({ ...args, model: undefined });
-  },
-  dummy: async (args) => {
+  }),
+  dummy: inProcess(async (args) => {
     const { DummyBackend } = await import('./dummy/dummy-backend.js');
     const seed = args.seed === undefined ? undefined : Number(args.seed);
     return new DummyBackend({ seed });
-  },
+  }),
 };
 
 export const MODEL_NAMES = Object.keys(MODELS) as ModelName[];
