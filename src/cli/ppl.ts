@@ -54,7 +54,7 @@ function render(report: TextPerplexityReport): string {
   lines.push(`mode: ${report.mode} (${parameters})`);
   lines.push(
     report.tokenizer
-      ? `tokenizer: ${report.tokenizer.name}, vocab ${report.tokenizer.vocab_size}, vocab sha256 ${report.tokenizer.vocab_sha256}`
+      ? `tokenizer: ${report.tokenizer.name}, vocab ${report.tokenizer.vocab_size ?? 'unknown'}, vocab sha256 ${report.tokenizer.vocab_sha256 ?? 'unknown'}${report.tokenizer.note ? ` (${report.tokenizer.note})` : ''}`
       : 'tokenizer: not exposed by this backend (token counts unknown)',
   );
   lines.push(

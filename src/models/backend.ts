@@ -54,9 +54,12 @@ export interface BackendCapabilities {
 export interface TokenizerInfo {
   /** The tokenizer model as the backend names it (GGUF: tokenizer.ggml.model, with .pre when set). */
   name: string;
-  vocabSize: number;
-  /** sha256 of the vocabulary: JSON.stringify of the token strings in id order. */
-  vocabSha256: string;
+  /** null when the backend cannot see the vocabulary (a served model whose server does not expose it). */
+  vocabSize: number | null;
+  /** sha256 of the vocabulary: JSON.stringify of the token strings in id order; null as vocabSize. */
+  vocabSha256: string | null;
+  /** Why the vocabulary fields are null, or where they came from when not obvious; recorded in results. */
+  note?: string;
   bos: number | null;
   /** The backend prepends BOS when it encodes a whole text. */
   addBos: boolean;

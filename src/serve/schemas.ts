@@ -52,3 +52,8 @@ export const tokenizeBody = z.object({
   prompt: z.string(),
   add_special_tokens: z.boolean().optional(),
 });
+
+export const detokenizeBody = z.object({
+  model: z.string().optional(),
+  tokens: tokenIds,
+});

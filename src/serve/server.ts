@@ -14,12 +14,26 @@ import type { GenerateRequest } from '../models/backend.js';
 import type { GgufBackend } from '../models/gguf/gguf-backend.js';
 import type { Alternative, PromptLogprobs } from '../models/gguf/prompt-logprobs.js';
 import { ConcurrencyLimit } from './concurrency.js';
-import { type ChatBody, type CompletionsBody, chatBody, completionsBody, tokenizeBody } from './schemas.js';
+import {
+  type ChatBody,
+  type CompletionsBody,
+  chatBody,
+  completionsBody,
+  detokenizeBody,
+  tokenizeBody,
+} from './schemas.js';
 
 /** What the server needs from the engine: the gguf backend's methods. */
 export type ServedModel = Pick<
   GgufBackend,
-  'tokenize' | 'detokenize' | 'promptLogprobs' | 'generate' | 'applyChatTemplate' | 'chatTemplate' | 'info'
+  | 'tokenize'
+  | 'detokenize'
+  | 'tokenizerInfo'
+  | 'promptLogprobs'
+  | 'generate'
+  | 'applyChatTemplate'
+  | 'chatTemplate'
+  | 'info'
 > & { readonly engine: { nCtx: number } };
 
 export interface ServeOptions {
@@ -103,14 +117,19 @@ class Handler {
       const route = `${request.method} ${path}`;
       if (route === 'GET /v1/models') return sendJson(response, 200, this.models());
       if (route === 'GET /health') return sendJson(response, 200, { status: 'ok' });
+      if (route === 'GET /tokenizer_info') return sendJson(response, 200, await this.tokenizerInfo());
       const handlers: Record<string, (body: unknown) => Promise<unknown>> = {
         'POST /v1/completions': (body) => this.completions(parse(completionsBody, body)),
         'POST /v1/chat/completions': (body) => this.chat(parse(chatBody, body)),
         'POST /tokenize': (body) => this.tokenize(parse(tokenizeBody, body)),
+        'POST /detokenize': (body) => this.detokenize(parse(detokenizeBody, body)),
       };
       const run = handlers[route];
       if (!run) {
-        const known = Object.keys(handlers).some((key) => key.endsWith(` ${path}`)) || path === '/v1/models';
+        const known =
+          Object.keys(handlers).some((key) => key.endsWith(` ${path}`)) ||
+          path === '/v1/models' ||
+          path === '/tokenizer_info';
         throw new HttpError(known ? 405 : 404, `${request.method} ${path} is not served here`);
       }
       const body = await readJson(request);
@@ -157,6 +176,32 @@ class Handler {
     this.checkModel(body.model);
     const tokens = await this.options.model.tokenize(body.prompt, body.add_special_tokens ?? true);
     return { tokens, count: tokens.length, max_model_len: this.options.model.engine.nCtx };
+  }
+
+  /** vLLM's `/detokenize`: `{tokens}` → `{prompt}`, no special tokens skipped or added. */
+  private async detokenize(body: z.output<typeof detokenizeBody>) {
+    this.checkModel(body.model);
+    const vocab = Number(this.options.model.info().vocabSize);
+    const bad = body.tokens.find((token) => token >= vocab);
+    if (bad !== undefined) throw new HttpError(400, `token id ${bad} is outside the vocabulary (${vocab})`);
+    return { prompt: await this.options.model.detokenize(body.tokens) };
+  }
+
+  /**
+   * vLLM's `/tokenizer_info` answers with the tokenizer config (tokenizer_class, special tokens); this one
+   * also gives the vocabulary's size and sha256, so a client's perplexity results can name the exact
+   * token space, as the in-process gguf backend's do.
+   */
+  private async tokenizerInfo() {
+    const info = await this.options.model.tokenizerInfo();
+    return {
+      tokenizer_class: info.name,
+      vocab_size: info.vocabSize,
+      vocab_sha256: info.vocabSha256,
+      bos_token_id: info.bos,
+      add_bos_token: info.addBos,
+      model_max_length: this.options.model.engine.nCtx,
+    };
   }
 
   private async completions(body: CompletionsBody) {

@@ -27,7 +27,7 @@ export interface PerplexityReport {
   /** Where the mode came from: --ppl_mode, the task's metadata.ppl_mode, or the default. */
   mode_source: PerplexitySettings['source'];
   parameters: Record<string, unknown>;
-  tokenizer: { name: string; vocab_size: number; vocab_sha256: string } | null;
+  tokenizer: TokenizerBlock | null;
   docs: number;
   windows: number | null;
   /** Tokens of the texts (BOS excluded) and how many of them were scored. */
@@ -45,6 +45,25 @@ export interface PerplexityReport {
   /** chunked: llama-perplexity's "Final estimate: PPL = … +/- …" over every scored token of the task. */
   llama_cpp?: { ppl: number; ppl_stderr: number | null; chunks: number };
   seconds: number;
+}
+
+/** The tokenizer behind token counts; vocab fields are null when the backend cannot see the vocabulary. */
+export interface TokenizerBlock {
+  name: string;
+  vocab_size: number | null;
+  vocab_sha256: string | null;
+  /** Why the vocabulary is unknown (served models whose server does not expose it). */
+  note?: string;
+}
+
+export function tokenizerBlock(info: TokenizerInfo | undefined): TokenizerBlock | null {
+  if (!info) return null;
+  return {
+    name: info.name,
+    vocab_size: info.vocabSize,
+    vocab_sha256: info.vocabSha256,
+    ...(info.note ? { note: info.note } : {}),
+  };
 }
 
 interface TaskPerplexity {
@@ -220,13 +239,7 @@ export class PerplexityStage {
         mode: task.settings.mode,
         mode_source: task.settings.source,
         parameters: describeParameters(task.settings, this.tokenizer),
-        tokenizer: this.tokenizer
-          ? {
-              name: this.tokenizer.name,
-              vocab_size: this.tokenizer.vocabSize,
-              vocab_sha256: this.tokenizer.vocabSha256,
-            }
-          : null,
+        tokenizer: tokenizerBlock(this.tokenizer),
         docs: texts.length,
         windows: texts.every((text) => text.windows !== null)
           ? sum(texts.map((text) => text.windows as number))

@@ -5,7 +5,7 @@
 import type { ModelBackend, ProgressSink } from '../../models/backend.js';
 import { scoreTexts } from './score-texts.js';
 import { checkBackendFor, describeParameters, type PerplexityOptions, settle } from './settings.js';
-import type { PerplexityReport } from './stage.js';
+import { type PerplexityReport, tokenizerBlock } from './stage.js';
 import { llamaCppEstimate } from './windows.js';
 
 export type TextPerplexityReport = Omit<PerplexityReport, 'docs' | 'mode_source'> & {
@@ -38,9 +38,7 @@ export async function textPerplexity(
   const report: TextPerplexityReport = {
     mode: settings.mode,
     parameters: describeParameters(settings, tokenizer),
-    tokenizer: tokenizer
-      ? { name: tokenizer.name, vocab_size: tokenizer.vocabSize, vocab_sha256: tokenizer.vocabSha256 }
-      : null,
+    tokenizer: tokenizerBlock(tokenizer),
     windows: result.windows,
     text_tokens: result.textTokens,
     scored_tokens: tokens,

@@ -12,10 +12,13 @@ import {
   type ProgressSink,
   RequestError,
   type RollingRequest,
+  type TokenizerInfo,
+  type TokenWindow,
   type UsageSummary,
 } from '../backend.js';
 import { cutAtStops } from '../stop-strings.js';
 import {
+  type CompletionChoice,
   codePoints,
   NoPromptLogprobs,
   parseCompletionsResponse,
@@ -28,11 +31,12 @@ import { HttpClient } from './http-client.js';
 import { scoreTextPromptLogprobs, scoreTokenPromptLogprobs } from './prompt-logprobs.js';
 import type { HttpModelArgs } from './model-args.js';
 import { RateLimiter } from './rate-limiter.js';
-import { RemoteTokenizer, tokenizeUrl } from './remote-tokenizer.js';
+import { fetchTokenizerInfo, RemoteTokenizer, serverUrl, tokenizeUrl } from './remote-tokenizer.js';
 import { rollingWindows } from './rolling-windows.js';
 import { batchesOf, generationBatches, preview } from './request-batches.js';
 import { streamJobs } from './stream-jobs.js';
 import { UsageRecorder } from './usage-recorder.js';
+import { windowLogprobsFromEcho, windowLogprobsFromPromptLogprobs } from './window-logprobs.js';
 
 /** One prompt to score: text (context + continuation) or token ids, and where the continuation starts. */
 interface ScoredPrompt {
@@ -47,16 +51,14 @@ interface ScoredPrompt {
  * continuation's; generation sends `prompt, max_tokens, temperature, stop, seed`.
  */
 export class CompletionsBackend implements ModelBackend {
-  readonly capabilities: BackendCapabilities = {
-    loglikelihood: true,
-    loglikelihoodRolling: true,
-    generate: true,
-  };
+  readonly capabilities: BackendCapabilities;
   private readonly client: HttpClient;
   private readonly usageRecorder: UsageRecorder;
   private readonly tokenizer?: RemoteTokenizer;
   private tokenizerClient?: HttpClient;
+  private detokenizeClient?: HttpClient;
   private prefixToken?: Promise<number>;
+  private tokenizerIdentity?: Promise<TokenizerInfo>;
   /** vLLM's prompt_logprobs: true or false once known; undefined until the first answer settles it. */
   private promptLogprobsSupport: boolean | undefined;
 
@@ -65,6 +67,13 @@ export class CompletionsBackend implements ModelBackend {
     private readonly args: HttpModelArgs,
     private readonly cache?: ResponseCache,
   ) {
+    // Token windows go out as token ids, so token-level scoring needs the server's tokenizer.
+    this.capabilities = {
+      loglikelihood: true,
+      loglikelihoodRolling: true,
+      generate: true,
+      tokenScoring: args.tokenized_requests,
+    };
     const promptLogprobs = args.prompt_logprobs ?? (name === 'openai-completions' ? false : 'auto');
     this.promptLogprobsSupport = promptLogprobs === 'auto' ? undefined : promptLogprobs;
     this.usageRecorder = new UsageRecorder({
@@ -94,7 +103,13 @@ export class CompletionsBackend implements ModelBackend {
         rateLimiter: new RateLimiter(undefined, undefined),
         usage: new UsageRecorder(),
       });
-      this.tokenizer = new RemoteTokenizer(this.tokenizerClient, args.model);
+      this.detokenizeClient = new HttpClient({
+        ...common,
+        urls: args.baseUrls.map((url) => serverUrl(url, '/detokenize')),
+        rateLimiter: new RateLimiter(undefined, undefined),
+        usage: new UsageRecorder(),
+      });
+      this.tokenizer = new RemoteTokenizer(this.tokenizerClient, args.model, this.detokenizeClient);
     }
   }
 
@@ -201,6 +216,59 @@ export class CompletionsBackend implements ModelBackend {
     return results;
   }
 
+  /** Text to token ids, without BOS, by the server's /tokenize (capability tokenScoring). */
+  async tokenize(text: string): Promise<number[]> {
+    return this.remoteTokenizer().encode(text);
+  }
+
+  async detokenize(tokens: number[]): Promise<string> {
+    return this.remoteTokenizer().decode(tokens);
+  }
+
+  /**
+   * The served tokenizer as far as the server shows it: BOS from /tokenize with special tokens, the
+   * vocabulary's size and sha256 only when /tokenizer_info carries them (assay serve does; vLLM's gives
+   * the tokenizer config without the vocabulary), else null with a note saying so.
+   */
+  tokenizerInfo(): Promise<TokenizerInfo> {
+    this.tokenizerIdentity ??= this.readTokenizerInfo();
+    return this.tokenizerIdentity;
+  }
+
+  /**
+   * Each window goes out as a token-id prompt with echo (or vLLM's prompt_logprobs) and max_tokens 1, and
+   * the log-probabilities at its scored positions come back. Windows are independent requests, batched
+   * and sent concurrently like loglikelihood requests. A window that fails for good fails the call: a
+   * perplexity with a window missing would be wrong, not partial.
+   */
+  async scoreTokenWindows(windows: TokenWindow[], progress?: ProgressSink): Promise<number[][]> {
+    this.remoteTokenizer();
+    windows.forEach((window, index) => {
+      if (window.scoreFrom < 1 || window.scoreFrom > window.tokens.length) {
+        throw new Error(
+          `window ${index}: scoreFrom ${window.scoreFrom} is outside [1, ${window.tokens.length}]`,
+        );
+      }
+    });
+    const answers = await this.score(
+      windows.length,
+      (index) => ({ prompt: windows[index].tokens, contextLength: windows[index].scoreFrom }),
+      progress,
+      (index) => `token window of ${windows[index].tokens.length} tokens`,
+      readWindow,
+    );
+    return answers.map((answer, index) => {
+      if (answer instanceof RequestError) {
+        throw new AssayError(
+          'backend_error',
+          `${this.name}: perplexity window ${index} failed after retries: ${answer.message}`,
+          { exitCode: 1 },
+        );
+      }
+      return answer;
+    });
+  }
+
   info(): ModelInfo {
     return {
       name: this.args.model,
@@ -216,6 +284,7 @@ export class CompletionsBackend implements ModelBackend {
   async close(): Promise<void> {
     await this.client.close();
     await this.tokenizerClient?.close();
+    await this.detokenizeClient?.close();
     this.cache?.close();
   }
 
@@ -224,18 +293,19 @@ export class CompletionsBackend implements ModelBackend {
    * it is unknown whether the server has vLLM's `prompt_logprobs`, the first batch goes alone and asks for
    * both it and echo; the answer settles which one every later request asks for.
    */
-  private async score(
+  private async score<T = LoglikelihoodResult>(
     count: number,
     promptAt: (index: number) => Promise<ScoredPrompt> | ScoredPrompt,
     progress: ProgressSink | undefined,
     textAt: (index: number) => string,
-  ): Promise<Answer<LoglikelihoodResult>[]> {
-    const results: Answer<LoglikelihoodResult>[] = new Array(count);
+    read: ChoiceReader<T> = readLoglikelihood as ChoiceReader<T>,
+  ): Promise<Answer<T>[]> {
+    const results: Answer<T>[] = new Array(count);
     let done = 0;
     const runBatch = async (batch: number[]): Promise<void> => {
       const prompts = await Promise.all(batch.map((index) => promptAt(index)));
       const probing = this.promptLogprobsSupport === undefined;
-      const outcome = await this.sendScoring(batch, prompts, textAt);
+      const outcome = await this.sendScoring(batch, prompts, textAt, read);
       if (probing && !outcome.ok && /^HTTP (400|422):/.test(outcome.error)) {
         // A server that rejects the unknown field: echo it is. Other failures settle nothing; the next
         // batch asks again.
@@ -257,11 +327,12 @@ export class CompletionsBackend implements ModelBackend {
     return results;
   }
 
-  private async sendScoring(
+  private async sendScoring<T>(
     batch: number[],
     prompts: ScoredPrompt[],
     textAt: (index: number) => string,
-  ): Promise<Awaited<ReturnType<typeof this.client.post<LoglikelihoodResult[]>>>> {
+    read: ChoiceReader<T>,
+  ): Promise<Awaited<ReturnType<typeof this.client.post<T[]>>>> {
     const support = this.promptLogprobsSupport;
     const payload = {
       model: this.args.model,
@@ -283,20 +354,12 @@ export class CompletionsBackend implements ModelBackend {
           const response = parseCompletionsResponse(json, batch.length);
           answered = response.choices.every((choice) => Array.isArray(choice.prompt_logprobs));
           return response.choices.map((choice, position) => {
-            const { prompt, contextLength } = prompts[position];
-            if (choice.prompt_logprobs) {
-              return typeof prompt === 'string'
-                ? scoreTextPromptLogprobs(choice.prompt_logprobs, prompt, contextLength)
-                : scoreTokenPromptLogprobs(choice.prompt_logprobs, prompt, contextLength);
-            }
-            if (support === true) {
+            if (support === true && !choice.prompt_logprobs) {
               throw new NoPromptLogprobs(
                 'the response has no prompt_logprobs although the request asked for them',
               );
             }
-            return typeof prompt === 'string'
-              ? scoreTextChoice(choice, prompt, contextLength)
-              : scoreTokenChoice(choice, prompt.length, contextLength);
+            return read(choice, prompts[position]);
           });
         },
         tokens: (values) => ({ in: 0, out: values.length }),
@@ -332,6 +395,47 @@ export class CompletionsBackend implements ModelBackend {
     const whole = [...context, ...continuation];
     const overflow = Math.max(0, whole.length - this.args.max_length);
     return { prompt: whole.slice(overflow), contextLength: Math.max(0, context.length - overflow) };
+  }
+
+  private remoteTokenizer(): RemoteTokenizer {
+    if (!this.tokenizer) {
+      throw new AssayError(
+        'capability_missing',
+        `${this.name}: token-level scoring needs the server's tokenizer; pass --model_args tokenized_requests=true`,
+      );
+    }
+    return this.tokenizer;
+  }
+
+  private async readTokenizerInfo(): Promise<TokenizerInfo> {
+    const tokenizer = this.remoteTokenizer();
+    const headers = {
+      ...this.args.headerMap,
+      ...(this.args.apiKey ? { authorization: `Bearer ${this.args.apiKey}` } : {}),
+    };
+    const [served, special, prefixToken] = await Promise.all([
+      fetchTokenizerInfo(this.args.baseUrls[0], headers, this.args.timeout * 1000),
+      tokenizer.encode('', true),
+      this.prefix(),
+    ]);
+    // What /tokenize adds with special tokens is what the server puts before a text: BOS for Llama.
+    const bos = special.length ? special[0] : null;
+    const known = served?.vocab_size !== undefined && served.vocab_sha256 !== undefined;
+    const note = known
+      ? undefined
+      : served
+        ? `the server's /tokenizer_info${served.tokenizer_class ? ` (${served.tokenizer_class})` : ''} does not expose the vocabulary; token counts come from its /tokenize and cannot be matched to another run's tokenizer`
+        : "the server has no /tokenizer_info; token counts come from its /tokenize and cannot be matched to another run's tokenizer";
+    return {
+      name: this.args.model,
+      vocabSize: known ? (served.vocab_size as number) : null,
+      vocabSha256: known ? (served.vocab_sha256 as string) : null,
+      ...(note ? { note } : {}),
+      bos,
+      addBos: bos !== null,
+      prefixToken,
+      maxWindowTokens: this.args.max_length,
+    };
   }
 
   /** The token an empty context is conditioned on: the server's own start token (what it adds for special tokens). */
@@ -371,4 +475,30 @@ export function describeBatch(type: string, batch: number[], textAt: (index: num
   const first = batch[0];
   const more = batch.length > 1 ? ` (and ${batch.length - 1} more in the same HTTP request)` : '';
   return `${type} request #${first} ${preview(textAt(first))}${more}`;
+}
+
+/** Reads one choice of a scoring request; throws ResponseShapeError / NoPromptLogprobs on a bad answer. */
+type ChoiceReader<T> = (choice: CompletionChoice, prompt: ScoredPrompt) => T;
+
+/** Σ log p of the continuation, from vLLM's prompt_logprobs when present, else from echo. */
+function readLoglikelihood(
+  choice: CompletionChoice,
+  { prompt, contextLength }: ScoredPrompt,
+): LoglikelihoodResult {
+  if (choice.prompt_logprobs) {
+    return typeof prompt === 'string'
+      ? scoreTextPromptLogprobs(choice.prompt_logprobs, prompt, contextLength)
+      : scoreTokenPromptLogprobs(choice.prompt_logprobs, prompt, contextLength);
+  }
+  return typeof prompt === 'string'
+    ? scoreTextChoice(choice, prompt, contextLength)
+    : scoreTokenChoice(choice, prompt.length, contextLength);
+}
+
+/** Per-token log-probabilities of a token window from `contextLength` (its scoreFrom) to its end. */
+function readWindow(choice: CompletionChoice, { prompt, contextLength }: ScoredPrompt): number[] {
+  const tokens = prompt as number[];
+  return choice.prompt_logprobs
+    ? windowLogprobsFromPromptLogprobs(choice.prompt_logprobs, tokens, contextLength)
+    : windowLogprobsFromEcho(choice, tokens, contextLength);
 }

@@ -4,12 +4,30 @@ import type { HttpClient } from './http-client.js';
 import { ResponseShapeError } from './http-client.js';
 
 const tokenizeSchema = z.object({ tokens: z.array(z.number().int()) });
+const detokenizeSchema = z.object({ prompt: z.string() });
+/**
+ * vLLM's `GET /tokenizer_info` (served with --enable-tokenizer-info-endpoint) is the tokenizer_config.json:
+ * `tokenizer_class` and special tokens, no vocabulary. `assay serve` adds `vocab_size` and `vocab_sha256`.
+ */
+const tokenizerInfoSchema = z.object({
+  tokenizer_class: z.string().optional(),
+  vocab_size: z.number().int().positive().optional(),
+  vocab_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+});
+export type ServerTokenizerInfo = z.output<typeof tokenizerInfoSchema>;
 
-/** The server root's `/tokenize` (vLLM, SGLang) for a `/v1/completions` base URL. */
-export function tokenizeUrl(baseUrl: string): string {
+/** A route at the server root (vLLM, SGLang: `/tokenize`, `/detokenize`) for a `/v1/completions` base URL. */
+export function serverUrl(baseUrl: string, route: string): string {
   const url = new URL(baseUrl);
-  url.pathname = url.pathname.replace(/\/v1\/.*$/, '') + '/tokenize';
+  url.pathname = url.pathname.replace(/\/v1\/.*$/, '') + route;
   return url.toString();
+}
+
+export function tokenizeUrl(baseUrl: string): string {
+  return serverUrl(baseUrl, '/tokenize');
 }
 
 /**
@@ -22,7 +40,36 @@ export class RemoteTokenizer {
   constructor(
     private readonly client: HttpClient,
     private readonly model: string,
+    /** The same server's `/detokenize` (vLLM's `{tokens}` → `{prompt}`). */
+    private readonly detokenizeClient?: HttpClient,
   ) {}
+
+  async decode(tokens: number[]): Promise<string> {
+    if (!this.detokenizeClient) throw new Error('unreachable: decode without a /detokenize client');
+    const outcome = await this.detokenizeClient.post(
+      { model: this.model, tokens },
+      {
+        cacheable: false,
+        prompts: 0,
+        describe: () => `detokenizing ${tokens.length} tokens`,
+        parse: (json) => {
+          const parsed = detokenizeSchema.safeParse(json);
+          if (!parsed.success)
+            throw new ResponseShapeError('malformed /detokenize response: expected {"prompt": text}');
+          return parsed.data.prompt;
+        },
+        tokens: () => ({ in: 0, out: 0 }),
+      },
+    );
+    if (!outcome.ok) {
+      throw new AssayError(
+        'backend_error',
+        `counting the scored text of a perplexity window needs the server's /detokenize endpoint (vLLM has one): ${outcome.error}`,
+        { exitCode: 1 },
+      );
+    }
+    return outcome.value;
+  }
 
   encode(text: string, addSpecialTokens = false): Promise<number[]> {
     const key = `${addSpecialTokens ? 1 : 0}${text}`;
@@ -59,5 +106,31 @@ export class RemoteTokenizer {
       );
     }
     return outcome.value;
+  }
+}
+
+/**
+ * `GET /tokenizer_info` at the server root; undefined when the server has no such route (vLLM without
+ * --enable-tokenizer-info-endpoint, SGLang) or answers with something else. Only identification rides on
+ * it, so a failure is not an error.
+ */
+export async function fetchTokenizerInfo(
+  baseUrl: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<ServerTokenizerInfo | undefined> {
+  try {
+    const response = await fetch(serverUrl(baseUrl, '/tokenizer_info'), {
+      headers,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    const parsed = tokenizerInfoSchema.safeParse(await response.json());
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -22,7 +22,11 @@ const resultsSchema = z.object({
       z.string(),
       z.object({
         tokenizer: z
-          .object({ name: z.string(), vocab_size: z.number(), vocab_sha256: z.string() })
+          .object({
+            name: z.string(),
+            vocab_size: z.number().nullable(),
+            vocab_sha256: z.string().nullable(),
+          })
           .nullable()
           .optional(),
       }),

@@ -46,9 +46,18 @@ function tokenizerMismatch(a: LoadedRun, b: LoadedRun, task: string): string | u
   const right = b.results.perplexity?.[task]?.tokenizer;
   const label = (tokenizer: typeof left) =>
     tokenizer
-      ? `${tokenizer.name} (vocab ${tokenizer.vocab_size}, sha256 ${tokenizer.vocab_sha256.slice(0, 12)})`
+      ? tokenizer.vocab_sha256 === null
+        ? `${tokenizer.name} (vocabulary not exposed by its server)`
+        : `${tokenizer.name} (vocab ${tokenizer.vocab_size}, sha256 ${tokenizer.vocab_sha256.slice(0, 12)})`
       : 'an unrecorded tokenizer';
-  if (left && right && left.vocab_sha256 === right.vocab_sha256 && left.vocab_size === right.vocab_size)
+  // An unknown vocabulary never matches: equal names do not prove equal token spaces.
+  if (
+    left &&
+    right &&
+    left.vocab_sha256 !== null &&
+    left.vocab_sha256 === right.vocab_sha256 &&
+    left.vocab_size === right.vocab_size
+  )
     return undefined;
   return `token_perplexity of ${task} is not compared: run A counted tokens with ${label(left)} and run B with ${label(right)}, and perplexities per token of different tokenizers are on different scales; compare bits_per_byte (tokenizer-independent) instead`;
 }

@@ -1,0 +1,56 @@
+import type { CompletionChoice, PromptLogprobs } from './completions-response.js';
+import { NoPromptLogprobs } from './completions-response.js';
+import { ResponseShapeError } from './http-client.js';
+
+/**
+ * Per-token log-probabilities of a token window sent as a token-id prompt (capability tokenScoring):
+ * log p(tokens[i] | tokens[0..i-1]) for i from `scoreFrom` to the end, in order. Token prompts are
+ * scored as sent, so prompt position i is token i.
+ */
+export function windowLogprobsFromEcho(
+  choice: CompletionChoice,
+  tokens: number[],
+  scoreFrom: number,
+): number[] {
+  const values = choice.logprobs?.token_logprobs;
+  // Echo gives the prompt's tokens and then the one generated token (max_tokens: 1).
+  if (!values || values.length < tokens.length + 1) {
+    throw new NoPromptLogprobs(
+      `the response has ${values?.length ?? 0} log-probabilities for a prompt of ${tokens.length} tokens: echo was ignored`,
+    );
+  }
+  return readPositions((position) => values[position], tokens.length, scoreFrom);
+}
+
+/** vLLM's prompt_logprobs: one entry per prompt token, the prompt's own token found by its id. */
+export function windowLogprobsFromPromptLogprobs(
+  entries: PromptLogprobs,
+  tokens: number[],
+  scoreFrom: number,
+): number[] {
+  if (entries.length !== tokens.length) {
+    throw new ResponseShapeError(
+      `prompt_logprobs has ${entries.length} entries for a prompt of ${tokens.length} tokens`,
+    );
+  }
+  return readPositions(
+    (position) => entries[position]?.[String(tokens[position])]?.logprob ?? null,
+    tokens.length,
+    scoreFrom,
+  );
+}
+
+function readPositions(
+  valueAt: (position: number) => number | null | undefined,
+  length: number,
+  scoreFrom: number,
+): number[] {
+  const out: number[] = [];
+  for (let position = scoreFrom; position < length; position++) {
+    const value = valueAt(position);
+    if (value === null || value === undefined)
+      throw new ResponseShapeError(`prompt token ${position} has no log-probability`);
+    out.push(value);
+  }
+  return out;
+}
