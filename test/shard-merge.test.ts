@@ -6,6 +6,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
+import { writeGguf } from '../src/models/gguf/writer.js';
 import { startTestServer, type TestServer } from './fixtures/openai-server.js';
 import { bin, findOne, readJson, repoRoot, runCli, tempDir } from './helpers.js';
 
@@ -139,6 +141,7 @@ function withoutTiming(results: Json): Json {
     for (const key of ['seconds', 'requestsPerSecond', 'latencyP50Ms', 'latencyP95Ms', 'httpRequests'])
       delete stats.usage[key];
   }
+  for (const report of Object.values(copy.perplexity ?? {}) as Json[]) delete report.seconds;
   return copy;
 }
 
@@ -452,4 +455,153 @@ describe('--shard and assay merge through the HTTP backend', () => {
     expect(merged.results.request_stats.usage.tokensIn).toBe(singleRun.results.request_stats.usage.tokensIn);
     expect(merged.results.request_stats.usage.latencyP50Ms).toBeNull();
   });
+});
+
+describe('assay merge of perplexity runs (loglikelihood_rolling)', () => {
+  const out = tempDir('assay-shard-ppl-');
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'river', 'stone', 'light', 'seven', 'north', 'quiet'];
+  const texts = Array.from({ length: 7 }, (_, doc) =>
+    Array.from(
+      { length: 30 + doc * 9 },
+      (_, i) => words[(i * (doc + 3) + doc) % words.length] + (i % 11 === 10 ? '.\n' : ' '),
+    )
+      .join('')
+      .trim(),
+  );
+  writeFileSync(
+    path.join(out, 'texts.jsonl'),
+    `${texts.map((text) => JSON.stringify({ text })).join('\n')}\n`,
+  );
+  const task = path.join(out, 'shard_ppl.yaml');
+  writeFileSync(
+    task,
+    [
+      'task: shard_ppl',
+      'dataset_path: json',
+      'dataset_kwargs:',
+      '  data_files:',
+      '    test: texts.jsonl',
+      'test_split: test',
+      'output_type: loglikelihood_rolling',
+      'doc_to_text: ""',
+      'doc_to_target: text',
+      'metadata:',
+      '  version: 1.0',
+      '',
+    ].join('\n'),
+  );
+  const model = path.join(out, 'random.gguf');
+  writeFileSync(model, writeGguf(randomLlamaGguf({ seed: 5 })));
+
+  function singleAndMerged(name: string, modelArgs: string[], extra: string[], shards: number) {
+    const args = (output: string, more: string[] = []) => [
+      'run',
+      ...modelArgs,
+      '--tasks',
+      task,
+      '--output_path',
+      path.join(out, name, output),
+      '--log_samples',
+      ...extra,
+      ...more,
+    ];
+    const single = runCli(args('single'));
+    expect(single.stderr).not.toMatch(/Error/);
+    expect(single.status).toBe(0);
+    for (let index = 0; index < shards; index++)
+      expect(runCli(args(`shard${index}`, ['--shard', `${index}/${shards}`])).status).toBe(0);
+    const merge = runCli([
+      'merge',
+      ...Array.from({ length: shards }, (_, index) => path.join(out, name, `shard${index}`)),
+      '-o',
+      path.join(out, name, 'merged'),
+    ]);
+    expect(merge.stderr).not.toMatch(/error/i);
+    expect(merge.status).toBe(0);
+    const [directory] = readdirSync(path.join(out, name, 'single'));
+    return {
+      single: readRun(path.join(out, name, 'single', directory)),
+      merged: readRun(path.join(out, name, 'merged', directory)),
+    };
+  }
+
+  it('dummy backend, rolling: the merged perplexity block and logs equal the single run', () => {
+    const { single, merged } = singleAndMerged('dummy', ['--model', 'dummy'], [], 3);
+    const report = single.results.perplexity.shard_ppl;
+    expect(report.mode).toBe('rolling');
+    expect(report.docs).toBe(7);
+    expect(report.tokenizer).toBeNull();
+    expectSameRun(single, merged);
+    expect(merged.results.perplexity.shard_ppl.loglikelihood).toBe(report.loglikelihood);
+    expect(merged.results.perplexity.shard_ppl.counts).toEqual(report.counts);
+  });
+
+  for (const [mode, flags] of [
+    ['strided', ['--ppl_mode', 'strided', '--ppl_max_length', '32', '--ppl_stride', '16']],
+    ['chunked', ['--ppl_mode', 'chunked', '--ppl_max_length', '16']],
+  ] as const) {
+    it(`gguf, ${mode}: the merged block is what the merged logs add up to; counts and tokenizer equal the single run's`, () => {
+      const { single, merged } = singleAndMerged(
+        `gguf-${mode}`,
+        ['--model', 'gguf', '--model_args', `model=${model},n_ctx=64,threads=1,batch_size=1`],
+        [...flags],
+        2,
+      );
+      const report = single.results.perplexity.shard_ppl;
+      expect(report.mode).toBe(mode);
+      expect(report.scored_tokens).toBeGreaterThan(100);
+      expect(report.tokenizer.vocab_sha256).toMatch(/^[0-9a-f]{64}$/);
+      if (mode === 'chunked') {
+        expect(report.counts_from).toBe('scored spans');
+        expect(typeof report.llama_cpp.ppl_stderr).toBe('number');
+      }
+      // The engine's sums are not bit-reproducible across batch compositions (a shard packs other
+      // windows together and shares other prefixes), so scores agree to ~1e-8 relative, not bit for bit; the
+      // merge itself is exact: its block is what the merged logs add up to, and every count is the
+      // single run's.
+      const block = merged.results.perplexity.shard_ppl;
+      for (const key of [
+        'mode',
+        'mode_source',
+        'parameters',
+        'tokenizer',
+        'docs',
+        'windows',
+        'text_tokens',
+        'scored_tokens',
+        'counts',
+        'counts_from',
+      ])
+        expect(block[key], key).toEqual(report[key]);
+      const lines = merged.samples.shard_ppl
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      let total = 0;
+      for (const line of lines) total += line.ppl_doc.logprob;
+      expect(block.loglikelihood).toBe(total);
+      expect(block.token_perplexity).toBe(Math.exp(-total / block.scored_tokens));
+      const singleLines = single.samples.shard_ppl
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(lines.map(({ ppl_doc: { logprob: _l, nll_squares: _n, ...counts } }) => counts)).toEqual(
+        singleLines.map(({ ppl_doc: { logprob: _l, nll_squares: _n, ...counts } }) => counts),
+      );
+      const relative = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);
+      for (const key of [
+        'loglikelihood',
+        'token_perplexity',
+        'word_perplexity',
+        'byte_perplexity',
+        'bits_per_byte',
+      ])
+        expect(relative(block[key], report[key]), key).toBeLessThan(1e-6);
+      if (mode === 'chunked') {
+        expect(block.llama_cpp.chunks).toBe(report.llama_cpp.chunks);
+        expect(relative(block.llama_cpp.ppl, report.llama_cpp.ppl)).toBeLessThan(1e-6);
+        expect(relative(block.llama_cpp.ppl_stderr, report.llama_cpp.ppl_stderr)).toBeLessThan(1e-6);
+      }
+    });
+  }
 });

@@ -2,7 +2,8 @@
  * `assay merge`: the outputs of `assay run --shard i/N` for every i, combined into what one unsharded run
  * would have written. Scores are re-aggregated from the per-sample metric values in the sample logs with
  * the run's own aggregation code (so stderr, bootstrap and intervals see the same items in the same
- * order); everything else comes from the shards, which must agree on it.
+ * order), and so is the perplexity block of loglikelihood_rolling tasks (from each doc's `ppl_doc`);
+ * everything else comes from the shards, which must agree on it.
  */
 import type { ModelBackend } from '../models/backend.js';
 import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/registry.js';
@@ -19,6 +20,8 @@ import { type LoadedTask, leafTasks, type TaskNode } from '../tasks/task.js';
 import { aggregateGroup, aggregateTask, allGroups, type GroupResult, type TaskResult } from './aggregate.js';
 import type { Logger } from './evaluate.js';
 import { sampleSize } from './limit.js';
+import { perplexityReport, type ReportIdentity } from './perplexity/report.js';
+import type { PerplexityReport } from './perplexity/stage.js';
 import { metricListFor, type PlannedDoc, type TaskPlan } from './plan.js';
 import type { Instance, Response } from './requests.js';
 import type { EvaluationOutput, RunOptions } from './run-evaluation.js';
@@ -53,6 +56,7 @@ const COMPUTED = new Set([
   'n-samples',
   'task_hashes',
   'stats',
+  'perplexity',
 ]);
 
 export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
@@ -68,12 +72,6 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   }
   const first = runs[0];
   for (const run of runs.slice(1)) checkSameRun(first, run, options.logger);
-  if (first.results.perplexity) {
-    throw new AssayError(
-      'bad_argument',
-      'assay merge cannot merge the perplexity block (window and token counts per task) yet; run loglikelihood_rolling tasks unsharded',
-    );
-  }
 
   const record = first.shard;
   const nodes = await resolveTasks(options.tasks ?? record.tasks, {
@@ -87,11 +85,14 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   const plans: TaskPlan[] = [];
   const taskResults: TaskResult[] = [];
   const samples: Record<string, SampleLine[]> = {};
+  const perplexity: Record<string, PerplexityReport> = {};
   let erroredSamples = 0;
   for (const task of tasks) {
     const merged = mergeLogs(task, runs);
     const scored = rebuildScoredTask(task, merged.lines, runs);
     plans.push(scored.plan);
+    const ppl = mergePerplexity(task.name, scored, runs);
+    if (ppl) perplexity[task.name] = ppl;
     const result = aggregateTask(scored, { bootstrapIters, predictOnly: record.predict_only });
     erroredSamples += result.erroredSamples;
     taskResults.push(result);
@@ -111,6 +112,8 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     groupResults,
     taskHashes,
   });
+  // Last, as a run adds it after building the rest.
+  if (Object.keys(perplexity).length) results.perplexity = perplexity;
   const output: EvaluationOutput = { results, samples, taskResults, groupResults, plans, erroredSamples };
   const files = await writeOutputs(output, {
     outputPath: options.outputPath,
@@ -178,6 +181,12 @@ function comparable(results: ResultsFile): Record<string, unknown> {
   for (const [key, value] of Object.entries(results)) {
     if (NOT_COMPARED.has(key) || (COMPUTED.has(key) && key !== 'n-samples' && key !== 'versions')) continue;
     out[key] = value;
+  }
+  // Counts and seconds differ per slice; the mode, its parameters and the tokenizer must not.
+  if (results.perplexity) {
+    out.perplexity = Object.fromEntries(
+      Object.entries(results.perplexity).map(([task, report]) => [task, reportIdentity(report)]),
+    );
   }
   const { shard: configShard, ...config } = results.config;
   void configShard;
@@ -382,7 +391,41 @@ function scoredFromLine(line: SampleLine): ScoredDoc {
     metrics,
   };
   if (line.error !== undefined) scored.error = line.error;
+  if (line.ppl_doc) {
+    // JSON writes NaN as null, as for metric values.
+    scored.ppl = { ...line.ppl_doc, logprob: line.ppl_doc.logprob ?? Number.NaN };
+  }
   return scored;
+}
+
+function reportIdentity(report: PerplexityReport): ReportIdentity {
+  return {
+    mode: report.mode,
+    mode_source: report.mode_source,
+    parameters: report.parameters,
+    tokenizer: report.tokenizer,
+  };
+}
+
+/**
+ * The task's perplexity block, rebuilt as a run builds it: from each doc's `ppl_doc` (log-likelihood,
+ * token and window counts) and metric pairs in the merged logs, in selection order. The mode, parameters
+ * and tokenizer come from the shards (equal in all of them); seconds are summed (timing).
+ */
+function mergePerplexity(name: string, scored: ScoredTask, runs: ShardRun[]): PerplexityReport | undefined {
+  const recorded = runs[0].results.perplexity?.[name];
+  if (!recorded) return undefined;
+  const docs = scored.byFilter.get(scored.filters[0]) ?? [];
+  const missing = docs.find((doc) => doc.error === undefined && doc.ppl === undefined);
+  if (missing) {
+    throw new AssayError(
+      'bad_data',
+      `the sample logs of ${name} lack the per-doc perplexity counts (ppl_doc) that merging its perplexity block needs; they were written by an older assay: run the shards again`,
+      { location: { task: name, docId: missing.docId } },
+    );
+  }
+  const seconds = runs.reduce((total, run) => total + (run.results.perplexity?.[name]?.seconds ?? 0), 0);
+  return perplexityReport(reportIdentity(recorded), docs, seconds);
 }
 
 /**

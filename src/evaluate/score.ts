@@ -1,3 +1,4 @@
+import type { DocPerplexity } from './perplexity/report.js';
 import { AssayError } from '../errors.js';
 import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/registry.js';
 import { getMetric } from '../metrics/registry.js';
@@ -14,6 +15,8 @@ export interface ScoredDoc {
   metrics: Record<string, unknown>;
   /** Set when scoring this doc failed; the doc then counts in no metric. */
   error?: string;
+  /** loglikelihood_rolling tasks: what the results' perplexity block sums over (sample-line `ppl_doc`). */
+  ppl?: DocPerplexity;
 }
 
 export interface ScoredTask {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ExecutedDoc } from '../evaluate/code-stage.js';
 import type { PlannedDoc } from '../evaluate/plan.js';
 import { instanceArguments } from '../evaluate/requests.js';
+import type { DocPerplexity } from '../evaluate/perplexity/report.js';
 import type { ScoredDoc } from '../evaluate/score.js';
 import type { GeneratedTokens } from '../models/backend.js';
 import { pythonStr } from '../prompts/python-literal.js';
@@ -27,6 +28,8 @@ export interface SampleLine {
    * their log-probabilities; null where the server gave none.
    */
   gen_logprobs?: Array<Array<GeneratedTokens | null>>;
+  /** loglikelihood_rolling tasks: the doc's log-likelihood, token and window counts (see DocPerplexity). */
+  ppl_doc?: DocPerplexity;
   [metric: string]: unknown;
 }
 
@@ -79,6 +82,8 @@ export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
   // Code metrics: passed / failed / timed_out / error, with the reason, for each program that ran.
   const execution = (scored as ExecutedDoc).execution;
   if (execution) line.execution = execution;
+  // Per-doc token and window counts, so `assay merge` can rebuild the perplexity block from the logs.
+  if (scored.ppl) line.ppl_doc = scored.ppl;
   for (const [name, value] of Object.entries(scored.metrics)) line[name] = value;
   return line;
 }

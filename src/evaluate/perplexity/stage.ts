@@ -19,7 +19,7 @@ import {
   type PerplexitySettings,
   settle,
 } from './settings.js';
-import { llamaCppEstimate } from './windows.js';
+import { type DocPerplexity, perplexityReport, type ReportIdentity } from './report.js';
 
 /** One task's entry in results.json `perplexity`. */
 export interface PerplexityReport {
@@ -195,7 +195,9 @@ export class PerplexityStage {
     for (const docs of scored.byFilter.values()) {
       for (const doc of docs) {
         const text = byDoc.get(doc.docId);
-        if (!text || doc.error !== undefined || 'bypass' in doc.metrics) continue;
+        if (!text || doc.error !== undefined) continue;
+        doc.ppl = docPerplexity(text, task.settings.mode === 'chunked');
+        if ('bypass' in doc.metrics) continue;
         if (text.scoredText) {
           for (const [name, count] of [
             ['word_perplexity', text.scoredText.words],
@@ -221,54 +223,27 @@ export class PerplexityStage {
     for (const scored of scoredTasks) {
       const task = this.tasks.get(scored.plan.task.name);
       if (!task) continue;
-      const docs = (scored.byFilter.get(scored.filters[0]) ?? []).filter((doc) => doc.error === undefined);
-      const textByDoc = new Map(task.plan.docs.map((doc, index) => [doc.docId, task.texts[index]]));
-      const texts = docs.map((doc) => textByDoc.get(doc.docId)).filter((text) => text !== undefined);
-      const countOf = (name: string): number | null => {
-        const pairs = docs.map((doc) => doc.metrics[name]);
-        return pairs.every(Array.isArray) && pairs.length ? sum(pairs.map((pair) => Number(pair[1]))) : null;
-      };
-      const loglikelihood = sum(texts.map((text) => text.logprob));
-      const tokens = texts.every((text) => text.scoredTokens !== null)
-        ? sum(texts.map((text) => text.scoredTokens as number))
-        : null;
-      const words = countOf('word_perplexity');
-      const bytes = countOf('byte_perplexity') ?? countOf('bits_per_byte');
-      const partial = texts.filter((text) => text.scoredText !== undefined).length;
-      const report: PerplexityReport = {
+      const identity: ReportIdentity = {
         mode: task.settings.mode,
         mode_source: task.settings.source,
         parameters: describeParameters(task.settings, this.tokenizer),
         tokenizer: tokenizerBlock(this.tokenizer),
-        docs: texts.length,
-        windows: texts.every((text) => text.windows !== null)
-          ? sum(texts.map((text) => text.windows as number))
-          : null,
-        text_tokens: texts.every((text) => text.textTokens !== null)
-          ? sum(texts.map((text) => text.textTokens as number))
-          : null,
-        scored_tokens: tokens,
-        counts: { tokens, words, bytes },
-        counts_from:
-          partial === 0 ? 'text' : partial === texts.length ? 'scored spans' : 'text and scored spans',
-        loglikelihood,
-        token_perplexity: tokens ? Math.exp(-loglikelihood / tokens) : null,
-        word_perplexity: words ? Math.exp(-loglikelihood / words) : null,
-        byte_perplexity: bytes ? Math.exp(-loglikelihood / bytes) : null,
-        bits_per_byte: bytes ? -loglikelihood / bytes / Math.LN2 : null,
-        seconds: task.seconds,
       };
-      if (task.settings.mode === 'chunked') {
-        const nlls = texts.flatMap((text) => text.negativeLogLikelihoods ?? []);
-        const estimate = llamaCppEstimate(nlls);
-        report.llama_cpp = {
-          ppl: estimate.ppl,
-          ppl_stderr: estimate.stderr,
-          chunks: sum(texts.map((text) => text.windows ?? 0)),
-        };
-      }
-      out[task.plan.task.name] = report;
+      const docs = scored.byFilter.get(scored.filters[0]) ?? [];
+      out[task.plan.task.name] = perplexityReport(identity, docs, task.seconds);
     }
     return out;
   }
+}
+
+function docPerplexity(text: TextPerplexity, chunked: boolean): DocPerplexity {
+  const out: DocPerplexity = {
+    logprob: text.logprob,
+    text_tokens: text.textTokens,
+    scored_tokens: text.scoredTokens,
+    windows: text.windows,
+    scored_spans: text.scoredText !== undefined,
+  };
+  if (chunked) out.nll_squares = sum((text.negativeLogLikelihoods ?? []).map((value) => value * value));
+  return out;
 }
