@@ -217,6 +217,44 @@ describe('assay serve over HTTP on loopback', () => {
     }
   });
 
+  it('with add_bos_token=true, token-id prompts carry BOS and score as the in-process gguf backend (1e-4)', async () => {
+    const withBos = createHttpBackend('local-completions', {
+      model: 'served',
+      base_url: `${server.url}/v1/completions`,
+      tokenized_requests: true,
+      add_bos_token: true,
+      max_length: 96,
+      num_concurrent: 2,
+    });
+    const without = createHttpBackend('local-completions', {
+      model: 'served',
+      base_url: `${server.url}/v1/completions`,
+      tokenized_requests: true,
+      max_length: 96,
+    });
+    try {
+      // An empty context too: it becomes the start token alone, with no second BOS on the continuation.
+      const batch = [...requests(5, 14), { context: '', continuation: 'abc de' }];
+      const [viaServer, inProcess, bosLess] = await Promise.all([
+        withBos.loglikelihood(batch),
+        backend.loglikelihood(batch),
+        without.loglikelihood(batch),
+      ]);
+      let differs = 0;
+      for (let i = 0; i < batch.length; i++) {
+        const answer = viaServer[i] as { logprob: number; isGreedy: boolean };
+        expect(Math.abs(answer.logprob - inProcess[i].logprob), JSON.stringify(batch[i])).toBeLessThan(1e-4);
+        expect(answer.isGreedy).toBe(inProcess[i].isGreedy);
+        if (Math.abs((bosLess[i] as { logprob: number }).logprob - inProcess[i].logprob) > 1e-3) differs++;
+      }
+      // Without BOS (lm-eval's API default) the same requests score differently: the flag does something.
+      expect(differs).toBeGreaterThan(batch.length / 2);
+    } finally {
+      await withBos.close?.();
+      await without.close?.();
+    }
+  });
+
   it('serves several concurrent eval jobs with the same answers as one job alone', async () => {
     const clients: ModelBackend[] = Array.from({ length: 3 }, () =>
       createHttpBackend('local-completions', {

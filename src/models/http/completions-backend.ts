@@ -136,7 +136,8 @@ export class CompletionsBackend implements ModelBackend {
       );
       return answers.map((answer) => (answer instanceof RequestError ? answer : answer.logprob));
     }
-    // Token mode: lm-eval's disjoint rolling windows of max_length tokens, summed per text.
+    // Token mode: lm-eval's disjoint rolling windows of max_length tokens, summed per text. The text is
+    // encoded without BOS whatever add_bos_token says: the first window's context is the start token.
     const windows: Array<{ owner: number; prompt: ScoredPrompt }> = [];
     const prefix = await this.prefix();
     for (let owner = 0; owner < requests.length; owner++) {
@@ -383,10 +384,14 @@ export class CompletionsBackend implements ModelBackend {
       continuation = context.slice(trimmed.length) + continuation;
       context = trimmed;
     }
+    // An empty context is the start token alone; the continuation never gets a second one.
     if (context === '')
       return this.truncate([await this.prefix()], await this.tokenizer.encode(continuation));
-    const whole = await this.tokenizer.encode(context + continuation);
-    const contextTokens = await this.tokenizer.encode(context);
+    // lm-eval's TemplateAPI encodes with add_special_tokens=add_bos_token (default false): with it, both
+    // encodings start with the server's BOS, which stays with the context, as the in-process backends do.
+    const withBos = this.args.add_bos_token;
+    const whole = await this.tokenizer.encode(context + continuation, withBos);
+    const contextTokens = await this.tokenizer.encode(context, withBos);
     return this.truncate(contextTokens, whole.slice(contextTokens.length));
   }
 
