@@ -9,22 +9,41 @@ import os from 'node:os';
 import path from 'node:path';
 import { getLlama, LlamaLogLevel, type Token } from 'node-llama-cpp';
 import { GgufBackend } from '../src/models/gguf/gguf-backend.js';
-import { randomLlamaGguf, seededRandom } from '../src/models/gguf/llama-model.js';
+import {
+  asciiCharPieces,
+  buildSpmVocab,
+  randomLlamaGguf,
+  type SpmVocab,
+  seededRandom,
+} from '../src/models/gguf/llama-model.js';
 import { loadNativeAddon } from '../src/models/gguf/native-scorer.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
 
 export async function ggufFigures(report: (line: string) => void): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'assay-bench-gguf-'));
   try {
-    await multipleChoice(report, work);
-    await perplexity(report);
+    await multipleChoice(report, await characterModel(work), 'character-level llama, n_embd 256, 4 layers');
+    const tiny = path.resolve(process.cwd(), '..', 'shared', 'models', 'llama-2-tiny-random.gguf');
+    if (existsSync(tiny))
+      await perplexity(report, tiny, 'llama-2-tiny-random (32K vocab, n_embd 8, 1 layer)');
+    else
+      report(
+        'gguf perplexity on llama-2-tiny-random: skipped (../shared/models/llama-2-tiny-random.gguf is absent)',
+      );
+    // The toy model above does almost no work outside its output layer; this one has a small model's shape.
+    const started = performance.now();
+    const realistic = await realisticModel(work);
+    const built = (performance.now() - started) / 1000;
+    const label = `generated llama (32K vocab, n_embd ${REALISTIC.embeddingLength}, ${REALISTIC.blockCount} layers, n_ff ${REALISTIC.feedForwardLength}, F32, built in ${built.toFixed(1)} s)`;
+    await perplexity(report, realistic, label);
+    await multipleChoice(report, realistic, label);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 }
 
-async function multipleChoice(report: (line: string) => void, work: string): Promise<void> {
-  // A character-level llama with 4 blocks of width 256: one token per character, so lengths are exact.
+/** A character-level llama with 4 blocks of width 256: one token per character, so lengths are exact. */
+async function characterModel(work: string): Promise<string> {
   const modelPath = path.join(work, 'mc.gguf');
   await writeFile(
     modelPath,
@@ -40,6 +59,49 @@ async function multipleChoice(report: (line: string) => void, work: string): Pro
       }),
     ),
   );
+  return modelPath;
+}
+
+const REALISTIC = {
+  embeddingLength: 384,
+  blockCount: 6,
+  feedForwardLength: 1024,
+  headCount: 6,
+  headCountKv: 6,
+};
+
+/**
+ * A 32,000-token vocabulary: the byte and control tokens, printable ASCII, then lowercase 2- and
+ * 3-letter pieces with and without the ▁ word mark (earlier pieces score higher, so SPM merges short
+ * pieces first), cut at 32,000 like Llama 2's.
+ */
+function vocab32k(): SpmVocab {
+  const pieces = asciiCharPieces();
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const grams: string[] = [];
+  for (const a of letters) grams.push(`▁${a}`);
+  for (const a of letters) for (const b of letters) grams.push(a + b, `▁${a}${b}`);
+  for (const a of letters)
+    for (const b of letters) for (const c of letters) grams.push(a + b + c, `▁${a}${b}${c}`);
+  const room = 32_000 - 259 - pieces.length;
+  grams.slice(0, room).forEach((piece, index) => pieces.push({ piece, score: -1 - index }));
+  return buildSpmVocab(pieces);
+}
+
+async function realisticModel(work: string): Promise<string> {
+  const modelPath = path.join(work, 'realistic.gguf');
+  await writeFile(
+    modelPath,
+    writeGguf(randomLlamaGguf({ seed: 11, contextLength: 1024, vocab: vocab32k(), ...REALISTIC })),
+  );
+  return modelPath;
+}
+
+async function multipleChoice(
+  report: (line: string) => void,
+  modelPath: string,
+  label: string,
+): Promise<void> {
   const random = seededRandom(9);
   const text = (length: number) =>
     Array.from({ length }, () => 'abcdefghijklmnopqrstuvwxyz '[Math.floor(random() * 27)]).join('');
@@ -73,18 +135,11 @@ async function multipleChoice(report: (line: string) => void, work: string): Pro
     ...shared.results.map((result, i) => Math.abs(result.logprob - alone.results[i].logprob)),
   );
   report(
-    `gguf multiple choice (24 questions × 4 endings, 80-token context, 20-token endings, ${threads} threads): prefix sharing ${shared.ms.toFixed(0)} ms vs full context per choice ${alone.ms.toFixed(0)} ms = ${(alone.ms / shared.ms).toFixed(2)}× (target ≥ 2.5×); max |Δ logprob| ${maxDiff.toExponential(1)}`,
+    `gguf multiple choice, ${label} (24 questions × 4 endings, 80-character context, 20-character endings, ${threads} threads): prefix sharing ${shared.ms.toFixed(0)} ms vs full context per choice ${alone.ms.toFixed(0)} ms = ${(alone.ms / shared.ms).toFixed(2)}× (target ≥ 2.5×); max |Δ logprob| ${maxDiff.toExponential(1)}`,
   );
 }
 
-async function perplexity(report: (line: string) => void): Promise<void> {
-  const modelPath = path.resolve(process.cwd(), '..', 'shared', 'models', 'llama-2-tiny-random.gguf');
-  if (!existsSync(modelPath)) {
-    report(
-      'gguf perplexity on a 32K-vocabulary model: skipped (../shared/models/llama-2-tiny-random.gguf is absent)',
-    );
-    return;
-  }
+async function perplexity(report: (line: string) => void, modelPath: string, label: string): Promise<void> {
   const threads = os.availableParallelism();
   const words =
     'the cat sat on a mat and then it ran to the park where many children played games all day'.split(' ');
@@ -152,7 +207,7 @@ async function perplexity(report: (line: string) => void): Promise<void> {
   const rawRate = tokens.length / (rawMs / 1000);
   const direct = directRawRate(modelPath, tokens, threads);
   report(
-    `gguf perplexity, llama-2-tiny-random (32K vocab, n_embd 8, ${native.count} tokens, ${threads} threads): ` +
+    `gguf perplexity, ${label} (${native.count} tokens, ${threads} threads): ` +
       `scored ${native.rate.toFixed(0)} tok/s on the ${native.path.path} scorer vs raw prompt processing ` +
       `${rawRate.toFixed(0)} tok/s = ratio ${(native.rate / rawRate).toFixed(3)} (target ≥ 0.5); ` +
       `probabilities Map ${map.rate.toFixed(0)} tok/s = ratio ${(map.rate / rawRate).toFixed(3)}` +

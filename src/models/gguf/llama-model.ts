@@ -163,6 +163,8 @@ export interface RandomLlamaOptions {
   feedForwardLength?: number;
   contextLength?: number;
   chatTemplate?: string;
+  /** Another vocabulary (bench: a 32K one, for the output layer of a realistic model); default characters. */
+  vocab?: SpmVocab;
 }
 
 /**
@@ -176,7 +178,7 @@ export function randomLlamaGguf(options: RandomLlamaOptions = {}): GgufFile {
     const u = Math.max(random(), 1e-12);
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
   };
-  const vocab = buildSpmVocab(asciiCharPieces());
+  const vocab = options.vocab ?? buildSpmVocab(asciiCharPieces());
   const hp: LlamaHyperparameters = {
     name: `assay-random-llama-${options.seed ?? 1}`,
     contextLength: options.contextLength ?? 256,
