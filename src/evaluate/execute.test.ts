@@ -60,6 +60,22 @@ describe('executeRequests', () => {
     });
   });
 
+  it('keeps the choices of one context together, whatever their lengths', async () => {
+    const backend = new RecordingBackend();
+    await executeRequests(backend, [
+      ll(0, 0, 'question one?', ' a very long answer indeed'),
+      ll(1, 0, 'question two!', ' x'),
+      ll(0, 1, 'question one?', ' b'),
+      ll(1, 1, 'question two!', ' a long answer here too'),
+    ]);
+    expect(backend.loglikelihoodCalls[0].map((r) => r.context)).toEqual([
+      'question one?',
+      'question one?',
+      'question two!',
+      'question two!',
+    ]);
+  });
+
   it('gives each sampled repeat its own request and seed, but shares greedy repeats', async () => {
     const backend = new RecordingBackend();
     const sampled: Instance = {

@@ -130,7 +130,20 @@ function dedupe(instances: Instance[]): UniqueRequest[] {
   return result;
 }
 
+/**
+ * Loglikelihood requests are grouped by context, longest context first, so that the choices of one
+ * question reach a backend together (a server's prefix cache, a local engine's shared prefix); lm-eval's
+ * order (by total length) can scatter them when continuations differ in length. Everything else goes
+ * longest first. Ties break on the request text, so the order never depends on the input order.
+ */
 function compareForThroughput(a: UniqueRequest, b: UniqueRequest): number {
+  const first = a.instances[0].args;
+  const second = b.instances[0].args;
+  if (first.type === 'loglikelihood' && second.type === 'loglikelihood') {
+    const contextDiff = second.context.length - first.context.length;
+    if (contextDiff !== 0) return contextDiff;
+    if (first.context !== second.context) return first.context < second.context ? -1 : 1;
+  }
   const lengthDiff = requestLength(b.instances[0]) - requestLength(a.instances[0]);
   if (lengthDiff !== 0) return lengthDiff;
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
