@@ -84,7 +84,9 @@ function vocab32k(): SpmVocab {
   for (const a of letters)
     for (const b of letters) for (const c of letters) grams.push(a + b + c, `▁${a}${b}${c}`);
   const room = 32_000 - 259 - pieces.length;
-  grams.slice(0, room).forEach((piece, index) => pieces.push({ piece, score: -1 - index }));
+  grams.slice(0, room).forEach((piece, index) => {
+    pieces.push({ piece, score: -1 - index });
+  });
   return buildSpmVocab(pieces);
 }
 

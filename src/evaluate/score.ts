@@ -27,18 +27,6 @@ export interface ScoredTask {
 }
 
 const LOGLIKELIHOOD_METRICS = new Set(['acc', 'perplexity']);
-const MULTIPLE_CHOICE_METRICS = new Set([
-  'acc',
-  'acc_norm',
-  'acc_bytes',
-  'acc_mutual_info',
-  'exact_match',
-  'f1',
-  'mcc',
-  'matthews_corrcoef',
-  'brier_score',
-  'likelihood',
-]);
 // token_perplexity is filled in after scoring by the perplexity stage, which knows the token counts.
 const ROLLING_METRICS = new Set(['word_perplexity', 'byte_perplexity', 'bits_per_byte', 'token_perplexity']);
 
