@@ -322,6 +322,74 @@ describe('multiple-input tasks (winogrande-shaped)', () => {
   });
 });
 
+describe('!function metrics and aggregations in metric_list', () => {
+  it('scores with the function, reports under its name, and bootstraps the custom aggregation', () => {
+    const dir = tempDir();
+    writeFileSync(
+      path.join(dir, 'qa.jsonl'),
+      [
+        '{"q": "Capital of France?", "a": "Paris"}',
+        '{"q": "Colour of grass?", "a": "green"}',
+        '{"q": "2+2?", "a": "4"}',
+      ].join('\n'),
+    );
+    writeFileSync(
+      path.join(dir, 'utils.ts'),
+      [
+        'export function answer_length(input: { references: string[]; prediction: string }): number {',
+        '  return input.prediction.trim().length;',
+        '}',
+        'export function largest(items: unknown[]): number {',
+        '  return Math.max(...items.map(Number));',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      path.join(dir, 'qa_len.yaml'),
+      [
+        'task: qa_len',
+        'dataset_path: json',
+        'dataset_kwargs:',
+        '  data_files:',
+        '    test: qa.jsonl',
+        'test_split: test',
+        'output_type: generate_until',
+        'doc_to_text: "Q: {{q}}\\nA:"',
+        'doc_to_target: a',
+        'metric_list:',
+        '  - metric: !function utils.answer_length',
+        '    aggregation: !function utils.largest',
+        '    higher_is_better: false',
+        '  - metric: exact_match',
+        '',
+      ].join('\n'),
+    );
+    const out = tempDir();
+    const run = runCli([
+      'run',
+      '--model',
+      'dummy',
+      '--tasks',
+      'qa_len',
+      '--include_path',
+      dir,
+      '--output_path',
+      out,
+      '--log_samples',
+    ]);
+    expect(run.stderr).not.toContain('error');
+    expect(run.status).toBe(0);
+    const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_qa_len_/));
+    const lengths = samples.map((sample) => (sample.filtered_resps[0] as string).trim().length);
+    samples.forEach((sample, i) => expect(sample.answer_length).toBe(lengths[i]));
+    const results = readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/));
+    expect(results.results.qa_len['answer_length,none']).toBe(Math.max(...lengths));
+    expect(typeof results.results.qa_len['answer_length_stderr,none']).toBe('number');
+    expect(results.higher_is_better.qa_len).toEqual({ answer_length: false, exact_match: true });
+  });
+});
+
 describe('simpleEvaluate', () => {
   it('evaluates a backend object in-process and writes nothing', async () => {
     const cwd = tempDir();

@@ -4,6 +4,7 @@ import type { AggregationFunction } from '../metrics/types.js';
 import type { GroupNode, LoadedTask, TaskNode } from '../tasks/task.js';
 import { leafTasks } from '../tasks/task.js';
 import type { MetricConfig } from '../tasks/types.js';
+import { metricName } from './plan.js';
 import type { ScoredTask } from './score.js';
 import { groupStderr } from '../stats/group-stderr.js';
 import {
@@ -52,10 +53,6 @@ export interface AggregateOptions {
   predictOnly: boolean;
 }
 
-function metricName(entry: MetricConfig): string {
-  return typeof entry.metric === 'string' ? entry.metric : entry.metric.ref;
-}
-
 export function resolveAggregation(
   task: LoadedTask,
   entry: MetricConfig,
@@ -65,10 +62,20 @@ export function resolveAggregation(
     if (typeof entry.aggregation === 'string')
       return { name: entry.aggregation, fn: getAggregation(entry.aggregation) };
     const ref = entry.aggregation;
-    return { name: ref.ref, fn: ref.fn as unknown as AggregationFunction };
+    // A `!function` aggregation gets the bootstrap stderr every custom aggregation gets.
+    return { name: 'custom', fn: ref.fn as unknown as AggregationFunction };
   }
   const custom = task.custom?.aggregation[name];
   if (custom) return { name: custom === getAggregation('mean') ? 'mean' : 'custom', fn: custom };
+  if (typeof entry.metric !== 'string') {
+    throw new AssayError(
+      'invalid_config',
+      `metric !function ${entry.metric.ref} needs an aggregation in metric_list`,
+      {
+        location: { task: task.name, field: 'metric_list' },
+      },
+    );
+  }
   const definition = getMetric(name);
   return { name: definition.defaultAggregation, fn: getAggregation(definition.defaultAggregation) };
 }
@@ -78,6 +85,8 @@ export function resolveHigherIsBetter(task: LoadedTask, entry: MetricConfig): bo
   const name = metricName(entry);
   const custom = task.custom?.higherIsBetter[name];
   if (custom !== undefined) return custom;
+  // lm-eval's default for a callable metric without higher_is_better.
+  if (typeof entry.metric !== 'string') return true;
   return getMetric(name).higherIsBetter;
 }
 

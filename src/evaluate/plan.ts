@@ -69,6 +69,15 @@ const DEFAULT_METRICS: Record<string, string[]> = {
   generate_until: ['exact_match'],
 };
 
+/**
+ * The name a metric_list entry reports under: the registry name, or for a `!function` metric the
+ * function's own name (lm-eval keys callables by `__name__`).
+ */
+export function metricName(entry: MetricConfig): string {
+  if (typeof entry.metric === 'string') return entry.metric;
+  return entry.metric.ref.split(/[.#]/).pop() ?? entry.metric.ref;
+}
+
 export function metricListFor(task: LoadedTask): MetricConfig[] {
   if (task.config.metric_list?.length) return task.config.metric_list;
   if (task.custom) return Object.keys(task.custom.aggregation).map((metric) => ({ metric }));

@@ -2,10 +2,11 @@ import type { DocPerplexity } from './perplexity/report.js';
 import { AssayError } from '../errors.js';
 import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/registry.js';
 import { getMetric } from '../metrics/registry.js';
+import type { GenerationMetricInput } from '../metrics/types.js';
 import { isRequestError, type LoglikelihoodResult } from '../models/backend.js';
 import type { MetricConfig } from '../tasks/types.js';
 import { generativeChoiceResults } from './mc-generate.js';
-import type { PlannedDoc, TaskPlan } from './plan.js';
+import { metricName, type PlannedDoc, type TaskPlan } from './plan.js';
 
 /** One doc's outcome under one filter pipeline: what the sample log writes and aggregation reads. */
 export interface ScoredDoc {
@@ -79,9 +80,7 @@ export function scoreTask(plan: TaskPlan, predictOnly: boolean): ScoredTask {
 }
 
 function wanted(metricList: MetricConfig[]): Set<string> {
-  return new Set(
-    metricList.map((entry) => String(typeof entry.metric === 'string' ? entry.metric : entry.metric.ref)),
-  );
+  return new Set(metricList.map(metricName));
 }
 
 /** lm-eval's ConfigurableTask.process_results, per output type. */
@@ -293,19 +292,14 @@ function generateResults(
   }
   const out: Record<string, unknown> = {};
   for (const entry of plan.metricList) {
-    const name = String(entry.metric);
-    const metric = getMetric(name);
-    if (!metric.compute) {
-      throw new AssayError('invalid_config', `metric ${name} does not apply to generate_until tasks`, {
-        location: { task: plan.task.name, field: 'metric_list' },
-      });
-    }
+    const name = metricName(entry);
+    const compute = generationScorer(entry, name, plan.task.name);
     const kwargs = kwargsOf(entry);
-    const whole = metric.compute({ references, prediction, kwargs });
+    const whole = compute({ references, prediction, kwargs });
     if (references.length > 1 && typeof whole === 'number') {
       // lm-eval's multiple-target rule: a per-sample score is 1.0 when any gold scores non-zero.
       const any = references.some(
-        (reference) => metric.compute?.({ references: [reference], prediction, kwargs }) !== 0,
+        (reference) => compute({ references: [reference], prediction, kwargs }) !== 0,
       );
       out[name] = any ? 1 : 0;
     } else {
@@ -313,4 +307,25 @@ function generateResults(
     }
   }
   return out;
+}
+
+/**
+ * How a metric_list entry scores one generated answer: the registry metric, or a `!function` metric
+ * called with the same `{references, prediction, kwargs}` input (the TypeScript counterpart of lm-eval's
+ * `metric_fn(references=…, predictions=…, **kwargs)`).
+ */
+function generationScorer(
+  entry: MetricConfig,
+  name: string,
+  task: string,
+): (input: GenerationMetricInput) => unknown {
+  if (typeof entry.metric !== 'string')
+    return entry.metric.fn as unknown as (input: GenerationMetricInput) => unknown;
+  const compute = getMetric(name).compute;
+  if (!compute) {
+    throw new AssayError('invalid_config', `metric ${name} does not apply to generate_until tasks`, {
+      location: { task, field: 'metric_list' },
+    });
+  }
+  return compute;
 }
