@@ -185,7 +185,10 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
   }
   // A shard is only useful merged, and `assay merge` re-aggregates from the sample logs.
   if (options.shard !== undefined && !(options.outputPath && (options.logSamples || options.predictOnly))) {
-    throw new AssayError('bad_argument', '--shard needs --output_path and --log_samples: assay merge reads the sample logs');
+    throw new AssayError(
+      'bad_argument',
+      '--shard needs --output_path and --log_samples: assay merge reads the sample logs',
+    );
   }
   const modelArgs =
     typeof options.modelArgs === 'string'
