@@ -39,123 +39,152 @@ async function walk(dir: string): Promise<string[]> {
   return out;
 }
 
+/** `npm run bench -- gguf ppl` runs only the named sections; no names: all of them. */
+const SECTIONS = ['core', 'stats', 'http', 'sandbox', 'viewer', 'hub', 'gguf', 'ppl'] as const;
+const only = process.argv.slice(2);
+for (const name of only) {
+  if (!(SECTIONS as readonly string[]).includes(name)) {
+    process.stderr.write(
+      `bench: unknown section ${JSON.stringify(name)}; sections: ${SECTIONS.join(', ')}\n`,
+    );
+    process.exit(2);
+  }
+}
+const wanted = (name: (typeof SECTIONS)[number]) => only.length === 0 || only.includes(name);
+
 const lines: string[] = [];
 const report = (line: string) => {
   lines.push(line);
   process.stdout.write(`${line}\n`);
 };
 
-// 1. assay --help
-const nodeBaseline = timeCommand(['-e', '0'], 15);
-const help = timeCommand([bin, '--help'], 15);
-report(
-  `assay --help: median ${help.toFixed(0)} ms (target < 150 ms); bare node startup ${nodeBaseline.toFixed(0)} ms; ratio ${(help / nodeBaseline).toFixed(2)}×`,
-);
-
-// 2. assay ls tasks over 10,000 generated YAMLs with include chains
-const work = await mkdtemp(path.join(os.tmpdir(), 'assay-bench-'));
-try {
-  const tree = path.join(work, 'tree');
-  await generateTaskTree(tree, { tasks: 10000 });
-  const files = await walk(tree);
-  const readStart = performance.now();
-  await Promise.all(files.map((file) => readFile(file)));
-  const rawRead = performance.now() - readStart;
-  const ls = timeCommand([bin, 'ls', 'tasks', '--include_path', tree], 5);
+if (wanted('core')) {
+  // 1. assay --help
+  const nodeBaseline = timeCommand(['-e', '0'], 15);
+  const help = timeCommand([bin, '--help'], 15);
   report(
-    `assay ls tasks, ${files.length} files (10,000 task YAMLs with include chains): median ${ls.toFixed(0)} ms (target < 2000 ms); reading every file raw ${rawRead.toFixed(0)} ms; bare node ${nodeBaseline.toFixed(0)} ms`,
+    `assay --help: median ${help.toFixed(0)} ms (target < 150 ms); bare node startup ${nodeBaseline.toFixed(0)} ms; ratio ${(help / nodeBaseline).toFixed(2)}×`,
   );
 
-  // 3. Request building for an MMLU-sized task: 14,042 docs, 4 choices, 5-shot
-  const mmlu = path.join(work, 'mmlu');
-  await mkdir(path.join(mmlu, 'data'), { recursive: true });
-  const doc = (i: number) =>
-    JSON.stringify({
-      question: `Synthetic question ${i}: which option best completes the statement about topic ${i % 57}?`,
-      choices: [`first option ${i}`, `second option ${i}`, `third option ${i}`, `fourth option ${i}`],
-      answer: i % 4,
-      subject: `subject_${i % 57}`,
-    });
-  await writeFile(
-    path.join(mmlu, 'data', 'test.jsonl'),
-    `${Array.from({ length: 14042 }, (_, i) => doc(i)).join('\n')}\n`,
-  );
-  await writeFile(
-    path.join(mmlu, 'data', 'dev.jsonl'),
-    `${Array.from({ length: 5 }, (_, i) => doc(100000 + i)).join('\n')}\n`,
-  );
-  await writeFile(
-    path.join(mmlu, 'mmlu_synthetic.yaml'),
-    [
-      'task: mmlu_synthetic',
-      'dataset_path: json',
-      'dataset_kwargs:',
-      '  data_files:',
-      '    test: data/test.jsonl',
-      '    dev: data/dev.jsonl',
-      'test_split: test',
-      'fewshot_split: dev',
-      'fewshot_config:',
-      '  sampler: first_n',
-      'output_type: multiple_choice',
-      'description: "The following are multiple choice questions (with answers) about {{subject}}.\\n\\n"',
-      'doc_to_text: "{{question.strip()}}\\nA. {{choices[0]}}\\nB. {{choices[1]}}\\nC. {{choices[2]}}\\nD. {{choices[3]}}\\nAnswer:"',
-      'doc_to_choice: ["A", "B", "C", "D"]',
-      'doc_to_target: answer',
-      'num_fewshot: 5',
-      '',
-    ].join('\n'),
-  );
-  const output = execFileSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(root, 'bench', 'build-requests.ts'),
+  // 2. assay ls tasks over 10,000 generated YAMLs with include chains
+  const work = await mkdtemp(path.join(os.tmpdir(), 'assay-bench-'));
+  try {
+    const tree = path.join(work, 'tree');
+    await generateTaskTree(tree, { tasks: 10000 });
+    const files = await walk(tree);
+    const readStart = performance.now();
+    await Promise.all(files.map((file) => readFile(file)));
+    const rawRead = performance.now() - readStart;
+    const ls = timeCommand([bin, 'ls', 'tasks', '--include_path', tree], 5);
+    report(
+      `assay ls tasks, ${files.length} files (10,000 task YAMLs with include chains): median ${ls.toFixed(0)} ms (target < 2000 ms); reading every file raw ${rawRead.toFixed(0)} ms; bare node ${nodeBaseline.toFixed(0)} ms`,
+    );
+
+    // 3. Request building for an MMLU-sized task: 14,042 docs, 4 choices, 5-shot
+    const mmlu = path.join(work, 'mmlu');
+    await mkdir(path.join(mmlu, 'data'), { recursive: true });
+    const doc = (i: number) =>
+      JSON.stringify({
+        question: `Synthetic question ${i}: which option best completes the statement about topic ${i % 57}?`,
+        choices: [`first option ${i}`, `second option ${i}`, `third option ${i}`, `fourth option ${i}`],
+        answer: i % 4,
+        subject: `subject_${i % 57}`,
+      });
+    await writeFile(
+      path.join(mmlu, 'data', 'test.jsonl'),
+      `${Array.from({ length: 14042 }, (_, i) => doc(i)).join('\n')}\n`,
+    );
+    await writeFile(
+      path.join(mmlu, 'data', 'dev.jsonl'),
+      `${Array.from({ length: 5 }, (_, i) => doc(100000 + i)).join('\n')}\n`,
+    );
+    await writeFile(
       path.join(mmlu, 'mmlu_synthetic.yaml'),
-    ],
-    {
-      cwd: root,
-    },
-  ).toString();
-  const figures = JSON.parse(output.trim().split('\n').pop() ?? '{}') as {
-    docs: number;
-    requests: number;
-    ms: number;
-    baselineMs: number;
-    maxRssMb: number;
-  };
-  report(
-    `build requests, MMLU-sized (${figures.docs} docs, ${figures.requests} requests, 5-shot): ${figures.ms.toFixed(0)} ms (target < 3000 ms), peak RSS ${figures.maxRssMb.toFixed(0)} MB (target < 1024 MB); reading + JSON-parsing the data alone ${figures.baselineMs.toFixed(0)} ms; ratio ${(figures.ms / figures.baselineMs).toFixed(1)}×`,
-  );
-} finally {
-  await rm(work, { recursive: true, force: true });
+      [
+        'task: mmlu_synthetic',
+        'dataset_path: json',
+        'dataset_kwargs:',
+        '  data_files:',
+        '    test: data/test.jsonl',
+        '    dev: data/dev.jsonl',
+        'test_split: test',
+        'fewshot_split: dev',
+        'fewshot_config:',
+        '  sampler: first_n',
+        'output_type: multiple_choice',
+        'description: "The following are multiple choice questions (with answers) about {{subject}}.\\n\\n"',
+        'doc_to_text: "{{question.strip()}}\\nA. {{choices[0]}}\\nB. {{choices[1]}}\\nC. {{choices[2]}}\\nD. {{choices[3]}}\\nAnswer:"',
+        'doc_to_choice: ["A", "B", "C", "D"]',
+        'doc_to_target: answer',
+        'num_fewshot: 5',
+        '',
+      ].join('\n'),
+    );
+    const output = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(root, 'bench', 'build-requests.ts'),
+        path.join(mmlu, 'mmlu_synthetic.yaml'),
+      ],
+      {
+        cwd: root,
+      },
+    ).toString();
+    const figures = JSON.parse(output.trim().split('\n').pop() ?? '{}') as {
+      docs: number;
+      requests: number;
+      ms: number;
+      baselineMs: number;
+      maxRssMb: number;
+    };
+    report(
+      `build requests, MMLU-sized (${figures.docs} docs, ${figures.requests} requests, 5-shot): ${figures.ms.toFixed(0)} ms (target < 3000 ms), peak RSS ${figures.maxRssMb.toFixed(0)} MB (target < 1024 MB); reading + JSON-parsing the data alone ${figures.baselineMs.toFixed(0)} ms; ratio ${(figures.ms / figures.baselineMs).toFixed(1)}×`,
+    );
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 }
 
 // 4. Statistics (issue 4): bootstrap stderr and assay compare at scale.
-const { runStatsBench } = await import('./stats.js');
-await runStatsBench(report);
+if (wanted('stats')) {
+  const { runStatsBench } = await import('./stats.js');
+  await runStatsBench(report);
+}
 
 // HTTP backends (issue 9): throughput at 200 ms latency, CPU per request, RSS at 100,000 requests.
-const { httpFigures } = await import('./http.js');
-await httpFigures(report);
+if (wanted('http')) {
+  const { httpFigures } = await import('./http.js');
+  await httpFigures(report);
+}
 
 // 5. Code sandbox (issue 6): per-run overhead and HumanEval-sized throughput.
-const { runSandboxBench } = await import('./sandbox.js');
-await runSandboxBench(report);
+if (wanted('sandbox')) {
+  const { runSandboxBench } = await import('./sandbox.js');
+  await runSandboxBench(report);
+}
 
 // 6. Viewer (issue 7): runs page paint and the first page of a 100,000-sample log, in headless chromium.
-const { runViewerBench } = await import('./viewer.js');
-await runViewerBench(report);
+if (wanted('viewer')) {
+  const { runViewerBench } = await import('./viewer.js');
+  await runViewerBench(report);
+}
 
 // 7. Built-in tasks and Hub data (issue 5): mmlu over a warm Hub cache.
-const { runHubBench } = await import('./hub.js');
-await runHubBench(report);
+if (wanted('hub')) {
+  const { runHubBench } = await import('./hub.js');
+  await runHubBench(report);
+}
 
 // gguf backend (issue 3): multiple-choice prefix sharing speedup, perplexity scoring vs raw prompt processing.
-const { ggufFigures } = await import('./gguf.js');
-await ggufFigures(report);
+if (wanted('gguf')) {
+  const { ggufFigures } = await import('./gguf.js');
+  await ggufFigures(report);
+}
 
 // Perplexity modes (issue 8): scored tokens/s per mode vs raw prompt processing, 32K vocabulary.
-const { runPerplexityBench } = await import('./ppl.js');
-await runPerplexityBench(report);
+if (wanted('ppl')) {
+  const { runPerplexityBench } = await import('./ppl.js');
+  await runPerplexityBench(report);
+}

@@ -19,6 +19,7 @@ import {
   encode,
   encodePair,
   rollingScoringInputs,
+  type Schedule,
   type ScoringInput,
   scoringInput,
   type Token,
@@ -48,8 +49,13 @@ export interface EngineOptions {
    * so scores would depend on batching and prefix sharing. F32 brings that under 1e-5.
    */
   kvCacheType?: 'F32' | 'F16';
-  /** Off only to measure what sharing saves (bench/gguf.ts): every input is then evaluated from scratch. */
-  prefixSharing?: boolean;
+  /**
+   * How scoring inputs are scheduled; anything but the default exists only to measure what the
+   * default saves (bench/gguf.ts). 'shared' (default): identical inputs and common prefixes are
+   * evaluated once and inputs are batched across sequences. 'packed': every input from scratch, still
+   * batched across sequences. 'alone': every input from scratch in its own evaluation.
+   */
+  schedule?: Schedule;
   /**
    * Scoring path: 'native' (assay's addon, target log-probabilities only), 'map' (node-llama-cpp's
    * full-vocabulary probabilities Map), or 'auto' (native when it was built, else map). Default auto.
@@ -97,7 +103,7 @@ export class GgufEngine {
     private readonly sequences: LlamaContextSequence[],
     readonly tokenizer: Tokenizer,
     readonly info: EngineInfo,
-    private readonly prefixSharing: boolean,
+    private readonly schedule: Schedule,
     private readonly native?: { addon: NativeAddon; handle: NativeHandle; sequences: number; cells: number },
   ) {}
 
@@ -193,7 +199,7 @@ export class GgufEngine {
       sequences,
       tokenizer,
       info,
-      options.prefixSharing ?? true,
+      options.schedule ?? 'shared',
       scorer.native,
     );
   }
@@ -230,7 +236,7 @@ export class GgufEngine {
         addon,
         handle,
         inputs,
-        { sequences, cells, prefixSharing: this.prefixSharing },
+        { sequences, cells, schedule: this.schedule },
         results,
         onDone,
         topK,
@@ -245,7 +251,7 @@ export class GgufEngine {
         onDone?.(index);
         return;
       }
-      const key = this.prefixSharing ? item.input.join(',') : String(index);
+      const key = this.schedule === 'shared' ? item.input.join(',') : String(index);
       const group = groups.get(key);
       if (group) {
         group.members.push(index);
@@ -259,7 +265,7 @@ export class GgufEngine {
     >();
     for (const group of groups.values()) {
       const prefix = group.input.slice(0, group.scoredFrom);
-      const key = this.prefixSharing ? prefix.join(',') : `${clusters.size}`;
+      const key = this.schedule === 'shared' ? prefix.join(',') : `${clusters.size}`;
       const cluster = clusters.get(key);
       if (cluster) cluster.groups.push(group);
       else clusters.set(key, { prefix, groups: [group] });
@@ -293,7 +299,7 @@ export class GgufEngine {
         }
       }
     };
-    await Promise.all(this.sequences.map(worker));
+    await Promise.all((this.schedule === 'alone' ? this.sequences.slice(0, 1) : this.sequences).map(worker));
     return results;
   }
 
@@ -306,9 +312,10 @@ export class GgufEngine {
     input: Token[],
     scoredFrom: number,
   ): Promise<Array<Map<Token, number>>> {
-    const keep = this.prefixSharing
-      ? Math.min(commonPrefixLength(sequence.contextTokens, input), scoredFrom)
-      : 0;
+    const keep =
+      this.schedule === 'shared'
+        ? Math.min(commonPrefixLength(sequence.contextTokens, input), scoredFrom)
+        : 0;
     if (sequence.nextTokenIndex > keep) {
       await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
     }

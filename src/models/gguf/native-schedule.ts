@@ -7,15 +7,15 @@
  * each batch the cache is cleared, so every batch is self-contained.
  */
 import type { NativeAddon, NativeBatch, NativeHandle } from './native-scorer.js';
-import type { ScoringInput, Token } from './token-requests.js';
+import type { Schedule, ScoringInput, Token } from './token-requests.js';
 
 export interface ScheduleLimits {
   /** Sequence slots of the native context (≤ 32). */
   sequences: number;
   /** KV cells one batch may fill (at most the context's). */
   cells: number;
-  /** Share prefixes and identical inputs; off only to measure what sharing saves (bench/gguf.ts). */
-  prefixSharing: boolean;
+  /** 'shared' in use; the others only measure what it saves (see EngineOptions.schedule). */
+  schedule: Schedule;
 }
 
 export interface Group {
@@ -39,10 +39,11 @@ function jobCells(job: Job): number {
 }
 
 export function planJobs(inputs: ScoringInput[], limits: ScheduleLimits): Job[] {
+  const sharing = limits.schedule === 'shared';
   const groups = new Map<string, Group>();
   inputs.forEach((item, index) => {
     if (item.targets.length === 0) return;
-    const key = limits.prefixSharing ? item.input.join(',') : String(index);
+    const key = sharing ? item.input.join(',') : String(index);
     const group = groups.get(key);
     if (group) {
       group.members.push(index);
@@ -51,8 +52,8 @@ export function planJobs(inputs: ScoringInput[], limits: ScheduleLimits): Job[] 
   });
   const clusters = new Map<string, Job>();
   for (const group of groups.values()) {
-    const prefix = limits.prefixSharing ? group.input.slice(0, group.scoredFrom + 1) : [];
-    const key = limits.prefixSharing ? prefix.join(',') : String(clusters.size);
+    const prefix = sharing ? group.input.slice(0, group.scoredFrom + 1) : [];
+    const key = sharing ? prefix.join(',') : String(clusters.size);
     const cluster = clusters.get(key);
     if (cluster) cluster.groups.push(group);
     else clusters.set(key, { prefix, groups: [group] });
@@ -97,7 +98,9 @@ export async function scoreNative(
       const job = jobs[end];
       if (
         end > start &&
-        (slots + job.groups.length > limits.sequences || cells + jobCells(job) > limits.cells)
+        (limits.schedule === 'alone' ||
+          slots + job.groups.length > limits.sequences ||
+          cells + jobCells(job) > limits.cells)
       )
         break;
       slots += job.groups.length;

@@ -6,8 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { LoglikelihoodRequest } from '../backend.js';
 import { GgufBackend } from './gguf-backend.js';
 import { randomLlamaGguf, seededRandom } from './llama-model.js';
-import { planJobs } from './native-schedule.js';
-import { loadNativeAddon } from './native-scorer.js';
+import { planJobs, scoreNative } from './native-schedule.js';
+import { loadNativeAddon, type NativeAddon } from './native-scorer.js';
+import { type Schedule, scoringInput } from './token-requests.js';
 import { writeGguf } from './writer.js';
 
 const native = loadNativeAddon();
@@ -19,7 +20,7 @@ const TINY_32K = path.resolve(process.cwd(), '..', 'shared', 'models', 'llama-2-
 
 describe('native scheduling', () => {
   it('shares the context, including its last output, among choices; dedupes identical inputs', () => {
-    const limits = { sequences: 32, cells: 512, prefixSharing: true };
+    const limits = { sequences: 32, cells: 512, schedule: 'shared' as const };
     const jobs = planJobs(
       [
         { input: [1, 5, 6, 7], targets: [7, 8], scoredFrom: 2 }, // ctx 1 5 6, continuation 7 8
@@ -43,7 +44,7 @@ describe('native scheduling', () => {
     ]);
     // Without sharing every input is its own job from position 0.
     expect(
-      planJobs([{ input: [1, 5], targets: [6], scoredFrom: 1 }], { ...limits, prefixSharing: false }),
+      planJobs([{ input: [1, 5], targets: [6], scoredFrom: 1 }], { ...limits, schedule: 'packed' }),
     ).toEqual([{ prefix: [], groups: [{ input: [1, 5], scoredFrom: 1, members: [0] }] }]);
   });
 
@@ -53,7 +54,7 @@ describe('native scheduling', () => {
       targets: [5, 6],
       scoredFrom: 2,
     }));
-    const jobs = planJobs(inputs, { sequences: 2, cells: 512, prefixSharing: true });
+    const jobs = planJobs(inputs, { sequences: 2, cells: 512, schedule: 'shared' as const });
     expect(jobs.map((job) => job.groups.length)).toEqual([2, 2, 1]);
     expect(jobs.every((job) => job.prefix.join() === '1,2,3')).toBe(true);
   });
@@ -113,6 +114,61 @@ describe.skipIf(!native.addon)(
         }
       } finally {
         await Promise.all([nativeBackend.close(), mapBackend.close()]);
+      }
+    });
+
+    it('scores alike under every schedule; alone gives each input its own llama_decode batch', async () => {
+      const addon = native.addon as NativeAddon;
+      const handle = addon.open(modelPath, {
+        nCtx: 512,
+        batchSize: 512,
+        sequences: 32,
+        threads: 1,
+        flashAttention: false,
+        kvF32: true,
+        gpuLayers: 0,
+        backendDir: native.addon ? native.bins : undefined,
+      });
+      try {
+        // Two questions of three choices each (BOS 1, then character tokens), and a duplicate choice.
+        const random = seededRandom(8);
+        const tokens = (length: number) => Array.from({ length }, () => 3 + Math.floor(random() * 90));
+        const inputs = [tokens(12), tokens(9)].flatMap((context) => [
+          scoringInput([1, ...context], tokens(4), 64),
+          scoringInput([1, ...context], tokens(3), 64),
+          scoringInput([1, ...context], tokens(1), 64),
+        ]);
+        inputs.push(inputs[1]);
+        const run = async (schedule: Schedule) => {
+          let calls = 0;
+          // The addon's exports are read-only: inherit them, and define a score that counts its calls.
+          const counting = Object.create(addon, {
+            score: {
+              value: (...args: Parameters<NativeAddon['score']>) => {
+                calls++;
+                return addon.score(...args);
+              },
+            },
+          }) as NativeAddon;
+          const results = inputs.map(() => ({ logprobs: [] as number[], greedy: [] as boolean[] }));
+          await scoreNative(counting, handle, inputs, { sequences: 32, cells: 256, schedule }, results);
+          return { calls, logprobs: results.map((result) => result.logprobs) };
+        };
+        const shared = await run('shared');
+        const packed = await run('packed');
+        const alone = await run('alone');
+        expect([shared.calls, packed.calls, alone.calls]).toEqual([1, 1, inputs.length]);
+        for (const other of [packed, alone]) {
+          other.logprobs.forEach((logprobs, i) => {
+            expect(logprobs).toHaveLength(inputs[i].targets.length);
+            logprobs.forEach((logprob, j) => {
+              expect(Math.abs(logprob - shared.logprobs[i][j])).toBeLessThan(1e-4);
+            });
+          });
+        }
+        expect(shared.logprobs[6]).toEqual(shared.logprobs[1]);
+      } finally {
+        addon.close(handle);
       }
     });
 

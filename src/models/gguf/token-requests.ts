@@ -50,6 +50,9 @@ export function encodePair(
  * What the model reads and which of its outputs are scored, after HF's left truncation
  * `(ctx + cont)[-(maxLength + 1):][:-1]`: output i predicts input[i + 1] (or the last target).
  */
+/** How the engine schedules scoring inputs (EngineOptions.schedule). */
+export type Schedule = 'shared' | 'packed' | 'alone';
+
 export interface ScoringInput {
   input: Token[];
   /** The tokens to score; targets[j] is predicted by the output at input position scoredFrom + j. */
