@@ -28,7 +28,7 @@ export async function runPerplexityBench(report: (line: string) => void): Promis
   const random = seededRandom(8);
   const text = Array.from({ length: 520 }, () => words[Math.floor(random() * words.length)]).join(' ');
 
-  const rawRate = await rawPromptProcessing(modelPath, text, threads);
+  const raw = await rawPromptProcessing(modelPath, text, threads);
   const backend = await GgufBackend.create({ modelPath, threads, nCtx: N_CTX, sequences: 4 });
   try {
     const modes: Array<[string, PerplexityOptions]> = [
@@ -36,22 +36,53 @@ export async function runPerplexityBench(report: (line: string) => void): Promis
       [`strided L=${N_CTX} S=${N_CTX / 2}`, { mode: 'strided', maxLength: N_CTX, stride: N_CTX / 2 }],
       [`chunked n_ctx=${N_CTX}`, { mode: 'chunked', maxLength: N_CTX }],
     ];
-    // Warm the engine first, so the first mode measured does not pay for it.
-    await textPerplexity(backend, text, { mode: 'rolling' }, { file: 'bench', sha256: '' });
-    for (const [label, options] of modes) {
-      const result = await textPerplexity(backend, text, options, { file: 'bench', sha256: '' });
-      const rate = (result.scored_tokens ?? 0) / result.seconds;
+    // A pass takes milliseconds here, so one pass measures scheduler noise: 25 rounds, each a raw pass
+    // then every mode, medians of each (after a warm-up round), so a change in machine load reaches the
+    // baseline and the modes alike. Before each pass a pause lets the other engine's ggml threads,
+    // which poll for a while after a decode, go to sleep: on 2 cores they slowed the next pass.
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 20));
+    const measure = async () => {
+      await pause();
+      const times = [await raw.pass()];
+      const results = [];
+      for (const [, options] of modes) {
+        await pause();
+        results.push(await textPerplexity(backend, text, options, { file: 'bench', sha256: '' }));
+      }
+      return { times, results };
+    };
+    await measure();
+    const rounds = await (async () => {
+      const all = [];
+      for (let round = 0; round < 25; round++) all.push(await measure());
+      return all;
+    })();
+    const rawRate = raw.tokens / median(rounds.map((round) => round.times[0]));
+    modes.forEach(([label], i) => {
+      const result = rounds[0].results[i];
+      const rate = (result.scored_tokens ?? 0) / median(rounds.map((round) => round.results[i].seconds));
       report(
-        `perplexity ${label}, llama-2-tiny-random (32K vocab, ${result.text_tokens} tokens, ${result.scored_tokens} scored, ${threads} threads): ${rate.toFixed(0)} scored tok/s vs raw prompt processing ${rawRate.toFixed(0)} tok/s = ratio ${(rate / rawRate).toFixed(3)}`,
+        `perplexity ${label}, llama-2-tiny-random (32K vocab, ${result.text_tokens} tokens, ${result.scored_tokens} scored, ${threads} threads, medians of 25 interleaved rounds): ${rate.toFixed(0)} scored tok/s vs raw prompt processing ${rawRate.toFixed(0)} tok/s = ratio ${(rate / rawRate).toFixed(3)}`,
       );
-    }
+    });
   } finally {
     await backend.close();
+    await raw.close();
   }
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 /** The same text in n_ctx windows, decoded with no logits requested: the engine's ceiling. */
-async function rawPromptProcessing(modelPath: string, text: string, threads: number): Promise<number> {
+async function rawPromptProcessing(
+  modelPath: string,
+  text: string,
+  threads: number,
+): Promise<{ tokens: number; pass: () => Promise<number>; close: () => Promise<void> }> {
   const llama = await getLlama({
     gpu: false,
     build: 'never',
@@ -77,15 +108,13 @@ async function rawPromptProcessing(modelPath: string, text: string, threads: num
     }
     return (performance.now() - start) / 1000;
   };
-  // A warm-up pass, then the median of 25: one cold pass would understate the engine's speed and flatter
-  // the ratio (the same method as bench/gguf.ts).
-  await pass();
-  const times: number[] = [];
-  for (let run = 0; run < 25; run++) times.push(await pass());
-  times.sort((a, b) => a - b);
-  const seconds = times[Math.floor(times.length / 2)];
-  await context.dispose();
-  await model.dispose();
-  await llama.dispose();
-  return tokens.length / seconds;
+  return {
+    tokens: tokens.length,
+    pass,
+    close: async () => {
+      await context.dispose();
+      await model.dispose();
+      await llama.dispose();
+    },
+  };
 }
