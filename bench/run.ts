@@ -147,44 +147,21 @@ if (wanted('core')) {
   }
 }
 
-// 4. Statistics (issue 4): bootstrap stderr and assay compare at scale.
-if (wanted('stats')) {
-  const { runStatsBench } = await import('./stats.js');
-  await runStatsBench(report);
-}
-
-// HTTP backends (issue 9): throughput at 200 ms latency, CPU per request, RSS at 100,000 requests.
-if (wanted('http')) {
-  const { httpFigures } = await import('./http.js');
-  await httpFigures(report);
-}
-
-// 5. Code sandbox (issue 6): per-run overhead and HumanEval-sized throughput.
-if (wanted('sandbox')) {
-  const { runSandboxBench } = await import('./sandbox.js');
-  await runSandboxBench(report);
-}
-
-// 6. Viewer (issue 7): runs page paint and the first page of a 100,000-sample log, in headless chromium.
-if (wanted('viewer')) {
-  const { runViewerBench } = await import('./viewer.js');
-  await runViewerBench(report);
-}
-
-// 7. Built-in tasks and Hub data (issue 5): mmlu over a warm Hub cache.
-if (wanted('hub')) {
-  const { runHubBench } = await import('./hub.js');
-  await runHubBench(report);
-}
-
-// gguf backend (issue 3): multiple-choice prefix sharing speedup, perplexity scoring vs raw prompt processing.
-if (wanted('gguf')) {
-  const { ggufFigures } = await import('./gguf.js');
-  await ggufFigures(report);
-}
-
-// Perplexity modes (issue 8): scored tokens/s per mode vs raw prompt processing, 32K vocabulary.
-if (wanted('ppl')) {
-  const { runPerplexityBench } = await import('./ppl.js');
-  await runPerplexityBench(report);
-}
+// The per-issue scripts, in order.
+const scripts: Array<[(typeof SECTIONS)[number], () => Promise<void>]> = [
+  // Statistics (issue 4): bootstrap stderr and assay compare at scale.
+  ['stats', async () => (await import('./stats.js')).runStatsBench(report)],
+  // HTTP backends (issue 9): throughput at 200 ms latency, CPU per request, RSS at 100,000 requests.
+  ['http', async () => (await import('./http.js')).httpFigures(report)],
+  // Code sandbox (issue 6): per-run overhead and HumanEval-sized throughput.
+  ['sandbox', async () => (await import('./sandbox.js')).runSandboxBench(report)],
+  // Viewer (issue 7): runs page paint and the first page of a 100,000-sample log, in headless chromium.
+  ['viewer', async () => (await import('./viewer.js')).runViewerBench(report)],
+  // Built-in tasks and Hub data (issue 5): mmlu over a warm Hub cache.
+  ['hub', async () => (await import('./hub.js')).runHubBench(report)],
+  // gguf backend (issue 3): multiple-choice prefix sharing, perplexity scoring vs raw prompt processing.
+  ['gguf', async () => (await import('./gguf.js')).ggufFigures(report)],
+  // Perplexity modes (issue 8): scored tokens/s per mode vs raw prompt processing, 32K vocabulary.
+  ['ppl', async () => (await import('./ppl.js')).runPerplexityBench(report)],
+];
+for (const [name, script] of scripts) if (wanted(name)) await script();
