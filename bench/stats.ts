@@ -10,8 +10,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bootstrapStderr, meanFromCounts } from '../src/stats/bootstrap-stderr.js';
 import { compareRuns } from '../src/results/compare/compare-runs.js';
+import { bootstrapStderr, meanFromCounts } from '../src/stats/bootstrap-stderr.js';
 import { FastRandom } from '../src/stats/fast-random.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

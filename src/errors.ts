@@ -71,10 +71,14 @@ export class AssayError extends Error {
 /** Levenshtein-closest candidates, for "did you mean" messages. */
 export function closestNames(name: string, candidates: Iterable<string>, max = 3): string[] {
   const scored: Array<[number, string]> = [];
-  for (const candidate of candidates) scored.push([editDistance(name.toLowerCase(), candidate.toLowerCase()), candidate]);
+  for (const candidate of candidates)
+    scored.push([editDistance(name.toLowerCase(), candidate.toLowerCase()), candidate]);
   scored.sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]));
   const limit = Math.max(2, Math.ceil(name.length / 2));
-  return scored.filter(([distance]) => distance <= limit).slice(0, max).map(([, candidate]) => candidate);
+  return scored
+    .filter(([distance]) => distance <= limit)
+    .slice(0, max)
+    .map(([, candidate]) => candidate);
 }
 
 function editDistance(a: string, b: string): number {
@@ -85,7 +89,11 @@ function editDistance(a: string, b: string): number {
     previous[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const above = previous[j];
-      previous[j] = Math.min(previous[j] + 1, previous[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous[j] = Math.min(
+        previous[j] + 1,
+        previous[j - 1] + 1,
+        diagonal + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
       diagonal = above;
     }
   }

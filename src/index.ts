@@ -1,24 +1,24 @@
 export { AssayError, type ErrorCode } from './errors.js';
 export {
-  evaluate,
-  simpleEvaluate,
   type EvaluateOptions,
-  type SimpleEvaluateOptions,
   type EvaluateResult,
+  evaluate,
+  type SimpleEvaluateOptions,
+  simpleEvaluate,
 } from './evaluate/evaluate.js';
 export type { RunEvent, RunListener } from './evaluate/events.js';
 export type {
-  ModelBackend,
   BackendCapabilities,
+  ChatMessage,
+  GenerateRequest,
   LoglikelihoodRequest,
   LoglikelihoodResult,
-  RollingRequest,
-  GenerateRequest,
-  ChatMessage,
+  ModelBackend,
   ModelInfo,
+  RollingRequest,
 } from './models/backend.js';
 export { DummyBackend } from './models/dummy/dummy-backend.js';
-export { defineTask } from './tasks/define-task.js';
-export type { LoadedTask, GroupNode, TaskNode } from './tasks/task.js';
-export type { TaskConfig, Doc } from './tasks/types.js';
 export { makeTable } from './results/table.js';
+export { defineTask } from './tasks/define-task.js';
+export type { GroupNode, LoadedTask, TaskNode } from './tasks/task.js';
+export type { Doc, TaskConfig } from './tasks/types.js';

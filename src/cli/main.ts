@@ -1,7 +1,21 @@
 import { Command, CommanderError, Option } from 'commander';
 import { reportError } from './errors.js';
 
-const SUBCOMMANDS = new Set(['run', 'merge', 'ls', 'validate', 'compare', 'gate', 'power', 'data', 'view', 'ppl', 'serve', 'kld', 'help']);
+const SUBCOMMANDS = new Set([
+  'run',
+  'merge',
+  'ls',
+  'validate',
+  'compare',
+  'gate',
+  'power',
+  'data',
+  'view',
+  'ppl',
+  'serve',
+  'kld',
+  'help',
+]);
 
 /**
  * lm-eval spells flags in snake_case; users also type kebab-case. Both reach commander as snake_case.
@@ -31,7 +45,10 @@ export function buildProgram(): Command {
     .command('run')
     .description('evaluate a model on tasks (lm_eval run)')
     .option('-C, --config <file>', 'YAML file whose keys are the flags below (CLI values win)')
-    .option('-M, --model <name>', 'model backend: dummy, gguf, local-completions, local-chat-completions, openai-completions, openai-chat-completions')
+    .option(
+      '-M, --model <name>',
+      'model backend: dummy, gguf, local-completions, local-chat-completions, openai-completions, openai-chat-completions',
+    )
     .option('-a, --model_args <args>', 'k=v,k2=v2 or a JSON object, passed to the backend')
     .option(
       '-t, --tasks <tasks...>',
@@ -75,16 +92,25 @@ export function buildProgram(): Command {
       '100000',
     )
     .option('--include_per_example', 'add per-example predictions to leaderboard.json')
-    .option('--confirm_run_unsafe_code', 'allow tasks marked unsafe_code (they run model-written code in the sandbox)')
+    .option(
+      '--confirm_run_unsafe_code',
+      'allow tasks marked unsafe_code (they run model-written code in the sandbox)',
+    )
     .option(
       '--unsafe_code_without_sandbox',
       'when bubblewrap cannot start, run model-written code with rlimits only (UNSAFE; recorded in the manifest)',
     )
     .option('--code_workers <n>', 'programs run in parallel by code metrics (default: one per core)')
     .option('--code_timeout <seconds>', 'wall-clock limit per program run by code metrics (default: 10)')
-    .option('--ppl_mode <mode>', 'perplexity of loglikelihood_rolling tasks: rolling (lm-eval, default) | strided (HF sliding windows) | chunked (llama-perplexity)')
+    .option(
+      '--ppl_mode <mode>',
+      'perplexity of loglikelihood_rolling tasks: rolling (lm-eval, default) | strided (HF sliding windows) | chunked (llama-perplexity)',
+    )
     .option('--ppl_stride <tokens>', 'strided: a window starts every S tokens (default: half the window)')
-    .option('--ppl_max_length <tokens>', 'strided: window length; chunked: chunk size n_ctx (default: the model context)')
+    .option(
+      '--ppl_max_length <tokens>',
+      'strided: window length; chunked: chunk size n_ctx (default: the model context)',
+    )
     .action(async (flags: Record<string, unknown>) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand(flags);
@@ -93,9 +119,14 @@ export function buildProgram(): Command {
 
   program
     .command('merge')
-    .description('combine the outputs of assay run --shard i/N (every i, with --log_samples) into one run, as if unsharded')
+    .description(
+      'combine the outputs of assay run --shard i/N (every i, with --log_samples) into one run, as if unsharded',
+    )
     .argument('<shards...>', 'each shard run: its results file, its directory, or the --output_path above it')
-    .option('-o, --output_path <path>', 'directory (or .json path) for the merged results, samples and leaderboard.json')
+    .option(
+      '-o, --output_path <path>',
+      'directory (or .json path) for the merged results, samples and leaderboard.json',
+    )
     .option('-t, --tasks <tasks...>', 'task specs to load (default: those the shards recorded)')
     .option('--include_path <dirs...>', 'task directories (default: those the shards recorded)')
     .action(async (shards: string[], flags: Record<string, unknown>) => {
@@ -137,7 +168,9 @@ export function buildProgram(): Command {
 
   program
     .command('compare')
-    .description('paired comparison of two runs (results dir or file, with --log_samples sample logs): B − A per task and group')
+    .description(
+      'paired comparison of two runs (results dir or file, with --log_samples sample logs): B − A per task and group',
+    )
     .argument('<run_a>', 'baseline run A')
     .argument('<run_b>', 'candidate run B')
     .option('-t, --tasks <tasks...>', 'tasks or groups to compare (default: every task in both runs)')
@@ -153,14 +186,23 @@ export function buildProgram(): Command {
 
   program
     .command('gate')
-    .description('CI regression gate: one-sided non-inferiority test per task; exit 0 pass, 1 worse than the margin, 3 undecided')
+    .description(
+      'CI regression gate: one-sided non-inferiority test per task; exit 0 pass, 1 worse than the margin, 3 undecided',
+    )
     .option('--baseline <run>', 'baseline run (results dir or file with sample logs)')
     .option('--current <run>', 'current run')
-    .option('--max_drop <delta>', 'largest tolerated drop, in metric units (0.005 = half a point of accuracy)')
+    .option(
+      '--max_drop <delta>',
+      'largest tolerated drop, in metric units (0.005 = half a point of accuracy)',
+    )
     .option('-t, --tasks <tasks...>', 'tasks or groups to gate on (default: every task in both runs)')
     .option('--metric <name>', 'metric to gate on (default: the first metric of each task)')
     .option('--alpha <level>', 'one-sided significance level', '0.05')
-    .option('--mode <mode>', 'test (non-inferiority test) | threshold (fail if the point estimate drops by more than the margin)', 'test')
+    .option(
+      '--mode <mode>',
+      'test (non-inferiority test) | threshold (fail if the point estimate drops by more than the margin)',
+      'test',
+    )
     .option('--json <file>', 'also write the JSON report to this file')
     .option('--format <format>', 'text | json (stdout)', 'text')
     .action(async (flags: Record<string, unknown>) => {
@@ -170,7 +212,9 @@ export function buildProgram(): Command {
 
   program
     .command('power')
-    .description('items needed to detect an accuracy difference (--delta), or the minimum detectable effect at --n items')
+    .description(
+      'items needed to detect an accuracy difference (--delta), or the minimum detectable effect at --n items',
+    )
     .option('--baseline <accuracy>', 'baseline accuracy, e.g. 0.72')
     .option('--delta <difference>', 'difference to detect, e.g. 0.01')
     .option('--n <items>', 'number of items (gives the minimum detectable effect)')
@@ -185,12 +229,18 @@ export function buildProgram(): Command {
   program
     .command('ppl')
     .description('perplexity of a text file: rolling (lm-eval), strided (HF) or chunked (llama-perplexity)')
-    .requiredOption('-M, --model <name>', 'model backend (strided and chunked need token-level scoring: gguf)')
+    .requiredOption(
+      '-M, --model <name>',
+      'model backend (strided and chunked need token-level scoring: gguf)',
+    )
     .option('-a, --model_args <args>', 'k=v,k2=v2 or a JSON object, passed to the backend')
     .requiredOption('--text <file>', 'UTF-8 text file to score')
     .option('--ppl_mode <mode>', 'rolling | strided | chunked', 'rolling')
     .option('--ppl_stride <tokens>', 'strided: a window starts every S tokens (default: half the window)')
-    .option('--ppl_max_length <tokens>', 'strided: window length; chunked: chunk size n_ctx (default: the model context)')
+    .option(
+      '--ppl_max_length <tokens>',
+      'strided: window length; chunked: chunk size n_ctx (default: the model context)',
+    )
     .option('--format <format>', 'text | json', 'text')
     .option('-o, --output_path <file>', 'also write the JSON report to this file')
     .action(async (flags: Record<string, unknown>) => {
@@ -199,9 +249,14 @@ export function buildProgram(): Command {
     });
   program
     .command('serve')
-    .description('OpenAI-compatible server over a GGUF model (completions with echo + prompt logprobs, chat, tokenize)')
+    .description(
+      'OpenAI-compatible server over a GGUF model (completions with echo + prompt logprobs, chat, tokenize)',
+    )
     .option('-m, --model <file>', 'GGUF file (default: the built-in demo model)')
-    .option('-a, --model_args <args>', 'gguf model args: n_ctx=…,threads=…,batch_size=…,scorer=auto|native|map')
+    .option(
+      '-a, --model_args <args>',
+      'gguf model args: n_ctx=…,threads=…,batch_size=…,scorer=auto|native|map',
+    )
     .option('--host <host>', 'address to bind (anything but loopback exposes the model)', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '8000')
     .option('--concurrency <n>', 'requests using the engine at once', '4')
@@ -213,7 +268,9 @@ export function buildProgram(): Command {
     });
   program
     .command('kld')
-    .description('KL divergence of a (quantized) GGUF from a base GGUF, same-top rate and perplexity ratio (llama-perplexity --kl-divergence)')
+    .description(
+      'KL divergence of a (quantized) GGUF from a base GGUF, same-top rate and perplexity ratio (llama-perplexity --kl-divergence)',
+    )
     .requiredOption('--base <file>', 'the reference GGUF (e.g. F16)')
     .requiredOption('-m, --model <file>', 'the GGUF to check (e.g. a quantization of the base)')
     .option('--text <file>', 'UTF-8 text file to score')
@@ -230,7 +287,9 @@ export function buildProgram(): Command {
     });
   program
     .command('view')
-    .description('browse, compare and plot runs in a web app over results directories (or write a static copy)')
+    .description(
+      'browse, compare and plot runs in a web app over results directories (or write a static copy)',
+    )
     .argument('[dirs...]', 'directories holding results_<time>.json files (searched recursively)', [])
     .option('--port <n>', 'port to listen on (0 picks a free one)', '8711')
     .option('--host <host>', 'address to bind (anything but loopback exposes the results)', '127.0.0.1')

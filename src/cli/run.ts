@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { AssayError } from '../errors.js';
-import { evaluate, type EvaluateOptions } from '../evaluate/evaluate.js';
+import { type EvaluateOptions, evaluate } from '../evaluate/evaluate.js';
 import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
 import { makeTable } from '../results/table.js';
 import { reportError } from './errors.js';
@@ -28,13 +28,15 @@ function integerFlag(value: unknown, flag: string): number | undefined {
 function codeTimeout(value: unknown): { timeoutMs: number; cpuSeconds: number } {
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new AssayError('bad_argument', `--code_timeout must be a positive number of seconds, got "${value}"`);
+    throw new AssayError(
+      'bad_argument',
+      `--code_timeout must be a positive number of seconds, got "${value}"`,
+    );
   }
   return { timeoutMs: Math.round(seconds * 1000), cpuSeconds: Math.ceil(seconds) };
 }
 
-function boolFlag(
-value: unknown): boolean | undefined {
+function boolFlag(value: unknown): boolean | undefined {
   if (value === undefined) return undefined;
   if (value === true || value === false) return value;
   const text = String(value).toLowerCase();
@@ -129,7 +131,8 @@ function partialReason(options: EvaluateOptions): string {
   const reasons: string[] = [];
   if (options.limit !== undefined) reasons.push(`--limit ${options.limit}`);
   if (options.samples !== undefined) reasons.push('--samples');
-  if (options.shard !== undefined) reasons.push(`--shard ${String(options.shard)}; combine the shards with assay merge`);
+  if (options.shard !== undefined)
+    reasons.push(`--shard ${String(options.shard)}; combine the shards with assay merge`);
   return reasons.join(', ');
 }
 

@@ -4,8 +4,8 @@
  * parquet (hyparquet). Files are read once per process.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';

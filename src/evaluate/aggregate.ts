@@ -1,18 +1,18 @@
 import { AssayError } from '../errors.js';
 import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { AggregationFunction } from '../metrics/types.js';
+import { groupStderr } from '../stats/group-stderr.js';
 import type { GroupNode, LoadedTask, TaskNode } from '../tasks/task.js';
 import { leafTasks } from '../tasks/task.js';
 import type { MetricConfig } from '../tasks/types.js';
-import { metricName } from './plan.js';
-import type { ScoredTask } from './score.js';
-import { groupStderr } from '../stats/group-stderr.js';
 import {
   type ClusteredSummary,
   clusteredSummary,
   type RepeatsSummary,
   repeatsSummary,
 } from './metric-stats.js';
+import { metricName } from './plan.js';
+import type { ScoredTask } from './score.js';
 import { type Interval, intervalFor, stderrFor } from './uncertainty.js';
 
 export type Stderr = number | 'N/A';

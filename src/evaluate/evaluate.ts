@@ -3,18 +3,18 @@ import { AssayError } from '../errors.js';
 import type { ModelBackend } from '../models/backend.js';
 import { createBackend } from '../models/registry.js';
 import { type WrittenFiles, writeOutputs } from '../results/output.js';
+import { recordShard } from '../results/shard-record.js';
 import { resolveTasks } from '../tasks/manager.js';
 import type { TaskNode } from '../tasks/task.js';
 import { parseKeyValueArgs } from '../util/key-value-args.js';
+import { type CodeExecutionOptions, prepareCodeSandbox } from './code-stage.js';
 import type { RunListener } from './events.js';
 import { parseLimit } from './limit.js';
+import { type McMode, parseMcMode } from './mc-generate.js';
+import type { PerplexityOptions } from './perplexity/settings.js';
 import { type EvaluationOutput, runEvaluation } from './run-evaluation.js';
 import { parseSeeds } from './seeds.js';
-import type { PerplexityOptions } from './perplexity/settings.js';
 import { parseShard, type Shard } from './shard.js';
-import { type McMode, parseMcMode } from './mc-generate.js';
-import { recordShard } from '../results/shard-record.js';
-import { type CodeExecutionOptions, prepareCodeSandbox } from './code-stage.js';
 
 export interface Logger {
   warn(message: string): void;

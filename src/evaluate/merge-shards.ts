@@ -5,10 +5,11 @@
  * order), and so is the perplexity block of loglikelihood_rolling tasks (from each doc's `ppl_doc`);
  * everything else comes from the shards, which must agree on it.
  */
-import type { ModelBackend } from '../models/backend.js';
-import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/registry.js';
-import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
+
 import { AssayError } from '../errors.js';
+import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/registry.js';
+import type { ModelBackend } from '../models/backend.js';
+import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import { buildResults, type ResultsFile } from '../results/build.js';
 import { type WrittenFiles, writeOutputs } from '../results/output.js';
 import { type SampleLine, taskHash } from '../results/samples.js';

@@ -8,7 +8,6 @@ import type { Doc, MetricConfig } from '../tasks/types.js';
 import type { RunListener } from './events.js';
 import { normalizeGenerationKwargs } from './generation-kwargs.js';
 import { sampleSize } from './limit.js';
-import type { Instance } from './requests.js';
 import {
   checkGenerativeChoice,
   GENERATE_METRICS,
@@ -16,6 +15,7 @@ import {
   generativeChoiceGeneration,
   type McMode,
 } from './mc-generate.js';
+import type { Instance } from './requests.js';
 import { type Shard, shardDocIds } from './shard.js';
 
 export interface PlanOptions {

@@ -1,20 +1,20 @@
 import type { ModelBackend } from '../models/backend.js';
 import { buildResults, type ResultsFile } from '../results/build.js';
 import { type SampleLine, sampleLine, taskHash } from '../results/samples.js';
+import type { CodeSandbox } from '../sandbox/sandbox.js';
 import type { LoadedTask, TaskNode } from '../tasks/task.js';
 import { leafTasks } from '../tasks/task.js';
 import { aggregateGroup, aggregateTask, allGroups, type GroupResult, type TaskResult } from './aggregate.js';
+import { runCodeStage } from './code-stage.js';
 import type { RunListener } from './events.js';
 import { executeRequests } from './execute.js';
+import type { McMode } from './mc-generate.js';
+import type { PerplexityOptions } from './perplexity/settings.js';
+import { PerplexityStage } from './perplexity/stage.js';
 import { planTask, type TaskPlan } from './plan.js';
 import type { Instance } from './requests.js';
-import type { CodeSandbox } from '../sandbox/sandbox.js';
-import { runCodeStage } from './code-stage.js';
 import { type ScoredTask, scoreTask } from './score.js';
-import { PerplexityStage } from './perplexity/stage.js';
-import type { McMode } from './mc-generate.js';
 import type { Shard } from './shard.js';
-import type { PerplexityOptions } from './perplexity/settings.js';
 
 export interface Seeds {
   random: number | null;

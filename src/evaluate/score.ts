@@ -1,4 +1,3 @@
-import type { DocPerplexity } from './perplexity/report.js';
 import { AssayError } from '../errors.js';
 import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/registry.js';
 import { getMetric } from '../metrics/registry.js';
@@ -6,6 +5,7 @@ import type { GenerationMetricInput } from '../metrics/types.js';
 import { isRequestError, type LoglikelihoodResult } from '../models/backend.js';
 import type { MetricConfig } from '../tasks/types.js';
 import { generativeChoiceResults } from './mc-generate.js';
+import type { DocPerplexity } from './perplexity/report.js';
 import { metricName, type PlannedDoc, type TaskPlan } from './plan.js';
 
 /** One doc's outcome under one filter pipeline: what the sample log writes and aggregation reads. */

@@ -5,11 +5,12 @@
  * 0-9, and the strings must be equal. With several references the sample scores 1 if any matches, which is
  * what lm-eval's multiple-target path does (`1.0 if scores > 0.0`).
  */
+
+import { AssayError } from '../errors.js';
 import { compilePythonRegex, pythonSub } from '../util/python-regex.js';
 import { booleanKwarg, checkKwargs, requireReferences } from './kwargs.js';
 import { PYTHON_PUNCTUATION, removeCharacters } from './python-string.js';
 import type { GenerationMetricInput, MetricDefinition } from './types.js';
-import { AssayError } from '../errors.js';
 
 export interface ExactMatchOptions {
   regexesToIgnore?: readonly string[];

@@ -4,8 +4,9 @@
  * cov(y,ŷ) = trace(C)·n − t·p, cov(ŷ,ŷ) = n² − p·p, cov(y,y) = n² − t·t, MCC = cov(y,ŷ)/√(cov(y,y)·cov(ŷ,ŷ)),
  * and 0.0 when the denominator is 0.
  */
-import { readLabelPairs, uniqueLabels } from './labels.js';
+
 import { labelPairCompute } from './f1.js';
+import { readLabelPairs, uniqueLabels } from './labels.js';
 import type { MetricDefinition } from './types.js';
 
 export function matthewsCorrcoefAggregation(items: unknown[]): number {

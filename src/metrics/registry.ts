@@ -25,12 +25,12 @@ import {
   accMutualInfoMetric,
   accNormMetric,
   bitsPerByteMetric,
-  tokenPerplexityMetric,
   brierScoreMetric,
   bypassMetric,
   bytePerplexityMetric,
   likelihoodMetric,
   perplexityMetric,
+  tokenPerplexityMetric,
   wordPerplexityMetric,
 } from './loglikelihood.js';
 import { matthewsCorrcoefAggregation, mccMetric } from './matthews-corrcoef.js';

@@ -1,9 +1,9 @@
 import type { GroupResult, MetricResult, TaskResult } from '../evaluate/aggregate.js';
-import type { Interval } from '../evaluate/uncertainty.js';
 import type { RequestLatency } from '../evaluate/execute.js';
 import type { PerplexityReport } from '../evaluate/perplexity/stage.js';
 import type { TaskPlan } from '../evaluate/plan.js';
 import type { RunOptions } from '../evaluate/run-evaluation.js';
+import type { Interval } from '../evaluate/uncertainty.js';
 import type { ModelBackend, UsageSummary } from '../models/backend.js';
 import type { TaskNode } from '../tasks/task.js';
 import {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ExecutedDoc } from '../evaluate/code-stage.js';
+import type { DocPerplexity } from '../evaluate/perplexity/report.js';
 import type { PlannedDoc } from '../evaluate/plan.js';
 import { instanceArguments } from '../evaluate/requests.js';
-import type { DocPerplexity } from '../evaluate/perplexity/report.js';
 import type { ScoredDoc } from '../evaluate/score.js';
 import type { GeneratedTokens } from '../models/backend.js';
 import { pythonStr } from '../prompts/python-literal.js';

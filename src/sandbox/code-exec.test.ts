@@ -2,15 +2,16 @@
  * The JSONL code_exec metric through the real loader, evaluator, code stage and sandbox: f is called on
  * each test's input, and the score is the fraction of tests matched (return value, and stdout when given).
  */
-import { fileURLToPath } from 'node:url';
+
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { simpleEvaluate } from '../evaluate/evaluate.js';
 import type { GenerateRequest, ModelBackend } from '../models/backend.js';
 import { probeSandbox } from './bubblewrap.js';
-import { CodeSandbox, sandboxOptions, UNSAFE_WARNING } from './sandbox.js';
 import { extractCode, ioTestProgram, newNonce, scoreIoTests } from './io-tests.js';
 import { classifyRun } from './outcome.js';
+import { CodeSandbox, sandboxOptions, UNSAFE_WARNING } from './sandbox.js';
 import type { Language } from './types.js';
 
 const probe = probeSandbox(sandboxOptions());

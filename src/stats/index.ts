@@ -67,6 +67,14 @@ export {
 export { type PairedTTestResult, pairedTTest } from './paired-t-test.js';
 export { type PassAtKAggregate, passAtK, passAtKAggregate, passHatK } from './pass-at-k.js';
 export {
+  comparePassK,
+  evaluatePassK,
+  type PassKComparison,
+  type PassKComparisonMethod,
+  type PassKEvaluation,
+  type PassKProblem,
+} from './pass-at-k-comparison.js';
+export {
   type PermutationTestOptions,
   type PermutationTestResult,
   pairedPermutationTest,
@@ -98,11 +106,3 @@ export {
   wilcoxonNullDistribution,
   wilcoxonSignedRank,
 } from './wilcoxon.js';
-export {
-  comparePassK,
-  evaluatePassK,
-  type PassKComparison,
-  type PassKComparisonMethod,
-  type PassKEvaluation,
-  type PassKProblem,
-} from './pass-at-k-comparison.js';

@@ -3,13 +3,14 @@
  * (which keeps the per-item correlation between the two runs), the mean difference recomputed on each
  * resample with the fast seeded bootstrap, and a percentile or BCa interval read off the replicates.
  */
-import { bootstrapReplicates, meanFromCounts } from './bootstrap-stderr.js';
+
 import {
-  bcaAcceleration,
   type BootstrapInterval,
   type BootstrapIntervalMethod,
+  bcaAcceleration,
   bootstrapInterval,
 } from './bootstrap-interval.js';
+import { bootstrapReplicates, meanFromCounts } from './bootstrap-stderr.js';
 import { mean, sampleStddev } from './descriptive.js';
 import { requireFiniteValues, requireSameLength } from './validate.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { plugInStderr } from './descriptive.js';
 import { pairedBootstrapInterval } from './paired-bootstrap.js';
 import { pairedDifference } from './paired-difference.js';
-import { plugInStderr } from './descriptive.js';
 
 const baseline = [1, 0, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1, 0, 1];
 const candidate = [1, 1, 0, 1, 0, 1, 1, 1, 0, 1, 1, 0, 1, 1, 1, 0, 0, 1, 1, 1];

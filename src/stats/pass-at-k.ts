@@ -8,8 +8,9 @@
  * Across problems the problem is the unit of independence (Miller 2024), so the aggregate's stderr and
  * bootstrap interval are over per-problem estimates.
  */
-import { bootstrapReplicates, meanFromCounts } from './bootstrap-stderr.js';
+
 import { type BootstrapInterval, bootstrapInterval } from './bootstrap-interval.js';
+import { bootstrapReplicates, meanFromCounts } from './bootstrap-stderr.js';
 import { mean, meanStderr } from './descriptive.js';
 import { badArgument, requireSameLength } from './validate.js';
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Alternative } from './alternative.js';
+import { binomialTest } from './binomial-test.js';
 import { bcaAcceleration, bcaAdjustedPercentiles } from './bootstrap-interval.js';
 import { clusteredStandardError } from './clustered-stderr.js';
 import { mean, meanStderr, plugInStderr } from './descriptive.js';
@@ -23,7 +24,6 @@ import {
   studentTQuantile,
   studentTSf,
 } from './distributions.js';
-import { binomialTest } from './binomial-test.js';
 import {
   concatenatedStderr,
   groupMean,
@@ -42,10 +42,10 @@ import { minimumDetectableEffect, powerSampleSize } from './power.js';
 import { proportionConfidenceInterval } from './proportion-interval.js';
 import { resampledQuestionScores } from './repeated-samples.js';
 import {
-  wilcoxonNullDistribution,
-  wilcoxonSignedRank,
   type WilcoxonMethod,
   type WilcoxonZeroMethod,
+  wilcoxonNullDistribution,
+  wilcoxonSignedRank,
 } from './wilcoxon.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -4,6 +4,8 @@
  * LoadedTask with `custom` scoring. Its functions are recorded as FunctionRefs (`file#docToText`) so
  * configs serialize like YAML tasks with `!function`.
  */
+
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { AssayError } from '../errors.js';
 import { importModule } from './function-ref.js';
@@ -12,7 +14,6 @@ import { hashFiles } from './source-hash.js';
 import type { LoadedTask } from './task.js';
 import { taskDocs } from './task-docs.js';
 import { type Doc, type FunctionRef, OUTPUT_TYPES, type OutputType, type TaskConfig } from './types.js';
-import { createHash } from 'node:crypto';
 
 type DocsSource<D> = D[] | (() => D[] | Promise<D[]>);
 

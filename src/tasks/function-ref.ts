@@ -7,8 +7,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { AssayError, type ErrorLocation } from '../errors.js';
-import type { FunctionRef } from './types.js';
 import { installSelfReference } from './self-reference.js';
+import type { FunctionRef } from './types.js';
 import { DeferredFunction, locateFunctionTag } from './yaml-loader.js';
 
 /** A module's exports, and the local files it loaded (for the task's content hash). */

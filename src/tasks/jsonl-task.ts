@@ -12,7 +12,7 @@ import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { MetricDefinition } from '../metrics/types.js';
 import { CODE_SCORE_KIND, type CodeScoreRequest } from '../sandbox/code-score.js';
 import { type IoTest, ioTestProgram, newNonce } from '../sandbox/io-tests.js';
-import { type Language, LANGUAGES } from '../sandbox/types.js';
+import { LANGUAGES, type Language } from '../sandbox/types.js';
 import { hashFiles } from './source-hash.js';
 import type { LoadedTask } from './task.js';
 import type { Doc, TaskConfig } from './types.js';

@@ -12,8 +12,8 @@ import { buildTaskIndex, type IndexEntry, kindOf, type TaskIndex, type TaskLogge
 import { loadJsonlTask } from './jsonl-task.js';
 import { GROUP_FIELDS, parseGroupConfig } from './schema.js';
 import { type GroupNode, type LoadedTask, leafTasks, type TaskNode } from './task.js';
-import { loadYamlTask, type TaskOverrides } from './yaml-task.js';
 import { loadYaml, locateKey, type YamlMapping } from './yaml-loader.js';
+import { loadYamlTask, type TaskOverrides } from './yaml-task.js';
 
 export interface ResolveOptions {
   includePath?: string[];

@@ -10,6 +10,7 @@ import type { RunListener } from '../events.js';
 import type { TaskPlan } from '../plan.js';
 import type { Instance } from '../requests.js';
 import type { ScoredTask } from '../score.js';
+import { type DocPerplexity, perplexityReport, type ReportIdentity } from './report.js';
 import { scoreTexts, sum, type TextPerplexity } from './score-texts.js';
 import {
   checkBackendFor,
@@ -19,7 +20,6 @@ import {
   type PerplexitySettings,
   settle,
 } from './settings.js';
-import { type DocPerplexity, perplexityReport, type ReportIdentity } from './report.js';
 
 /** One task's entry in results.json `perplexity`. */
 export interface PerplexityReport {

@@ -4,7 +4,7 @@
  */
 import { AssayError } from '../../errors.js';
 import type { Doc, FilterStepConfig } from '../../tasks/types.js';
-import { type FilterDefinition, type FilterStep, badArgument } from './types.js';
+import { badArgument, type FilterDefinition, type FilterStep } from './types.js';
 
 type BatchFilter = (responses: unknown[], docs: Doc[]) => Iterable<unknown>;
 

@@ -1,6 +1,6 @@
 /** lm-eval `lowercase`: `resp.lower()` on each response. */
 import { AssayError } from '../../errors.js';
-import { type FilterDefinition, describe, iterateResponses } from './types.js';
+import { describe, type FilterDefinition, iterateResponses } from './types.js';
 
 export function mapStrings(name: string, transform: (text: string) => string) {
   return (responses: unknown) =>

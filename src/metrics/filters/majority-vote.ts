@@ -3,7 +3,7 @@
  * as `most_common` sorts stably over insertion order.
  */
 import { AssayError } from '../../errors.js';
-import { type FilterDefinition, describe, iterateResponses } from './types.js';
+import { describe, type FilterDefinition, iterateResponses } from './types.js';
 
 function vote(responses: unknown): unknown[] {
   const counts = new Map<unknown, number>();

@@ -3,7 +3,7 @@
  * arrive as strings, so a numeric response is looked up by its decimal form (Python would tell 1 from "1").
  */
 import type { FilterStepConfig } from '../../tasks/types.js';
-import { type FilterDefinition, type FilterStep, badArgument, iterateResponses } from './types.js';
+import { badArgument, type FilterDefinition, type FilterStep, iterateResponses } from './types.js';
 
 function build(config: FilterStepConfig): FilterStep {
   const mapping = config.mapping_dict ?? {};

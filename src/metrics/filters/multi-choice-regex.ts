@@ -18,10 +18,10 @@ import {
 import { pythonStrip } from '../python-string.js';
 import { DEFAULT_FALLBACK, DEFAULT_REGEX_PATTERN } from './regex.js';
 import {
-  type FilterDefinition,
-  type FilterStep,
   badArgument,
   booleanArgument,
+  type FilterDefinition,
+  type FilterStep,
   integerArgument,
   iterateResponses,
   pythonIndex,

@@ -3,10 +3,11 @@
  * As in lm-eval, `regex_pattern` and `group_select` are accepted but unused; no tags → `fallback`
  * (default `["invalid"]`). A response that is already a list of pairs has its tags taken directly.
  */
+
+import { AssayError } from '../../errors.js';
 import type { FilterStepConfig } from '../../tasks/types.js';
 import { pythonFindAll } from '../../util/python-regex.js';
-import { type FilterDefinition, type FilterStep, badArgument, describe, iterateResponses } from './types.js';
-import { AssayError } from '../../errors.js';
+import { badArgument, describe, type FilterDefinition, type FilterStep, iterateResponses } from './types.js';
 
 const TAGGED_TOKEN = "\\('([^']*)', '([^']*)'\\)";
 

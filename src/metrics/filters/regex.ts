@@ -4,7 +4,7 @@
  * No match → `fallback`. A response that is not a string is treated as "".
  */
 import type { FilterStepConfig } from '../../tasks/types.js';
-import { compilePythonRegex, type CompiledPythonRegex, pythonFindAll } from '../../util/python-regex.js';
+import { type CompiledPythonRegex, compilePythonRegex, pythonFindAll } from '../../util/python-regex.js';
 import { pythonStrip } from '../python-string.js';
 import {
   type FilterDefinition,

@@ -2,9 +2,10 @@
  * lm-eval `remove_whitespace` (WhitespaceFilter): `resp.strip()` on each response. lm-eval used `lstrip()`
  * until PR #3408 (first released in v0.4.9.2); the contract is lm-eval main, so both ends are stripped.
  */
-import { pythonStrip } from '../python-string.js';
-import { type FilterDefinition, describe, iterateResponses } from './types.js';
+
 import { AssayError } from '../../errors.js';
+import { pythonStrip } from '../python-string.js';
+import { describe, type FilterDefinition, iterateResponses } from './types.js';
 
 export const removeWhitespaceFilter: FilterDefinition = {
   arguments: [],

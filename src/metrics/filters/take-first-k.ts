@@ -1,7 +1,7 @@
 /** lm-eval `take_first_k`: keeps the first `k` responses; fewer than `k` is an error (raise `repeats`). */
 import { AssayError } from '../../errors.js';
 import type { FilterStepConfig } from '../../tasks/types.js';
-import { type FilterDefinition, badArgument, integerArgument, iterateResponses } from './types.js';
+import { badArgument, type FilterDefinition, integerArgument, iterateResponses } from './types.js';
 
 function build(config: FilterStepConfig) {
   if (config.k === undefined) badArgument(config, 'k', 'given (the number of responses to keep)');

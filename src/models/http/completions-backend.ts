@@ -28,12 +28,12 @@ import {
 } from './completions-response.js';
 import { fromCompletionLogprobs, trimToText } from './generated-logprobs.js';
 import { HttpClient } from './http-client.js';
-import { scoreTextPromptLogprobs, scoreTokenPromptLogprobs } from './prompt-logprobs.js';
 import type { HttpModelArgs } from './model-args.js';
+import { scoreTextPromptLogprobs, scoreTokenPromptLogprobs } from './prompt-logprobs.js';
 import { RateLimiter } from './rate-limiter.js';
 import { fetchTokenizerInfo, RemoteTokenizer, serverUrl, tokenizeUrl } from './remote-tokenizer.js';
-import { rollingWindows } from './rolling-windows.js';
 import { batchesOf, generationBatches, preview } from './request-batches.js';
+import { rollingWindows } from './rolling-windows.js';
 import { streamJobs } from './stream-jobs.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { windowLogprobsFromEcho, windowLogprobsFromPromptLogprobs } from './window-logprobs.js';
