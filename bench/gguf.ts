@@ -18,6 +18,7 @@ import {
 } from '../src/models/gguf/llama-model.js';
 import { loadNativeAddon } from '../src/models/gguf/native-scorer.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
+import { median } from './median.js';
 
 export async function ggufFigures(report: (line: string) => void): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'assay-bench-gguf-'));
@@ -349,10 +350,4 @@ function openEngine(
     },
     close: () => addon.close(handle),
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }

@@ -11,6 +11,7 @@ import type { PerplexityOptions } from '../src/evaluate/perplexity/settings.js';
 import { textPerplexity } from '../src/evaluate/perplexity/text-perplexity.js';
 import { GgufBackend } from '../src/models/gguf/gguf-backend.js';
 import { seededRandom } from '../src/models/gguf/llama-model.js';
+import { median } from './median.js';
 
 const N_CTX = 128;
 
@@ -69,12 +70,6 @@ export async function runPerplexityBench(report: (line: string) => void): Promis
     await backend.close();
     await raw.close();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** The same text in n_ctx windows, decoded with no logits requested: the engine's ceiling. */

@@ -7,12 +7,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { passAtKRequest, scoreCodeRequest } from '../src/sandbox/code-score.js';
 import { CodeSandbox } from '../src/sandbox/sandbox.js';
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
+import { median } from './median.js';
 
 const TRIVIAL =
   'def add(a, b):\n    return a + b\n\n\ndef check(candidate):\n    assert candidate(1, 2) == 3\n\n\ncheck(add)\n';

@@ -13,16 +13,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startViewerServer } from '../src/view/server.js';
 import { chromiumInstalled, launchChromium } from '../test/chromium.js';
+import { median } from './median.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'assay.js');
 const SAMPLES = 100_000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 function run(args: string[]): void {
   const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8' });
