@@ -28,6 +28,7 @@ export async function ggufFigures(report: (line: string) => void): Promise<void>
       await characterModel(work),
       'character-level llama, n_embd 256, 4 layers',
       24,
+      'character',
     );
     const tiny = path.resolve(process.cwd(), '..', 'shared', 'models', 'llama-2-tiny-random.gguf');
     if (existsSync(tiny))
@@ -44,7 +45,7 @@ export async function ggufFigures(report: (line: string) => void): Promise<void>
       const built = (performance.now() - started) / 1000;
       const label = `generated llama (32K vocab, n_embd ${shape.embeddingLength}, ${shape.blockCount} layers, n_ff ${shape.feedForwardLength}, F32, built in ${built.toFixed(1)} s)`;
       await perplexity(report, modelPath, label);
-      await multipleChoice(report, modelPath, label, shape === SMALL ? 24 : 8);
+      await multipleChoice(report, modelPath, label, shape === SMALL ? 24 : 8, 'word');
       await rm(modelPath, { force: true });
     }
   } finally {
@@ -137,11 +138,11 @@ async function multipleChoice(
   modelPath: string,
   label: string,
   questions: number,
+  /** What one token is: a character (character-level model) or a word of ▁ + 3 letters (vocab32k). */
+  token: 'character' | 'word',
 ): Promise<void> {
   const random = seededRandom(9);
-  // One token per character on the character-level model; one per word (▁ + 3 letters, all in
-  // vocab32k) on the 32K-vocabulary ones.
-  const characterLevel = label.startsWith('character');
+  const characterLevel = token === 'character';
   const unit = () =>
     characterLevel
       ? 'abcdefghijklmnopqrstuvwxyz '[Math.floor(random() * 27)]

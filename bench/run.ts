@@ -47,9 +47,7 @@ for (const name of only) {
 }
 const wanted = (name: (typeof SECTIONS)[number]) => only.length === 0 || only.includes(name);
 
-const lines: string[] = [];
 const report = (line: string) => {
-  lines.push(line);
   process.stdout.write(`${line}\n`);
 };
 
