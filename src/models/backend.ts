@@ -100,8 +100,10 @@ export interface ModelInfo {
  */
 export class RequestError {
   constructor(
-    /** The server's message, or what went wrong reaching it. */
+    /** The server's message, or what went wrong reaching it, after the request it names. */
     readonly message: string,
+    /** The kind of failure, for counts by cause: `HTTP 500`, `connection error`, `timed out`, `bad answer`… */
+    readonly cause = 'request failed',
   ) {}
 }
 

@@ -14,6 +14,7 @@ import {
   type UsageSummary,
 } from '../backend.js';
 import { cutAtStops } from '../stop-strings.js';
+import { badAnswer } from './answer-checks.js';
 import { describeBatch } from './completions-backend.js';
 import { fromChatLogprobs, trimToText } from './generated-logprobs.js';
 import { HttpClient, ResponseShapeError } from './http-client.js';
@@ -82,6 +83,8 @@ export class ChatBackend implements ModelBackend {
       maxAttempts: args.max_retries,
       timeoutMs: args.timeout * 1000,
       retryBackoffMs: args.retry_backoff * 1000,
+      maxRetryWaitMs: args.max_retry_wait * 1000,
+      label: `${name} at ${args.baseUrls[0]}`,
       cache,
       rateLimiter: new RateLimiter(args.max_requests_per_minute, args.max_tokens_per_minute),
       usage: this.usageRecorder,
@@ -155,6 +158,12 @@ export class ChatBackend implements ModelBackend {
               `malformed chat response: ${issue.path.join('.') || '(root)'}: ${issue.message}`,
             );
           }
+          const content = parsed.data.choices[0].message.content;
+          if (typeof content !== 'string') {
+            throw badAnswer(
+              `message.content is ${JSON.stringify(content ?? null)}, not a string: the server generated no text`,
+            );
+          }
           return parsed.data;
         },
         tokens: (value) => ({
@@ -164,10 +173,10 @@ export class ChatBackend implements ModelBackend {
       });
       if (outcome.ok) {
         const choice = outcome.value.choices[0];
-        const text = cutAtStops(choice.message.content ?? '', request.until);
+        const text = cutAtStops(choice.message.content as string, request.until);
         results[index] = { text, logprobs: trimToText(fromChatLogprobs(choice.logprobs?.content), text) };
       } else {
-        results[index] = new RequestError(outcome.error);
+        results[index] = new RequestError(outcome.error, outcome.cause);
       }
       progress?.(++done);
     });

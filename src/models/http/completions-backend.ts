@@ -17,9 +17,11 @@ import {
   type UsageSummary,
 } from '../backend.js';
 import { cutAtStops } from '../stop-strings.js';
+import { badAnswer } from './answer-checks.js';
 import {
   type CompletionChoice,
   codePoints,
+  echoedPromptTokens,
   NoPromptLogprobs,
   parseCompletionsResponse,
   scoreTextChoice,
@@ -27,7 +29,7 @@ import {
   usageTokens,
 } from './completions-response.js';
 import { fromCompletionLogprobs, trimToText } from './generated-logprobs.js';
-import { HttpClient } from './http-client.js';
+import { HttpClient, type PostOutcome } from './http-client.js';
 import type { HttpModelArgs } from './model-args.js';
 import { scoreTextPromptLogprobs, scoreTokenPromptLogprobs } from './prompt-logprobs.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -88,6 +90,8 @@ export class CompletionsBackend implements ModelBackend {
       maxAttempts: args.max_retries,
       timeoutMs: args.timeout * 1000,
       retryBackoffMs: args.retry_backoff * 1000,
+      maxRetryWaitMs: args.max_retry_wait * 1000,
+      label: `${name} at ${args.baseUrls[0]}`,
     };
     this.client = new HttpClient({
       ...common,
@@ -198,16 +202,26 @@ export class CompletionsBackend implements ModelBackend {
           cacheable: !first.doSample,
           prompts: batch.length,
           describe: () => describeBatch('generate_until', batch, (index) => requests[index].context),
-          parse: (json) => parseCompletionsResponse(json, batch.length),
+          parse: (json) => {
+            const response = parseCompletionsResponse(json, batch.length);
+            response.choices.forEach((choice, position) => {
+              if (typeof choice.text !== 'string') {
+                throw badAnswer(
+                  `choice ${position}'s text is ${JSON.stringify(choice.text ?? null)}, not a string: the server generated nothing it could name`,
+                );
+              }
+            });
+            return response;
+          },
           tokens: usageTokens,
         });
         batch.forEach((index, position) => {
           if (!outcome.ok) {
-            results[index] = new RequestError(outcome.error);
+            results[index] = new RequestError(outcome.error, outcome.cause);
             return;
           }
           const choice = outcome.value.choices[position];
-          const text = cutAtStops(choice.text ?? '', requests[index].until);
+          const text = cutAtStops(choice.text as string, requests[index].until);
           results[index] = { text, logprobs: trimToText(fromCompletionLogprobs(choice.logprobs), text) };
         });
         done += batch.length;
@@ -314,7 +328,9 @@ export class CompletionsBackend implements ModelBackend {
         return runBatch(batch);
       }
       batch.forEach((index, position) => {
-        results[index] = outcome.ok ? outcome.value[position] : new RequestError(outcome.error);
+        results[index] = outcome.ok
+          ? outcome.value.values[position]
+          : new RequestError(outcome.error, outcome.cause);
       });
       done += batch.length;
       progress?.(done);
@@ -333,7 +349,7 @@ export class CompletionsBackend implements ModelBackend {
     prompts: ScoredPrompt[],
     textAt: (index: number) => string,
     read: ChoiceReader<T>,
-  ): Promise<Awaited<ReturnType<typeof this.client.post<T[]>>>> {
+  ): Promise<PostOutcome<ScoredAnswers<T>>> {
     const support = this.promptLogprobsSupport;
     const payload = {
       model: this.args.model,
@@ -351,10 +367,10 @@ export class CompletionsBackend implements ModelBackend {
         cacheable: true,
         prompts: batch.length,
         describe,
-        parse: (json) => {
+        parse: (json): ScoredAnswers<T> => {
           const response = parseCompletionsResponse(json, batch.length);
           answered = response.choices.every((choice) => Array.isArray(choice.prompt_logprobs));
-          return response.choices.map((choice, position) => {
+          const values = response.choices.map((choice, position) => {
             if (support === true && !choice.prompt_logprobs) {
               throw new NoPromptLogprobs(
                 'the response has no prompt_logprobs although the request asked for them',
@@ -362,8 +378,14 @@ export class CompletionsBackend implements ModelBackend {
             }
             return read(choice, prompts[position]);
           });
+          // Billed as sent: the prompt tokens the server counted, else those its answer covers.
+          const tokensIn =
+            response.usage?.prompt_tokens ??
+            response.choices.reduce((sum, choice) => sum + echoedPromptTokens(choice), 0);
+          const tokensOut = response.usage?.completion_tokens ?? response.choices.length;
+          return { values, tokensIn, tokensOut };
         },
-        tokens: (values) => ({ in: 0, out: values.length }),
+        tokens: (answers) => ({ in: answers.tokensIn, out: answers.tokensOut }),
       });
       if (support === undefined && outcome.ok) this.promptLogprobsSupport = answered === true;
       return outcome;
@@ -482,6 +504,13 @@ export function describeBatch(type: string, batch: number[], textAt: (index: num
   return `${type} request #${first} ${preview(textAt(first))}${more}`;
 }
 
+/** A scoring request's answers and the tokens it was billed for. */
+interface ScoredAnswers<T> {
+  values: T[];
+  tokensIn: number;
+  tokensOut: number;
+}
+
 /** Reads one choice of a scoring request; throws ResponseShapeError / NoPromptLogprobs on a bad answer. */
 type ChoiceReader<T> = (choice: CompletionChoice, prompt: ScoredPrompt) => T;
 
@@ -497,7 +526,7 @@ function readLoglikelihood(
   }
   return typeof prompt === 'string'
     ? scoreTextChoice(choice, prompt, contextLength)
-    : scoreTokenChoice(choice, prompt.length, contextLength);
+    : scoreTokenChoice(choice, prompt, contextLength);
 }
 
 /** Per-token log-probabilities of a token window from `contextLength` (its scoreFrom) to its end. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { LoglikelihoodResult } from '../backend.js';
+import { badAnswer, checkEchoedTokenIds, checkEchoLogprobs, echoedPromptStart } from './answer-checks.js';
 import { ResponseShapeError } from './http-client.js';
 
 /**
@@ -89,10 +90,12 @@ function greedyAt(choice: CompletionChoice, index: number, logprob: number): boo
 }
 
 /**
- * Text mode (`tokenized_requests=false`): the prompt was context + continuation as text. The continuation
- * is every prompt token that ends after the context does, located by `text_offset`; a token that straddles
- * the boundary counts with the continuation, since its log-probability covers continuation characters.
- * The last token is the one generated token (`max_tokens: 1`) and is dropped, as lm-eval drops it.
+ * Text mode (`tokenized_requests=false`): the prompt was context + continuation as text. The echoed
+ * tokens must spell it (after a BOS the server may add); the continuation is every prompt token that ends
+ * after the context does; a token that straddles the boundary counts with the continuation, since its
+ * log-probability covers continuation characters. The last token is the one generated token
+ * (`max_tokens: 1`) and is dropped, as lm-eval drops it. Token spans come from the tokens themselves:
+ * servers compute `text_offset` from the same strings.
  */
 export function scoreTextChoice(
   choice: CompletionChoice,
@@ -103,26 +106,21 @@ export function scoreTextChoice(
   if (!logprobs || logprobs.tokens.length < 2 || !(choice.text ?? '').startsWith(prompt)) {
     throw new NoPromptLogprobs(describeMissingEcho(choice, prompt));
   }
+  checkEchoLogprobs(logprobs);
   const { tokens, token_logprobs: values } = logprobs;
   const count = tokens.length - 1;
-  const offsets = logprobs.text_offset ?? cumulativeOffsets(tokens);
-  if (values.length < count || offsets.length < count) {
-    throw new ResponseShapeError(
-      `logprobs lists differ in length (${tokens.length} tokens, ${values.length} log-probabilities)`,
-    );
-  }
-  const promptLength = codePoints(prompt);
-  // A leading special token (BOS spelled "<s>") shifts every offset; align the prompt's end instead.
-  const shift = offsets[count - 1] + codePoints(tokens[count - 1]) - promptLength;
+  const start = echoedPromptStart(tokens, count, prompt);
+  let end = 0;
   let logprob = 0;
   let isGreedy = true;
   let scored = 0;
-  for (let i = 0; i < count; i++) {
-    const end = (i + 1 < count ? offsets[i + 1] : promptLength + shift) - shift;
+  for (let i = start; i < count; i++) {
+    const width = codePoints(tokens[i]);
+    end += width;
     if (end <= contextLength) continue;
     const value = values[i];
     if (value === null) {
-      if (offsets[i] - shift >= end) continue; // an empty special token with no log-probability
+      if (width === 0) continue; // an empty special token with no log-probability
       throw new ResponseShapeError(
         'the first continuation token has no log-probability: the context is empty and the server added no BOS token; use tokenized_requests=true (assay then prefixes a start token)',
       );
@@ -131,28 +129,28 @@ export function scoreTextChoice(
     scored++;
     if (isGreedy && !greedyAt(choice, i, value)) isGreedy = false;
   }
-  if (scored === 0)
-    throw new ResponseShapeError(
-      'no prompt token covers the continuation (text_offset does not match the prompt)',
-    );
+  if (scored === 0) throw badAnswer('no prompt token covers the continuation');
   return { logprob, isGreedy };
 }
 
-/** Token-id mode: the first `promptTokens` log-probabilities belong to the prompt; sum [contextTokens, promptTokens). */
+/** Token-id mode: the first `prompt.length` log-probabilities belong to the prompt; sum [contextTokens, end). */
 export function scoreTokenChoice(
   choice: CompletionChoice,
-  promptTokens: number,
+  prompt: number[],
   contextTokens: number,
 ): LoglikelihoodResult {
   const logprobs = choice.logprobs;
-  if (!logprobs || logprobs.token_logprobs.length < promptTokens + 1) {
+  // Echo ignored: the log-probabilities cover the generated token alone.
+  if (!logprobs || (logprobs.token_logprobs.length <= 1 && prompt.length > 1)) {
     throw new NoPromptLogprobs(
-      `the response has ${logprobs?.token_logprobs.length ?? 0} log-probabilities for a prompt of ${promptTokens} tokens: echo was ignored`,
+      `the response has ${logprobs?.token_logprobs.length ?? 0} log-probabilities for a prompt of ${prompt.length} tokens: echo was ignored`,
     );
   }
+  checkEchoLogprobs(logprobs);
+  checkEchoedTokenIds(logprobs, prompt);
   let logprob = 0;
   let isGreedy = true;
-  for (let i = contextTokens; i < promptTokens; i++) {
+  for (let i = contextTokens; i < prompt.length; i++) {
     const value = logprobs.token_logprobs[i];
     if (value === null) throw new ResponseShapeError(`prompt token ${i} has no log-probability`);
     logprob += value;
@@ -161,14 +159,10 @@ export function scoreTokenChoice(
   return { logprob, isGreedy };
 }
 
-function cumulativeOffsets(tokens: string[]): number[] {
-  const offsets: number[] = [];
-  let at = 0;
-  for (const token of tokens) {
-    offsets.push(at);
-    at += codePoints(token);
-  }
-  return offsets;
+/** Prompt tokens a scoring answer covers (echo: all but the generated one), for usage when the server sends none. */
+export function echoedPromptTokens(choice: CompletionChoice): number {
+  if (choice.prompt_logprobs) return choice.prompt_logprobs.length;
+  return Math.max(0, (choice.logprobs?.tokens.length ?? 1) - 1);
 }
 
 function describeMissingEcho(choice: CompletionChoice, prompt: string): string {

@@ -1,13 +1,24 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { cacheKey, type ResponseCache } from '../../cache/response-cache.js';
+import { AssayError } from '../../errors.js';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { backoffMs, isOverloadStatus, isRetryableStatus, parseRetryAfter } from './retry.js';
 import type { UsageRecorder } from './usage-recorder.js';
 
-/** A response that arrived whole but does not have the shape we need; retrying would not change it. */
-export class ResponseShapeError extends Error {}
+/**
+ * A response that arrived whole but does not have the shape we need, or fails the checks against its
+ * request (see answer-checks.ts); retrying would not change it. `cause` names the kind for counts.
+ */
+export class ResponseShapeError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'malformed response' | 'bad answer' = 'malformed response',
+  ) {
+    super(message);
+  }
+}
 
 export interface HttpClientOptions {
   model: string;
@@ -16,13 +27,18 @@ export interface HttpClientOptions {
   apiKey?: string;
   headers: Record<string, string>;
   numConcurrent: number;
-  /** Attempts in all, the first included. */
+  /** Attempts in all, the first included; waits asked for by 429/503 with Retry-After do not count. */
   maxAttempts: number;
+  /** Wall-clock deadline of one attempt, from sending to the last byte of the body. */
   timeoutMs: number;
   retryBackoffMs: number;
+  /** Total Retry-After wait one request may spend on 429/503 answers before it fails. */
+  maxRetryWaitMs: number;
   cache?: ResponseCache;
   rateLimiter: RateLimiter;
   usage: UsageRecorder;
+  /** Names the backend in the message that stops a run (fail fast). */
+  label?: string;
 }
 
 export interface PostOptions<T> {
@@ -37,7 +53,8 @@ export interface PostOptions<T> {
   tokens: (value: T) => { in: number; out: number };
 }
 
-export type PostOutcome<T> = { ok: true; value: T } | { ok: false; error: string };
+/** `cause` is the kind of failure (`HTTP 500`, `connection error`, `timed out`, `bad answer`…). */
+export type PostOutcome<T> = { ok: true; value: T } | { ok: false; error: string; cause: string };
 
 interface Endpoint {
   pool: Pool;
@@ -45,15 +62,34 @@ interface Endpoint {
   inFlight: number;
 }
 
+/** What one attempt ended with, when it did not end with an answer. */
+interface Failure {
+  cause: string;
+  detail: string;
+  retryable: boolean;
+  connection: boolean;
+}
+
+/** How many of the first requests must all fail the same way before the run stops. */
+export const FAIL_FAST_REQUESTS = 8;
+
+/** Thrown by the deadline timer through the request's AbortSignal. */
+class DeadlineExceeded extends Error {}
+
 /**
  * The one place HTTP happens: keep-alive pools, bounded and adaptive concurrency, rate limits, retries of
  * retryable failures only, and the response cache (checked before sending, written as each answer arrives).
+ * It stops the run (an AssayError, exit 1) when its first requests show the server cannot answer at all:
+ * the first 8 failing with one non-retryable cause, or the first failing to connect on every attempt.
  */
 export class HttpClient {
   private readonly endpoints: Endpoint[];
   private readonly limit: AdaptiveLimit;
   private readonly endpointPath: string;
   private pausedUntil = 0;
+  /** Until an answer arrives: the failures of the first requests, to tell a dead server from bad luck. */
+  private firstFailures: Array<{ key: string; request: string }> | undefined = [];
+  private stopped?: AssayError;
 
   constructor(private readonly options: HttpClientOptions) {
     const pools = new Map<string, Pool>();
@@ -81,6 +117,7 @@ export class HttpClient {
 
   async post<T>(payload: Record<string, unknown>, options: PostOptions<T>): Promise<PostOutcome<T>> {
     const { cache, usage } = this.options;
+    if (this.stopped) throw this.stopped;
     const key =
       options.cacheable && cache ? cacheKey(this.options.model, this.endpointPath, payload) : undefined;
     if (key !== undefined && cache) {
@@ -95,11 +132,15 @@ export class HttpClient {
     }
     // A Buffer lets undici send a content-length and write headers and body together.
     const body = Buffer.from(JSON.stringify(payload));
-    let lastError = '';
-    for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
-      if (attempt > 1) usage.retried();
+    let failure: Failure | undefined;
+    let failedAttempts = 0;
+    let connectionFailures = 0;
+    let rateLimitedMs = 0;
+    for (let sent = 0; ; sent++) {
+      if (sent > 0) usage.retried();
       const wait = this.pausedUntil - Date.now();
       if (wait > 0) await sleep(wait);
+      if (this.stopped) throw this.stopped;
       if (this.options.rateLimiter.active) await this.options.rateLimiter.take();
       const epoch = await this.limit.acquire();
       const endpoint = this.leastLoaded();
@@ -110,19 +151,32 @@ export class HttpClient {
       let status = 0;
       let text = '';
       let retryAfterMs: number | undefined;
+      // The deadline covers the whole attempt, body included: undici's own timeouts restart at every byte.
+      const controller = new AbortController();
+      const deadline = setTimeout(() => controller.abort(new DeadlineExceeded()), this.options.timeoutMs);
+      deadline.unref();
       try {
         const response = await endpoint.pool.request({
           path: endpoint.path,
           method: 'POST',
           headers: this.headers(),
           body,
+          signal: controller.signal,
         });
         status = response.statusCode;
         retryAfterMs = parseRetryAfter(response.headers['retry-after']);
         text = await response.body.text();
       } catch (error) {
-        lastError = `connection error: ${describeNetworkError(error)}`;
+        status = 0;
+        const timedOut = controller.signal.aborted || isTimeout(error);
+        failure = {
+          cause: timedOut ? 'timed out' : 'connection error',
+          detail: `connection error: ${timedOut ? 'timed out' : describeNetworkError(error)}`,
+          retryable: true,
+          connection: !timedOut,
+        };
       } finally {
+        clearTimeout(deadline);
         endpoint.inFlight--;
         this.limit.release();
       }
@@ -132,7 +186,12 @@ export class HttpClient {
           json = JSON.parse(text);
         } catch {
           // A body cut short by a proxy or a dying server: the next attempt may arrive whole.
-          lastError = `malformed JSON in the response (${text.length} bytes: ${JSON.stringify(text.slice(0, 80))})`;
+          failure = {
+            cause: 'malformed JSON',
+            detail: `malformed JSON in the response (${text.length} bytes: ${JSON.stringify(text.slice(0, 80))})`,
+            retryable: true,
+            connection: false,
+          };
         }
         if (json !== undefined) {
           let value: T;
@@ -141,8 +200,10 @@ export class HttpClient {
           } catch (error) {
             if (!(error instanceof ResponseShapeError)) throw error;
             usage.failedRequest(options.prompts);
-            return { ok: false, error: `${options.describe()}: ${error.message}` };
+            const shape = { cause: error.kind, detail: error.message, retryable: false, connection: false };
+            return this.failed(shape, options);
           }
+          this.firstFailures = undefined;
           this.limit.succeeded();
           if (key !== undefined) cache?.put(key, text);
           const ended = performance.now();
@@ -152,23 +213,84 @@ export class HttpClient {
           return { ok: true, value };
         }
       } else if (status !== 0) {
-        lastError = `HTTP ${status}: ${serverMessage(text)}`;
-        if (!isRetryableStatus(status)) break;
+        failure = {
+          cause: `HTTP ${status}`,
+          detail: `HTTP ${status}: ${serverMessage(text)}`,
+          retryable: isRetryableStatus(status),
+          connection: false,
+        };
+        if (!failure.retryable) break;
         if (isOverloadStatus(status)) this.limit.overloaded(epoch);
-        if (retryAfterMs !== undefined)
+        if (retryAfterMs !== undefined) {
           this.pausedUntil = Math.max(this.pausedUntil, Date.now() + retryAfterMs);
+          if (isOverloadStatus(status)) {
+            // "Come back later" is not a failed attempt: it is bounded by its own time budget.
+            const waitMs = Math.max(retryAfterMs, this.options.retryBackoffMs);
+            if (rateLimitedMs + waitMs > this.options.maxRetryWaitMs) {
+              failure.detail += ` (still rate limited after ${(rateLimitedMs / 1000).toFixed(1)} s of Retry-After waits; max_retry_wait=${this.options.maxRetryWaitMs / 1000})`;
+              break;
+            }
+            rateLimitedMs += waitMs;
+            await sleep(waitMs);
+            continue;
+          }
+        }
       }
-      if (attempt < this.options.maxAttempts) {
-        await sleep(Math.max(backoffMs(attempt, this.options.retryBackoffMs), retryAfterMs ?? 0));
-      }
+      failedAttempts++;
+      if (failure?.connection) connectionFailures++;
+      if (failedAttempts >= this.options.maxAttempts) break;
+      await sleep(Math.max(backoffMs(failedAttempts, this.options.retryBackoffMs), retryAfterMs ?? 0));
     }
     usage.failedRequest(options.prompts);
-    return { ok: false, error: `${options.describe()}: ${lastError}` };
+    const last = failure ?? {
+      cause: 'request failed',
+      detail: 'no answer',
+      retryable: true,
+      connection: false,
+    };
+    if (this.firstFailures && connectionFailures === failedAttempts && last.connection) {
+      this.stop(
+        `could not connect to ${this.options.urls[0]}: all ${failedAttempts} attempts of ${options.describe()} failed (${last.detail.replace(/^connection error: /, '')}) and no request has been answered; is the server running at that address?`,
+      );
+    }
+    return this.failed(last, options);
+  }
+
+  /**
+   * A request failed for good. While no request has been answered yet, the first 8 failures are kept:
+   * when all of them have one non-retryable cause, the server cannot answer this run at all, and the
+   * run stops with that cause instead of grinding through every request.
+   */
+  private failed<T>(failure: Failure, options: PostOptions<T>): PostOutcome<T> {
+    const request = options.describe();
+    const first = this.firstFailures;
+    if (first && first.length < FAIL_FAST_REQUESTS) {
+      first.push({ key: failure.retryable ? '' : failure.detail, request });
+      const same = first.every((entry) => entry.key !== '' && entry.key === first[0].key);
+      if (first.length === FAIL_FAST_REQUESTS && same) {
+        this.stop(
+          `the first ${FAIL_FAST_REQUESTS} requests all failed the same way: ${failure.detail} (e.g. ${first[0].request}); stopping instead of sending the rest`,
+        );
+      }
+    }
+    return { ok: false, error: `${request}: ${failure.detail}`, cause: failure.cause };
+  }
+
+  private stop(message: string): never {
+    this.stopped ??= new AssayError(
+      'backend_error',
+      `${this.options.label ? `${this.options.label}: ` : ''}${message}`,
+      { exitCode: 1 },
+    );
+    throw this.stopped;
   }
 
   async close(): Promise<void> {
+    // After a stop, requests still in flight are abandoned rather than waited for.
     await Promise.all(
-      [...new Set(this.endpoints.map((endpoint) => endpoint.pool))].map((pool) => pool.close()),
+      [...new Set(this.endpoints.map((endpoint) => endpoint.pool))].map((pool) =>
+        this.stopped ? pool.destroy() : pool.close(),
+      ),
     );
   }
 
@@ -199,11 +321,16 @@ export class HttpClient {
   }
 }
 
+function isTimeout(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return (
+    error instanceof DeadlineExceeded || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+  );
+}
+
 function describeNetworkError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: string }).code;
-  // The pool's headersTimeout/bodyTimeout carry `timeout`; no per-request AbortSignal (it costs CPU per request).
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timed out';
   return code ? `${error.message} (${code})` : error.message;
 }
 

@@ -26,6 +26,11 @@ const schema = z
     max_retries: positiveInt.default(3),
     /** Seconds per attempt, the body included. */
     timeout: z.coerce.number().positive().default(300),
+    /**
+     * Seconds of Retry-After waits (429/503) one request may spend before it fails; these waits do not
+     * count against max_retries.
+     */
+    max_retry_wait: nonNegative.default(300),
     /** First retry delay in seconds; later ones double, capped at 10 s, with full jitter. */
     retry_backoff: nonNegative.default(0.5),
     /** Prompts per HTTP request. */

@@ -1,4 +1,5 @@
 import type { LoglikelihoodResult } from '../backend.js';
+import { badAnswer, checkLogprob } from './answer-checks.js';
 import { codePoints, type PromptLogprobs } from './completions-response.js';
 import { ResponseShapeError } from './http-client.js';
 
@@ -24,6 +25,9 @@ interface PromptToken {
 function promptTokens(entries: PromptLogprobs, ids?: number[]): PromptToken[] {
   return entries.map((entry, position) => {
     if (entry === null) return { logprob: null, greedy: false, text: '' };
+    for (const [id, value] of Object.entries(entry)) {
+      checkLogprob(value.logprob, `prompt_logprobs entry ${position} (token ${id})`);
+    }
     let chosen: [string, Entry[string]] | undefined;
     if (ids) {
       const own = entry[String(ids[position])];
@@ -34,9 +38,7 @@ function promptTokens(entries: PromptLogprobs, ids?: number[]): PromptToken[] {
       }
     }
     if (!chosen) {
-      throw new ResponseShapeError(
-        `prompt_logprobs entry ${position} lacks the prompt's token ${ids?.[position]}`,
-      );
+      throw badAnswer(`prompt_logprobs entry ${position} lacks the prompt's token ${ids?.[position]}`);
     }
     const best = Math.max(...Object.values(entry).map((value) => value.logprob));
     const value = chosen[1];
@@ -56,9 +58,7 @@ export function scoreTokenPromptLogprobs(
   contextTokens: number,
 ): LoglikelihoodResult {
   if (entries.length !== prompt.length) {
-    throw new ResponseShapeError(
-      `prompt_logprobs has ${entries.length} entries for a prompt of ${prompt.length} tokens`,
-    );
+    throw badAnswer(`prompt_logprobs has ${entries.length} entries for a prompt of ${prompt.length} tokens`);
   }
   const tokens = promptTokens(entries, prompt);
   for (let i = contextTokens; i < tokens.length; i++) {
@@ -99,7 +99,7 @@ export function scoreTextPromptLogprobs(
     }
   });
   if (scored.length === 0) {
-    throw new ResponseShapeError('no prompt token covers the continuation (prompt_logprobs)');
+    throw badAnswer('no prompt token covers the continuation (prompt_logprobs)');
   }
   return sum(scored, first);
 }

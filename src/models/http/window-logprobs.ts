@@ -1,3 +1,4 @@
+import { badAnswer, checkEchoedTokenIds, checkEchoLogprobs, checkLogprob } from './answer-checks.js';
 import type { CompletionChoice, PromptLogprobs } from './completions-response.js';
 import { NoPromptLogprobs } from './completions-response.js';
 import { ResponseShapeError } from './http-client.js';
@@ -12,13 +13,17 @@ export function windowLogprobsFromEcho(
   tokens: number[],
   scoreFrom: number,
 ): number[] {
-  const values = choice.logprobs?.token_logprobs;
-  // Echo gives the prompt's tokens and then the one generated token (max_tokens: 1).
-  if (!values || values.length < tokens.length + 1) {
+  const logprobs = choice.logprobs;
+  // Echo gives the prompt's tokens and then the one generated token (max_tokens: 1); without echo, the
+  // generated token alone.
+  if (!logprobs || logprobs.token_logprobs.length <= 1) {
     throw new NoPromptLogprobs(
-      `the response has ${values?.length ?? 0} log-probabilities for a prompt of ${tokens.length} tokens: echo was ignored`,
+      `the response has ${logprobs?.token_logprobs.length ?? 0} log-probabilities for a prompt of ${tokens.length} tokens: echo was ignored`,
     );
   }
+  checkEchoLogprobs(logprobs);
+  checkEchoedTokenIds(logprobs, tokens);
+  const values = logprobs.token_logprobs;
   return readPositions((position) => values[position], tokens.length, scoreFrom);
 }
 
@@ -29,9 +34,7 @@ export function windowLogprobsFromPromptLogprobs(
   scoreFrom: number,
 ): number[] {
   if (entries.length !== tokens.length) {
-    throw new ResponseShapeError(
-      `prompt_logprobs has ${entries.length} entries for a prompt of ${tokens.length} tokens`,
-    );
+    throw badAnswer(`prompt_logprobs has ${entries.length} entries for a prompt of ${tokens.length} tokens`);
   }
   return readPositions(
     (position) => entries[position]?.[String(tokens[position])]?.logprob ?? null,
@@ -50,6 +53,7 @@ function readPositions(
     const value = valueAt(position);
     if (value === null || value === undefined)
       throw new ResponseShapeError(`prompt token ${position} has no log-probability`);
+    checkLogprob(value, `prompt token ${position}`);
     out.push(value);
   }
   return out;
