@@ -1,5 +1,6 @@
 import { AssayError } from '../errors.js';
 import { type Adjustment, compareRuns } from '../results/compare/compare-runs.js';
+import { checkErroredRuns } from '../results/compare/errored-runs.js';
 import { type ComparisonFormat, renderComparison } from '../results/compare/format-comparison.js';
 import { reportError } from './errors.js';
 import { numberFlag, probabilityFlag, splitList } from './flag-values.js';
@@ -19,6 +20,14 @@ export async function compareCommand(
     const adjustment = String(flags.adjust ?? 'holm');
     if (!ADJUSTMENTS.includes(adjustment))
       throw new AssayError('bad_argument', `--adjust must be holm or bh, got "${adjustment}"`);
+    const warnings = checkErroredRuns(
+      [
+        { role: 'first', location: runA },
+        { role: 'second', location: runB },
+      ],
+      { allowErrors: flags.allow_errors === true, tasks: splitList(flags.tasks) },
+    );
+    for (const warning of warnings) process.stderr.write(`assay: warning: ${warning}\n`);
     const report = compareRuns(runA, runB, {
       tasks: splitList(flags.tasks),
       metric: flags.metric === undefined ? undefined : String(flags.metric),

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { AssayError } from '../errors.js';
+import { checkErroredRuns } from '../results/compare/errored-runs.js';
 import { type GateMode, gateRuns } from '../results/compare/gate.js';
 import { reportError } from './errors.js';
 import { numberFlag, probabilityFlag, splitList } from './flag-values.js';
@@ -23,6 +24,14 @@ export async function gateCommand(flags: Record<string, unknown>): Promise<numbe
     const format = String(flags.format ?? 'text');
     if (format !== 'text' && format !== 'json')
       throw new AssayError('bad_argument', `--format must be text or json, got "${format}"`);
+    const warnings = checkErroredRuns(
+      [
+        { role: 'baseline', location: flags.baseline },
+        { role: 'current', location: flags.current },
+      ],
+      { allowErrors: flags.allow_errors === true, tasks: splitList(flags.tasks) },
+    );
+    for (const warning of warnings) process.stderr.write(`assay: warning: ${warning}\n`);
     const report = gateRuns(flags.baseline, flags.current, {
       maxDrop,
       alpha: probabilityFlag(flags.alpha, '--alpha'),

@@ -179,6 +179,10 @@ export function buildProgram(): Command {
     .option('--adjust <method>', 'multiple-comparison adjustment across tasks: holm | bh', 'holm')
     .option('--alpha <level>', 'significance level of the verdicts', '0.05')
     .option('--seed <n>', 'seed of the bootstrap and permutation resampling', '0')
+    .option(
+      '--allow_errors',
+      'compare runs with errored samples on the docs answered in both (refused otherwise)',
+    )
     .action(async (runA: string, runB: string, flags: Record<string, unknown>) => {
       const { compareCommand } = await import('./compare.js');
       process.exitCode = await compareCommand(runA, runB, flags);
@@ -205,6 +209,10 @@ export function buildProgram(): Command {
     )
     .option('--json <file>', 'also write the JSON report to this file')
     .option('--format <format>', 'text | json (stdout)', 'text')
+    .option(
+      '--allow_errors',
+      'gate runs with errored samples on the docs answered in both (refused otherwise)',
+    )
     .action(async (flags: Record<string, unknown>) => {
       const { gateCommand } = await import('./gate.js');
       process.exitCode = await gateCommand(flags);

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { AssayError } from '../errors.js';
 import { type EvaluateOptions, evaluate } from '../evaluate/evaluate.js';
+import type { RunEvent, RunListener } from '../evaluate/events.js';
 import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
+import type { ResultsFile } from '../results/build.js';
 import { makeTable } from '../results/table.js';
 import { reportError } from './errors.js';
 import { progressListener } from './progress.js';
@@ -127,8 +129,9 @@ export function optionsFromFlags(
   };
 }
 
-function partialReason(options: EvaluateOptions): string {
+function partialReason(options: EvaluateOptions, erroredSamples: number): string {
   const reasons: string[] = [];
+  if (erroredSamples > 0) reasons.push(`${erroredSamples} errored samples`);
   if (options.limit !== undefined) reasons.push(`--limit ${options.limit}`);
   if (options.samples !== undefined) reasons.push('--samples');
   if (options.shard !== undefined)
@@ -136,15 +139,83 @@ function partialReason(options: EvaluateOptions): string {
   return reasons.join(', ');
 }
 
+/** What the run is doing, for the message Ctrl-C prints. */
+interface RunState {
+  phase: string;
+  requests: Map<string, { done: number; total: number }>;
+}
+
+function trackRun(state: RunState, event: RunEvent): void {
+  if (event.type === 'phase') state.phase = event.phase;
+  else if (event.type === 'request-batch-start')
+    state.requests.set(event.requestType, { done: 0, total: event.unique });
+  else if (event.type === 'request-progress')
+    state.requests.set(event.requestType, { done: event.done, total: event.total });
+}
+
+function interruptedMessage(options: EvaluateOptions, state: RunState): string {
+  const progress = [...state.requests]
+    .map(([type, { done, total }]) => `${type} requests ${done} of ${total} answered`)
+    .join(', ');
+  const what = `assay: interrupted (SIGINT) while ${state.phase === 'loading' ? 'loading tasks' : state.phase}${progress ? `: ${progress}` : ''}`;
+  const outputs = !options.outputPath
+    ? 'no outputs were written (no --output_path)'
+    : state.phase === 'writing'
+      ? `it was writing outputs under ${options.outputPath}: files written so far may not include the results file`
+      : `no outputs were written to ${options.outputPath}`;
+  const cache = options.useCache
+    ? `; the answers received so far are kept in the response cache ${options.useCache}: rerun the same command to resume`
+    : '';
+  return `${what}; ${outputs}${cache}\n`;
+}
+
+/** The errored samples on the console: how many, where, by cause, the first message, and where the rest are. */
+function errorSummary(results: ResultsFile, logged: string[] | undefined): string {
+  const errors = results.errors;
+  const tasks = Object.entries(errors.by_task)
+    .map(([task, count]) => `${task}: ${count}`)
+    .join(', ');
+  const causes = Object.entries(errors.by_cause ?? {})
+    .sort((a, b) => b[1] - a[1])
+    .map(([cause, count]) => `${cause}: ${count}`)
+    .join(', ');
+  const lines = [
+    `assay: ${errors.samples} samples failed and count in no metric (${tasks})${causes ? `; by cause: ${causes}` : ''}`,
+  ];
+  if (errors.first)
+    lines.push(
+      `assay: first error (task ${errors.first.task}, doc ${errors.first.doc_id}): ${errors.first.message}`,
+    );
+  lines.push(
+    logged?.length
+      ? `assay: every error is in the sample logs: ${logged.join(', ')}`
+      : 'assay: no sample log was written; add --output_path DIR --log_samples to keep every error',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
 export async function runCommand(flags: Record<string, unknown>): Promise<number> {
+  let stopListening = () => {};
   try {
     const options = optionsFromFlags(flags);
-    const listener = progressListener();
+    const progress = progressListener();
+    const state: RunState = { phase: 'loading', requests: new Map() };
+    const listener: RunListener = (event) => {
+      trackRun(state, event);
+      progress(event);
+    };
+    const onInterrupt = () => {
+      process.stderr.write(`\n${interruptedMessage(options, state)}`);
+      process.exit(130);
+    };
+    process.once('SIGINT', onInterrupt);
+    stopListening = () => process.off('SIGINT', onInterrupt);
     const result = await evaluate({
       ...options,
       listener,
       logger: { warn: (message) => listener({ type: 'warning', message }) },
     });
+    stopListening();
     const { results } = result;
     if (options.writeOut) {
       for (const plan of result.plans) {
@@ -168,18 +239,18 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
     if (results.groups) process.stdout.write(`\n${makeTable(results, 'groups')}`);
     if (results.partial) {
       process.stdout.write(
-        `\nWARNING: partial run (${partialReason(options)}): these numbers cover only part of each task and are not comparable with full runs.\n`,
+        `\nWARNING: partial run (${partialReason(options, results.errors.samples)}): these numbers cover only part of each task and are not comparable with full runs.\n`,
       );
     }
     if (result.files) process.stderr.write(`assay: results written to ${result.files.results}\n`);
     if (result.erroredSamples > 0) {
-      process.stderr.write(
-        `assay: ${result.erroredSamples} samples failed; see the sample log for their errors\n`,
-      );
+      process.stderr.write(errorSummary(results, result.files?.samples));
       return 1;
     }
     return 0;
   } catch (error) {
     return reportError(error);
+  } finally {
+    stopListening();
   }
 }

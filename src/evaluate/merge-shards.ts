@@ -58,6 +58,7 @@ const COMPUTED = new Set([
   'task_hashes',
   'stats',
   'perplexity',
+  'errors',
 ]);
 
 export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
@@ -493,6 +494,8 @@ function assembleResults(
     runs.reduce((sum, run) => sum + Number(run.results.total_evaluation_time_seconds), 0),
   );
   merged.request_stats = mergeRequestStats(runs.map((run) => run.results.request_stats));
+  // The merged run is partial when it was limited, or when docs errored in any shard.
+  merged.partial = single.partial || built.errors.samples > 0;
   return merged as unknown as ResultsFile;
 }
 

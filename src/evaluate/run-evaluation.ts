@@ -6,6 +6,7 @@ import type { LoadedTask, TaskNode } from '../tasks/task.js';
 import { leafTasks } from '../tasks/task.js';
 import { aggregateGroup, aggregateTask, allGroups, type GroupResult, type TaskResult } from './aggregate.js';
 import { runCodeStage } from './code-stage.js';
+import { errorCauses } from './errored-samples.js';
 import type { RunListener } from './events.js';
 import { executeRequests } from './execute.js';
 import type { McMode } from './mc-generate.js';
@@ -148,6 +149,7 @@ export async function runEvaluation(
     latency,
     startDate,
     seconds: (performance.now() - started) / 1000,
+    errors: errorCauses(scoredTasks),
   });
   const perplexityReports = perplexity.report(scoredTasks);
   if (Object.keys(perplexityReports).length) results.perplexity = perplexityReports;

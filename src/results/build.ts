@@ -1,11 +1,12 @@
 import type { GroupResult, MetricResult, TaskResult } from '../evaluate/aggregate.js';
+import type { ErrorCauses } from '../evaluate/errored-samples.js';
 import type { RequestLatency } from '../evaluate/execute.js';
 import type { PerplexityReport } from '../evaluate/perplexity/stage.js';
 import type { TaskPlan } from '../evaluate/plan.js';
 import type { RunOptions } from '../evaluate/run-evaluation.js';
 import type { Interval } from '../evaluate/uncertainty.js';
 import type { ModelBackend, UsageSummary } from '../models/backend.js';
-import type { TaskNode } from '../tasks/task.js';
+import { leafTasks, type TaskNode } from '../tasks/task.js';
 import {
   assayGitCommit,
   assayVersion,
@@ -55,6 +56,20 @@ export interface ResultsFile {
   stats: Record<string, Record<string, MetricStats>>;
   /** loglikelihood_rolling task → perplexity mode, parameters, tokenizer and the counts behind each metric. */
   perplexity?: Record<string, PerplexityReport>;
+  /** Errored samples: docs a failed request or a failed metric left out of every metric. */
+  errors: ErrorsBlock;
+}
+
+/**
+ * The run's errored samples. Every task (and group) with any also says so in its own entry:
+ * `partial: true`, `errors`, `answered` (the docs its metrics are computed over) and a `note`.
+ */
+export interface ErrorsBlock {
+  samples: number;
+  by_task: Record<string, number>;
+  /** Absent when the causes are not known (a merged run: sample logs keep the messages only). */
+  by_cause?: Record<string, number>;
+  first?: { task: string; doc_id: number; message: string } | null;
 }
 
 /** The statistics behind one `metric,filter` of results.json, beyond lm-eval's value and stderr. */
@@ -93,6 +108,8 @@ interface BuildInput {
   latency: RequestLatency;
   startDate: number;
   seconds: number;
+  /** Causes of errored samples, when known; counts fall back to each task's own. */
+  errors?: ErrorCauses;
 }
 
 /** lm-eval's model_name: the first of these model_args, else the backend name. */
@@ -152,8 +169,38 @@ function metricStats(metrics: MetricResult[]): Record<string, MetricStats> {
   return out;
 }
 
+/** A task's or group's own mark: its metrics cover only the docs that were answered. */
+function partialMark(errors: number, docs: number): ResultsEntry {
+  if (errors === 0) return {};
+  return {
+    partial: true,
+    errors,
+    answered: docs - errors,
+    note: `metrics over the ${docs - errors} answered docs of ${docs}; ${errors} errored samples count in no metric`,
+  };
+}
+
+function errorsBlock(input: BuildInput): ErrorsBlock {
+  const byTask =
+    input.errors?.byTask ??
+    Object.fromEntries(
+      input.taskResults
+        .filter((result) => result.erroredSamples > 0)
+        .map((result) => [result.name, result.erroredSamples]),
+    );
+  const samples = Object.values(byTask).reduce((sum, count) => sum + count, 0);
+  const first = input.errors?.first;
+  return {
+    samples,
+    by_task: byTask,
+    ...(input.errors ? { by_cause: input.errors.byCause } : {}),
+    ...(first ? { first: { task: first.task, doc_id: first.docId, message: first.message } } : {}),
+  };
+}
+
 export function buildResults(input: BuildInput): ResultsFile {
   const { options, plans, backend } = input;
+  const errors = errorsBlock(input);
   const taskByName = new Map(input.taskResults.map((result) => [result.name, result]));
   const groupByName = new Map(input.groupResults.map((result) => [result.name, result]));
   const planByName = new Map(plans.map((plan) => [plan.task.name, plan]));
@@ -176,6 +223,7 @@ export function buildResults(input: BuildInput): ResultsFile {
         name: node.name,
         sample_len: result.sampleLen,
         ...metricEntries(result.metrics),
+        ...partialMark(errors.by_task[node.name] ?? 0, result.sampleLen),
       };
       versions[node.name] = node.version;
       nShot[node.name] = plan.numFewshot;
@@ -186,7 +234,16 @@ export function buildResults(input: BuildInput): ResultsFile {
     const aggregated = groupByName.get(node.name);
     const entry: ResultsEntry = { alias: tab + (node.alias ?? node.name), name: node.name };
     if (aggregated) {
-      Object.assign(entry, metricEntries(aggregated.metrics), { sample_count: aggregated.sampleCount });
+      const leaves = [...new Set(leafTasks(node).map((task) => task.name))];
+      Object.assign(
+        entry,
+        metricEntries(aggregated.metrics),
+        { sample_count: aggregated.sampleCount },
+        partialMark(
+          leaves.reduce((sum, name) => sum + (errors.by_task[name] ?? 0), 0),
+          leaves.reduce((sum, name) => sum + (taskByName.get(name)?.sampleLen ?? 0), 0),
+        ),
+      );
       groups[node.name] = { ...entry, alias: node.alias ?? node.name };
       higherIsBetter[node.name] = Object.fromEntries(
         aggregated.metrics.map((m) => [m.metric, m.higherIsBetter]),
@@ -221,7 +278,7 @@ export function buildResults(input: BuildInput): ResultsFile {
           typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : undefined,
         ) ?? null)
       : null;
-  const partial = options.limit !== undefined || options.samples !== undefined;
+  const limited = options.limit !== undefined || options.samples !== undefined;
   const info = backend.info();
   const manifest: Manifest = {
     schema: 'assay.manifest/v1',
@@ -248,7 +305,7 @@ export function buildResults(input: BuildInput): ResultsFile {
       ...options.seeds,
       sampling: typeof options.genKwargs.seed === 'number' ? options.genKwargs.seed : options.seeds.random,
     },
-    limit: { used: partial, value: options.limit ?? null, samples: options.samples !== undefined },
+    limit: { used: limited, value: options.limit ?? null, samples: options.samples !== undefined },
     hardware: hardware(info.numericFormat ?? null),
     runtime: { node: process.version, platform: process.platform, arch: process.arch },
     ...(options.codeSandbox ? { code_execution: options.codeSandbox.describe() } : {}),
@@ -292,13 +349,15 @@ export function buildResults(input: BuildInput): ResultsFile {
     total_evaluation_time_seconds: String(input.seconds),
     assay_schema: RESULTS_SCHEMA,
     assay_version: assayVersion(),
-    partial,
+    // Partial: a --limit / --samples subset, or docs that errored and count in no metric.
+    partial: limited || errors.samples > 0,
     request_stats: { ...input.latency, ...(backend.usage ? { usage: backend.usage() } : {}) },
     manifest,
     stats: {
       ...Object.fromEntries(input.taskResults.map((result) => [result.name, metricStats(result.metrics)])),
       ...Object.fromEntries(input.groupResults.map((result) => [result.name, metricStats(result.metrics)])),
     },
+    errors,
   };
   return out;
 }

@@ -15,6 +15,9 @@ export interface LeaderboardTask {
   /** Mean wall time per request of the request types this task used, in milliseconds. */
   mean_latency_ms: number | null;
   sha256: string;
+  /** Set when docs errored: the score covers only the answered docs. */
+  partial?: true;
+  errors?: number;
   examples?: Array<{ doc_id: number; prediction: unknown; target: string; score: unknown }>;
 }
 
@@ -22,7 +25,10 @@ export interface Leaderboard {
   schema: typeof LEADERBOARD_SCHEMA;
   model: string;
   date: number;
+  /** A --limit / --samples subset, or a run with errored samples (see each task's `errors`). */
   partial: boolean;
+  /** Errored samples in all tasks. */
+  errors: number;
   tasks: Record<string, LeaderboardTask>;
   /** Mean of the task scores. */
   overall: number | null;
@@ -38,6 +44,8 @@ export function buildLeaderboard(input: {
   samples: Record<string, SampleLine[]>;
   latency: RequestLatency;
   includePerExample: boolean;
+  /** Task → errored samples (results.json `errors.by_task`). */
+  errorsByTask: Record<string, number>;
 }): Leaderboard {
   const tasks: Record<string, LeaderboardTask> = {};
   const plans = new Map(input.plans.map((plan) => [plan.task.name, plan]));
@@ -61,6 +69,8 @@ export function buildLeaderboard(input: {
       mean_latency_ms: stats && stats.requests > 0 ? (stats.seconds * 1000) / stats.requests : null,
       sha256: plan.task.source.sha256,
     };
+    const errors = input.errorsByTask[result.name] ?? 0;
+    if (errors > 0) Object.assign(entry, { partial: true, errors });
     if (input.includePerExample) {
       entry.examples = lines.map((line) => ({
         doc_id: line.doc_id,
@@ -77,6 +87,7 @@ export function buildLeaderboard(input: {
     model: input.model,
     date: input.date,
     partial: input.partial,
+    errors: Object.values(input.errorsByTask).reduce((sum, count) => sum + count, 0),
     tasks,
     overall: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null,
   };

@@ -49,6 +49,7 @@ export async function writeOutputs(
     samples: output.samples,
     latency: output.results.request_stats,
     includePerExample: options.includePerExample,
+    errorsByTask: output.results.errors.by_task,
   });
   const leaderboardFile = path.join(directory, 'leaderboard.json');
   await writeFileAtomic(leaderboardFile, `${JSON.stringify(leaderboard, null, 2)}\n`);

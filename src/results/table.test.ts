@@ -44,4 +44,32 @@ describe('makeTable', () => {
       '|wikitext|      2|none  |     0|word_perplexity|↓  |12.5000|±  |   N/A|',
     );
   });
+
+  it('marks a task with errored samples: its values cover only the answered docs', () => {
+    const table = makeTable({
+      results: {
+        arc: {
+          alias: 'arc',
+          'acc,none': 0.6,
+          'acc_stderr,none': 0.1,
+          partial: true,
+          errors: 5,
+          answered: 195,
+        },
+        boolq: { alias: 'boolq', 'acc,none': 0.7, 'acc_stderr,none': 0.05 },
+      },
+      versions: { arc: 1, boolq: 2 },
+      'n-shot': { arc: 0, boolq: 0 },
+      higher_is_better: { arc: { acc: true }, boolq: { acc: true } },
+    });
+    expect(table).toBe(
+      [
+        '|                  Tasks                  |Version|Filter|n-shot|Metric|   |Value |   |Stderr|',
+        '|-----------------------------------------|------:|------|-----:|------|---|-----:|---|-----:|',
+        '|arc (partial: 5 errored, 195 of 200 docs)|      1|none  |     0|acc   |↑  |0.6000|±  |0.1000|',
+        '|boolq                                    |      2|none  |     0|acc   |↑  |0.7000|±  |0.0500|',
+        '',
+      ].join('\n'),
+    );
+  });
 });

@@ -26,7 +26,7 @@ export function makeTable(source: TableSource, column: 'results' | 'groups' = 'r
   ];
   const rows: string[][] = [];
   for (const [key, entry] of Object.entries(source[column] ?? {})) {
-    let name = typeof entry.alias === 'string' ? entry.alias : key;
+    let name = (typeof entry.alias === 'string' ? entry.alias : key) + partialNote(entry);
     let version = key in source.versions ? formatPlain(source.versions[key]) : '    N/A';
     const nShot = key in source['n-shot'] ? formatPlain(source['n-shot'][key]) : ' ';
     const higher = source.higher_is_better[key] ?? {};
@@ -66,6 +66,14 @@ export function makeTable(source: TableSource, column: 'results' | 'groups' = 'r
     }
   }
   return renderMarkdown(headers, rows);
+}
+
+/** A task whose docs partly errored says so beside its name: its values cover the answered docs only. */
+function partialNote(entry: Record<string, unknown>): string {
+  if (entry.partial !== true || typeof entry.errors !== 'number') return '';
+  const answered = typeof entry.answered === 'number' ? entry.answered : undefined;
+  const of = answered === undefined ? '' : `, ${answered} of ${answered + entry.errors} docs`;
+  return ` (partial: ${entry.errors} errored${of})`;
 }
 
 function splitOnce(key: string): [string, string] {

@@ -16,6 +16,8 @@ const resultsSchema = z.object({
   configs: z.record(z.string(), z.record(z.string(), z.unknown())),
   higher_is_better: z.record(z.string(), z.record(z.string(), z.boolean())).default({}),
   model_name: z.string().optional(),
+  /** Errored samples per task (assay runs; older runs and lm-eval's have none, their sample logs tell). */
+  errors: z.object({ by_task: z.record(z.string(), z.number()) }).optional(),
   /** Perplexity tasks: the tokenizer behind token counts (token_perplexity compares only under one). */
   perplexity: z
     .record(
