@@ -125,9 +125,13 @@ describe('failed requests are never hidden', () => {
     });
     expect(results.errors.first.task).toBe('rel_mc');
     expect(results.errors.first.doc_id).toBe(3);
-    expect(results.errors.first.message).toMatch(/^loglikelihood request #\d+ "Item 3: .*": HTTP 500: replica overloaded$/);
+    expect(results.errors.first.message).toMatch(
+      /^loglikelihood request #\d+ "Item 3: .*": HTTP 500: replica overloaded$/,
+    );
     const lied = readJsonl<Json>(findOne(dir, /^samples_rel_mc_/)).find((sample) => sample.doc_id === 7);
-    expect(lied?.error).toMatch(/^loglikelihood request #\d+ "Item 7: .*": token \d+ .* has log-probability 3\.5, above 0/);
+    expect(lied?.error).toMatch(
+      /^loglikelihood request #\d+ "Item 7: .*": prompt_logprobs entry \d+ \(token \d+\) has log-probability 3\.5, above 0/,
+    );
 
     const leaderboard = readJson<Json>(path.join(dir, 'leaderboard.json'));
     expect(leaderboard).toMatchObject({ partial: true, errors: 2 });
@@ -138,7 +142,9 @@ describe('failed requests are never hidden', () => {
     expect(run.stderr).toContain('assay: 2 samples failed and count in no metric (rel_mc: 2); by cause: ');
     expect(run.stderr).toContain('HTTP 500: 1');
     expect(run.stderr).toContain('bad answer: 1');
-    expect(run.stderr).toMatch(/assay: first error \(task rel_mc, doc 3\): loglikelihood request #\d+ "Item 3: .*": HTTP 500: replica overloaded\n/);
+    expect(run.stderr).toMatch(
+      /assay: first error \(task rel_mc, doc 3\): loglikelihood request #\d+ "Item 3: .*": HTTP 500: replica overloaded\n/,
+    );
     expect(run.stderr).toContain('assay: every error is in the sample logs: ');
 
     const gate = ['gate', '--baseline', baseline, '--current', out, '--max_drop', '0.5'];
@@ -174,7 +180,9 @@ describe('a run that cannot succeed stops with its cause; Ctrl-C says what it in
       taskFile,
     ]).done;
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/assay: error: local-completions at .*: could not connect to .*: all 2 attempts of loglikelihood request #\d+ .* failed \(connect ECONNREFUSED .*\) and no request has been answered/);
+    expect(run.stderr).toMatch(
+      /assay: error: local-completions at .*: could not connect to .*: all 2 attempts of loglikelihood request #\d+ .* failed \(connect ECONNREFUSED .*\) and no request has been answered/,
+    );
     expect(run.stderr).not.toContain('see the sample log');
     expect(performance.now() - started).toBeLessThan(10_000);
   }, 30_000);

@@ -494,8 +494,17 @@ function assembleResults(
     runs.reduce((sum, run) => sum + Number(run.results.total_evaluation_time_seconds), 0),
   );
   merged.request_stats = mergeRequestStats(runs.map((run) => run.results.request_stats));
-  // The merged run is partial when it was limited, or when docs errored in any shard.
+  // The merged run is partial when it was limited, or when docs errored in any shard; the causes are
+  // the shards' (sample logs keep only the messages).
   merged.partial = single.partial || built.errors.samples > 0;
+  const causes = runs.map((run) => (run.results as Partial<ResultsFile>).errors?.by_cause);
+  if (built.errors.samples > 0 && causes.every((byCause) => byCause !== undefined)) {
+    const byCause: Record<string, number> = {};
+    for (const shard of causes)
+      for (const [cause, count] of Object.entries(shard ?? {}))
+        byCause[cause] = (byCause[cause] ?? 0) + count;
+    merged.errors = { ...built.errors, by_cause: byCause };
+  }
   return merged as unknown as ResultsFile;
 }
 

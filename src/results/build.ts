@@ -190,10 +190,12 @@ function errorsBlock(input: BuildInput): ErrorsBlock {
     );
   const samples = Object.values(byTask).reduce((sum, count) => sum + count, 0);
   const first = input.errors?.first;
+  // Without the causes (a merged run rebuilt from sample logs), an empty count is still known.
+  const byCause = input.errors?.byCause ?? (samples === 0 ? {} : undefined);
   return {
     samples,
     by_task: byTask,
-    ...(input.errors ? { by_cause: input.errors.byCause } : {}),
+    ...(byCause ? { by_cause: byCause } : {}),
     ...(first ? { first: { task: first.task, doc_id: first.docId, message: first.message } } : {}),
   };
 }

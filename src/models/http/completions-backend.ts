@@ -17,7 +17,6 @@ import {
   type UsageSummary,
 } from '../backend.js';
 import { cutAtStops } from '../stop-strings.js';
-import { badAnswer } from './answer-checks.js';
 import {
   type CompletionChoice,
   codePoints,
@@ -202,17 +201,7 @@ export class CompletionsBackend implements ModelBackend {
           cacheable: !first.doSample,
           prompts: batch.length,
           describe: () => describeBatch('generate_until', batch, (index) => requests[index].context),
-          parse: (json) => {
-            const response = parseCompletionsResponse(json, batch.length);
-            response.choices.forEach((choice, position) => {
-              if (typeof choice.text !== 'string') {
-                throw badAnswer(
-                  `choice ${position}'s text is ${JSON.stringify(choice.text ?? null)}, not a string: the server generated nothing it could name`,
-                );
-              }
-            });
-            return response;
-          },
+          parse: (json) => parseCompletionsResponse(json, batch.length),
           tokens: usageTokens,
         });
         batch.forEach((index, position) => {
@@ -221,7 +210,15 @@ export class CompletionsBackend implements ModelBackend {
             return;
           }
           const choice = outcome.value.choices[position];
-          const text = cutAtStops(choice.text as string, requests[index].until);
+          // A missing text is not an empty answer: scoring "" would count a failure as a wrong answer.
+          if (typeof choice.text !== 'string') {
+            results[index] = new RequestError(
+              `${describeBatch('generate_until', [index], (at) => requests[at].context)}: the choice's text is ${JSON.stringify(choice.text ?? null)}, not a string`,
+              'bad answer',
+            );
+            return;
+          }
+          const text = cutAtStops(choice.text, requests[index].until);
           results[index] = { text, logprobs: trimToText(fromCompletionLogprobs(choice.logprobs), text) };
         });
         done += batch.length;
