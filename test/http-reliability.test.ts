@@ -91,6 +91,21 @@ describe('server answers are verified before they are scored', () => {
     }
   }
 
+  it('an honest SentencePiece server\'s dummy prefix space ("Once" echoed as " Once") still scores exactly', async () => {
+    const spm = await server({ dummyPrefix: true });
+    const honest = [
+      { context: 'Once upon a time', continuation: ' there' },
+      { context: '', continuation: 'Once upon a time' },
+    ];
+    const expected = await new DummyBackend({ seed: 7 }).loglikelihood(honest);
+    for (const promptLogprobs of [false, true]) {
+      const answers = (await backend('local-completions', spm.completionsUrl, {
+        prompt_logprobs: promptLogprobs,
+      }).loglikelihood(honest)) as LoglikelihoodResult[];
+      answers.forEach((answer, i) => expect(answer.logprob).toBeCloseTo(expected[i].logprob, 9));
+    }
+  });
+
   it('a token window (perplexity) with a positive log-probability fails the call instead of scoring', async () => {
     const liar = await server({ promptLogprobs: false, corrupt: { kind: 'positive-logprob' } });
     const model = backend('local-completions', liar.completionsUrl, {

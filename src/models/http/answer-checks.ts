@@ -55,19 +55,42 @@ export function checkEchoLogprobs(logprobs: EchoLogprobs): void {
 
 /**
  * Echo in text mode: the tokens before the generated one must spell the prompt, after at most one
- * leading token (the BOS a server adds, as vLLM does for Llama). Returns the index of the prompt's first
- * token. Anything else means the server scored a different text than the one sent.
+ * leading token (the BOS a server adds, as vLLM does for Llama) and whitespace that the first prompt
+ * token carries before the prompt (SentencePiece's dummy prefix: "Once" is echoed as " Once"). Returns the
+ * index of the prompt's first token and the code points of it that precede the prompt. Anything else
+ * means the server scored a different text than the one sent.
  */
-export function echoedPromptStart(tokens: string[], count: number, prompt: string): number {
+export function echoedPromptStart(
+  tokens: string[],
+  count: number,
+  prompt: string,
+): { start: number; skip: number } {
   const spelled = tokens.slice(0, count).join('');
   if (spelled.endsWith(prompt)) {
     const lead = spelled.length - prompt.length;
-    if (lead === 0) return 0;
-    if (count > 1 && tokens[0].length === lead) return 1;
+    let at = 0;
+    let start = 0;
+    let whole = 0;
+    while (start < count && at + tokens[start].length <= lead) {
+      if (tokens[start].length > 0) whole++;
+      at += tokens[start].length;
+      start++;
+    }
+    const carried = spelled.slice(at, lead);
+    if (whole <= 1 && (whole === 0 || tokens[0].length > 0) && carried.trim() === '') {
+      return { start, skip: [...carried].length };
+    }
   }
   throw badAnswer(
     `the echoed tokens do not spell the prompt: ${count} prompt tokens spell ${preview(spelled)} for the prompt ${preview(prompt)}`,
   );
+}
+
+/** The decoded tokens' text may carry leading whitespace before the prompt (SentencePiece's dummy prefix). */
+export function spellsPrompt(spelled: string, prompt: string): boolean {
+  if (prompt.endsWith(spelled)) return true;
+  const extra = spelled.length - prompt.length;
+  return extra > 0 && spelled.endsWith(prompt) && spelled.slice(0, extra).trim() === '';
 }
 
 /**

@@ -109,8 +109,8 @@ export function scoreTextChoice(
   checkEchoLogprobs(logprobs);
   const { tokens, token_logprobs: values } = logprobs;
   const count = tokens.length - 1;
-  const start = echoedPromptStart(tokens, count, prompt);
-  let end = 0;
+  const { start, skip } = echoedPromptStart(tokens, count, prompt);
+  let end = -skip;
   let logprob = 0;
   let isGreedy = true;
   let scored = 0;

@@ -1,5 +1,5 @@
 import type { LoglikelihoodResult } from '../backend.js';
-import { badAnswer, checkLogprob } from './answer-checks.js';
+import { badAnswer, checkLogprob, spellsPrompt } from './answer-checks.js';
 import { codePoints, type PromptLogprobs } from './completions-response.js';
 import { ResponseShapeError } from './http-client.js';
 
@@ -83,7 +83,7 @@ export function scoreTextPromptLogprobs(
     .slice(1)
     .map((token) => token.text)
     .join('');
-  if (!prompt.endsWith(rest)) {
+  if (!spellsPrompt(rest, prompt)) {
     throw new ResponseShapeError(
       "prompt_logprobs' decoded tokens do not spell the prompt (a byte-level tokenizer splits characters); use tokenized_requests=true",
     );
