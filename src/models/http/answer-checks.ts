@@ -81,8 +81,11 @@ export function echoedPromptStart(
       return { start, skip: [...carried].length };
     }
   }
+  // vLLM spells a token that ends inside a character as "" until the character is complete; a server
+  // that spells it as U+FFFD or half a surrogate pair gives tokens that cannot be checked against text.
+  const partial = /\uFFFD|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u.test(spelled);
   throw badAnswer(
-    `the echoed tokens do not spell the prompt: ${count} prompt tokens spell ${preview(spelled)} for the prompt ${preview(prompt)}`,
+    `the echoed tokens do not spell the prompt: ${count} prompt tokens spell ${preview(spelled)} for the prompt ${preview(prompt)}${partial ? '; the server spells some tokens as parts of characters, so use tokenized_requests=true' : ''}`,
   );
 }
 
