@@ -53,6 +53,9 @@ export function checkEchoLogprobs(logprobs: EchoLogprobs): void {
   });
 }
 
+/** U+FFFD or half a surrogate pair: how some servers spell a token that ends inside a character. */
+const PART_OF_CHARACTER = /\uFFFD|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
+
 /**
  * Echo in text mode: the tokens before the generated one must spell the prompt, after at most one
  * leading token (the BOS a server adds, as vLLM does for Llama) and whitespace that the first prompt
@@ -83,7 +86,7 @@ export function echoedPromptStart(
   }
   // vLLM spells a token that ends inside a character as "" until the character is complete; a server
   // that spells it as U+FFFD or half a surrogate pair gives tokens that cannot be checked against text.
-  const partial = /\uFFFD|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u.test(spelled);
+  const partial = PART_OF_CHARACTER.test(spelled);
   throw badAnswer(
     `the echoed tokens do not spell the prompt: ${count} prompt tokens spell ${preview(spelled)} for the prompt ${preview(prompt)}${partial ? '; the server spells some tokens as parts of characters, so use tokenized_requests=true' : ''}`,
   );
