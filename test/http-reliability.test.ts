@@ -142,6 +142,19 @@ describe('server answers are verified before they are scored', () => {
   });
 });
 
+describe('the prompt_logprobs probe', () => {
+  it('a server that rejects the field with HTTP 400 is asked again with echo alone, and every request scores', async () => {
+    const strict = await server({ rejectPromptLogprobs: true });
+    const answers = await backend('local-completions', strict.completionsUrl).loglikelihood(requests);
+    const expected = await new DummyBackend({ seed: 7 }).loglikelihood(requests);
+    answers.forEach((answer, i) =>
+      expect((answer as LoglikelihoodResult).logprob).toBeCloseTo(expected[i].logprob, 9),
+    );
+    // The probe, its echo retry, then echo alone.
+    expect(strict.stats.received).toBe(3);
+  });
+});
+
 describe('usage counts every request type as sent', () => {
   it('loglikelihood, rolling and generation tokens match what the server billed; cost follows', async () => {
     for (const noUsage of [false, true]) {

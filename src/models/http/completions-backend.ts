@@ -318,7 +318,7 @@ export class CompletionsBackend implements ModelBackend {
       const prompts = await Promise.all(batch.map((index) => promptAt(index)));
       const probing = this.promptLogprobsSupport === undefined;
       const outcome = await this.sendScoring(batch, prompts, textAt, read);
-      if (probing && !outcome.ok && /^HTTP (400|422):/.test(outcome.error)) {
+      if (probing && !outcome.ok && (outcome.cause === 'HTTP 400' || outcome.cause === 'HTTP 422')) {
         // A server that rejects the unknown field: echo it is. Other failures settle nothing; the next
         // batch asks again.
         this.promptLogprobsSupport = false;
