@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { AssayError } from '../errors.js';
+import { AssayError, closestNames } from '../errors.js';
 import { type EvaluateOptions, evaluate } from '../evaluate/evaluate.js';
 import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
 import { makeTable } from '../results/table.js';
 import { reportError } from './errors.js';
+import { buildProgram } from './main.js';
 import { progressListener } from './progress.js';
 
 function splitList(value: unknown): string[] | undefined {
@@ -45,8 +46,8 @@ function boolFlag(value: unknown): boolean | undefined {
   throw new AssayError('bad_argument', `expected true or false, got "${value}"`);
 }
 
-/** CLI > --config YAML > defaults. A YAML key must be a flag name. */
-function mergeConfigFile(flags: Record<string, unknown>): Record<string, unknown> {
+/** CLI > --config YAML > defaults. A YAML key must be a flag name: `known` lists them. */
+function mergeConfigFile(flags: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
   if (typeof flags.config !== 'string') return flags;
   let text: string;
   try {
@@ -65,12 +66,30 @@ function mergeConfigFile(flags: Record<string, unknown>): Record<string, unknown
   if (!parsed || typeof parsed !== 'object')
     throw new AssayError('bad_argument', `--config: ${flags.config} is not a mapping`);
   const merged: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(parsed)) merged[key.replaceAll('-', '_')] = value;
+  const keys = known.filter((key) => key !== 'config');
+  for (const [key, value] of Object.entries(parsed)) {
+    const name = key.replaceAll('-', '_');
+    if (!keys.includes(name)) {
+      const close = closestNames(name, keys, 1);
+      throw new AssayError(
+        'bad_argument',
+        `--config: unknown key "${key}"${close.length ? `; did you mean "${close[0]}"?` : ''} (keys are the flags of assay run)`,
+        { location: { file: flags.config } },
+      );
+    }
+    merged[name] = value;
+  }
   for (const [key, value] of Object.entries(flags)) {
     if (value !== undefined && !(DEFAULTED.has(key) && key in merged && value === DEFAULTS[key]))
       merged[key] = value;
   }
   return merged;
+}
+
+/** The flags of `assay run`, from the one option table (main.ts). */
+function runFlagNames(): string[] {
+  const run = buildProgram().commands.find((command) => command.name() === 'run');
+  return run ? run.options.map((option) => option.attributeName()) : [];
 }
 
 const DEFAULTS: Record<string, unknown> = {
@@ -82,8 +101,9 @@ const DEFAULTED = new Set(Object.keys(DEFAULTS));
 
 export function optionsFromFlags(
   raw: Record<string, unknown>,
+  known: readonly string[] = runFlagNames(),
 ): EvaluateOptions & { showConfig: boolean; writeOut: boolean } {
-  const flags = mergeConfigFile(raw);
+  const flags = mergeConfigFile(raw, known);
   if (!flags.model) throw new AssayError('bad_argument', '--model is required (e.g. --model dummy)');
   const tasks = splitList(flags.tasks);
   if (!tasks?.length) throw new AssayError('bad_argument', '--tasks is required');

@@ -19,6 +19,7 @@ import type {
   TokenWindow,
 } from '../backend.js';
 import { renderChatTemplate } from '../chat-template.js';
+import { checkModelArgKeys } from '../model-arg-keys.js';
 import type { EngineInfo, EngineOptions } from './engine.js';
 import type { PromptLogprobs, PromptLogprobsRequest } from './prompt-logprobs.js';
 import type { WorkerCall, WorkerReply } from './protocol.js';
@@ -59,7 +60,11 @@ const schema = z
 
 export type GgufModelArgs = z.output<typeof schema>;
 
+/** The names `--model_args` of the gguf backend may use. */
+export const GGUF_MODEL_ARGS = Object.keys(schema.shape);
+
 export function parseGgufModelArgs(raw: Record<string, unknown>): GgufModelArgs {
+  checkModelArgKeys('gguf', raw, GGUF_MODEL_ARGS);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
