@@ -53,7 +53,14 @@ process.on('message', (call: WorkerCall) => {
       if (call.method === 'close') process.disconnect();
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
-      send({ id: call.id, kind: 'error', message: failure.message, stack: failure.stack });
+      const code = (failure as { code?: unknown }).code;
+      send({
+        id: call.id,
+        kind: 'error',
+        message: failure.message,
+        stack: failure.stack,
+        ...(typeof code === 'string' ? { code } : {}),
+      });
     }
   });
 });

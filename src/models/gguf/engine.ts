@@ -12,6 +12,7 @@ import {
   type Token as LlamaToken,
 } from 'node-llama-cpp';
 import type { GenerateRequest, LoglikelihoodRequest, LoglikelihoodResult } from '../backend.js';
+import { llamaErrors } from './llama-errors.js';
 import { scoreNative } from './native-schedule.js';
 import { loadNativeAddon, type NativeAddon, type NativeHandle, type ScorerChoice } from './native-scorer.js';
 import {
@@ -95,6 +96,15 @@ export interface ScoredInput {
 
 type GgmlTypeNames = Record<number, string>;
 
+/** The model file could not be loaded; the message is llama.cpp's reason. */
+export class ModelLoadError extends Error {
+  readonly code = 'model_load';
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'ModelLoadError';
+  }
+}
+
 export class GgufEngine {
   private constructor(
     private readonly llama: Llama,
@@ -109,17 +119,25 @@ export class GgufEngine {
 
   static async load(options: EngineOptions): Promise<GgufEngine> {
     const threads = options.threads ?? defaultThreads(statSync(options.modelPath).size);
+    const errors = llamaErrors;
     const llama = await getLlama({
       gpu: options.gpu ?? false,
       build: 'never',
       maxThreads: threads,
       logLevel: LlamaLogLevel.error,
+      logger: errors.logger,
       progressLogs: false,
     });
-    const model = await llama.loadModel({
-      modelPath: options.modelPath,
-      gpuLayers: options.gpu === 'auto' ? 'auto' : 0,
-    });
+    let model: LlamaModel;
+    try {
+      errors.clear();
+      model = await llama.loadModel({
+        modelPath: options.modelPath,
+        gpuLayers: options.gpu === 'auto' ? 'auto' : 0,
+      });
+    } catch (error) {
+      throw new ModelLoadError(await errors.reason((error as Error).message), error);
+    }
     const trainContextSize = model.trainContextSize;
     const nCtx = options.nCtx ?? Math.min(2048, trainContextSize);
     const sequenceCount = options.sequences ?? 4;

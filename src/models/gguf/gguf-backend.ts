@@ -21,6 +21,7 @@ import type {
 import { renderChatTemplate } from '../chat-template.js';
 import { checkModelArgKeys } from '../model-arg-keys.js';
 import type { EngineInfo, EngineOptions } from './engine.js';
+import { checkGgufFile } from './model-file.js';
 import type { PromptLogprobs, PromptLogprobsRequest } from './prompt-logprobs.js';
 import type { WorkerCall, WorkerReply } from './protocol.js';
 import { readTokenizerInfo } from './token-windows.js';
@@ -136,12 +137,7 @@ export class GgufBackend implements ModelBackend {
   }
 
   static async create(options: EngineOptions): Promise<GgufBackend> {
-    if (!existsSync(options.modelPath)) {
-      throw new AssayError(
-        'bad_argument',
-        `--model_args for gguf: model file not found: ${options.modelPath}`,
-      );
-    }
+    await checkGgufFile(options.modelPath);
     const entry = workerEntry();
     const child = fork(entry.file, [], {
       // Set before start-up: libuv sizes its pool once, and setting it later in-process does not help.
@@ -151,13 +147,27 @@ export class GgufBackend implements ModelBackend {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     const backend = new GgufBackend(child, path.resolve(options.modelPath));
-    const [info, sha256] = await Promise.all([
-      backend.call({ method: 'init', params: options }) as Promise<EngineInfo>,
-      fileSha256(options.modelPath),
-    ]);
-    backend.engineInfo = info;
-    backend.sha256 = sha256;
+    try {
+      const [info, sha256] = await Promise.all([
+        backend.call({ method: 'init', params: options }) as Promise<EngineInfo>,
+        fileSha256(options.modelPath),
+      ]);
+      backend.engineInfo = info;
+      backend.sha256 = sha256;
+    } catch (error) {
+      // The engine process must not outlive a failed start: the CLI would never exit.
+      await backend.kill();
+      throw error;
+    }
     return backend;
+  }
+
+  /** Ends the engine process without a close call (it has nothing loaded to release). */
+  private async kill(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill('SIGKILL');
+    await exited;
   }
 
   private onReply(reply: WorkerReply): void {
@@ -169,7 +179,13 @@ export class GgufBackend implements ModelBackend {
     }
     this.pending.delete(reply.id);
     if (reply.kind === 'result') pending.resolve(reply.result);
-    else {
+    else if (reply.code === 'model_load') {
+      pending.reject(
+        new AssayError('bad_model_file', `llama.cpp cannot load the model: ${reply.message}`, {
+          location: { file: this.modelPath },
+        }),
+      );
+    } else {
       const error = new AssayError('backend_error', `gguf engine: ${reply.message}`);
       if (reply.stack) error.stack = reply.stack;
       pending.reject(error);

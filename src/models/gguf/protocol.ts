@@ -16,5 +16,6 @@ export type WorkerCall =
 
 export type WorkerReply =
   | { id: number; kind: 'result'; result: unknown }
-  | { id: number; kind: 'error'; message: string; stack?: string }
+  /** `code` 'model_load': the model file failed to load (the message is llama.cpp's reason). */
+  | { id: number; kind: 'error'; message: string; stack?: string; code?: string }
   | { id: number; kind: 'progress'; done: number };
