@@ -91,6 +91,13 @@ function workerEntry(): { file: string; execArgv: string[] } {
   return { file: path.join(here, 'engine-worker.ts'), execArgv: ['--import', 'tsx'] };
 }
 
+/** What a cancelled call rejects with: an AbortError, as fetch's is. */
+function cancelled(message: string): Error {
+  const error = new Error(`gguf engine: ${message}`);
+  error.name = 'AbortError';
+  return error;
+}
+
 export async function fileSha256(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
@@ -179,6 +186,7 @@ export class GgufBackend implements ModelBackend {
     }
     this.pending.delete(reply.id);
     if (reply.kind === 'result') pending.resolve(reply.result);
+    else if (reply.code === 'cancelled') pending.reject(cancelled(reply.message));
     else if (reply.code === 'model_load') {
       pending.reject(
         new AssayError('bad_model_file', `llama.cpp cannot load the model: ${reply.message}`, {
@@ -192,11 +200,36 @@ export class GgufBackend implements ModelBackend {
     }
   }
 
-  private call(message: Omit<WorkerCall, 'id'>, progress?: ProgressSink): Promise<unknown> {
+  /**
+   * One call to the engine process. An aborted `signal` cancels it there (skipped if queued, stopped
+   * between tokens if running); the promise settles when the engine has let go of it.
+   */
+  private call(
+    message: Omit<WorkerCall, 'id'>,
+    progress?: ProgressSink,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     if (this.exited) return Promise.reject(this.exited);
+    if (signal?.aborted) return Promise.reject(cancelled('cancelled before it was sent'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, progress });
+      const onAbort = () => {
+        if (this.pending.has(id) && !this.exited)
+          this.child.send({ id: this.nextId++, method: 'cancel', params: { id } } as WorkerCall);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settle = () => signal?.removeEventListener('abort', onAbort);
+      this.pending.set(id, {
+        resolve: (value) => {
+          settle();
+          resolve(value);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+        progress,
+      });
       this.child.send({ ...message, id } as WorkerCall);
     });
   }
@@ -223,9 +256,14 @@ export class GgufBackend implements ModelBackend {
     return (await this.call({ method: 'rolling', params: texts }, progress)) as number[];
   }
 
-  async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<string[]> {
+  /** `options.signal` cancels the generation (assay serve, when the client goes away). */
+  async generate(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<string[]> {
     if (requests.length === 0) return [];
-    return (await this.call({ method: 'generate', params: requests }, progress)) as string[];
+    return (await this.call({ method: 'generate', params: requests }, progress, options.signal)) as string[];
   }
 
   async tokenize(text: string, withBos = false): Promise<number[]> {
@@ -237,9 +275,16 @@ export class GgufBackend implements ModelBackend {
   }
 
   /** Per-token log-probabilities of whole prompts (what `assay serve` answers `echo` + `logprobs` with). */
-  async promptLogprobs(requests: PromptLogprobsRequest[]): Promise<PromptLogprobs[]> {
+  async promptLogprobs(
+    requests: PromptLogprobsRequest[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<PromptLogprobs[]> {
     if (requests.length === 0) return [];
-    return (await this.call({ method: 'promptLogprobs', params: requests })) as PromptLogprobs[];
+    return (await this.call(
+      { method: 'promptLogprobs', params: requests },
+      undefined,
+      options.signal,
+    )) as PromptLogprobs[];
   }
 
   tokenizerInfo(): Promise<TokenizerInfo> {
