@@ -93,3 +93,34 @@ describe('a GGUF that fails to load, in every command', () => {
     );
   });
 });
+
+describe('ppl and kld check their inputs and report path before loading a model', () => {
+  it('a --text that is not UTF-8, and an --output_path that cannot be written, are exit 2 at once', async () => {
+    const latin1 = path.join(directory, 'latin1.txt');
+    writeFileSync(latin1, Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9]), Buffer.from('\n')]));
+    const text = path.join(directory, 'text.txt');
+    const results = await Promise.all([
+      cli(['ppl', '--model', 'gguf', '--model_args', `model=${good},threads=1`, '--text', latin1]),
+      cli([
+        'ppl',
+        '--model',
+        'gguf',
+        '--model_args',
+        `model=${good}`,
+        '--text',
+        text,
+        '-o',
+        '/proc/nope/report.json',
+      ]),
+      cli(['kld', '--base', good, '--model', good, '--text', latin1]),
+    ]);
+    expect(results.map((result) => result.status)).toEqual([2, 2, 2]);
+    expect(results[0].stderr).toBe(
+      `assay: error: ${latin1}:1: not UTF-8: byte offset 3 (line 1) starts an invalid sequence (bytes e9 0a); convert the file to UTF-8\n`,
+    );
+    expect(results[1].stderr).toBe(
+      'assay: error: --output_path: cannot create folder /proc/nope: ENOENT (no such file or directory)\n',
+    );
+    expect(results[2].stderr).toBe(results[0].stderr);
+  });
+});

@@ -67,3 +67,10 @@ export async function probeWritable(directory: string, flag = '--output_path'): 
   }
   await rm(probe, { force: true });
 }
+
+/** For a command writing one report file (`ppl`, `kld`): its folder made and probed before the work. */
+export async function prepareReportFolder(file: string, flag = '--output_path'): Promise<void> {
+  const folder = path.dirname(path.resolve(file));
+  await ensureDirectory(folder, flag);
+  await probeWritable(folder, flag);
+}

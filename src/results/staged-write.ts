@@ -106,6 +106,7 @@ async function rollForward(
   return moved;
 }
 
+/** Whether the process named in a staging folder's or probe's name (`…-<pid>-<hex>`) still runs. */
 function writerAlive(name: string): boolean {
   const pid = Number(/-(\d+)-[0-9a-f]+$/.exec(name)?.[1]);
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
@@ -120,6 +121,8 @@ function writerAlive(name: string): boolean {
 
 // What writeFileAtomic left behind before runs were staged: `<file>.<12 hex>.tmp`.
 const LEGACY_TEMPORARY = /\.jsonl?\.[0-9a-f]{12}\.tmp$/;
+// The output folder's write probe (output-directory.ts), left by a run killed at that instant.
+const WRITE_PROBE = /^\.assay-write-check-\d+-[0-9a-f]+$/;
 
 export interface Recovery {
   /** Files of committed runs that were renamed into place now. */
@@ -142,7 +145,8 @@ export async function recoverStaged(directory: string): Promise<Recovery> {
   }
   for (const entry of entries) {
     const full = path.join(directory, entry.name);
-    if (entry.isFile() && LEGACY_TEMPORARY.test(entry.name)) {
+    const probe = WRITE_PROBE.test(entry.name) && !writerAlive(entry.name);
+    if (entry.isFile() && (LEGACY_TEMPORARY.test(entry.name) || probe)) {
       await rm(full, { force: true });
       recovery.removed.push(entry.name);
       continue;
