@@ -30,5 +30,9 @@ describe('--config', () => {
     expect((caught as AssayError).format()).toBe(
       `${file}: --config: unknown key "num_fewshots"; did you mean "num_fewshot"? (keys are the flags of assay run)`,
     );
+    const lmEval = await config('model: dummy\ntasks: arithmetic\ndevice: cuda:0\n');
+    expect(() => optionsFromFlags({ config: lmEval })).toThrow(
+      '--config: "device" is an lm-eval flag that assay run does not take',
+    );
   });
 });

@@ -69,6 +69,15 @@ function mergeConfigFile(flags: Record<string, unknown>, known: readonly string[
   const keys = known.filter((key) => key !== 'config');
   for (const [key, value] of Object.entries(parsed)) {
     const name = key.replaceAll('-', '_');
+    if (LM_EVAL_ONLY.has(name)) {
+      throw new AssayError(
+        'bad_argument',
+        `--config: "${key}" is an lm-eval flag that assay run does not take`,
+        {
+          location: { file: flags.config },
+        },
+      );
+    }
     if (!keys.includes(name)) {
       const close = closestNames(name, keys, 1);
       throw new AssayError(
@@ -85,6 +94,21 @@ function mergeConfigFile(flags: Record<string, unknown>, known: readonly string[
   }
   return merged;
 }
+
+/** lm-eval run flags assay has no equivalent of; a config naming one is refused by name, as lm-eval refuses unknown keys. */
+const LM_EVAL_ONLY = new Set([
+  'cache_requests',
+  'check_integrity',
+  'device',
+  'hf_hub_log_args',
+  'max_batch_size',
+  'metadata',
+  'trackio_args',
+  'trust_remote_code',
+  'verbosity',
+  'wandb_args',
+  'wandb_config_args',
+]);
 
 /** The flags of `assay run`, from the one option table (main.ts). */
 function runFlagNames(): string[] {
