@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'capability_missing'
   | 'needs_sandbox'
   | 'backend_error'
+  | 'bad_model_file'
   | 'duplicate_task'
   | 'hub_error';
 

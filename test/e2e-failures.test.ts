@@ -58,7 +58,7 @@ export default defineTask({
     );
     const shown = JSON.parse(run.stdout.slice(0, run.stdout.indexOf('\n}\n') + 2));
     expect(shown.configs.generation.task).toBe('generation');
-    const leaderboard = readJson<Json>(path.join(out, 'dummy', 'leaderboard.json'));
+    const leaderboard = readJson<Json>(findOne(path.join(out, 'dummy'), /^leaderboard_.*\.json$/));
     expect(leaderboard.tasks.generation.examples).toHaveLength(6);
     expect(leaderboard.tasks.generation.examples[0]).toMatchObject({ doc_id: 0, target: "['Paris']" });
   });

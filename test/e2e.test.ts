@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findOne, readJson, readJsonl, repoRoot, runCli, sampleStderr, tempDir } from './helpers.js';
@@ -105,7 +105,12 @@ describe('assay run, end to end on the real CLI', () => {
     expect(manifest.limit).toEqual({ used: false, value: null, samples: false });
     expect(manifest.hardware.cores).toBeGreaterThan(0);
 
-    const leaderboard = readJson<Results>(path.join(dir, 'leaderboard.json'));
+    // One leaderboard per run, named with its results file's time stamp.
+    const leaderboardFile = findOne(dir, /^leaderboard_.*\.json$/);
+    expect(path.basename(leaderboardFile).slice('leaderboard_'.length)).toBe(
+      path.basename(findOne(dir, /^results_.*\.json$/)).slice('results_'.length),
+    );
+    const leaderboard = readJson<Results>(leaderboardFile);
     expect(leaderboard.schema).toBe('assay.leaderboard/v1');
     expect(leaderboard.tasks.arithmetic).toMatchObject({
       metric: 'exact_match',
@@ -231,7 +236,7 @@ describe('assay run, end to end on the real CLI', () => {
     expect(results['n-samples'].arithmetic).toEqual({ original: 40, effective: 4 });
     expect(results.partial).toBe(true);
     expect(results.manifest.limit).toEqual({ used: true, value: 0.1, samples: false });
-    expect(readJson<Results>(path.join(out, 'dummy', 'leaderboard.json')).partial).toBe(true);
+    expect(readJson<Results>(findOne(path.join(out, 'dummy'), /^leaderboard_.*\.json$/)).partial).toBe(true);
   });
 
   it('--predict_only logs samples and reports bypass', () => {

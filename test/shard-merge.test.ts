@@ -119,7 +119,8 @@ function readRun(directory: string): {
     const match = /^samples_(.+)_\d{4}-\d{2}-\d{2}T[\d.-]+\.jsonl$/.exec(name);
     if (match) samples[match[1]] = readFileSync(path.join(directory, name), 'utf8');
   }
-  return { results, leaderboard: readJson<Json>(path.join(directory, 'leaderboard.json')), samples };
+  const leaderboard = readJson<Json>(findOne(directory, /^leaderboard_.*\.json$/));
+  return { results, leaderboard, samples };
 }
 
 /**

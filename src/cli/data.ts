@@ -2,6 +2,7 @@ import { hubCacheDir } from '../data/hub/cache.js';
 import { isOffline } from '../data/hub/dataset.js';
 import { prefetchTasks } from '../data/hub/prefetch.js';
 import { AssayError } from '../errors.js';
+import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
 import { leafTasks } from '../tasks/task.js';
 import { reportError } from './errors.js';
@@ -11,6 +12,7 @@ export async function dataFetchCommand(flags: Record<string, unknown>): Promise<
   try {
     const specs = (flags.tasks as string[]).flatMap((spec) => spec.split(',')).filter(Boolean);
     const includePath = ((flags.include_path as string[] | undefined) ?? []).flatMap((dir) => dir.split(','));
+    checkIncludePath(includePath);
     if (isOffline()) {
       throw new AssayError('bad_argument', 'assay data fetch downloads data; unset HF_HUB_OFFLINE to run it');
     }

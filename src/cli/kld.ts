@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { decodeUtf8 } from '../data/utf8.js';
 import { AssayError } from '../errors.js';
 import { type KldReport, klDivergence } from '../kld/kl-divergence.js';
 import type { MeanAndError } from '../kld/statistics.js';
 import { taskText } from '../kld/task-text.js';
+import { prepareReportFolder } from '../results/output-directory.js';
+import { writeFileAtomic } from '../results/write.js';
 import { reportError } from './errors.js';
 
 function optionalInteger(flags: Record<string, unknown>, name: string, min: number): number | undefined {
@@ -27,13 +30,16 @@ export async function kldCommand(flags: Record<string, unknown>): Promise<number
     const hasTasks = typeof flags.tasks === 'string';
     if (hasText === hasTasks)
       throw new AssayError('bad_argument', 'give exactly one of --text FILE or --tasks NAME');
+    const outputPath = typeof flags.output_path === 'string' ? flags.output_path : undefined;
+    if (outputPath) await prepareReportFolder(outputPath);
     let text: string;
     let source: Record<string, unknown>;
     if (hasText) {
       const file = String(flags.text);
       try {
-        text = readFileSync(file, 'utf8');
+        text = decodeUtf8(readFileSync(file), file);
       } catch (error) {
+        if (error instanceof AssayError) throw error;
         throw new AssayError('bad_argument', `--text: cannot read ${file}`, { cause: error });
       }
       source = { file, sha256: createHash('sha256').update(text).digest('hex') };
@@ -53,7 +59,7 @@ export async function kldCommand(flags: Record<string, unknown>): Promise<number
       source,
     });
     const json = `${JSON.stringify(report, null, 2)}\n`;
-    if (typeof flags.output_path === 'string') writeFileSync(flags.output_path, json);
+    if (outputPath) await writeFileAtomic(outputPath, json);
     process.stdout.write(format === 'json' ? json : render(report));
     return 0;
   } catch (error) {

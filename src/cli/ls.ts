@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { AssayError } from '../errors.js';
+import { checkIncludePath } from '../tasks/include-path.js';
 import { buildTaskIndex } from '../tasks/index.js';
 import { reportError } from './errors.js';
 
@@ -18,6 +19,7 @@ export async function lsCommand(what: string, flags: Record<string, unknown>): P
     }
     const kind = KINDS[what as keyof typeof KINDS];
     const includePath = ((flags.include_path as string[] | undefined) ?? []).flatMap((dir) => dir.split(','));
+    checkIncludePath(includePath);
     const warnings: string[] = [];
     const index = await buildTaskIndex({
       includePath,

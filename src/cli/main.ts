@@ -56,7 +56,10 @@ export function buildProgram(): Command {
     )
     .option('-f, --num_fewshot <n>', 'few-shot examples per doc (tasks that pin num_fewshot: 0 keep 0)')
     .option('-b, --batch_size <size>', 'batch size (recorded; backends batch themselves)', '1')
-    .option('-o, --output_path <path>', 'directory (or .json path) for results, samples and leaderboard.json')
+    .option(
+      '-o, --output_path <path>',
+      'directory (or .json path) for results, samples and leaderboard_<time>.json',
+    )
     .option('-L, --limit <n>', 'first N docs per task, or a fraction below 1 (for testing only)')
     .option('-E, --samples <json>', 'per-task doc ids: JSON object or a JSON file')
     .option(
@@ -91,7 +94,7 @@ export function buildProgram(): Command {
       'bootstrap iterations for stderr of non-mean metrics (0 disables stderr)',
       '100000',
     )
-    .option('--include_per_example', 'add per-example predictions to leaderboard.json')
+    .option('--include_per_example', 'add per-example predictions to leaderboard_<time>.json')
     .option(
       '--confirm_run_unsafe_code',
       'allow tasks marked unsafe_code (they run model-written code in the sandbox)',
@@ -125,7 +128,7 @@ export function buildProgram(): Command {
     .argument('<shards...>', 'each shard run: its results file, its directory, or the --output_path above it')
     .option(
       '-o, --output_path <path>',
-      'directory (or .json path) for the merged results, samples and leaderboard.json',
+      'directory (or .json path) for the merged results, samples and leaderboard_<time>.json',
     )
     .option('-t, --tasks <tasks...>', 'task specs to load (default: those the shards recorded)')
     .option('--include_path <dirs...>', 'task directories (default: those the shards recorded)')

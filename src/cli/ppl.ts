@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { decodeUtf8 } from '../data/utf8.js';
 import { AssayError } from '../errors.js';
 import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
 import { type TextPerplexityReport, textPerplexity } from '../evaluate/perplexity/text-perplexity.js';
 import { createBackend } from '../models/registry.js';
+import { prepareReportFolder } from '../results/output-directory.js';
+import { writeFileAtomic } from '../results/write.js';
 import { parseKeyValueArgs } from '../util/key-value-args.js';
 import { reportError } from './errors.js';
 
@@ -19,10 +22,14 @@ export async function pplCommand(flags: Record<string, unknown>): Promise<number
     const file = String(flags.text);
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = decodeUtf8(readFileSync(file), file);
     } catch (error) {
+      if (error instanceof AssayError) throw error;
       throw new AssayError('bad_argument', `--text: cannot read ${file}`, { cause: error });
     }
+    const outputPath = typeof flags.output_path === 'string' ? flags.output_path : undefined;
+    // The report's folder is made and probed before the model loads.
+    if (outputPath) await prepareReportFolder(outputPath);
     const modelArgs =
       typeof flags.model_args === 'string' ? parseKeyValueArgs(flags.model_args, '--model_args') : {};
     const backend = await createBackend(String(flags.model), modelArgs, {});
@@ -36,7 +43,7 @@ export async function pplCommand(flags: Record<string, unknown>): Promise<number
       await backend.close?.();
     }
     const json = `${JSON.stringify(report, null, 2)}\n`;
-    if (typeof flags.output_path === 'string') writeFileSync(flags.output_path, json);
+    if (outputPath) await writeFileAtomic(outputPath, json);
     process.stdout.write(format === 'json' ? json : render(report));
     return 0;
   } catch (error) {

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { AssayError } from '../errors.js';
+import { AssayError, closestNames } from '../errors.js';
 import { type EvaluateOptions, evaluate } from '../evaluate/evaluate.js';
 import type { RunEvent, RunListener } from '../evaluate/events.js';
 import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
 import type { ResultsFile } from '../results/build.js';
 import { makeTable } from '../results/table.js';
 import { reportError } from './errors.js';
+import { buildProgram } from './main.js';
 import { progressListener } from './progress.js';
 
 function splitList(value: unknown): string[] | undefined {
@@ -47,8 +48,8 @@ function boolFlag(value: unknown): boolean | undefined {
   throw new AssayError('bad_argument', `expected true or false, got "${value}"`);
 }
 
-/** CLI > --config YAML > defaults. A YAML key must be a flag name. */
-function mergeConfigFile(flags: Record<string, unknown>): Record<string, unknown> {
+/** CLI > --config YAML > defaults. A YAML key must be a flag name: `known` lists them. */
+function mergeConfigFile(flags: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
   if (typeof flags.config !== 'string') return flags;
   let text: string;
   try {
@@ -67,12 +68,54 @@ function mergeConfigFile(flags: Record<string, unknown>): Record<string, unknown
   if (!parsed || typeof parsed !== 'object')
     throw new AssayError('bad_argument', `--config: ${flags.config} is not a mapping`);
   const merged: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(parsed)) merged[key.replaceAll('-', '_')] = value;
+  const keys = known.filter((key) => key !== 'config');
+  for (const [key, value] of Object.entries(parsed)) {
+    const name = key.replaceAll('-', '_');
+    if (LM_EVAL_ONLY.has(name)) {
+      throw new AssayError(
+        'bad_argument',
+        `--config: "${key}" is an lm-eval flag that assay run does not take`,
+        {
+          location: { file: flags.config },
+        },
+      );
+    }
+    if (!keys.includes(name)) {
+      const close = closestNames(name, keys, 1);
+      throw new AssayError(
+        'bad_argument',
+        `--config: unknown key "${key}"${close.length ? `; did you mean "${close[0]}"?` : ''} (keys are the flags of assay run)`,
+        { location: { file: flags.config } },
+      );
+    }
+    merged[name] = value;
+  }
   for (const [key, value] of Object.entries(flags)) {
     if (value !== undefined && !(DEFAULTED.has(key) && key in merged && value === DEFAULTS[key]))
       merged[key] = value;
   }
   return merged;
+}
+
+/** lm-eval run flags assay has no equivalent of; a config naming one is refused by name, as lm-eval refuses unknown keys. */
+const LM_EVAL_ONLY = new Set([
+  'cache_requests',
+  'check_integrity',
+  'device',
+  'hf_hub_log_args',
+  'max_batch_size',
+  'metadata',
+  'trackio_args',
+  'trust_remote_code',
+  'verbosity',
+  'wandb_args',
+  'wandb_config_args',
+]);
+
+/** The flags of `assay run`, from the one option table (main.ts). */
+function runFlagNames(): string[] {
+  const run = buildProgram().commands.find((command) => command.name() === 'run');
+  return run ? run.options.map((option) => option.attributeName()) : [];
 }
 
 const DEFAULTS: Record<string, unknown> = {
@@ -84,8 +127,9 @@ const DEFAULTED = new Set(Object.keys(DEFAULTS));
 
 export function optionsFromFlags(
   raw: Record<string, unknown>,
+  known: readonly string[] = runFlagNames(),
 ): EvaluateOptions & { showConfig: boolean; writeOut: boolean } {
-  const flags = mergeConfigFile(raw);
+  const flags = mergeConfigFile(raw, known);
   if (!flags.model) throw new AssayError('bad_argument', '--model is required (e.g. --model dummy)');
   const tasks = splitList(flags.tasks);
   if (!tasks?.length) throw new AssayError('bad_argument', '--tasks is required');
@@ -161,7 +205,7 @@ function interruptedMessage(options: EvaluateOptions, state: RunState): string {
   const outputs = !options.outputPath
     ? 'no outputs were written (no --output_path)'
     : state.phase === 'writing'
-      ? `it was writing outputs under ${options.outputPath}: files written so far may not include the results file`
+      ? `it was writing outputs under ${options.outputPath}: a run's files become visible together, and the next run into that folder finishes or removes an interrupted write`
       : `no outputs were written to ${options.outputPath}`;
   const cache = options.useCache
     ? `; the answers received so far are kept in the response cache ${options.useCache}: rerun the same command to resume`

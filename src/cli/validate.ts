@@ -1,5 +1,6 @@
 import { planTask } from '../evaluate/plan.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
+import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
 import { leafTasks } from '../tasks/task.js';
 import { reportError } from './errors.js';
@@ -12,6 +13,7 @@ export async function validateCommand(flags: Record<string, unknown>): Promise<n
   try {
     const specs = (flags.tasks as string[]).flatMap((spec) => spec.split(','));
     const includePath = ((flags.include_path as string[] | undefined) ?? []).flatMap((dir) => dir.split(','));
+    checkIncludePath(includePath);
     const nodes = await resolveTasks(specs, {
       includePath,
       logger: { warn: (m) => process.stderr.write(`assay: warning: ${m}\n`) },

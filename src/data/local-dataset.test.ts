@@ -192,6 +192,28 @@ describe('readDataFile', () => {
     expect(error.message).toMatch(/^invalid JSON on line 2: /);
   });
 
+  it('stops at data that is not UTF-8 with the file and byte offset, in JSON, gzip and CSV (never U+FFFD)', async () => {
+    const latin1 = Buffer.concat([
+      Buffer.from('{"q": "ok"}\n{"q": "caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"}\n'),
+    ]);
+    const json = await write('latin1.jsonl', latin1);
+    const jsonError = await caught(readDataFile(json, 'json'));
+    expect(jsonError.code).toBe('bad_data');
+    expect(jsonError.location).toEqual({ file: json, line: 2 });
+    expect(jsonError.message).toMatch(/^not UTF-8: byte offset 22 \(line 2\)/);
+    const gz = await write('latin1.jsonl.gz', gzipSync(latin1));
+    expect((await caught(readDataFile(gz, 'json'))).message).toMatch(/^not UTF-8: byte offset 22 /);
+    const csv = await write(
+      'latin1.csv',
+      Buffer.concat([Buffer.from('q\nna'), Buffer.from([0xef]), Buffer.from('ve\n')]),
+    );
+    const csvError = await caught(readDataFile(csv, 'csv'));
+    expect(csvError.location).toEqual({ file: csv, line: 2 });
+    expect(csvError.message).toMatch(/^not UTF-8: byte offset 4 \(line 2\)/);
+  });
+
   it('types CSV columns as pandas does: whole-column ints, floats, booleans; empty cells are null', async () => {
     const file = await write('d.csv', 'id,score,flag,text,mixed\n1,0.5,True,"a, b",1\n2,3,False,,x\n');
     expect(await readDataFile(file, 'csv')).toEqual([

@@ -11,6 +11,7 @@ import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { AssayError } from '../errors.js';
 import type { Doc } from '../tasks/types.js';
+import { decodeUtf8 } from './utf8.js';
 
 export type DataFormat = 'json' | 'csv' | 'parquet';
 
@@ -54,10 +55,10 @@ export async function readDataFile(
   return rows;
 }
 
-/** Text of a data file; `.gz` files are decompressed, as HF datasets does. */
+/** Text of a data file; `.gz` files are decompressed, as HF datasets does. Bytes must be UTF-8. */
 async function readText(file: string): Promise<string> {
   const bytes = await readFile(file);
-  return (file.toLowerCase().endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+  return decodeUtf8(file.toLowerCase().endsWith('.gz') ? gunzipSync(bytes) : bytes, file);
 }
 
 function badData(file: string, message: string, line?: number, cause?: unknown): AssayError {

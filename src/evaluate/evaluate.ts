@@ -1,17 +1,20 @@
 import { readFileSync } from 'node:fs';
-import { AssayError } from '../errors.js';
+import { AssayError, closestNames } from '../errors.js';
 import type { ModelBackend } from '../models/backend.js';
-import { createBackend } from '../models/registry.js';
-import { type WrittenFiles, writeOutputs } from '../results/output.js';
+import { checkModelArgs, createBackend } from '../models/registry.js';
+import { modelNameFrom } from '../results/build.js';
+import { prepareOutputDirectory, type WrittenFiles, writeOutputs } from '../results/output.js';
 import { recordShard } from '../results/shard-record.js';
+import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
-import type { TaskNode } from '../tasks/task.js';
+import { type LoadedTask, leafTasks, type TaskNode } from '../tasks/task.js';
 import { parseKeyValueArgs } from '../util/key-value-args.js';
 import { type CodeExecutionOptions, prepareCodeSandbox } from './code-stage.js';
 import type { RunListener } from './events.js';
 import { parseLimit } from './limit.js';
 import { type McMode, parseMcMode } from './mc-generate.js';
 import type { PerplexityOptions } from './perplexity/settings.js';
+import { effectiveNumFewshot } from './plan.js';
 import { type EvaluationOutput, runEvaluation } from './run-evaluation.js';
 import { parseSeeds } from './seeds.js';
 import { parseShard, type Shard } from './shard.js';
@@ -105,11 +108,20 @@ async function loadNodes(options: CommonOptions): Promise<TaskNode[]> {
   return [...loaded, ...resolved];
 }
 
-async function run(
-  backend: ModelBackend,
-  label: { model: string; modelArgs: Record<string, unknown> | string },
-  options: CommonOptions,
-): Promise<EvaluateResult> {
+/** Everything about a run that can be checked without the model, checked before it is asked anything. */
+interface PreparedRun {
+  limit?: number;
+  samples?: Record<string, number[]>;
+  shard?: Shard;
+  mcMode?: McMode;
+  seeds: ReturnType<typeof parseSeeds>;
+  genKwargs: Record<string, unknown>;
+  applyChatTemplate: boolean | string;
+  nodes: TaskNode[];
+  codeSandbox: ReturnType<typeof prepareCodeSandbox>;
+}
+
+async function prepareRun(options: CommonOptions, modelName: string): Promise<PreparedRun> {
   const limit = parseLimit(options.limit);
   const samples = parseSamples(options.samples);
   if (limit !== undefined && samples !== undefined) {
@@ -126,14 +138,70 @@ async function run(
   if (options.fewshotAsMultiturn === true && applyChatTemplate === false) {
     throw new AssayError('bad_argument', '--fewshot_as_multiturn needs --apply_chat_template');
   }
+  checkIncludePath(options.includePath);
+  // The output folder is made and probed now, so an unwritable path fails before the evaluation.
+  if (options.outputPath) await prepareOutputDirectory(options.outputPath, modelName);
   const nodes = await loadNodes(options);
   if (nodes.length === 0) throw new AssayError('unknown_task', 'no tasks given; pass --tasks');
+  const tasks = nodes.flatMap(leafTasks);
+  checkSamplesTasks(samples, tasks);
+  checkNumFewshot(options.numFewshot, tasks, options.logger);
   if (limit !== undefined) {
     options.logger?.warn(
       '--limit SHOULD ONLY BE USED FOR TESTING. REAL METRICS SHOULD NOT BE COMPUTED USING LIMIT.',
     );
   }
   const codeSandbox = prepareCodeSandbox(nodes, options, options.logger);
+  return { limit, samples, shard, mcMode, seeds, genKwargs, applyChatTemplate, nodes, codeSandbox };
+}
+
+/** lm-eval ignores --samples keys that name no task, so a typo silently runs every doc. */
+function checkSamplesTasks(samples: Record<string, number[]> | undefined, tasks: LoadedTask[]): void {
+  if (!samples) return;
+  const names = [...new Set(tasks.map((task) => task.name))];
+  for (const key of Object.keys(samples)) {
+    if (names.includes(key)) continue;
+    const close = closestNames(key, names, 1);
+    throw new AssayError(
+      'bad_argument',
+      `--samples names task "${key}", which is not in this run${close.length ? `; did you mean "${close[0]}"?` : ''} (tasks: ${names.join(', ')})`,
+    );
+  }
+}
+
+/**
+ * A task whose config pins num_fewshot: 0 keeps 0 whatever --num_fewshot says (lm-eval's rule). When
+ * that is every task, the flag would only mislabel the run, so it is an error; otherwise each such
+ * task is named in a warning.
+ */
+function checkNumFewshot(numFewshot: number | undefined, tasks: LoadedTask[], logger?: Logger): void {
+  if (numFewshot === undefined || numFewshot === 0) return;
+  const pinned = tasks.filter((task) => effectiveNumFewshot(task, numFewshot) === 0);
+  if (pinned.length === 0) return;
+  const why = (task: LoadedTask) =>
+    task.source.format === 'jsonl'
+      ? 'a JSONL task has no examples to draw from'
+      : 'its config pins num_fewshot: 0';
+  if (pinned.length === tasks.length) {
+    throw new AssayError(
+      'bad_argument',
+      `--num_fewshot ${numFewshot}: no task in this run can take few-shot examples (${pinned
+        .map((task) => `${task.name}: ${why(task)}`)
+        .join('; ')}); drop --num_fewshot`,
+    );
+  }
+  for (const task of pinned) {
+    logger?.warn(`--num_fewshot ${numFewshot} does not apply to ${task.name} (${why(task)}): it runs 0-shot`);
+  }
+}
+
+async function run(
+  backend: ModelBackend,
+  label: { model: string; modelArgs: Record<string, unknown> | string },
+  options: CommonOptions,
+  prepared: PreparedRun,
+): Promise<EvaluateResult> {
+  const { limit, samples, shard, mcMode, seeds, genKwargs, applyChatTemplate, nodes, codeSandbox } = prepared;
   const output = await runEvaluation(backend, nodes, {
     limit,
     samples,
@@ -194,15 +262,15 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
     typeof options.modelArgs === 'string'
       ? parseKeyValueArgs(options.modelArgs, '--model_args')
       : (options.modelArgs ?? {});
-  const backend = await createBackend(
-    options.model,
-    { seed: parseSeeds(options.seed).random ?? undefined, ...modelArgs },
-    { cachePath: options.useCache },
-  );
+  const backendArgs = { seed: parseSeeds(options.seed).random ?? undefined, ...modelArgs };
+  // Cheap checks first: a typo in the model args is reported before tasks load or a model file opens.
+  await checkModelArgs(options.model, backendArgs);
+  // results.json records the model args; an API key must never land there.
+  const recorded = 'api_key' in modelArgs ? { ...modelArgs, api_key: '<redacted>' } : modelArgs;
+  const prepared = await prepareRun(options, modelNameFrom(options.model, recorded));
+  const backend = await createBackend(options.model, backendArgs, { cachePath: options.useCache });
   try {
-    // results.json records the model args; an API key must never land there.
-    const recorded = 'api_key' in modelArgs ? { ...modelArgs, api_key: '<redacted>' } : modelArgs;
-    return await run(backend, { model: options.model, modelArgs: recorded }, options);
+    return await run(backend, { model: options.model, modelArgs: recorded }, options, prepared);
   } finally {
     await backend.close?.();
   }
@@ -210,5 +278,6 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
 
 /** Evaluates a backend the caller holds. Writes nothing unless `outputPath` is given. */
 export async function simpleEvaluate(options: SimpleEvaluateOptions): Promise<EvaluateResult> {
-  return run(options.model, { model: options.modelName ?? options.model.name, modelArgs: {} }, options);
+  const label = { model: options.modelName ?? options.model.name, modelArgs: {} };
+  return run(options.model, label, options, await prepareRun(options, modelNameFrom(label.model, {})));
 }

@@ -11,11 +11,12 @@ import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/r
 import type { ModelBackend } from '../models/backend.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import { buildResults, type ResultsFile } from '../results/build.js';
-import { type WrittenFiles, writeOutputs } from '../results/output.js';
+import { prepareOutputDirectory, type WrittenFiles, writeOutputs } from '../results/output.js';
 import { type SampleLine, taskHash } from '../results/samples.js';
 import { serializeConfig } from '../results/serialize.js';
 import { withoutShard } from '../results/shard-record.js';
 import { loadShardRun, type ShardRun } from '../results/shard-run.js';
+import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
 import { type LoadedTask, leafTasks, type TaskNode } from '../tasks/task.js';
 import { aggregateGroup, aggregateTask, allGroups, type GroupResult, type TaskResult } from './aggregate.js';
@@ -75,6 +76,9 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   const first = runs[0];
   for (const run of runs.slice(1)) checkSameRun(first, run, options.logger);
 
+  checkIncludePath(options.includePath);
+  // Made and probed before the merge work, as a run does.
+  await prepareOutputDirectory(options.outputPath, first.results.model_name);
   const record = first.shard;
   const nodes = await resolveTasks(options.tasks ?? record.tasks, {
     includePath: options.includePath ?? record.include_path ?? undefined,

@@ -94,6 +94,7 @@ export function effectiveNumFewshot(task: LoadedTask, cli: number | undefined): 
 export async function planTask(task: LoadedTask, options: PlanOptions): Promise<TaskPlan> {
   const { config } = task;
   const docs = await task.evalDocs();
+  if (docs.length === 0) throw emptySplit(task);
   const numFewshot = effectiveNumFewshot(task, options.numFewshot);
   let docIds: number[];
   const requested = options.samples?.[task.name];
@@ -281,6 +282,9 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     // For multiple-input tasks the gold is doc_to_text's index (lm-eval's multiple_input branch).
     // The sample log's `target` stays doc_to_target, as lm-eval writes it.
     const multipleInput = config.output_type === 'multiple_choice' && typeof text === 'number';
+    if (config.output_type === 'multiple_choice' && choices) {
+      checkGold(multipleInput ? text : target, choices, { ...location, file: task.source.path });
+    }
     planned.push({
       docId,
       doc,
@@ -300,6 +304,55 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     generation,
     ...(generative ? { mcMode: 'generate' as const } : {}),
   };
+}
+
+/** An evaluation split without documents would score as an empty (or zero) result; it is an error. */
+function emptySplit(task: LoadedTask): AssayError {
+  const { config } = task;
+  const field =
+    config.test_split !== undefined ? 'test_split' : config.validation_split ? 'validation_split' : undefined;
+  const split = task.evalSplit === undefined ? '' : ` "${task.evalSplit}"`;
+  const filtered = config.process_docs ? ' after process_docs' : '';
+  return new AssayError(
+    'bad_data',
+    `task ${task.name} has no documents in its evaluation split${split}${filtered}`,
+    { location: { file: task.source.path, task: task.name, ...(field ? { field } : {}) } },
+  );
+}
+
+/**
+ * A multiple-choice gold must name a choice: an index in range, a choice's text, or a list of those.
+ * lm-eval only warns and scores such a doc as wrong; here it stops the run before any request.
+ */
+export function checkGold(
+  gold: unknown,
+  choices: string[],
+  location: { task: string; docId: number; file?: string },
+): void {
+  const shown = JSON.stringify(choices);
+  for (const value of Array.isArray(gold) ? gold : [gold]) {
+    if (typeof value === 'string') {
+      if (choices.includes(value)) continue;
+      throw new AssayError('bad_data', `gold label "${value}" is not one of the choices ${shown}`, {
+        location,
+      });
+    }
+    if (typeof value === 'number' && Number.isInteger(value)) {
+      if (value >= 0 && value < choices.length) continue;
+      throw new AssayError(
+        'bad_data',
+        `gold label ${value} is not a choice index: the doc has ${choices.length} choices ${shown}`,
+        { location },
+      );
+    }
+    throw new AssayError(
+      'bad_data',
+      `gold label ${JSON.stringify(value)} is neither a choice index nor a choice`,
+      {
+        location,
+      },
+    );
+  }
 }
 
 function chatOptions(

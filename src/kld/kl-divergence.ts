@@ -8,11 +8,13 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { getLlama, LlamaLogLevel } from 'node-llama-cpp';
+import { getLlama, type Llama, LlamaLogLevel, type LlamaModel } from 'node-llama-cpp';
 import { AssayError } from '../errors.js';
 import { chunkedWindows } from '../evaluate/perplexity/windows.js';
 import { defaultThreads } from '../models/gguf/engine.js';
 import { fileSha256 } from '../models/gguf/gguf-backend.js';
+import { type LlamaErrorLog, llamaErrors } from '../models/gguf/llama-errors.js';
+import { checkGgufFile } from '../models/gguf/model-file.js';
 import { loadNativeAddon, type NativeAddon, type NativeHandle } from '../models/gguf/native-scorer.js';
 import { readTokenizerInfo } from '../models/gguf/token-windows.js';
 import {
@@ -71,14 +73,12 @@ export async function klDivergence(options: KldOptions): Promise<KldReport> {
       `assay kld needs assay's native scorer to compare full distributions, and it is not available (${loaded.reason}). Build it with \`npm run build:native\` (needs git, python3 and a C++ compiler).`,
     );
   }
-  for (const file of [options.basePath, options.modelPath]) {
-    try {
-      statSync(file);
-    } catch {
-      throw new AssayError('bad_argument', `model file not found: ${file}`);
-    }
-  }
+  for (const file of [options.basePath, options.modelPath]) await checkGgufFile(file);
   const nCtx = options.nCtx ?? 512;
+  // llama.cpp reads both files' metadata (and checks their tensors lie in the file) before anything else.
+  const llama = await openLlama();
+  const { tokens, bos, addBos } = await tokenizeWithBase(llama, options.basePath, options.text);
+  await loadVocabulary(llama, options.modelPath, async () => undefined);
   const [baseVocab, modelVocab] = await Promise.all([
     readTokenizerInfo(options.basePath, { addBos: false, nCtx }),
     readTokenizerInfo(options.modelPath, { addBos: false, nCtx }),
@@ -90,7 +90,6 @@ export async function klDivergence(options: KldOptions): Promise<KldReport> {
     );
   }
   const threads = options.threads ?? defaultThreads(statSync(options.basePath).size);
-  const { tokens, bos, addBos } = await tokenizeWithBase(options.basePath, options.text);
   const layout = chunkedWindows(tokens, { nCtx, bos, addBos, requireTwoChunks: false });
   if (layout.windows.length === 0) {
     throw new AssayError(
@@ -98,11 +97,13 @@ export async function klDivergence(options: KldOptions): Promise<KldReport> {
       `the text tokenizes to ${layout.sequence.length} tokens, fewer than one chunk of n_ctx=${nCtx}; give a longer text or a smaller --n_ctx`,
     );
   }
-  const positions = compareModels(loaded.addon, options.basePath, options.modelPath, layout.windows, {
-    nCtx,
-    threads,
-    backendDir: loaded.bins,
-  });
+  const positions = await compareModelsReporting(llama.errors, () =>
+    compareModels(loaded.addon as NativeAddon, options.basePath, options.modelPath, layout.windows, {
+      nCtx,
+      threads,
+      backendDir: loaded.bins,
+    }),
+  );
   const baseNll = positions.baseLogprobs.map((value) => -value);
   const modelNll = positions.modelLogprobs.map((value) => -value);
   const lnRatio = meanAndError(positions.modelLogprobs.map((value, i) => positions.baseLogprobs[i] - value));
@@ -129,28 +130,89 @@ export async function klDivergence(options: KldOptions): Promise<KldReport> {
   };
 }
 
-/** The text's tokens (no BOS) with the base model's tokenizer, and its BOS policy from the metadata. */
-async function tokenizeWithBase(
-  modelPath: string,
-  text: string,
-): Promise<{ tokens: number[]; bos: number | null; addBos: boolean }> {
+interface OpenLlama {
+  llama: Llama;
+  errors: LlamaErrorLog;
+}
+
+async function openLlama(): Promise<OpenLlama> {
+  const errors = llamaErrors;
   // getLlama also registers llama.cpp's CPU backend in this process, which the addon's models use.
   const llama = await getLlama({
     gpu: false,
     build: 'never',
     logLevel: LlamaLogLevel.error,
+    logger: errors.logger,
     progressLogs: false,
   });
-  const model = await llama.loadModel({ modelPath, vocabOnly: true });
+  return { llama, errors };
+}
+
+/** Loads a file's vocabulary with llama.cpp (a bad file fails here, with llama.cpp's reason) and uses it. */
+async function loadVocabulary<T>(
+  { llama, errors }: OpenLlama,
+  modelPath: string,
+  use: (model: LlamaModel) => Promise<T>,
+): Promise<T> {
+  let model: LlamaModel;
   try {
+    errors.clear();
+    model = await llama.loadModel({ modelPath, vocabOnly: true });
+  } catch (error) {
+    throw new AssayError(
+      'bad_model_file',
+      `llama.cpp cannot load the model: ${await errors.reason((error as Error).message)}`,
+      { location: { file: modelPath }, cause: error },
+    );
+  }
+  try {
+    return await use(model);
+  } finally {
+    await model.dispose();
+  }
+}
+
+/** The text's tokens (no BOS) with the base model's tokenizer, and its BOS policy from the metadata. */
+async function tokenizeWithBase(
+  llama: OpenLlama,
+  modelPath: string,
+  text: string,
+): Promise<{ tokens: number[]; bos: number | null; addBos: boolean }> {
+  return loadVocabulary(llama, modelPath, async (model) => {
     const ggml = model.fileInfo.metadata.tokenizer.ggml as { add_bos_token?: boolean };
     return {
       tokens: [...model.tokenize(text, false)],
       bos: model.tokens.bos,
       addBos: ggml.add_bos_token ?? model.tokens.shouldPrependBosToken,
     };
-  } finally {
-    await model.dispose();
+  });
+}
+
+/** compareModels, with a model the addon cannot open reported as a bad file with llama.cpp's reason. */
+async function compareModelsReporting(
+  errors: LlamaErrorLog,
+  compare: () => KldPositions,
+): Promise<KldPositions> {
+  errors.clear();
+  try {
+    return compare();
+  } catch (error) {
+    if (!(error instanceof ModelOpenError)) throw error;
+    const reason = await errors.reason(error.message);
+    throw new AssayError('bad_model_file', `llama.cpp cannot load the model: ${reason}`, {
+      location: { file: error.file },
+      cause: error,
+    });
+  }
+}
+
+/** The addon could not open a model file. */
+class ModelOpenError extends Error {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
   }
 }
 
@@ -177,8 +239,13 @@ export function compareModels(
   const handles: NativeHandle[] = [];
   const positions: KldPositions = { kl: [], sameTop: [], baseLogprobs: [], modelLogprobs: [] };
   try {
-    handles.push(open(basePath));
-    handles.push(open(modelPath));
+    for (const file of [basePath, modelPath]) {
+      try {
+        handles.push(open(file));
+      } catch (error) {
+        throw new ModelOpenError(file, error);
+      }
+    }
     for (const window of windows) {
       const count = window.tokens.length;
       const targets = new Int32Array(count).fill(-1);
@@ -201,7 +268,7 @@ export function compareModels(
       }
     }
   } catch (error) {
-    if (error instanceof AssayError) throw error;
+    if (error instanceof AssayError || error instanceof ModelOpenError) throw error;
     throw new AssayError(
       'backend_error',
       `assay kld: ${error instanceof Error ? error.message : String(error)}`,

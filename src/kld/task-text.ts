@@ -5,6 +5,7 @@
  */
 import { AssayError } from '../errors.js';
 import { docToTarget } from '../prompts/doc-to.js';
+import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
 import { leafTasks } from '../tasks/task.js';
 
@@ -12,6 +13,7 @@ export async function taskText(
   spec: string,
   options: { includePath?: string[]; limit?: number } = {},
 ): Promise<{ text: string; source: Record<string, unknown> }> {
+  checkIncludePath(options.includePath);
   const tasks = (await resolveTasks([spec], { includePath: options.includePath })).flatMap(leafTasks);
   const rolling = tasks.filter((task) => task.config.output_type === 'loglikelihood_rolling');
   if (rolling.length === 0) {

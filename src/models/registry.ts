@@ -1,5 +1,6 @@
 import { AssayError, closestNames } from '../errors.js';
 import type { ModelBackend } from './backend.js';
+import { checkModelArgKeys } from './model-arg-keys.js';
 
 export type ModelName = 'dummy' | 'gguf' | 'demo';
 
@@ -34,42 +35,94 @@ const inProcess =
     return withResponseCache(backend, new SqliteResponseCache(context.cachePath), args);
   };
 
+/** What each backend checks of its args before anything is loaded or sent: names, types, required ones. */
+type Check = (args: Record<string, unknown>) => Promise<void>;
+
+const httpCheck =
+  (name: import('./http/create.js').HttpModelName): Check =>
+  async (args) => {
+    const { validateHttpModelArgs } = await import('./http/create.js');
+    validateHttpModelArgs(name, args);
+  };
+
+const ggufCheck: Check = async (args) => {
+  const { parseGgufModelArgs } = await import('./gguf/gguf-backend.js');
+  parseGgufModelArgs(args);
+};
+
 /** Backends load lazily so that `assay --help` never pays for an engine it does not use. */
-const MODELS: Record<ModelName | import('./http/create.js').HttpModelName, Factory> = {
-  'local-completions': http('local-completions'),
-  'openai-completions': http('openai-completions'),
-  'local-chat-completions': http('local-chat-completions'),
-  'openai-chat-completions': http('openai-chat-completions'),
-  gguf: inProcess(async (args) => {
-    const { createGgufBackend } = await import('./gguf/create.js');
-    return createGgufBackend(args);
-  }),
+const MODELS: Record<
+  ModelName | import('./http/create.js').HttpModelName,
+  { check: Check; create: Factory }
+> = {
+  'local-completions': { check: httpCheck('local-completions'), create: http('local-completions') },
+  'openai-completions': { check: httpCheck('openai-completions'), create: http('openai-completions') },
+  'local-chat-completions': {
+    check: httpCheck('local-chat-completions'),
+    create: http('local-chat-completions'),
+  },
+  'openai-chat-completions': {
+    check: httpCheck('openai-chat-completions'),
+    create: http('openai-chat-completions'),
+  },
+  gguf: {
+    check: ggufCheck,
+    create: inProcess(async (args) => {
+      const { createGgufBackend } = await import('./gguf/create.js');
+      return createGgufBackend(args);
+    }),
+  },
   /** The built-in demo GGUF (a bigram model built and cached on first use): `--model gguf` without `model=`. */
-  demo: inProcess(async (args) => {
-    const { createGgufBackend } = await import('./gguf/create.js');
-    return createGgufBackend({ ...args, model: undefined });
-  }),
-  dummy: inProcess(async (args) => {
-    const { DummyBackend } = await import('./dummy/dummy-backend.js');
-    const seed = args.seed === undefined ? undefined : Number(args.seed);
-    return new DummyBackend({ seed });
-  }),
+  demo: {
+    check: async (args) => {
+      if (args.model !== undefined) {
+        throw new AssayError(
+          'bad_argument',
+          '--model_args for demo: the built-in demo model takes no model=; for a GGUF file use --model gguf --model_args model=FILE',
+        );
+      }
+      await ggufCheck(args);
+    },
+    create: inProcess(async (args) => {
+      const { createGgufBackend } = await import('./gguf/create.js');
+      return createGgufBackend({ ...args, model: undefined });
+    }),
+  },
+  dummy: {
+    check: async (args) => checkModelArgKeys('dummy', args, ['seed']),
+    create: inProcess(async (args) => {
+      const { DummyBackend } = await import('./dummy/dummy-backend.js');
+      const seed = args.seed === undefined ? undefined : Number(args.seed);
+      return new DummyBackend({ seed });
+    }),
+  },
 };
 
 export const MODEL_NAMES = Object.keys(MODELS) as ModelName[];
 
-export async function createBackend(
-  name: string,
-  args: Record<string, unknown>,
-  context: BackendContext = {},
-): Promise<ModelBackend> {
-  const factory = (MODELS as Record<string, Factory | undefined>)[name];
-  if (!factory) {
+function entryOf(name: string): { check: Check; create: Factory } {
+  const entry = (MODELS as Record<string, { check: Check; create: Factory } | undefined>)[name];
+  if (!entry) {
     const close = closestNames(name, MODEL_NAMES);
     throw new AssayError(
       'unknown_model',
       `unknown model "${name}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}; valid models: ${MODEL_NAMES.join(', ')}`,
     );
   }
-  return factory(args, context);
+  return entry;
+}
+
+/** Checks a backend's name and model args without creating it (no model loaded, no request sent). */
+export async function checkModelArgs(name: string, args: Record<string, unknown>): Promise<void> {
+  await entryOf(name).check(args);
+}
+
+export async function createBackend(
+  name: string,
+  args: Record<string, unknown>,
+  context: BackendContext = {},
+): Promise<ModelBackend> {
+  const entry = entryOf(name);
+  await entry.check(args);
+  return entry.create(args, context);
 }

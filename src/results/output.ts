@@ -1,7 +1,10 @@
 import path from 'node:path';
 import type { EvaluationOutput } from '../evaluate/run-evaluation.js';
 import { buildLeaderboard } from './leaderboard.js';
-import { fileTimestamp, writeFileAtomic } from './write.js';
+import { ensureDirectory, probeWritable } from './output-directory.js';
+import { leaderboardFileName, samplesFileName } from './run-files.js';
+import { type CommitStep, recoverStaged, type StagedFile, writeStaged } from './staged-write.js';
+import { fileTimestamp, sanitizeModelName } from './write.js';
 
 export interface WrittenFiles {
   results: string;
@@ -9,35 +12,57 @@ export interface WrittenFiles {
   leaderboard: string;
 }
 
+export interface WriteOptions {
+  outputPath: string;
+  logSamples: boolean;
+  includePerExample: boolean;
+  now?: Date;
+  /** Called at each point of the commit (see staged-write.ts); tests kill the writer there. */
+  onStep?: (step: CommitStep) => void;
+}
+
+/** `<output_path>/<model_name_sanitized>/`, or the folder of an --output_path ending in .json (lm-eval's layout). */
+export function outputDirectory(outputPath: string, modelNameSanitized: string): string {
+  return outputPath.endsWith('.json')
+    ? path.dirname(path.resolve(outputPath))
+    : path.join(path.resolve(outputPath), modelNameSanitized);
+}
+
 /**
- * Writes results_<time>.json (and the sample logs and leaderboard.json) under
- * `<output_path>/<model_name_sanitized>/`, or beside a path ending in .json, as lm-eval does.
- * Every file is written atomically; sample logs are written before the results file that names them.
+ * Before a run: makes its output folder, checks it is writable, and finishes or removes what runs
+ * killed while writing there left behind. Returns the folder.
  */
-export async function writeOutputs(
-  output: EvaluationOutput,
-  options: { outputPath: string; logSamples: boolean; includePerExample: boolean; now?: Date },
-): Promise<WrittenFiles> {
+export async function prepareOutputDirectory(outputPath: string, modelName: string): Promise<string> {
+  return prepareFolder(outputDirectory(outputPath, sanitizeModelName(modelName)));
+}
+
+async function prepareFolder(directory: string): Promise<string> {
+  await ensureDirectory(directory);
+  await probeWritable(directory);
+  await recoverStaged(directory);
+  return directory;
+}
+
+/**
+ * Writes results_<time>.json, the sample logs and leaderboard_<time>.json under
+ * `<output_path>/<model_name_sanitized>/`, or beside a path ending in .json, as lm-eval does. The
+ * files become visible together (staged-write.ts): a run killed while writing leaves none of them.
+ */
+export async function writeOutputs(output: EvaluationOutput, options: WriteOptions): Promise<WrittenFiles> {
   const stamp = fileTimestamp(options.now ?? new Date());
-  let directory: string;
-  let resultsFile: string;
-  if (options.outputPath.endsWith('.json')) {
-    directory = path.dirname(path.resolve(options.outputPath));
-    const stem = path.basename(options.outputPath, '.json');
-    resultsFile = path.join(directory, `${stem}_${stamp}.json`);
-  } else {
-    directory = path.join(path.resolve(options.outputPath), output.results.model_name_sanitized);
-    resultsFile = path.join(directory, `results_${stamp}.json`);
-  }
+  const directory = await prepareFolder(
+    outputDirectory(options.outputPath, output.results.model_name_sanitized),
+  );
+  const resultsName = options.outputPath.endsWith('.json')
+    ? `${path.basename(options.outputPath, '.json')}_${stamp}.json`
+    : `results_${stamp}.json`;
+  const files: StagedFile[] = [];
   const samples: string[] = [];
   if (options.logSamples) {
     for (const [task, lines] of Object.entries(output.samples)) {
-      const file = path.join(directory, `samples_${task}_${stamp}.jsonl`);
-      await writeFileAtomic(
-        file,
-        lines.map((line) => `${JSON.stringify(line)}\n`),
-      );
-      samples.push(file);
+      const name = samplesFileName(task, stamp);
+      files.push({ name, content: lines.map((line) => `${JSON.stringify(line)}\n`) });
+      samples.push(path.join(directory, name));
     }
   }
   const leaderboard = buildLeaderboard({
@@ -51,8 +76,13 @@ export async function writeOutputs(
     includePerExample: options.includePerExample,
     errorsByTask: output.results.errors.by_task,
   });
-  const leaderboardFile = path.join(directory, 'leaderboard.json');
-  await writeFileAtomic(leaderboardFile, `${JSON.stringify(leaderboard, null, 2)}\n`);
-  await writeFileAtomic(resultsFile, `${JSON.stringify(output.results, null, 2)}\n`);
-  return { results: resultsFile, samples, leaderboard: leaderboardFile };
+  // Sample logs, then the results file that names them, then the leaderboard that summarises it.
+  files.push({ name: resultsName, content: `${JSON.stringify(output.results, null, 2)}\n` });
+  files.push({ name: leaderboardFileName(stamp), content: `${JSON.stringify(leaderboard, null, 2)}\n` });
+  await writeStaged(directory, stamp, files, options.onStep);
+  return {
+    results: path.join(directory, resultsName),
+    samples,
+    leaderboard: path.join(directory, leaderboardFileName(stamp)),
+  };
 }

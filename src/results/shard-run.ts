@@ -3,11 +3,11 @@
  * and every sample log. Lines written by JSON.stringify parse and re-serialize to the same bytes.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { AssayError } from '../errors.js';
 import type { ShardRecord } from '../evaluate/shard.js';
 import type { ResultsFile } from './build.js';
 import { loadRun } from './compare/load-run.js';
+import { leaderboardFileFor } from './run-files.js';
 import type { SampleLine } from './samples.js';
 
 export interface ShardLog {
@@ -23,7 +23,7 @@ export interface ShardRun {
   shard: ShardRecord;
   /** Leaf task → its sample log. */
   logs: Map<string, ShardLog>;
-  /** leaderboard.json carried per-example predictions (`--include_per_example`). */
+  /** The run's leaderboard carried per-example predictions (`--include_per_example`). */
   includePerExample: boolean;
   /** Older results files in the same directory that were not used. */
   ignoredResultsFiles: string[];
@@ -71,7 +71,7 @@ export function loadShardRun(location: string): ShardRun {
     results,
     shard,
     logs,
-    includePerExample: leaderboardHasExamples(path.dirname(found.resultsFile)),
+    includePerExample: leaderboardHasExamples(found.resultsFile),
     ignoredResultsFiles: found.ignoredResultsFiles,
   };
 }
@@ -92,9 +92,10 @@ function readLog(file: string): ShardLog {
   return { file, lines };
 }
 
-function leaderboardHasExamples(directory: string): boolean {
-  const file = path.join(directory, 'leaderboard.json');
-  if (!existsSync(file)) return false;
+/** Whether the run's leaderboard (leaderboard_<time>.json beside its results) has per-example predictions. */
+function leaderboardHasExamples(resultsFile: string): boolean {
+  const file = leaderboardFileFor(resultsFile);
+  if (!file || !existsSync(file)) return false;
   try {
     const leaderboard = JSON.parse(readFileSync(file, 'utf8')) as {
       tasks?: Record<string, { examples?: unknown }>;

@@ -1,13 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { ensureDirectory } from './output-directory.js';
 
 /**
- * Writes a file so that readers see either nothing or the whole file: write a temporary file beside
- * it, fsync, then rename over the target. A failed run never leaves a half-written results file.
+ * Writes one file so that readers see either nothing or the whole file: write a temporary file beside
+ * it, fsync, then rename over the target (for single-file reports; a run's files go through
+ * staged-write.ts). `flag` names the option in errors about the folder.
  */
-export async function writeFileAtomic(file: string, content: string | Iterable<string>): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+export async function writeFileAtomic(
+  file: string,
+  content: string | Iterable<string>,
+  flag = '--output_path',
+): Promise<void> {
+  await ensureDirectory(path.dirname(file), flag);
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await open(temporary, 'w');
   try {

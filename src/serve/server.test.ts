@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { randomLlamaGguf, seededRandom } from '../models/gguf/llama-model.js';
 import { writeGguf } from '../models/gguf/writer.js';
 import { createHttpBackend } from '../models/http/create.js';
 import { ConcurrencyLimit } from './concurrency.js';
-import { type RunningServer, startServer } from './server.js';
+import { type RunningServer, type ServedModel, startServer } from './server.js';
 
 const CHATML =
   "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
@@ -294,6 +295,129 @@ describe('assay serve over HTTP on loopback', () => {
   });
 });
 
+/** Sends a request and leaves without reading the answer; `leave()` drops the connection. */
+function leavingClient(
+  url: string,
+  route: string,
+  body: unknown,
+): { leave: () => void; closed: Promise<void> } {
+  const { hostname, port } = new URL(url);
+  const payload = JSON.stringify(body);
+  const request = httpRequest({
+    host: hostname,
+    port,
+    path: route,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+  });
+  const closed = new Promise<void>((resolve) => request.once('close', () => resolve()));
+  request.on('error', () => undefined);
+  request.end(payload);
+  return { leave: () => request.destroy(), closed };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('assay serve when a client disconnects', () => {
+  it('cancels the request’s work and frees its slot; a waiting request leaves the queue unrun', async () => {
+    // An engine that generates for as long as it is let (prompts starting "slow"), the real one otherwise.
+    const started: Array<{ prompt: string; signal?: AbortSignal; outcome: Promise<string> }> = [];
+    const model: ServedModel = {
+      tokenize: (text, withBos) => backend.tokenize(text, withBos),
+      detokenize: (tokens) => backend.detokenize(tokens),
+      tokenizerInfo: () => backend.tokenizerInfo(),
+      promptLogprobs: (list, options) => backend.promptLogprobs(list, options),
+      applyChatTemplate: (messages, options) => backend.applyChatTemplate(messages, options),
+      chatTemplate: () => backend.chatTemplate(),
+      info: () => backend.info(),
+      engine: backend.engine,
+      generate: (list, progress, options) => {
+        const prompt = list[0].context;
+        const signal = options?.signal;
+        const run = prompt.startsWith('slow')
+          ? new Promise<string[]>((_, reject) =>
+              signal?.addEventListener('abort', () => reject(signal.reason)),
+            )
+          : backend.generate(list, progress, options);
+        started.push({
+          prompt,
+          signal,
+          outcome: run.then(
+            () => 'answered',
+            () => 'cancelled',
+          ),
+        });
+        return run;
+      },
+    };
+    const limited = await startServer({ model, name: 'served', port: 0, concurrency: 1, queue: 4 });
+    try {
+      const first = leavingClient(limited.url, '/v1/completions', { prompt: 'slow one', max_tokens: 50 });
+      await until(() => started.length === 1, 'the first request to start');
+      const second = leavingClient(limited.url, '/v1/completions', { prompt: 'slow two', max_tokens: 50 });
+      // The second waits for the slot; it leaves before getting one and is never run.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(started.map((entry) => entry.prompt)).toEqual(['slow one']);
+      second.leave();
+      await second.closed;
+      first.leave();
+      await first.closed;
+      expect(await started[0].outcome).toBe('cancelled');
+      expect(started[0].signal?.aborted).toBe(true);
+      // The slot is free: the next request is answered, by the real engine, as a direct call is.
+      const response = await fetch(`${limited.url}/v1/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'abc abc', max_tokens: 6, temperature: 0 }),
+      });
+      expect(response.status).toBe(200);
+      const [expected] = await backend.generate([
+        { context: 'abc abc', until: [], maxGenToks: 6, temperature: 0, doSample: false, extra: {} },
+      ]);
+      expect(((await response.json()) as { choices: Array<{ text: string }> }).choices[0].text).toBe(
+        expected,
+      );
+      expect(started.map((entry) => entry.prompt)).toEqual(['slow one', 'abc abc']);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('the gguf engine stops a cancelled generation and stays usable', async () => {
+    const long: GenerateRequest = {
+      context: 'abc',
+      until: [],
+      maxGenToks: 90,
+      temperature: 0,
+      doSample: false,
+      extra: {},
+    };
+    const [reference] = await backend.generate([long]);
+    const controller = new AbortController();
+    const cancelled = backend.generate([long], undefined, { signal: controller.signal });
+    controller.abort();
+    const error = await cancelled.then(
+      () => undefined,
+      (thrown: unknown) => thrown as Error,
+    );
+    expect(error?.name).toBe('AbortError');
+    const stopped = /cancelled (before it started|after (\d+) of 90 tokens)$/.exec(error?.message ?? '');
+    expect(stopped).not.toBe(null);
+    if (stopped?.[2] !== undefined) expect(Number(stopped[2])).toBeLessThan(90);
+    // Already aborted: nothing is sent at all.
+    await expect(backend.generate([long], undefined, { signal: controller.signal })).rejects.toThrow(
+      /cancelled before it was sent/,
+    );
+    expect(await backend.generate([long])).toEqual([reference]);
+  });
+});
+
 describe('ConcurrencyLimit', () => {
   it('runs at most `limit` tasks at once, queues `queue` more and refuses the rest', async () => {
     const limit = new ConcurrencyLimit(2, 1);
@@ -322,6 +446,30 @@ describe('ConcurrencyLimit', () => {
     for (const release of releases.splice(0)) release();
     await Promise.all([second, third]);
     expect(peak).toBe(2);
+    expect(limit.active).toBe(0);
+  });
+
+  it('drops a waiting task whose signal aborts, and never runs it', async () => {
+    const limit = new ConcurrencyLimit(1, 2);
+    let release = () => {};
+    const ran: string[] = [];
+    const first = limit.run(async () => {
+      ran.push('first');
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    const controller = new AbortController();
+    const second = limit.run(async () => {
+      ran.push('second');
+    }, controller.signal);
+    expect(limit.queued).toBe(1);
+    controller.abort(new Error('gone'));
+    await expect(second).rejects.toThrow('gone');
+    expect(limit.queued).toBe(0);
+    release();
+    await first;
+    expect(ran).toEqual(['first']);
     expect(limit.active).toBe(0);
   });
 });

@@ -36,6 +36,9 @@ export type ServedModel = Pick<
   | 'info'
 > & { readonly engine: { nCtx: number } };
 
+/** The work of one HTTP request, cancelled when its client disconnects before the answer. */
+type Work = { signal: AbortSignal };
+
 export interface ServeOptions {
   model: ServedModel;
   /** The id clients put in `model`; requests naming another model get 404. */
@@ -112,6 +115,12 @@ class Handler {
   ) {}
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // A client that goes away gets nothing more: its queued or running engine work is cancelled.
+    const controller = new AbortController();
+    response.once('close', () => {
+      if (!response.writableFinished) controller.abort(new Error('the client disconnected'));
+    });
+    const work: Work = { signal: controller.signal };
     try {
       const path = new URL(request.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
       const route = `${request.method} ${path}`;
@@ -119,8 +128,8 @@ class Handler {
       if (route === 'GET /health') return sendJson(response, 200, { status: 'ok' });
       if (route === 'GET /tokenizer_info') return sendJson(response, 200, await this.tokenizerInfo());
       const handlers: Record<string, (body: unknown) => Promise<unknown>> = {
-        'POST /v1/completions': (body) => this.completions(parse(completionsBody, body)),
-        'POST /v1/chat/completions': (body) => this.chat(parse(chatBody, body)),
+        'POST /v1/completions': (body) => this.completions(parse(completionsBody, body), work),
+        'POST /v1/chat/completions': (body) => this.chat(parse(chatBody, body), work),
         'POST /tokenize': (body) => this.tokenize(parse(tokenizeBody, body)),
         'POST /detokenize': (body) => this.detokenize(parse(detokenizeBody, body)),
       };
@@ -133,13 +142,14 @@ class Handler {
         throw new HttpError(known ? 405 : 404, `${request.method} ${path} is not served here`);
       }
       const body = await readJson(request);
-      const outcome = await this.limit.run(() => run(body));
+      const outcome = await this.limit.run(() => run(body), work.signal);
       if (!outcome) {
         response.setHeader('Retry-After', '1');
         throw new HttpError(429, 'too many requests are waiting; retry later', 'rate_limit_error');
       }
       sendJson(response, 200, outcome.value);
     } catch (error) {
+      if (controller.signal.aborted) return;
       if (error instanceof HttpError) sendJson(response, error.status, errorBody(error.message, error.type));
       else {
         const message = error instanceof Error ? error.message : String(error);
@@ -204,7 +214,7 @@ class Handler {
     };
   }
 
-  private async completions(body: CompletionsBody) {
+  private async completions(body: CompletionsBody, work: Work) {
     this.checkModel(body.model);
     const model = this.options.model;
     const prompts = await this.promptsOf(body.prompt);
@@ -216,6 +226,7 @@ class Handler {
     let promptTokens = 0;
     let completionTokens = 0;
     for (const [index, prompt] of prompts.entries()) {
+      work.signal.throwIfAborted();
       if (prompt.tokens.length + maxTokens > model.engine.nCtx + 1) {
         throw new HttpError(
           400,
@@ -227,16 +238,14 @@ class Handler {
       if (maxTokens === 1 && temperature === 0 && body.stop.length === 0) {
         // The scoring shape (echo, logprobs, max_tokens 1, greedy): the generated token is the
         // argmax after the prompt, which the prompt's own pass already gives.
-        [scored] = await model.promptLogprobs([{ tokens: prompt.tokens, topK }]);
+        [scored] = await model.promptLogprobs([{ tokens: prompt.tokens, topK }], work);
         generated = { text: scored.next.piece, tokens: [scored.next.token] };
       } else {
-        generated = await this.generate(prompt, {
-          maxTokens,
-          temperature,
-          stop: body.stop,
-          seed: body.seed,
-          topP: body.top_p,
-        });
+        generated = await this.generate(
+          prompt,
+          { maxTokens, temperature, stop: body.stop, seed: body.seed, topP: body.top_p },
+          work,
+        );
       }
       promptTokens += prompt.tokens.length;
       completionTokens += generated.tokens.length;
@@ -244,7 +253,7 @@ class Handler {
       if (wantLogprobs) {
         const all = [...prompt.tokens, ...generated.tokens];
         if (!scored || generated.tokens.length !== 1) {
-          [scored] = await model.promptLogprobs([{ tokens: all, topK }]);
+          [scored] = await model.promptLogprobs([{ tokens: all, topK }], work);
         }
         logprobs = completionLogprobs(scored, prompt.tokens.length, all.length, body.echo === true, topK);
       }
@@ -269,7 +278,7 @@ class Handler {
     };
   }
 
-  private async chat(body: ChatBody) {
+  private async chat(body: ChatBody, work: Work) {
     this.checkModel(body.model);
     const model = this.options.model;
     if (!model.chatTemplate()) {
@@ -281,13 +290,11 @@ class Handler {
     const text = model.applyChatTemplate(body.messages, { addGenerationPrompt: true });
     const prompt = { text, tokens: await model.tokenize(text, true) };
     const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? this.options.defaultMaxTokens ?? 256;
-    const generated = await this.generate(prompt, {
-      maxTokens,
-      temperature: body.temperature ?? 1,
-      stop: body.stop,
-      seed: body.seed,
-      topP: body.top_p,
-    });
+    const generated = await this.generate(
+      prompt,
+      { maxTokens, temperature: body.temperature ?? 1, stop: body.stop, seed: body.seed, topP: body.top_p },
+      work,
+    );
     return {
       id: `chatcmpl-${randomUUID()}`,
       object: 'chat.completion',
@@ -350,6 +357,7 @@ class Handler {
       seed?: number | null;
       topP?: number | null;
     },
+    work: Work,
   ): Promise<{ text: string; tokens: number[] }> {
     if (settings.maxTokens === 0) return { text: '', tokens: [] };
     const request: GenerateRequest = {
@@ -363,7 +371,7 @@ class Handler {
         ...(settings.topP != null ? { top_p: settings.topP } : {}),
       },
     };
-    const [text] = await this.options.model.generate([request]);
+    const [text] = await this.options.model.generate([request], undefined, work);
     if (typeof text !== 'string') throw new Error(`generation failed: ${String(text)}`);
     if (text === '') return { text, tokens: [] };
     const whole = await this.options.model.tokenize(prompt.text + text, true);

@@ -99,6 +99,26 @@ describe('parseJsonlTask', () => {
 });
 
 describe('loadJsonlTask', () => {
+  it('stops at a task file that is not UTF-8, naming the byte offset (never U+FFFD)', async () => {
+    const file = path.join(dir, 'latin1.jsonl');
+    const head = '{"id": 1, "prompt": "caf';
+    await writeFile(
+      file,
+      Buffer.concat([
+        Buffer.from(head),
+        Buffer.from([0xe9]),
+        Buffer.from('", "targets": ["t"], "metric": "exact_match"}\n'),
+      ]),
+    );
+    const error = await loadJsonlTask(file).then(
+      () => undefined,
+      (thrown: unknown) => thrown as AssayError,
+    );
+    expect(error).toBeInstanceOf(AssayError);
+    expect(error?.code).toBe('bad_data');
+    expect(error?.location).toEqual({ file, line: 1 });
+    expect(error?.message).toMatch(/^not UTF-8: byte offset 24 \(line 1\)/);
+  });
   it('maps the file to a generate_until task scored per line by its own metric', async () => {
     const file = path.join(dir, 'arith.jsonl');
     await writeFile(

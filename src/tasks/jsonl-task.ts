@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { decodeUtf8 } from '../data/utf8.js';
 import { AssayError, closestNames } from '../errors.js';
 import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { MetricDefinition } from '../metrics/types.js';
@@ -191,16 +192,16 @@ export function jsonlTaskConfig(name: string, runsCode = false): TaskConfig {
 
 export async function loadJsonlTask(file: string): Promise<LoadedTask> {
   const absolute = path.resolve(file);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(absolute, 'utf8');
+    bytes = await readFile(absolute);
   } catch (error) {
     throw new AssayError('unknown_task', `cannot read task file ${absolute}: ${(error as Error).message}`, {
       location: { file: absolute },
       cause: error,
     });
   }
-  const lines = parseJsonlTask(text, absolute);
+  const lines = parseJsonlTask(decodeUtf8(bytes, absolute), absolute);
   const used = [...new Set(lines.map((line) => line.metric))];
   const definitions = new Map<string, MetricDefinition>();
   for (const metric of used) {

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isResultsFileName, isStagingName, samplesFileName, stampOf } from '../results/run-files.js';
 import type { RunSummary } from './api.js';
 import { type ViewedResults, viewedResultsSchema } from './results-schema.js';
+import { resolveInside } from './safe-path.js';
 
 /** A run as the server holds it: the summary the API shows plus where its files are. */
 export interface DiscoveredRun {
@@ -18,12 +20,15 @@ export interface Discovery {
   problems: { file: string; message: string }[];
 }
 
-// results_<time>.json as lm-eval and assay name it (or <stem>_<time>.json with a .json output path).
-const TIMESTAMP = /_(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d+)\.json$/;
 const SKIP_DIRECTORIES = new Set(['node_modules', '.git']);
 const MAX_DEPTH = 8;
+const OUTSIDE = 'a link to a file outside the viewed folder; not read';
 
-async function walk(directory: string, depth: number, found: string[]): Promise<void> {
+/**
+ * Results files (results_<time>.json, or <stem>_<time>.json with a .json output path) under `directory`.
+ * Linked folders are not entered; a linked file is used only when it resolves inside the root.
+ */
+async function walk(root: string, directory: string, depth: number, found: string[], problems: Problem[]) {
   let entries: import('node:fs').Dirent[];
   try {
     entries = await readdir(directory, { withFileTypes: true });
@@ -32,12 +37,19 @@ async function walk(directory: string, depth: number, found: string[]): Promise<
   }
   for (const entry of entries) {
     const full = path.join(directory, entry.name);
-    // Symlinks are not followed: a link could lead outside the directories the user chose to serve.
-    if (entry.isDirectory() && !SKIP_DIRECTORIES.has(entry.name) && depth < MAX_DEPTH)
-      await walk(full, depth + 1, found);
-    else if (entry.isFile() && entry.name.endsWith('.json') && TIMESTAMP.test(entry.name)) found.push(full);
+    if (entry.isDirectory()) {
+      // Staging folders hold runs still being written (or killed while writing): not runs yet.
+      if (!SKIP_DIRECTORIES.has(entry.name) && !isStagingName(entry.name) && depth < MAX_DEPTH)
+        await walk(root, full, depth + 1, found, problems);
+    } else if ((entry.isFile() || entry.isSymbolicLink()) && isResultsFileName(entry.name)) {
+      const real = await resolveInside(root, path.relative(root, full));
+      if (real) found.push(full);
+      else if (entry.isSymbolicLink()) problems.push({ file: path.relative(root, full), message: OUTSIDE });
+    }
   }
 }
+
+type Problem = Discovery['problems'][number];
 
 export function runId(resultsFile: string): string {
   return createHash('sha256').update(path.resolve(resultsFile)).digest('hex').slice(0, 12);
@@ -58,15 +70,25 @@ function limitOf(config: Record<string, unknown>): number | null {
   return typeof config.limit === 'number' ? config.limit : null;
 }
 
-async function sampleFilesFor(resultsFile: string, tasks: string[]): Promise<Map<string, string>> {
+/** Each task's sample log beside the results file, by its real path inside the root (links out are refused). */
+async function sampleFilesFor(
+  root: string,
+  resultsFile: string,
+  tasks: string[],
+  problems: Problem[],
+): Promise<Map<string, string>> {
   const directory = path.dirname(resultsFile);
-  const stamp = TIMESTAMP.exec(path.basename(resultsFile))?.[1];
+  const stamp = stampOf(resultsFile);
   const files = new Map<string, string>();
   if (!stamp) return files;
   const names = new Set(await readdir(directory));
   for (const task of tasks) {
-    const name = `samples_${task}_${stamp}.jsonl`;
-    if (names.has(name)) files.set(task, path.join(directory, name));
+    const name = samplesFileName(task, stamp);
+    if (!names.has(name)) continue;
+    const relative = path.relative(root, path.join(directory, name));
+    const real = await resolveInside(root, relative);
+    if (real) files.set(task, real);
+    else problems.push({ file: relative, message: OUTSIDE });
   }
   return files;
 }
@@ -77,7 +99,8 @@ export async function discoverRuns(roots: string[]): Promise<Discovery> {
   const problems: Discovery['problems'] = [];
   for (const [rootIndex, root] of roots.entries()) {
     const found: string[] = [];
-    await walk(path.resolve(root), 0, found);
+    const absoluteRoot = path.resolve(root);
+    await walk(absoluteRoot, absoluteRoot, 0, found, problems);
     for (const file of found.sort()) {
       let parsed: ViewedResults;
       try {
@@ -100,7 +123,7 @@ export async function discoverRuns(roots: string[]): Promise<Discovery> {
         ? Object.keys(parsed['n-samples'])
         : Object.keys(parsed.results);
       const limit = limitOf(parsed.config);
-      const sampleFiles = await sampleFilesFor(file, tasks);
+      const sampleFiles = await sampleFilesFor(absoluteRoot, file, tasks, problems);
       runs.push({
         resultsFile: file,
         results: parsed,

@@ -1,6 +1,7 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AssayError } from '../errors.js';
+import { ensureDirectory } from '../results/output-directory.js';
 import type { SampleView } from './api.js';
 import { compareRuns } from './compare.js';
 import type { DiscoveredRun } from './discover.js';
@@ -58,14 +59,88 @@ async function inlinedPage(appDirectory: string): Promise<string> {
     .replace('</body>', () => `<script type="module">${safeScript}</script>\n</body>`);
 }
 
-/** `assay view --export DIR`: the app and every page's data as static files that need no server. */
+/** An earlier export: its page and data folder, nothing else. */
+async function isEarlierExport(directory: string): Promise<boolean> {
+  const names = (await readdir(directory)).sort();
+  if (names.length === 0) return true;
+  return (
+    names.join('\n') === 'data\nindex.html' &&
+    (await stat(path.join(directory, 'data', 'site.js')).catch(() => null))?.isFile() === true
+  );
+}
+
+/** A Node fs error as the user sees it: the flag, what failed, and the code. */
+function exportError(directory: string, error: unknown): AssayError {
+  if (error instanceof AssayError) return error;
+  const { code, message } = error as NodeJS.ErrnoException;
+  return new AssayError(
+    'bad_argument',
+    `--export: cannot write ${directory}: ${code ? `${code} (${message.replace(/^[A-Z]+: /, '').split(', ')[0]})` : message}`,
+    { cause: error },
+  );
+}
+
+/**
+ * `assay view --export DIR`: the app and every page's data as static files that need no server. The
+ * site is built in a hidden folder beside DIR and renamed into place whole, so a failed export leaves
+ * no partial site, and a re-export replaces the earlier one in one step.
+ */
 export async function exportSite(options: ExportOptions): Promise<ExportSummary> {
+  const directory = path.resolve(options.outDirectory);
+  const parent = path.dirname(directory);
+  await ensureDirectory(parent, '--export');
+  const existing = await stat(directory).catch(() => null);
+  if (existing && !existing.isDirectory())
+    throw new AssayError('bad_argument', `--export: ${directory} is a file, not a folder`);
+  if (existing && !(await isEarlierExport(directory))) {
+    throw new AssayError(
+      'bad_argument',
+      `--export: ${directory} is not empty and is not an earlier export; give a new folder`,
+    );
+  }
+  const page = await inlinedPage(options.appDirectory ?? viewerAppDirectory);
+  let staging: string;
+  try {
+    staging = await mkdtemp(path.join(parent, `.${path.basename(directory)}.assay-export-`));
+  } catch (error) {
+    throw exportError(directory, error);
+  }
+  try {
+    const summary = await buildSite(options, staging, page);
+    await swapInto(staging, directory, Boolean(existing));
+    return { ...summary, directory };
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw exportError(directory, error);
+  }
+}
+
+/** Renames the finished site over `directory`, keeping the earlier export until the new one is in place. */
+async function swapInto(staging: string, directory: string, replace: boolean): Promise<void> {
+  if (!replace) {
+    await rename(staging, directory);
+    return;
+  }
+  const old = `${staging}-old`;
+  await rename(directory, old);
+  try {
+    await rename(staging, directory);
+  } catch (error) {
+    await rename(old, directory);
+    throw error;
+  }
+  await rm(old, { recursive: true, force: true });
+}
+
+async function buildSite(
+  options: ExportOptions,
+  directory: string,
+  page: string,
+): Promise<Omit<ExportSummary, 'directory'>> {
   const store = new ViewerStore(options.roots.map((root) => path.resolve(root)));
   const { runs, problems } = await store.refresh(true);
-  const directory = path.resolve(options.outDirectory);
   const dataDirectory = path.join(directory, 'data');
-  await mkdir(dataDirectory, { recursive: true });
-  const page = await inlinedPage(options.appDirectory ?? viewerAppDirectory);
+  await mkdir(dataDirectory);
   let files = 0;
   const write = async (name: string, text: string) => {
     await writeFile(path.join(dataDirectory, name), text);
@@ -84,7 +159,12 @@ export async function exportSite(options: ExportOptions): Promise<ExportSummary>
     await write(site.runFiles[id], dataScript(`run:${id}`, runDetail(run)));
     for (const [position, task] of [...run.sampleFiles.keys()].entries()) {
       const index = store.indexFor(run, task);
-      await index.waitFor(Number.POSITIVE_INFINITY);
+      await index.waitFor(Number.POSITIVE_INFINITY).catch((error: Error) => {
+        throw new AssayError('bad_data', `cannot read sample log: ${error.message}`, {
+          location: { file: run.sampleFiles.get(task) },
+          cause: error,
+        });
+      });
       const key = `index:${id}/${task}`;
       const chunkFiles: string[] = [];
       for (let start = 0, chunk = 0; start < index.lineCount; start += CHUNK_SIZE, chunk++) {
@@ -136,5 +216,5 @@ export async function exportSite(options: ExportOptions): Promise<ExportSummary>
   }
   await writeFile(path.join(dataDirectory, 'site.js'), `window.__ASSAY_STATIC__=${JSON.stringify(site)};\n`);
   await writeFile(path.join(directory, 'index.html'), page);
-  return { directory, runs: runs.length, sampleLogs, comparisons, files: files + 2 };
+  return { runs: runs.length, sampleLogs, comparisons, files: files + 2 };
 }

@@ -90,11 +90,30 @@ describe('SampleIndex', () => {
     });
   });
 
-  it('reports a line that is not a sample, with its line number', async () => {
+  it('reports a line that is not a sample, with its line number, as that line alone', async () => {
     const file = writeLog([line(0, 1, 'a')]);
-    writeFileSync(file, `${JSON.stringify(line(0, 1, 'a'))}\n{"nope":1}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify(line(0, 1, 'a'))}\n{"nope":1}\n${JSON.stringify(line(2, 0, 'b'))}\n`,
+    );
     const index = SampleIndex.open(file);
-    await expect(index.waitFor(Number.POSITIVE_INFINITY)).rejects.toThrow(/:2: not a sample line/);
+    await index.waitFor(Number.POSITIVE_INFINITY);
+    expect(index.failure).toBe(null);
+    expect([...index.invalid]).toEqual([
+      [
+        1,
+        'line 2 of the sample log is not a sample line: doc_id: Invalid input: expected number, received undefined',
+      ],
+    ]);
+    const page = await index.page('t', { offset: 0, limit: 10 });
+    expect(page.items.map((item) => [item.docId, item.error])).toEqual([
+      [0, null],
+      [
+        -1,
+        'line 2 of the sample log is not a sample line: doc_id: Invalid input: expected number, received undefined',
+      ],
+      [2, null],
+    ]);
   });
 });
 

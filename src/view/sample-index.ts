@@ -1,4 +1,5 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import type { z } from 'zod';
 import { isFilteredQuery, type SampleQuery, type SamplesPage } from './api.js';
 import { indexedSampleSchema, type ViewedSample, viewedSampleSchema } from './results-schema.js';
 import { correctness, sampleView } from './sample-view.js';
@@ -7,6 +8,48 @@ import { searchableText } from './search-text.js';
 const NEWLINE = 0x0a;
 const CHUNK_BYTES = 1 << 20;
 const TEXT_CACHE_SIZE = 8;
+
+/** A line of a sample log, parsed and checked, or what is wrong with it (with its 1-based number). */
+function parseSampleLine(
+  text: string,
+  line: number,
+  schema: z.ZodType,
+): { ok: true; sample: unknown } | { ok: false; problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return {
+      ok: false,
+      problem: `line ${line + 1} of the sample log is not JSON: ${shorten((error as Error).message)}`,
+    };
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { ok: true, sample: parsed.data };
+  const issue = parsed.error.issues[0];
+  return {
+    ok: false,
+    problem: `line ${line + 1} of the sample log is not a sample line: ${issue?.path.join('.') || '(line)'}: ${issue?.message}`,
+  };
+}
+
+function shorten(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** What a bad line shows as: no doc, no scores, its problem as the error. */
+function invalidSample(problem: string): ViewedSample {
+  return {
+    doc_id: -1,
+    doc: null,
+    target: '',
+    resps: [],
+    filtered_resps: [],
+    filter: '',
+    metrics: [],
+    error: problem,
+  } as ViewedSample;
+}
 
 /**
  * A sample log indexed by byte offset, so a page of a 200 MB log costs a few small reads instead of a
@@ -24,6 +67,8 @@ export class SampleIndex {
   readonly metricValues: number[][] = [];
   readonly metrics: string[] = [];
   readonly filters: string[] = [];
+  /** Lines that are not sample lines (bad JSON, missing fields): line → what is wrong. */
+  readonly invalid = new Map<number, string>();
   complete = false;
   failure: Error | null = null;
   private readonly waiters: { lines: number; resolve: () => void; reject: (error: Error) => void }[] = [];
@@ -74,16 +119,22 @@ export class SampleIndex {
 
   private addLine(offset: number, bytes: Buffer): void {
     const line = this.lineCount;
-    const parsed = indexedSampleSchema.safeParse(JSON.parse(bytes.toString('utf8')));
-    if (!parsed.success)
-      throw new Error(`${this.file}:${line + 1}: not a sample line (${parsed.error.issues[0]?.message})`);
-    const sample = parsed.data as Record<string, unknown> & {
+    this.offsets.push(offset);
+    this.lengths.push(bytes.length);
+    const parsed = parseSampleLine(bytes.toString('utf8'), line, indexedSampleSchema);
+    if (!parsed.ok) {
+      // Kept as a line of its own, so it is shown where it is and every other line stays viewable.
+      this.invalid.set(line, parsed.problem);
+      this.docIds.push(-1);
+      this.filterIds.push(-1);
+      this.correct.push(-1);
+      return;
+    }
+    const sample = parsed.sample as Record<string, unknown> & {
       doc_id: number;
       filter: string;
       metrics: string[];
     };
-    this.offsets.push(offset);
-    this.lengths.push(bytes.length);
     this.docIds.push(sample.doc_id);
     this.filterIds.push(this.idOf(this.filters, sample.filter));
     const first = sample.metrics[0];
@@ -143,9 +194,12 @@ export class SampleIndex {
     const descriptor = openSync(this.file, 'r');
     try {
       return lines.map((line) => {
+        const known = this.invalid.get(line);
+        if (known !== undefined) return invalidSample(known);
         const buffer = Buffer.alloc(this.lengths[line]);
         readSync(descriptor, buffer, 0, buffer.length, this.offsets[line]);
-        return viewedSampleSchema.loose().parse(JSON.parse(buffer.toString('utf8'))) as ViewedSample;
+        const parsed = parseSampleLine(buffer.toString('utf8'), line, viewedSampleSchema.loose());
+        return parsed.ok ? (parsed.sample as ViewedSample) : invalidSample(parsed.problem);
       });
     } finally {
       closeSync(descriptor);
@@ -180,8 +234,9 @@ export class SampleIndex {
   }
 
   private confirm(raw: string, line: number, needle: string): number {
-    const sample = viewedSampleSchema.loose().parse(JSON.parse(raw)) as ViewedSample;
-    return searchableText(sampleView(sample, line)).includes(needle) ? 1 : 0;
+    const parsed = parseSampleLine(raw, line, viewedSampleSchema.loose());
+    if (!parsed.ok) return 0;
+    return searchableText(sampleView(parsed.sample as ViewedSample, line)).includes(needle) ? 1 : 0;
   }
 
   async matchingLines(query: SampleQuery): Promise<number[]> {

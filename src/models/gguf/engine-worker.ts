@@ -1,21 +1,24 @@
 /**
  * The child process that owns the llama.cpp engine. GgufBackend starts it with UV_THREADPOOL_SIZE=1
  * (node-llama-cpp's concurrent sequence scoring returns wrong values otherwise) and talks to it over
- * IPC. Calls run one at a time: they share the context's sequences.
+ * IPC. Calls run one at a time: they share the context's sequences. A `cancel` is handled as soon as
+ * it arrives: a queued call is answered at once and skipped, a running one is aborted between steps.
  */
-import { GgufEngine } from './engine.js';
+import { CancelledError, GgufEngine } from './engine.js';
 import { promptLogprobs } from './prompt-logprobs.js';
 import type { WorkerCall, WorkerReply } from './protocol.js';
 import { scoreTokenWindows } from './token-windows.js';
 
 let engine: GgufEngine | undefined;
 let chain: Promise<void> = Promise.resolve();
+/** Calls received and not yet answered, with the controller that aborts each. */
+const open = new Map<number, { controller: AbortController; started: boolean }>();
 
 function send(reply: WorkerReply): void {
   process.send?.(reply);
 }
 
-async function handle(call: WorkerCall): Promise<unknown> {
+async function handle(call: WorkerCall, signal: AbortSignal): Promise<unknown> {
   if (call.method === 'init') {
     engine = await GgufEngine.load(call.params);
     return engine.info;
@@ -29,7 +32,7 @@ async function handle(call: WorkerCall): Promise<unknown> {
     case 'rolling':
       return engine.loglikelihoodRolling(call.params, progress);
     case 'generate':
-      return engine.generate(call.params, progress);
+      return engine.generate(call.params, progress, signal);
     case 'scoreTokenWindows':
       return scoreTokenWindows(engine, call.params, progress);
     case 'tokenize':
@@ -37,23 +40,56 @@ async function handle(call: WorkerCall): Promise<unknown> {
     case 'detokenize':
       return engine.detokenize(call.params);
     case 'promptLogprobs':
-      return promptLogprobs(engine, call.params);
+      return promptLogprobs(engine, call.params, signal);
     case 'close':
       await engine.close();
       engine = undefined;
       return null;
+    case 'cancel':
+      return null;
   }
 }
 
+function fail(id: number, error: unknown): void {
+  const failure = error instanceof Error ? error : new Error(String(error));
+  const code = (failure as { code?: unknown }).code;
+  send({
+    id,
+    kind: 'error',
+    message: failure.message,
+    stack: failure.stack,
+    ...(typeof code === 'string' ? { code } : {}),
+  });
+}
+
+function cancel(target: number): void {
+  const call = open.get(target);
+  if (!call) return;
+  call.controller.abort();
+  if (call.started) return;
+  // Not started: answer now, so the caller is free at once; the chain skips it later.
+  open.delete(target);
+  fail(target, new CancelledError('cancelled before it started'));
+}
+
 process.on('message', (call: WorkerCall) => {
+  if (call.method === 'cancel') {
+    cancel(call.params.id);
+    return;
+  }
+  const entry = { controller: new AbortController(), started: false };
+  open.set(call.id, entry);
   chain = chain.then(async () => {
+    if (!open.has(call.id)) return;
+    entry.started = true;
     try {
-      const result = await handle(call);
+      const result = await handle(call, entry.controller.signal);
       send({ id: call.id, kind: 'result', result });
       if (call.method === 'close') process.disconnect();
     } catch (error) {
-      const failure = error instanceof Error ? error : new Error(String(error));
-      send({ id: call.id, kind: 'error', message: failure.message, stack: failure.stack });
+      fail(call.id, error);
+    } finally {
+      open.delete(call.id);
     }
   });
 });

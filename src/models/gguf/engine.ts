@@ -12,6 +12,7 @@ import {
   type Token as LlamaToken,
 } from 'node-llama-cpp';
 import type { GenerateRequest, LoglikelihoodRequest, LoglikelihoodResult } from '../backend.js';
+import { llamaErrors } from './llama-errors.js';
 import { scoreNative } from './native-schedule.js';
 import { loadNativeAddon, type NativeAddon, type NativeHandle, type ScorerChoice } from './native-scorer.js';
 import {
@@ -95,6 +96,24 @@ export interface ScoredInput {
 
 type GgmlTypeNames = Record<number, string>;
 
+/** A call stopped by its AbortSignal; the message says how far it got. */
+export class CancelledError extends Error {
+  readonly code = 'cancelled';
+  constructor(message: string) {
+    super(message);
+    this.name = 'AbortError';
+  }
+}
+
+/** The model file could not be loaded; the message is llama.cpp's reason. */
+export class ModelLoadError extends Error {
+  readonly code = 'model_load';
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = 'ModelLoadError';
+  }
+}
+
 export class GgufEngine {
   private constructor(
     private readonly llama: Llama,
@@ -109,17 +128,25 @@ export class GgufEngine {
 
   static async load(options: EngineOptions): Promise<GgufEngine> {
     const threads = options.threads ?? defaultThreads(statSync(options.modelPath).size);
+    const errors = llamaErrors;
     const llama = await getLlama({
       gpu: options.gpu ?? false,
       build: 'never',
       maxThreads: threads,
       logLevel: LlamaLogLevel.error,
+      logger: errors.logger,
       progressLogs: false,
     });
-    const model = await llama.loadModel({
-      modelPath: options.modelPath,
-      gpuLayers: options.gpu === 'auto' ? 'auto' : 0,
-    });
+    let model: LlamaModel;
+    try {
+      errors.clear();
+      model = await llama.loadModel({
+        modelPath: options.modelPath,
+        gpuLayers: options.gpu === 'auto' ? 'auto' : 0,
+      });
+    } catch (error) {
+      throw new ModelLoadError(await errors.reason((error as Error).message), error);
+    }
     const trainContextSize = model.trainContextSize;
     const nCtx = options.nCtx ?? Math.min(2048, trainContextSize);
     const sequenceCount = options.sequences ?? 4;
@@ -377,20 +404,32 @@ export class GgufEngine {
   }
 
   /** Greedy (or seeded sampling when doSample) generation until a stop string, EOS or maxGenToks. */
-  async generate(requests: GenerateRequest[], onDone?: (index: number) => void): Promise<string[]> {
+  /** `signal` stops the generation between tokens (with a CancelledError), leaving the engine usable. */
+  async generate(
+    requests: GenerateRequest[],
+    onDone?: (index: number) => void,
+    signal?: AbortSignal,
+  ): Promise<string[]> {
     const results: string[] = new Array(requests.length);
     const queue = requests.map((_, index) => index);
     const worker = async (sequence: LlamaContextSequence) => {
       for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
-        results[index] = await this.generateOne(sequence, requests[index]);
+        results[index] = await this.generateOne(sequence, requests[index], signal);
         onDone?.(index);
       }
     };
-    await Promise.all(this.sequences.map(worker));
+    // Every sequence finishes its step before the call returns, so the next call never shares one.
+    const settled = await Promise.allSettled(this.sequences.map(worker));
+    const failed = settled.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
     return results;
   }
 
-  private async generateOne(sequence: LlamaContextSequence, request: GenerateRequest): Promise<string> {
+  private async generateOne(
+    sequence: LlamaContextSequence,
+    request: GenerateRequest,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const maxGenToks = Math.max(0, Math.min(request.maxGenToks, this.maxLength - 1));
     const contextTokens = encode(this.tokenizer, request.context).slice(-(this.maxLength - maxGenToks));
     if (contextTokens.length === 0) contextTokens.push(this.tokenizer.prefixToken);
@@ -414,6 +453,9 @@ export class GgufEngine {
     const generated: LlamaToken[] = [];
     let pending = llamaTokens(contextTokens.slice(keep));
     while (generated.length < maxGenToks) {
+      if (signal?.aborted) {
+        throw new CancelledError(`generation cancelled after ${generated.length} of ${maxGenToks} tokens`);
+      }
       const items: ControlledEvaluateInputItem[] = pending.map((token, j) =>
         j === pending.length - 1 ? [token, { generateNext: { token: true, options: sampling } }] : token,
       );

@@ -19,7 +19,9 @@ import type {
   TokenWindow,
 } from '../backend.js';
 import { renderChatTemplate } from '../chat-template.js';
+import { checkModelArgKeys } from '../model-arg-keys.js';
 import type { EngineInfo, EngineOptions } from './engine.js';
+import { checkGgufFile } from './model-file.js';
 import type { PromptLogprobs, PromptLogprobsRequest } from './prompt-logprobs.js';
 import type { WorkerCall, WorkerReply } from './protocol.js';
 import { readTokenizerInfo } from './token-windows.js';
@@ -59,7 +61,11 @@ const schema = z
 
 export type GgufModelArgs = z.output<typeof schema>;
 
+/** The names `--model_args` of the gguf backend may use. */
+export const GGUF_MODEL_ARGS = Object.keys(schema.shape);
+
 export function parseGgufModelArgs(raw: Record<string, unknown>): GgufModelArgs {
+  checkModelArgKeys('gguf', raw, GGUF_MODEL_ARGS);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -83,6 +89,13 @@ function workerEntry(): { file: string; execArgv: string[] } {
   const js = path.join(here, 'engine-worker.js');
   if (existsSync(js)) return { file: js, execArgv: [] };
   return { file: path.join(here, 'engine-worker.ts'), execArgv: ['--import', 'tsx'] };
+}
+
+/** What a cancelled call rejects with: an AbortError, as fetch's is. */
+function cancelled(message: string): Error {
+  const error = new Error(`gguf engine: ${message}`);
+  error.name = 'AbortError';
+  return error;
 }
 
 export async function fileSha256(file: string): Promise<string> {
@@ -131,12 +144,7 @@ export class GgufBackend implements ModelBackend {
   }
 
   static async create(options: EngineOptions): Promise<GgufBackend> {
-    if (!existsSync(options.modelPath)) {
-      throw new AssayError(
-        'bad_argument',
-        `--model_args for gguf: model file not found: ${options.modelPath}`,
-      );
-    }
+    await checkGgufFile(options.modelPath);
     const entry = workerEntry();
     const child = fork(entry.file, [], {
       // Set before start-up: libuv sizes its pool once, and setting it later in-process does not help.
@@ -146,13 +154,27 @@ export class GgufBackend implements ModelBackend {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     const backend = new GgufBackend(child, path.resolve(options.modelPath));
-    const [info, sha256] = await Promise.all([
-      backend.call({ method: 'init', params: options }) as Promise<EngineInfo>,
-      fileSha256(options.modelPath),
-    ]);
-    backend.engineInfo = info;
-    backend.sha256 = sha256;
+    try {
+      const [info, sha256] = await Promise.all([
+        backend.call({ method: 'init', params: options }) as Promise<EngineInfo>,
+        fileSha256(options.modelPath),
+      ]);
+      backend.engineInfo = info;
+      backend.sha256 = sha256;
+    } catch (error) {
+      // The engine process must not outlive a failed start: the CLI would never exit.
+      await backend.kill();
+      throw error;
+    }
     return backend;
+  }
+
+  /** Ends the engine process without a close call (it has nothing loaded to release). */
+  private async kill(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill('SIGKILL');
+    await exited;
   }
 
   private onReply(reply: WorkerReply): void {
@@ -164,18 +186,50 @@ export class GgufBackend implements ModelBackend {
     }
     this.pending.delete(reply.id);
     if (reply.kind === 'result') pending.resolve(reply.result);
-    else {
+    else if (reply.code === 'cancelled') pending.reject(cancelled(reply.message));
+    else if (reply.code === 'model_load') {
+      pending.reject(
+        new AssayError('bad_model_file', `llama.cpp cannot load the model: ${reply.message}`, {
+          location: { file: this.modelPath },
+        }),
+      );
+    } else {
       const error = new AssayError('backend_error', `gguf engine: ${reply.message}`);
       if (reply.stack) error.stack = reply.stack;
       pending.reject(error);
     }
   }
 
-  private call(message: Omit<WorkerCall, 'id'>, progress?: ProgressSink): Promise<unknown> {
+  /**
+   * One call to the engine process. An aborted `signal` cancels it there (skipped if queued, stopped
+   * between tokens if running); the promise settles when the engine has let go of it.
+   */
+  private call(
+    message: Omit<WorkerCall, 'id'>,
+    progress?: ProgressSink,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     if (this.exited) return Promise.reject(this.exited);
+    if (signal?.aborted) return Promise.reject(cancelled('cancelled before it was sent'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, progress });
+      const onAbort = () => {
+        if (this.pending.has(id) && !this.exited)
+          this.child.send({ id: this.nextId++, method: 'cancel', params: { id } } as WorkerCall);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settle = () => signal?.removeEventListener('abort', onAbort);
+      this.pending.set(id, {
+        resolve: (value) => {
+          settle();
+          resolve(value);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+        progress,
+      });
       this.child.send({ ...message, id } as WorkerCall);
     });
   }
@@ -202,9 +256,14 @@ export class GgufBackend implements ModelBackend {
     return (await this.call({ method: 'rolling', params: texts }, progress)) as number[];
   }
 
-  async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<string[]> {
+  /** `options.signal` cancels the generation (assay serve, when the client goes away). */
+  async generate(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<string[]> {
     if (requests.length === 0) return [];
-    return (await this.call({ method: 'generate', params: requests }, progress)) as string[];
+    return (await this.call({ method: 'generate', params: requests }, progress, options.signal)) as string[];
   }
 
   async tokenize(text: string, withBos = false): Promise<number[]> {
@@ -216,9 +275,16 @@ export class GgufBackend implements ModelBackend {
   }
 
   /** Per-token log-probabilities of whole prompts (what `assay serve` answers `echo` + `logprobs` with). */
-  async promptLogprobs(requests: PromptLogprobsRequest[]): Promise<PromptLogprobs[]> {
+  async promptLogprobs(
+    requests: PromptLogprobsRequest[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<PromptLogprobs[]> {
     if (requests.length === 0) return [];
-    return (await this.call({ method: 'promptLogprobs', params: requests })) as PromptLogprobs[];
+    return (await this.call(
+      { method: 'promptLogprobs', params: requests },
+      undefined,
+      options.signal,
+    )) as PromptLogprobs[];
   }
 
   tokenizerInfo(): Promise<TokenizerInfo> {

@@ -4,7 +4,7 @@
  * first), the most likely alternatives, the token's text and where it starts, and the distribution of
  * the token after the prompt. Runs in the engine worker.
  */
-import type { GgufEngine } from './engine.js';
+import { CancelledError, type GgufEngine } from './engine.js';
 import type { ScoringInput, Token } from './token-requests.js';
 
 export interface PromptLogprobsRequest {
@@ -34,9 +34,13 @@ const PIECE_CONTEXT = 4;
 export async function promptLogprobs(
   engine: GgufEngine,
   requests: PromptLogprobsRequest[],
+  signal?: AbortSignal,
 ): Promise<PromptLogprobs[]> {
   const answers: PromptLogprobs[] = [];
-  for (const request of requests) {
+  for (const [index, request] of requests.entries()) {
+    if (signal?.aborted) {
+      throw new CancelledError(`scoring cancelled after ${index} of ${requests.length} prompts`);
+    }
     const { tokens } = request;
     if (tokens.length === 0) throw new Error('an empty prompt has no log-probabilities');
     if (tokens.length > engine.maxLength) {

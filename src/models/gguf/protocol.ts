@@ -12,9 +12,15 @@ export type WorkerCall =
   | { id: number; method: 'tokenize'; params: { text: string; withBos: boolean } }
   | { id: number; method: 'detokenize'; params: number[] }
   | { id: number; method: 'promptLogprobs'; params: PromptLogprobsRequest[] }
-  | { id: number; method: 'close'; params: null };
+  | { id: number; method: 'close'; params: null }
+  /** Stops call `params.id` (its client went away): skipped if queued, aborted if running. */
+  | { id: number; method: 'cancel'; params: { id: number } };
 
 export type WorkerReply =
   | { id: number; kind: 'result'; result: unknown }
-  | { id: number; kind: 'error'; message: string; stack?: string }
+  /**
+   * `code` 'model_load': the model file failed to load (the message is llama.cpp's reason);
+   * 'cancelled': the call was cancelled (the message says how far it got).
+   */
+  | { id: number; kind: 'error'; message: string; stack?: string; code?: string }
   | { id: number; kind: 'progress'; done: number };

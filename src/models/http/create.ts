@@ -25,6 +25,11 @@ const DEFAULTS: Record<HttpModelName, { defaultBaseUrl?: string; requireKey: boo
   },
 };
 
+/** Checks `--model_args` of an HTTP backend as creating it would, without creating it. */
+export function validateHttpModelArgs(name: HttpModelName, raw: Record<string, unknown>): void {
+  parseHttpModelArgs(raw, { backend: name, ...DEFAULTS[name] });
+}
+
 /** Builds an HTTP backend; `cachePath` (`--use_cache`) puts a SQLite response cache inside its client. */
 export function createHttpBackend(
   name: HttpModelName,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
+import { checkModelArgKeys } from '../model-arg-keys.js';
 
 /**
  * `--model_args` of the HTTP backends, validated once here. Names follow lm-eval's TemplateAPI where it has
@@ -55,7 +56,10 @@ const schema = z
     /** Ask for the generated tokens' log-probabilities and record them in the sample log (gen_logprobs). */
     gen_logprobs: z.boolean().optional(),
   })
-  .loose();
+  .strict();
+
+/** The names `--model_args` of an HTTP backend may use. */
+export const HTTP_MODEL_ARGS = Object.keys(schema.shape);
 
 export type HttpModelArgs = z.output<typeof schema> & {
   model: string;
@@ -73,6 +77,14 @@ export interface EndpointDefaults {
 }
 
 export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: EndpointDefaults): HttpModelArgs {
+  checkModelArgKeys(defaults.backend, raw, HTTP_MODEL_ARGS);
+  // lm-eval lets `model` win silently, while results.json names the model by `pretrained` first.
+  if (typeof raw.model === 'string' && typeof raw.pretrained === 'string' && raw.model !== raw.pretrained) {
+    throw new AssayError(
+      'bad_argument',
+      `--model_args for ${defaults.backend}: model=${raw.model} and pretrained=${raw.pretrained} name different models; give one of them`,
+    );
+  }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
+import { isResultsFileName, isStagingName, samplesFileName, stampOf } from '../run-files.js';
 
 /** The part of results.json that compare and gate read (rule: outside data keeps only the fields we use). */
 const resultsSchema = z.object({
@@ -58,11 +59,9 @@ export interface LoadedRun {
   ignoredResultsFiles: string[];
 }
 
-const RESULTS_FILE = /^(.*)_(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d+)\.json$/;
-
 function resultsFilesIn(directory: string): string[] {
   return readdirSync(directory)
-    .filter((name) => RESULTS_FILE.test(name) && !name.startsWith('samples_'))
+    .filter(isResultsFileName)
     .sort()
     .map((name) => path.join(directory, name));
 }
@@ -72,7 +71,7 @@ function findResultsFiles(location: string): string[] {
   if (here.length) return here;
   // --output_path layout: results live one level down, under the sanitized model name.
   const below = readdirSync(location, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
+    .filter((entry) => entry.isDirectory() && !isStagingName(entry.name))
     .flatMap((entry) => resultsFilesIn(path.join(location, entry.name)));
   return below.sort((a, b) => path.basename(a).localeCompare(path.basename(b)));
 }
@@ -117,13 +116,12 @@ export function loadRun(location: string): LoadedRun {
       },
     );
   }
-  const match = RESULTS_FILE.exec(path.basename(resultsFile));
+  const stamp = stampOf(resultsFile);
   const directory = path.dirname(resultsFile);
   const sampleFiles = new Map<string, string>();
-  if (match) {
-    const stamp = match[2];
+  if (stamp !== undefined) {
     for (const task of Object.keys(checked.data.configs)) {
-      const file = path.join(directory, `samples_${task}_${stamp}.jsonl`);
+      const file = path.join(directory, samplesFileName(task, stamp));
       if (existsSync(file)) sampleFiles.set(task, file);
     }
   }
