@@ -1,11 +1,14 @@
 /**
- * The JSONL `code_exec` check: the prediction defines `f`; a harness calls it on each test's input and
- * compares the return value (after a JSON round trip) and, when the test gives one, what it printed.
- * Each test reports on its own line as soon as it finishes, so the tests that passed before an infinite
- * loop or a crash still count.
+ * The JSONL `code_exec` check: the prediction defines `f`; a runner in the sandbox calls it on each
+ * test's input and reports what came back (io-runners.ts). The expected outputs never enter the
+ * sandbox: they are compared here, after a JSON round trip, with each language's equality as before
+ * (Python: `_assay_same`; JavaScript: isDeepStrictEqual). A test passes only when its one report
+ * carries the expected value (and printed text); tests that passed before a hang or a crash still
+ * count, and nothing the program writes can count for a test it did not answer correctly.
  */
-import { randomBytes } from 'node:crypto';
-import type { CodeOutcome, Language, Program, RunResult } from './types.js';
+import { isDeepStrictEqual } from 'node:util';
+import { pythonJson, pythonSame } from './python-values.js';
+import type { CodeOutcome, IoProgram, Language } from './types.js';
 
 export interface IoTest {
   /** Positional arguments for f; a non-list value is passed as the single argument. */
@@ -28,136 +31,111 @@ export function extractCode(prediction: string): string {
   return fenced ? fenced[1] : prediction;
 }
 
-export function newNonce(): string {
-  return `__assay_result_${randomBytes(8).toString('hex')}__`;
+/** What the sandbox gets: the code and the inputs, never the expected outputs. */
+export function ioProgram(language: Language, prediction: string, tests: IoTest[]): IoProgram {
+  return { language, code: extractCode(prediction), inputs: tests.map((test) => test.input) };
 }
 
-function pythonHarness(code: string, tests: IoTest[], nonce: string): string {
-  return `import contextlib as _assay_contextlib, io as _assay_io, json as _assay_json, sys as _assay_sys
-_assay_out = _assay_sys.stdout
-_assay_tests = _assay_json.loads(${JSON.stringify(JSON.stringify(tests))})
-def _assay_report(index, ok, message=None):
-    _assay_out.write(${JSON.stringify(nonce)} + " " + _assay_json.dumps({"test": index, "ok": ok, "message": message}) + "\\n")
-    _assay_out.flush()
-def _assay_same(a, b):
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_assay_same(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_assay_same(a[k], b[k]) for k in a)
-    return type(a) in (int, float) and type(b) in (int, float) and a == b or a == b and type(a) == type(b)
-_assay_namespace = {"__name__": "__main__"}
-exec(compile(${JSON.stringify(code)}, "<prediction>", "exec"), _assay_namespace)
-if not callable(_assay_namespace.get("f")):
-    raise NameError("the prediction defines no function f")
-for _assay_index, _assay_test in enumerate(_assay_tests):
-    _assay_args = _assay_test["input"] if isinstance(_assay_test["input"], list) else [_assay_test["input"]]
-    _assay_buffer = _assay_io.StringIO()
-    try:
-        with _assay_contextlib.redirect_stdout(_assay_buffer):
-            _assay_got = _assay_namespace["f"](*_assay_args)
-        _assay_got = _assay_json.loads(_assay_json.dumps(_assay_got))
-    except Exception as _assay_error:
-        _assay_report(_assay_index, False, type(_assay_error).__name__ + ": " + str(_assay_error)[:200])
-        continue
-    if "output" in _assay_test and not _assay_same(_assay_got, _assay_test["output"]):
-        _assay_report(_assay_index, False, "expected " + _assay_json.dumps(_assay_test["output"])[:200] + ", got " + _assay_json.dumps(_assay_got)[:200])
-    elif "stdout" in _assay_test and _assay_buffer.getvalue() != _assay_test["stdout"]:
-        _assay_report(_assay_index, False, "expected stdout " + _assay_json.dumps(_assay_test["stdout"])[:200] + ", got " + _assay_json.dumps(_assay_buffer.getvalue())[:200])
-    else:
-        _assay_report(_assay_index, True)
-`;
+/** The runner's job, on its stdin. */
+export function ioJob(program: IoProgram): string {
+  return JSON.stringify({ code: program.code, inputs: program.inputs });
 }
 
-function javascriptHarness(code: string, tests: IoTest[], nonce: string): string {
-  // The prediction is pasted into a function body so that `function f` and `const f` both define f.
-  return `const __assayTests = JSON.parse(${JSON.stringify(JSON.stringify(tests))});
-const __assayWrite = process.stdout.write.bind(process.stdout);
-const __assayReport = (test, ok, message) => __assayWrite(${JSON.stringify(nonce)} + ' ' + JSON.stringify({ test, ok, message }) + '\\n');
-const __assayF = (() => {
-${code}
-;return typeof f === 'function' ? f : undefined;
-})();
-if (typeof __assayF !== 'function') throw new ReferenceError('the prediction defines no function f');
-(async () => {
-  const { isDeepStrictEqual } = require('node:util');
-  for (let index = 0; index < __assayTests.length; index++) {
-    const test = __assayTests[index];
-    const args = Array.isArray(test.input) ? test.input : [test.input];
-    let printed = '';
-    let got;
-    process.stdout.write = (chunk) => { printed += String(chunk); return true; };
-    try {
-      got = await __assayF(...args);
-      got = got === undefined ? null : JSON.parse(JSON.stringify(got));
-    } catch (error) {
-      process.stdout.write = __assayWrite;
-      __assayReport(index, false, String(error && error.name ? error.name + ': ' + error.message : error).slice(0, 200));
+type Record = [number, 'ok', string, string] | [number, 'error', string];
+
+function parseRecord(line: string): Record | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(value) || !Number.isInteger(value[0])) return undefined;
+  if (value[1] === 'ok' && value.length === 4 && typeof value[2] === 'string' && typeof value[3] === 'string')
+    return value as Record;
+  if (value[1] === 'error' && value.length === 3 && typeof value[2] === 'string') return value as Record;
+  return undefined;
+}
+
+/** JSON's view of a value, as the harness compared it before (-0 becomes 0, and so on). */
+function roundTrip(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? null : JSON.parse(text);
+}
+
+function judge(language: Language, test: IoTest, got: string, printed: string): string | null {
+  let value: unknown;
+  let parsed = true;
+  try {
+    value = JSON.parse(got);
+  } catch {
+    // Python's NaN and Infinity are not JSON: they equal no expected value.
+    parsed = false;
+  }
+  const python = language === 'python';
+  if ('output' in test) {
+    const expected = roundTrip(test.output);
+    const same = parsed && (python ? pythonSame(value, expected) : isDeepStrictEqual(value, expected));
+    if (!same) {
+      const shown = python ? pythonJson(expected) : JSON.stringify(expected);
+      return `expected ${shown.slice(0, 200)}, got ${got.slice(0, 200)}`;
+    }
+  }
+  if ('stdout' in test && printed !== test.stdout) {
+    const show = (text: string) => (python ? pythonJson(text) : JSON.stringify(text)).slice(0, 200);
+    return `expected stdout ${show(test.stdout ?? '')}, got ${show(printed)}`;
+  }
+  return null;
+}
+
+export interface IoReports {
+  /** Set when the answer did not load (a syntax error, no f): the runner's exception line. */
+  loadError?: string;
+  reports: IoTestReport[];
+}
+
+/** Each test's verdict from the runner's reports on fd 4: one report per test, the expected value. */
+export function readIoReports(channel: string, language: Language, tests: IoTest[]): IoReports {
+  const seen = new Map<number, Record[]>();
+  let loadError: string | undefined;
+  for (const line of channel.split('\n')) {
+    const record = parseRecord(line);
+    if (!record) continue;
+    if (record[0] === -1 && record[1] === 'error') loadError ??= record[2];
+    if (record[0] < 0 || record[0] >= tests.length) continue;
+    seen.set(record[0], [...(seen.get(record[0]) ?? []), record]);
+  }
+  const reports: IoTestReport[] = [];
+  for (const [test, records] of [...seen].sort(([a], [b]) => a - b)) {
+    if (records.length > 1) {
+      reports.push({ test, ok: false, message: 'reported more than once' });
       continue;
     }
-    process.stdout.write = __assayWrite;
-    if ('output' in test && !isDeepStrictEqual(got, test.output)) {
-      __assayReport(index, false, 'expected ' + JSON.stringify(test.output).slice(0, 200) + ', got ' + String(JSON.stringify(got)).slice(0, 200));
-    } else if ('stdout' in test && printed !== test.stdout) {
-      __assayReport(index, false, 'expected stdout ' + JSON.stringify(test.stdout).slice(0, 200) + ', got ' + JSON.stringify(printed).slice(0, 200));
-    } else {
-      __assayReport(index, true);
+    const [record] = records;
+    if (record[1] === 'error') {
+      reports.push({ test, ok: false, message: record[2] });
+      continue;
     }
+    const message = judge(language, tests[test], record[2], record[3]);
+    reports.push(message === null ? { test, ok: true } : { test, ok: false, message });
   }
-})();
-`;
-}
-
-export function ioTestProgram(
-  language: Language,
-  prediction: string,
-  tests: IoTest[],
-  nonce: string,
-): Program {
-  const code = extractCode(prediction);
-  const source =
-    language === 'python' ? pythonHarness(code, tests, nonce) : javascriptHarness(code, tests, nonce);
-  return { language, source };
-}
-
-export function readReports(stdout: string, nonce: string, tests: number): IoTestReport[] {
-  const reports = new Map<number, IoTestReport>();
-  const prefix = `${nonce} `;
-  for (const line of stdout.split('\n')) {
-    if (!line.startsWith(prefix)) continue;
-    try {
-      const report = JSON.parse(line.slice(prefix.length)) as IoTestReport;
-      if (
-        Number.isInteger(report.test) &&
-        report.test >= 0 &&
-        report.test < tests &&
-        !reports.has(report.test)
-      ) {
-        reports.set(report.test, {
-          test: report.test,
-          ok: report.ok === true,
-          ...(report.message ? { message: report.message } : {}),
-        });
-      }
-    } catch {
-      // A line cut by the output cap: that test did not report.
-    }
-  }
-  return [...reports.values()].sort((a, b) => a.test - b.test);
+  return reports.length === 0 && loadError !== undefined ? { loadError, reports } : { reports };
 }
 
 /** The fraction of tests matched, and one outcome for the whole program with the first reason it fell short. */
 export function scoreIoTests(
-  run: RunResult,
   runOutcome: CodeOutcome,
-  nonce: string,
+  judged: IoReports,
   tests: number,
 ): { score: number; outcome: CodeOutcome } {
-  const reports = readReports(run.stdout, nonce, tests);
+  const { reports } = judged;
   const passed = reports.filter((report) => report.ok).length;
   const score = tests === 0 ? 0 : passed / tests;
   const summary = `${passed}/${tests} tests passed`;
+  if (judged.loadError !== undefined) {
+    const status = /^AssertionError\b/.test(judged.loadError) ? 'failed' : 'error';
+    return { score, outcome: { status, message: `${judged.loadError} (${summary})` } };
+  }
   if (runOutcome.status !== 'passed')
     return { score, outcome: { status: runOutcome.status, message: `${runOutcome.message} (${summary})` } };
   if (passed === tests && reports.length === tests) return { score, outcome: { status: 'passed' } };
