@@ -9,7 +9,7 @@
  * what is wrong, never a silent zero.
  */
 import { passAtK } from '../stats/index.js';
-import { type IoTest, readIoReports, scoreIoTests } from './io-tests.js';
+import { type IoTest, judgeIoAnswers, scoreIoTests } from './io-tests.js';
 import { classifyRun } from './outcome.js';
 import type { CodeSandbox } from './sandbox.js';
 import type { CheckedProgram, CodeOutcome, IoProgram } from './types.js';
@@ -114,7 +114,7 @@ export async function runCodeRequest(
   const { rule, programs } = request as IoTestsRequest;
   const [program] = programs;
   const run = await sandbox.runIo(program);
-  const judged = readIoReports(run.channel, program.language, rule.tests);
+  const judged = judgeIoAnswers(run.answered, program.language, rule.tests);
   const { score, outcome } = scoreIoTests(
     classifyRun(run, sandbox.options.limits),
     judged,

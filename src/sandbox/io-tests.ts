@@ -1,11 +1,16 @@
 /**
  * The JSONL `code_exec` check: the prediction defines `f`; a runner in the sandbox calls it on each
- * test's input and reports what came back (io-runners.ts). The expected outputs never enter the
+ * test's input and answers with what came back (io-runners.ts). The expected outputs never enter the
  * sandbox: they are compared here, after a JSON round trip, with each language's equality as before
- * (Python: `_assay_same`; JavaScript: isDeepStrictEqual). A test passes only when its one report
- * carries the expected value (and printed text); tests that passed before a hang or a crash still
- * count, and nothing the program writes can count for a test it did not answer correctly.
+ * (Python: `_assay_same`; JavaScript: isDeepStrictEqual).
+ *
+ * The inputs go in one at a time (IoDialogue), each with a fresh nonce, sent only once the previous
+ * answer has arrived; the first line carrying the current nonce is the answer. So a line the program
+ * writes before it is asked, or after it was answered, counts for nothing, and a test passes only
+ * when the program, asked for that input, answered the expected value. Tests answered before a hang
+ * or a crash still count.
  */
+import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { pythonJson, pythonSame } from './python-values.js';
 import type { CodeOutcome, IoProgram, Language } from './types.js';
@@ -36,24 +41,80 @@ export function ioProgram(language: Language, prediction: string, tests: IoTest[
   return { language, code: extractCode(prediction), inputs: tests.map((test) => test.input) };
 }
 
-/** The runner's job, on its stdin. */
-export function ioJob(program: IoProgram): string {
-  return JSON.stringify({ code: program.code, inputs: program.inputs });
+/** What the program answered for one test: the JSON text of f's value and what it printed, or an error. */
+export type IoAnswer = { test: number; value: string; printed: string } | { test: number; error: string };
+
+export interface IoAnswers {
+  /** Set when the answer did not load (a syntax error, no f): the runner's exception line. */
+  loadError?: string;
+  answers: IoAnswer[];
 }
 
-type Record = [number, 'ok', string, string] | [number, 'error', string];
+const nonce = () => randomBytes(12).toString('hex');
 
-function parseRecord(line: string): Record | undefined {
+/** The host's side of the conversation with the runner: opening line, then one input per answer. */
+export class IoDialogue {
+  private readonly inputs: unknown[];
+  private readonly code: string;
+  private current = nonce();
+  /** -1 while the code loads, then the index of the test being asked. */
+  private asking = -1;
+  private readonly answers: IoAnswer[] = [];
+  private loadError?: string;
+
+  constructor(program: IoProgram) {
+    this.inputs = program.inputs;
+    this.code = program.code;
+  }
+
+  opening(): string {
+    return `${JSON.stringify({ nonce: this.current, code: this.code })}\n`;
+  }
+
+  /** One line from the channel; returns the next line to send, undefined to wait, null when done. */
+  reply(line: string): string | null | undefined {
+    const record = parseReply(line);
+    if (!record || record[0] !== this.current) return undefined;
+    if (this.asking === -1) {
+      if (record[1] === 'error') {
+        this.loadError = record[2];
+        return null;
+      }
+      if (record[1] !== 'loaded') return undefined;
+    } else if (record[1] === 'ok') {
+      this.answers.push({ test: this.asking, value: record[2], printed: record[3] });
+    } else if (record[1] === 'error') {
+      this.answers.push({ test: this.asking, error: record[2] });
+    } else {
+      return undefined;
+    }
+    this.asking++;
+    if (this.asking >= this.inputs.length) return null;
+    this.current = nonce();
+    return `${JSON.stringify({ nonce: this.current, input: this.inputs[this.asking] })}\n`;
+  }
+
+  result(): IoAnswers {
+    return this.loadError === undefined
+      ? { answers: [...this.answers] }
+      : { loadError: this.loadError, answers: [] };
+  }
+}
+
+type Reply = [string, 'loaded'] | [string, 'ok', string, string] | [string, 'error', string];
+
+function parseReply(line: string): Reply | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
     return undefined;
   }
-  if (!Array.isArray(value) || !Number.isInteger(value[0])) return undefined;
+  if (!Array.isArray(value) || typeof value[0] !== 'string') return undefined;
+  if (value[1] === 'loaded' && value.length === 2) return value as Reply;
   if (value[1] === 'ok' && value.length === 4 && typeof value[2] === 'string' && typeof value[3] === 'string')
-    return value as Record;
-  if (value[1] === 'error' && value.length === 3 && typeof value[2] === 'string') return value as Record;
+    return value as Reply;
+  if (value[1] === 'error' && value.length === 3 && typeof value[2] === 'string') return value as Reply;
   return undefined;
 }
 
@@ -94,32 +155,14 @@ export interface IoReports {
   reports: IoTestReport[];
 }
 
-/** Each test's verdict from the runner's reports on fd 4: one report per test, the expected value. */
-export function readIoReports(channel: string, language: Language, tests: IoTest[]): IoReports {
-  const seen = new Map<number, Record[]>();
-  let loadError: string | undefined;
-  for (const line of channel.split('\n')) {
-    const record = parseRecord(line);
-    if (!record) continue;
-    if (record[0] === -1 && record[1] === 'error') loadError ??= record[2];
-    if (record[0] < 0 || record[0] >= tests.length) continue;
-    seen.set(record[0], [...(seen.get(record[0]) ?? []), record]);
-  }
-  const reports: IoTestReport[] = [];
-  for (const [test, records] of [...seen].sort(([a], [b]) => a - b)) {
-    if (records.length > 1) {
-      reports.push({ test, ok: false, message: 'reported more than once' });
-      continue;
-    }
-    const [record] = records;
-    if (record[1] === 'error') {
-      reports.push({ test, ok: false, message: record[2] });
-      continue;
-    }
-    const message = judge(language, tests[test], record[2], record[3]);
-    reports.push(message === null ? { test, ok: true } : { test, ok: false, message });
-  }
-  return reports.length === 0 && loadError !== undefined ? { loadError, reports } : { reports };
+/** Each answered test's verdict: the expected value (and printed text), compared outside the sandbox. */
+export function judgeIoAnswers(answered: IoAnswers, language: Language, tests: IoTest[]): IoReports {
+  const reports = answered.answers.map((answer): IoTestReport => {
+    if ('error' in answer) return { test: answer.test, ok: false, message: answer.error };
+    const message = judge(language, tests[answer.test], answer.value, answer.printed);
+    return message === null ? { test: answer.test, ok: true } : { test: answer.test, ok: false, message };
+  });
+  return answered.loadError === undefined ? { reports } : { loadError: answered.loadError, reports };
 }
 
 /** The fraction of tests matched, and one outcome for the whole program with the first reason it fell short. */

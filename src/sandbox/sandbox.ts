@@ -22,7 +22,7 @@ import {
 } from './bubblewrap.js';
 import { CgroupTree } from './cgroup.js';
 import { checkerBytecode, checkJob, checkOutcome, newNonce } from './check.js';
-import { ioJob } from './io-tests.js';
+import { type IoAnswers, IoDialogue } from './io-tests.js';
 import { describeMemoryPlan, type MemoryMechanism, type MemoryPlan, memoryPlan } from './memory.js';
 import { type ChannelRunResult, runProgram } from './run-program.js';
 import { seccompDescriptor } from './seccomp.js';
@@ -170,9 +170,13 @@ export class CodeSandbox {
     return checkOutcome(run, nonce, this.options.limits);
   }
 
-  /** f called on each input; the reports on `channel` are judged by io-tests.ts. */
-  runIo(program: IoProgram): Promise<ChannelRunResult> {
-    return this.execute({ kind: 'io', language: program.language }, ioJob(program));
+  /** f called on each input, one at a time; the answers are judged outside (io-tests.ts). */
+  async runIo(program: IoProgram): Promise<ChannelRunResult & { answered: IoAnswers }> {
+    const dialogue = new IoDialogue(program);
+    const run = await this.execute({ kind: 'io', language: program.language }, dialogue.opening(), (line) =>
+      dialogue.reply(line),
+    );
+    return { ...run, answered: dialogue.result() };
   }
 
   /** Runs one program as it is, in a fresh sandbox: its exit status is no verdict. */
@@ -185,17 +189,26 @@ export class CodeSandbox {
     this.cgroup?.close();
   }
 
-  private async execute(spec: RunSpec, input: string | Buffer): Promise<ChannelRunResult> {
+  private async execute(
+    spec: RunSpec,
+    input: string | Buffer,
+    dialogue?: (line: string) => string | null | undefined,
+  ): Promise<ChannelRunResult> {
     const slot = await this.acquire();
     try {
-      return await this.runInSlot(slot, spec, input);
+      return await this.runInSlot(slot, spec, input, dialogue);
     } finally {
       this.cgroup?.clear(slot);
       this.release(slot);
     }
   }
 
-  private async runInSlot(slot: number, spec: RunSpec, input: string | Buffer): Promise<ChannelRunResult> {
+  private async runInSlot(
+    slot: number,
+    spec: RunSpec,
+    input: string | Buffer,
+    dialogue?: (line: string) => string | null | undefined,
+  ): Promise<ChannelRunResult> {
     const { limits } = this.options;
     const cgroup = this.cgroup;
     const enter = cgroup ? (pid: number) => cgroup.enter(slot, pid) : undefined;
@@ -203,7 +216,7 @@ export class CodeSandbox {
       const seccomp = seccompDescriptor(filterFor(spec.kind));
       try {
         const plan = bubblewrapPlan(this.bwrap, this.prlimit, spec, this.options, this.memory, this.masked);
-        return await runProgram(plan, input, { limits, sandboxed: true, seccomp, enter });
+        return await runProgram(plan, input, { limits, sandboxed: true, seccomp, enter, dialogue });
       } finally {
         closeSync(seccomp);
       }
@@ -214,7 +227,7 @@ export class CodeSandbox {
     try {
       if (plan.uid !== undefined) chownSync(directory, plan.uid, plan.gid ?? NOBODY);
       chmodSync(directory, 0o700);
-      return await runProgram(plan, input, { limits, sandboxed: false, cwd: directory, enter });
+      return await runProgram(plan, input, { limits, sandboxed: false, cwd: directory, enter, dialogue });
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
