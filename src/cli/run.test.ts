@@ -11,7 +11,9 @@ describe('--code_memory and --code_timeout', () => {
       cpuSeconds: 5,
       memoryBytes: 1536 * 1024 ** 2,
     });
-    expect(optionsFromFlags({ ...base, code_memory: '2G' }).sandbox?.limits).toEqual({ memoryBytes: 2 * 1024 ** 3 });
+    expect(optionsFromFlags({ ...base, code_memory: '2G' }).sandbox?.limits).toEqual({
+      memoryBytes: 2 * 1024 ** 3,
+    });
     expect(optionsFromFlags({ ...base, code_memory: '1.5GiB' }).sandbox?.limits).toEqual({
       memoryBytes: 1.5 * 1024 ** 3,
     });

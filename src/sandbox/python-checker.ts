@@ -59,7 +59,7 @@ import _ctypes
 _FILTER = bytes.fromhex(sys.argv[2])
 _TRUSTED_AS = int(sys.argv[3])
 _VERDICT_FD = 4
-_FRAME_LIMIT = 64 << 20
+_FRAME_LIMIT = 32 << 20
 
 
 # The few libc calls the checker needs, through _ctypes alone: importing the ctypes package costs more
@@ -371,28 +371,42 @@ _SAFE_MODULES = frozenset(
     "hashlib heapq itertools json math numbers operator random re statistics string textwrap typing "
     "unicodedata".split()
 )
+_BUILTIN_FUNCTION = type(len)
+_FUNCTION = type(lambda: None)
 _UNSAFE_BUILTINS = frozenset(
     "__build_class__ __import__ breakpoint compile delattr eval exec getattr globals help input locals "
     "memoryview open setattr vars".split()
 )
 
 
+def _public(path):
+    return all(part.isidentifier() and not part.startswith("_") for part in path.split("."))
+
+
 def _trusted_object(module, qualname):
+    """The checker's own function or class of that name: a builtin, or one of a pure stdlib module's.
+    Only public names, at most Class.method deep, and only functions and classes: no bound methods of
+    modules (math.isclose.__self__.__setattr__) or other ways back into the checker's state."""
+    if not _public(module) or not _public(qualname) or qualname.count(".") > 1:
+        return None
     if module == "builtins":
         if qualname in _UNSAFE_BUILTINS or "." in qualname:
             return None
         found = getattr(builtins, qualname, None)
-        return found if callable(found) else None
-    if module.partition(".")[0] not in _SAFE_MODULES or "<" in qualname:
+    elif module.partition(".")[0] in _SAFE_MODULES:
+        try:
+            __import__(module)
+            found = sys.modules[module]
+            parts = qualname.split(".")
+            for index, part in enumerate(parts):
+                found = getattr(found, part)
+                if index < len(parts) - 1 and not isinstance(found, type):
+                    return None
+        except Exception:
+            return None
+    else:
         return None
-    try:
-        __import__(module)
-        found = sys.modules[module]
-        for part in qualname.split("."):
-            found = getattr(found, part)
-    except Exception:
-        return None
-    return found if callable(found) else None
+    return found if isinstance(found, (type, _BUILTIN_FUNCTION, _FUNCTION)) else None
 
 
 # ---- the program's side (P) ------------------------------------------------------------------------
@@ -566,7 +580,12 @@ def _checker(channel, pid):
             self._hid = hid
 
         def __call__(self, *args, **kwargs):
-            value, changed = call(b"C", (self, args, kwargs))
+            answer = call(b"C", (self, args, kwargs))
+            if type(answer) is not tuple or len(answer) != 2 or type(answer[1]) is not tuple:
+                _fail_channel("the program sent a malformed answer")
+            value, changed = answer
+            if not all(type(item) is tuple and len(item) == 2 for item in changed):
+                _fail_channel("the program sent a malformed answer")
             for key, new in changed:
                 old = args[key] if type(key) is int and 0 <= key < len(args) else kwargs.get(key)
                 if type(old) is type(new) and type(old) in (list, bytearray):
@@ -661,7 +680,7 @@ def _checker(channel, pid):
         if tag == b"m":
             name = get(1)
             hid = reader.u32()
-            if type(name) is str and name.partition(".")[0] in _SAFE_MODULES:
+            if type(name) is str and _public(name) and name.partition(".")[0] in _SAFE_MODULES:
                 try:
                     __import__(name)
                     return sys.modules[name]
@@ -686,8 +705,8 @@ def _checker(channel, pid):
     def decode(body):
         try:
             return _decode(body, handle)
-        except (ValueError, TypeError, UnicodeDecodeError, OverflowError, RecursionError, MemoryError) as error:
-            _fail_channel("the program sent a malformed message (%s)" % error)
+        except Exception as error:
+            _fail_channel("the program sent a malformed message (%s: %s)" % (type(error).__name__, error))
 
     def remote_error(description):
         if type(description) is not tuple or len(description) != 3:
@@ -710,7 +729,10 @@ def _checker(channel, pid):
         try:
             error = kind(*args)
         except Exception:
-            error = kind()
+            try:
+                error = kind()
+            except Exception:
+                error = Exception()
             error.args = args
         try:
             error._assay_line = line
@@ -720,9 +742,13 @@ def _checker(channel, pid):
 
     def serve_callback(body):
         try:
-            target, args, kwargs = decode(body)
-            if not callable(target) or isinstance(target, Remote):
-                raise TypeError("not a function of the test")
+            message = decode(body)
+            if type(message) is not tuple or len(message) != 3:
+                _fail_channel("the program sent a malformed call")
+            target, args, kwargs = message
+            if not any(target is exported for exported in exports) or type(args) is not tuple or type(kwargs) is not dict:
+                # Only what the test handed over may be called back: never a builtin or module function.
+                _fail_channel("the program called back something the test did not give it")
             result = (target(*args, **kwargs), ())
             out = encode(result)
         except _Broken:
@@ -749,8 +775,8 @@ def _checker(channel, pid):
                 answer, body = channel.recv()
             except EOFError:
                 _fail_channel("the program ended before its test finished", ended=True)
-            except (OSError, ValueError) as error:
-                _fail_channel("the program broke the channel (%s)" % error)
+            except Exception as error:
+                _fail_channel("the program broke the channel (%s: %s)" % (type(error).__name__, error))
             if answer == b"R":
                 return decode(body)
             if answer == b"E":
@@ -785,6 +811,15 @@ def _read_field(fd):
     return _read_exactly(fd, int.from_bytes(_read_exactly(fd, 4), "big")).decode("utf-8", "surrogatepass")
 
 
+def _close_all_but(*keep):
+    """Closes every descriptor above 2 but these (RLIMIT_NOFILE keeps them all below 1024)."""
+    start = 3
+    for fd in sorted(keep):
+        os.closerange(start, fd)
+        start = fd + 1
+    os.closerange(start, 1024)
+
+
 def _main():
     import _signal
 
@@ -817,13 +852,7 @@ def _main():
         os.close(to_checker[0])
         null = os.open("/dev/null", os.O_RDONLY)
         os.dup2(null, 0)
-        keep = {0, 1, 2, to_program[0], to_checker[1]}
-        for fd in range(3, 256):
-            if fd not in keep:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+        _close_all_but(to_program[0], to_checker[1])
         _confine()
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)
         sys.argv = [""]
@@ -832,13 +861,7 @@ def _main():
 
     os.close(to_program[0])
     os.close(to_checker[1])
-    os.close(_VERDICT_FD)
-    for fd in range(3, 256):
-        if fd not in (to_program[1], to_checker[0], verdict_fd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+    _close_all_but(to_program[1], to_checker[0], verdict_fd)
     try:
         _confine()
         _limit_address_space(_TRUSTED_AS)
@@ -876,11 +899,17 @@ def _main():
                     if name != entry and name in trusted and name != "__builtins__":
                         space[name] = trusted[name]
         # Asked even when the test needs nothing: the answer also says whether the program loaded.
-        found = call(b"G", tuple(sorted(name for name in names if name not in space)))
-        if type(found) is not dict or not all(type(name) is str for name in found):
+        wanted = frozenset(name for name in names if name not in space and name != "__builtins__")
+        found = call(b"G", tuple(sorted(wanted)))
+        if type(found) is not dict:
             _fail_channel("the program sent a malformed answer")
-        space.update(found)
+        # Only the names asked for: an answer cannot bring builtins or names the test did not use.
+        space.update((name, value) for name, value in found.items() if name in wanted)
         exec(test_code, space)
+        # The program's process must still be there to answer, as human-eval's must live to record the
+        # pass: answers written ahead of time by a process that then exited do not make a pass.
+        if call(b"G", ()) != {}:
+            _fail_channel("the program sent a malformed answer")
     except _Broken:
         pass
     except BaseException as error:

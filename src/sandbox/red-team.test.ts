@@ -36,7 +36,7 @@ const describeSandbox = probe.available ? describe : describe.skip;
 const MiB = 1024 ** 2;
 /** The per-program memory bound for this suite: small, so that the bombs stay cheap for the machine. */
 const MEMORY = 1024 * MiB;
-const SANDBOX = { workers: 4, limits: { timeoutMs: 2000, cpuSeconds: 2, memoryBytes: MEMORY } };
+const SANDBOX = { workers: 3, limits: { timeoutMs: 2000, cpuSeconds: 2, memoryBytes: MEMORY } };
 
 interface Problem {
   prompt: string;
@@ -80,6 +80,19 @@ const COUNT: Problem = {
   prompt: 'def count(text):\n    """How often each letter occurs."""\n',
   test: 'def check(candidate):\n    assert candidate("abca") == {"a": 2, "b": 1, "c": 1}\n',
   entry_point: 'count',
+};
+
+/** The test uses isclose from the program's own `from math import isclose`. */
+const SQUARE: Problem = {
+  prompt: 'def square(x):\n    """x squared."""\n',
+  test: 'def check(candidate):\n    assert isclose(candidate(1.5), 2.25)\n    assert isclose(candidate(-2.0), 4.0)\n',
+  entry_point: 'square',
+};
+/** The test hands the program functions, which it calls back. */
+const APPLY: Problem = {
+  prompt: 'def apply(fn, x):\n    """fn(x) + 1."""\n',
+  test: 'def check(candidate):\n    assert candidate(lambda v: v * 2, 3) == 7\n    assert candidate(len, "ab") == 3\n',
+  entry_point: 'apply',
 };
 
 interface HumanEvalCase {
@@ -185,6 +198,18 @@ const HUMANEVAL_CASES: HumanEvalCase[] = [
     completion: '    import collections\n    return collections.Counter(text)\n',
     expected: 1,
   },
+  {
+    name: 'control: imports what the test uses',
+    problem: SQUARE,
+    completion: '    return x * x\n\n\nfrom math import isclose\n',
+    expected: 1,
+  },
+  {
+    name: 'control: calls back the functions it is given',
+    problem: APPLY,
+    completion: '    return fn(x) + 1\n',
+    expected: 1,
+  },
   { name: 'control: wrong answer', completion: '    return a - b\n', expected: 0 },
   { name: 'control: raises', completion: '    raise ValueError("no idea")\n', expected: 0 },
   { name: 'control: syntax error', completion: '    return a +\n', expected: 0 },
@@ -282,6 +307,18 @@ const HUMANEVAL_CASES: HumanEvalCase[] = [
     expected: 0,
   },
   {
+    name: 'forge: passes its own isclose off as math’s',
+    problem: SQUARE,
+    completion: lines(
+      '    return 0.0',
+      'def isclose(a, b, **options):',
+      '    return True',
+      'isclose.__module__ = "math"',
+      'isclose.__qualname__ = "isclose"',
+    ),
+    expected: 0,
+  },
+  {
     name: 'forge: reads the expected values from the caller’s frame',
     completion: lines(
       '    import sys',
@@ -304,6 +341,38 @@ const HUMANEVAL_CASES: HumanEvalCase[] = [
       '            os.write(fd, line)',
       '        except OSError:',
       '            pass',
+    ),
+    expected: 0,
+  },
+  {
+    // Raw frames in the checker's own format, written before the checker asks: an answer to its first
+    // question that brings `half`, `abs` (as builtins.hash, negative for these inputs) and an empty
+    // __builtins__, then answers to both calls, then the program's process exits.
+    name: 'forge: answers the checker ahead with its own builtins, then exits',
+    problem: HALF,
+    completion: lines(
+      '    return 0.0',
+      'import os',
+      'def text(value):',
+      '    data = value.encode()',
+      '    return b"s" + len(data).to_bytes(4, "big") + data',
+      'def frame(body):',
+      '    return (len(body) + 1).to_bytes(4, "big") + b"R" + body',
+      'def number(value):',
+      '    data = float.hex(value).encode()',
+      '    return b"f" + bytes((len(data),)) + data',
+      'names = b"d" + (3).to_bytes(4, "big") + text("half") + b"h" + (0).to_bytes(4, "big")',
+      'names += text("abs") + b"g" + text("builtins") + text("hash") + (0).to_bytes(4, "big")',
+      'names += text("__builtins__") + b"d" + (0).to_bytes(4, "big")',
+      'def answer(value):',
+      '    return frame(b"t" + (2).to_bytes(4, "big") + number(value) + b"t" + (0).to_bytes(4, "big"))',
+      'data = frame(names) + answer(0.0) + answer(-3.0)',
+      'for fd in range(3, 64):',
+      '    try:',
+      '        os.write(fd, data)',
+      '    except OSError:',
+      '        pass',
+      'os._exit(0)',
     ),
     expected: 0,
   },
@@ -905,12 +974,16 @@ describeSandbox('the red team', () => {
         .join('\n')}\n`,
     );
 
-    const output = await simpleEvaluate({
-      model: fixtureBackend(answers),
-      tasks: [humanevalTask, codeExecTask],
-      confirmRunUnsafeCode: true,
-      sandbox: SANDBOX,
-    });
+    // The two tasks at once (each evaluation has its own pool), so their slow programs overlap.
+    const evaluate = (task: string) =>
+      simpleEvaluate({
+        model: fixtureBackend(answers),
+        tasks: [task],
+        confirmRunUnsafeCode: true,
+        sandbox: SANDBOX,
+      });
+    const [humanevalRun, codeExecRun] = await Promise.all([evaluate(humanevalTask), evaluate(codeExecTask)]);
+    const output = { samples: { ...humanevalRun.samples, ...codeExecRun.samples } };
 
     const got = Object.fromEntries([
       ...output.samples.red_team_humaneval.map((line, index) => [humaneval[index].name, line['pass@1']]),

@@ -107,7 +107,10 @@ export class CodeSandbox {
     this.memory = memoryPlan(options.limits, this.cgroup ? 'cgroup_v2' : 'rlimit_as');
     const why =
       setup.cgroup && !(setup.cgroup instanceof CgroupTree) ? ` (cgroup v2: ${setup.cgroup.reason})` : '';
-    this.memoryDetail = `${describeMemoryPlan(this.memory, this.cgroup?.root)}${why}`;
+    this.memoryDetail =
+      options.mode === 'rlimits_only' && !this.cgroup
+        ? `RLIMIT_AS of ${Math.round(this.memory.programAs / 1024 ** 2)} MiB per process only: without the sandbox's seccomp filter a program can start processes, so nothing bounds them together${why}`
+        : `${describeMemoryPlan(this.memory, this.cgroup?.root)}${why}`;
     this.free = Array.from({ length: options.workers }, (_, slot) => slot);
   }
 
