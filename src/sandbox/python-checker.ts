@@ -831,7 +831,7 @@ def _main():
     nonce = ""
 
     def verdict(status, message=""):
-        line = "%s %s %s\n" % (nonce, status, message.encode("utf-8", "replace").hex())
+        line = "%s %s %s\n" % (nonce, status, message[:2000].encode("utf-8", "replace").hex())
         view = memoryview(line.encode())
         while view:
             view = view[os.write(verdict_fd, view):]
