@@ -95,6 +95,13 @@ const APPLY: Problem = {
   entry_point: 'apply',
 };
 
+/** A large answer, as plain data. */
+const SQUARES_LIST: Problem = {
+  prompt: 'def squares(n):\n    """The squares of 0 .. n-1."""\n',
+  test: 'def check(candidate):\n    got = candidate(100000)\n    assert len(got) == 100000 and got[-1] == 99999 ** 2 and sum(got) == sum(i * i for i in range(100000))\n',
+  entry_point: 'squares',
+};
+
 interface HumanEvalCase {
   name: string;
   problem?: Problem;
@@ -208,6 +215,12 @@ const HUMANEVAL_CASES: HumanEvalCase[] = [
     name: 'control: calls back the functions it is given',
     problem: APPLY,
     completion: '    return fn(x) + 1\n',
+    expected: 1,
+  },
+  {
+    name: 'control: returns a list of 100,000 numbers',
+    problem: SQUARES_LIST,
+    completion: '    return [i * i for i in range(n)]\n',
     expected: 1,
   },
   { name: 'control: wrong answer', completion: '    return a - b\n', expected: 0 },
