@@ -59,10 +59,15 @@ function controllers(file: string): string[] {
 }
 
 export class CgroupTree {
+  private readonly cleanup = () => this.close();
+
   private constructor(
     readonly root: string,
     private readonly slots: string[],
-  ) {}
+  ) {
+    // A sandbox nobody closed still leaves no cgroup behind when the process ends.
+    process.once('exit', this.cleanup);
+  }
 
   /** Creates the subtree and one cgroup per worker slot, or says why it cannot. */
   static create(
@@ -127,6 +132,7 @@ export class CgroupTree {
   }
 
   close(): void {
+    process.removeListener('exit', this.cleanup);
     for (const dir of [...this.slots, this.root]) {
       try {
         rmdirSync(dir);
