@@ -40,6 +40,8 @@ describe('assay run on code tasks', () => {
       '--confirm_run_unsafe_code',
       '--code_timeout',
       '5',
+      '--code_memory',
+      '1536M',
       '--log_samples',
       '-o',
       out,
@@ -51,8 +53,13 @@ describe('assay run on code tasks', () => {
     expect(results.manifest.code_execution).toMatchObject({
       isolation: 'bubblewrap',
       warning: null,
-      limits: { timeoutMs: 5000, cpuSeconds: 5 },
+      limits: { timeoutMs: 5000, cpuSeconds: 5, memoryBytes: 1536 * 1024 ** 2 },
+      memory: { bound_bytes: 1536 * 1024 ** 2 },
     });
+    // Which mechanism held the bound depends on the machine; the manifest names it and says how.
+    const { memory } = results.manifest.code_execution;
+    expect(memory.detail.startsWith(memory.mechanism === 'cgroup_v2' ? 'cgroup v2: ' : 'RLIMIT_AS: ')).toBe(true);
+    expect(['cgroup_v2', 'rlimit_as']).toContain(memory.mechanism);
     const samples = readFileSync(findOne(directory, /^samples_code-exec_.*\.jsonl$/), 'utf8')
       .trim()
       .split('\n')

@@ -106,6 +106,10 @@ export function buildProgram(): Command {
     .option('--code_workers <n>', 'programs run in parallel by code metrics (default: one per core)')
     .option('--code_timeout <seconds>', 'wall-clock limit per program run by code metrics (default: 10)')
     .option(
+      '--code_memory <size>',
+      'memory bound per program run by code metrics, all its processes and its /tmp together (default: 2G; at least 1G)',
+    )
+    .option(
       '--ppl_mode <mode>',
       'perplexity of loglikelihood_rolling tasks: rolling (lm-eval, default) | strided (HF sliding windows) | chunked (llama-perplexity)',
     )

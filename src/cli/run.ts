@@ -39,6 +39,21 @@ function codeTimeout(value: unknown): { timeoutMs: number; cpuSeconds: number } 
   return { timeoutMs: Math.round(seconds * 1000), cpuSeconds: Math.ceil(seconds) };
 }
 
+const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** --code_memory: bytes, or a number with a binary unit (512M, 2G, 1.5GiB). */
+function codeMemory(value: unknown): { memoryBytes: number } {
+  const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(String(value).trim());
+  const bytes = match ? Math.floor(Number(match[1]) * SIZE_UNITS[match[2].toLowerCase()]) : Number.NaN;
+  if (!Number.isFinite(bytes) || bytes <= 0) {
+    throw new AssayError(
+      'bad_argument',
+      `--code_memory must be a size such as 2G, 1536M or a number of bytes, got "${value}"`,
+    );
+  }
+  return { memoryBytes: bytes };
+}
+
 function boolFlag(value: unknown): boolean | undefined {
   if (value === undefined) return undefined;
   if (value === true || value === false) return value;
@@ -165,7 +180,13 @@ export function optionsFromFlags(
     unsafeCodeWithoutSandbox: boolFlag(flags.unsafe_code_without_sandbox),
     sandbox: {
       workers: integerFlag(flags.code_workers, '--code_workers'),
-      limits: flags.code_timeout === undefined ? undefined : codeTimeout(flags.code_timeout),
+      limits:
+        flags.code_timeout === undefined && flags.code_memory === undefined
+          ? undefined
+          : {
+              ...(flags.code_timeout === undefined ? {} : codeTimeout(flags.code_timeout)),
+              ...(flags.code_memory === undefined ? {} : codeMemory(flags.code_memory)),
+            },
     },
     perplexity: parsePerplexityOptions(flags, '--ppl_* flags'),
     showConfig: boolFlag(flags.show_config) ?? false,

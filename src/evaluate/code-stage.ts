@@ -5,7 +5,12 @@
  * per-program outcomes on the doc for the sample log. Aggregation runs after, on plain numbers.
  */
 import { AssayError } from '../errors.js';
-import { type CodeScoreRequest, isCodeScoreRequest, scoreCodeRequest } from '../sandbox/code-score.js';
+import {
+  type CodeScoreRequest,
+  codeScoreProblem,
+  isCodeScoreMarked,
+  runCodeRequest,
+} from '../sandbox/code-score.js';
 import { CodeSandbox, type CreateSandboxOptions, UNSAFE_WARNING } from '../sandbox/sandbox.js';
 import type { CodeOutcome } from '../sandbox/types.js';
 import { leafTasks, type TaskNode } from '../tasks/task.js';
@@ -26,7 +31,18 @@ function pendingRequests(scored: ScoredTask): Pending[] {
   for (const docs of scored.byFilter.values()) {
     for (const doc of docs) {
       for (const [key, value] of Object.entries(doc.metrics)) {
-        if (isCodeScoreRequest(value)) pending.push({ doc, key, request: value });
+        if (!isCodeScoreMarked(value)) continue;
+        const problem = codeScoreProblem(value);
+        if (problem) {
+          throw new AssayError(
+            'invalid_config',
+            `metric ${key} returned an invalid code-score request: ${problem}`,
+            {
+              location: { task: scored.plan.task.name, docId: doc.docId },
+            },
+          );
+        }
+        pending.push({ doc, key, request: value as unknown as CodeScoreRequest });
       }
     }
   }
@@ -55,13 +71,7 @@ export async function runCodeStage(
     phase: 'scoring',
     detail: `${task}: running ${programs} programs in the ${sandbox.options.mode} sandbox`,
   });
-  const limits = sandbox.options.limits;
-  const results = await Promise.all(
-    pending.map(async (item) => {
-      const runs = await Promise.all(item.request.programs.map((program) => sandbox.run(program)));
-      return scoreCodeRequest(item.request, runs, limits);
-    }),
-  );
+  const results = await Promise.all(pending.map((item) => runCodeRequest(sandbox, item.request)));
   pending.forEach((item, index) => {
     const { metrics, outcomes } = results[index];
     delete item.doc.metrics[item.key];

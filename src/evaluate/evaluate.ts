@@ -221,7 +221,7 @@ async function run(
     listener: options.listener,
     codeSandbox,
     perplexity: options.perplexity,
-  });
+  }).finally(() => codeSandbox?.close());
   // Recorded only when used, so default runs keep lm-eval's config keys.
   if (mcMode === 'generate') output.results.config.mc_mode = 'generate';
   if (shard) {

@@ -1,6 +1,7 @@
 /**
- * Hostile programs, each scored as a HumanEval sample would be: every attempt must end as a sample that
- * did not pass, with the reason, and the host must be unchanged afterwards (checked from outside).
+ * Hostile programs, each scored as a HumanEval sample would be (a checked program with an empty test):
+ * every attempt must end as a sample that did not pass, with the reason, and the host must be unchanged
+ * afterwards (checked from outside). What a program printed comes from a plain run of the same source.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -9,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from './bubblewrap.js';
-import { passAtKRequest, scoreCodeRequest } from './code-score.js';
+import { passAtKRequest, runCodeRequest } from './code-score.js';
 import { CodeSandbox, sandboxOptions } from './sandbox.js';
 import type { CodeOutcome, RunResult } from './types.js';
 
@@ -50,11 +51,13 @@ afterAll(() => {
   delete process.env.ASSAY_ADVERSARIAL_SECRET;
 });
 
-/** Runs a program as one HumanEval sample and returns its score, outcome and raw run. */
+/** Runs a program as one HumanEval sample and returns its score and outcome, and a plain run of it. */
 async function attempt(source: string): Promise<{ pass: number; outcome: CodeOutcome; run: RunResult }> {
-  const request = passAtKRequest('python', [source], [1]);
-  const run = await sandbox.run(request.programs[0]);
-  const { metrics, outcomes } = scoreCodeRequest(request, [run], sandbox.options.limits);
+  const request = passAtKRequest([{ language: 'python', program: source, test: '' }], [1]);
+  const [{ metrics, outcomes }, run] = await Promise.all([
+    runCodeRequest(sandbox, request),
+    sandbox.run({ language: 'python', source }),
+  ]);
   return { pass: metrics['pass@1'], outcome: outcomes[0], run };
 }
 
@@ -211,9 +214,11 @@ result = subprocess.run(["sh", "-c", "echo shell"], capture_output=True)
 assert result.stdout == b"shell\\n", "no shell"
 `);
     expect(pass).toBe(0);
+    // Refused before the shell is even looked for: programs cannot start processes at all (the shells
+    // are masked as well).
     expect(outcome).toEqual({
       status: 'error',
-      message: "PermissionError: [Errno 13] Permission denied: 'sh'",
+      message: 'PermissionError: [Errno 1] Operation not permitted',
     });
     expect(existsSync(target)).toBe(false);
     hostUnchanged();
@@ -261,7 +266,10 @@ for action in [lambda: os.remove(${JSON.stringify(canary)}), lambda: shutil.rmtr
         action()
     except OSError as error:
         print("blocked", type(error).__name__)
-print(subprocess.run(["rm", "-rf", ${JSON.stringify(hostDir)}, "/usr/bin/python3"], capture_output=True))
+try:
+    print(subprocess.run(["rm", "-rf", ${JSON.stringify(hostDir)}, "/usr/bin/python3"], capture_output=True))
+except OSError as error:
+    print("blocked", type(error).__name__)
 assert os.path.exists(${JSON.stringify(canary)}), "canary not visible"
 `);
     expect(pass).toBe(0);

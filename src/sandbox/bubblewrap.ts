@@ -1,11 +1,15 @@
 /**
  * Command lines for running one program: inside bubblewrap, or (only on request) under rlimits alone.
- * The program's source is fed on stdin (`python3 -`, `node -`), so no host file is ever written for it
- * and there is no argument-length limit.
+ * What the program needs (its source, a checker's job, a runner's inputs) is fed on stdin, so no host
+ * file is ever written for it and there is no argument-length limit.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, lstatSync, realpathSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { JAVASCRIPT_IO_RUNNER, PYTHON_IO_RUNNER } from './io-runners.js';
+import { type MemoryPlan, memoryPlan } from './memory.js';
+import { PYTHON_BOOTSTRAP } from './python-checker.js';
+import { type SeccompFilter, seccompDescriptor, seccompProgram, seccompSupported } from './seccomp.js';
 import type { Language, SandboxLimits, SandboxOptions } from './types.js';
 
 /** Unprivileged identity for programs when assay runs as root, so that RLIMIT_NPROC applies (root is exempt). */
@@ -36,10 +40,10 @@ export function findExecutable(
   return undefined;
 }
 
-export function prlimitArgs(limits: SandboxLimits): string[] {
+export function prlimitArgs(limits: SandboxLimits, memory: MemoryPlan): string[] {
   return [
     `--cpu=${limits.cpuSeconds}`,
-    `--as=${limits.memoryBytes}`,
+    `--as=${memory.programAs}`,
     `--nproc=${limits.processes}`,
     `--fsize=${limits.fileSizeBytes}`,
     `--nofile=${limits.openFiles}`,
@@ -48,16 +52,51 @@ export function prlimitArgs(limits: SandboxLimits): string[] {
   ];
 }
 
-export function interpreterArgs(language: Language, options: SandboxOptions): string[] {
-  // -I: isolated mode (ignores PYTHON* variables and the user site directory); -S: no site module, so
-  // only the standard library is importable, which halves start-up (~40 → ~20 ms) and is all that
-  // HumanEval/MBPP need; -B: no .pyc writes.
-  if (language === 'python') return [options.python, '-I', '-S', '-B', '-'];
-  return [
+/**
+ * What runs inside: a program as it is (`raw`), the trusted checker for a checked program (`check`),
+ * or the runner that calls f on each input (`io`). Each reads its input on stdin.
+ */
+export type RunKind = 'raw' | 'check' | 'io';
+
+export interface RunSpec {
+  kind: RunKind;
+  language: Language;
+  /** For `check`: the length of the checker's bytecode, which leads its stdin. */
+  checkerBytes?: number;
+}
+
+/** The seccomp filter bubblewrap installs: the checker forks the program's process once, then both confine themselves. */
+export function filterFor(kind: RunKind): SeccompFilter {
+  return kind === 'check' ? 'base' : 'single';
+}
+
+export function interpreterArgs(spec: RunSpec, options: SandboxOptions, memory: MemoryPlan): string[] {
+  const { kind, language } = spec;
+  // -I: isolated mode (ignores PYTHON* variables, the user site directory and the current directory);
+  // -S: no site module, so only the standard library is importable, which halves start-up (~40 → ~20
+  // ms) and is all that HumanEval/MBPP need; -B: no .pyc writes.
+  if (language === 'python') {
+    const python = [options.python, '-I', '-S', '-B'];
+    if (kind === 'check') {
+      const filter = seccompProgram('single').toString('hex');
+      return [
+        ...python,
+        '-c',
+        PYTHON_BOOTSTRAP,
+        String(spec.checkerBytes ?? 0),
+        filter,
+        String(memory.checkerAs),
+      ];
+    }
+    if (kind === 'io') return [...python, '-c', PYTHON_IO_RUNNER];
+    return [...python, '-'];
+  }
+  if (kind === 'check') throw new Error('checked programs are Python');
+  const node = [
     options.node,
-    `--max-old-space-size=${Math.max(64, Math.floor(options.limits.memoryBytes / 4 / 1024 ** 2))}`,
-    '-',
+    `--max-old-space-size=${Math.max(64, Math.floor(memory.programAs / 4 / 1024 ** 2))}`,
   ];
+  return kind === 'io' ? [...node, '-e', JAVASCRIPT_IO_RUNNER] : [...node, '-'];
 }
 
 /** Shells are masked so that `subprocess`/`child_process` cannot start one; no benchmark program needs a shell. */
@@ -109,23 +148,76 @@ function interpreterMounts(options: SandboxOptions): string[] {
   return args;
 }
 
+/**
+ * Directories of third-party code that the mounted trees hold: Python's site and dist-packages and
+ * Node's global node_modules. They are covered by empty read-only mounts, so the standard-library-only
+ * rule holds even for a program that appends them to sys.path or require()s them by absolute path.
+ */
+export function thirdPartyDirs(options: SandboxOptions): string[] {
+  const dirs = new Set<string>();
+  const python = spawnSync(
+    options.python,
+    [
+      '-I',
+      '-S',
+      '-c',
+      'import site, sys, sysconfig\nv = "python%d.%d" % sys.version_info[:2]\nfor d in site.getsitepackages() + [sysconfig.get_paths()[k] for k in ("purelib", "platlib")] + ["/usr/lib/python3/dist-packages", "/usr/local/lib/%s/dist-packages" % v, "/usr/lib/%s/site-packages" % v, "/usr/local/lib/%s/site-packages" % v, "/usr/lib/%s/dist-packages" % v]:\n    print(d)',
+    ],
+    { encoding: 'utf8', timeout: 10_000, env: {} },
+  );
+  for (const dir of (python.stdout ?? '').split('\n')) if (dir.startsWith('/')) dirs.add(dir);
+  try {
+    dirs.add(path.join(path.dirname(path.dirname(realpathSync(options.node))), 'lib', 'node_modules'));
+  } catch {
+    // no node
+  }
+  for (const dir of ['/usr/lib/node_modules', '/usr/local/lib/node_modules']) dirs.add(dir);
+  const mounted = [
+    '/usr/',
+    ...interpreterMounts(options)
+      .filter((_, i) => i % 3 === 1)
+      .map((dir) => `${dir}/`),
+  ];
+  return [...dirs].filter((dir) => {
+    try {
+      return statSync(dir).isDirectory() && mounted.some((root) => `${dir}/`.startsWith(root));
+    } catch {
+      return false;
+    }
+  });
+}
+
 export function bubblewrapPlan(
   bwrap: string,
   prlimit: string,
-  language: Language,
+  spec: RunSpec,
   options: SandboxOptions,
+  memory: MemoryPlan,
+  masked: string[],
 ): SpawnPlan {
   return {
     command: bwrap,
-    args: [...bubblewrapArgs(prlimit, options), ...interpreterArgs(language, options)],
+    args: [...bubblewrapArgs(prlimit, options, memory, masked), ...interpreterArgs(spec, options, memory)],
     ...dropRoot(),
   };
 }
 
-/** bwrap's arguments up to the sandboxed command: namespaces, mounts, environment, then prlimit. */
-function bubblewrapArgs(prlimit: string, options: SandboxOptions): string[] {
+/**
+ * bwrap's arguments up to the sandboxed command: namespaces (a nested user namespace that may not
+ * create more), the program as pid 1 (no bubblewrap init inside to be reached), mounts with capped
+ * tmpfs for /tmp and /dev/shm and a read-only /dev, the seccomp filter on fd 3, then prlimit.
+ */
+function bubblewrapArgs(
+  prlimit: string,
+  options: SandboxOptions,
+  memory: MemoryPlan,
+  masked: string[],
+): string[] {
   return [
     '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--as-pid-1',
     '--die-with-parent',
     '--new-session',
     '--cap-drop',
@@ -149,26 +241,44 @@ function bubblewrapArgs(prlimit: string, options: SandboxOptions): string[] {
     '--dev',
     '/dev',
     '--size',
-    String(options.limits.tmpBytes),
+    String(memory.tmpfsBytes),
+    '--tmpfs',
+    '/dev/shm',
+    '--size',
+    String(memory.tmpfsBytes),
     '--tmpfs',
     '/tmp',
+    ...masked.flatMap((dir) => ['--size', '4096', '--tmpfs', dir, '--remount-ro', dir]),
     ...SHELLS.filter((shell) => existsSync(shell) && shell.startsWith('/usr/')).flatMap((shell) => [
       '--ro-bind',
       '/dev/null',
       shell,
     ]),
     '--remount-ro',
+    '/dev',
+    '--remount-ro',
     '/',
+    '--seccomp',
+    '3',
     '--chdir',
     '/tmp',
     prlimit,
-    ...prlimitArgs(options.limits),
+    ...prlimitArgs(options.limits, memory),
   ];
 }
 
 /** rlimits only: the program sees the host's filesystem and network. Used only with --unsafe_code_without_sandbox. */
-export function rlimitsOnlyPlan(prlimit: string, language: Language, options: SandboxOptions): SpawnPlan {
-  const [command, ...rest] = [prlimit, ...prlimitArgs(options.limits), ...interpreterArgs(language, options)];
+export function rlimitsOnlyPlan(
+  prlimit: string,
+  spec: RunSpec,
+  options: SandboxOptions,
+  memory: MemoryPlan,
+): SpawnPlan {
+  const [command, ...rest] = [
+    prlimit,
+    ...prlimitArgs(options.limits, memory),
+    ...interpreterArgs(spec, options, memory),
+  ];
   return { command, args: rest, ...dropRoot() };
 }
 
@@ -177,17 +287,17 @@ function dropRoot(): { uid?: number; gid?: number } {
 }
 
 export type SandboxProbe =
-  | { available: true; bwrap: string; prlimit: string }
+  | { available: true; bwrap: string; prlimit: string; masked: string[] }
   | { available: false; reason: string };
 
 const probes = new Map<string, SandboxProbe>();
 
 /**
- * Whether bubblewrap can start here: installed, and user namespaces allowed. Runs `true` in the same
- * sandbox a program gets, once per process (per bubblewrap path).
+ * Whether bubblewrap can start here: installed, user namespaces allowed, a seccomp filter for this
+ * architecture. Runs `true` in the same sandbox a program gets, once per process (per bubblewrap path).
  */
 export function probeSandbox(options: SandboxOptions, refresh = false): SandboxProbe {
-  const key = options.bwrap ?? '';
+  const key = `${options.bwrap ?? ''}\0${options.python}\0${options.node}`;
   const known = probes.get(key);
   if (known && !refresh) return known;
   const result = probe(options);
@@ -198,6 +308,8 @@ export function probeSandbox(options: SandboxOptions, refresh = false): SandboxP
 function probe(options: SandboxOptions): SandboxProbe {
   if (process.platform !== 'linux')
     return { available: false, reason: `bubblewrap needs Linux; this is ${process.platform}` };
+  if (!seccompSupported())
+    return { available: false, reason: `no seccomp filter is written for the ${process.arch} architecture` };
   const prlimit = findExecutable('prlimit');
   if (!prlimit) return { available: false, reason: 'prlimit (util-linux) is not installed' };
   const bwrap = options.bwrap
@@ -211,25 +323,43 @@ function probe(options: SandboxOptions): SandboxProbe {
       reason: 'bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)',
     };
   }
+  const masked = thirdPartyDirs(options);
   const trueCommand = findExecutable('true') ?? '/usr/bin/true';
   const identity = dropRoot();
-  const result = spawnSync(bwrap, [...bubblewrapArgs(prlimit, options), trueCommand], {
-    env: {},
-    ...identity,
-    timeout: 10_000,
-    encoding: 'utf8',
-  });
+  const seccomp = seccompDescriptor('single');
+  let result: ReturnType<typeof spawnSync>;
+  try {
+    result = spawnSync(
+      bwrap,
+      [...bubblewrapArgs(prlimit, options, memoryPlan(options.limits, 'rlimit_as'), masked), trueCommand],
+      {
+        env: {},
+        ...identity,
+        stdio: ['ignore', 'pipe', 'pipe', seccomp],
+        timeout: 10_000,
+        encoding: 'utf8',
+      },
+    );
+  } finally {
+    closeSync(seccomp);
+  }
   if (result.error)
     return { available: false, reason: `bubblewrap could not start: ${result.error.message}` };
   if (result.status !== 0) {
-    const detail = (result.stderr || '').trim().split('\n').pop() ?? '';
+    const detail =
+      String(result.stderr || '')
+        .trim()
+        .split('\n')
+        .pop() ?? '';
     const hint = /namespace|uid map|Operation not permitted|Permission denied/i.test(detail)
       ? ' (user namespaces look disabled: check kernel.unprivileged_userns_clone / user.max_user_namespaces)'
-      : '';
+      : /disable-userns|unrecognized option/i.test(detail)
+        ? ' (bubblewrap 0.8 or later is needed for --disable-userns)'
+        : '';
     return {
       available: false,
       reason: `bubblewrap failed to start a sandbox: ${detail || `exit ${result.status}`}${hint}`,
     };
   }
-  return { available: true, bwrap, prlimit };
+  return { available: true, bwrap, prlimit, masked };
 }

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { simpleEvaluate } from '../evaluate/evaluate.js';
 import type { GenerateRequest, ModelBackend } from '../models/backend.js';
 import { probeSandbox } from './bubblewrap.js';
-import { extractCode, ioTestProgram, newNonce, scoreIoTests } from './io-tests.js';
+import { extractCode, ioProgram, judgeIoAnswers, scoreIoTests } from './io-tests.js';
 import { classifyRun } from './outcome.js';
 import { CodeSandbox, sandboxOptions, UNSAFE_WARNING } from './sandbox.js';
 import type { Language } from './types.js';
@@ -56,10 +56,10 @@ describe('extractCode', () => {
 
 describeSandbox('io tests in the sandbox', () => {
   const sandbox = CodeSandbox.create({ limits: LIMITS });
-  async function score(language: Language, prediction: string, tests: Parameters<typeof ioTestProgram>[2]) {
-    const nonce = newNonce();
-    const run = await sandbox.run(ioTestProgram(language, prediction, tests, nonce));
-    return scoreIoTests(run, classifyRun(run, sandbox.options.limits), nonce, tests.length);
+  async function score(language: Language, prediction: string, tests: Parameters<typeof ioProgram>[2]) {
+    const run = await sandbox.runIo(ioProgram(language, prediction, tests));
+    const judged = judgeIoAnswers(run.answered, language, tests);
+    return scoreIoTests(classifyRun(run, sandbox.options.limits), judged, tests.length);
   }
 
   it('scores the fraction of pairs matched, with the first mismatch as the reason', async () => {

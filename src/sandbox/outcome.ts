@@ -27,7 +27,7 @@ function exceptionLine(result: RunResult): string | undefined {
 
 const MAX_MESSAGE = 500;
 
-function clip(message: string): string {
+export function clip(message: string): string {
   return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message;
 }
 

@@ -2,6 +2,11 @@
  * Runs one program to completion under a wall-clock timeout and output caps. The child is started as
  * the leader of a new process group, and every way of ending it kills the whole group: in bubblewrap
  * that takes the sandbox's PID namespace down with it (--die-with-parent), so nothing it forked survives.
+ *
+ * Descriptors: 0 is the program's input, 1 and 2 its output (text for the sample log, never a verdict),
+ * 3 the seccomp filter bubblewrap reads, 4 the results channel (the checker's verdict, or the io
+ * runner's reports). When the program must be placed in a cgroup first, a host shell holds it at a
+ * gate on fd 5 until the host has moved it, so that no process of it starts outside the cgroup.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
@@ -16,20 +21,41 @@ export interface RunProgramOptions {
   sandboxed: boolean;
   /** Working directory for rlimits-only runs (bubblewrap uses its private /tmp). */
   cwd?: string;
+  /** A descriptor of the seccomp filter, given to the child as fd 3 (the caller closes it). */
+  seccomp?: number;
+  /** Places the held child (by pid) before it may run: a cgroup. */
+  enter?: (pid: number) => void;
+  /**
+   * A conversation over stdin and the channel: each line the program writes to fd 4 goes to `reply`,
+   * which returns the next line to send, undefined to wait, or null to close stdin. `input` opens it.
+   */
+  dialogue?: (line: string) => string | null | undefined;
 }
 
-export function runProgram(plan: SpawnPlan, source: string, options: RunProgramOptions): Promise<RunResult> {
+/** A run, with what the program wrote to the results channel (fd 4). */
+export interface ChannelRunResult extends RunResult {
+  channel: string;
+}
+
+const GATE = 'read -r _ <&5 && exec "$0" "$@" 5<&-';
+
+export function runProgram(
+  plan: SpawnPlan,
+  input: string | Buffer,
+  options: RunProgramOptions,
+): Promise<ChannelRunResult> {
   const started = performance.now();
   const { limits } = options;
+  const shell = options.enter ? '/bin/sh' : undefined;
   return new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(plan.command, plan.args, {
+      child = spawn(shell ?? plan.command, shell ? ['-c', GATE, plan.command, ...plan.args] : plan.args, {
         // Empty environment: no API keys or tokens from the host reach the program.
         env: options.sandboxed ? {} : { PATH: '/usr/bin:/bin', HOME: options.cwd ?? '/tmp', LANG: 'C.UTF-8' },
         cwd: options.cwd ?? '/',
         detached: true,
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe', options.seccomp ?? 'ignore', 'pipe', shell ? 'pipe' : 'ignore'],
         uid: plan.uid,
         gid: plan.gid,
       });
@@ -39,7 +65,8 @@ export function runProgram(plan: SpawnPlan, source: string, options: RunProgramO
     }
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
-    const sizes = { stdout: 0, stderr: 0 };
+    const channel: Buffer[] = [];
+    const sizes = { stdout: 0, stderr: 0, channel: 0 };
     let truncated = false;
     let ending: Termination | undefined;
     let finished = false;
@@ -58,7 +85,7 @@ export function runProgram(plan: SpawnPlan, source: string, options: RunProgramO
     };
     const timer = setTimeout(() => stop('timed_out'), limits.timeoutMs);
 
-    const collect = (stream: 'stdout' | 'stderr', into: Buffer[]) => (chunk: Buffer) => {
+    const collect = (stream: 'stdout' | 'stderr' | 'channel', into: Buffer[]) => (chunk: Buffer) => {
       const room = limits.outputBytes - sizes[stream];
       if (chunk.length > room) {
         into.push(chunk.subarray(0, room));
@@ -72,9 +99,46 @@ export function runProgram(plan: SpawnPlan, source: string, options: RunProgramO
     };
     child.stdout?.on('data', collect('stdout', stdout));
     child.stderr?.on('data', collect('stderr', stderr));
-    // The program may exit before reading all of its source; that is its own outcome, not ours.
+    const extra = child.stdio as unknown as Array<(NodeJS.ReadableStream & NodeJS.WritableStream) | null>;
+    extra[4]?.on('data', collect('channel', channel));
+    // The program may exit before reading all of its input; that is its own outcome, not ours.
     child.stdin?.on('error', () => {});
-    child.stdin?.end(source);
+    const { dialogue } = options;
+    if (dialogue && child.stdin) {
+      const stdin = child.stdin;
+      let pending = '';
+      let open = true;
+      stdin.write(input);
+      extra[4]?.on('data', (chunk: Buffer) => {
+        pending += chunk.toString('utf8');
+        let newline = pending.indexOf('\n');
+        while (open && newline >= 0) {
+          const next = dialogue(pending.slice(0, newline));
+          pending = pending.slice(newline + 1);
+          if (next === null) {
+            open = false;
+            stdin.end();
+          } else if (next !== undefined) stdin.write(next);
+          newline = pending.indexOf('\n');
+        }
+      });
+    } else {
+      child.stdin?.end(input);
+    }
+    const gate = extra[5];
+    if (options.enter && gate && child.pid !== undefined) {
+      gate.on('error', () => {});
+      try {
+        options.enter(child.pid);
+        gate.end('\n');
+      } catch (error) {
+        stderr.push(
+          Buffer.from(`assay: cannot place the program in its cgroup: ${(error as Error).message}`),
+        );
+        ending = 'start_failed';
+        killGroup();
+      }
+    }
 
     child.on('error', (error) => {
       if (finished) return;
@@ -110,13 +174,15 @@ export function runProgram(plan: SpawnPlan, source: string, options: RunProgramO
         stderr: err,
         truncated,
         durationMs: performance.now() - started,
+        channel: Buffer.concat(channel).toString('utf8'),
       });
     });
   });
 }
 
-function startFailed(started: number, message: string): RunResult {
+function startFailed(started: number, message: string): ChannelRunResult {
   return {
+    channel: '',
     termination: 'start_failed',
     exitCode: null,
     signal: null,

@@ -12,7 +12,7 @@ import { AssayError, closestNames } from '../errors.js';
 import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { MetricDefinition } from '../metrics/types.js';
 import { CODE_SCORE_KIND, type CodeScoreRequest } from '../sandbox/code-score.js';
-import { type IoTest, ioTestProgram, newNonce } from '../sandbox/io-tests.js';
+import { type IoTest, ioProgram } from '../sandbox/io-tests.js';
 import { LANGUAGES, type Language } from '../sandbox/types.js';
 import { hashFiles } from './source-hash.js';
 import type { LoadedTask } from './task.js';
@@ -162,11 +162,10 @@ function checkCodeExtras(extras: Record<string, unknown> | undefined, file: stri
 /** The program that checks one code_exec answer, left for the evaluator's code stage to run. */
 export function codeExecRequest(doc: Doc, prediction: string): CodeScoreRequest {
   const extras = doc.extras as { language?: Language; tests: IoTest[] };
-  const nonce = newNonce();
   return {
     kind: CODE_SCORE_KIND,
-    programs: [ioTestProgram(extras.language ?? 'python', prediction, extras.tests, nonce)],
-    rule: { type: 'io_tests', metric: 'code_exec', nonce, tests: extras.tests },
+    programs: [ioProgram(extras.language ?? 'python', prediction, extras.tests)],
+    rule: { type: 'io_tests', metric: 'code_exec', tests: extras.tests },
   };
 }
 

@@ -19,17 +19,20 @@ export function build_predictions(resps: string[][], _docs: Doc[]): string[][] {
   return resps.map((resp) => resp.map(extract_code));
 }
 
-/** One program per sample: the answer, then the problem's asserts. */
+/**
+ * One checked program per sample: the setup code and the answer run as the program; the problem's
+ * asserts run as the test, in a trusted checker process, and pass only when all of them hold.
+ */
 export function process_results(doc: Doc, results: unknown[]): Record<string, unknown> {
   const first = results[0];
   const samples = (Array.isArray(first) ? first : [first]).map(String);
-  const tests = (doc.test_list as string[]).join('\n');
+  const test = `${(doc.test_list as string[]).join('\n')}\n`;
   const setup =
     typeof doc.test_setup_code === 'string' && doc.test_setup_code ? `${doc.test_setup_code}\n` : '';
   return {
     pass_at_k: {
       kind: 'assay.code_score',
-      programs: samples.map((sample) => ({ language: 'python', source: `${setup}${sample}\n${tests}\n` })),
+      programs: samples.map((sample) => ({ language: 'python', program: `${setup}${sample}\n`, test })),
       rule: { type: 'pass_at_k', k: K },
     },
   };
