@@ -14,10 +14,10 @@
  * estimate drops by more than the margin.
  */
 import { AssayError } from '../../errors.js';
-import { mean, sampleStddev } from '../../stats/descriptive.js';
-import { normalQuantile, studentTCdf, studentTQuantile, studentTSf } from '../../stats/distributions.js';
+import { mean } from '../../stats/descriptive.js';
 import { adjustPValues } from '../../stats/p-value-adjustment.js';
 import { loadRun, readSampleScores, type SampleScore } from './load-run.js';
+import { nonInferiority } from './non-inferiority.js';
 import { pairScores } from './pair-samples.js';
 import { selectTargets } from './select-targets.js';
 import { formatPValue } from './verdict.js';
@@ -78,32 +78,6 @@ export interface GateReport {
 
 const f4 = (value: number) => (value > 0 ? `+${value.toFixed(4)}` : value.toFixed(4));
 
-interface Measured {
-  n: number;
-  improvement: number;
-  standardError: number;
-  sd: number;
-}
-
-function tProbabilities(measured: Measured, margin: number): { pNon: number; pInf: number } {
-  const shifted = measured.improvement + margin;
-  if (measured.standardError === 0) {
-    // Every item moved by the same amount: the sign of the shifted mean settles it without noise.
-    if (shifted > 0) return { pNon: 0, pInf: 1 };
-    if (shifted < 0) return { pNon: 1, pInf: 0 };
-    return { pNon: 1, pInf: 1 };
-  }
-  const t = shifted / measured.standardError;
-  const df = measured.n - 1;
-  return { pNon: studentTSf(t, df), pInf: studentTCdf(t, df) };
-}
-
-function itemsNeeded(measured: Measured, margin: number, alpha: number, power: number): number | null {
-  const distance = Math.abs(measured.improvement + margin);
-  if (distance === 0 || measured.sd === 0) return null;
-  return Math.ceil((((normalQuantile(1 - alpha) + normalQuantile(power)) * measured.sd) / distance) ** 2);
-}
-
 export function gateRuns(baseline: string, current: string, options: GateOptions): GateReport {
   const alpha = options.alpha ?? 0.05;
   const power = options.power ?? 0.8;
@@ -130,36 +104,29 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
       selection.skipped.push({ task: target.task, reason: `only ${pair.a.length} paired samples` });
       return [];
     }
-    const sign = target.higherIsBetter ? 1 : -1;
-    const improvements = Float64Array.from(pair.a, (value, i) => sign * (pair.b[i] - value));
-    const sd = sampleStddev(improvements);
-    const measured: Measured = {
-      n: pair.a.length,
-      improvement: mean(improvements),
-      standardError: sd / Math.sqrt(pair.a.length),
-      sd,
-    };
+    const measured = nonInferiority(pair.a, pair.b, {
+      margin,
+      alpha,
+      power,
+      higherIsBetter: target.higherIsBetter,
+    });
     return [{ target, pair, measured }];
   });
   if (!measuredRows.length)
     throw new AssayError('bad_argument', 'no task has at least 2 paired samples to gate on');
-  const probabilities = measuredRows.map((row) => tProbabilities(row.measured, margin));
   const adjusted = adjustPValues(
-    probabilities.map((p) => p.pInf),
+    measuredRows.map((row) => row.measured.pInferiority),
     'holm',
   );
 
   const tasks: GateTaskResult[] = measuredRows.map(({ target, pair, measured }, i) => {
-    const critical = measured.standardError === 0 ? 0 : studentTQuantile(1 - alpha, measured.n - 1);
-    const lowerBound = measured.improvement - critical * measured.standardError;
-    const upperBound = measured.improvement + critical * measured.standardError;
+    const { lowerBound, upperBound, pNonInferiority: pNon, pInferiority: pInf } = measured;
     const meanA = mean(pair.a);
     const meanB = mean(pair.b);
     const change = `${target.higherIsBetter ? 'B − A' : 'A − B (lower is better)'} = ${f4(measured.improvement)}`;
     let status: GateStatus;
     let reason: string;
     let needed: number | null = null;
-    const { pNon, pInf } = probabilities[i];
     if (mode === 'threshold') {
       status = measured.improvement < -margin ? 'fail' : 'pass';
       reason =
@@ -174,7 +141,7 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
       reason = `${change}; one-sided ${Math.round((1 - alpha) * 100)}% lower bound ${f4(lowerBound)} > −${margin}: non-inferior (p = ${formatPValue(pNon)})`;
     } else {
       status = 'underpowered';
-      needed = itemsNeeded(measured, margin, alpha, power);
+      needed = measured.itemsNeeded;
       const hint =
         needed === null
           ? 'no sample size decides when the observed change equals the margin'
