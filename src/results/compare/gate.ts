@@ -9,15 +9,16 @@
  *   underpowered  neither: the data cannot tell, and the report says roughly how many items would.
  *
  * "All tasks pass" is an intersection-union test, valid at α without adjustment; the "fail" side is
- * Holm-adjusted so that many tasks do not raise the chance of a false alarm. The statistic is the paired t
- * (df = n − 1) on per-item differences. `threshold` mode keeps the plain rule: fail when the point
- * estimate drops by more than the margin.
+ * Holm-adjusted so that many tasks do not raise the chance of a false alarm. The test depends on the scores
+ * (non-inferiority.ts): Tango's score test for 0/1 scores, the one-sided paired t otherwise, and a
+ * distribution-free bound when every difference is the same. The report names it per task. `threshold`
+ * mode keeps the plain rule: fail when the point estimate drops by more than the margin.
  */
 import { AssayError } from '../../errors.js';
 import { mean } from '../../stats/descriptive.js';
 import { adjustPValues } from '../../stats/p-value-adjustment.js';
 import { loadRun, readSampleScores, type SampleScore } from './load-run.js';
-import { nonInferiority } from './non-inferiority.js';
+import { NON_INFERIORITY_METHODS, type NonInferiorityMethod, nonInferiority } from './non-inferiority.js';
 import { pairScores } from './pair-samples.js';
 import { selectTargets } from './select-targets.js';
 import { formatPValue } from './verdict.js';
@@ -49,9 +50,13 @@ export interface GateTaskResult {
   /** The difference oriented so that positive is better (−difference for lower-is-better metrics). */
   improvement: number;
   standardError: number;
-  /** One-sided (1 − α) bounds of the improvement. */
-  lowerBound: number;
-  upperBound: number;
+  /** The test: `tango-score` (0/1 scores), `paired-t`, or `constant-difference`; null in threshold mode. */
+  method: NonInferiorityMethod | null;
+  /** The test in words, as the text report prints it. */
+  methodDescription: string;
+  /** One-sided (1 − α) bounds of the improvement from the same test; null when nothing bounds it. */
+  lowerBound: number | null;
+  upperBound: number | null;
   /** p of H₀ μ ≤ −maxDrop (non-inferiority); null in threshold mode. */
   pNonInferiority: number | null;
   /** p of H₀ μ ≥ −maxDrop, raw and Holm-adjusted; null in threshold mode. */
@@ -77,6 +82,7 @@ export interface GateReport {
 }
 
 const f4 = (value: number) => (value > 0 ? `+${value.toFixed(4)}` : value.toFixed(4));
+const bound = (value: number | null) => (value === null ? 'none' : f4(value));
 
 export function gateRuns(baseline: string, current: string, options: GateOptions): GateReport {
   const alpha = options.alpha ?? 0.05;
@@ -123,6 +129,8 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
     const { lowerBound, upperBound, pNonInferiority: pNon, pInferiority: pInf } = measured;
     const meanA = mean(pair.a);
     const meanB = mean(pair.b);
+    const level = `one-sided ${Math.round((1 - alpha) * 100)}%`;
+    const description = NON_INFERIORITY_METHODS[measured.method];
     const change = `${target.higherIsBetter ? 'B − A' : 'A − B (lower is better)'} = ${f4(measured.improvement)}`;
     let status: GateStatus;
     let reason: string;
@@ -135,18 +143,24 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
           : `${change} is within the margin ${margin} (threshold rule, no test)`;
     } else if (adjusted[i] < alpha) {
       status = 'fail';
-      reason = `${change}; one-sided ${Math.round((1 - alpha) * 100)}% upper bound ${f4(upperBound)} < −${margin}: significantly worse than the margin (p_adj = ${formatPValue(adjusted[i])}, Holm)`;
+      reason = `${change}; ${level} upper bound ${bound(upperBound)} < −${margin}: significantly worse than the margin (p_adj = ${formatPValue(adjusted[i])}, Holm); test: ${description}`;
     } else if (pNon < alpha) {
       status = 'pass';
-      reason = `${change}; one-sided ${Math.round((1 - alpha) * 100)}% lower bound ${f4(lowerBound)} > −${margin}: non-inferior (p = ${formatPValue(pNon)})`;
+      reason = `${change}; ${level} lower bound ${bound(lowerBound)} > −${margin}: non-inferior (p = ${formatPValue(pNon)}); test: ${description}`;
     } else {
       status = 'underpowered';
       needed = measured.itemsNeeded;
       const hint =
-        needed === null
-          ? 'no sample size decides when the observed change equals the margin'
-          : `about ${needed} paired items would decide with ${Math.round(power * 100)}% power if the true change were the observed one`;
-      reason = `${change}; one-sided ${Math.round((1 - alpha) * 100)}% bounds [${f4(lowerBound)}, ${f4(upperBound)}] include −${margin}: cannot decide at n = ${measured.n}; ${hint}`;
+        needed !== null
+          ? `about ${needed} paired items would decide with ${Math.round(power * 100)}% power if the true change were the observed one`
+          : measured.lowerBound === null
+            ? 'every paired difference is the same and the scores are not in [0, 1], so zero variance is no evidence and no sample size decides'
+            : 'no sample size decides when the observed change equals the margin';
+      const bounds =
+        lowerBound === null
+          ? 'no bounds'
+          : `bounds [${bound(lowerBound)}, ${bound(upperBound)}] include −${margin}`;
+      reason = `${change}; ${level} ${bounds}: cannot decide at n = ${measured.n}; ${hint}; test: ${description}`;
     }
     return {
       task: target.task,
@@ -160,6 +174,8 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
       difference: meanB - meanA,
       improvement: measured.improvement,
       standardError: measured.standardError,
+      method: mode === 'test' ? measured.method : null,
+      methodDescription: mode === 'test' ? description : 'threshold rule, no test',
       lowerBound,
       upperBound,
       pNonInferiority: mode === 'test' ? pNon : null,
