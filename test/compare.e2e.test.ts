@@ -121,7 +121,12 @@ describe('per-run statistics in results.json', () => {
     expect(repeats.within_question_variance).toBeCloseTo(within, 14);
     expect(repeats.variance_of_question_means).toBeCloseTo(variance(questionMeans), 14);
     expect(repeats.variance_of_mean).toBeCloseTo(variance(questionMeans) / 40, 14);
-    expect(repeats.within_share).toBeCloseTo(within / 4 / variance(questionMeans), 12);
+    // The plain ratio E[σ²/K]/Var(question means) is 1.0217 here: sampling error put the variance of the
+    // question means below the noise alone. A share is at most 1 (the between-question variance is
+    // truncated at 0), so the report says 1.
+    const ratio = within / 4 / variance(questionMeans);
+    expect(ratio).toBeGreaterThan(1);
+    expect(repeats.within_share).toBe(Math.min(1, ratio));
   });
 });
 
