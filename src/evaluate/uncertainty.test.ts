@@ -15,8 +15,10 @@ describe('stderrFor the medians', () => {
     expect(Math.abs(lmEval - 0.7559890833352472) / 0.7559890833352472).toBeLessThan(0.06);
     expect(Math.abs(statistical - 0.6667249533544256) / 0.6667249533544256).toBeLessThan(0.06);
     // The counts shortcut computes the same statistic as the aggregation itself.
-    expect(lmEval).toBe(bootstrapStderr(median, items, 2000));
-    expect(statistical).toBe(bootstrapStderr(trueMedian, items, 2000));
+    expect(lmEval).toBe(bootstrapStderr((sample: readonly number[]) => median([...sample]), items, 2000));
+    expect(statistical).toBe(
+      bootstrapStderr((sample: readonly number[]) => trueMedian([...sample]), items, 2000),
+    );
     expect(intervalFor('true_median', trueMedian, 1.75, statistical, items)?.method).toBe(
       'percentile-bootstrap',
     );

@@ -105,8 +105,18 @@ const handlers: Record<string, (inputs: Json) => Record<string, Json>> = {
   median: ({ items }) => ({
     lm_eval: median(items),
     true_median: trueMedian(items),
-    lm_eval_bootstrap_stderr_2000: bootstrapStderr(median, items, 2000, { mode: 'lm-eval' }),
-    true_median_bootstrap_stderr_2000: bootstrapStderr(trueMedian, items, 2000, { mode: 'lm-eval' }),
+    lm_eval_bootstrap_stderr_2000: bootstrapStderr(
+      (sample: readonly number[]) => median([...sample]),
+      items,
+      2000,
+      { mode: 'lm-eval' },
+    ),
+    true_median_bootstrap_stderr_2000: bootstrapStderr(
+      (sample: readonly number[]) => trueMedian([...sample]),
+      items,
+      2000,
+      { mode: 'lm-eval' },
+    ),
   }),
 };
 

@@ -91,6 +91,9 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
   const margin = options.maxDrop;
   if (!(margin >= 0 && Number.isFinite(margin)))
     throw new AssayError('bad_argument', `--max-drop must be a non-negative number, got ${margin}`);
+  // Each side is a one-sided test at α; above ½ the two (1 − α) bounds would cross.
+  if (!(alpha > 0 && alpha < 0.5))
+    throw new AssayError('bad_argument', `--alpha must be in (0, 0.5) for a one-sided gate, got ${alpha}`);
   const runA = loadRun(baseline);
   const runB = loadRun(current);
   const selection = selectTargets(runA, runB, options);
