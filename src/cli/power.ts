@@ -74,7 +74,7 @@ export async function powerCommand(flags: Record<string, unknown>): Promise<numb
       const cause = error.cause as InfeasibleCorrelation;
       throw new AssayError(
         'bad_argument',
-        `--correlation ${correlation}${flags.correlation === undefined ? ' (the default)' : ''} is not possible at the effect n = ${n} would detect, ${baseline} → ${+cause.candidate.toFixed(6)}: the correlation of two 0/1 scores with these means lies in [${cause.low.toFixed(3)}, ${cause.high.toFixed(3)}] (max correlation ${cause.high.toFixed(3)})`,
+        `--correlation ${correlation} is not possible at the effect n = ${n} would detect, ${baseline} → ${+cause.candidate.toFixed(6)}: the correlation of two 0/1 scores with these means lies in [${cause.low.toFixed(3)}, ${cause.high.toFixed(3)}] (max correlation ${cause.high.toFixed(3)})`,
       );
     }
     const report = {
