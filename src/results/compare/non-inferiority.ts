@@ -4,11 +4,12 @@
  * chosen by the scores:
  *
  * - `tango-score`, for 0/1 scores: Tango's (1998) score test for matched pairs at θ₀ = −m with a
- *   continuity correction of one pair, whose size stays below α at every n, margin and rate of discordant
- *   pairs we enumerated (stats/tango-score.ts). The bounds invert the same test, so "lower bound > −m" and
- *   "p < α" always agree. A paired t on 0/1 differences is not used: with no flips its variance is 0 and
- *   it "proved" non-inferiority from two identical items, and with one-way flips at the margin it passed
- *   37% of regressions at n = 200.
+ *   continuity correction of one pair, whose exact size stays at 0.05 or below (0.0502 at worst, with
+ *   every pair discordant) at every n, margin and rate of discordant pairs we enumerated
+ *   (stats/tango-score.ts). The bounds invert the same test, so "lower bound > −m" and "p < α" always
+ *   agree. A paired t on 0/1 differences is not used: with no flips its variance is 0 and it "proved"
+ *   non-inferiority from two identical items, and with one-way flips at the margin it passed 37% of
+ *   regressions at n = 200.
  * - `paired-t`, for other scores: the one-sided paired t with n − 1 degrees of freedom.
  * - `constant-difference`, for other scores whose differences are all equal (zero variance, where the t
  *   is undefined): zero variance is not evidence. With every score in [0, 1] a distribution-free bound
