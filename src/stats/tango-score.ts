@@ -18,7 +18,8 @@
  * size of the one-sided 5% test (enumerating the trinomial of the flip counts) is at most 0.0499 over
  * n = 2…10,000, margins 0.0005…0.3 and every rate of discordant pairs, except 0.0502 with every pair
  * discordant at n ≥ 5,000 and margin 0.3, where the correction no longer matters and only the normal
- * approximation does (docs/statistics.md). Uncorrected, the size reaches 0.063 or more at small n; with c = ½, 0.062.
+ * approximation does (docs/statistics.md). Uncorrected, the size reaches 0.063 or more at small n; with
+ * c = ½, 0.062.
  */
 import type { Alternative } from './alternative.js';
 import { normalCdf, normalQuantile, normalSf } from './distributions.js';
