@@ -121,7 +121,12 @@ describe('per-run statistics in results.json', () => {
     expect(repeats.within_question_variance).toBeCloseTo(within, 14);
     expect(repeats.variance_of_question_means).toBeCloseTo(variance(questionMeans), 14);
     expect(repeats.variance_of_mean).toBeCloseTo(variance(questionMeans) / 40, 14);
-    expect(repeats.within_share).toBeCloseTo(within / 4 / variance(questionMeans), 12);
+    // The plain ratio E[σ²/K]/Var(question means) is 1.0217 here: sampling error put the variance of the
+    // question means below the noise alone. A share is at most 1 (the between-question variance is
+    // truncated at 0), so the report says 1.
+    const ratio = within / 4 / variance(questionMeans);
+    expect(ratio).toBeGreaterThan(1);
+    expect(repeats.within_share).toBe(Math.min(1, ratio));
   });
 });
 
@@ -269,10 +274,13 @@ describe('assay compare', () => {
 });
 
 describe('assay gate', () => {
-  it('exit 0: a run gated against itself is non-inferior', () => {
+  it('a run gated against itself: exit 3 at a margin its n cannot rule out, exit 0 at one it can', () => {
     const report = tempDir();
     const json = path.join(report, 'gate.json');
-    const run = runCli([
+    // No item flips, but 240 items cannot rule out a 0.005 drop: a model that lost 0.005 on every item
+    // would show no flip among 240 with probability 0.995^240 = 0.30. Tango's test (continuity 1) needs
+    // about 894 unflipped items for that margin.
+    const tight = runCli([
       'gate',
       '--baseline',
       runA,
@@ -283,14 +291,26 @@ describe('assay gate', () => {
       '--json',
       json,
     ]);
+    expect(tight.status).toBe(3);
+    expect(tight.stdout).toContain('gate undecided (exit 3)');
+    expect(tight.stdout).toMatch(/compare_quiz .*about 894 paired items would decide/);
+    const undecided = readJson<Record<string, any>>(json);
+    expect(undecided.tasks.map((task: any) => [task.status, task.method])).toEqual([
+      ['underpowered', 'tango-score'],
+      ['underpowered', 'tango-score'],
+      ['underpowered', 'tango-score'],
+    ]);
+    // At a margin of 0.25 even the 16 items of compare_mini decide: Z = (16·0.25 − 1)/√(16·0.25·0.75) = 1.73.
+    const run = runCli(['gate', '--baseline', runA, '--current', runA, '--max-drop', '0.25', '--json', json]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('gate passed');
+    expect(run.stdout).toContain('test: Tango score test for matched pairs, continuity correction 1');
     const written = readJson<Record<string, any>>(json);
     expect(written.exitCode).toBe(0);
     expect(written.tasks.map((task: any) => task.status)).toEqual(['pass', 'pass', 'pass']);
   });
 
-  it('exit 1: B significantly worse than the margin, with the one-sided t computed here', () => {
+  it('exit 1: B significantly worse than the margin, by the Tango score test on the flips counted here', () => {
     const run = runCli([
       'gate',
       '--baseline',
@@ -307,17 +327,26 @@ describe('assay gate', () => {
     expect(run.status).toBe(1);
     const report = JSON.parse(run.stdout);
     const [task] = report.tasks;
-    const d = paired(
+    const pairs = paired(
       samples(runB, 'compare_words'),
       samples(runA, 'compare_words'),
       'substring_contains',
-    ).map((pair) => pair.b - pair.a);
+    );
+    const d = pairs.map((pair) => pair.b - pair.a);
     const se = Math.sqrt(variance(d) / d.length);
     expect(task.improvement).toBeCloseTo(-0.2, 14);
     expect(task.standardError).toBeCloseTo(se, 14);
-    // t = (−0.2 + 0.005)/se = −2.0296 on 39 df; SciPy: stats.t.cdf(-2.0296..., 39) = 0.024629.
-    expect((task.improvement + 0.005) / se).toBeCloseTo(-2.02962, 4);
-    expect(task.pInferiority).toBeCloseTo(0.0246287, 6);
+    // 12 items went right → wrong and 4 wrong → right among 40. Tango's Z at θ₀ = −0.005 with the
+    // continuity shift +1: (4 − 12 + 0.2 + 1)/√(40·(2q̃ − 0.005·1.005)) = −1.70319, q̃ the restricted MLE
+    // (SciPy, numerically maximized likelihood: norm.cdf(−1.7031892) = 0.0442663); the one-sided 95%
+    // bounds invert the same test (scipy.optimize.brentq).
+    expect(pairs.filter((pair) => pair.a === 1 && pair.b === 0)).toHaveLength(12);
+    expect(pairs.filter((pair) => pair.a === 0 && pair.b === 1)).toHaveLength(4);
+    expect(task.method).toBe('tango-score');
+    expect(task.pInferiority).toBeCloseTo(0.0442663318, 8);
+    expect(task.pNonInferiority).toBeCloseTo(0.986242301, 8);
+    expect(task.upperBound).toBeCloseTo(-0.0112032365, 8);
+    expect(task.lowerBound).toBeCloseTo(-0.3795258668, 8);
     expect(task.status).toBe('fail');
     expect(task.reason).toContain('significantly worse than the margin');
     expect(report.exitCode).toBe(1);
@@ -410,6 +439,18 @@ describe('assay power', () => {
     };
     expect(paired).toBeCloseTo(check(paired, 0.5), 10);
     expect(unpaired).toBeCloseTo(check(unpaired, 0), 10);
+  });
+
+  it('an MDE beyond the headroom is "not reachable", and an impossible correlation exits 2 with its bound', () => {
+    // Before: a paired MDE of 0.1329 over a baseline of 0.9, which leaves 0.1.
+    const high = runCli(['power', '--baseline', '0.9', '--n', '40']);
+    expect(high.status).toBe(0);
+    expect(high.stdout).toContain('paired: not reachable at this n (no improvement up to the headroom 0.1');
+    // Two 0/1 scores with means 0.72 and 0.73 correlate at most 0.975; 0.99 gave 315 items instead of 778.
+    const rho = runCli(['power', '--baseline', '0.72', '--delta', '0.01', '--correlation', '0.99']);
+    expect(rho.status).toBe(2);
+    expect(rho.stderr).toContain('--correlation 0.99 is not possible for accuracies 0.72 and 0.73');
+    expect(rho.stderr).toContain('max correlation 0.975');
   });
 
   it('needs exactly one of --delta and --n', () => {

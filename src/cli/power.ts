@@ -1,5 +1,11 @@
 import { AssayError } from '../errors.js';
-import { accuracyMinimumDetectableEffect, accuracyPowerPlan } from '../stats/power.js';
+import {
+  type AccuracyMde,
+  accuracyCorrelationBounds,
+  accuracyMinimumDetectableEffect,
+  accuracyPowerPlan,
+  type InfeasibleCorrelation,
+} from '../stats/power.js';
 import { reportError } from './errors.js';
 import { numberFlag, probabilityFlag } from './flag-values.js';
 
@@ -30,6 +36,12 @@ export async function powerCommand(flags: Record<string, unknown>): Promise<numb
           'bad_argument',
           `--baseline + --delta must stay in (0, 1), got ${baseline + delta}`,
         );
+      const bounds = accuracyCorrelationBounds(baseline, baseline + delta);
+      if (correlation > bounds.high + 1e-12 || correlation < bounds.low - 1e-12)
+        throw new AssayError(
+          'bad_argument',
+          `--correlation ${correlation} is not possible for accuracies ${baseline} and ${+(baseline + delta).toFixed(10)}: the correlation of two 0/1 scores with these means lies in [${bounds.low.toFixed(3)}, ${bounds.high.toFixed(3)}] (max correlation ${bounds.high.toFixed(3)})`,
+        );
       const plan = accuracyPowerPlan(delta, inputs);
       const report = {
         baseline,
@@ -54,14 +66,37 @@ export async function powerCommand(flags: Record<string, unknown>): Promise<numb
     }
     if (!(Number.isInteger(n) && (n as number) >= 2))
       throw new AssayError('bad_argument', `--n must be an integer of at least 2, got ${n}`);
-    const mde = accuracyMinimumDetectableEffect(n as number, inputs);
-    const report = { baseline, n, alpha, power, correlation, paired: mde.paired, unpaired: mde.unpaired };
+    let mde: AccuracyMde;
+    try {
+      mde = accuracyMinimumDetectableEffect(n as number, inputs);
+    } catch (error) {
+      if (!(error instanceof AssayError && error.location.field === 'correlation')) throw error;
+      const cause = error.cause as InfeasibleCorrelation;
+      throw new AssayError(
+        'bad_argument',
+        `--correlation ${correlation} is not possible at the effect n = ${n} would detect, ${baseline} → ${+cause.candidate.toFixed(6)}: the correlation of two 0/1 scores with these means lies in [${cause.low.toFixed(3)}, ${cause.high.toFixed(3)}] (max correlation ${cause.high.toFixed(3)})`,
+      );
+    }
+    const report = {
+      baseline,
+      n,
+      alpha,
+      power,
+      correlation,
+      headroom: mde.headroom,
+      paired: mde.paired,
+      unpaired: mde.unpaired,
+    };
+    const effect = (value: number | null) =>
+      value === null
+        ? `not reachable at this n (no improvement up to the headroom ${+mde.headroom.toFixed(10)} is detectable)`
+        : `${value.toFixed(4)} (${(value * 100).toFixed(2)} points)`;
     if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else
       process.stdout.write(
         `Minimum detectable effect over baseline ${baseline} with n = ${n} items, Miller (2024) eq. 10; ${setting}:\n` +
-          `  paired: ${mde.paired.toFixed(4)} (${(mde.paired * 100).toFixed(2)} points)\n` +
-          `  unpaired: ${mde.unpaired.toFixed(4)} (${(mde.unpaired * 100).toFixed(2)} points)\n`,
+          `  paired: ${effect(mde.paired)}\n` +
+          `  unpaired: ${effect(mde.unpaired)}\n`,
       );
     return 0;
   } catch (error) {

@@ -14,10 +14,12 @@ export interface ClusteredSummary {
   /** The doc field named by `cluster_by`. */
   by: string;
   clusters: number;
-  /** Miller (2024) eq. 4, as published: no C/(C−1) small-sample factor. */
-  stderr: number;
-  /** CR1: the sandwich estimator times C/(C−1), for readers who want the factor. */
-  stderrCr1: number;
+  /** Miller (2024) eq. 4, as published: no C/(C−1) small-sample factor. null with fewer than 2 clusters. */
+  stderr: number | null;
+  /** CR1: the sandwich estimator times C/(C−1), for readers who want the factor; null below 2 clusters. */
+  stderrCr1: number | null;
+  /** Why the stderrs are null. */
+  note?: string;
   /** Items treated as independent (the lm-eval stderr), for comparison. */
   naiveStderr: number;
 }
@@ -32,7 +34,10 @@ export interface RepeatsSummary {
   varianceOfQuestionMeans: number;
   /** Var(question means)/questions: the squared stderr of the task mean with questions as the unit. */
   varianceOfMean: number;
-  /** Share of varianceOfMean that is sampling noise, E[σ²ᵢ/K]/Var(question means): what more repeats could remove. */
+  /**
+   * Share of varianceOfMean that is sampling noise, min(1, E[σ²ᵢ/K]/Var(question means)): what more repeats
+   * could remove (clipped: see stats/repeated-samples.ts).
+   */
   withinShare: number;
 }
 
@@ -59,7 +64,7 @@ export function clusteredSummary(
     return typeof value === 'number' ? value : typeof value === 'string' ? value : JSON.stringify(value);
   });
   const eq4 = clusteredStandardError(values, clusters);
-  // CR1 needs two clusters; with one cluster the data say nothing about between-cluster variance.
+  // With one cluster the data say nothing about between-cluster variance: both are null, with a note.
   const cr1 =
     eq4.clusterCount >= 2
       ? clusteredStandardError(values, clusters, { estimator: 'sandwich', clusterCorrection: true })
@@ -68,8 +73,9 @@ export function clusteredSummary(
     by: field,
     clusters: eq4.clusterCount,
     stderr: eq4.standardError,
-    stderrCr1: cr1?.standardError ?? Number.NaN,
+    stderrCr1: cr1?.standardError ?? null,
     naiveStderr: eq4.naiveStandardError,
+    ...(eq4.note ? { note: eq4.note } : {}),
   };
 }
 

@@ -1,6 +1,11 @@
 import type { AggregationFunction } from '../metrics/types.js';
 import { bootstrapInterval } from '../stats/bootstrap-interval.js';
-import { bootstrapReplicates, bootstrapStderr, upperMedianFromCounts } from '../stats/bootstrap-stderr.js';
+import {
+  bootstrapReplicates,
+  bootstrapStderr,
+  medianFromCounts,
+  upperMedianFromCounts,
+} from '../stats/bootstrap-stderr.js';
 import { isBinary, meanStderr } from '../stats/descriptive.js';
 import { proportionConfidenceInterval } from '../stats/proportion-interval.js';
 import { tInterval } from '../stats/t-interval.js';
@@ -22,6 +27,8 @@ const BOOTSTRAPPED = new Set([
   'chrf',
   'ter',
   'nanmean',
+  // assay's statistical median, bootstrapped like lm-eval's.
+  'true_median',
 ]);
 /** lm-eval caps these at 100 iterations: each replicate is a whole corpus-level score. */
 const CAPPED = new Set(['bleu', 'chrf', 'ter']);
@@ -36,6 +43,7 @@ const INTERVAL_ITERS = 2000;
 function bootstrapOptions(aggregation: string) {
   // lm-eval's median is the upper middle value; the counts form must agree with the aggregation itself.
   if (aggregation === 'median') return { fromCounts: upperMedianFromCounts };
+  if (aggregation === 'true_median') return { fromCounts: medianFromCounts };
   return {};
 }
 

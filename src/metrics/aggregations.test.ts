@@ -7,9 +7,11 @@ import {
   median,
   nanmean,
   perplexity,
+  trueMedian,
   weightedPerplexity,
 } from './aggregations.js';
 import { numpySum } from './numeric.js';
+import { getAggregation } from './registry.js';
 
 // Expected values: lm-eval's own aggregation functions (lm_eval/api/metrics.py at 4e7e0d47) called with the
 // same inputs under CPython 3.11 + numpy 2.4 on this machine, e.g. `perplexity([-1.25, -0.5, -3.75, -2.0, -0.125])`.
@@ -21,6 +23,15 @@ describe('aggregations', () => {
   it('median is the upper middle element, not an average', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(3);
+  });
+
+  it('true_median is the statistical median (statistics.median), offered beside lm-eval’s', () => {
+    // statistics.median([3, 1, 2, 4]) = 2.5, where lm-eval's sorted(arr)[len(arr) // 2] is 3.
+    expect(trueMedian([3, 1, 2, 4])).toBe(2.5);
+    expect(median([3, 1, 2, 4])).toBe(3);
+    expect(trueMedian([5, 1, 4, 2, 3])).toBe(3);
+    expect(getAggregation('true_median')).toBe(trueMedian);
+    expect(getAggregation('median')).toBe(median);
   });
 
   it('perplexity, weighted_perplexity, bits_per_byte', () => {

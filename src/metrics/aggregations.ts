@@ -48,10 +48,21 @@ export function mean(items: unknown[]): number {
   return pythonSum(values) / values.length;
 }
 
-/** lm-eval's median is `sorted(arr)[len(arr) // 2]`: the upper middle value, never an average of two. */
+/**
+ * lm-eval's `median` (lm_eval/api/metrics.py at 4e7e0d47): `sorted(arr)[len(arr) // 2]`, the upper middle
+ * value, never an average of two. Kept under lm-eval's name so that the numbers compare; for an even count
+ * it is not the statistical median (`trueMedian`).
+ */
 export function median(items: unknown[]): number {
   const values = numbers('median', items).sort((a, b) => a - b);
   return values[Math.floor(values.length / 2)];
+}
+
+/** The statistical median, as Python's `statistics.median`: the mean of the two middle values for an even count. */
+export function trueMedian(items: unknown[]): number {
+  const values = numbers('true_median', items).sort((a, b) => a - b);
+  const middle = Math.floor(values.length / 2);
+  return values.length % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
 /** `exp(-mean(loglikelihoods))` */

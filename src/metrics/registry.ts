@@ -12,6 +12,7 @@ import {
   median,
   nanmean,
   perplexity,
+  trueMedian,
   weightedPerplexity,
 } from './aggregations.js';
 import { bleuAggregation, bleuMetric } from './bleu.js';
@@ -83,7 +84,9 @@ export type AggregationName =
   | 'ter'
   | 'brier_score'
   | 'nanmean'
-  | 'bypass';
+  | 'bypass'
+  /** assay's: the statistical median, where lm-eval's `median` is the upper middle value. */
+  | 'true_median';
 
 export const METRICS: Record<MetricName, MetricDefinition> = {
   acc: accMetric,
@@ -128,6 +131,7 @@ export const AGGREGATIONS: Record<AggregationName, AggregationFunction> = {
   brier_score: brierScore,
   nanmean,
   bypass,
+  true_median: trueMedian,
 };
 
 function unknown(

@@ -81,9 +81,11 @@ export interface MetricStats {
   clustered?: {
     by: string;
     clusters: number;
-    stderr: number;
+    /** null with fewer than 2 clusters, with `note` saying why. */
+    stderr: number | null;
     stderr_cr1: number | null;
     naive_stderr: number;
+    note?: string;
     estimator: 'miller-2024-eq4';
     cluster_correction_applied: false;
   };
@@ -148,8 +150,9 @@ function metricStats(metrics: MetricResult[]): Record<string, MetricStats> {
         by: m.clustered.by,
         clusters: m.clustered.clusters,
         stderr: m.clustered.stderr,
-        stderr_cr1: finiteOrNull(m.clustered.stderrCr1),
+        stderr_cr1: m.clustered.stderrCr1,
         naive_stderr: m.clustered.naiveStderr,
+        ...(m.clustered.note ? { note: m.clustered.note } : {}),
         estimator: 'miller-2024-eq4',
         cluster_correction_applied: false,
       };

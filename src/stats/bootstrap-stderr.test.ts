@@ -104,3 +104,20 @@ describe('upperMedianFromCounts', () => {
     }
   });
 });
+
+describe('the bootstrap stderr of lm-eval’s median', () => {
+  // CPython 3.11 running lm-eval's bootstrap_stderr procedure over its median, sorted(arr)[len(arr)//2]
+  // (test/fixtures/stats/edge_vectors.json): 0.7559890833352472 at 2,000 iterations.
+  const items = [0.5, 1.25, 3.0, 0.0, 2.5, 4.75, 1.0, 0.25, 3.5, 2.0, 1.5, 9.0];
+  it('is reproduced in lm-eval mode and matched by the fast mode up to Monte Carlo error', async () => {
+    const { median } = await import('../metrics/aggregations.js');
+    const { upperMedianFromCounts } = await import('./bootstrap-stderr.js');
+    const lmEvalMedian = (sample: readonly number[]) => median([...sample]);
+    expect(bootstrapStderr(lmEvalMedian, items, 2000, { mode: 'lm-eval' })).toBeCloseTo(
+      0.7559890833352472,
+      12,
+    );
+    const fast = bootstrapStderr(lmEvalMedian, items, 20_000, { seed: 1, fromCounts: upperMedianFromCounts });
+    expect(Math.abs(fast - 0.7559890833352472) / 0.7559890833352472).toBeLessThan(0.05);
+  });
+});

@@ -54,11 +54,6 @@ export const meanFromCounts: CountAggregate<number> = (values, counts) => {
   return sum / n;
 };
 
-/**
- * Median from counts, as Python's `statistics.median` computes it: the middle value,
- * or the mean of the two middle values for an even count. `values` must be sorted ascending, which
- * `bootstrapReplicates` guarantees for numbers.
- */
 /** lm-eval's `median` (`sorted(arr)[len(arr) // 2]`, the upper middle value) from counts. */
 export const upperMedianFromCounts: CountAggregate<number> = (values, counts) => {
   let n = 0;
@@ -72,6 +67,11 @@ export const upperMedianFromCounts: CountAggregate<number> = (values, counts) =>
   return Number.NaN;
 };
 
+/**
+ * Median from counts, as Python's `statistics.median` computes it (assay's `true_median`): the middle
+ * value, or the mean of the two middle values for an even count. `values` must be sorted ascending, which
+ * `bootstrapReplicates` guarantees for numbers.
+ */
 export const medianFromCounts: CountAggregate<number> = (values, counts) => {
   let n = 0;
   for (let j = 0; j < counts.length; j++) n += counts[j];

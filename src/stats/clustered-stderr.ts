@@ -22,7 +22,13 @@ export interface ClusteredStderrOptions {
 
 export interface ClusteredStderr {
   mean: number;
-  standardError: number;
+  /**
+   * null with fewer than 2 clusters: one cluster's residuals sum to zero, so every estimator here returns
+   * a number (0.00175 against a naive 0.0272 in one case) that means nothing; `note` says so.
+   */
+  standardError: number | null;
+  /** Why `standardError` is null. */
+  note?: string;
   /** The stderr that treats items as independent (lm-eval's), for comparison. */
   naiveStandardError: number;
   clusterCount: number;
@@ -52,6 +58,16 @@ export function clusteredStandardError(
   const clusterCount = residualSums.size;
   if (clusterCorrection && clusterCount < 2)
     throw badArgument(where, 'the C/(C−1) correction needs at least 2 clusters');
+  if (clusterCount < 2)
+    return {
+      mean: average,
+      standardError: null,
+      note: `undefined with ${clusterCount} cluster: the between-cluster variance needs at least 2 clusters`,
+      naiveStandardError: meanStderr(scores),
+      clusterCount,
+      estimator,
+      clusterCorrection,
+    };
   let clusterSquares = 0;
   for (const sum of residualSums.values()) clusterSquares += sum * sum;
   // Σ_c (Σ eᵢ)² = Σ eᵢ² + Σ_c Σ_{i≠j} eᵢeⱼ, so the off-diagonal part is the difference.

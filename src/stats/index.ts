@@ -64,6 +64,7 @@ export {
   type PairedDifferenceOptions,
   pairedDifference,
 } from './paired-difference.js';
+export { type PairedDifferenceInterval, pairedDifferenceInterval } from './paired-difference-interval.js';
 export { type PairedTTestResult, pairedTTest } from './paired-t-test.js';
 export { type PassAtKAggregate, passAtK, passAtKAggregate, passHatK } from './pass-at-k.js';
 export {
@@ -80,10 +81,15 @@ export {
   pairedPermutationTest,
 } from './permutation-test.js';
 export {
+  type AccuracyMde,
+  type AccuracyMdeInputs,
   type AccuracyPowerInputs,
+  accuracyCorrelationBounds,
   accuracyDifferenceVariance,
   accuracyMinimumDetectableEffect,
   accuracyPowerPlan,
+  type EffectDirection,
+  type InfeasibleCorrelation,
   minimumDetectableEffect,
   type PowerInputs,
   powerSampleSize,
@@ -98,6 +104,16 @@ export {
 export { type RepeatedSamplesSummary, resampledQuestionScores } from './repeated-samples.js';
 export { meanScoreInterval, type ScoreInterval } from './score-interval.js';
 export { type MeanInterval, tInterval } from './t-interval.js';
+export {
+  type PairedProportionTable,
+  type TangoInterval,
+  type TangoOptions,
+  type TangoTestResult,
+  tangoNullVariance,
+  tangoScoreInterval,
+  tangoScoreStatistic,
+  tangoScoreTest,
+} from './tango-score.js';
 export {
   type WilcoxonMethod,
   type WilcoxonOptions,

@@ -42,7 +42,13 @@ export interface PairedDifference {
   pValue: number;
   interval: Interval & { confidence: number; method: 'normal' | 't' };
   /** Clustered stderrs of the difference (Miller eq. 4, and CR1 with the C/(C−1) factor). */
-  clustered?: { standardError: number; standardErrorCr1: number; clusterCount: number };
+  clustered?: {
+    /** null with fewer than 2 clusters (see clusteredStandardError). */
+    standardError: number | null;
+    standardErrorCr1: number | null;
+    clusterCount: number;
+    note?: string;
+  };
   /** Present when both runs are 0/1 scores: indices of the items that flipped. */
   flips?: FlipTable;
 }
@@ -88,14 +94,18 @@ export function pairedDifference(
   };
   if (options.clusters !== undefined) {
     const eq4 = clusteredStandardError(differences, options.clusters);
-    const cr1 = clusteredStandardError(differences, options.clusters, {
-      estimator: 'sandwich',
-      clusterCorrection: true,
-    });
+    const cr1 =
+      eq4.clusterCount >= 2
+        ? clusteredStandardError(differences, options.clusters, {
+            estimator: 'sandwich',
+            clusterCorrection: true,
+          })
+        : undefined;
     result.clustered = {
       standardError: eq4.standardError,
-      standardErrorCr1: cr1.standardError,
+      standardErrorCr1: cr1?.standardError ?? null,
       clusterCount: eq4.clusterCount,
+      ...(eq4.note ? { note: eq4.note } : {}),
     };
   }
   if (isBinary(baseline) && isBinary(candidate)) {

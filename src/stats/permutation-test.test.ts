@@ -35,6 +35,13 @@ describe('pairedPermutationTest', () => {
     expect(result.pValue).toBeGreaterThan(0);
   });
 
+  it('counts ties near a zero mean at the scale of the data, as exact arithmetic does', () => {
+    // Exact (fractions.Fraction over the 8 sign patterns) and scipy.stats.permutation_test both give 1.0;
+    // a tolerance relative to |observed| = 1.9e-17 gave 0.75.
+    expect(pairedPermutationTest([0.1, 0.2, -0.3]).pValue).toBe(1);
+    expect(pairedPermutationTest([0.1, 0.2, -0.3, 0.25, -0.25]).pValue).toBe(1);
+  });
+
   it('validates its options', () => {
     expect(() => pairedPermutationTest(d, { resamples: 0 })).toThrow(/positive integer/);
     expect(() => pairedPermutationTest(d, { exactMaxN: 40 })).toThrow(/at most 30/);

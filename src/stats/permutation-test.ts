@@ -9,8 +9,8 @@
  *   (Phipson & Smyth 2010), which counts the observed pattern and so never returns p = 0.
  *
  * Two-sided p is SciPy's, 2·min(P(T ≤ t), P(T ≥ t)) capped at 1; `pValueAbsolute` is the other common
- * convention, P(|T| ≥ |t|). Comparisons allow SciPy's relative tolerance of 100 ulps, so patterns that
- * equal the observed mean in exact arithmetic count as "as extreme".
+ * convention, P(|T| ≥ |t|). Comparisons allow a tolerance for rounding relative to the data's scale (see
+ * `counter`), so patterns that equal the observed mean in exact arithmetic count as "as extreme".
  */
 import type { Alternative } from './alternative.js';
 import { FastRandom } from './fast-random.js';
@@ -86,11 +86,21 @@ interface Tally {
   absoluteAtLeast: number;
 }
 
-function counter(observed: number): {
+/**
+ * Counts patterns as extreme as `observed`, within a tolerance for rounding. A pattern's mean carries a
+ * rounding error up to about ε·Σ|dᵢ| (each of its n additions rounds at the scale of the partial sums),
+ * which has nothing to do with |observed|: with d = [0.1, 0.2, −0.3] the observed mean is 1.9e-17 and the
+ * identity pattern, summed in another order, 9.3e-18. So the tolerance is relative to the data's scale,
+ * 8·ε·Σ|dᵢ|, and never below SciPy's 100·ε·|observed|.
+ */
+function counter(
+  observed: number,
+  absoluteSum: number,
+): {
   add: (mean: number) => void;
   tally: Omit<Tally, 'exact' | 'patterns'>;
 } {
-  const gamma = Math.abs(observed * 100 * Number.EPSILON);
+  const gamma = Math.max(Math.abs(observed * 100 * Number.EPSILON), 8 * Number.EPSILON * absoluteSum);
   const absoluteObserved = Math.abs(observed);
   const tally = { atMost: 0, atLeast: 0, absoluteAtLeast: 0 };
   return {
@@ -112,9 +122,15 @@ function exactTally(differences: ArrayLike<number>, observed: number): Tally {
   const half = Math.floor(n / 2);
   const low = halfSums(differences, 0, half);
   const high = halfSums(differences, half, n);
-  const { add, tally } = counter(observed);
+  const { add, tally } = counter(observed, absoluteSum(differences));
   for (let a = 0; a < low.length; a++) for (let b = 0; b < high.length; b++) add((low[a] + high[b]) / n);
   return { exact: true, patterns: 2 ** n, ...tally };
+}
+
+function absoluteSum(values: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += Math.abs(values[i]);
+  return sum;
 }
 
 function halfSums(values: ArrayLike<number>, from: number, to: number): Float64Array {
@@ -137,7 +153,7 @@ function monteCarloTally(
 ): Tally {
   const n = differences.length;
   const random = new FastRandom(seed);
-  const { add, tally } = counter(observed);
+  const { add, tally } = counter(observed, absoluteSum(differences));
   // Items with the same |d| are interchangeable: a group of m contributes |d|·(2·Binomial(m, ½) − m),
   // i.e. |d|·(2·popcount(m random bits) − m). For 0/1 score differences that is one group, so a resample
   // of 100,000 pairs costs ~3,000 32-bit draws instead of 100,000.

@@ -20,7 +20,12 @@ export interface RepeatedSamplesSummary {
   meanWithinVariance: number;
   /** var(question means) − E[σ²ᵢ / Kᵢ]: the between-question variance left after removing sampling noise. */
   betweenVariance: number;
-  /** Share of the variance of the mean that more repeats could remove: E[σ²ᵢ/Kᵢ] / var(question means). */
+  /**
+   * Share of the variance of the mean that more repeats could remove: E[σ²ᵢ/Kᵢ] over E[σ²ᵢ/Kᵢ] plus the
+   * between-question variance truncated at 0, i.e. min(1, E[σ²ᵢ/Kᵢ] / var(question means)). The plain
+   * ratio exceeds 1 whenever sampling error puts var(question means) below the noise estimate (the
+   * method-of-moments between-question variance is then negative); a share cannot. NaN with no variance.
+   */
   withinShare: number;
 }
 
@@ -54,6 +59,9 @@ export function resampledQuestionScores(
     withinVariances,
     meanWithinVariance,
     betweenVariance: varianceOfMeans - noiseOfMeans,
-    withinShare: varianceOfMeans === 0 ? Number.NaN : noiseOfMeans / varianceOfMeans,
+    withinShare:
+      Math.max(noiseOfMeans, varianceOfMeans) === 0
+        ? Number.NaN
+        : noiseOfMeans / Math.max(noiseOfMeans, varianceOfMeans),
   };
 }

@@ -49,6 +49,16 @@ describe('wilcoxonSignedRank beyond the reference vectors', () => {
     expect(result.rankedCount).toBe(58);
   });
 
+  it('refuses a single zero difference, as SciPy does, and keeps the SciPy answers around it', () => {
+    // scipy.stats.wilcoxon([0.0]) raises ValueError ("two or more observations"); [0, 0] → (0.0, 1.0),
+    // zsplit (1.5, 1.0); [1] → (0.0, 1.0).
+    expect(() => wilcoxonSignedRank([0])).toThrow(/at least 2 differences/);
+    expect(() => wilcoxonSignedRank([0], { zeroMethod: 'zsplit' })).toThrow(/at least 2 differences/);
+    expect(wilcoxonSignedRank([0, 0])).toMatchObject({ statistic: 0, pValue: 1 });
+    expect(wilcoxonSignedRank([0, 0], { zeroMethod: 'zsplit' })).toMatchObject({ statistic: 1.5, pValue: 1 });
+    expect(wilcoxonSignedRank([1])).toMatchObject({ statistic: 0, pValue: 1, method: 'exact' });
+  });
+
   it('refuses non-finite input', () => {
     expect(() => wilcoxonSignedRank([1, Number.NaN])).toThrow(/finite/);
   });

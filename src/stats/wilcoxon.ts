@@ -86,6 +86,13 @@ export function wilcoxonSignedRank(
     }
     pValue = exactPValue(ranked.rankSumPositive, ranked.count, alternative);
   } else {
+    // SciPy's permutation branch (scipy.stats.permutation_test) raises below 2 observations; a lone
+    // difference of 0 gets here under `auto` and is an error there, not p = 1.
+    if (n < 2)
+      throw badArgument(
+        where,
+        `a single zero difference cannot be tested: the permutation method needs at least 2 differences (SciPy raises too), got ${n}`,
+      );
     pValue = permutationPValue(differences, zeroMethod, ranked.rankSumPositive, alternative);
   }
   return {

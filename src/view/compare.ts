@@ -3,6 +3,7 @@ import {
   isBinary,
   mcnemarTest,
   pairedDifference,
+  pairedDifferenceInterval,
   pairedPermutationTest,
 } from '../stats/index.js';
 import {
@@ -79,7 +80,8 @@ async function discordantSamples(
 
 /**
  * Paired statistics of each later run against the first (the baseline), per shared task, filter and
- * metric, from the sample logs: the difference with its 95% interval, McNemar's test for 0/1 scores
+ * metric, from the sample logs: the difference with its 95% interval (Tango's score interval for 0/1
+ * scores, as `assay compare`), McNemar's test for 0/1 scores
  * (a permutation test otherwise), and Holm-adjusted p-values across every row.
  */
 export async function compareRuns(runs: DiscoveredRun[], indexFor: IndexFor): Promise<CompareResponse> {
@@ -107,6 +109,8 @@ export async function compareRuns(runs: DiscoveredRun[], indexFor: IndexFor): Pr
             continue;
           }
           const stats = pairedDifference(paired.baseline, paired.candidate);
+          // The same interval `assay compare` reports: Tango's score interval for 0/1 scores.
+          const interval = pairedDifferenceInterval(paired.baseline, paired.candidate);
           const binary = isBinary(paired.baseline) && isBinary(paired.candidate);
           const differing: number[] = [];
           for (let i = 0; i < paired.baseline.length; i++)
@@ -141,7 +145,7 @@ export async function compareRuns(runs: DiscoveredRun[], indexFor: IndexFor): Pr
             candidateMean: stats.candidateMean,
             difference: stats.difference,
             standardError: stats.standardError,
-            ci: [stats.interval.low, stats.interval.high],
+            ci: [interval.low, interval.high],
             test: binary ? 'mcnemar' : 'permutation',
             pValue,
             flips,

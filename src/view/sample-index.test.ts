@@ -171,4 +171,21 @@ describe('compareRuns', () => {
     expect(score).toMatchObject({ test: 'permutation', pValue: 1, difference: 0, flips: null });
     expect(accuracy?.adjustedPValue).toBeCloseTo(Math.min(1, 2 * (accuracy?.pValue ?? 0)), 12);
   });
+
+  it('reports the Tango score interval for 0/1 scores, inside [−1, 1]', async () => {
+    // 9 of 10 docs go from right to wrong: the normal interval was −0.9 ± 0.196 = [−1.096, −0.704].
+    const baseline = Array.from({ length: 10 }, (_, i) => line(i, 1, `b${i}`));
+    const candidate = Array.from({ length: 10 }, (_, i) => line(i, i === 0 ? 1 : 0, `c${i}`));
+    const indexes = new Map<string, SampleIndex>();
+    const indexFor = (entry: DiscoveredRun) => {
+      const file = entry.sampleFiles.get('t') as string;
+      if (!indexes.has(file)) indexes.set(file, SampleIndex.open(file));
+      return indexes.get(file) as SampleIndex;
+    };
+    const result = await compareRuns([run('a', writeLog(baseline)), run('b', writeLog(candidate))], indexFor);
+    const row = result.rows.find((entry) => entry.metric === 'exact_match');
+    // SciPy brentq on Tango's statistic (test/fixtures/stats/edge_vectors.json).
+    expect(row?.ci[0]).toBeCloseTo(-0.9821237869049272, 9);
+    expect(row?.ci[1]).toBeCloseTo(-0.37268768026051047, 9);
+  });
 });

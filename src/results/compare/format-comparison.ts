@@ -67,7 +67,7 @@ function details(row: ComparisonRow, level: number): string[] {
     `${row.kind === 'group' ? 'group ' : ''}${row.name} (${row.metric}, filter ${row.filter}): n = ${row.n} pairs; unpaired ${row.unpaired.a} in A, ${row.unpaired.b} in B; unscored ${row.unscored.a} in A, ${row.unscored.b} in B${row.tasks ? `; pooled over ${row.tasks.join(', ')}` : ''}`,
   );
   lines.push(
-    `  mean A ${fixed(row.meanA)}, mean B ${fixed(row.meanB)}, B − A ${signed(row.difference)}, paired SE ${fixed(row.standardError)} (unpaired would be ${fixed(row.unpairedStandardError)}), ${pct}% CI ${interval(row.interval)}, correlation ${fixed(row.correlation, 3)}`,
+    `  mean A ${fixed(row.meanA)}, mean B ${fixed(row.meanB)}, B − A ${signed(row.difference)}, paired SE ${fixed(row.standardError)} (unpaired would be ${fixed(row.unpairedStandardError)}), ${pct}% CI ${interval(row.interval)} (${row.intervalMethod === 'tango-score' ? 'Tango score interval' : 'normal'}), correlation ${fixed(row.correlation, 3)}`,
   );
   if (row.mcnemar) {
     const m = row.mcnemar;
@@ -92,9 +92,10 @@ function details(row: ComparisonRow, level: number): string[] {
   lines.push(
     `  sign-flip permutation: p = ${formatPValue(row.permutation.pValue)} (${row.permutation.method === 'exact' ? `exact, ${row.permutation.patterns} patterns` : `Monte Carlo, ${row.permutation.patterns} resamples`})`,
   );
-  lines.push(
-    `  paired bootstrap ${pct}% CI ${interval(row.bootstrap.interval)} (${row.bootstrap.iterations} resamples, seed ${row.bootstrap.seed})`,
-  );
+  if (row.bootstrap)
+    lines.push(
+      `  paired bootstrap ${pct}% CI ${interval(row.bootstrap.interval)} (${row.bootstrap.iterations} resamples, seed ${row.bootstrap.seed})`,
+    );
   if (row.flips) {
     lines.push(
       `  flips A right→B wrong (${row.flips.rightToWrong.count}): ${ids(row.flips.rightToWrong.docIds)}`,

@@ -9,15 +9,16 @@
  *   underpowered  neither: the data cannot tell, and the report says roughly how many items would.
  *
  * "All tasks pass" is an intersection-union test, valid at α without adjustment; the "fail" side is
- * Holm-adjusted so that many tasks do not raise the chance of a false alarm. The statistic is the paired t
- * (df = n − 1) on per-item differences. `threshold` mode keeps the plain rule: fail when the point
- * estimate drops by more than the margin.
+ * Holm-adjusted so that many tasks do not raise the chance of a false alarm. The test depends on the scores
+ * (non-inferiority.ts): Tango's score test for 0/1 scores, the one-sided paired t otherwise, and a
+ * distribution-free bound when every difference is the same. The report names it per task. `threshold`
+ * mode keeps the plain rule: fail when the point estimate drops by more than the margin.
  */
 import { AssayError } from '../../errors.js';
-import { mean, sampleStddev } from '../../stats/descriptive.js';
-import { normalQuantile, studentTCdf, studentTQuantile, studentTSf } from '../../stats/distributions.js';
+import { mean } from '../../stats/descriptive.js';
 import { adjustPValues } from '../../stats/p-value-adjustment.js';
 import { loadRun, readSampleScores, type SampleScore } from './load-run.js';
+import { NON_INFERIORITY_METHODS, type NonInferiorityMethod, nonInferiority } from './non-inferiority.js';
 import { pairScores } from './pair-samples.js';
 import { selectTargets } from './select-targets.js';
 import { formatPValue } from './verdict.js';
@@ -49,9 +50,13 @@ export interface GateTaskResult {
   /** The difference oriented so that positive is better (−difference for lower-is-better metrics). */
   improvement: number;
   standardError: number;
-  /** One-sided (1 − α) bounds of the improvement. */
-  lowerBound: number;
-  upperBound: number;
+  /** The test: `tango-score` (0/1 scores), `paired-t`, or `constant-difference`; null in threshold mode. */
+  method: NonInferiorityMethod | null;
+  /** The test in words, as the text report prints it. */
+  methodDescription: string;
+  /** One-sided (1 − α) bounds of the improvement from the same test; null when nothing bounds it. */
+  lowerBound: number | null;
+  upperBound: number | null;
   /** p of H₀ μ ≤ −maxDrop (non-inferiority); null in threshold mode. */
   pNonInferiority: number | null;
   /** p of H₀ μ ≥ −maxDrop, raw and Holm-adjusted; null in threshold mode. */
@@ -77,32 +82,7 @@ export interface GateReport {
 }
 
 const f4 = (value: number) => (value > 0 ? `+${value.toFixed(4)}` : value.toFixed(4));
-
-interface Measured {
-  n: number;
-  improvement: number;
-  standardError: number;
-  sd: number;
-}
-
-function tProbabilities(measured: Measured, margin: number): { pNon: number; pInf: number } {
-  const shifted = measured.improvement + margin;
-  if (measured.standardError === 0) {
-    // Every item moved by the same amount: the sign of the shifted mean settles it without noise.
-    if (shifted > 0) return { pNon: 0, pInf: 1 };
-    if (shifted < 0) return { pNon: 1, pInf: 0 };
-    return { pNon: 1, pInf: 1 };
-  }
-  const t = shifted / measured.standardError;
-  const df = measured.n - 1;
-  return { pNon: studentTSf(t, df), pInf: studentTCdf(t, df) };
-}
-
-function itemsNeeded(measured: Measured, margin: number, alpha: number, power: number): number | null {
-  const distance = Math.abs(measured.improvement + margin);
-  if (distance === 0 || measured.sd === 0) return null;
-  return Math.ceil((((normalQuantile(1 - alpha) + normalQuantile(power)) * measured.sd) / distance) ** 2);
-}
+const bound = (value: number | null) => (value === null ? 'none' : f4(value));
 
 export function gateRuns(baseline: string, current: string, options: GateOptions): GateReport {
   const alpha = options.alpha ?? 0.05;
@@ -111,6 +91,9 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
   const margin = options.maxDrop;
   if (!(margin >= 0 && Number.isFinite(margin)))
     throw new AssayError('bad_argument', `--max-drop must be a non-negative number, got ${margin}`);
+  // Each side is a one-sided test at α; above ½ the two (1 − α) bounds would cross.
+  if (!(alpha > 0 && alpha < 0.5))
+    throw new AssayError('bad_argument', `--alpha must be in (0, 0.5) for a one-sided gate, got ${alpha}`);
   const runA = loadRun(baseline);
   const runB = loadRun(current);
   const selection = selectTargets(runA, runB, options);
@@ -130,36 +113,31 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
       selection.skipped.push({ task: target.task, reason: `only ${pair.a.length} paired samples` });
       return [];
     }
-    const sign = target.higherIsBetter ? 1 : -1;
-    const improvements = Float64Array.from(pair.a, (value, i) => sign * (pair.b[i] - value));
-    const sd = sampleStddev(improvements);
-    const measured: Measured = {
-      n: pair.a.length,
-      improvement: mean(improvements),
-      standardError: sd / Math.sqrt(pair.a.length),
-      sd,
-    };
+    const measured = nonInferiority(pair.a, pair.b, {
+      margin,
+      alpha,
+      power,
+      higherIsBetter: target.higherIsBetter,
+    });
     return [{ target, pair, measured }];
   });
   if (!measuredRows.length)
     throw new AssayError('bad_argument', 'no task has at least 2 paired samples to gate on');
-  const probabilities = measuredRows.map((row) => tProbabilities(row.measured, margin));
   const adjusted = adjustPValues(
-    probabilities.map((p) => p.pInf),
+    measuredRows.map((row) => row.measured.pInferiority),
     'holm',
   );
 
   const tasks: GateTaskResult[] = measuredRows.map(({ target, pair, measured }, i) => {
-    const critical = measured.standardError === 0 ? 0 : studentTQuantile(1 - alpha, measured.n - 1);
-    const lowerBound = measured.improvement - critical * measured.standardError;
-    const upperBound = measured.improvement + critical * measured.standardError;
+    const { lowerBound, upperBound, pNonInferiority: pNon, pInferiority: pInf } = measured;
     const meanA = mean(pair.a);
     const meanB = mean(pair.b);
+    const level = `one-sided ${Math.round((1 - alpha) * 100)}%`;
+    const description = NON_INFERIORITY_METHODS[measured.method];
     const change = `${target.higherIsBetter ? 'B − A' : 'A − B (lower is better)'} = ${f4(measured.improvement)}`;
     let status: GateStatus;
     let reason: string;
     let needed: number | null = null;
-    const { pNon, pInf } = probabilities[i];
     if (mode === 'threshold') {
       status = measured.improvement < -margin ? 'fail' : 'pass';
       reason =
@@ -168,18 +146,24 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
           : `${change} is within the margin ${margin} (threshold rule, no test)`;
     } else if (adjusted[i] < alpha) {
       status = 'fail';
-      reason = `${change}; one-sided ${Math.round((1 - alpha) * 100)}% upper bound ${f4(upperBound)} < −${margin}: significantly worse than the margin (p_adj = ${formatPValue(adjusted[i])}, Holm)`;
+      reason = `${change}; ${level} upper bound ${bound(upperBound)} < −${margin}: significantly worse than the margin (p_adj = ${formatPValue(adjusted[i])}, Holm); test: ${description}`;
     } else if (pNon < alpha) {
       status = 'pass';
-      reason = `${change}; one-sided ${Math.round((1 - alpha) * 100)}% lower bound ${f4(lowerBound)} > −${margin}: non-inferior (p = ${formatPValue(pNon)})`;
+      reason = `${change}; ${level} lower bound ${bound(lowerBound)} > −${margin}: non-inferior (p = ${formatPValue(pNon)}); test: ${description}`;
     } else {
       status = 'underpowered';
-      needed = itemsNeeded(measured, margin, alpha, power);
+      needed = measured.itemsNeeded;
       const hint =
-        needed === null
-          ? 'no sample size decides when the observed change equals the margin'
-          : `about ${needed} paired items would decide with ${Math.round(power * 100)}% power if the true change were the observed one`;
-      reason = `${change}; one-sided ${Math.round((1 - alpha) * 100)}% bounds [${f4(lowerBound)}, ${f4(upperBound)}] include −${margin}: cannot decide at n = ${measured.n}; ${hint}`;
+        needed !== null
+          ? `about ${needed} paired items would decide with ${Math.round(power * 100)}% power if the true change were the observed one`
+          : measured.lowerBound === null
+            ? 'every paired difference is the same and the scores are not in [0, 1], so zero variance is no evidence and no sample size decides'
+            : 'no sample size decides when the observed change equals the margin';
+      const bounds =
+        lowerBound === null
+          ? 'no bounds'
+          : `bounds [${bound(lowerBound)}, ${bound(upperBound)}] include −${margin}`;
+      reason = `${change}; ${level} ${bounds}: cannot decide at n = ${measured.n}; ${hint}; test: ${description}`;
     }
     return {
       task: target.task,
@@ -193,6 +177,8 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
       difference: meanB - meanA,
       improvement: measured.improvement,
       standardError: measured.standardError,
+      method: mode === 'test' ? measured.method : null,
+      methodDescription: mode === 'test' ? description : 'threshold rule, no test',
       lowerBound,
       upperBound,
       pNonInferiority: mode === 'test' ? pNon : null,

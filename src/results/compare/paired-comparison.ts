@@ -1,8 +1,8 @@
 /**
  * Every paired test of one comparison row (a task, or a group's pooled items): B − A with its paired
  * interval and correlation, McNemar (0/1 scores), the paired t-test, Wilcoxon signed-rank under all three
- * of SciPy's zero methods, the sign-flip permutation test, a paired bootstrap interval, and the minimum
- * detectable effect at the row's n. The "default test" is McNemar for 0/1 scores and the permutation
+ * of SciPy's zero methods, the sign-flip permutation test, a paired bootstrap interval (for scores that
+ * are not 0/1; those get Tango's score interval instead), and the minimum detectable effect at the row's n. The "default test" is McNemar for 0/1 scores and the permutation
  * test otherwise: both are exact or Monte Carlo-exact, without the t-test's normality assumption.
  */
 import { isBinary, mean, sampleStddev } from '../../stats/descriptive.js';
@@ -10,6 +10,7 @@ import { normalQuantile } from '../../stats/distributions.js';
 import { type McNemarResult, mcnemarTest } from '../../stats/mcnemar.js';
 import { pairedBootstrapInterval } from '../../stats/paired-bootstrap.js';
 import { pairedDifference } from '../../stats/paired-difference.js';
+import { pairedDifferenceInterval } from '../../stats/paired-difference-interval.js';
 import { pairedTTest } from '../../stats/paired-t-test.js';
 import { pairedPermutationTest } from '../../stats/permutation-test.js';
 import { accuracyMinimumDetectableEffect } from '../../stats/power.js';
@@ -40,8 +41,9 @@ export interface PairedComparison {
   standardError: number;
   /** What an unpaired analysis (lm-eval's compare script) would report. */
   unpairedStandardError: number;
-  /** 95% (1 − alpha) normal interval of the paired difference. */
+  /** 95% (1 − alpha) interval of the paired difference: Tango's score interval for 0/1 scores, normal otherwise. */
   interval: [number, number];
+  intervalMethod: 'tango-score' | 'normal';
   /** Pearson correlation of per-item scores; null when either run is constant. */
   correlation: number | null;
   binary: boolean;
@@ -50,12 +52,16 @@ export interface PairedComparison {
   /** One entry per SciPy zero method; null when the method has nothing to rank (all differences zero). */
   wilcoxon: Record<WilcoxonZeroMethod, WilcoxonSummary | null>;
   permutation: { pValue: number; method: 'exact' | 'monte-carlo'; patterns: number };
-  bootstrap: { interval: [number, number]; standardError: number; iterations: number; seed: number };
+  /** Paired percentile bootstrap, for scores that are not 0/1 (null for 0/1 scores, which use the score interval). */
+  bootstrap: { interval: [number, number]; standardError: number; iterations: number; seed: number } | null;
   defaultTest: 'mcnemar' | 'permutation';
   /** p-value of the default test. */
   pValue: number;
-  /** Smallest |B − A| this n detects at `power` and `alpha` (Miller 2024 eq. 10). */
-  minimumDetectableEffect: number;
+  /**
+   * Smallest |B − A| this n detects at `power` and `alpha` (Miller 2024 eq. 10); null when no change the
+   * scores leave room for is detectable ("not reachable at this n").
+   */
+  minimumDetectableEffect: number | null;
   /** How the MDE's variance was obtained. */
   mdeVariance: 'observed' | 'accuracy-rho-0.5';
   /** Positions (into the pair arrays) of the items that flipped, for 0/1 scores. */
@@ -89,30 +95,41 @@ export function comparePairedScores(
     seed,
     resamples: options.permutationResamples ?? 10_000,
   });
-  const bootstrap = pairedBootstrapInterval(a, b, {
-    iterations: options.bootstrapIterations ?? 10_000,
-    seed,
-    confidence: 1 - alpha,
-  });
+  const interval = pairedDifferenceInterval(a, b, 1 - alpha);
+  const bootstrap = binary
+    ? null
+    : pairedBootstrapInterval(a, b, {
+        iterations: options.bootstrapIterations ?? 10_000,
+        seed,
+        confidence: 1 - alpha,
+      });
   let mcnemar: McNemarResult | undefined;
   if (binary && summary.flips)
     mcnemar = mcnemarTest(summary.flips.rightToWrong.length, summary.flips.wrongToRight.length);
 
   // Eq. 10 with the observed variance of the differences. When no item differs that variance is 0 and
-  // would claim any effect is detectable; 0/1 scores then fall back to Miller's accuracy formula at ρ = 0.5.
+  // would claim any effect is detectable; 0/1 scores then fall back to Miller's accuracy formula at ρ = 0.5
+  // (or the largest correlation the accuracies allow), solved in both directions within the headroom.
   const sd = sampleStddev(differences);
-  let minimumDetectableEffect: number;
+  let minimumDetectableEffect: number | null;
   let mdeVariance: PairedComparison['mdeVariance'] = 'observed';
   if (sd > 0 || !binary) {
     minimumDetectableEffect = (normalQuantile(1 - alpha / 2) + normalQuantile(power)) * (sd / Math.sqrt(n));
+    // 0/1 scores cannot move by more than max(p_A, 1 − p_A).
+    const baseline = mean(a);
+    if (binary && minimumDetectableEffect > Math.max(baseline, 1 - baseline)) minimumDetectableEffect = null;
   } else {
-    const baseline = Math.min(Math.max(mean(a), 1e-9), 1 - 1e-9);
-    minimumDetectableEffect = accuracyMinimumDetectableEffect(n, {
-      baseline,
-      correlation: 0.5,
-      alpha,
-      power,
-    }).paired;
+    const solve = (direction: 'increase' | 'decrease') =>
+      accuracyMinimumDetectableEffect(n, {
+        baseline: mean(a),
+        correlation: 0.5,
+        clipCorrelation: true,
+        direction,
+        alpha,
+        power,
+      }).paired;
+    const reachable = [solve('increase'), solve('decrease')].filter((value) => value !== null);
+    minimumDetectableEffect = reachable.length ? Math.min(...reachable) : null;
     mdeVariance = 'accuracy-rho-0.5';
   }
   const defaultTest = binary ? 'mcnemar' : 'permutation';
@@ -123,7 +140,8 @@ export function comparePairedScores(
     difference: summary.difference,
     standardError: summary.standardError,
     unpairedStandardError: summary.unpairedStandardError,
-    interval: [summary.interval.low, summary.interval.high],
+    interval: [interval.low, interval.high],
+    intervalMethod: interval.method,
     correlation: Number.isFinite(summary.correlation) ? summary.correlation : null,
     binary,
     mcnemar,
@@ -137,7 +155,7 @@ export function comparePairedScores(
       ZERO_METHODS.map((method) => [method, wilcoxonOrNull(differences, method)]),
     ) as Record<WilcoxonZeroMethod, WilcoxonSummary | null>,
     permutation: { pValue: permutation.pValue, method: permutation.method, patterns: permutation.patterns },
-    bootstrap: {
+    bootstrap: bootstrap && {
       interval: [bootstrap.low, bootstrap.high],
       standardError: bootstrap.standardError,
       iterations: bootstrap.iterations,

@@ -19,4 +19,18 @@ describe('verdict', () => {
       'no detectable difference (p_adj = 0.080, Holm); at n = 1000, the MDE at 80% power is 0.0312',
     );
   });
+
+  it('says when no effect is detectable at this n instead of printing an MDE', () => {
+    expect(
+      verdict({
+        ...base,
+        difference: 0,
+        higherIsBetter: true,
+        pValueAdjusted: 1,
+        minimumDetectableEffect: null,
+      }).text,
+    ).toBe(
+      'no detectable difference (p_adj = 1.000, Holm); at n = 1000, no effect is detectable at 80% power (MDE not reachable at this n)',
+    );
+  });
 });

@@ -12,7 +12,8 @@ export interface VerdictInput {
   alpha: number;
   power: number;
   n: number;
-  minimumDetectableEffect: number;
+  /** null when no effect is detectable at this n. */
+  minimumDetectableEffect: number | null;
   adjustment: string;
 }
 
@@ -34,11 +35,13 @@ export function verdict(input: VerdictInput): { outcome: Outcome; text: string }
   const outcome = outcomeOf(input);
   const p = `p_adj = ${formatPValue(input.pValueAdjusted)}, ${input.adjustment}`;
   if (outcome !== 'no detectable difference') return { outcome, text: `${outcome} (${p})` };
-  const mde = Number.isFinite(input.minimumDetectableEffect)
-    ? input.minimumDetectableEffect.toFixed(4)
-    : 'undefined';
+  const powerText = `${Math.round(input.power * 100)}% power`;
+  const mde = input.minimumDetectableEffect;
   return {
     outcome,
-    text: `no detectable difference (${p}); at n = ${input.n}, the MDE at ${Math.round(input.power * 100)}% power is ${mde}`,
+    text:
+      mde === null || !Number.isFinite(mde)
+        ? `no detectable difference (${p}); at n = ${input.n}, no effect is detectable at ${powerText} (MDE not reachable at this n)`
+        : `no detectable difference (${p}); at n = ${input.n}, the MDE at ${powerText} is ${mde.toFixed(4)}`,
   };
 }
