@@ -85,15 +85,22 @@ function sampleLine(task: string, docId: number, filter: string, value: number):
 
 export function writeRunFolder(
   root: string,
-  options: { model?: string; sanitized?: string; samples?: boolean; sampleBytes?: number } = {},
+  options: {
+    model?: string;
+    sanitized?: string;
+    samples?: boolean;
+    sampleBytes?: number;
+    stamp?: string;
+  } = {},
 ): RunFolder {
   const model = options.model ?? 'EleutherAI/pythia-70m';
   const sanitized = options.sanitized ?? 'EleutherAI__pythia-70m';
   const outputPath = path.join(root, 'out');
+  const stamp = options.stamp ?? STAMP;
   const folder = path.join(outputPath, sanitized);
   mkdirSync(folder, { recursive: true });
   const content = results(model, sanitized);
-  const resultsFile = path.join(folder, `results_${STAMP}.json`);
+  const resultsFile = path.join(folder, `results_${stamp}.json`);
   writeFileSync(resultsFile, `${JSON.stringify(content, null, 2)}\n`);
   const sampleFiles: Record<string, string> = {};
   if (options.samples !== false) {
@@ -104,11 +111,11 @@ export function writeRunFolder(
       // Padding lines (a real log of a big task) to push a file over the Hub's LFS threshold.
       while (options.sampleBytes && text.length < options.sampleBytes)
         text += sampleLine(task, 99, 'none', 0);
-      sampleFiles[task] = path.join(folder, `samples_${task}_${STAMP}.jsonl`);
+      sampleFiles[task] = path.join(folder, `samples_${task}_${stamp}.jsonl`);
       writeFileSync(sampleFiles[task], text);
     }
   }
-  const leaderboardFile = path.join(folder, `leaderboard_${STAMP}.json`);
+  const leaderboardFile = path.join(folder, `leaderboard_${stamp}.json`);
   writeFileSync(leaderboardFile, `${JSON.stringify({ schema: 'assay.leaderboard/v1', model, tasks: {} })}\n`);
   return { outputPath, folder, resultsFile, sampleFiles, leaderboardFile, results: content };
 }
