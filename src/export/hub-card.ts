@@ -63,7 +63,11 @@ export function buildDatasetCard(input: CardInput): string {
   const configs = [...byConfig.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([config, entries]) => {
-      const newest = entries.reduce((best, entry) => (entry.stamp > best ? entry.stamp : best), '');
+      const newest =
+        entries
+          .map((entry) => entry.stamp)
+          .sort()
+          .at(-1) ?? '';
       // The results repo's `org/model/` and the details repo's `org__model/` may be one repo: one copy each.
       const byName = new Map<string, string>();
       for (const entry of entries)

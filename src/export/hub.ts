@@ -269,7 +269,7 @@ export async function exportToHub(
     target: 'hub',
     url: repos.map((repo) => `${settings.endpoint}/datasets/${repo}`).join(', '),
     summary: redact(
-      `pushed ${uploaded.length} files to ${repos.map((repo) => `dataset ${repo}`).join(' and ')} in one commit each`,
+      `pushed ${uploaded.length} files to ${repos.length === 1 ? `dataset ${repos[0]} (one commit)` : `datasets ${repos.join(' and ')} (one commit each)`}`,
       [settings.token],
     ),
     files: uploaded,
