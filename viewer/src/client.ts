@@ -1,4 +1,3 @@
-import { adjustPValues } from '../../src/stats/p-value-adjustment.js';
 import type {
   CompareResponse,
   RunDetail,
@@ -8,8 +7,9 @@ import type {
   SampleView,
 } from '../../src/view/api.js';
 import { isFilteredQuery, sampleQueryString } from '../../src/view/api.js';
-import { searchableText } from '../../src/view/search-text.js';
 import type { StaticCompareKey, StaticSampleIndex, StaticSite } from '../../src/view/static-data.js';
+import { searchableText } from '../../src/view/search-text.js';
+import { adjustPValues } from '../../src/stats/p-value-adjustment.js';
 
 /** Where the app's data comes from: the `assay view` server, or files written by `assay view --export`. */
 export interface ApiClient {
