@@ -9,7 +9,7 @@
  * Hand-written: the npm `mlflow` client has no artifact upload. Everything is built and checked against
  * MLflow's limits before the first request, so a run that cannot be logged fails before it is created.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { AssayError } from '../errors.js';
@@ -276,13 +276,26 @@ class MlflowClient {
     this.http = { secrets, service: 'MLflow' };
   }
 
+  /** The call's answer; an error answer is thrown, unless its MLflow error code is one of `allowed`. */
   async call<T>(
     method: 'GET' | 'POST',
     endpoint: string,
     body: unknown,
     what: string,
     schema: z.ZodType<T>,
-    allowed: string[] = [],
+  ): Promise<T> {
+    const answer = await this.callAllowing(method, endpoint, body, what, schema, []);
+    if (isError(answer)) throw new Error(`unexpected MLflow error ${answer.errorCode}`);
+    return answer;
+  }
+
+  async callAllowing<T>(
+    method: 'GET' | 'POST',
+    endpoint: string,
+    body: unknown,
+    what: string,
+    schema: z.ZodType<T>,
+    allowed: string[],
   ): Promise<T | { errorCode: string }> {
     const call: HttpCall = {
       method,
@@ -361,11 +374,10 @@ export async function exportToMlflow(
   const timestamp = Math.round((source.results.date ?? Date.now() / 1000) * 1000);
   const data = buildRunData(source, timestamp, context);
   const files = settings.artifacts ? runFiles(source, { samples: true }) : [];
-  for (const file of files) await stat(file);
 
   // The experiment, by name: got, or created.
   const name = settings.experimentName;
-  const found = await client.call(
+  const found = await client.callAllowing(
     'GET',
     `experiments/get-by-name?experiment_name=${encodeURIComponent(name)}`,
     undefined,
@@ -382,7 +394,6 @@ export async function exportToMlflow(
       `create MLflow experiment "${name}"`,
       createdExperimentSchema,
     );
-    if (isError(created)) throw new Error('unreachable');
     const got = await client.call(
       'GET',
       `experiments/get?experiment_id=${encodeURIComponent(created.experiment_id)}`,
@@ -390,7 +401,6 @@ export async function exportToMlflow(
       `read MLflow experiment "${name}"`,
       experimentSchema,
     );
-    if (isError(got)) throw new Error('unreachable');
     experiment = got.experiment;
     context.logger?.info(`created MLflow experiment "${name}" (id ${experiment.experiment_id})`);
   } else {
@@ -415,7 +425,6 @@ export async function exportToMlflow(
     'create the MLflow run',
     createdRunSchema,
   );
-  if (isError(created)) throw new Error('unreachable');
   const runId = created.run.info.run_id;
   const finish = (status: 'FINISHED' | 'FAILED') =>
     client.call(
