@@ -2,6 +2,7 @@ import { AssayError } from '../errors.js';
 import { type ExportRequest, exportRun } from '../export/export-run.js';
 import { hubSettingsFromArgs } from '../export/hub.js';
 import { mlflowSettingsFromEnv } from '../export/mlflow.js';
+import { loadExportSource } from '../export/source.js';
 import { EXPORT_TARGETS, type ExportLogger, type ExportTargetName } from '../export/target.js';
 import { wandbRefusal } from '../export/wandb.js';
 import { parseKeyValueArgs } from '../util/key-value-args.js';
@@ -17,18 +18,17 @@ export function hubRequest(text: string, flag = '--hf_hub_log_args'): ExportRequ
   return { to: 'hub', hub: hubSettingsFromArgs(parseKeyValueArgs(text, flag), process.env, flag) };
 }
 
-function exportRequest(flags: Record<string, unknown>): ExportRequest {
+function exportRequest(run: string, flags: Record<string, unknown>): ExportRequest {
   const to = String(flags.to ?? '');
   if (!EXPORT_TARGETS.includes(to as ExportTargetName))
     throw new AssayError('bad_argument', `--to must be one of ${EXPORT_TARGETS.join(', ')}, got "${to}"`);
   if (to === 'wandb' || flags.wandb_args !== undefined)
     throw wandbRefusal(to === 'wandb' ? '--to wandb' : '--wandb_args');
   if (to === 'hub') {
-    return hubRequest(
-      typeof flags.hf_hub_log_args === 'string'
-        ? flags.hf_hub_log_args
-        : 'push_results_to_hub=True,push_samples_to_hub=True',
-    );
+    if (typeof flags.hf_hub_log_args === 'string') return hubRequest(flags.hf_hub_log_args);
+    // Without the flag: the results, and the sample logs when the run has them.
+    const samples = loadExportSource(run).sampleFiles.size > 0;
+    return hubRequest(`push_results_to_hub=True,push_samples_to_hub=${samples ? 'True' : 'False'}`);
   }
   if (flags.hf_hub_log_args !== undefined)
     throw new AssayError('bad_argument', '--hf_hub_log_args goes with --to hub');
@@ -44,7 +44,7 @@ function exportRequest(flags: Record<string, unknown>): ExportRequest {
 
 export async function exportCommand(run: string, flags: Record<string, unknown>): Promise<number> {
   try {
-    const report = await exportRun(run, exportRequest(flags), { logger: consoleExportLogger });
+    const report = await exportRun(run, exportRequest(run, flags), { logger: consoleExportLogger });
     process.stdout.write(`${report.summary}\n${report.url}\n`);
     return 0;
   } catch (error) {

@@ -163,7 +163,8 @@ function hubFailure(error: unknown, what: string, settings: HubSettings): AssayE
     );
   }
   const message = (error as Error)?.message ?? String(error);
-  const cause = (error as { cause?: { code?: string } })?.cause?.code;
+  const reason = (error as { cause?: { code?: string; message?: string } })?.cause;
+  const cause = reason?.code ?? reason?.message;
   return exportError(`cannot ${what} on ${settings.endpoint}: ${message}${cause ? ` (${cause})` : ''}`, [
     settings.token,
   ]);
