@@ -26,7 +26,8 @@ export type ErrorCode =
   | 'backend_error'
   | 'bad_model_file'
   | 'duplicate_task'
-  | 'hub_error';
+  | 'hub_error'
+  | 'export_error';
 
 export interface ErrorLocation {
   file?: string;

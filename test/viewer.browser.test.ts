@@ -307,4 +307,124 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
     await page.close();
     expect(readFileSync(path.join(site, 'index.html'), 'utf8')).not.toMatch(/src="\.\/assets/);
   });
+  it('shows the results matrix: scores with intervals, best per task, runs grouped by model, flags against a baseline', async () => {
+    // A second folder of runs built from seed1's files: a twin (same scores: never significant) and a
+    // "perfect-model" run whose logged acc is 1 on every doc (results and sample log edited to match).
+    const matrixRoot = tempDir('assay-view-matrix-');
+    const copyRun = (from: string, to: string, edit?: (text: string, name: string) => string) => {
+      mkdirSync(to, { recursive: true });
+      for (const name of readdirSync(from)) {
+        const text = readFileSync(path.join(from, name), 'utf8');
+        writeFileSync(path.join(to, name), edit ? edit(text, name) : text);
+      }
+    };
+    copyRun(runDirectory('seed1'), path.join(matrixRoot, 'seed1', 'dummy'));
+    copyRun(runDirectory('seed2'), path.join(matrixRoot, 'seed2', 'dummy'));
+    copyRun(runDirectory('seed1'), path.join(matrixRoot, 'twin', 'dummy'));
+    copyRun(runDirectory('seed1'), path.join(matrixRoot, 'perfect', 'perfect-model'), (text, name) => {
+      if (name.startsWith('samples_'))
+        return readJsonl<Sample>(path.join(runDirectory('seed1'), name))
+          .map((line) => `${JSON.stringify({ ...line, acc: 1 })}\n`)
+          .join('');
+      if (!name.startsWith('results_')) return text;
+      const results = JSON.parse(text);
+      results.model_name = 'perfect-model';
+      Object.assign(results.results.viewer_colours, {
+        'acc,none': 1,
+        'acc_stderr,none': 0,
+        'acc_ci,none': [0.94, 1],
+      });
+      return JSON.stringify(results);
+    });
+    const resultsOf = (name: string) =>
+      readJson<Sample>(
+        findOne(
+          path.join(matrixRoot, name, name === 'perfect' ? 'perfect-model' : 'dummy'),
+          /^results_.*\.json$/,
+        ),
+      ).results.viewer_colours;
+    const view = await startView([matrixRoot, '--port', '0']);
+    try {
+      const page = await browser.newPage();
+      await page.goto(view.url);
+      const runs = (await (await page.request.get(`${view.url}api/runs`)).json()) as {
+        runs: { id: string; label: string }[];
+      };
+      const idOf = (folder: string) =>
+        runs.runs.find((entry) => entry.label.startsWith(`${folder}/`))?.id ?? '';
+      const rows = page.locator('[data-testid="runs-table"] tbody tr');
+      await expect.poll(() => rows.count()).toBe(4);
+      const cell = (folder: string) =>
+        page.locator(`tr[data-run="${idOf(folder)}"] td[data-score-task="viewer_colours"]`);
+      for (const folder of ['seed1', 'seed2', 'perfect']) {
+        const entry = resultsOf(folder);
+        expect(await cell(folder).locator('.value').innerText()).toBe(entry['acc,none'].toFixed(4));
+        expect(await cell(folder).locator('.ci').innerText()).toBe(
+          `[${entry['acc_ci,none'][0].toFixed(4)}, ${entry['acc_ci,none'][1].toFixed(4)}]`,
+        );
+      }
+      // acc 1.0 beats both dummy seeds: the one best cell.
+      expect(resultsOf('seed1')['acc,none']).toBeLessThan(1);
+      expect(resultsOf('seed2')['acc,none']).toBeLessThan(1);
+      expect(await page.locator('td.score.best').count()).toBe(1);
+      expect(await cell('perfect').getAttribute('class')).toContain('best');
+      // Grouped by model: two groups, each run's rows together.
+      expect(await page.getByTestId('model-group').allInnerTexts()).toEqual(
+        expect.arrayContaining(['dummy · 3 runs', 'perfect-model · 1 run']),
+      );
+      const models = async () => rows.evaluateAll((all) => all.map((row) => row.getAttribute('data-model')));
+      const order = await models();
+      expect(order.filter((model, index) => model !== order[index - 1])).toHaveLength(2);
+
+      // Sorting a task column: highest first, then lowest first (the dummy seed with the lower score).
+      await page.locator('button.sort[data-sort="task:viewer_colours"]').click();
+      expect(await rows.first().getAttribute('data-run')).toBe(idOf('perfect'));
+      await page.locator('button.sort[data-sort="task:viewer_colours"]').click();
+      const lowest = resultsOf('seed1')['acc,none'] <= resultsOf('seed2')['acc,none'] ? 'seed1' : 'seed2';
+      expect(await rows.first().locator('td[data-score-task] .value').innerText()).toBe(
+        resultsOf(lowest)['acc,none'].toFixed(4),
+      );
+      expect(await rows.last().getAttribute('data-run')).toBe(idOf('perfect'));
+
+      // seed1 as the baseline: perfect-model is right on every doc seed1 got wrong (McNemar, Holm < 0.05);
+      // the twin has the same scores on every doc, so it is never flagged.
+      await page.getByLabel('Baseline for paired tests').selectOption(idOf('seed1'));
+      await expect.poll(() => cell('perfect').locator('[data-significant]').count()).toBe(1);
+      expect(await cell('perfect').locator('[data-significant]').getAttribute('data-significant')).toBe(
+        'better',
+      );
+      expect(await cell('perfect').getAttribute('title')).toMatch(
+        /^significantly different from the baseline/,
+      );
+      expect(await cell('twin').getAttribute('title')).toMatch(
+        /^not significantly different from the baseline: difference 0\.0000/,
+      );
+      expect(await cell('twin').locator('[data-significant]').count()).toBe(0);
+      expect(await cell('seed1').getAttribute('title')).toBeNull();
+      expect(await page.locator(`tr[data-run="${idOf('seed1')}"] .badge.baseline`).count()).toBe(1);
+      await page.screenshot({ path: path.join(artifacts, 'matrix.png'), fullPage: true });
+
+      // The compare page explains its diff colours: text differences, not right or wrong.
+      await page.goto(`${view.url}#/compare?runs=${idOf('seed1')},${idOf('seed2')}`);
+      const legend = page.getByTestId('diff-legend');
+      await legend.waitFor();
+      expect(await legend.innerText()).toMatch(
+        /removed words are in the baseline's response only, added words in the candidate's only\. The colours mark how the texts differ, not which answer is right or wrong/,
+      );
+      const colour = (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .evaluate((element) => getComputedStyle(element).backgroundColor);
+      expect(await colour('[data-testid="diff-legend"] mark.removed')).toBe(
+        await colour('.discordant mark.removed'),
+      );
+      expect(await colour('[data-testid="diff-legend"] mark.added')).toBe(
+        await colour('.discordant mark.added'),
+      );
+      await page.close();
+    } finally {
+      view.child.kill('SIGTERM');
+    }
+  });
 });

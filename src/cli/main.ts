@@ -14,6 +14,7 @@ const SUBCOMMANDS = new Set([
   'ppl',
   'serve',
   'kld',
+  'export',
   'help',
 ]);
 
@@ -95,6 +96,14 @@ export function buildProgram(): Command {
       '100000',
     )
     .option('--include_per_example', 'add per-example predictions to leaderboard_<time>.json')
+    .option(
+      '--hf_hub_log_args <args>',
+      "push results and samples to a Hub dataset at the end (lm-eval's keys: hub_results_org, details_repo_name, results_repo_name, push_results_to_hub, push_samples_to_hub, public_repo; needs --output_path and HF_TOKEN)",
+    )
+    .option(
+      '--wandb_args <args>',
+      'refused: Weights & Biases export is not supported (use assay export --to mlflow)',
+    )
     .option(
       '--confirm_run_unsafe_code',
       'allow tasks marked unsafe_code (they run model-written code in the sandbox)',
@@ -299,6 +308,28 @@ export function buildProgram(): Command {
     .action(async (flags: Record<string, unknown>) => {
       const { kldCommand } = await import('./kld.js');
       process.exitCode = await kldCommand(flags);
+    });
+  program
+    .command('export')
+    .description(
+      'send a run to a tracking system: an MLflow server, or a Hugging Face Hub dataset (lm-eval layout)',
+    )
+    .argument('<run>', 'the run: its results file, its folder, or the --output_path above it')
+    .requiredOption('--to <target>', 'mlflow | hub | wandb (wandb is refused: see the README)')
+    .option(
+      '--experiment_name <name>',
+      'mlflow: experiment, got or created (default: MLFLOW_EXPERIMENT_NAME, else Default)',
+    )
+    .option('--run_name <name>', 'mlflow: run name (default: "<model> <time>")')
+    .option('--no_artifacts', 'mlflow: log params, metrics and tags only, no files')
+    .option(
+      '--hf_hub_log_args <args>',
+      "hub: lm-eval's keys, e.g. hub_results_org=ORG,details_repo_name=NAME,push_results_to_hub=True,push_samples_to_hub=True,public_repo=False",
+    )
+    .option('--wandb_args <args>', 'refused: Weights & Biases export is not supported')
+    .action(async (runLocation: string, flags: Record<string, unknown>) => {
+      const { exportCommand } = await import('./export.js');
+      process.exitCode = await exportCommand(runLocation, flags);
     });
   program
     .command('view')

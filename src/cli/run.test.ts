@@ -67,3 +67,55 @@ describe('--code_memory and --code_timeout', () => {
     }
   });
 });
+
+describe('tracking flags (lm-eval --hf_hub_log_args, --wandb_args)', () => {
+  const base = { model: 'dummy', tasks: ['arithmetic'] };
+  const hubEnv = { HF_TOKEN: 'hf_runTestToken123', HF_ENDPOINT: 'http://127.0.0.1:9' };
+
+  it('are checked before the run: W&B refused, the Hub needing --output_path and --log_samples', () => {
+    expect(() => optionsFromFlags({ ...base, wandb_args: 'project=evals' })).toThrow(
+      /^--wandb_args: Weights & Biases export is not supported .*assay export RUN --to mlflow/,
+    );
+    const saved = { ...process.env };
+    Object.assign(process.env, hubEnv);
+    try {
+      expect(() => optionsFromFlags({ ...base, hf_hub_log_args: 'push_results_to_hub=True' })).toThrow(
+        '--hf_hub_log_args pushes the files a run writes: add --output_path DIR',
+      );
+      expect(() =>
+        optionsFromFlags({ ...base, output_path: '/tmp/x', hf_hub_log_args: 'push_samples_to_hub=True' }),
+      ).toThrow('--hf_hub_log_args push_samples_to_hub=True needs --log_samples');
+      const options = optionsFromFlags({
+        ...base,
+        output_path: '/tmp/x',
+        log_samples: true,
+        hf_hub_log_args: 'hub_results_org=acme,push_samples_to_hub=True,public_repo=True',
+      });
+      expect(options.hubExport).toEqual({
+        to: 'hub',
+        hub: {
+          endpoint: 'http://127.0.0.1:9',
+          token: 'hf_runTestToken123',
+          org: 'acme',
+          detailsRepoName: 'lm-eval-results',
+          resultsRepoName: 'lm-eval-results',
+          pushResults: false,
+          pushSamples: true,
+          publicRepo: true,
+          leaderboardUrl: undefined,
+          pointOfContact: undefined,
+        },
+      });
+    } finally {
+      for (const key of Object.keys(hubEnv)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+    }
+  });
+
+  it('are keys of --config too (hf_hub_log_args is no longer an lm-eval-only key)', async () => {
+    const file = await config('model: dummy\ntasks: arithmetic\nwandb_args: project=evals\n');
+    expect(() => optionsFromFlags({ config: file })).toThrow(
+      /^--wandb_args: Weights & Biases export is not supported/,
+    );
+  });
+});

@@ -4,9 +4,13 @@ import { AssayError, closestNames } from '../errors.js';
 import { type EvaluateOptions, evaluate } from '../evaluate/evaluate.js';
 import type { RunEvent, RunListener } from '../evaluate/events.js';
 import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
+import type { ExportRequest } from '../export/export-run.js';
+import { exportRun } from '../export/export-run.js';
+import { wandbRefusal } from '../export/wandb.js';
 import type { ResultsFile } from '../results/build.js';
 import { makeTable } from '../results/table.js';
 import { reportError } from './errors.js';
+import { consoleExportLogger, hubRequest } from './export.js';
 import { buildProgram } from './main.js';
 import { progressListener } from './progress.js';
 
@@ -117,13 +121,11 @@ const LM_EVAL_ONLY = new Set([
   'cache_requests',
   'check_integrity',
   'device',
-  'hf_hub_log_args',
   'max_batch_size',
   'metadata',
   'trackio_args',
   'trust_remote_code',
   'verbosity',
-  'wandb_args',
   'wandb_config_args',
 ]);
 
@@ -140,11 +142,34 @@ const DEFAULTS: Record<string, unknown> = {
 };
 const DEFAULTED = new Set(Object.keys(DEFAULTS));
 
+/**
+ * lm-eval's tracking flags, checked before the run: `--hf_hub_log_args` pushes the written run to the
+ * Hub at the end (so it needs --output_path, and --log_samples to push samples); `--wandb_args` is refused.
+ */
+function hubExport(flags: Record<string, unknown>): ExportRequest | undefined {
+  if (flags.wandb_args !== undefined) throw wandbRefusal('--wandb_args');
+  if (flags.hf_hub_log_args === undefined) return undefined;
+  const text =
+    typeof flags.hf_hub_log_args === 'object' && flags.hf_hub_log_args !== null
+      ? JSON.stringify(flags.hf_hub_log_args)
+      : String(flags.hf_hub_log_args);
+  const request = hubRequest(text);
+  if (!flags.output_path)
+    throw new AssayError(
+      'bad_argument',
+      '--hf_hub_log_args pushes the files a run writes: add --output_path DIR',
+    );
+  if (request.to === 'hub' && request.hub.pushSamples && boolFlag(flags.log_samples) !== true)
+    throw new AssayError('bad_argument', '--hf_hub_log_args push_samples_to_hub=True needs --log_samples');
+  return request;
+}
+
 export function optionsFromFlags(
   raw: Record<string, unknown>,
   known: readonly string[] = runFlagNames(),
-): EvaluateOptions & { showConfig: boolean; writeOut: boolean } {
+): EvaluateOptions & { showConfig: boolean; writeOut: boolean; hubExport?: ExportRequest } {
   const flags = mergeConfigFile(raw, known);
+  const tracking = hubExport(flags);
   if (!flags.model) throw new AssayError('bad_argument', '--model is required (e.g. --model dummy)');
   const tasks = splitList(flags.tasks);
   if (!tasks?.length) throw new AssayError('bad_argument', '--tasks is required');
@@ -191,6 +216,7 @@ export function optionsFromFlags(
     perplexity: parsePerplexityOptions(flags, '--ppl_* flags'),
     showConfig: boolFlag(flags.show_config) ?? false,
     writeOut: boolFlag(flags.write_out) ?? false,
+    hubExport: tracking,
   };
 }
 
@@ -308,6 +334,20 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
       );
     }
     if (result.files) process.stderr.write(`assay: results written to ${result.files.results}\n`);
+    if (result.files && options.hubExport) {
+      try {
+        const report = await exportRun(result.files.results, options.hubExport, {
+          logger: consoleExportLogger,
+        });
+        process.stderr.write(`assay: ${report.summary}: ${report.url}\n`);
+      } catch (error) {
+        const code = reportError(error);
+        process.stderr.write(
+          `assay: the run's files are written; push them again with: assay export ${result.files.results} --to hub --hf_hub_log_args …\n`,
+        );
+        return code;
+      }
+    }
     if (result.erroredSamples > 0) {
       process.stderr.write(errorSummary(results, result.files?.samples));
       return 1;

@@ -40,3 +40,9 @@ export function leaderboardFileFor(resultsFile: string): string | undefined {
 export function isStagingName(name: string): boolean {
   return name.startsWith(STAGING_PREFIX);
 }
+
+/** `samples_<task>_<time>.jsonl` → its task and time stamp. */
+export function parseSamplesFileName(name: string): { task: string; stamp: string } | undefined {
+  const match = new RegExp(`^samples_(.+)_(${STAMP})\\.jsonl$`).exec(name);
+  return match ? { task: match[1], stamp: match[2] } : undefined;
+}

@@ -39,9 +39,15 @@ export async function writeFileAtomic(
   await rename(temporary, file);
 }
 
-/** lm-eval's model name sanitisation for the output directory. */
+/**
+ * The output folder name for a model: lm-eval's sanitisation (each run of `"<>:/|\\?*[]` becomes `__`),
+ * then any leading dots, with the `__` after them, removed. lm-eval stops there, so a model given by a
+ * relative path (`../models/m.gguf` → `..__models__m.gguf`) lands in a hidden folder that `ls` and globs
+ * skip; HF-style names (`org/model` → `org__model`) never start with a dot and keep lm-eval's name.
+ */
 export function sanitizeModelName(name: string): string {
-  return name.replace(/["<>:/|\\?*[\]]+/g, '__');
+  const lmEval = name.replace(/["<>:/|\\?*[\]]+/g, '__');
+  return lmEval.replace(/^(?:\.+(?:__)?)+/, '') || 'model';
 }
 
 /** datetime.now().isoformat() with ':' replaced by '-', as lm-eval names its files. */

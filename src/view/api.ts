@@ -24,6 +24,18 @@ export interface RunSummary {
   limit: number | null;
   /** Tasks with a sample log beside the results file. */
   sampleTasks: string[];
+  /** Each task's primary score (its first metric, as compare and gate default to): the results matrix. */
+  scores: Record<string, PrimaryScore>;
+}
+
+/** A task's first `metric,filter` in a results file, with its stderr and 95% interval. */
+export interface PrimaryScore {
+  metric: string;
+  filter: string;
+  value: number | null;
+  stderr: number | null;
+  ci: [number, number] | null;
+  higherIsBetter: boolean | null;
 }
 
 export interface MetricRow {

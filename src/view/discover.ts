@@ -4,6 +4,7 @@ import path from 'node:path';
 import { isResultsFileName, isStagingName, samplesFileName, stampOf } from '../results/run-files.js';
 import type { RunSummary } from './api.js';
 import { type ViewedResults, viewedResultsSchema } from './results-schema.js';
+import { primaryScores } from './run-detail.js';
 import { resolveInside } from './safe-path.js';
 
 /** A run as the server holds it: the summary the API shows plus where its files are. */
@@ -140,6 +141,7 @@ export async function discoverRuns(roots: string[]): Promise<Discovery> {
           partial: parsed.partial ?? limit !== null,
           limit,
           sampleTasks: [...sampleFiles.keys()],
+          scores: primaryScores(parsed, tasks),
         },
       });
     }

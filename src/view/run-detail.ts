@@ -1,5 +1,6 @@
-import type { MetricRow, RunDetail } from './api.js';
+import type { MetricRow, PrimaryScore, RunDetail } from './api.js';
 import type { DiscoveredRun } from './discover.js';
+import type { ViewedResults } from './results-schema.js';
 
 function numberOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
@@ -46,6 +47,23 @@ function rowsOf(
     });
   }
   return rows;
+}
+
+/**
+ * Each task's primary score for the Runs page's matrix: the first `metric,filter` of its results entry
+ * (the metric compare and gate default to), read by the same rows as the Run page.
+ */
+export function primaryScores(results: ViewedResults, tasks: string[]): Record<string, PrimaryScore> {
+  const scores: Record<string, PrimaryScore> = {};
+  for (const task of tasks) {
+    const entry = results.results[task] ?? results.groups?.[task];
+    if (!entry) continue;
+    const [first] = rowsOf('task', task, entry, results.higher_is_better[task], null);
+    if (!first) continue;
+    const { metric, filter, value, stderr, ci, higherIsBetter } = first;
+    scores[task] = { metric, filter, value, stderr, ci, higherIsBetter };
+  }
+  return scores;
 }
 
 /** The Run page's data: one row per task/group × metric × filter, in the results file's order. */

@@ -6,11 +6,13 @@
  *   GET /api/datasets/<id>/parquet                    {config: {split: [<endpoint>/api/datasets/<id>/parquet/<config>/<split>/<n>.parquet]}}
  *   GET /datasets/<id>/resolve/<rev>/<path>           302 to a CDN-like URL, with X-Repo-Commit and X-Linked-Etag
  *   GET /cdn/<sha256>                                 the bytes; honours `Range: bytes=N-` with 206
- * Every request is recorded so tests can assert headers (token, Range) and counts.
+ * Every request is recorded so tests can assert headers (token, Range) and counts. With `writes`, it also
+ * takes uploads (repo creation, commits, LFS; fake-hub-writes.ts).
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type FakeHubWrites, handleWrite, isWriteRoute } from './fake-hub-writes.js';
 import { type Codec, writeParquet } from './parquet.js';
 
 export interface FakeFile {
@@ -47,7 +49,12 @@ export function sha256Of(content: Uint8Array): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-export async function startFakeHub(datasets: Record<string, FakeDataset>): Promise<FakeHub> {
+/** `writes` turns on the write endpoints (fake-hub-writes.ts): repo creation, commits, LFS uploads. */
+export async function startFakeHub(
+  datasets: Record<string, FakeDataset>,
+  writes?: FakeHubWrites,
+): Promise<FakeHub> {
+  const lfsObjects = new Map<string, Uint8Array>();
   const requests: RecordedRequest[] = [];
   const cuts = new Map<string, { bytes: number; times: number }>();
   const blobs = new Map<string, Uint8Array>();
@@ -84,6 +91,14 @@ export async function startFakeHub(datasets: Record<string, FakeDataset>): Promi
       });
     const url = new URL(request.url ?? '/', endpoint);
     const pathname = url.pathname;
+    if (writes && isWriteRoute(pathname)) {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () =>
+        handleWrite(writes, endpoint, request, Buffer.concat(chunks), response, lfsObjects),
+      );
+      return;
+    }
 
     const cdn = /^\/cdn\/([0-9a-f]{64})$/.exec(pathname);
     if (cdn && delay > 0 && !request.headers['x-delayed']) {

@@ -17,6 +17,18 @@ const resultsSchema = z.object({
   configs: z.record(z.string(), z.record(z.string(), z.unknown())),
   higher_is_better: z.record(z.string(), z.record(z.string(), z.boolean())).default({}),
   model_name: z.string().optional(),
+  /** Read by tracking export (src/export/): the run's settings, task hashes, and the folder name. */
+  config: z.record(z.string(), z.unknown()).nullish(),
+  task_hashes: z.record(z.string(), z.string()).nullish(),
+  versions: z.record(z.string(), z.unknown()).optional(),
+  'n-shot': z.record(z.string(), z.unknown()).optional(),
+  model_name_sanitized: z.string().nullish(),
+  model_source: z.string().nullish(),
+  assay_version: z.string().nullish(),
+  date: z.number().nullish(),
+  manifest: z
+    .object({ tasks: z.record(z.string(), z.object({ sha256: z.string().nullish() })).optional() })
+    .optional(),
   /** Errored samples per task (assay runs; older runs and lm-eval's have none, their sample logs tell). */
   errors: z.object({ by_task: z.record(z.string(), z.number()) }).optional(),
   /** Perplexity tasks: the tokenizer behind token counts (token_perplexity compares only under one). */
@@ -76,7 +88,12 @@ function findResultsFiles(location: string): string[] {
   return below.sort((a, b) => path.basename(a).localeCompare(path.basename(b)));
 }
 
-export function loadRun(location: string): LoadedRun {
+export interface LoadRunOptions {
+  /** compare and gate pair per-sample scores, so they refuse a run without sample logs (the default). */
+  requireSamples?: boolean;
+}
+
+export function loadRun(location: string, options: LoadRunOptions = {}): LoadedRun {
   if (!existsSync(location)) {
     throw new AssayError(
       'bad_argument',
@@ -125,7 +142,7 @@ export function loadRun(location: string): LoadedRun {
       if (existsSync(file)) sampleFiles.set(task, file);
     }
   }
-  if (sampleFiles.size === 0) {
+  if (sampleFiles.size === 0 && options.requireSamples !== false) {
     throw new AssayError(
       'bad_argument',
       `no sample logs beside ${resultsFile}: compare and gate pair per-sample scores, so the run must be made with --log_samples`,

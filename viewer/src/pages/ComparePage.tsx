@@ -67,6 +67,14 @@ function Discordant({ row }: { row: TaskComparison }) {
           <span className="muted small"> (first {row.discordant.length} shown)</span>
         )}
       </h3>
+      {row.discordant.length > 0 && (
+        <p className="diff-legend small" data-testid="diff-legend">
+          Word differences between the two responses: <mark className="removed">removed</mark> words are in
+          the baseline's response only, <mark className="added">added</mark> words in the candidate's only.
+          The colours mark how the texts differ, not which answer is right or wrong: the scores above each
+          response say that.
+        </p>
+      )}
       {row.discordant.map((sample) => {
         const diff = diffTokens(sample.baselineResponse, sample.candidateResponse);
         return (

@@ -1,51 +1,124 @@
-import { useMemo, useState } from 'react';
-import type { RunSummary } from '../../../src/view/api.js';
+import { Fragment, useMemo, useState } from 'react';
+import type { CompareResponse, RunSummary } from '../../../src/view/api.js';
+import {
+  bestRuns,
+  cellScore,
+  groupByModel,
+  type MatrixColumn,
+  type MatrixSort,
+  type MatrixSortKey,
+  matrixColumns,
+  pairableRuns,
+  significance,
+} from '../../../src/view/results-matrix.js';
 import type { ApiClient } from '../client.js';
-import { formatDate } from '../format.js';
+import { formatCi, formatDate, formatNumber, formatP } from '../format.js';
 import { href } from '../router.js';
-import { useData } from '../use-data.js';
+import { type Loaded, useData } from '../use-data.js';
 
-type SortKey = 'model' | 'tasks' | 'date' | 'gitHash' | 'partial';
+const SIGNS = { better: '▲', worse: '▼', changed: '◆' } as const;
 
-function sortValue(run: RunSummary, key: SortKey): string | number {
-  if (key === 'date') return run.date;
-  if (key === 'tasks') return run.tasks.join(',');
-  if (key === 'partial') return run.partial ? 1 : 0;
-  if (key === 'model') return `${run.model} ${run.modelArgs}`;
-  return run.gitHash ?? '';
+/** The paired tests of every pairable run against the chosen baseline (the compare page's engine). */
+function useBaselineComparison(
+  client: ApiClient,
+  runs: RunSummary[],
+  baselineId: string,
+): Loaded<CompareResponse | undefined> {
+  const baseline = runs.find((run) => run.id === baselineId);
+  const candidates = baseline ? pairableRuns(runs, baseline).map((run) => run.id) : [];
+  const ids = baseline && candidates.length ? [baseline.id, ...candidates] : [];
+  return useData(`matrix:${ids.join(',')}`, async () => (ids.length ? client.compare(ids) : undefined));
+}
+
+function ScoreCell({
+  run,
+  column,
+  best,
+  compare,
+  baselineId,
+}: {
+  run: RunSummary;
+  column: MatrixColumn;
+  best: boolean;
+  compare: CompareResponse | undefined;
+  baselineId: string;
+}) {
+  const score = cellScore(run, column);
+  if (!score) {
+    const other = run.scores[column.task];
+    return (
+      <td className="score missing muted" data-score-task={column.task}>
+        {other ? `${other.metric} ${formatNumber(other.value)}` : '—'}
+      </td>
+    );
+  }
+  const test = run.id === baselineId ? undefined : significance(compare, column, run.id);
+  const classes = ['score', best ? 'best' : '', test?.direction ? `sig-${test.direction}` : ''].filter(
+    Boolean,
+  );
+  const title = test
+    ? `${test.significant ? 'significantly different from' : 'not significantly different from'} the baseline: difference ${formatNumber(test.difference)}, p ${formatP(test.pValue)}, Holm-adjusted p ${formatP(test.adjustedPValue)}`
+    : undefined;
+  return (
+    <td className={classes.join(' ')} data-score-task={column.task} title={title}>
+      <span className="value">{formatNumber(score.value)}</span>
+      {best && (
+        <span className="best-mark" title="best full run on this task">
+          {' '}
+          ★
+        </span>
+      )}
+      {test?.direction && (
+        <span className={`sig ${test.direction}`} data-significant={test.direction}>
+          {' '}
+          {SIGNS[test.direction]}
+        </span>
+      )}
+      <div className="ci muted small">{formatCi(score.ci)}</div>
+    </td>
+  );
 }
 
 export function RunsPage({ client }: { client: ApiClient }) {
   const data = useData('runs', () => client.runs());
   const [search, setSearch] = useState('');
-  const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'date', descending: true });
+  const [sort, setSort] = useState<MatrixSort>({ key: 'date', descending: true });
   const [selected, setSelected] = useState<string[]>([]);
+  const [baselineId, setBaselineId] = useState('');
   const runs = data.state === 'ready' ? data.value.runs : [];
   const shown = useMemo(() => {
     const needle = search.toLowerCase();
-    const matching = runs.filter((run) =>
+    return runs.filter((run) =>
       [run.model, run.modelArgs, run.label, run.gitHash ?? '', ...run.tasks, formatDate(run.date)].some(
         (text) => text.toLowerCase().includes(needle),
       ),
     );
-    const direction = sort.descending ? -1 : 1;
-    return [...matching].sort((a, b) => {
-      const x = sortValue(a, sort.key);
-      const y = sortValue(b, sort.key);
-      return (x < y ? -1 : x > y ? 1 : 0) * direction;
-    });
-  }, [runs, search, sort]);
+  }, [runs, search]);
+  const groups = useMemo(() => groupByModel(shown, sort), [shown, sort]);
+  const columns = useMemo(() => matrixColumns(shown), [shown]);
+  const best = useMemo(
+    () => new Map(columns.map((column) => [column.task, bestRuns(shown, column)])),
+    [columns, shown],
+  );
+  const comparison = useBaselineComparison(client, runs, baselineId);
+  const compare = comparison.state === 'ready' ? comparison.value : undefined;
 
   if (data.state === 'loading') return <p className="muted">Loading runs…</p>;
   if (data.state === 'error') return <p className="error">Could not load runs: {data.message}</p>;
 
-  const header = (key: SortKey, label: string) => (
-    <th>
+  const header = (key: MatrixSortKey, label: string, className = '') => (
+    <th className={className}>
       <button
         type="button"
         className="sort"
         data-sort={key}
-        onClick={() => setSort({ key, descending: sort.key === key ? !sort.descending : key === 'date' })}
+        onClick={() =>
+          setSort({
+            key,
+            // Dates and scores open newest / highest first.
+            descending: sort.key === key ? !sort.descending : key === 'date' || key.startsWith('task:'),
+          })
+        }
       >
         {label}
         {sort.key === key ? (sort.descending ? ' ▼' : ' ▲') : ''}
@@ -54,6 +127,7 @@ export function RunsPage({ client }: { client: ApiClient }) {
   );
   const toggle = (id: string) =>
     setSelected((current) => (current.includes(id) ? current.filter((x) => x !== id) : [...current, id]));
+  const logged = runs.filter((run) => run.sampleTasks.length > 0);
 
   return (
     <section>
@@ -82,59 +156,132 @@ export function RunsPage({ client }: { client: ApiClient }) {
         >
           Charts
         </a>
+        <label className="small">
+          Baseline for paired tests{' '}
+          <select
+            aria-label="Baseline for paired tests"
+            value={baselineId}
+            onChange={(event) => setBaselineId(event.target.value)}
+          >
+            <option value="">none</option>
+            {logged.map((run) => (
+              <option key={run.id} value={run.id}>
+                {run.model}
+                {run.modelArgs ? ` (${run.modelArgs})` : ''} · {formatDate(run.date)}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
       {selected.length > 0 && (
         <p className="muted">The first run selected is the baseline of a comparison.</p>
       )}
-      <table className="data" data-testid="runs-table">
-        <thead>
-          <tr>
-            <th>Select</th>
-            {header('model', 'Model')}
-            {header('tasks', 'Tasks')}
-            {header('date', 'Date')}
-            {header('gitHash', 'Git hash')}
-            {header('partial', 'Partial')}
-            <th>File</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((run) => (
-            <tr key={run.id} data-run={run.id} className={run.partial ? 'partial-row' : ''}>
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={`select ${run.label}`}
-                  checked={selected.includes(run.id)}
-                  onChange={() => toggle(run.id)}
-                />
-                {selected.includes(run.id) && <span className="order">{selected.indexOf(run.id) + 1}</span>}
-              </td>
-              <td>
-                <a href={href(['run', run.id])} className="model">
-                  {run.model}
-                </a>
-                {run.modelArgs && <div className="muted small">{run.modelArgs}</div>}
-              </td>
-              <td className="tasks">{run.tasks.join(', ')}</td>
-              <td className="nowrap">{formatDate(run.date)}</td>
-              <td>
-                <code>{run.gitHash ?? '—'}</code>
-              </td>
-              <td>
-                {run.partial ? (
-                  <span className="badge partial">
-                    PARTIAL{run.limit !== null ? ` · --limit ${run.limit}` : ''}
-                  </span>
-                ) : (
-                  <span className="muted">full</span>
-                )}
-              </td>
-              <td className="muted small">{run.label}</td>
+      <p className="muted small" data-testid="matrix-legend">
+        Each task column shows the run's primary score (the task's first metric) with its 95% interval.{' '}
+        <span className="best-mark">★</span> best full run on the task (runs made with --limit are not
+        ranked).
+        {baselineId ? (
+          <>
+            {' '}
+            <span className="sig better">▲</span> better, <span className="sig worse">▼</span> worse than the
+            baseline: paired test on the sample logs (McNemar for 0/1 scores, else a permutation test),
+            Holm-adjusted p &lt; 0.05.
+            {comparison.state === 'loading' && ' Computing paired tests…'}
+            {comparison.state === 'error' && ` Paired tests failed: ${comparison.message}`}
+          </>
+        ) : (
+          ' Choose a baseline to flag scores that differ from it significantly.'
+        )}
+      </p>
+      <div className="matrix-scroll">
+        <table className="data matrix" data-testid="runs-table">
+          <thead>
+            <tr>
+              <th>Select</th>
+              {header('model', 'Model')}
+              {header('tasks', 'Tasks')}
+              {header('date', 'Date')}
+              {header('gitHash', 'Git hash')}
+              {header('partial', 'Partial')}
+              {columns.map((column) => (
+                <Fragment key={column.task}>
+                  {header(
+                    `task:${column.task}`,
+                    `${column.task} · ${column.metric}${column.filter === 'none' ? '' : ` (${column.filter})`}${
+                      column.higherIsBetter === null ? '' : column.higherIsBetter ? ' ↑' : ' ↓'
+                    }`,
+                    'score-column',
+                  )}
+                </Fragment>
+              ))}
+              <th>File</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {groups.flatMap((group) =>
+              group.runs.map((run, index) => (
+                <tr
+                  key={run.id}
+                  data-run={run.id}
+                  data-model={group.model}
+                  className={[run.partial ? 'partial-row' : '', index === 0 ? 'group-start' : '']
+                    .filter(Boolean)
+                    .join(' ')}
+                >
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`select ${run.label}`}
+                      checked={selected.includes(run.id)}
+                      onChange={() => toggle(run.id)}
+                    />
+                    {selected.includes(run.id) && (
+                      <span className="order">{selected.indexOf(run.id) + 1}</span>
+                    )}
+                  </td>
+                  <td>
+                    {index === 0 && (
+                      <div className="group-label small" data-testid="model-group">
+                        {group.model} · {group.runs.length} run{group.runs.length === 1 ? '' : 's'}
+                      </div>
+                    )}
+                    <a href={href(['run', run.id])} className="model">
+                      {run.model}
+                    </a>
+                    {run.id === baselineId && <span className="badge baseline"> baseline</span>}
+                    {run.modelArgs && <div className="muted small">{run.modelArgs}</div>}
+                  </td>
+                  <td className="tasks">{run.tasks.join(', ')}</td>
+                  <td className="nowrap">{formatDate(run.date)}</td>
+                  <td>
+                    <code>{run.gitHash ?? '—'}</code>
+                  </td>
+                  <td>
+                    {run.partial ? (
+                      <span className="badge partial">
+                        PARTIAL{run.limit !== null ? ` · --limit ${run.limit}` : ''}
+                      </span>
+                    ) : (
+                      <span className="muted">full</span>
+                    )}
+                  </td>
+                  {columns.map((column) => (
+                    <ScoreCell
+                      key={column.task}
+                      run={run}
+                      column={column}
+                      best={best.get(column.task)?.has(run.id) ?? false}
+                      compare={compare}
+                      baselineId={baselineId}
+                    />
+                  ))}
+                  <td className="muted small">{run.label}</td>
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      </div>
       {data.value.problems.length > 0 && (
         <div className="problems">
           <h2>Files that could not be read</h2>

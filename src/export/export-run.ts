@@ -1,0 +1,43 @@
+/**
+ * `assay export` and the export at the end of `assay run`: one located run (source.ts) to one target.
+ * The registry is exhaustive over the target names; W&B answers with its refusal (wandb.ts).
+ */
+import { exportToHub, type HubSettings } from './hub.js';
+import { exportToMlflow, type MlflowSettings } from './mlflow.js';
+import { type ExportSource, loadExportSource } from './source.js';
+import type { ExportContext, ExportReport, ExportTargetName } from './target.js';
+import { wandbRefusal } from './wandb.js';
+
+export type ExportRequest =
+  | { to: 'mlflow'; mlflow: MlflowSettings }
+  | { to: 'hub'; hub: HubSettings }
+  | { to: 'wandb' };
+
+const TARGETS: Record<
+  ExportTargetName,
+  (source: ExportSource, request: ExportRequest, context: ExportContext) => Promise<ExportReport>
+> = {
+  mlflow: (source, request, context) =>
+    exportToMlflow(source, (request as Extract<ExportRequest, { to: 'mlflow' }>).mlflow, context),
+  hub: (source, request, context) =>
+    exportToHub(source, (request as Extract<ExportRequest, { to: 'hub' }>).hub, context),
+  wandb: async () => {
+    throw wandbRefusal('--to wandb');
+  },
+};
+
+/** Exports the run at `location` (a results file, its folder, or the --output_path above it). */
+export async function exportRun(
+  location: string,
+  request: ExportRequest,
+  context: ExportContext = {},
+): Promise<ExportReport> {
+  if (request.to === 'wandb') throw wandbRefusal('--to wandb');
+  const source = loadExportSource(location);
+  if (source.ignoredResultsFiles.length) {
+    context.logger?.warn(
+      `${source.ignoredResultsFiles.length} older results files in the folder are not exported; exporting the newest, ${source.resultsFile}`,
+    );
+  }
+  return TARGETS[request.to](source, request, context);
+}

@@ -1,0 +1,278 @@
+/**
+ * Export to a Hugging Face Hub dataset repo, as lm-eval's `--hf_hub_log_args` does
+ * (loggers/evaluation_tracker.py): aggregated results to `<org>/<results_repo_name>` at
+ * `<model_name>/results_<time>.json`, sample logs to `<org>/<details_repo_name>` under
+ * `<model_name_sanitized>/` (beside the results file and leaderboard, as lm-eval uploads the run's
+ * folder), a `-private` suffix on both unless `public_repo=True`, and a dataset card with one config
+ * per model and task (hub-card.ts). Each repo gets one commit, so a failed export leaves it unchanged.
+ *
+ * Uploads go through @huggingface/hub (the Hub's own JavaScript client): repo creation
+ * (`POST /api/repos/create`), the commit API (`POST /api/datasets/<repo>/commit/<revision>`, NDJSON)
+ * with its pre-upload check, and LFS uploads for the files the Hub wants in LFS (large sample logs).
+ * HF_TOKEN (a token with write access) and HF_ENDPOINT are read as for downloads (data/hub/client.ts).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { commit, createRepo, HubApiError, listFiles, whoAmI } from '@huggingface/hub';
+import { z } from 'zod';
+import { hubEndpoint, hubToken } from '../data/hub/client.js';
+import { AssayError, closestNames } from '../errors.js';
+import { exportError } from './http.js';
+import { buildDatasetCard } from './hub-card.js';
+import { redact } from './secrets.js';
+import type { ExportSource } from './source.js';
+import type { ExportContext, ExportReport } from './target.js';
+
+export interface HubSettings {
+  endpoint: string;
+  token: string;
+  /** The namespace of both repos; the token's owner (whoami) when absent. */
+  org?: string;
+  detailsRepoName: string;
+  resultsRepoName: string;
+  pushResults: boolean;
+  pushSamples: boolean;
+  publicRepo: boolean;
+  leaderboardUrl?: string;
+  pointOfContact?: string;
+}
+
+const flagBoolean = z.union([
+  z.boolean(),
+  z.enum(['True', 'False', 'true', 'false']).transform((v) => v.toLowerCase() === 'true'),
+]);
+const repoPart = z
+  .string()
+  .regex(/^[\w.-]{1,96}$/, 'letters, digits, "_", "-" and "." (at most 96)')
+  .refine(
+    (value) => !value.startsWith('.') && !value.includes('..'),
+    'cannot start with "." or contain ".."',
+  );
+
+/** lm-eval's EvaluationTracker arguments (`token` aside: the token comes from HF_TOKEN). */
+const hubArgsSchema = z
+  .object({
+    hub_results_org: z.union([repoPart, z.literal('')]).default(''),
+    hub_repo_name: z.union([repoPart, z.literal('')]).default(''),
+    details_repo_name: z.union([repoPart, z.literal('')]).default(''),
+    results_repo_name: z.union([repoPart, z.literal('')]).default(''),
+    push_results_to_hub: flagBoolean.default(false),
+    push_samples_to_hub: flagBoolean.default(false),
+    public_repo: flagBoolean.default(false),
+    leaderboard_url: z.string().default(''),
+    point_of_contact: z.string().default(''),
+  })
+  .strict();
+
+const HUB_ARG_KEYS = Object.keys(hubArgsSchema.shape);
+
+/** Checks lm-eval's `--hf_hub_log_args` keys (already split into an object) and HF_TOKEN, before any work. */
+export function hubSettingsFromArgs(
+  args: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  flag = '--hf_hub_log_args',
+): HubSettings {
+  if ('token' in args) {
+    throw new AssayError(
+      'bad_argument',
+      `${flag}: pass the token in HF_TOKEN, not on the command line (where shell history and process lists keep it)`,
+    );
+  }
+  if ('gated' in args) {
+    throw new AssayError(
+      'bad_argument',
+      `${flag}: gated is not supported; gate the repo in its settings on the Hub`,
+    );
+  }
+  for (const key of Object.keys(args)) {
+    if (!HUB_ARG_KEYS.includes(key)) {
+      const close = closestNames(key, HUB_ARG_KEYS, 1);
+      throw new AssayError(
+        'bad_argument',
+        `${flag}: unknown key "${key}"${close.length ? `; did you mean "${close[0]}"?` : ''} (keys: ${HUB_ARG_KEYS.join(', ')})`,
+      );
+    }
+  }
+  const checked = hubArgsSchema.safeParse(
+    Object.fromEntries(Object.entries(args).map(([key, value]) => [key, value === null ? '' : value])),
+  );
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new AssayError('bad_argument', `${flag}: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const values = checked.data;
+  if (!values.push_results_to_hub && !values.push_samples_to_hub) {
+    throw new AssayError(
+      'bad_argument',
+      `${flag}: nothing to push: set push_results_to_hub=True and/or push_samples_to_hub=True`,
+    );
+  }
+  const token = hubToken(env);
+  if (!token) {
+    throw new AssayError(
+      'bad_argument',
+      `${flag}: HF_TOKEN is not set: pushing to the Hub needs a token with write access to ${values.hub_results_org || 'your namespace'}`,
+    );
+  }
+  // lm-eval: hub_repo_name (deprecated) names both repos; else details defaults to lm-eval-results.
+  const details = values.hub_repo_name || values.details_repo_name || 'lm-eval-results';
+  const results = values.hub_repo_name || values.results_repo_name || details;
+  return {
+    endpoint: hubEndpoint(env),
+    token,
+    org: values.hub_results_org || undefined,
+    detailsRepoName: details,
+    resultsRepoName: results,
+    pushResults: values.push_results_to_hub,
+    pushSamples: values.push_samples_to_hub,
+    publicRepo: values.public_repo,
+    leaderboardUrl: values.leaderboard_url || undefined,
+    pointOfContact: values.point_of_contact || undefined,
+  };
+}
+
+/**
+ * The folder of the aggregated results in the results repo: lm-eval uses the model name as given
+ * (`EleutherAI/pythia-70m/results_….json`); a local path (`../models/m.gguf`) is no repo path, so
+ * those use the sanitized folder name, as the details repo does.
+ */
+export function resultsFolder(modelName: string, sanitized: string): string {
+  const segments = modelName.split('/');
+  const hubStyle =
+    segments.length <= 2 &&
+    segments.every((segment) => /^[\w.-]+$/.test(segment) && segment !== '.' && segment !== '..');
+  return hubStyle ? modelName : sanitized;
+}
+
+interface RepoPlan {
+  repo: string;
+  files: Map<string, string>;
+  titles: string[];
+}
+
+function hubFailure(error: unknown, what: string, settings: HubSettings): AssayError {
+  if (error instanceof AssayError) return error;
+  if (error instanceof HubApiError) {
+    const hint =
+      error.statusCode === 401 || error.statusCode === 403
+        ? '; check that HF_TOKEN is a token with write access to this namespace'
+        : '';
+    return exportError(
+      `cannot ${what} on ${settings.endpoint}: HTTP ${error.statusCode}: ${error.message}${hint}`,
+      [settings.token],
+    );
+  }
+  const message = (error as Error)?.message ?? String(error);
+  const reason = (error as { cause?: { code?: string; message?: string } })?.cause;
+  const cause = reason?.code ?? reason?.message;
+  return exportError(`cannot ${what} on ${settings.endpoint}: ${message}${cause ? ` (${cause})` : ''}`, [
+    settings.token,
+  ]);
+}
+
+export async function exportToHub(
+  source: ExportSource,
+  settings: HubSettings,
+  context: ExportContext = {},
+): Promise<ExportReport> {
+  const { results } = source;
+  if (settings.pushSamples && source.sampleFiles.size === 0) {
+    throw new AssayError(
+      'bad_argument',
+      `push_samples_to_hub=True needs the run's sample logs, and there are none beside ${source.resultsFile} (run with --log_samples)`,
+    );
+  }
+  const modelName = results.model_name ?? 'model';
+  const sanitized = results.model_name_sanitized ?? path.basename(path.dirname(source.resultsFile));
+  const credentials = { accessToken: settings.token, hubUrl: settings.endpoint };
+
+  let org = settings.org;
+  if (!org) {
+    try {
+      org = (await whoAmI(credentials)).name;
+    } catch (error) {
+      throw hubFailure(error, 'find the token owner (whoami) for hub_results_org', settings);
+    }
+    context.logger?.warn(`hub_results_org was not given: pushing to ${org}, the owner of HF_TOKEN`);
+  }
+  const suffix = settings.publicRepo ? '' : '-private';
+  const plans = new Map<string, RepoPlan>();
+  const plan = (name: string): RepoPlan => {
+    const repo = `${org}/${name}${suffix}`;
+    let entry = plans.get(repo);
+    if (!entry) {
+      entry = { repo, files: new Map(), titles: [] };
+      plans.set(repo, entry);
+    }
+    return entry;
+  };
+  if (settings.pushResults) {
+    const target = plan(settings.resultsRepoName);
+    const folder = resultsFolder(modelName, sanitized);
+    target.files.set(`${folder}/${path.basename(source.resultsFile)}`, source.resultsFile);
+    target.titles.push(`Adding aggregated results for ${modelName}`);
+  }
+  if (settings.pushSamples) {
+    const target = plan(settings.detailsRepoName);
+    const files = [source.resultsFile, ...source.sampleFiles.values()];
+    if (source.leaderboardFile) files.push(source.leaderboardFile);
+    for (const file of files) target.files.set(`${sanitized}/${path.basename(file)}`, file);
+    target.titles.push(
+      `Adding samples results for ${[...source.sampleFiles.keys()].join(', ')} to ${modelName}`,
+    );
+  }
+
+  const uploaded: string[] = [];
+  for (const target of plans.values()) {
+    const repo = { type: 'dataset' as const, name: target.repo };
+    try {
+      await createRepo({ ...credentials, repo, private: !settings.publicRepo });
+      context.logger?.info(`created ${settings.publicRepo ? 'public' : 'private'} dataset ${target.repo}`);
+    } catch (error) {
+      // 409: the repo exists (lm-eval's create_repo(exist_ok=True)).
+      if (!(error instanceof HubApiError && error.statusCode === 409))
+        throw hubFailure(error, `create dataset ${target.repo}`, settings);
+    }
+    const existing: string[] = [];
+    try {
+      for await (const entry of listFiles({ ...credentials, repo, recursive: true }))
+        if (entry.type === 'file') existing.push(entry.path);
+    } catch (error) {
+      throw hubFailure(error, `list the files of dataset ${target.repo}`, settings);
+    }
+    const paths = [...new Set([...existing, ...target.files.keys()])].filter((file) => file !== 'README.md');
+    const card = buildDatasetCard({
+      files: paths,
+      modelName,
+      assayVersion: results.assay_version ?? 'unknown',
+      latestResults: results.results,
+      leaderboardUrl: settings.leaderboardUrl,
+      pointOfContact: settings.pointOfContact,
+    });
+    const operations = [];
+    for (const [repoPath, file] of target.files) {
+      operations.push({
+        operation: 'addOrUpdate' as const,
+        path: repoPath,
+        content: new Blob([await readFile(file)]),
+      });
+    }
+    operations.push({ operation: 'addOrUpdate' as const, path: 'README.md', content: new Blob([card]) });
+    try {
+      await commit({ ...credentials, repo, title: target.titles.join('; '), operations });
+    } catch (error) {
+      throw hubFailure(error, `commit to dataset ${target.repo}`, settings);
+    }
+    for (const repoPath of [...target.files.keys(), 'README.md']) uploaded.push(`${target.repo}:${repoPath}`);
+  }
+  const repos = [...plans.keys()];
+  return {
+    target: 'hub',
+    url: repos.map((repo) => `${settings.endpoint}/datasets/${repo}`).join(', '),
+    summary: redact(
+      `pushed ${uploaded.length} files to ${repos.length === 1 ? `dataset ${repos[0]} (one commit)` : `datasets ${repos.join(' and ')} (one commit each)`}`,
+      [settings.token],
+    ),
+    files: uploaded,
+  };
+}

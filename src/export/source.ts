@@ -1,0 +1,50 @@
+/**
+ * What an export reads: one run's results file, the sample logs and the leaderboard written beside it.
+ * The run is located as compare and gate locate it (results/compare/load-run.ts: the results file, its
+ * folder, or the --output_path above it); here sample logs are optional, since a run made without
+ * --log_samples still has results worth tracking.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { type LoadedRun, loadRun, type RunResults } from '../results/compare/load-run.js';
+import { leaderboardFileFor, stampOf } from '../results/run-files.js';
+
+export interface ExportSource {
+  resultsFile: string;
+  results: RunResults;
+  /** Leaf task → its sample log, in the order of the results file's configs. */
+  sampleFiles: Map<string, string>;
+  leaderboardFile: string | undefined;
+  /** The time stamp the run's file names share (`2024-05-01T12-00-00.123456`). */
+  stamp: string | undefined;
+  /** Other results files in the folder that were not exported (the newest one is). */
+  ignoredResultsFiles: string[];
+}
+
+export function fromLoadedRun(run: LoadedRun): ExportSource {
+  const leaderboard = leaderboardFileFor(run.resultsFile);
+  return {
+    resultsFile: run.resultsFile,
+    results: run.results,
+    sampleFiles: run.sampleFiles,
+    leaderboardFile: leaderboard !== undefined && existsSync(leaderboard) ? leaderboard : undefined,
+    stamp: stampOf(run.resultsFile),
+    ignoredResultsFiles: run.ignoredResultsFiles,
+  };
+}
+
+export function loadExportSource(location: string): ExportSource {
+  return fromLoadedRun(loadRun(location, { requireSamples: false }));
+}
+
+/** The run's own files, results first: what an export uploads as they are on disk. */
+export function runFiles(source: ExportSource, options: { samples: boolean }): string[] {
+  const files = [source.resultsFile];
+  if (options.samples) files.push(...source.sampleFiles.values());
+  if (source.leaderboardFile) files.push(source.leaderboardFile);
+  return files;
+}
+
+export function baseName(file: string): string {
+  return path.basename(file);
+}
