@@ -25,7 +25,9 @@ export type ErrorCode =
   | 'needs_sandbox'
   | 'backend_error'
   | 'duplicate_task'
-  | 'hub_error';
+  | 'hub_error'
+  | 'needs_python'
+  | 'python_error';
 
 export interface ErrorLocation {
   file?: string;

@@ -103,6 +103,10 @@ export function buildProgram(): Command {
     .option('--code_workers <n>', 'programs run in parallel by code metrics (default: one per core)')
     .option('--code_timeout <seconds>', 'wall-clock limit per program run by code metrics (default: 10)')
     .option(
+      '--python <path>',
+      'Python interpreter for tasks whose !function lives in a utils.py (default: $ASSAY_PYTHON, else python3 on PATH); started only when a task needs it',
+    )
+    .option(
       '--ppl_mode <mode>',
       'perplexity of loglikelihood_rolling tasks: rolling (lm-eval, default) | strided (HF sliding windows) | chunked (llama-perplexity)',
     )

@@ -122,6 +122,7 @@ export function optionsFromFlags(
       limits: flags.code_timeout === undefined ? undefined : codeTimeout(flags.code_timeout),
     },
     perplexity: parsePerplexityOptions(flags, '--ppl_* flags'),
+    python: flags.python === undefined ? undefined : String(flags.python),
     showConfig: boolFlag(flags.show_config) ?? false,
     writeOut: boolFlag(flags.write_out) ?? false,
   };

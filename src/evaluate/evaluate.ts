@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { AssayError } from '../errors.js';
 import type { ModelBackend } from '../models/backend.js';
 import { createBackend } from '../models/registry.js';
+import { startPythonFor } from '../python/python-for-tasks.js';
 import { type WrittenFiles, writeOutputs } from '../results/output.js';
 import { recordShard } from '../results/shard-record.js';
 import { resolveTasks } from '../tasks/manager.js';
@@ -49,6 +50,11 @@ export interface CommonOptions extends CodeExecutionOptions {
   logger?: Logger;
   /** --ppl_mode / --ppl_stride / --ppl_max_length for loglikelihood_rolling tasks. */
   perplexity?: PerplexityOptions;
+  /**
+   * The interpreter for tasks with Python functions (`--python`); default ASSAY_PYTHON, else python3 on
+   * PATH. Started only when a task needs it.
+   */
+  python?: string;
 }
 
 export interface EvaluateOptions extends CommonOptions {
@@ -134,26 +140,38 @@ async function run(
     );
   }
   const codeSandbox = prepareCodeSandbox(nodes, options, options.logger);
-  const output = await runEvaluation(backend, nodes, {
-    limit,
-    samples,
-    shard,
-    mcMode,
-    numFewshot: options.numFewshot,
-    seeds,
-    systemInstruction: options.systemInstruction,
-    applyChatTemplate,
-    // lm-eval ≥ 0.4.10: few-shot as multi-turn is the default under a chat template.
-    fewshotAsMultiturn: options.fewshotAsMultiturn ?? applyChatTemplate !== false,
-    genKwargs,
-    bootstrapIters: options.bootstrapIters ?? 100000,
-    predictOnly: options.predictOnly ?? false,
-    modelLabel: { ...label, batchSize: options.batchSize ?? 1 },
-    useCache: options.useCache ?? null,
-    listener: options.listener,
-    codeSandbox,
-    perplexity: options.perplexity,
+  // Before any request: a task whose Python functions cannot run stops the run here (exit 2).
+  const python = await startPythonFor(nodes, {
+    python: options.python,
+    seeds: seeds,
+    onStderr: (line) => options.logger?.warn(`python: ${line}`),
   });
+  let output: EvaluationOutput;
+  try {
+    output = await runEvaluation(backend, nodes, {
+      limit,
+      samples,
+      shard,
+      mcMode,
+      numFewshot: options.numFewshot,
+      seeds,
+      systemInstruction: options.systemInstruction,
+      applyChatTemplate,
+      // lm-eval ≥ 0.4.10: few-shot as multi-turn is the default under a chat template.
+      fewshotAsMultiturn: options.fewshotAsMultiturn ?? applyChatTemplate !== false,
+      genKwargs,
+      bootstrapIters: options.bootstrapIters ?? 100000,
+      predictOnly: options.predictOnly ?? false,
+      modelLabel: { ...label, batchSize: options.batchSize ?? 1 },
+      useCache: options.useCache ?? null,
+      listener: options.listener,
+      codeSandbox,
+      perplexity: options.perplexity,
+      python,
+    });
+  } finally {
+    await python?.close();
+  }
   // Recorded only when used, so default runs keep lm-eval's config keys.
   if (mcMode === 'generate') output.results.config.mc_mode = 'generate';
   if (shard) {

@@ -94,15 +94,15 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     plans.push(scored.plan);
     const ppl = mergePerplexity(task.name, scored, runs);
     if (ppl) perplexity[task.name] = ppl;
-    const result = aggregateTask(scored, { bootstrapIters, predictOnly: record.predict_only });
+    const result = await aggregateTask(scored, { bootstrapIters, predictOnly: record.predict_only });
     erroredSamples += result.erroredSamples;
     taskResults.push(result);
     samples[task.name] = merged.lines;
   }
   const byName = new Map(taskResults.map((result) => [result.name, result]));
-  const groupResults = allGroups(nodes)
-    .map((group) => aggregateGroup(group, byName))
-    .filter((result): result is GroupResult => result !== undefined);
+  const groupResults = (
+    await Promise.all(allGroups(nodes).map((group) => aggregateGroup(group, byName)))
+  ).filter((result): result is GroupResult => result !== undefined);
   const taskHashes: Record<string, string> = {};
   for (const [name, lines] of Object.entries(samples)) taskHashes[name] = taskHash(lines);
 

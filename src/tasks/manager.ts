@@ -8,11 +8,12 @@ import path from 'node:path';
 import { AssayError, closestNames } from '../errors.js';
 import { loadModuleTask } from './define-task.js';
 import { fnmatch, isGlob } from './fnmatch.js';
+import { resolveFunctions } from './function-ref.js';
 import { buildTaskIndex, type IndexEntry, kindOf, type TaskIndex, type TaskLogger } from './index.js';
 import { loadJsonlTask } from './jsonl-task.js';
 import { GROUP_FIELDS, parseGroupConfig } from './schema.js';
 import { type GroupNode, type LoadedTask, leafTasks, type TaskNode } from './task.js';
-import { loadYaml, locateKey, type YamlMapping } from './yaml-loader.js';
+import { cloneYaml, loadYaml, locateKey, type YamlMapping } from './yaml-loader.js';
 import { loadYamlTask, type TaskOverrides } from './yaml-task.js';
 
 export interface ResolveOptions {
@@ -190,7 +191,16 @@ class NodeBuilder {
     const groupStack = [...stack, name];
     const inline = raw !== undefined && name.includes('::');
     const locate = (keyPath: readonly (string | number)[]) => locateKey(file, inline ? [] : keyPath);
-    const { group, overrides } = await parseGroupConfig({ ...raw, group: name }, locate);
+    // A `!function` aggregation of the group's own (children resolve theirs when they load).
+    const aggregates =
+      raw.aggregate_metric_list === undefined
+        ? {}
+        : {
+            aggregate_metric_list: (
+              await resolveFunctions(cloneYaml(raw.aggregate_metric_list), ['aggregate_metric_list'])
+            ).value,
+          };
+    const { group, overrides } = await parseGroupConfig({ ...raw, ...aggregates, group: name }, locate);
     const caller = Object.fromEntries(
       Object.entries(callerOverrides?.values ?? {}).filter(
         ([key]) => !(GROUP_FIELDS as readonly string[]).includes(key),
