@@ -133,6 +133,7 @@ export function buildProgram(): Command {
     )
     .option('-t, --tasks <tasks...>', 'task specs to load (default: those the shards recorded)')
     .option('--include_path <dirs...>', 'task directories (default: those the shards recorded)')
+    .option('--python <path>', 'Python interpreter for tasks with Python functions (as for run)')
     .action(async (shards: string[], flags: Record<string, unknown>) => {
       const { mergeCommand } = await import('./merge.js');
       process.exitCode = await mergeCommand(shards, flags);
@@ -153,6 +154,7 @@ export function buildProgram(): Command {
     .description('load each task and render one doc, reporting any error')
     .requiredOption('-t, --tasks <tasks...>', 'tasks to check')
     .option('--include_path <dirs...>', 'extra task directories')
+    .option('--python <path>', 'Python interpreter for tasks with Python functions (as for run)')
     .action(async (flags: Record<string, unknown>) => {
       const { validateCommand } = await import('./validate.js');
       process.exitCode = await validateCommand(flags);

@@ -3,7 +3,7 @@ import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { AggregationFunction } from '../metrics/types.js';
 import { plainValue } from '../python/codec.js';
 import { isPythonRef, type PythonFunctionRef } from '../python/python-ref.js';
-import type { PythonRuntime } from '../python/python-runtime.js';
+import { boundRuntime } from '../python/python-runtime.js';
 import { bootstrapInterval } from '../stats/bootstrap-interval.js';
 import { sampleStddev } from '../stats/descriptive.js';
 import { groupStderr } from '../stats/group-stderr.js';
@@ -117,7 +117,7 @@ async function pythonAggregate(
       return ref ? { ...ref, key: name } : { value: doc.metrics[name] };
     });
   const iterations = bootstrapIters > 0 ? Math.min(bootstrapIters, PYTHON_BOOTSTRAP_ITERS) : 0;
-  const runtime = ref.binding?.runtime as PythonRuntime;
+  const runtime = boundRuntime(ref);
   const { value, replicates } = await runtime.aggregate(ref, items, iterations, task);
   const number = typeof value === 'boolean' ? Number(value) : value;
   if (typeof number !== 'number') {
@@ -307,7 +307,7 @@ async function groupFunction(
 ): Promise<number> {
   const values = parts.map((part) => part.value);
   const result = isPythonRef(ref)
-    ? await (ref.binding?.runtime as PythonRuntime).groupAggregate(ref, values, sizes, weightBySize, group)
+    ? await boundRuntime(ref).groupAggregate(ref, values, sizes, weightBySize, group)
     : await (ref.fn as (values: number[], sizes: number[], weightBySize: boolean) => unknown)(
         values,
         sizes,

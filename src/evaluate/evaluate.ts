@@ -106,7 +106,11 @@ async function loadNodes(options: CommonOptions): Promise<TaskNode[]> {
   const specs = options.tasks.filter((task): task is string => typeof task === 'string');
   const loaded = options.tasks.filter((task): task is TaskNode => typeof task !== 'string');
   const resolved = specs.length
-    ? await resolveTasks(specs, { includePath: options.includePath, logger: options.logger })
+    ? await resolveTasks(specs, {
+        includePath: options.includePath,
+        logger: options.logger,
+        python: options.python,
+      })
     : [];
   return [...loaded, ...resolved];
 }

@@ -6,7 +6,12 @@ import type { GenerationMetricInput } from '../metrics/types.js';
 import { isRequestError, type LoglikelihoodResult, type RequestError } from '../models/backend.js';
 import { pythonStr } from '../prompts/python-literal.js';
 import { isPythonRef } from '../python/python-ref.js';
-import type { PythonRuntime, PythonScores, PythonValueRef } from '../python/python-runtime.js';
+import {
+  boundRuntime,
+  type PythonRuntime,
+  type PythonScores,
+  type PythonValueRef,
+} from '../python/python-runtime.js';
 import { pythonResponse } from '../python/responses.js';
 import type { MetricConfig } from '../tasks/types.js';
 import { generativeChoiceResults } from './mc-generate.js';
@@ -126,10 +131,6 @@ interface DocPythonScores {
   error?: AssayError;
 }
 
-function runtimeOf(ref: { binding?: { runtime: unknown } }): PythonRuntime {
-  return ref.binding?.runtime as PythonRuntime;
-}
-
 /** Python process_results, or Python metric functions of a generate_until task, over every doc in batches. */
 async function pythonScores(
   plan: TaskPlan,
@@ -173,7 +174,7 @@ async function pythonScores(
       results: filtered.map((value) => pythonResponse(value, rolling)),
       location: location(planned),
     }));
-    absorb(await runtimeOf(processResultsRef).processResults(processResultsRef, items), true);
+    absorb(await boundRuntime(processResultsRef).processResults(processResultsRef, items), true);
     return out;
   }
   if (config.process_results || config.output_type !== 'generate_until') return undefined;
@@ -187,7 +188,7 @@ async function pythonScores(
   const computed = await Promise.all(
     entries.map((entry) => {
       const ref = entry.metric as Parameters<PythonRuntime['metric']>[0];
-      return runtimeOf(ref).metric(ref, metricName(entry), kwargsOf(entry), items);
+      return boundRuntime(ref).metric(ref, metricName(entry), kwargsOf(entry), items);
     }),
   );
   for (const [index, scores] of computed.entries()) absorb(scores, false, metricName(entries[index]));

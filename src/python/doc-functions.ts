@@ -4,8 +4,8 @@
  * evaluator's synchronous calls then read the results (python-ref.ts).
  */
 import type { Doc, TaskConfig } from '../tasks/types.js';
-import { isPythonRef, needsInterpreter, type PythonFunctionRef } from './python-ref.js';
-import type { ItemLocation, PythonRuntime } from './python-runtime.js';
+import { isPythonRef, type PythonFunctionRef } from './python-ref.js';
+import { boundRuntime, type ItemLocation, type PythonRuntime } from './python-runtime.js';
 
 const DOC_FIELDS = ['doc_to_text', 'doc_to_target', 'doc_to_choice'] as const;
 
@@ -34,8 +34,7 @@ export async function prepareDocFunctions(
   };
   const byRuntime = new Map<PythonRuntime, typeof calls>();
   for (const call of calls) {
-    if (!call.ref.binding) throw needsInterpreter(call.ref);
-    const runtime = call.ref.binding.runtime as PythonRuntime;
+    const runtime = boundRuntime(call.ref);
     byRuntime.set(runtime, [...(byRuntime.get(runtime) ?? []), call]);
   }
   for (const [runtime, group] of byRuntime) await runtime.prepareDocFunctions(group, locate);

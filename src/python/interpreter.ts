@@ -2,6 +2,7 @@
  * Which Python runs task code: `--python PATH`, else the ASSAY_PYTHON environment variable, else
  * `python3` on PATH. Nothing is started here; a missing interpreter is reported only when a task needs one.
  */
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -54,3 +55,25 @@ export function chooseInterpreter(option?: string, env: NodeJS.ProcessEnv = proc
 
 /** How to give assay an interpreter, for error messages. */
 export const INTERPRETER_HINT = 'install Python 3, or pass --python PATH (or set ASSAY_PYTHON)';
+
+const evaluateByInterpreter = new Map<string, boolean>();
+
+/**
+ * Whether the interpreter can import Hugging Face `evaluate` (checked once per interpreter and process,
+ * only when a task names a metric assay does not know).
+ */
+export function hfEvaluateImportable(option?: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const choice = chooseInterpreter(option, env);
+  if (!choice.found) return false;
+  let known = evaluateByInterpreter.get(choice.path);
+  if (known === undefined) {
+    const probe = spawnSync(
+      choice.path,
+      ['-c', 'import importlib.util, sys; sys.exit(0 if importlib.util.find_spec("evaluate") else 1)'],
+      { stdio: 'ignore', timeout: 10_000 },
+    );
+    known = probe.status === 0;
+    evaluateByInterpreter.set(choice.path, known);
+  }
+  return known;
+}

@@ -6,8 +6,8 @@
 import { AssayError } from '../errors.js';
 import type { FilterStep } from '../metrics/filters/types.js';
 import type { Doc } from '../tasks/types.js';
-import { keyLabel, needsInterpreter, type PythonFunctionRef } from './python-ref.js';
-import type { PythonRuntime } from './python-runtime.js';
+import { keyLabel, type PythonFunctionRef } from './python-ref.js';
+import { boundRuntime } from './python-runtime.js';
 import { pythonResponse } from './responses.js';
 
 function step(ref: PythonFunctionRef, mode: 'class' | 'custom', kwargs: Record<string, unknown>): FilterStep {
@@ -19,9 +19,7 @@ function step(ref: PythonFunctionRef, mode: 'class' | 'custom', kwargs: Record<s
     );
   }) as FilterStep;
   perDoc.batch = async (values: unknown[], docs: Doc[], task: string) => {
-    if (!ref.binding) throw needsInterpreter(ref);
-    const runtime = ref.binding.runtime as PythonRuntime;
-    return runtime.filter(
+    return boundRuntime(ref).filter(
       ref,
       mode,
       kwargs,

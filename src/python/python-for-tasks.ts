@@ -25,7 +25,8 @@ export async function startPythonFor(
 ): Promise<PythonRuntime | undefined> {
   const refs = pythonRefsOf(nodes);
   if (refs.length === 0) return undefined;
-  const runtime = await PythonRuntime.start(options, refs[0]);
+  // Name a function that truly needs Python in the error, not an optional evaluate-metric fallback.
+  const runtime = await PythonRuntime.start(options, refs.find((ref) => !ref.hfEvaluate) ?? refs[0]);
   try {
     await runtime.bind(refs);
   } catch (error) {

@@ -47,6 +47,11 @@ export interface PythonFunctionRef extends FunctionRef {
   binding?: { runtime: PythonBinding; id: number };
   /** doc → value of this doc function, filled by prepareDocFunctions before the evaluator reads them. */
   readonly prepared: WeakMap<object, unknown>;
+  /**
+   * A metric lm-eval would take from Hugging Face `evaluate` (`evaluate.load(name).compute`): an unknown
+   * metric name, or `hf_evaluate: true`. `unavailable` is the error to give when `evaluate` cannot be imported.
+   */
+  readonly hfEvaluate?: { name: string; unavailable: AssayError };
 }
 
 export function isPythonRef(value: unknown): value is PythonFunctionRef {
@@ -127,6 +132,22 @@ export function createPythonRef(
   }
   (target as { fn: typeof fn }).fn = fn;
   return target;
+}
+
+/**
+ * A metric_list entry lm-eval resolves through Hugging Face `evaluate.load(name)`. It needs Python and
+ * `evaluate`; without them the task fails with `unavailable` (the unknown-metric error), as before.
+ */
+export function createHfMetricRef(
+  name: string,
+  yamlFile: string,
+  keyPath: readonly (string | number)[],
+  unavailable: AssayError,
+): PythonFunctionRef {
+  return {
+    ...createPythonRef(name, `<evaluate.load(${JSON.stringify(name)})>`, name, yamlFile, keyPath),
+    hfEvaluate: { name, unavailable },
+  };
 }
 
 /** Every Python ref in a config tree (task configs, group configs), each once, in tree order. */

@@ -96,6 +96,7 @@ export class PythonRuntime implements PythonBinding {
   static async start(options: PythonRuntimeOptions = {}, ref?: PythonFunctionRef): Promise<PythonRuntime> {
     const choice = chooseInterpreter(options.python, options.env ?? process.env);
     if (!choice.found) {
+      if (ref?.hfEvaluate) throw ref.hfEvaluate.unavailable;
       if (ref) throw needsInterpreter(ref, choice.reason);
       throw new AssayError('needs_python', `no Python interpreter: ${choice.reason}`);
     }
@@ -132,7 +133,7 @@ export class PythonRuntime implements PythonBinding {
     const unbound = refs.filter((ref) => ref.binding?.runtime !== this);
     if (unbound.length === 0) return;
     const replies = await this.worker.request<Array<{ id?: number; error?: PythonFailure }>>('load', {
-      functions: unbound.map((ref) => ({ module: ref.module, name: ref.name })),
+      functions: unbound.map(loadSpec),
       seeds: this.seeds ?? null,
     });
     for (const [index, ref] of unbound.entries()) {
@@ -146,7 +147,7 @@ export class PythonRuntime implements PythonBinding {
   async tryBind(refs: readonly PythonFunctionRef[]): Promise<Array<AssayError | undefined>> {
     const out: Array<AssayError | undefined> = [];
     const replies = await this.worker.request<Array<{ id?: number; error?: PythonFailure }>>('load', {
-      functions: refs.map((ref) => ({ module: ref.module, name: ref.name })),
+      functions: refs.map(loadSpec),
       seeds: this.seeds ?? null,
     });
     for (const [index, ref] of refs.entries()) {
@@ -165,7 +166,7 @@ export class PythonRuntime implements PythonBinding {
     return ref.binding.id;
   }
 
-  private async call<T>(
+  private async invoke<T>(
     ref: PythonFunctionRef,
     op: string,
     payload: Record<string, unknown>,
@@ -194,7 +195,7 @@ export class PythonRuntime implements PythonBinding {
 
   /** lm-eval's `process_docs(dataset)`: the split as a `datasets.Dataset` (real or stand-in), once. */
   async processDocs(ref: PythonFunctionRef, docs: Doc[], context: DocsContext): Promise<Doc[]> {
-    const reply = await this.call<{ handle: number; docs: Doc[] }>(
+    const reply = await this.invoke<{ handle: number; docs: Doc[] }>(
       ref,
       'process_docs',
       { docs },
@@ -212,7 +213,9 @@ export class PythonRuntime implements PythonBinding {
 
   /** `fewshot_config.samples: !function ...`: called without arguments, returns the few-shot docs. */
   async samples(ref: PythonFunctionRef): Promise<Doc[]> {
-    const reply = await this.call<{ handle: number; docs: Doc[] }>(ref, 'samples', {}, () => ({ task: '?' }));
+    const reply = await this.invoke<{ handle: number; docs: Doc[] }>(ref, 'samples', {}, () => ({
+      task: '?',
+    }));
     this.remember(reply.docs, reply.handle);
     return reply.docs;
   }
@@ -299,7 +302,12 @@ export class PythonRuntime implements PythonBinding {
       const slice = items.slice(start, start + BATCH);
       slices.push(slice);
       requests.push(
-        this.call(ref, op, { ...extra, items: slice.map(encode) }, () => slice[0]?.location ?? { task: '?' }),
+        this.invoke(
+          ref,
+          op,
+          { ...extra, items: slice.map(encode) },
+          () => slice[0]?.location ?? { task: '?' },
+        ),
       );
     }
     const replies = await Promise.all(requests);
@@ -328,7 +336,7 @@ export class PythonRuntime implements PythonBinding {
     docs: Doc[],
     task: string,
   ): Promise<unknown[]> {
-    return this.call(ref, 'filter', { mode, kwargs, resps, docs }, () => ({ task }));
+    return this.invoke(ref, 'filter', { mode, kwargs, resps, docs }, () => ({ task }));
   }
 
   /**
@@ -344,7 +352,7 @@ export class PythonRuntime implements PythonBinding {
     const encoded = items.map((item) =>
       'store' in item ? [item.store, item.index, item.key] : { v: item.value },
     );
-    return this.call(ref, 'aggregate', { items: encoded, iters: iterations }, () => ({ task }));
+    return this.invoke(ref, 'aggregate', { items: encoded, iters: iterations }, () => ({ task }));
   }
 
   /** A group's `aggregate_metric_list` function: `fn(values, sizes, weight_by_size)`. */
@@ -355,9 +363,14 @@ export class PythonRuntime implements PythonBinding {
     weightBySize: boolean,
     group: string,
   ): Promise<unknown> {
-    return this.call(ref, 'group_aggregate', { values, sizes, weight_by_size: weightBySize }, () => ({
+    return this.invoke(ref, 'group_aggregate', { values, sizes, weight_by_size: weightBySize }, () => ({
       task: group,
     }));
+  }
+
+  /** Calls the function with positional arguments (for tools and tests; the evaluator uses the methods above). */
+  call(ref: PythonFunctionRef, ...args: unknown[]): Promise<unknown> {
+    return this.invoke(ref, 'call', { args }, () => ({ task: '?' }));
   }
 
   /** Drops objects the worker keeps for a finished task. */
@@ -371,7 +384,20 @@ export class PythonRuntime implements PythonBinding {
   }
 }
 
+/** The runtime a ref is bound to; an unbound ref needs an interpreter, and the error says how to give one. */
+export function boundRuntime(ref: PythonFunctionRef): PythonRuntime {
+  if (!ref.binding) throw needsInterpreter(ref);
+  return ref.binding.runtime as PythonRuntime;
+}
+
+function loadSpec(ref: PythonFunctionRef): Record<string, unknown> {
+  if (ref.hfEvaluate) return { builtin: { kind: 'hf_evaluate', name: ref.hfEvaluate.name } };
+  return { module: ref.module, name: ref.name };
+}
+
 async function bindError(ref: PythonFunctionRef, failure: PythonFailure): Promise<AssayError> {
+  // `evaluate` missing (or without this metric): the unknown-metric error the task would have had anyway.
+  if (ref.hfEvaluate) return ref.hfEvaluate.unavailable;
   const importing = failure.type !== 'AttributeError' || !/has no function/.test(failure.message);
   const what = importing
     ? `importing ${path.basename(ref.module)} failed: ${describeFailure(failure)}`

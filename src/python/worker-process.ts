@@ -161,7 +161,15 @@ export class PythonWorker {
       hello(JSON.parse(text) as PythonInfo);
       return;
     }
-    const reply = decodeValue(text) as { id: number; ok: boolean; value?: unknown; error?: PythonFailure };
+    let reply: { id: number; ok: boolean; value?: unknown; error?: PythonFailure };
+    try {
+      reply = decodeValue(text) as typeof reply;
+    } catch (error) {
+      // A frame that is not JSON: the protocol is broken, so is every request in flight.
+      this.fail(new Error(`the Python worker sent a malformed frame: ${(error as Error).message}`));
+      this.child.kill('SIGKILL');
+      return;
+    }
     const pending = this.pending.get(reply.id);
     if (!pending) return;
     this.pending.delete(reply.id);

@@ -14,7 +14,7 @@ import { loadJsonlTask } from './jsonl-task.js';
 import { GROUP_FIELDS, parseGroupConfig } from './schema.js';
 import { type GroupNode, type LoadedTask, leafTasks, type TaskNode } from './task.js';
 import { cloneYaml, loadYaml, locateKey, type YamlMapping } from './yaml-loader.js';
-import { loadYamlTask, type TaskOverrides } from './yaml-task.js';
+import { loadYamlTask, type TaskOverrides, type YamlTaskOptions } from './yaml-task.js';
 
 export interface ResolveOptions {
   includePath?: string[];
@@ -23,6 +23,8 @@ export interface ResolveOptions {
   builtinDir?: string | false;
   /** Reuse an index built earlier (e.g. by `validate` after `ls`). */
   index?: TaskIndex;
+  /** The interpreter for Python task code (`--python`): unknown metric names go to its HF `evaluate`, if any. */
+  python?: string;
 }
 
 const TASK_FILE = /\.(ya?ml|jsonl|ts|mts|js|mjs)$/;
@@ -52,7 +54,7 @@ export async function resolveTasks(specs: string[], options: ResolveOptions = {}
       logger: options.logger,
       extraRoots: [...extraRoots, ...folders.map((dir) => ({ dir }))],
     }));
-  const builder = new NodeBuilder(index);
+  const builder = new NodeBuilder(index, { python: options.python });
 
   const nodes: TaskNode[] = [];
   for (const item of items) nodes.push(...(await builder.resolveSpec(item)));
@@ -90,7 +92,10 @@ function checkDuplicates(nodes: TaskNode[]): void {
 }
 
 class NodeBuilder {
-  constructor(private readonly index: TaskIndex) {}
+  constructor(
+    private readonly index: TaskIndex,
+    private readonly load: YamlTaskOptions = {},
+  ) {}
 
   async resolveSpec(item: string): Promise<TaskNode[]> {
     const entry = this.index.entries.get(item);
@@ -141,7 +146,7 @@ class NodeBuilder {
     }
     if (kind === 'group')
       return this.buildGroup(String(loaded.config.group), loaded.config, file, undefined, []);
-    return loadYamlTask(loaded);
+    return loadYamlTask(loaded, undefined, this.load);
   }
 
   private async buildEntry(
@@ -169,7 +174,7 @@ class NodeBuilder {
       return withOverrides(await loadModuleTask(file, entry.name), overrides, entry);
     const loaded = await loadYaml(file);
     if (entry.kind === 'group') return this.buildGroup(entry.name, loaded.config, file, overrides, stack);
-    return loadYamlTask(loaded, overrides);
+    return loadYamlTask(loaded, overrides, this.load);
   }
 
   /**
@@ -277,7 +282,7 @@ class NodeBuilder {
     // A task defined inline in the group (or not in the index): `group::task`, aliased to its own name.
     const namespaced = `${groupName}::${member.task}`;
     const config: YamlMapping = { task_alias: member.task, ...values, task: namespaced };
-    return [await loadYamlTask({ path: file, config, files: [file] })];
+    return [await loadYamlTask({ path: file, config, files: [file] }, undefined, this.load)];
   }
 
   /** A child that names an index entry; a tag expands in place to its tasks, sorted by name. */

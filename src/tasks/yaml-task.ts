@@ -2,8 +2,13 @@
  * Turns a merged task YAML (plus any group overrides) into a LoadedTask: functions imported, config
  * validated with defaults, names checked against the metric and filter registries.
  */
+import { AssayError } from '../errors.js';
+import { getMetric } from '../metrics/registry.js';
+import { hfEvaluateImportable } from '../python/interpreter.js';
+import { createHfMetricRef } from '../python/python-ref.js';
 import { resolveFunctions } from './function-ref.js';
 import { type Locate, parseTaskConfig, validateNames } from './schema.js';
+import type { TaskConfig } from './types.js';
 import { hashFiles } from './source-hash.js';
 import type { LoadedTask } from './task.js';
 import { taskDocs } from './task-docs.js';
@@ -26,7 +31,52 @@ export interface TaskOverrides {
   file?: string;
 }
 
-export async function loadYamlTask(source: YamlTaskSource, overrides?: TaskOverrides): Promise<LoadedTask> {
+/**
+ * lm-eval looks a metric name it does not know up in Hugging Face `evaluate` (as it does every name
+ * with `hf_evaluate: true`). Such entries become Python metric refs, bound when the run starts Python;
+ * where `evaluate` (or Python) is missing they fail with the usual unknown-metric error.
+ */
+async function deferToHfEvaluate(
+  config: TaskConfig,
+  file: string,
+  locate: Locate,
+  python: string | undefined,
+): Promise<void> {
+  if (config.process_results) return;
+  for (const [index, entry] of (config.metric_list ?? []).entries()) {
+    if (typeof entry.metric !== 'string') continue;
+    const name = entry.metric;
+    let unavailable: AssayError | undefined;
+    try {
+      getMetric(name);
+    } catch (error) {
+      if (!(error instanceof AssayError) || error.code !== 'unknown_metric') throw error;
+      // Without `evaluate` this is a plain unknown name: validateNames reports it, at load, as before.
+      if (entry.hf_evaluate !== true && !hfEvaluateImportable(python)) continue;
+      unavailable = new AssayError(error.code, error.message, {
+        location: { ...(await locate(['metric_list', index, 'metric'])), task: config.task },
+        cause: error,
+      });
+    }
+    if (entry.hf_evaluate === true) {
+      unavailable ??= new AssayError('unknown_metric', `metric ${name}: hf_evaluate needs the evaluate package in Python`, {
+        location: { ...(await locate(['metric_list', index, 'metric'])), task: config.task },
+      });
+    } else if (!unavailable) continue;
+    entry.metric = createHfMetricRef(name, file, ['metric_list', index, 'metric'], unavailable);
+  }
+}
+
+export interface YamlTaskOptions {
+  /** `--python`, for the Hugging Face `evaluate` fallback of unknown metric names. */
+  python?: string;
+}
+
+export async function loadYamlTask(
+  source: YamlTaskSource,
+  overrides?: TaskOverrides,
+  options: YamlTaskOptions = {},
+): Promise<LoadedTask> {
   // Memoized parses are shared by every task that includes them; work on a private copy.
   const raw: YamlMapping = { ...cloneYaml(source.config), ...cloneYaml(overrides?.values ?? {}) };
   const overrideKeys = new Set(Object.keys(overrides?.values ?? {}));
@@ -38,6 +88,7 @@ export async function loadYamlTask(source: YamlTaskSource, overrides?: TaskOverr
   };
   const resolved = await resolveFunctions(raw);
   const config = await parseTaskConfig(resolved.value, locate);
+  await deferToHfEvaluate(config, source.path, locate, options.python);
   await validateNames(config, locate);
   const hashed = [...source.files, ...(overrides?.file ? [overrides.file] : []), ...resolved.files];
   const docs = taskDocs(config, source.path);
