@@ -267,7 +267,9 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
         { text: 'ccc ', keep: true, id: 2, query: '2: ccc', length: 4 },
       ]);
       expect(runtime.refOf(docs[1])).toEqual({ h: expect.any(Number), i: 1 });
-      expect(await process.fn(raw, { task: 'fixture' })).toEqual(docs);
+      expect(
+        await (process.fn as (docs: Doc[], context: object) => unknown)(raw, { task: 'fixture' }),
+      ).toEqual(docs);
     });
 
     it('doc functions run over all docs in one call; evaluator calls read the results', async () => {
@@ -294,7 +296,7 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
 
     it('a Python exception names the task, the doc, the function and the last frame of task code', async () => {
       const failing = await bound('fails_on_three', ['doc_to_text']);
-      const docs = [0, 1, 2, 3, 4].map((id) => ({ id }));
+      const docs: Doc[] = [0, 1, 2, 3, 4].map((id) => ({ id }));
       const error = (await runtime
         .prepareDocFunctions([{ ref: failing, docs }], (doc) => ({
           task: 'fixture',
@@ -323,7 +325,7 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
       expect(importError?.message).toMatch(
         /^doc_to_text: !function needs_missing\.fn: importing needs_missing\.py failed: ModuleNotFoundError: No module named 'definitely_not_a_module_xyz' at needs_missing\.py:1 in <module>/,
       );
-      expect((importError?.cause as { failure: { missing: string } }).failure.missing).toBe(
+      expect((importError?.cause as { failure: { missing: string } } | undefined)?.failure.missing).toBe(
         'definitely_not_a_module_xyz',
       );
       expect(attributeError?.message).toBe(
