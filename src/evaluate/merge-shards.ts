@@ -344,7 +344,11 @@ function mergeLogs(task: LoadedTask, runs: ShardRun[]): { lines: SampleLine[] } 
  * A ScoredTask as scoring left it, rebuilt from sample lines: docs in selection order (the order
  * aggregation and bootstrap resampling see them in), per-filter metric values from the lines.
  */
-async function rebuildScoredTask(task: LoadedTask, lines: SampleLine[], runs: ShardRun[]): Promise<ScoredTask> {
+async function rebuildScoredTask(
+  task: LoadedTask,
+  lines: SampleLine[],
+  runs: ShardRun[],
+): Promise<ScoredTask> {
   const results = runs[0].results;
   const byDoc = new Map<number, SampleLine[]>();
   for (const line of lines) {

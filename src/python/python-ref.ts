@@ -52,6 +52,11 @@ export interface PythonFunctionRef extends FunctionRef {
    * metric name, or `hf_evaluate: true`. `unavailable` is the error to give when `evaluate` cannot be imported.
    */
   readonly hfEvaluate?: { name: string; unavailable: AssayError };
+  /**
+   * A filter named in the YAML that task modules register (`@register_filter(name)`): looked up in the
+   * filter registry after `modules` are imported; `unknown` is the error when no module registers it.
+   */
+  readonly registeredFilter?: { name: string; modules: string[]; unknown: AssayError };
 }
 
 export function isPythonRef(value: unknown): value is PythonFunctionRef {
@@ -147,6 +152,19 @@ export function createHfMetricRef(
   return {
     ...createPythonRef(name, `<evaluate.load(${JSON.stringify(name)})>`, name, yamlFile, keyPath),
     hfEvaluate: { name, unavailable },
+  };
+}
+
+export function createRegisteredFilterRef(
+  name: string,
+  modules: string[],
+  yamlFile: string,
+  keyPath: readonly (string | number)[],
+  unknown: AssayError,
+): PythonFunctionRef {
+  return {
+    ...createPythonRef(name, modules[0], name, yamlFile, keyPath),
+    registeredFilter: { name, modules, unknown },
   };
 }
 

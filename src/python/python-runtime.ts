@@ -128,6 +128,11 @@ export class PythonRuntime implements PythonBinding {
     return this.worker.close();
   }
 
+  /** Ends the worker at once (a call that never returns); pending calls reject. */
+  kill(): void {
+    this.worker.kill();
+  }
+
   /** Imports the modules and checks the functions, in one call; binds each ref to this runtime. */
   async bind(refs: readonly PythonFunctionRef[]): Promise<void> {
     const unbound = refs.filter((ref) => ref.binding?.runtime !== this);
@@ -392,12 +397,17 @@ export function boundRuntime(ref: PythonFunctionRef): PythonRuntime {
 
 function loadSpec(ref: PythonFunctionRef): Record<string, unknown> {
   if (ref.hfEvaluate) return { builtin: { kind: 'hf_evaluate', name: ref.hfEvaluate.name } };
+  if (ref.registeredFilter) {
+    const { name, modules } = ref.registeredFilter;
+    return { builtin: { kind: 'registered_filter', name, modules } };
+  }
   return { module: ref.module, name: ref.name };
 }
 
 async function bindError(ref: PythonFunctionRef, failure: PythonFailure): Promise<AssayError> {
   // `evaluate` missing (or without this metric): the unknown-metric error the task would have had anyway.
   if (ref.hfEvaluate) return ref.hfEvaluate.unavailable;
+  if (ref.registeredFilter && failure.type === 'KeyError') return ref.registeredFilter.unknown;
   const importing = failure.type !== 'AttributeError' || !/has no function/.test(failure.message);
   const what = importing
     ? `importing ${path.basename(ref.module)} failed: ${describeFailure(failure)}`

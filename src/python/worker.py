@@ -763,6 +763,7 @@ def build_lm_eval_api_registry(module):
     module.register_metric = registrar("metric")
     module.register_aggregation = registrar("aggregation")
     module.get_filter = lambda name: name if callable(name) else registries["filter"][name]
+    module.filter_registry = registries["filter"]
     strict_module(module, [name for name in vars(module) if not name.startswith("_")])
 
 
@@ -945,6 +946,16 @@ def entry_builtin(spec):
         import evaluate
 
         return evaluate.load(spec["name"]).compute
+    if spec["kind"] == "registered_filter":
+        # Importing the task's modules runs their @register_filter decorators.
+        for path in spec["modules"]:
+            load_module(path)
+        from lm_eval.api.registry import get_filter
+
+        try:
+            return get_filter(spec["name"])
+        except KeyError:
+            raise KeyError(f"no module registers a filter named {spec['name']!r}") from None
     raise ValueError(f"unknown builtin {spec['kind']}")
 
 

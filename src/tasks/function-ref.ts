@@ -84,6 +84,18 @@ function splitRef(ref: string): [string, string] | undefined {
   return [ref.slice(0, dot), ref.slice(dot + 1)];
 }
 
+/**
+ * lm-eval falls back to a plain import for a module not beside the YAML: in its own tree that is
+ * `lm_eval.tasks.<folder>.<module>`, found here in the tree the YAML sits in.
+ */
+function inTaskTree(yamlFile: string, modulePath: string): string | undefined {
+  const marker = `${path.sep}lm_eval${path.sep}tasks${path.sep}`;
+  const at = yamlFile.indexOf(marker);
+  if (at < 0 || !modulePath.startsWith('lm_eval.tasks.')) return undefined;
+  const root = yamlFile.slice(0, at + marker.length);
+  return path.join(root, `${modulePath.slice('lm_eval.tasks.'.length).replaceAll('.', path.sep)}.py`);
+}
+
 export async function resolveFunction(
   deferred: DeferredFunction,
   keyPath: readonly (string | number)[] = [],
@@ -106,8 +118,10 @@ export async function resolveFunction(
     existsSync(candidate),
   );
   if (!file) {
-    const python = `${base}.py`;
-    if (existsSync(python)) {
+    const python = [`${base}.py`, inTaskTree(yamlFile, modulePath)].find(
+      (candidate): candidate is string => candidate !== undefined && existsSync(candidate),
+    );
+    if (python) {
       return { ref: createPythonRef(ref, python, exportName, yamlFile, keyPath), files: [python] };
     }
     const tried = [...MODULE_EXTENSIONS, '.py']
