@@ -169,12 +169,19 @@ async function pythonScores(
   const processResultsRef = config.process_results;
   if (isPythonRef(processResultsRef)) {
     const rolling = config.output_type === 'loglikelihood_rolling';
+    // Log-likelihood answers (the common case) go as plain pairs; the worker makes lm-eval's tuples.
+    const loglikelihood = ok.every(({ filtered }) => filtered.every(isLoglikelihoodResult));
     const items = ok.map(({ planned, filtered }) => ({
       doc: planned.doc,
-      results: filtered.map((value) => pythonResponse(value, rolling)),
+      results: loglikelihood
+        ? (filtered as LoglikelihoodResult[]).map((value) => [value.logprob, value.isGreedy])
+        : filtered.map((value) => pythonResponse(value, rolling)),
       location: location(planned),
     }));
-    absorb(await boundRuntime(processResultsRef).processResults(processResultsRef, items), true);
+    absorb(
+      await boundRuntime(processResultsRef).processResults(processResultsRef, items, { loglikelihood }),
+      true,
+    );
     return out;
   }
   if (config.process_results || config.output_type !== 'generate_until') return undefined;
@@ -193,6 +200,15 @@ async function pythonScores(
   );
   for (const [index, scores] of computed.entries()) absorb(scores, false, metricName(entries[index]));
   return out;
+}
+
+function isLoglikelihoodResult(value: unknown): value is LoglikelihoodResult {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as LoglikelihoodResult).logprob === 'number' &&
+    typeof (value as LoglikelihoodResult).isGreedy === 'boolean'
+  );
 }
 
 /** lm-eval's generate_until gold: the choice a target index names, the target list, or str(target). */

@@ -350,6 +350,18 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
           location: { task: 'fixture', docId: index },
         })),
       );
+      // The compact form the evaluator uses for log-likelihood answers gives the same tuples.
+      const compact = await runtime.processResults(
+        process,
+        docs.map((doc, index) => ({
+          doc,
+          results: [[logprobs[index], index % 2 === 0]],
+          location: { task: 'fixture', docId: index },
+        })),
+        { loglikelihood: true },
+      );
+      expect(JSON.stringify(compact.values)).toBe(JSON.stringify(scores.values));
+      expect(compact.values.map((value) => value?.kind)).toEqual(['float', 'float', undefined, 'float']);
       expect(scores.errors.map((error) => error?.message)).toEqual([
         undefined,
         undefined,

@@ -250,7 +250,7 @@ export class PythonRuntime implements PythonBinding {
     }));
     let values: unknown[][];
     try {
-      values = await this.worker.request<unknown[][]>('apply', { docs, calls: plan });
+      values = await this.worker.request<unknown[][]>('apply', { ...this.docPayload(docs), calls: plan });
     } catch (error) {
       if (!(error instanceof PythonCallError)) throw error;
       // The worker stops at the first failure; find which call it was in from the position reported.
@@ -265,12 +265,35 @@ export class PythonRuntime implements PythonBinding {
     }
   }
 
-  /** lm-eval's `process_results(doc, results)` for every item, in batches. */
+  /** Docs as the worker receives them: those it holds by reference, out of band, the rest as values. */
+  private docPayload(docs: readonly Doc[]): { docs: Array<Doc | null>; refs: number[][] } {
+    const values: Array<Doc | null> = [];
+    const refs: number[][] = [];
+    for (const [position, doc] of docs.entries()) {
+      const ref = this.worker.refs.get(doc);
+      if (ref?.i !== undefined) {
+        values.push(null);
+        refs.push([position, ref.h, ref.i]);
+      } else values.push(doc);
+    }
+    return { docs: values, refs };
+  }
+
+  /**
+   * lm-eval's `process_results(doc, results)` for every item, in batches. With `loglikelihood`, each
+   * result is a `[logprob, is_greedy]` pair the worker turns into lm-eval's `(float, bool)` tuple
+   * (cheaper than tagging every tuple); otherwise results go as they are (see responses.ts).
+   */
   processResults(
     ref: PythonFunctionRef,
     items: ReadonlyArray<{ doc: Doc; results: unknown[]; location: ItemLocation }>,
+    options: { loglikelihood?: boolean } = {},
   ): Promise<PythonScores> {
-    return this.batched(ref, 'process_results', items, (item) => [item.doc, item.results], {});
+    return this.batched(ref, 'process_results', items, (slice) => ({
+      ...this.docPayload(slice.map((item) => item.doc)),
+      results: slice.map((item) => item.results),
+      loglikelihood: options.loglikelihood ?? false,
+    }));
   }
 
   /**
@@ -283,18 +306,18 @@ export class PythonRuntime implements PythonBinding {
     kwargs: Record<string, unknown>,
     items: ReadonlyArray<{ gold: unknown; result: unknown; multipleTarget: boolean; location: ItemLocation }>,
   ): Promise<PythonScores> {
-    return this.batched(ref, 'metric', items, (item) => [item.gold, item.result, item.multipleTarget], {
+    return this.batched(ref, 'metric', items, (slice) => ({
       name,
       kwargs,
-    });
+      items: slice.map((item) => [item.gold, item.result, item.multipleTarget]),
+    }));
   }
 
   private async batched<T extends { location: ItemLocation }>(
     ref: PythonFunctionRef,
     op: string,
     items: readonly T[],
-    encode: (item: T) => unknown,
-    extra: Record<string, unknown>,
+    payload: (slice: T[]) => Record<string, unknown>,
   ): Promise<PythonScores> {
     type Reply = {
       store: number;
@@ -306,14 +329,7 @@ export class PythonRuntime implements PythonBinding {
     for (let start = 0; start < items.length; start += BATCH) {
       const slice = items.slice(start, start + BATCH);
       slices.push(slice);
-      requests.push(
-        this.invoke(
-          ref,
-          op,
-          { ...extra, items: slice.map(encode) },
-          () => slice[0]?.location ?? { task: '?' },
-        ),
-      );
+      requests.push(this.invoke(ref, op, payload(slice), () => slice[0]?.location ?? { task: '?' }));
     }
     const replies = await Promise.all(requests);
     const scores: PythonScores = { values: [], refs: [], errors: [] };

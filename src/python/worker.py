@@ -150,16 +150,33 @@ def decode(payload):
     return json.loads(payload, object_hook=_decode_tag)
 
 
+# Without the circular-reference check the C encoder is several times faster on large splits; a cycle
+# still fails (RecursionError), and is reported like any other exception.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False, separators=(",", ":"))
+
+
 def dump(value):
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 def dump_rows(rows):
     """Docs are plain JSON almost always: try the C encoder first, walk the values only when it fails."""
     try:
-        return json.dumps(rows, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError):
+        return _ENCODER.encode(rows)
+    except (TypeError, ValueError, RecursionError):
         return dump(encode(rows))
+
+
+def with_refs(values, refs):
+    # Docs the worker already holds arrive as [position, handle, index] beside a list with None there.
+    for position, number, index in refs or ():
+        values[position] = handles[number][index]
+    return values
+
+
+def loglikelihood_results(results):
+    # Log-likelihood answers arrive as [logprob, is_greedy] pairs; lm-eval passes (float, bool) tuples.
+    return [(float(logprob), bool(greedy)) for logprob, greedy in results]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -996,7 +1013,7 @@ def _rows_reply(rows):
 
 
 def op_apply(request):
-    docs = request["docs"]
+    docs = with_refs(request["docs"], request.get("refs"))
     out = []
     for call in request["calls"]:
         fn = functions[call["fn"]]
@@ -1018,8 +1035,12 @@ def _stored_results(values, errors):
 def op_process_results(request):
     fn = functions[request["fn"]]
     values, errors = [], {}
-    for position, (doc, results) in enumerate(request["items"]):
+    docs = with_refs(request["docs"], request.get("refs"))
+    convert = loglikelihood_results if request.get("loglikelihood") else None
+    for position, (doc, results) in enumerate(zip(docs, request["results"])):
         try:
+            if convert:
+                results = convert(results)
             value = fn(doc, results)
             if not isinstance(value, dict):
                 raise TypeError(f"process_results must return a dict of metric values, got {type(value).__name__}")
