@@ -6,7 +6,7 @@
  * doubles of `datasets.Dataset.map` and `lm_eval.api.filter.Filter`), never from assay's output.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AssayError } from '../src/errors.js';
@@ -452,6 +452,43 @@ describe.skipIf(!plain)('Python tasks end to end, through the CLI', () => {
     } finally {
       if (saved === undefined) delete process.env.ASSAY_PYTHON;
       else process.env.ASSAY_PYTHON = saved;
+    }
+  });
+
+  it("an unknown metric name goes to Hugging Face evaluate.load(name).compute when evaluate imports", async () => {
+    // A stand-in `evaluate` package on PYTHONPATH with evaluate's documented API: load(name).compute(...) → dict.
+    const site = tempDir('assay-evaluate-');
+    mkdirSync(path.join(site, 'evaluate'));
+    writeFileSync(
+      path.join(site, 'evaluate', '__init__.py'),
+      [
+        'class _Metric:',
+        '    def __init__(self, name):',
+        '        self.name = name',
+        '    def compute(self, references, predictions):',
+        '        hits = [float(r.strip() == p.strip()) for r, p in zip(references, predictions)]',
+        '        return {self.name: sum(hits) / len(hits)}',
+        '',
+        'def load(name):',
+        '    return _Metric(name)',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      path.join(dir, 'pyhf.yaml'),
+      'task: pyhf\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: gen.jsonl\ntest_split: test\ndoc_to_text: "{{question}}"\ndoc_to_target: answer\ngeneration_kwargs:\n  until: ["\\n"]\nmetric_list:\n  - metric: hf_exact\n    aggregation: mean\n    higher_is_better: true\n',
+    );
+    const saved = process.env.PYTHONPATH;
+    process.env.PYTHONPATH = site;
+    try {
+      const run = await evaluate({ model: 'dummy', tasks: ['pyhf'], includePath: [dir], python: plain, logSamples: false });
+      const answers = run.samples.pyhf.map((line) => String((line as Json).filtered_resps[0]));
+      const expected = answers.map((answer, i) => (GEN_DOCS[i].answer.trim() === answer.trim() ? 1 : 0));
+      expect(run.samples.pyhf.map((line) => (line as Json).hf_exact)).toEqual(expected);
+      expect(run.results.results.pyhf['hf_exact,none']).toBe(expected.reduce((a, b) => a + b, 0) / expected.length);
+    } finally {
+      if (saved === undefined) delete process.env.PYTHONPATH;
+      else process.env.PYTHONPATH = saved;
     }
   });
 
