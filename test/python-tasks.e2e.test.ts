@@ -455,7 +455,7 @@ describe.skipIf(!plain)('Python tasks end to end, through the CLI', () => {
     }
   });
 
-  it("an unknown metric name goes to Hugging Face evaluate.load(name).compute when evaluate imports", async () => {
+  it('an unknown metric name goes to Hugging Face evaluate.load(name).compute when evaluate imports', async () => {
     // A stand-in `evaluate` package on PYTHONPATH with evaluate's documented API: load(name).compute(...) → dict.
     const site = tempDir('assay-evaluate-');
     mkdirSync(path.join(site, 'evaluate'));
@@ -481,11 +481,21 @@ describe.skipIf(!plain)('Python tasks end to end, through the CLI', () => {
     const saved = process.env.PYTHONPATH;
     process.env.PYTHONPATH = site;
     try {
-      const run = await evaluate({ model: 'dummy', tasks: ['pyhf'], includePath: [dir], python: plain, logSamples: false });
+      const run = await evaluate({
+        model: 'dummy',
+        tasks: ['pyhf'],
+        includePath: [dir],
+        python: plain,
+        logSamples: false,
+      });
       const answers = run.samples.pyhf.map((line) => String((line as Json).filtered_resps[0]));
-      const expected = answers.map((answer, i) => (GEN_DOCS[i].answer.trim() === answer.trim() ? 1 : 0));
+      const expected: number[] = answers.map((answer, i) =>
+        GEN_DOCS[i].answer.trim() === answer.trim() ? 1 : 0,
+      );
       expect(run.samples.pyhf.map((line) => (line as Json).hf_exact)).toEqual(expected);
-      expect(run.results.results.pyhf['hf_exact,none']).toBe(expected.reduce((a, b) => a + b, 0) / expected.length);
+      expect(run.results.results.pyhf['hf_exact,none']).toBe(
+        expected.reduce((a, b) => a + b, 0) / expected.length,
+      );
     } finally {
       if (saved === undefined) delete process.env.PYTHONPATH;
       else process.env.PYTHONPATH = saved;

@@ -107,6 +107,18 @@ def fewshot_samples():
 def overlap(references, predictions):
     return float(references[0] in predictions[0])
 
+def noisy(doc):
+    import os
+    print("hello from print")
+    os.write(1, b"raw bytes on fd 1\n")
+    return "quiet"
+
+def die(doc):
+    import os, sys
+    sys.stderr.write("about to exit\n")
+    sys.stderr.flush()
+    os._exit(3)
+
 def as_pair(items):
     gold, prediction = items
     return {"first": float(gold[:1] == prediction[:1]), "same": float(gold == prediction)}
@@ -188,6 +200,7 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
   describe(`Python bridge on ${python}`, () => {
     let runtime: PythonRuntime;
     let dir: string;
+    const stderr: string[] = [];
     const refs = new Map<string, PythonFunctionRef>();
     const yamlFile = () => path.join(dir, 'task.yaml');
     const ref = (name: string, keyPath: (string | number)[] = ['other'], module = 'fixture_utils.py') => {
@@ -239,7 +252,11 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
         path.join(tasks, 'alpha', 'utils.py'),
         'from lm_eval.tasks.beta.shared import PREFIX\nfrom . import sibling\n\ndef doc_to_text(doc):\n    return PREFIX + doc["text"] + sibling.SUFFIX\n',
       );
-      runtime = await PythonRuntime.start({ python, seeds: { random: 0, numpy: 1234, torch: 1234 } });
+      runtime = await PythonRuntime.start({
+        python,
+        seeds: { random: 0, numpy: 1234, torch: 1234 },
+        onStderr: (line) => stderr.push(line),
+      });
     });
     afterAll(async () => {
       await runtime?.close();
@@ -520,6 +537,32 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
         { gold: 'abc', result: 'abd', multipleTarget: false, location: { task: 'fixture', docId: 0 } },
       ]);
       expect(spread.values).toEqual([{ first: 1, same: 0 }]);
+    });
+
+    it('what task code prints (print(), or bytes on fd 1) goes to stderr, never into the frames', async () => {
+      const noisy = await bound('noisy', ['doc_to_text']);
+      const docs = [{}, {}];
+      await runtime.prepareDocFunctions([{ ref: noisy, docs }], () => ({ task: 'fixture' }));
+      expect(docs.map((doc) => noisy.fn(doc as never))).toEqual(['quiet', 'quiet']);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(stderr.filter((line) => line === 'hello from print')).toHaveLength(2);
+      expect(stderr.filter((line) => line === 'raw bytes on fd 1')).toHaveLength(2);
+    });
+
+    it('a worker that dies fails the call with how it exited and its last stderr lines', async () => {
+      const doomed = await PythonRuntime.start({ python });
+      const die = ref('die', ['doc_to_text']);
+      const copy = createPythonRef(die.ref, die.module, die.name, die.yamlFile, die.keyPath);
+      await doomed.bind([copy]);
+      const error = (await doomed
+        .prepareDocFunctions([{ ref: copy, docs: [{}] }], () => ({ task: 'fixture' }))
+        .catch((caught: unknown) => caught)) as AssayError;
+      expect(error).toBeInstanceOf(AssayError);
+      expect(error.exitCode).toBe(1);
+      expect(error.message).toBe(
+        'task fixture: doc_to_text fixture_utils.die: the Python worker exited (code 3): about to exit',
+      );
+      await doomed.close();
     });
 
     it('group aggregation: fn(values, sizes, weight_by_size)', async () => {

@@ -180,16 +180,7 @@ export class PythonRuntime implements PythonBinding {
     try {
       return await this.worker.request<T>(op, { fn: this.id(ref), ...payload });
     } catch (error) {
-      if (!(error instanceof PythonCallError)) {
-        throw new AssayError(
-          'python_error',
-          `${keyLabel(ref.keyPath)} !function ${ref.ref}: ${(error as Error).message}`,
-          {
-            location: { file: ref.yamlFile, field: keyLabel(ref.keyPath) },
-            cause: error,
-          },
-        );
-      }
+      if (!(error instanceof PythonCallError)) throw workerError(ref, error, undefined);
       throw callError(ref, error.failure, where(error.failure));
     }
   }
@@ -252,7 +243,8 @@ export class PythonRuntime implements PythonBinding {
     try {
       values = await this.worker.request<unknown[][]>('apply', { ...this.docPayload(docs), calls: plan });
     } catch (error) {
-      if (!(error instanceof PythonCallError)) throw error;
+      if (!(error instanceof PythonCallError))
+        throw workerError(calls[0].ref, error, docs[0] && locate(docs[0]));
       // The worker stops at the first failure; find which call it was in from the position reported.
       const position = error.failure.index ?? -1;
       const failed =
@@ -432,6 +424,20 @@ async function bindError(ref: PythonFunctionRef, failure: PythonFailure): Promis
     location: { ...(await locateFunctionTag(ref.yamlFile, ref.ref)), field: keyLabel(ref.keyPath) },
     cause: new PythonCallError(failure),
   });
+}
+
+/** The worker itself failed (it exited, or broke the protocol): the run cannot go on. */
+function workerError(ref: PythonFunctionRef, error: unknown, where: ItemLocation | undefined): AssayError {
+  const task = where?.task && where.task !== '?' ? `task ${where.task}: ` : '';
+  return new AssayError(
+    'python_error',
+    `${task}${keyLabel(ref.keyPath)} ${ref.ref}: ${(error as Error).message}`,
+    {
+      location: { file: ref.yamlFile, task: where?.task, field: keyLabel(ref.keyPath) },
+      cause: error,
+      exitCode: 1,
+    },
+  );
 }
 
 function callError(ref: PythonFunctionRef, failure: PythonFailure, where: ItemLocation): AssayError {
