@@ -439,7 +439,7 @@ class Dataset:
                 if with_indices:
                     args.append(index)
                 result = _call_on_row(function, args, fn_kwargs, index)
-                new = {key: value for key, value in row.items() if key not in remove}
+                new = {key: value for key, value in row.items() if key not in remove} if remove else dict(row)
                 if result is not None:
                     if not isinstance(result, dict):
                         raise TypeError(f"Provided `function` which is applied to all elements of table returns a variable of type {type(result)}. Make sure provided `function` returns a variable of type `dict` (or None)")
@@ -977,9 +977,12 @@ def entry_builtin(spec):
 
 
 def as_rows(value):
-    if hasattr(value, "to_list") and not isinstance(value, list):
-        value = value.to_list()
-    rows = list(value)
+    if isinstance(value, Dataset):
+        rows = value._rows  # the stand-in's own rows: no copy needed, they are sent and kept as they are
+    elif hasattr(value, "to_list") and not isinstance(value, list):
+        rows = value.to_list()
+    else:
+        rows = list(value)
     for index, row in enumerate(rows):
         if not isinstance(row, dict):
             raise TypeError(f"expected a list of dicts (docs), item {index} is a {type(row).__name__}")
@@ -989,6 +992,9 @@ def as_rows(value):
 def make_dataset(rows):
     from datasets import Dataset as DatasetClass
 
+    if DatasetClass is Dataset and rows and all(row.keys() == rows[0].keys() for row in rows):
+        # Freshly decoded rows with the same columns: what from_list would build, without copying them.
+        return Dataset(rows)
     return DatasetClass.from_list(rows)
 
 
