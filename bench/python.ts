@@ -354,11 +354,25 @@ export async function runPythonBench(report: (line: string) => void): Promise<vo
       if (result.status !== 0) throw new Error(`assay run failed: ${result.stderr}`);
     }
     const assayRun = median(assayRuns);
+    // The same run with the TypeScript utils.ts: what the bridge adds to a whole run.
+    const tsRuns: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const start = performance.now();
+      const result = spawnSync(
+        process.execPath,
+        [bin, 'run', '--model', 'dummy', '--tasks', 'mmlu_ts', '--include_path', path.join(work, 'ts')],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      tsRuns.push(performance.now() - start);
+      if (result.status !== 0) throw new Error(`assay run failed: ${result.stderr}`);
+    }
+    const tsRun = median(tsRuns);
+    report(
+      `whole MMLU-sized run (assay run, dummy model, median of 3): through the bridge ${(assayRun / 1000).toFixed(2)} s vs with utils.ts ${(tsRun / 1000).toFixed(2)} s (${(assayRun / tsRun).toFixed(2)}×)`,
+    );
     const source = process.env.LM_EVAL_SRC;
     if (!source) {
-      report(
-        `whole MMLU-sized run through the bridge (assay run, dummy model): ${(assayRun / 1000).toFixed(2)} s; lm-eval comparison skipped (set LM_EVAL_SRC to a checkout of lm-evaluation-harness)`,
-      );
+      report('lm-eval comparison skipped (set LM_EVAL_SRC to a checkout of lm-evaluation-harness)');
       return;
     }
     const stubs = path.join(work, 'stubs');

@@ -40,6 +40,9 @@ _IN = sys.stdin.buffer
 _OUT = os.fdopen(os.dup(1), "wb")
 os.dup2(2, 1)
 sys.stdout = sys.stderr
+# Task code must not see this file's folder on sys.path (python puts a script's folder first).
+if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
+    sys.path.pop(0)
 
 
 def read_frame():
