@@ -92,7 +92,7 @@ function yaml(name: string, data: string): string {
 }
 
 /** lm-eval's own run of the task folder, with an LM that answers at once; prints its timings as JSON. */
-const LM_EVAL_HARNESS = String.raw`
+const LM_EVAL_HARNESS = `
 import importlib.abc, importlib.machinery, json, sys, time, types
 start = time.perf_counter()
 stub_dir, source, task_dir, task = sys.argv[1:5]

@@ -124,7 +124,7 @@ def as_pair(items):
     return {"first": float(gold[:1] == prediction[:1]), "same": float(gold == prediction)}
 `;
 
-const DATASET_MODULE = String.raw`
+const DATASET_MODULE = `
 import datasets
 
 def shape(ds):
