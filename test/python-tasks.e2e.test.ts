@@ -55,6 +55,18 @@ def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
 
 def doc_to_choice(doc):
     return doc["endings_tidy"]
+
+
+def pair_f1(items):
+    # Macro F1 over (gold, prediction) pairs; lm-eval hands the aggregation tuples.
+    assert all(type(item) is tuple for item in items), "expected tuples"
+    golds, preds = zip(*items)
+    scores = []
+    for label in sorted(set(golds) | set(preds)):
+        hits = sum(1 for g, p in items if g == label and p == label)
+        denominator = golds.count(label) + preds.count(label)
+        scores.append(2 * hits / denominator if denominator else 0.0)
+    return sum(scores) / len(scores)
 `;
 
 const GEN_UTILS = String.raw`from lm_eval.api.filter import Filter
@@ -144,6 +156,7 @@ if gen_docs:
         "coverage": gen.coverage([score["pair"] for score in scores]),
     }
 out["group"] = group.weighted_gap(request["group_values"], request["group_sizes"], False)
+out["f1"] = {task: mc.pair_f1([tuple(pair) for pair in pairs]) for task, pairs in request.get("pairs", {}).items()}
 print(json.dumps(out))
 `;
 
@@ -232,6 +245,9 @@ function writeTasks(): string {
       'metric_list:',
       '  - metric: acc',
       '    aggregation: mean',
+      '    higher_is_better: true',
+      '  - metric: f1',
+      '    aggregation: !function utils.pair_f1',
       '    higher_is_better: true',
       'metadata:',
       '  version: 1.0',
@@ -357,6 +373,7 @@ describe.skipIf(!plain)('Python tasks end to end, through the CLI', () => {
       group_sizes: [1, 1],
     });
     const accs: Record<string, number> = {};
+    const pairs: Record<string, number[][]> = {};
     for (const task of ['pymc', 'pymc_b'] as const) {
       const { docs, choices } = expected[task];
       const lines = mcSamples[task];
@@ -371,6 +388,8 @@ describe.skipIf(!plain)('Python tasks end to end, through the CLI', () => {
         const lls = line.resps.map((resp: string[][]) => Number(resp[0][0]));
         const acc = argmax(lls) === docs[id].gold ? 1 : 0;
         expect(line.acc).toBe(acc);
+        expect(line.f1).toEqual([docs[id].gold, argmax(lls)]);
+        (pairs[task] ??= []).push([docs[id].gold, argmax(lls)]);
         hits += acc;
       }
       accs[task] = hits / lines.length;
@@ -386,8 +405,13 @@ describe.skipIf(!plain)('Python tasks end to end, through the CLI', () => {
       gen_resps: [],
       group_values: [accs.pymc, accs.pymc_b],
       group_sizes: [6, 4],
+      pairs,
     });
     expect(results.groups.pygroup['acc,none']).toBe(group.group);
+    // The f1 pairs assay computes reach the Python aggregation as tuples.
+    expect(results.results.pymc['f1,none']).toBe(group.f1.pymc);
+    expect(results.results.pymc_b['f1,none']).toBe(group.f1.pymc_b);
+    expect(typeof results.results.pymc['f1_stderr,none']).toBe('number');
     expect(results.groups.pygroup['acc_stderr,none']).toBe('N/A');
   });
 

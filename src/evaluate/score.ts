@@ -5,6 +5,7 @@ import { getMetric } from '../metrics/registry.js';
 import type { GenerationMetricInput } from '../metrics/types.js';
 import { isRequestError, type LoglikelihoodResult, type RequestError } from '../models/backend.js';
 import { pythonStr } from '../prompts/python-literal.js';
+import { pyTuple } from '../python/codec.js';
 import { isPythonRef } from '../python/python-ref.js';
 import {
   boundRuntime,
@@ -262,9 +263,10 @@ export function processResults(
       const words = text.split(/\s+/).length;
       const bytes = Buffer.byteLength(text, 'utf8');
       const out: Record<string, unknown> = {
-        word_perplexity: [logprob, words],
-        byte_perplexity: [logprob, bytes],
-        bits_per_byte: [logprob, bytes],
+        // Marked as the tuples lm-eval makes, should a Python aggregation receive them.
+        word_perplexity: pyTuple([logprob, words]),
+        byte_perplexity: pyTuple([logprob, bytes]),
+        bits_per_byte: pyTuple([logprob, bytes]),
       };
       return pick(out, names, ROLLING_METRICS, plan, planned, results);
     }
@@ -397,13 +399,13 @@ function multipleChoiceResults(
       case 'f1':
       case 'mcc':
       case 'matthews_corrcoef':
-        out[name] = [golds[0], pred];
+        out[name] = pyTuple([golds[0], pred]);
         break;
       case 'brier_score': {
         const max = Math.max(...lls);
         const exp = lls.map((ll) => Math.exp(ll - max));
         const sum = exp.reduce((a, b) => a + b, 0);
-        out.brier_score = [golds[0], exp.map((value) => value / sum)];
+        out.brier_score = pyTuple([golds[0], exp.map((value) => value / sum)]);
         break;
       }
       case 'likelihood':
