@@ -258,17 +258,27 @@ export class PythonRuntime implements PythonBinding {
   }
 
   /** Docs as the worker receives them: those it holds by reference, out of band, the rest as values. */
-  private docPayload(docs: readonly Doc[]): { docs: Array<Doc | null>; refs: number[][] } {
+  private docPayload(docs: readonly Doc[]): {
+    docs: Array<Doc | null>;
+    refs: Array<[number, number[], number[]]>;
+  } {
     const values: Array<Doc | null> = [];
-    const refs: number[][] = [];
+    // Per handle: positions in `docs` and indices into the handle's list (two flat lists parse fastest).
+    const byHandle = new Map<number, [number, number[], number[]]>();
     for (const [position, doc] of docs.entries()) {
       const ref = this.worker.refs.get(doc);
       if (ref?.i !== undefined) {
         values.push(null);
-        refs.push([position, ref.h, ref.i]);
+        let group = byHandle.get(ref.h);
+        if (!group) {
+          group = [ref.h, [], []];
+          byHandle.set(ref.h, group);
+        }
+        group[1].push(position);
+        group[2].push(ref.i);
       } else values.push(doc);
     }
-    return { docs: values, refs };
+    return { docs: values, refs: [...byHandle.values()] };
   }
 
   /**

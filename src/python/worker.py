@@ -171,9 +171,12 @@ def dump_rows(rows):
 
 
 def with_refs(values, refs):
-    # Docs the worker already holds arrive as [position, handle, index] beside a list with None there.
-    for position, number, index in refs or ():
-        values[position] = handles[number][index]
+    # Docs the worker already holds arrive by reference: for each handle, the positions in `values`
+    # (None there) and the indices into the handle's list.
+    for number, positions, indices in refs or ():
+        rows = handles[number]
+        for position, index in zip(positions, indices):
+            values[position] = rows[index]
     return values
 
 
