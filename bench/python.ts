@@ -22,7 +22,6 @@ import { chooseInterpreter } from '../src/python/interpreter.js';
 import { startPythonFor } from '../src/python/python-for-tasks.js';
 import { createPythonRef } from '../src/python/python-ref.js';
 import { PythonRuntime } from '../src/python/python-runtime.js';
-import { pythonResponse } from '../src/python/responses.js';
 import { resolveTasks } from '../src/tasks/manager.js';
 import { leafTasks } from '../src/tasks/task.js';
 import type { Doc } from '../src/tasks/types.js';
@@ -303,10 +302,13 @@ export async function runPythonBench(report: (line: string) => void): Promise<vo
     const results = raw.map((_, i) =>
       [0, 1, 2, 3].map((k) => ({ logprob: -1 - ((i + k) % 4) * 0.25, isGreedy: k === 0 })),
     );
+    // The docs as the bridge produced them (so they travel by reference), and their TypeScript twins.
+    const pyDocs = await runtime.processDocs(processRef, raw, { task: 'bench', split: 'test' });
     const docs = tsUtils.process_docs(raw);
-    const items = docs.map((item, i) => ({
+    // As scoreTask sends log-likelihood answers: [logprob, is_greedy] pairs the worker makes tuples of.
+    const items = pyDocs.map((item, i) => ({
       doc: item,
-      results: results[i].map((value) => pythonResponse(value)) as unknown[],
+      results: results[i].map((value) => [value.logprob, value.isGreedy]) as unknown[],
       location: { task: 'bench', docId: i },
     }));
     const prTs: number[] = [];
@@ -317,10 +319,10 @@ export async function runPythonBench(report: (line: string) => void): Promise<vo
       for (const [i, item] of docs.entries()) tsUtils.process_results(item, results[i]);
       prTs.push(performance.now() - start);
       start = performance.now();
-      await runtime.processResults(resultsRef, items);
+      await runtime.processResults(resultsRef, items, { loglikelihood: true });
       prPy.push(performance.now() - start);
       start = performance.now();
-      await runtime.processResults(trivialRef, items);
+      await runtime.processResults(trivialRef, items, { loglikelihood: true });
       prTrivial.push(performance.now() - start);
     }
     const perDoc = (values: number[]) => (median(values.slice(1)) * 1000) / DOCS;
