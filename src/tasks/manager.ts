@@ -198,7 +198,7 @@ class NodeBuilder {
     const locate = (keyPath: readonly (string | number)[]) => locateKey(file, inline ? [] : keyPath);
     // A `!function` aggregation of the group's own (children resolve theirs when they load).
     const aggregates =
-      raw.aggregate_metric_list === undefined
+      raw?.aggregate_metric_list === undefined
         ? {}
         : {
             aggregate_metric_list: (
