@@ -35,7 +35,7 @@ async function walk(dir: string): Promise<string[]> {
 }
 
 /** `npm run bench -- gguf ppl` runs only the named sections; no names: all of them. */
-const SECTIONS = ['core', 'stats', 'http', 'sandbox', 'viewer', 'hub', 'gguf', 'ppl'] as const;
+const SECTIONS = ['core', 'stats', 'http', 'sandbox', 'viewer', 'hub', 'gguf', 'ppl', 'python'] as const;
 const only = process.argv.slice(2);
 for (const name of only) {
   if (!(SECTIONS as readonly string[]).includes(name)) {
@@ -156,5 +156,7 @@ const scripts: Array<[(typeof SECTIONS)[number], () => Promise<void>]> = [
   ['gguf', async () => (await import('./gguf.js')).ggufFigures(report)],
   // Perplexity modes (issue 8): scored tokens/s per mode vs raw prompt processing, 32K vocabulary.
   ['ppl', async () => (await import('./ppl.js')).runPerplexityBench(report)],
+  // Python bridge (issue 13): start-up, utils.py vs utils.ts on an MMLU-sized task, process_results, vs lm-eval.
+  ['python', async () => (await import('./python.js')).runPythonBench(report)],
 ];
 for (const [name, script] of scripts) if (wanted(name)) await script();

@@ -27,7 +27,9 @@ export type ErrorCode =
   | 'bad_model_file'
   | 'duplicate_task'
   | 'hub_error'
-  | 'export_error';
+  | 'export_error'
+  | 'needs_python'
+  | 'python_error';
 
 export interface ErrorLocation {
   file?: string;

@@ -119,6 +119,10 @@ export function buildProgram(): Command {
       'memory bound per program run by code metrics, all its processes and its /tmp together (default: 2G; at least 1G)',
     )
     .option(
+      '--python <path>',
+      'Python interpreter for tasks whose !function lives in a utils.py (default: $ASSAY_PYTHON, else python3 on PATH); started only when a task needs it',
+    )
+    .option(
       '--ppl_mode <mode>',
       'perplexity of loglikelihood_rolling tasks: rolling (lm-eval, default) | strided (HF sliding windows) | chunked (llama-perplexity)',
     )
@@ -145,6 +149,7 @@ export function buildProgram(): Command {
     )
     .option('-t, --tasks <tasks...>', 'task specs to load (default: those the shards recorded)')
     .option('--include_path <dirs...>', 'task directories (default: those the shards recorded)')
+    .option('--python <path>', 'Python interpreter for tasks with Python functions (as for run)')
     .action(async (shards: string[], flags: Record<string, unknown>) => {
       const { mergeCommand } = await import('./merge.js');
       process.exitCode = await mergeCommand(shards, flags);
@@ -165,6 +170,7 @@ export function buildProgram(): Command {
     .description('load each task and render one doc, reporting any error')
     .requiredOption('-t, --tasks <tasks...>', 'tasks to check')
     .option('--include_path <dirs...>', 'extra task directories')
+    .option('--python <path>', 'Python interpreter for tasks with Python functions (as for run)')
     .action(async (flags: Record<string, unknown>) => {
       const { validateCommand } = await import('./validate.js');
       process.exitCode = await validateCommand(flags);

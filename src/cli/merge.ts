@@ -23,6 +23,7 @@ export async function mergeCommand(shards: string[], flags: Record<string, unkno
       outputPath: flags.output_path,
       tasks: list(flags.tasks),
       includePath: list(flags.include_path),
+      python: flags.python === undefined ? undefined : String(flags.python),
       logger: { warn: (message) => process.stderr.write(`assay: warning: ${message}\n`) },
     });
     process.stdout.write(makeTable(merged.results));

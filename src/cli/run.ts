@@ -214,6 +214,7 @@ export function optionsFromFlags(
             },
     },
     perplexity: parsePerplexityOptions(flags, '--ppl_* flags'),
+    python: flags.python === undefined ? undefined : String(flags.python),
     showConfig: boolFlag(flags.show_config) ?? false,
     writeOut: boolFlag(flags.write_out) ?? false,
     hubExport: tracking,

@@ -1,5 +1,6 @@
 import { planTask } from '../evaluate/plan.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
+import { startPythonFor } from '../python/python-for-tasks.js';
 import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
 import { leafTasks } from '../tasks/task.js';
@@ -20,20 +21,25 @@ export async function validateCommand(flags: Record<string, unknown>): Promise<n
     });
     const backend = new DummyBackend();
     let count = 0;
-    for (const task of nodes.flatMap(leafTasks)) {
-      const plan = await planTask(task, {
-        limit: 1,
-        fewshotSeed: 1234,
-        applyChatTemplate: false,
-        fewshotAsMultiturn: false,
-        genKwargs: {},
-        backend,
-      });
-      const requests = plan.docs[0]?.instances.length ?? 0;
-      process.stdout.write(
-        `ok  ${task.name}: ${plan.original} docs, ${task.config.output_type}, doc 0 → ${requests} request(s)\n`,
-      );
-      count++;
+    const python = await startPythonFor(nodes, { python: flags.python as string | undefined });
+    try {
+      for (const task of nodes.flatMap(leafTasks)) {
+        const plan = await planTask(task, {
+          limit: 1,
+          fewshotSeed: 1234,
+          applyChatTemplate: false,
+          fewshotAsMultiturn: false,
+          genKwargs: {},
+          backend,
+        });
+        const requests = plan.docs[0]?.instances.length ?? 0;
+        process.stdout.write(
+          `ok  ${task.name}: ${plan.original} docs, ${task.config.output_type}, doc 0 → ${requests} request(s)\n`,
+        );
+        count++;
+      }
+    } finally {
+      await python?.close();
     }
     process.stdout.write(`${count} task(s) valid\n`);
     return 0;

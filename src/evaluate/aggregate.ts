@@ -1,10 +1,15 @@
 import { AssayError } from '../errors.js';
 import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { AggregationFunction } from '../metrics/types.js';
+import { plainValue } from '../python/codec.js';
+import { isPythonRef, type PythonFunctionRef } from '../python/python-ref.js';
+import { boundRuntime } from '../python/python-runtime.js';
+import { bootstrapInterval } from '../stats/bootstrap-interval.js';
+import { sampleStddev } from '../stats/descriptive.js';
 import { groupStderr } from '../stats/group-stderr.js';
 import type { GroupNode, LoadedTask, TaskNode } from '../tasks/task.js';
 import { leafTasks } from '../tasks/task.js';
-import type { MetricConfig } from '../tasks/types.js';
+import type { FunctionRef, MetricConfig } from '../tasks/types.js';
 import {
   type ClusteredSummary,
   clusteredSummary,
@@ -12,7 +17,7 @@ import {
   repeatsSummary,
 } from './metric-stats.js';
 import { metricName } from './plan.js';
-import type { ScoredTask } from './score.js';
+import type { ScoredDoc, ScoredTask } from './score.js';
 import { type Interval, intervalFor, stderrFor } from './uncertainty.js';
 
 export type Stderr = number | 'N/A';
@@ -90,7 +95,54 @@ export function resolveHigherIsBetter(task: LoadedTask, entry: MetricConfig): bo
   return getMetric(name).higherIsBetter;
 }
 
-export function aggregateTask(scored: ScoredTask, options: AggregateOptions): TaskResult {
+/** At most this many bootstrap replicates of a Python aggregation (as for any custom aggregation). */
+const PYTHON_BOOTSTRAP_ITERS = 1000;
+
+/**
+ * A Python `aggregation: !function` over the doc values, run where the values live: a value computed in
+ * Python reaches it as the original object (a tuple, a set), not its JSON form. Its stderr comes from
+ * lm-eval's own bootstrap procedure run in the worker, and its 95% interval from the same replicates.
+ */
+async function pythonAggregate(
+  ref: PythonFunctionRef,
+  docs: ScoredDoc[],
+  name: string,
+  bootstrapIters: number,
+  task: string,
+): Promise<{ value: number; stderr: Stderr; interval?: Interval }> {
+  const items = docs
+    .filter((doc) => doc.metrics[name] !== undefined)
+    .map((doc) => {
+      const ref = doc.python?.[name];
+      return ref ? { ...ref, key: name } : { value: doc.metrics[name] };
+    });
+  const iterations = bootstrapIters > 0 ? Math.min(bootstrapIters, PYTHON_BOOTSTRAP_ITERS) : 0;
+  const runtime = boundRuntime(ref);
+  const { value, replicates } = await runtime.aggregate(ref, items, iterations, task);
+  const number = typeof value === 'boolean' ? Number(value) : value;
+  if (typeof number !== 'number') {
+    throw new AssayError(
+      'python_error',
+      `aggregation ${ref.ref} of metric ${name} returned ${JSON.stringify(plainValue(value))}, not a number`,
+      { location: { task, field: 'metric_list' }, exitCode: 1 },
+    );
+  }
+  if (replicates.length < 2 || replicates.some((replicate) => !Number.isFinite(replicate))) {
+    return { value: number, stderr: 'N/A' };
+  }
+  const stderr = sampleStddev(replicates);
+  const interval = bootstrapInterval(Float64Array.from(replicates), {
+    confidence: 0.95,
+    method: 'percentile',
+  });
+  return {
+    value: number,
+    stderr,
+    interval: { lo: interval.low, hi: interval.high, level: 0.95, method: 'percentile-bootstrap' },
+  };
+}
+
+export async function aggregateTask(scored: ScoredTask, options: AggregateOptions): Promise<TaskResult> {
   const { task } = scored.plan;
   const metrics: MetricResult[] = [];
   let errored = 0;
@@ -111,8 +163,25 @@ export function aggregateTask(scored: ScoredTask, options: AggregateOptions): Ta
     }
     for (const entry of scored.plan.metricList) {
       const name = metricName(entry);
-      const items = ok.map((doc) => doc.metrics[name]).filter((item) => item !== undefined);
+      const items = ok.map((doc) => plainValue(doc.metrics[name])).filter((item) => item !== undefined);
       if (items.length === 0) continue;
+      if (isPythonRef(entry.aggregation)) {
+        const computed = await pythonAggregate(
+          entry.aggregation,
+          ok,
+          name,
+          options.bootstrapIters,
+          task.name,
+        );
+        metrics.push({
+          metric: name,
+          filter,
+          ...computed,
+          n: items.length,
+          higherIsBetter: resolveHigherIsBetter(task, entry),
+        });
+        continue;
+      }
       const aggregation = resolveAggregation(task, entry);
       let value: number;
       try {
@@ -163,10 +232,10 @@ export function aggregateTask(scored: ScoredTask, options: AggregateOptions): Ta
  * task scores and the stderr is that of a mean of independent estimates, sqrt(Σ se_i²)/k. lm-eval applies
  * the pooled formula in both cases, which misstates the macro average's uncertainty.
  */
-export function aggregateGroup(
+export async function aggregateGroup(
   group: GroupNode,
   taskResults: Map<string, TaskResult>,
-): GroupResult | undefined {
+): Promise<GroupResult | undefined> {
   const list = group.config.aggregate_metric_list;
   if (group.isTag || !list?.length) return undefined;
   const leaves = leafTasks(group)
@@ -187,6 +256,19 @@ export function aggregateGroup(
       if (parts.length === 0) continue;
       const sizes = parts.map((part) => part.n);
       const total = sizes.reduce((a, b) => a + b, 0);
+      if (typeof entry.aggregation !== 'string') {
+        metrics.push({
+          metric: entry.metric,
+          filter,
+          value: await groupFunction(entry.aggregation, parts, sizes, entry.weight_by_size, group.name),
+          // The pooled formula is for means; a function's stderr is unknown.
+          stderr: 'N/A',
+          n: total,
+          higherIsBetter: parts[0].higherIsBetter,
+        });
+        sampleCount[`${entry.metric},${filter}`] = total;
+        continue;
+      }
       const value = entry.weight_by_size
         ? parts.reduce((acc, part) => acc + part.value * part.n, 0) / total
         : parts.reduce((acc, part) => acc + part.value, 0) / parts.length;
@@ -209,6 +291,37 @@ export function aggregateGroup(
     }
   }
   return { name: group.name, alias: group.alias ?? group.name, metrics, sampleCount };
+}
+
+/**
+ * A group's `aggregation: !function`, called as `fn(values, sizes, weight_by_size)` with the leaf tasks'
+ * scores and sample counts: the signature lm-eval's task tree writes these functions for. (lm-eval at
+ * 4e7e0d47 accepts the callable but then computes the mean regardless; assay calls it.)
+ */
+async function groupFunction(
+  ref: FunctionRef,
+  parts: MetricResult[],
+  sizes: number[],
+  weightBySize: boolean,
+  group: string,
+): Promise<number> {
+  const values = parts.map((part) => part.value);
+  const result = isPythonRef(ref)
+    ? await boundRuntime(ref).groupAggregate(ref, values, sizes, weightBySize, group)
+    : await (ref.fn as (values: number[], sizes: number[], weightBySize: boolean) => unknown)(
+        values,
+        sizes,
+        weightBySize,
+      );
+  const number = typeof result === 'boolean' ? Number(result) : result;
+  if (typeof number !== 'number') {
+    throw new AssayError(
+      'invalid_config',
+      `group ${group}: aggregation ${ref.ref} returned ${JSON.stringify(plainValue(result))}, not a number`,
+      { location: { field: 'aggregate_metric_list' }, exitCode: 1 },
+    );
+  }
+  return number;
 }
 
 export function allGroups(nodes: TaskNode[]): GroupNode[] {

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { AssayError, closestNames } from '../errors.js';
 import type { ModelBackend } from '../models/backend.js';
 import { checkModelArgs, createBackend } from '../models/registry.js';
+import { startPythonFor } from '../python/python-for-tasks.js';
+import type { PythonRuntime } from '../python/python-runtime.js';
 import { modelNameFrom } from '../results/build.js';
 import { prepareOutputDirectory, type WrittenFiles, writeOutputs } from '../results/output.js';
 import { recordShard } from '../results/shard-record.js';
@@ -52,6 +54,11 @@ export interface CommonOptions extends CodeExecutionOptions {
   logger?: Logger;
   /** --ppl_mode / --ppl_stride / --ppl_max_length for loglikelihood_rolling tasks. */
   perplexity?: PerplexityOptions;
+  /**
+   * The interpreter for tasks with Python functions (`--python`); default ASSAY_PYTHON, else python3 on
+   * PATH. Started only when a task needs it.
+   */
+  python?: string;
 }
 
 export interface EvaluateOptions extends CommonOptions {
@@ -103,7 +110,11 @@ async function loadNodes(options: CommonOptions): Promise<TaskNode[]> {
   const specs = options.tasks.filter((task): task is string => typeof task === 'string');
   const loaded = options.tasks.filter((task): task is TaskNode => typeof task !== 'string');
   const resolved = specs.length
-    ? await resolveTasks(specs, { includePath: options.includePath, logger: options.logger })
+    ? await resolveTasks(specs, {
+        includePath: options.includePath,
+        logger: options.logger,
+        python: options.python,
+      })
     : [];
   return [...loaded, ...resolved];
 }
@@ -119,6 +130,7 @@ interface PreparedRun {
   applyChatTemplate: boolean | string;
   nodes: TaskNode[];
   codeSandbox: ReturnType<typeof prepareCodeSandbox>;
+  python?: PythonRuntime;
 }
 
 async function prepareRun(options: CommonOptions, modelName: string): Promise<PreparedRun> {
@@ -152,7 +164,25 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
     );
   }
   const codeSandbox = prepareCodeSandbox(nodes, options, options.logger);
-  return { limit, samples, shard, mcMode, seeds, genKwargs, applyChatTemplate, nodes, codeSandbox };
+  let python: PythonRuntime | undefined;
+  try {
+    // Before any request: a task whose Python functions cannot run stops the run here (exit 2).
+    python = await startPythonFor(nodes, {
+      python: options.python,
+      seeds,
+      onStderr: (line) => options.logger?.warn(`python: ${line}`),
+    });
+  } catch (error) {
+    codeSandbox?.close();
+    throw error;
+  }
+  return { limit, samples, shard, mcMode, seeds, genKwargs, applyChatTemplate, nodes, codeSandbox, python };
+}
+
+/** Stops what prepareRun started (the sandbox's workers, the Python worker). */
+async function closePrepared(prepared: PreparedRun): Promise<void> {
+  prepared.codeSandbox?.close();
+  await prepared.python?.close();
 }
 
 /** lm-eval ignores --samples keys that name no task, so a typo silently runs every doc. */
@@ -201,7 +231,8 @@ async function run(
   options: CommonOptions,
   prepared: PreparedRun,
 ): Promise<EvaluateResult> {
-  const { limit, samples, shard, mcMode, seeds, genKwargs, applyChatTemplate, nodes, codeSandbox } = prepared;
+  const { limit, samples, shard, mcMode, seeds, genKwargs, applyChatTemplate, nodes, codeSandbox, python } =
+    prepared;
   const output = await runEvaluation(backend, nodes, {
     limit,
     samples,
@@ -221,7 +252,8 @@ async function run(
     listener: options.listener,
     codeSandbox,
     perplexity: options.perplexity,
-  }).finally(() => codeSandbox?.close());
+    python,
+  }).finally(() => closePrepared(prepared));
   // Recorded only when used, so default runs keep lm-eval's config keys.
   if (mcMode === 'generate') output.results.config.mc_mode = 'generate';
   if (shard) {
@@ -268,7 +300,13 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
   // results.json records the model args; an API key must never land there.
   const recorded = 'api_key' in modelArgs ? { ...modelArgs, api_key: '<redacted>' } : modelArgs;
   const prepared = await prepareRun(options, modelNameFrom(options.model, recorded));
-  const backend = await createBackend(options.model, backendArgs, { cachePath: options.useCache });
+  let backend: ModelBackend;
+  try {
+    backend = await createBackend(options.model, backendArgs, { cachePath: options.useCache });
+  } catch (error) {
+    await closePrepared(prepared);
+    throw error;
+  }
   try {
     return await run(backend, { model: options.model, modelArgs: recorded }, options, prepared);
   } finally {

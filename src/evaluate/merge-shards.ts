@@ -10,6 +10,8 @@ import { AssayError } from '../errors.js';
 import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/registry.js';
 import type { ModelBackend } from '../models/backend.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
+import { prepareDocFunctions } from '../python/doc-functions.js';
+import { startPythonFor } from '../python/python-for-tasks.js';
 import { buildResults, type ResultsFile } from '../results/build.js';
 import { prepareOutputDirectory, type WrittenFiles, writeOutputs } from '../results/output.js';
 import { type SampleLine, taskHash } from '../results/samples.js';
@@ -38,6 +40,8 @@ export interface MergeOptions {
   tasks?: string[];
   includePath?: string[];
   logger?: Logger;
+  /** Interpreter for Python aggregations (`--python`), as for `run`. */
+  python?: string;
 }
 
 export interface MergeResult extends EvaluationOutput {
@@ -83,9 +87,27 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   const nodes = await resolveTasks(options.tasks ?? record.tasks, {
     includePath: options.includePath ?? record.include_path ?? undefined,
     logger: options.logger,
+    python: options.python,
   });
   const tasks = uniqueLeaves(nodes);
   checkTasksUnchanged(tasks, first.results);
+  // Python aggregations re-run over the logged values (their JSON form: a tuple comes back as a list).
+  const python = await startPythonFor(nodes, { python: options.python });
+  try {
+    return await mergeLoaded(options, runs, nodes, tasks);
+  } finally {
+    await python?.close();
+  }
+}
+
+async function mergeLoaded(
+  options: MergeOptions,
+  runs: ShardRun[],
+  nodes: TaskNode[],
+  tasks: LoadedTask[],
+): Promise<MergeResult> {
+  const first = runs[0];
+  const record = first.shard;
 
   const bootstrapIters = Number(first.results.config.bootstrap_iters);
   const plans: TaskPlan[] = [];
@@ -95,19 +117,19 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   let erroredSamples = 0;
   for (const task of tasks) {
     const merged = mergeLogs(task, runs);
-    const scored = rebuildScoredTask(task, merged.lines, runs);
+    const scored = await rebuildScoredTask(task, merged.lines, runs);
     plans.push(scored.plan);
     const ppl = mergePerplexity(task.name, scored, runs);
     if (ppl) perplexity[task.name] = ppl;
-    const result = aggregateTask(scored, { bootstrapIters, predictOnly: record.predict_only });
+    const result = await aggregateTask(scored, { bootstrapIters, predictOnly: record.predict_only });
     erroredSamples += result.erroredSamples;
     taskResults.push(result);
     samples[task.name] = merged.lines;
   }
   const byName = new Map(taskResults.map((result) => [result.name, result]));
-  const groupResults = allGroups(nodes)
-    .map((group) => aggregateGroup(group, byName))
-    .filter((result): result is GroupResult => result !== undefined);
+  const groupResults = (
+    await Promise.all(allGroups(nodes).map((group) => aggregateGroup(group, byName)))
+  ).filter((result): result is GroupResult => result !== undefined);
   const taskHashes: Record<string, string> = {};
   for (const [name, lines] of Object.entries(samples)) taskHashes[name] = taskHash(lines);
 
@@ -327,7 +349,11 @@ function mergeLogs(task: LoadedTask, runs: ShardRun[]): { lines: SampleLine[] } 
  * A ScoredTask as scoring left it, rebuilt from sample lines: docs in selection order (the order
  * aggregation and bootstrap resampling see them in), per-filter metric values from the lines.
  */
-function rebuildScoredTask(task: LoadedTask, lines: SampleLine[], runs: ShardRun[]): ScoredTask {
+async function rebuildScoredTask(
+  task: LoadedTask,
+  lines: SampleLine[],
+  runs: ShardRun[],
+): Promise<ScoredTask> {
   const results = runs[0].results;
   const byDoc = new Map<number, SampleLine[]>();
   for (const line of lines) {
@@ -337,6 +363,12 @@ function rebuildScoredTask(task: LoadedTask, lines: SampleLine[], runs: ShardRun
   }
   const order = selection(task.name, runs[0]);
   const repeats = task.config.repeats ?? 1;
+  const logged = new Map<PlannedDoc['doc'], number>();
+  for (const docId of order) {
+    const line = byDoc.get(docId)?.[0];
+    if (line) logged.set(line.doc as PlannedDoc['doc'], docId);
+  }
+  await prepareDocFunctions(task.config, logged, new Map());
   const docs: PlannedDoc[] = order.map((docId) => {
     const docLines = byDoc.get(docId) ?? [];
     const line = docLines[0];

@@ -3,6 +3,7 @@ import type { ChatMessage, GenerateRequest, ModelBackend } from '../models/backe
 import { buildContext } from '../prompts/context.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import { FewshotSampler, isSameSplit } from '../prompts/fewshot.js';
+import { prepareDocFunctions } from '../python/doc-functions.js';
 import type { LoadedTask } from '../tasks/task.js';
 import type { Doc, MetricConfig } from '../tasks/types.js';
 import type { RunListener } from './events.js';
@@ -163,6 +164,11 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
       if (wanted.has(docId)) shotsById.set(docId, shots);
     }
   }
+  // Python doc functions run over every doc the loop below reads, in one call per task.
+  const shotDocs = new Map<Doc, number>();
+  for (const shots of shotsById.values())
+    for (const [position, shot] of shots.docs.entries()) shotDocs.set(shot, shots.indices[position]);
+  await prepareDocFunctions(config, new Map(docIds.map((docId) => [docs[docId], docId])), shotDocs);
   for (const docId of docIds) {
     const doc = docs[docId];
     const location = { task: task.name, docId };

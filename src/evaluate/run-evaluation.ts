@@ -1,4 +1,5 @@
 import type { ModelBackend } from '../models/backend.js';
+import type { PythonRuntime } from '../python/python-runtime.js';
 import { buildResults, type ResultsFile } from '../results/build.js';
 import { type SampleLine, sampleLine, taskHash } from '../results/samples.js';
 import type { CodeSandbox } from '../sandbox/sandbox.js';
@@ -45,6 +46,8 @@ export interface RunOptions {
   codeSandbox?: CodeSandbox;
   /** --ppl_mode / --ppl_stride / --ppl_max_length for loglikelihood_rolling tasks. */
   perplexity?: PerplexityOptions;
+  /** The Python worker the tasks' Python functions are bound to, when any task has them (the manifest records it). */
+  python?: PythonRuntime;
 }
 
 export interface EvaluationOutput {
@@ -108,11 +111,11 @@ export async function runEvaluation(
   let erroredSamples = 0;
   const scoredTasks: ScoredTask[] = [];
   for (const plan of plans) {
-    const scored = scoreTask(plan, options.predictOnly);
+    const scored = await scoreTask(plan, options.predictOnly);
     perplexity.annotate(scored);
     scoredTasks.push(scored);
     await runCodeStage(scored, options.codeSandbox, listener);
-    const result = aggregateTask(scored, {
+    const result = await aggregateTask(scored, {
       bootstrapIters: options.bootstrapIters,
       predictOnly: options.predictOnly,
     });
@@ -132,9 +135,9 @@ export async function runEvaluation(
     samples[plan.task.name] = lines;
   }
   const byName = new Map(taskResults.map((result) => [result.name, result]));
-  const groupResults = allGroups(nodes)
-    .map((group) => aggregateGroup(group, byName))
-    .filter((result): result is GroupResult => result !== undefined);
+  const groupResults = (
+    await Promise.all(allGroups(nodes).map((group) => aggregateGroup(group, byName)))
+  ).filter((result): result is GroupResult => result !== undefined);
 
   const taskHashes: Record<string, string> = {};
   for (const [name, lines] of Object.entries(samples)) taskHashes[name] = taskHash(lines);

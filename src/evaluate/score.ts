@@ -1,8 +1,19 @@
 import { AssayError } from '../errors.js';
 import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/registry.js';
+import type { FilterPipeline } from '../metrics/filters/types.js';
 import { getMetric } from '../metrics/registry.js';
 import type { GenerationMetricInput } from '../metrics/types.js';
-import { isRequestError, type LoglikelihoodResult } from '../models/backend.js';
+import { isRequestError, type LoglikelihoodResult, type RequestError } from '../models/backend.js';
+import { pythonStr } from '../prompts/python-literal.js';
+import { pyTuple } from '../python/codec.js';
+import { isPythonRef } from '../python/python-ref.js';
+import {
+  boundRuntime,
+  type PythonRuntime,
+  type PythonScores,
+  type PythonValueRef,
+} from '../python/python-runtime.js';
+import { pythonResponse } from '../python/responses.js';
 import type { MetricConfig } from '../tasks/types.js';
 import { generativeChoiceResults } from './mc-generate.js';
 import type { DocPerplexity } from './perplexity/report.js';
@@ -18,6 +29,8 @@ export interface ScoredDoc {
   error?: string;
   /** loglikelihood_rolling tasks: what the results' perplexity block sums over (sample-line `ppl_doc`). */
   ppl?: DocPerplexity;
+  /** Metrics computed in Python: metric name → where the worker keeps the value (for a Python aggregation). */
+  python?: Record<string, PythonValueRef>;
 }
 
 export interface ScoredTask {
@@ -31,47 +44,44 @@ const LOGLIKELIHOOD_METRICS = new Set(['acc', 'perplexity']);
 // token_perplexity is filled in after scoring by the perplexity stage, which knows the token counts.
 const ROLLING_METRICS = new Set(['word_perplexity', 'byte_perplexity', 'bits_per_byte', 'token_perplexity']);
 
-export function scoreTask(plan: TaskPlan, predictOnly: boolean): ScoredTask {
+export async function scoreTask(plan: TaskPlan, predictOnly: boolean): Promise<ScoredTask> {
   const pipelines = plan.task.config.filter_list?.length
     ? plan.task.config.filter_list.map((config) => buildFilterPipeline(config))
     : [defaultFilterPipeline()];
+  // A request that failed for good makes its doc an errored sample carrying the server's message.
+  const failures = plan.docs.map((planned) =>
+    planned.instances.flatMap((instance) => instance.resps).find(isRequestError),
+  );
   const byFilter = new Map<string, ScoredDoc[]>();
   for (const pipeline of pipelines) {
+    const filteredDocs = await filterDocs(plan, pipeline, failures);
+    const python = predictOnly ? undefined : await pythonScores(plan, filteredDocs);
     const scored: ScoredDoc[] = [];
-    for (const planned of plan.docs) {
-      // A request that failed for good makes its doc an errored sample carrying the server's message.
-      const failed = planned.instances.flatMap((instance) => instance.resps).find(isRequestError);
+    for (const [position, planned] of plan.docs.entries()) {
+      const failed = failures[position];
+      const base = { docId: planned.docId, filter: pipeline.name };
       if (failed) {
-        scored.push({
-          docId: planned.docId,
-          filter: pipeline.name,
-          filtered: [],
-          metrics: {},
-          error: failed.message,
-        });
+        scored.push({ ...base, filtered: [], metrics: {}, error: failed.message });
         continue;
       }
-      const filtered = planned.instances.map((instance) => pipeline.apply(instance.resps, planned.doc));
+      const filtered = filteredDocs[position] as unknown[];
       if (predictOnly) {
-        scored.push({ docId: planned.docId, filter: pipeline.name, filtered, metrics: { bypass: null } });
+        scored.push({ ...base, filtered, metrics: { bypass: null } });
+        continue;
+      }
+      const fromPython = python?.[position];
+      if (fromPython?.error) {
+        scored.push({ ...base, filtered, metrics: {}, error: fromPython.error.message });
         continue;
       }
       try {
-        scored.push({
-          docId: planned.docId,
-          filter: pipeline.name,
-          filtered,
-          metrics: processResults(plan, planned, filtered),
-        });
+        const metrics = fromPython?.whole
+          ? fromPython.metrics
+          : processResults(plan, planned, filtered, fromPython?.byEntry);
+        scored.push({ ...base, filtered, metrics, ...(fromPython ? { python: fromPython.refs } : {}) });
       } catch (error) {
         if (error instanceof AssayError && error.code !== 'backend_error') throw error;
-        scored.push({
-          docId: planned.docId,
-          filter: pipeline.name,
-          filtered,
-          metrics: {},
-          error: (error as Error).message,
-        });
+        scored.push({ ...base, filtered, metrics: {}, error: (error as Error).message });
       }
     }
     byFilter.set(pipeline.name, scored);
@@ -79,20 +89,164 @@ export function scoreTask(plan: TaskPlan, predictOnly: boolean): ScoredTask {
   return { plan, filters: pipelines.map((pipeline) => pipeline.name), byFilter };
 }
 
-function wanted(metricList: MetricConfig[]): Set<string> {
-  return new Set(metricList.map(metricName));
+/** Each doc's filtered responses (one per instance); undefined for docs whose requests failed. */
+async function filterDocs(
+  plan: TaskPlan,
+  pipeline: FilterPipeline,
+  failures: ReadonlyArray<RequestError | undefined>,
+): Promise<Array<unknown[] | undefined>> {
+  if (!pipeline.batched) {
+    return plan.docs.map((planned, position) =>
+      failures[position]
+        ? undefined
+        : planned.instances.map((instance) => pipeline.apply(instance.resps, planned.doc)),
+    );
+  }
+  // lm-eval applies each filter to every instance of the task at once.
+  const values: unknown[] = [];
+  const docs = [];
+  for (const [position, planned] of plan.docs.entries()) {
+    if (failures[position]) continue;
+    for (const instance of planned.instances) {
+      values.push(instance.resps);
+      docs.push(planned.doc);
+    }
+  }
+  const filtered = await pipeline.applyAll(values, docs, plan.task.name);
+  let next = 0;
+  return plan.docs.map((planned, position) => {
+    if (failures[position]) return undefined;
+    const own = filtered.slice(next, next + planned.instances.length);
+    next += planned.instances.length;
+    return own;
+  });
 }
 
-/** lm-eval's ConfigurableTask.process_results, per output type. */
+interface DocPythonScores {
+  /** process_results in Python: these are all the doc's metrics. */
+  whole: boolean;
+  metrics: Record<string, unknown>;
+  /** Python metric functions of metric_list: each entry's dict, by the entry's metric name. */
+  byEntry: Record<string, Record<string, unknown>>;
+  refs: Record<string, PythonValueRef>;
+  error?: AssayError;
+}
+
+/** Python process_results, or Python metric functions of a generate_until task, over every doc in batches. */
+async function pythonScores(
+  plan: TaskPlan,
+  filteredDocs: ReadonlyArray<unknown[] | undefined>,
+): Promise<Array<DocPythonScores | undefined> | undefined> {
+  const { task } = plan;
+  const config = task.config;
+  if (plan.mcMode === 'generate' || task.custom) return undefined;
+  const ok = plan.docs
+    .map((planned, position) => ({ planned, position, filtered: filteredDocs[position] }))
+    .filter(
+      (item): item is { planned: PlannedDoc; position: number; filtered: unknown[] } => !!item.filtered,
+    );
+  const out: Array<DocPythonScores | undefined> = new Array(plan.docs.length);
+  const record = (position: number): DocPythonScores => {
+    out[position] ??= { whole: false, metrics: {}, byEntry: {}, refs: {} };
+    return out[position] as DocPythonScores;
+  };
+  const absorb = (scores: PythonScores, whole: boolean, entryName?: string) => {
+    for (const [index, { position }] of ok.entries()) {
+      const target = record(position);
+      const error = scores.errors[index];
+      if (error) {
+        target.error ??= error;
+        continue;
+      }
+      const values = scores.values[index] ?? {};
+      if (whole) {
+        target.whole = true;
+        target.metrics = values;
+      } else if (entryName !== undefined) target.byEntry[entryName] = values;
+      for (const key of Object.keys(values)) target.refs[key] = scores.refs[index];
+    }
+  };
+  const location = (planned: PlannedDoc) => ({ task: task.name, docId: planned.docId });
+  const processResultsRef = config.process_results;
+  if (isPythonRef(processResultsRef)) {
+    const rolling = config.output_type === 'loglikelihood_rolling';
+    // Log-likelihood answers (the common case) go as plain pairs; the worker makes lm-eval's tuples.
+    const loglikelihood = ok.every(({ filtered }) => filtered.every(isLoglikelihoodResult));
+    const items = ok.map(({ planned, filtered }) => ({
+      doc: planned.doc,
+      results: loglikelihood
+        ? (filtered as LoglikelihoodResult[]).map((value) => [value.logprob, value.isGreedy])
+        : filtered.map((value) => pythonResponse(value, rolling)),
+      location: location(planned),
+    }));
+    absorb(
+      await boundRuntime(processResultsRef).processResults(processResultsRef, items, { loglikelihood }),
+      true,
+    );
+    return out;
+  }
+  if (config.process_results || config.output_type !== 'generate_until') return undefined;
+  const entries = plan.metricList.filter((entry) => isPythonRef(entry.metric));
+  if (entries.length === 0) return undefined;
+  const items = ok.map(({ planned, filtered }) => ({
+    ...goldForPython(planned),
+    result: filtered[0],
+    location: location(planned),
+  }));
+  const computed = await Promise.all(
+    entries.map((entry) => {
+      const ref = entry.metric as Parameters<PythonRuntime['metric']>[0];
+      return boundRuntime(ref).metric(ref, metricName(entry), kwargsOf(entry), items);
+    }),
+  );
+  for (const [index, scores] of computed.entries()) absorb(scores, false, metricName(entries[index]));
+  return out;
+}
+
+function isLoglikelihoodResult(value: unknown): value is LoglikelihoodResult {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as LoglikelihoodResult).logprob === 'number' &&
+    typeof (value as LoglikelihoodResult).isGreedy === 'boolean'
+  );
+}
+
+/** lm-eval's generate_until gold: the choice a target index names, the target list, or str(target). */
+function goldForPython(planned: PlannedDoc): { gold: unknown; multipleTarget: boolean } {
+  const target = planned.target;
+  if (planned.choices && typeof target === 'number')
+    return { gold: planned.choices[target], multipleTarget: false };
+  if (Array.isArray(target)) return { gold: target, multipleTarget: true };
+  return { gold: typeof target === 'string' ? target : pythonStr(target), multipleTarget: false };
+}
+
+/** The metrics assay computes itself; lm-eval skips a Python metric function outside generate_until. */
+function wanted(metricList: MetricConfig[]): Set<string> {
+  return new Set(metricList.filter((entry) => !isPythonRef(entry.metric)).map(metricName));
+}
+
+/**
+ * lm-eval's ConfigurableTask.process_results, per output type. `python` holds the values of the task's
+ * Python metric functions for this doc, computed beforehand in one batch (scoreTask).
+ */
 export function processResults(
   plan: TaskPlan,
   planned: PlannedDoc,
   results: unknown[],
+  python?: Record<string, Record<string, unknown>>,
 ): Record<string, unknown> {
   const { task } = plan;
   if (plan.mcMode === 'generate') return generativeChoiceResults(plan, planned, results);
   if (task.custom) return task.custom.processResults(planned.doc, results);
-  if (task.config.process_results) return task.config.process_results.fn(planned.doc, results);
+  if (task.config.process_results) {
+    if (isPythonRef(task.config.process_results)) {
+      throw new AssayError('python_error', `internal: Python process_results is computed by scoreTask`, {
+        location: { task: task.name, field: 'process_results' },
+      });
+    }
+    return task.config.process_results.fn(planned.doc, results);
+  }
   const names = wanted(plan.metricList);
   const location = { task: task.name, docId: planned.docId };
   switch (task.config.output_type) {
@@ -109,16 +263,17 @@ export function processResults(
       const words = text.split(/\s+/).length;
       const bytes = Buffer.byteLength(text, 'utf8');
       const out: Record<string, unknown> = {
-        word_perplexity: [logprob, words],
-        byte_perplexity: [logprob, bytes],
-        bits_per_byte: [logprob, bytes],
+        // Marked as the tuples lm-eval makes, should a Python aggregation receive them.
+        word_perplexity: pyTuple([logprob, words]),
+        byte_perplexity: pyTuple([logprob, bytes]),
+        bits_per_byte: pyTuple([logprob, bytes]),
       };
       return pick(out, names, ROLLING_METRICS, plan, planned, results);
     }
     case 'multiple_choice':
       return multipleChoiceResults(plan, planned, results as LoglikelihoodResult[], names, location);
     case 'generate_until':
-      return generateResults(plan, planned, results[0], location);
+      return generateResults(plan, planned, results[0], location, python);
   }
 }
 
@@ -244,13 +399,13 @@ function multipleChoiceResults(
       case 'f1':
       case 'mcc':
       case 'matthews_corrcoef':
-        out[name] = [golds[0], pred];
+        out[name] = pyTuple([golds[0], pred]);
         break;
       case 'brier_score': {
         const max = Math.max(...lls);
         const exp = lls.map((ll) => Math.exp(ll - max));
         const sum = exp.reduce((a, b) => a + b, 0);
-        out.brier_score = [golds[0], exp.map((value) => value / sum)];
+        out.brier_score = pyTuple([golds[0], exp.map((value) => value / sum)]);
         break;
       }
       case 'likelihood':
@@ -270,6 +425,7 @@ function generateResults(
   planned: PlannedDoc,
   result: unknown,
   location: { task: string; docId: number },
+  python?: Record<string, Record<string, unknown>>,
 ): Record<string, unknown> {
   const prediction = String(result);
   let references: string[];
@@ -293,6 +449,11 @@ function generateResults(
   const out: Record<string, unknown> = {};
   for (const entry of plan.metricList) {
     const name = metricName(entry);
+    if (isPythonRef(entry.metric)) {
+      // lm-eval spreads a dict a metric function returns into the doc's metrics.
+      Object.assign(out, python?.[name] ?? {});
+      continue;
+    }
     const compute = generationScorer(entry, name, plan.task.name);
     const kwargs = kwargsOf(entry);
     const whole = compute({ references, prediction, kwargs });

@@ -314,6 +314,7 @@ export function buildResults(input: BuildInput): ResultsFile {
     hardware: hardware(info.numericFormat ?? null),
     runtime: { node: process.version, platform: process.platform, arch: process.arch },
     ...(options.codeSandbox ? { code_execution: options.codeSandbox.describe() } : {}),
+    ...(options.python ? { python: options.python.describe() } : {}),
   };
 
   const out: ResultsFile = {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { TaskPlan } from '../evaluate/plan.js';
 import type { ShardRecord } from '../evaluate/shard.js';
 import type { ModelInfo } from '../models/backend.js';
+import type { PythonDescription } from '../python/python-runtime.js';
 import type { SandboxDescription } from '../sandbox/sandbox.js';
 import { sha256 } from './samples.js';
 import { serializeConfigValue } from './serialize.js';
@@ -43,6 +44,11 @@ export interface Manifest {
   runtime: { node: string; platform: string; arch: string };
   /** How model-written code ran; present only for runs that executed code. */
   code_execution?: SandboxDescription;
+  /**
+   * The interpreter that ran the tasks' Python functions (path, version, and the versions of datasets,
+   * numpy and lm_eval when importable, else null); present only for runs that needed one.
+   */
+  python?: PythonDescription;
   /** Present only in the results of one `--shard i/N` run; `assay merge` removes it. */
   shard?: ShardRecord;
 }

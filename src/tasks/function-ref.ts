@@ -1,12 +1,15 @@
 /**
  * Resolves `!function module.name` to a function exported by a `.ts`/`.mts`/`.js`/`.mjs` module beside
- * the YAML: the TypeScript counterpart of lm-eval's `utils.py`. Modules are imported once per process.
+ * the YAML (the TypeScript counterpart of lm-eval's `utils.py`), else to lm-eval's own `module.py`, which
+ * runs in the Python worker (src/python/). TypeScript modules are imported once per process; Python
+ * modules are not imported here but when a run binds them (PythonRuntime.bind).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { AssayError, type ErrorLocation } from '../errors.js';
+import { createPythonRef } from '../python/python-ref.js';
 import { installSelfReference } from './self-reference.js';
 import type { FunctionRef } from './types.js';
 import { DeferredFunction, locateFunctionTag } from './yaml-loader.js';
@@ -81,8 +84,21 @@ function splitRef(ref: string): [string, string] | undefined {
   return [ref.slice(0, dot), ref.slice(dot + 1)];
 }
 
+/**
+ * lm-eval falls back to a plain import for a module not beside the YAML: in its own tree that is
+ * `lm_eval.tasks.<folder>.<module>`, found here in the tree the YAML sits in.
+ */
+function inTaskTree(yamlFile: string, modulePath: string): string | undefined {
+  const marker = `${path.sep}lm_eval${path.sep}tasks${path.sep}`;
+  const at = yamlFile.indexOf(marker);
+  if (at < 0 || !modulePath.startsWith('lm_eval.tasks.')) return undefined;
+  const root = yamlFile.slice(0, at + marker.length);
+  return path.join(root, `${modulePath.slice('lm_eval.tasks.'.length).replaceAll('.', path.sep)}.py`);
+}
+
 export async function resolveFunction(
   deferred: DeferredFunction,
+  keyPath: readonly (string | number)[] = [],
 ): Promise<{ ref: FunctionRef; files: string[] }> {
   const { ref, yamlFile } = deferred;
   const location = (): Promise<ErrorLocation> => locateFunctionTag(yamlFile, ref);
@@ -102,10 +118,19 @@ export async function resolveFunction(
     existsSync(candidate),
   );
   if (!file) {
-    const tried = MODULE_EXTENSIONS.map((extension) => path.basename(base) + extension).join(', ');
+    const python = [`${base}.py`, inTaskTree(yamlFile, modulePath)].find(
+      (candidate): candidate is string => candidate !== undefined && existsSync(candidate),
+    );
+    if (python) {
+      return { ref: createPythonRef(ref, python, exportName, yamlFile, keyPath), files: [python] };
+    }
+    const tried = [...MODULE_EXTENSIONS, '.py']
+      .map((extension) => path.basename(base) + extension)
+      .join(', ');
+    const key = keyPath.length ? `${keyPath.join('.')}: ` : '';
     throw new AssayError(
       'function_not_found',
-      `!function ${ref}: no module ${tried} in ${path.dirname(base)} (lm-eval's utils.py becomes utils.ts or utils.js here)`,
+      `${key}!function ${ref}: none of ${tried} exists in ${path.dirname(base)}`,
       { location: await location() },
     );
   }
@@ -154,30 +179,38 @@ export function isFunctionRef(value: unknown): value is FunctionRef {
  * Replaces every DeferredFunction in a config tree with its FunctionRef, importing modules in
  * parallel. Returns the new tree and the module files it imported.
  */
-export async function resolveFunctions<T>(value: T): Promise<{ value: T; files: string[] }> {
+export async function resolveFunctions<T>(
+  value: T,
+  rootPath: (string | number)[] = [],
+): Promise<{ value: T; files: string[] }> {
   const files = new Set<string>();
   const pending: Promise<void>[] = [];
-  const walk = (node: unknown, assign: (resolved: unknown) => void): void => {
+  const walk = (node: unknown, assign: (resolved: unknown) => void, keyPath: (string | number)[]): void => {
     if (node instanceof DeferredFunction) {
       pending.push(
-        resolveFunction(node).then(({ ref, files: moduleFiles }) => {
+        resolveFunction(node, keyPath).then(({ ref, files: moduleFiles }) => {
           assign(ref);
           for (const file of moduleFiles) files.add(file);
         }),
       );
     } else if (Array.isArray(node)) {
       for (const [index, item] of node.entries()) {
-        walk(item, (resolved) => {
-          node[index] = resolved;
-        });
+        walk(
+          item,
+          (resolved) => {
+            node[index] = resolved;
+          },
+          [...keyPath, index],
+        );
       }
     } else if (node !== null && typeof node === 'object' && !isFunctionRef(node)) {
       const record = node as Record<string, unknown>;
-      for (const key of Object.keys(record)) walk(record[key], (resolved) => (record[key] = resolved));
+      for (const key of Object.keys(record))
+        walk(record[key], (resolved) => (record[key] = resolved), [...keyPath, key]);
     }
   };
   const root = { value };
-  walk(value, (resolved) => (root.value = resolved as T));
+  walk(value, (resolved) => (root.value = resolved as T), rootPath);
   await Promise.all(pending);
   return { value: root.value, files: [...files].sort() };
 }

@@ -213,7 +213,7 @@ describe('resolveTasks: !function', () => {
     const error = await caught(resolve(['nofn']));
     expect(error.code).toBe('function_not_found');
     expect(error.message).toBe(
-      `!function helpers.text: no module helpers.ts, helpers.mts, helpers.js, helpers.mjs in ${dir} (lm-eval's utils.py becomes utils.ts or utils.js here)`,
+      `doc_to_text: !function helpers.text: none of helpers.ts, helpers.mts, helpers.js, helpers.mjs, helpers.py exists in ${dir}`,
     );
     // The column of the reference after the tag, where the module name is.
     expect(error.location).toEqual({ file, line: 2, column: 24 });

@@ -8,12 +8,13 @@ import path from 'node:path';
 import { AssayError, closestNames } from '../errors.js';
 import { loadModuleTask } from './define-task.js';
 import { fnmatch, isGlob } from './fnmatch.js';
+import { resolveFunctions } from './function-ref.js';
 import { buildTaskIndex, type IndexEntry, kindOf, type TaskIndex, type TaskLogger } from './index.js';
 import { loadJsonlTask } from './jsonl-task.js';
 import { GROUP_FIELDS, parseGroupConfig } from './schema.js';
 import { type GroupNode, type LoadedTask, leafTasks, type TaskNode } from './task.js';
-import { loadYaml, locateKey, type YamlMapping } from './yaml-loader.js';
-import { loadYamlTask, type TaskOverrides } from './yaml-task.js';
+import { cloneYaml, loadYaml, locateKey, type YamlMapping } from './yaml-loader.js';
+import { loadYamlTask, type TaskOverrides, type YamlTaskOptions } from './yaml-task.js';
 
 export interface ResolveOptions {
   includePath?: string[];
@@ -22,6 +23,8 @@ export interface ResolveOptions {
   builtinDir?: string | false;
   /** Reuse an index built earlier (e.g. by `validate` after `ls`). */
   index?: TaskIndex;
+  /** The interpreter for Python task code (`--python`): unknown metric names go to its HF `evaluate`, if any. */
+  python?: string;
 }
 
 const TASK_FILE = /\.(ya?ml|jsonl|ts|mts|js|mjs)$/;
@@ -51,7 +54,7 @@ export async function resolveTasks(specs: string[], options: ResolveOptions = {}
       logger: options.logger,
       extraRoots: [...extraRoots, ...folders.map((dir) => ({ dir }))],
     }));
-  const builder = new NodeBuilder(index);
+  const builder = new NodeBuilder(index, { python: options.python });
 
   const nodes: TaskNode[] = [];
   for (const item of items) nodes.push(...(await builder.resolveSpec(item)));
@@ -89,7 +92,10 @@ function checkDuplicates(nodes: TaskNode[]): void {
 }
 
 class NodeBuilder {
-  constructor(private readonly index: TaskIndex) {}
+  constructor(
+    private readonly index: TaskIndex,
+    private readonly load: YamlTaskOptions = {},
+  ) {}
 
   async resolveSpec(item: string): Promise<TaskNode[]> {
     const entry = this.index.entries.get(item);
@@ -140,7 +146,7 @@ class NodeBuilder {
     }
     if (kind === 'group')
       return this.buildGroup(String(loaded.config.group), loaded.config, file, undefined, []);
-    return loadYamlTask(loaded);
+    return loadYamlTask(loaded, undefined, this.load);
   }
 
   private async buildEntry(
@@ -168,7 +174,7 @@ class NodeBuilder {
       return withOverrides(await loadModuleTask(file, entry.name), overrides, entry);
     const loaded = await loadYaml(file);
     if (entry.kind === 'group') return this.buildGroup(entry.name, loaded.config, file, overrides, stack);
-    return loadYamlTask(loaded, overrides);
+    return loadYamlTask(loaded, overrides, this.load);
   }
 
   /**
@@ -190,7 +196,16 @@ class NodeBuilder {
     const groupStack = [...stack, name];
     const inline = raw !== undefined && name.includes('::');
     const locate = (keyPath: readonly (string | number)[]) => locateKey(file, inline ? [] : keyPath);
-    const { group, overrides } = await parseGroupConfig({ ...raw, group: name }, locate);
+    // A `!function` aggregation of the group's own (children resolve theirs when they load).
+    const aggregates =
+      raw?.aggregate_metric_list === undefined
+        ? {}
+        : {
+            aggregate_metric_list: (
+              await resolveFunctions(cloneYaml(raw.aggregate_metric_list), ['aggregate_metric_list'])
+            ).value,
+          };
+    const { group, overrides } = await parseGroupConfig({ ...raw, ...aggregates, group: name }, locate);
     const caller = Object.fromEntries(
       Object.entries(callerOverrides?.values ?? {}).filter(
         ([key]) => !(GROUP_FIELDS as readonly string[]).includes(key),
@@ -267,7 +282,7 @@ class NodeBuilder {
     // A task defined inline in the group (or not in the index): `group::task`, aliased to its own name.
     const namespaced = `${groupName}::${member.task}`;
     const config: YamlMapping = { task_alias: member.task, ...values, task: namespaced };
-    return [await loadYamlTask({ path: file, config, files: [file] })];
+    return [await loadYamlTask({ path: file, config, files: [file] }, undefined, this.load)];
   }
 
   /** A child that names an index entry; a tag expands in place to its tasks, sorted by name. */

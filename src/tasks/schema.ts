@@ -125,7 +125,7 @@ const metricEntry = z.looseObject({
 
 const filterEntry = z.strictObject({
   name: z.string(),
-  filter: z.array(z.looseObject({ function: z.string() })).min(1),
+  filter: z.array(z.looseObject({ function: z.union([z.string(), functionRef]) })).min(1),
 });
 
 const optionalSplit = z
@@ -163,7 +163,7 @@ const taskSchema = z.object({
   filter_list: z.array(filterEntry).optional(),
   process_results: functionRef.optional(),
   should_decontaminate: z.boolean().optional(),
-  doc_to_decontamination_query: z.string().optional(),
+  doc_to_decontamination_query: templateField.optional(),
   unsafe_code: z.boolean().optional(),
   metadata: z.looseObject({ version: z.union([z.number(), z.string()]).optional() }).optional(),
   cluster_by: z.string().optional(),
@@ -274,7 +274,8 @@ export function applyGenerationDefaults(
 
 const aggregateEntry = z.strictObject({
   metric: z.string(),
-  aggregation: z.string().default('mean'),
+  // lm-eval also takes a callable, `aggregation: !function utils.fn`, called as fn(values, sizes, weight_by_size).
+  aggregation: z.union([z.string(), functionRef]).default('mean'),
   weight_by_size: z.boolean().default(true),
   filter_list: z
     .union([z.string(), z.array(z.string())])
@@ -314,7 +315,7 @@ export async function parseGroupConfig(
   if (!parsed.success) throw await zodError(parsed.error, locate, 'group config');
   const group = parsed.data;
   for (const [index, entry] of (group.aggregate_metric_list ?? []).entries()) {
-    if (entry.aggregation !== 'mean') {
+    if (typeof entry.aggregation === 'string' && entry.aggregation !== 'mean') {
       throw new AssayError(
         'unknown_aggregation',
         `group aggregation "${entry.aggregation}" is not supported; valid: mean (as in lm-eval)`,

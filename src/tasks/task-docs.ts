@@ -39,7 +39,7 @@ async function splitDocs(
     sources.push(loaded.source);
   const docs = [...loaded.docs];
   if (!process) return docs;
-  const processed = await process.fn(docs);
+  const processed = await process.fn(docs, { task: config.task, split });
   if (!Array.isArray(processed)) {
     throw new AssayError('invalid_config', `process_docs (${process.ref}) must return a list of docs`, {
       location: { file: taskFile, task: config.task, field: 'process_docs' },

@@ -1,5 +1,5 @@
 import type { HubDataSource } from '../data/hub/dataset.js';
-import type { Doc, TaskConfig, TaskSource } from './types.js';
+import type { Doc, FunctionRef, TaskConfig, TaskSource } from './types.js';
 
 /** What a custom (TypeScript) task adds on top of a TaskConfig: its own metrics and aggregations. */
 export interface CustomScoring {
@@ -32,7 +32,8 @@ export interface LoadedTask {
 
 export interface AggregateMetricConfig {
   metric: string;
-  aggregation: 'mean';
+  /** `mean`, or a function called as `fn(values, sizes, weight_by_size)` (a `!function` in the YAML). */
+  aggregation: 'mean' | FunctionRef;
   weight_by_size: boolean;
   /** Filters to aggregate; undefined means every filter found among the leaf tasks. */
   filter_list?: string[];

@@ -15,7 +15,11 @@ export type Doc = Record<string, unknown>;
 
 /** A function from `!function file.name` in YAML, or given directly by a TypeScript task. */
 export type DocFunction<T = unknown> = (doc: Doc) => T;
-export type DocsFunction = (docs: Doc[]) => Doc[] | Promise<Doc[]>;
+/** `context` names the task and split (Python process_docs uses it in error messages). */
+export type DocsFunction = (
+  docs: Doc[],
+  context?: { task: string; split?: string },
+) => Doc[] | Promise<Doc[]>;
 /** lm-eval's `process_results(doc, results)`: results are the raw (filtered) responses for the doc. */
 export type ProcessResultsFunction = (doc: Doc, results: unknown[]) => Record<string, unknown>;
 
@@ -38,7 +42,8 @@ export interface MetricConfig {
 }
 
 export interface FilterStepConfig {
-  function: string;
+  /** A registered filter's name, or a filter class given as `!function utils.MyFilter`. */
+  function: string | FunctionRef;
   [arg: string]: unknown;
 }
 
@@ -97,7 +102,7 @@ export interface TaskConfig {
   filter_list?: FilterConfig[];
   process_results?: FunctionRef<ProcessResultsFunction>;
   should_decontaminate?: boolean;
-  doc_to_decontamination_query?: string;
+  doc_to_decontamination_query?: TemplateField;
   unsafe_code?: boolean;
   metadata?: { version?: number | string; [key: string]: unknown };
   /** assay extension: a doc field whose value clusters samples (for clustered standard errors). */

@@ -1,8 +1,11 @@
 /**
- * lm-eval `custom` (CustomFilter): calls `filter_fn(resps, docs)`. lm-eval passes every doc at once; here the
- * function gets a one-doc batch, `filter_fn([responses], [doc])`, and its first result is the doc's value.
+ * lm-eval `custom` (CustomFilter): calls `filter_fn(resps, docs)`. lm-eval passes every doc at once, and so
+ * does a Python `filter_fn` (utils.py); a TypeScript one gets a one-doc batch, `filter_fn([responses], [doc])`,
+ * and its first result is the doc's value.
  */
 import { AssayError } from '../../errors.js';
+import { pythonFilterFunction } from '../../python/python-filter.js';
+import { isPythonRef } from '../../python/python-ref.js';
 import type { Doc, FilterStepConfig } from '../../tasks/types.js';
 import { badArgument, type FilterDefinition, type FilterStep } from './types.js';
 
@@ -10,6 +13,7 @@ type BatchFilter = (responses: unknown[], docs: Doc[]) => Iterable<unknown>;
 
 function build(config: FilterStepConfig): FilterStep {
   const reference = config.filter_fn as { kind?: string; fn?: unknown; ref?: string } | undefined;
+  if (isPythonRef(reference)) return pythonFilterFunction(reference);
   const fn =
     typeof reference === 'function' ? reference : reference?.kind === 'function' ? reference.fn : undefined;
   if (typeof fn !== 'function') badArgument(config, 'filter_fn', 'a function (!function module.name)');

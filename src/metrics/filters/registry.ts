@@ -2,6 +2,8 @@
  * Every filter lm-eval's task YAMLs can name, and the pipeline that runs a `filter_list` entry.
  */
 import { AssayError, closestNames } from '../../errors.js';
+import { pythonFilterClass } from '../../python/python-filter.js';
+import { isPythonRef } from '../../python/python-ref.js';
 import type { Doc, FilterConfig, FilterStepConfig } from '../../tasks/types.js';
 import { customFilter } from './custom.js';
 import { lowercaseFilter } from './lowercase.js';
@@ -13,7 +15,7 @@ import { regexPosFilter } from './regex-pos.js';
 import { removeWhitespaceFilter } from './remove-whitespace.js';
 import { takeFirstFilter } from './take-first.js';
 import { takeFirstKFilter } from './take-first-k.js';
-import type { FilterDefinition, FilterPipeline, FilterStep } from './types.js';
+import { type FilterDefinition, type FilterPipeline, type FilterStep, filterLabel } from './types.js';
 import { uppercaseFilter } from './uppercase.js';
 
 export type FilterName =
@@ -56,6 +58,18 @@ export function getFilter(name: string): FilterDefinition {
 
 /** Builds one step, rejecting keys the filter does not take (lm-eval raises TypeError for those). */
 export function buildFilterStep(config: FilterStepConfig): FilterStep {
+  if (typeof config.function !== 'string') {
+    // lm-eval: `function: !function utils.MyFilter` is built with the step's other keys, then applied.
+    if (isPythonRef(config.function)) {
+      const { function: _class, ...kwargs } = config;
+      return pythonFilterClass(config.function, kwargs);
+    }
+    throw new AssayError(
+      'bad_argument',
+      `filter ${filterLabel(config)}: a filter class must come from a Python module (utils.py); in TypeScript use function: custom with filter_fn`,
+      { location: { field: 'filter_list' } },
+    );
+  }
   const definition = getFilter(config.function);
   for (const key of Object.keys(config)) {
     if (key !== 'function' && !definition.arguments.includes(key)) {
@@ -74,10 +88,20 @@ export function buildFilterPipeline(config: FilterConfig): FilterPipeline {
   const steps = config.filter.map(buildFilterStep);
   return {
     name: config.name,
+    batched: steps.some((step) => step.batch !== undefined),
     apply(responses: unknown, doc: Doc): unknown {
       let value = responses;
       for (const step of steps) value = step(value, doc);
       return value;
+    },
+    async applyAll(values: unknown[], docs: Doc[], task: string): Promise<unknown[]> {
+      let current = values;
+      for (const step of steps) {
+        current = step.batch
+          ? await step.batch(current, docs, task)
+          : current.map((value, index) => step(value, docs[index]));
+      }
+      return current;
     },
   };
 }

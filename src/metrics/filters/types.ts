@@ -6,7 +6,13 @@
 import { AssayError } from '../../errors.js';
 import type { Doc, FilterStepConfig } from '../../tasks/types.js';
 
-export type FilterStep = (responses: unknown, doc: Doc) => unknown;
+export type FilterStep = ((responses: unknown, doc: Doc) => unknown) & {
+  /**
+   * Set on steps that work as lm-eval's filters do, over every instance of a task at once (Python filter
+   * classes and `custom` filter functions): values in instance order, one doc per value.
+   */
+  batch?: (values: unknown[], docs: Doc[], task: string) => Promise<unknown[]>;
+};
 
 export interface FilterDefinition {
   /** The YAML keys the step accepts besides `function`. */
@@ -16,7 +22,12 @@ export interface FilterDefinition {
 
 export interface FilterPipeline {
   readonly name: string;
+  /** One instance's responses through every step; for pipelines without batch steps. */
   apply(responses: unknown, doc: Doc): unknown;
+  /** True when a step must see every instance at once: use applyAll. */
+  readonly batched: boolean;
+  /** Every instance's responses through the pipeline, step by step as lm-eval runs it. */
+  applyAll(values: unknown[], docs: Doc[], task: string): Promise<unknown[]>;
 }
 
 /**
@@ -39,10 +50,14 @@ export function describe(value: unknown): string {
   return `${typeof value} ${JSON.stringify(value)?.slice(0, 60) ?? String(value)}`;
 }
 
+export function filterLabel(config: FilterStepConfig): string {
+  return typeof config.function === 'string' ? config.function : `!function ${config.function.ref}`;
+}
+
 export function badArgument(config: FilterStepConfig, key: string, expected: string): never {
   throw new AssayError(
     'bad_argument',
-    `filter ${config.function}: ${key} must be ${expected}, got ${describe(config[key])}`,
+    `filter ${filterLabel(config)}: ${key} must be ${expected}, got ${describe(config[key])}`,
     { location: { field: 'filter_list' } },
   );
 }

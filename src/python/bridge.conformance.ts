@@ -1,0 +1,740 @@
+/**
+ * The conformance suite of the Python bridge: every way lm-eval calls task code, through PythonRuntime
+ * and a real interpreter, with fixture modules written to a temp dir. Run once per interpreter
+ * (bridge.test.ts): each run keeps one worker for the whole suite.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AssayError } from '../errors.js';
+import type { Doc } from '../tasks/types.js';
+import { isPyTuple, PyFloat, PyHandle, pyTuple } from './codec.js';
+import { createPythonRef, type PythonFunctionRef } from './python-ref.js';
+import { PythonRuntime } from './python-runtime.js';
+
+/** The interpreters to test: ASSAY_TEST_PYTHONS (comma-separated), python3 on PATH, /usr/bin/python3; each once. */
+export function testInterpreters(): string[] {
+  const candidates = [
+    ...(process.env.ASSAY_TEST_PYTHONS ?? '').split(',').filter(Boolean),
+    'python3',
+    '/usr/bin/python3',
+  ];
+  const seen = new Set<string>();
+  for (const candidate of candidates) {
+    const probe = spawnSync(candidate, ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' });
+    if (probe.status === 0 && probe.stdout.trim()) seen.add(probe.stdout.trim());
+  }
+  return [...seen];
+}
+
+const MODULE = String.raw`
+import datasets
+import math
+
+def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
+    def _process(doc, index):
+        return {"query": f"{index}: {doc['text'].strip()}", "length": len(doc["text"])}
+    return dataset.map(_process, with_indices=True).filter(lambda doc: doc["keep"])
+
+def doc_to_text(doc):
+    return "Q: " + doc["text"]
+
+def doc_to_choice(doc):
+    return [choice.upper() for choice in doc["choices"]]
+
+def doc_to_target(doc):
+    return doc["label"]
+
+def fails_on_three(doc):
+    if doc["id"] == 3:
+        raise ValueError("bad doc three")
+    return "ok"
+
+def reverse_text(doc):
+    return doc["text"][::-1] + "\u2713"
+
+def process_results(doc, results):
+    logprob, greedy = results[0]
+    if doc["id"] == 2:
+        raise KeyError("no metric for doc two")
+    return {
+        "pair": (doc["label"], int(logprob < -1.0)),
+        "words": set(doc["text"].split()),
+        "acc": 1.0 if greedy else 0.0,
+        "kind": type(logprob).__name__,
+    }
+
+def pair_accuracy(items):
+    assert all(type(item) is tuple for item in items), [type(item) for item in items]
+    return sum(1 for gold, pred in items if gold == pred) / len(items)
+
+def vocabulary(items):
+    assert all(isinstance(item, set) for item in items)
+    return float(len(set().union(*items)))
+
+def mean_of(items):
+    return sum(items) / len(items)
+
+def floats():
+    return [0.1 + 0.2, 1 / 3, math.pi * 1e300, 5e-324, -0.0, float("nan"), float("inf"), -float("inf"), 2**53 + 1]
+
+def reprs(*args):
+    return [repr(arg) for arg in args]
+
+def echo(value):
+    return value
+
+class UpperFilter:
+    def __init__(self, suffix=""):
+        self.suffix = suffix
+    def apply(self, resps, docs):
+        return [[r.upper() + self.suffix + str(d["id"]) for r in rs] for rs, d in zip(resps, docs)]
+
+def reverse_filter(resps, docs):
+    return [[r[::-1] for r in rs] for rs in resps]
+
+def delta(values, sizes, weight_by_size):
+    return values[0] - values[1] + (0.5 if weight_by_size else 0.0)
+
+def set_text():
+    return str({"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"})
+
+def fewshot_samples():
+    return [{"text": "shot one", "id": -1}, {"text": "shot two", "id": -2}]
+
+def overlap(references, predictions):
+    return float(references[0] in predictions[0])
+
+def noisy(doc):
+    import os
+    print("hello from print")
+    os.write(1, b"raw bytes on fd 1\n")
+    return "quiet"
+
+def die(doc):
+    import os, sys
+    sys.stderr.write("about to exit\n")
+    sys.stderr.flush()
+    os._exit(3)
+
+def as_pair(items):
+    gold, prediction = items
+    return {"first": float(gold[:1] == prediction[:1]), "same": float(gold == prediction)}
+`;
+
+const DATASET_MODULE = `
+import datasets
+
+def shape(ds):
+    return {"columns": ds.column_names, "rows": ds.to_list(), "len": len(ds)}
+
+def run(_dataset):
+    out = {}
+    ds = datasets.Dataset.from_list([{"a": 1, "b": "x"}, {"a": 2, "c": "ignored"}, {"a": 3, "b": "z"}])
+    out["from_list"] = shape(ds)
+    out["column"] = ds["a"]
+    out["row"] = ds[1]
+    out["slice"] = ds[0:2]
+    out["features"] = sorted(ds.features)
+    out["iter"] = [row["a"] for row in ds]
+    # remove_columns applies before the function's output is merged: a column the function returns is kept.
+    out["map_remove"] = shape(ds.map(lambda row: {"b": "new", "d": row["a"] * 10}, remove_columns=["b", "a"]))
+    # A batched map may change the number of rows when the input columns are removed.
+    split = ds.map(lambda batch: {"part": [f"{a}-{k}" for a in batch["a"] for k in range(2)]},
+                   batched=True, batch_size=2, remove_columns=ds.column_names)
+    out["batched_map"] = shape(split)
+    out["filter_batched"] = shape(ds.filter(lambda batch: [a % 2 == 1 for a in batch["a"]], batched=True))
+    out["filter_indices"] = shape(ds.filter(lambda row, index: index != 1, with_indices=True))
+    out["select"] = shape(ds.select([2, 0]))
+    out["rename"] = shape(ds.rename_column("b", "B"))
+    out["add"] = shape(ds.add_column("e", [True, False, True]))
+    out["remove"] = shape(ds.remove_columns("b"))
+    out["sort"] = shape(datasets.Dataset.from_list([{"k": 2}, {"k": None}, {"k": 1}]).sort("k"))
+    out["sort_reverse"] = datasets.Dataset.from_list([{"k": 2}, {"k": None}, {"k": 1}]).sort("k", reverse=True)["k"]
+    ten = datasets.Dataset.from_list([{"i": i} for i in range(10)])
+    out["shuffle"] = ten.shuffle(seed=42)["i"]
+    out["shuffle_1234"] = datasets.Dataset.from_list([{"i": i} for i in range(20)]).shuffle(seed=1234)["i"]
+    out["shuffle_big_seed"] = datasets.Dataset.from_list([{"i": i} for i in range(7)]).shuffle(seed=2**64 + 5)["i"]
+    out["from_dict"] = shape(datasets.Dataset.from_dict({"p": [1, 2], "q": ["a", "b"]}))
+    out["unique"] = datasets.Dataset.from_list([{"u": "b"}, {"u": "a"}, {"u": "b"}]).unique("u")
+    try:
+        ds.remove_columns("missing")
+    except ValueError as error:
+        out["remove_missing"] = str(error)
+    return [out]
+`;
+
+const HELPERS_MODULE = String.raw`
+from lm_eval.utils import weighted_f1_score, general_detokenize
+from lm_eval.api.metrics import metric_max_over_ground_truths, mean
+from lm_eval.api.filter import Filter
+from lm_eval.api.registry import register_filter
+from lm_eval.filters.extraction import RegexFilter
+
+@register_filter("keep_digits")
+class KeepDigits(Filter):
+    def apply(self, resps, docs):
+        return [["".join(ch for ch in r if ch.isdigit()) for r in rs] for rs in resps]
+
+def run():
+    regex = RegexFilter(regex_pattern=r"#### (\-?[0-9\.\,]+)", group_select=0, fallback="[invalid]")
+    return {
+        "f1": weighted_f1_score(list(zip([0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1]))),
+        "f1_perfect": weighted_f1_score([("a", "a"), ("b", "b")]),
+        "detok": [general_detokenize('He said " hello " ( really ) , did n\'t he ?'),
+                  general_detokenize("It 's a test . Is n't it , \"really\" ?")],
+        "max": metric_max_over_ground_truths(lambda p, g: float(p == g), "x", ["y", "x"]),
+        "mean": mean([1, 2, 3, 4]),
+        "regex": regex.apply([["so #### 42", "no answer"], ["#### -3.5 and #### 7"]], [{}, {}]),
+        "digits": KeepDigits().apply([["a1b2"]], [{}]),
+    }
+`;
+
+export interface BridgeConformanceOptions {
+  python: string;
+}
+
+export function runBridgeConformance({ python }: BridgeConformanceOptions): void {
+  describe(`Python bridge on ${python}`, () => {
+    let runtime: PythonRuntime;
+    let dir: string;
+    const stderr: string[] = [];
+    const refs = new Map<string, PythonFunctionRef>();
+    const yamlFile = () => path.join(dir, 'task.yaml');
+    const ref = (name: string, keyPath: (string | number)[] = ['other'], module = 'fixture_utils.py') => {
+      const key = `${module}#${name}#${keyPath.join('.')}`;
+      let found = refs.get(key);
+      if (!found) {
+        found = createPythonRef(
+          `${module.replace(/\.py$/, '')}.${name}`,
+          path.join(dir, module),
+          name,
+          yamlFile(),
+          keyPath,
+        );
+        refs.set(key, found);
+      }
+      return found;
+    };
+    const bound = async (name: string, keyPath?: (string | number)[], module?: string) => {
+      const found = ref(name, keyPath, module);
+      await runtime.bind([found]);
+      return found;
+    };
+
+    beforeAll(async () => {
+      dir = mkdtempSync(path.join(os.tmpdir(), 'assay-bridge-'));
+      writeFileSync(path.join(dir, 'task.yaml'), 'task: fixture\n');
+      writeFileSync(path.join(dir, 'fixture_utils.py'), MODULE);
+      writeFileSync(path.join(dir, 'dataset_utils.py'), DATASET_MODULE);
+      writeFileSync(path.join(dir, 'helpers_utils.py'), HELPERS_MODULE);
+      writeFileSync(
+        path.join(dir, 'needs_missing.py'),
+        'import definitely_not_a_module_xyz\n\ndef fn(doc):\n    return 1\n',
+      );
+      writeFileSync(
+        path.join(dir, 'missing_helper.py'),
+        'from lm_eval.utils import not_a_real_helper\n\ndef fn(doc):\n    return 1\n',
+      );
+      writeFileSync(
+        path.join(dir, 'class_task.py'),
+        'from lm_eval.api.task import ConfigurableTask\n\ndef fn(doc):\n    return 1\n',
+      );
+      // A task tree: modules import each other as lm_eval.tasks.<folder>.<module>, and relatively.
+      const tasks = path.join(dir, 'tree', 'lm_eval', 'tasks');
+      mkdirSync(path.join(tasks, 'alpha'), { recursive: true });
+      mkdirSync(path.join(tasks, 'beta'), { recursive: true });
+      writeFileSync(path.join(tasks, 'beta', 'shared.py'), 'PREFIX = "beta:"\n');
+      writeFileSync(path.join(tasks, 'alpha', 'sibling.py'), 'SUFFIX = ":alpha"\n');
+      writeFileSync(
+        path.join(tasks, 'alpha', 'utils.py'),
+        'from lm_eval.tasks.beta.shared import PREFIX\nfrom . import sibling\n\ndef doc_to_text(doc):\n    return PREFIX + doc["text"] + sibling.SUFFIX\n',
+      );
+      runtime = await PythonRuntime.start({
+        python,
+        seeds: { random: 0, numpy: 1234, torch: 1234 },
+        onStderr: (line) => stderr.push(line),
+      });
+    });
+    afterAll(async () => {
+      await runtime?.close();
+    });
+
+    it('reports the interpreter, and which packages are stand-ins', () => {
+      const info = runtime.describe();
+      expect(info.path).toBe(python);
+      expect(info.version).toMatch(/^3\.\d+\.\d+$/);
+      for (const name of ['datasets', 'lm_eval'] as const) {
+        expect(info.stand_ins.includes(name)).toBe(info.packages[name] === null);
+      }
+    });
+
+    it('process_docs gets a Dataset (map with indices, filter) once, and its docs go back by reference', async () => {
+      const process = await bound('process_docs', ['process_docs']);
+      const raw: Doc[] = [
+        { text: ' a ', keep: true, id: 0 },
+        { text: 'bb', keep: false, id: 1 },
+        { text: 'ccc ', keep: true, id: 2 },
+      ];
+      const docs = await runtime.processDocs(process, raw, { task: 'fixture', split: 'test' });
+      expect(docs).toEqual([
+        { text: ' a ', keep: true, id: 0, query: '0: a', length: 3 },
+        { text: 'ccc ', keep: true, id: 2, query: '2: ccc', length: 4 },
+      ]);
+      expect(runtime.refOf(docs[1])).toEqual({ h: expect.any(Number), i: 1 });
+      expect(
+        await (process.fn as (docs: Doc[], context: object) => unknown)(raw, { task: 'fixture' }),
+      ).toEqual(docs);
+    });
+
+    it('doc functions run over all docs in one call; evaluator calls read the results', async () => {
+      const text = await bound('doc_to_text', ['doc_to_text']);
+      const choice = await bound('doc_to_choice', ['doc_to_choice']);
+      const target = await bound('doc_to_target', ['doc_to_target']);
+      const docs: Doc[] = [
+        { text: 'one', choices: ['a', 'b'], label: 1 },
+        { text: 'two', choices: ['c', 'd'], label: 0 },
+      ];
+      await runtime.prepareDocFunctions(
+        [
+          { ref: text, docs },
+          { ref: choice, docs },
+          { ref: target, docs: [docs[1]] },
+        ],
+        (doc) => ({ task: 'fixture', docId: docs.indexOf(doc) }),
+      );
+      expect(docs.map((doc) => text.fn(doc as never))).toEqual(['Q: one', 'Q: two']);
+      expect(choice.fn(docs[0] as never)).toEqual(['A', 'B']);
+      expect(target.fn(docs[1] as never)).toBe(0);
+      expect(() => target.fn(docs[0] as never)).toThrow(/not prepared/);
+    });
+
+    it('a Python exception names the task, the doc, the function and the last frame of task code', async () => {
+      const failing = await bound('fails_on_three', ['doc_to_text']);
+      const docs: Doc[] = [0, 1, 2, 3, 4].map((id) => ({ id }));
+      const error = (await runtime
+        .prepareDocFunctions([{ ref: failing, docs }], (doc) => ({
+          task: 'fixture',
+          docId: docs.indexOf(doc),
+        }))
+        .catch((caught: unknown) => caught)) as AssayError;
+      expect(error).toBeInstanceOf(AssayError);
+      expect(error.code).toBe('python_error');
+      expect(error.location).toMatchObject({
+        file: path.join(dir, 'fixture_utils.py'),
+        line: MODULE.split('\n').findIndex((line) => line.includes('raise ValueError')) + 1,
+        task: 'fixture',
+        docId: 3,
+        field: 'doc_to_text',
+      });
+      expect(error.message).toBe(
+        'task fixture: doc_to_text fixture_utils.fails_on_three raised ValueError: bad doc three in fails_on_three: raise ValueError("bad doc three") (on doc 3)',
+      );
+    });
+
+    it('import failures name the module that is missing; a missing function lists where it was looked up', async () => {
+      const missing = ref('fn', ['doc_to_text'], 'needs_missing.py');
+      const absent = ref('no_such_function', ['process_docs']);
+      const [importError, attributeError] = await runtime.tryBind([missing, absent]);
+      expect(importError?.code).toBe('function_not_found');
+      expect(importError?.message).toMatch(
+        /^doc_to_text: !function needs_missing\.fn: importing needs_missing\.py failed: ModuleNotFoundError: No module named 'definitely_not_a_module_xyz' at needs_missing\.py:1 in <module>/,
+      );
+      expect((importError?.cause as { failure: { missing: string } } | undefined)?.failure.missing).toBe(
+        'definitely_not_a_module_xyz',
+      );
+      expect(attributeError?.message).toBe(
+        "process_docs: !function fixture_utils.no_such_function: fixture_utils.py has no function 'no_such_function'",
+      );
+    });
+
+    it('process_results keeps tuples and sets in Python for the task aggregation; one failing doc is one error', async () => {
+      const process = await bound('process_results', ['process_results']);
+      const docs: Doc[] = [
+        { id: 0, label: 1, text: 'a b a' },
+        { id: 1, label: 0, text: 'c d' },
+        { id: 2, label: 0, text: 'e' },
+        { id: 3, label: 1, text: 'a f' },
+      ];
+      const logprobs = [-2.5, 0, -0.5, -3];
+      const scores = await runtime.processResults(
+        process,
+        docs.map((doc, index) => ({
+          doc,
+          results: [pyTuple([new PyFloat(logprobs[index]), index % 2 === 0])],
+          location: { task: 'fixture', docId: index },
+        })),
+      );
+      // The compact form the evaluator uses for log-likelihood answers gives the same tuples.
+      const compact = await runtime.processResults(
+        process,
+        docs.map((doc, index) => ({
+          doc,
+          results: [[logprobs[index], index % 2 === 0]],
+          location: { task: 'fixture', docId: index },
+        })),
+        { loglikelihood: true },
+      );
+      expect(JSON.stringify(compact.values)).toBe(JSON.stringify(scores.values));
+      expect(compact.values.map((value) => value?.kind)).toEqual(['float', 'float', undefined, 'float']);
+      expect(scores.errors.map((error) => error?.message)).toEqual([
+        undefined,
+        undefined,
+        'task fixture: process_results fixture_utils.process_results raised KeyError: \'no metric for doc two\' in process_results: raise KeyError("no metric for doc two") (on doc 2)',
+        undefined,
+      ]);
+      const first = scores.values[0] as Record<string, unknown>;
+      expect(first.pair).toEqual([1, 1]);
+      expect(isPyTuple(first.pair)).toBe(true);
+      // A log-likelihood of exactly 0 still reaches Python as a float.
+      expect(scores.values.map((value) => value?.kind)).toEqual(['float', 'float', undefined, 'float']);
+      expect(first.words).toBeInstanceOf(PyHandle);
+      expect((first.words as PyHandle).json).toEqual(expect.arrayContaining(['a', 'b']));
+      expect(JSON.stringify(first.words)).toMatch(/^\["[ab]","[ab]"\]$/);
+      const kept = [0, 1, 3].map((index) => ({ ...scores.refs[index] }));
+      const accuracy = await bound('pair_accuracy', ['metric_list', 0, 'aggregation']);
+      const pairs = await runtime.aggregate(
+        accuracy,
+        kept.map((item) => ({ ...item, key: 'pair' })),
+        0,
+        'fixture',
+      );
+      // (1, 1), (0, 0) and (1, 1): every pair agrees.
+      expect(pairs).toEqual({ value: 1, replicates: [] });
+      const vocabulary = await bound('vocabulary', ['metric_list', 1, 'aggregation']);
+      const words = await runtime.aggregate(
+        vocabulary,
+        kept.map((item) => ({ ...item, key: 'words' })),
+        0,
+        'fixture',
+      );
+      expect(words.value).toBe(5);
+    });
+
+    it("bootstraps a Python aggregation with lm-eval's procedure (chunks seeded Random(0), Random(1), …)", async () => {
+      const mean = await bound('mean_of', ['metric_list', 0, 'aggregation']);
+      const values = [1, 0, 0, 1, 1, 1, 0, 1, 0, 1];
+      const { value, replicates } = await runtime.aggregate(
+        mean,
+        values.map((item) => ({ value: item })),
+        2000,
+        'fixture',
+      );
+      expect(value).toBe(0.6);
+      expect(replicates).toHaveLength(2000);
+      // The same replicates as assay's own port of lm-eval's bootstrap_stderr draws for a mean.
+      const { bootstrapReplicates } = await import('../stats/bootstrap-stderr.js');
+      const expected = bootstrapReplicates(
+        (items: readonly number[]) => items.reduce((a, b) => a + b, 0) / items.length,
+        values,
+        2000,
+        { mode: 'lm-eval' },
+      );
+      expect(replicates).toEqual([...expected]);
+    });
+
+    it('floats cross bit for bit both ways; values JSON cannot hold stay in Python', async () => {
+      const floats = (await runtime.call(await bound('floats'))) as unknown[];
+      expect(floats.slice(0, 8)).toEqual([
+        0.1 + 0.2,
+        1 / 3,
+        Math.PI * 1e300,
+        5e-324,
+        -0,
+        Number.NaN,
+        Number.POSITIVE_INFINITY,
+        Number.NEGATIVE_INFINITY,
+      ]);
+      expect(Object.is(floats[4], -0)).toBe(true);
+      // 2**53 + 1 has no exact double: it stays a Python int, shown by its digits.
+      expect(floats[8]).toBeInstanceOf(PyHandle);
+      expect(String(floats[8])).toBe('9007199254740993');
+      const reprs = await runtime.call(
+        await bound('reprs'),
+        0.1 + 0.2,
+        new PyFloat(0),
+        Number.NaN,
+        Number.NEGATIVE_INFINITY,
+        pyTuple([1, 'a']),
+        [1.5, -0],
+        floats[8],
+      );
+      expect(reprs).toEqual([
+        '0.30000000000000004',
+        '0.0',
+        'nan',
+        '-inf',
+        "(1, 'a')",
+        '[1.5, 0]',
+        '9007199254740993',
+      ]);
+      const echo = await bound('echo');
+      const back = await runtime.call(echo, { nested: pyTuple([1, [2, pyTuple([3])]]) });
+      expect(isPyTuple((back as { nested: unknown[] }).nested)).toBe(true);
+      expect(isPyTuple(((back as { nested: unknown[] }).nested[1] as unknown[])[1])).toBe(true);
+    });
+
+    it('unicode survives: astral characters, combining marks, lone surrogates are refused by neither side', async () => {
+      const reverse = await bound('reverse_text', ['doc_to_text']);
+      const docs = [
+        { text: 'héllo wörld' },
+        { text: '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 🎉' },
+        { text: 'e\u0301 à la' },
+        { text: '日本語テキスト' },
+      ];
+      await runtime.prepareDocFunctions([{ ref: reverse, docs }], () => ({ task: 'fixture' }));
+      // Python reverses code points (not UTF-16 units).
+      expect(docs.map((doc) => reverse.fn(doc as never))).toEqual(
+        docs.map((doc) => `${[...doc.text].reverse().join('')}\u2713`),
+      );
+    });
+
+    it('large batches: 20,000 docs through process_docs and doc_to_text', async () => {
+      const process = await bound('process_docs', ['process_docs']);
+      const text = await bound('doc_to_text', ['doc_to_text']);
+      const raw = Array.from({ length: 20_000 }, (_, id) => ({
+        text: `doc ${id} ${'x'.repeat(id % 50)}`,
+        keep: true,
+        id,
+      }));
+      const docs = await runtime.processDocs(process, raw, { task: 'fixture', split: 'test' });
+      expect(docs).toHaveLength(20_000);
+      expect(docs[19_999]).toMatchObject({ query: `19999: ${raw[19_999].text.trim()}` });
+      await runtime.prepareDocFunctions([{ ref: text, docs }], () => ({ task: 'fixture' }));
+      expect(docs.every((doc, id) => text.fn(doc as never) === `Q: ${raw[id].text}`)).toBe(true);
+    });
+
+    it('filters: a filter class built with its kwargs and custom filter_fn see every instance at once', async () => {
+      const upper = await bound('UpperFilter', ['filter_list', 0, 'filter', 0, 'function']);
+      const docs = [{ id: 7 }, { id: 8 }];
+      expect(
+        await runtime.filter(upper, 'class', { suffix: '!' }, [['ab'], ['cd', 'ef']], docs, 'fixture'),
+      ).toEqual([['AB!7'], ['CD!8', 'EF!8']]);
+      const reverse = await bound('reverse_filter', ['filter_list', 0, 'filter', 0, 'filter_fn']);
+      expect(await runtime.filter(reverse, 'custom', {}, [['ab'], ['cd']], docs, 'fixture')).toEqual([
+        ['ba'],
+        ['dc'],
+      ]);
+    });
+
+    it("generation metrics: fn(references=, predictions=), else fn([gold, result]); a dict's keys spread", async () => {
+      const overlap = await bound('overlap', ['metric_list', 0, 'metric']);
+      const scores = await runtime.metric(overlap, 'overlap', {}, [
+        { gold: 'cat', result: 'a cat', multipleTarget: false, location: { task: 'fixture', docId: 0 } },
+        {
+          gold: ['dog', 'cat'],
+          result: 'cat!',
+          multipleTarget: true,
+          location: { task: 'fixture', docId: 1 },
+        },
+        { gold: ['dog'], result: 'cat', multipleTarget: true, location: { task: 'fixture', docId: 2 } },
+      ]);
+      expect(scores.values).toEqual([{ overlap: 1 }, { overlap: 1 }, { overlap: 0 }]);
+      const pair = await bound('as_pair', ['metric_list', 1, 'metric']);
+      const spread = await runtime.metric(pair, 'as_pair', {}, [
+        { gold: 'abc', result: 'abd', multipleTarget: false, location: { task: 'fixture', docId: 0 } },
+      ]);
+      expect(spread.values).toEqual([{ first: 1, same: 0 }]);
+    });
+
+    it('what task code prints (print(), or bytes on fd 1) goes to stderr, never into the frames', async () => {
+      const noisy = await bound('noisy', ['doc_to_text']);
+      const docs = [{}, {}];
+      await runtime.prepareDocFunctions([{ ref: noisy, docs }], () => ({ task: 'fixture' }));
+      expect(docs.map((doc) => noisy.fn(doc as never))).toEqual(['quiet', 'quiet']);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(stderr.filter((line) => line === 'hello from print')).toHaveLength(2);
+      expect(stderr.filter((line) => line === 'raw bytes on fd 1')).toHaveLength(2);
+    });
+
+    it('a worker that dies fails the call with how it exited and its last stderr lines', async () => {
+      const doomed = await PythonRuntime.start({ python });
+      const die = ref('die', ['doc_to_text']);
+      const copy = createPythonRef(die.ref, die.module, die.name, die.yamlFile, die.keyPath);
+      await doomed.bind([copy]);
+      const error = (await doomed
+        .prepareDocFunctions([{ ref: copy, docs: [{}] }], () => ({ task: 'fixture' }))
+        .catch((caught: unknown) => caught)) as AssayError;
+      expect(error).toBeInstanceOf(AssayError);
+      expect(error.exitCode).toBe(1);
+      expect(error.message).toBe(
+        'task fixture: doc_to_text fixture_utils.die: the Python worker exited (code 3): about to exit',
+      );
+      await doomed.close();
+    });
+
+    it('group aggregation: fn(values, sizes, weight_by_size)', async () => {
+      const delta = await bound('delta', ['aggregate_metric_list', 0, 'aggregation']);
+      expect(await runtime.groupAggregate(delta, [0.75, 0.5], [10, 20], false, 'group')).toBe(0.25);
+      expect(await runtime.groupAggregate(delta, [0.75, 0.5], [10, 20], true, 'group')).toBe(0.75);
+    });
+
+    it('fewshot_config.samples: called without arguments', async () => {
+      const samples = await bound('fewshot_samples', ['fewshot_config', 'samples']);
+      expect(await samples.fn()).toEqual([
+        { text: 'shot one', id: -1 },
+        { text: 'shot two', id: -2 },
+      ]);
+    });
+
+    it('determinism: a fresh worker iterates a set of strings in the same order (PYTHONHASHSEED=0)', async () => {
+      const first = await runtime.call(await bound('set_text'));
+      const other = await PythonRuntime.start({ python });
+      try {
+        const again = ref('set_text');
+        const copy = createPythonRef(again.ref, again.module, again.name, again.yamlFile, again.keyPath);
+        await other.bind([copy]);
+        expect(await other.call(copy)).toBe(first);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('task trees: lm_eval.tasks.<folder> imports and relative imports resolve in the tree', async () => {
+      const module = path.join(dir, 'tree', 'lm_eval', 'tasks', 'alpha', 'utils.py');
+      const tree = createPythonRef('utils.doc_to_text', module, 'doc_to_text', yamlFile(), ['doc_to_text']);
+      await runtime.bind([tree]);
+      const docs = [{ text: 'x' }];
+      await runtime.prepareDocFunctions([{ ref: tree, docs }], () => ({ task: 'fixture' }));
+      expect(tree.fn(docs[0] as never)).toBe('beta:x:alpha');
+    });
+
+    it('the datasets stand-in behaves as the datasets documentation says', async () => {
+      if (!runtime.info.stand_ins.includes('datasets')) return;
+      const run = await bound('run', ['process_docs'], 'dataset_utils.py');
+      const [out] = (await runtime.processDocs(run, [{ x: 1 }], { task: 'fixture' })) as Array<
+        Record<string, unknown>
+      >;
+      const shape = (columns: string[], rows: Doc[]) => ({ columns, rows, len: rows.length });
+      expect(out.from_list).toEqual(
+        // from_list takes the columns from the first row: later keys are dropped, missing ones are None.
+        shape(
+          ['a', 'b'],
+          [
+            { a: 1, b: 'x' },
+            { a: 2, b: null },
+            { a: 3, b: 'z' },
+          ],
+        ),
+      );
+      expect(out.column).toEqual([1, 2, 3]);
+      expect(out.row).toEqual({ a: 2, b: null });
+      expect(out.slice).toEqual({ a: [1, 2], b: ['x', null] });
+      expect(out.features).toEqual(['a', 'b']);
+      expect(out.iter).toEqual([1, 2, 3]);
+      expect(out.map_remove).toEqual(
+        shape(
+          ['b', 'd'],
+          [
+            { b: 'new', d: 10 },
+            { b: 'new', d: 20 },
+            { b: 'new', d: 30 },
+          ],
+        ),
+      );
+      expect(out.batched_map).toEqual(
+        shape(
+          ['part'],
+          ['1-0', '1-1', '2-0', '2-1', '3-0', '3-1'].map((part) => ({ part })),
+        ),
+      );
+      expect(out.filter_batched).toEqual(
+        shape(
+          ['a', 'b'],
+          [
+            { a: 1, b: 'x' },
+            { a: 3, b: 'z' },
+          ],
+        ),
+      );
+      expect(out.filter_indices).toEqual(
+        shape(
+          ['a', 'b'],
+          [
+            { a: 1, b: 'x' },
+            { a: 3, b: 'z' },
+          ],
+        ),
+      );
+      expect(out.select).toEqual(
+        shape(
+          ['a', 'b'],
+          [
+            { a: 3, b: 'z' },
+            { a: 1, b: 'x' },
+          ],
+        ),
+      );
+      expect(out.rename).toEqual(
+        shape(
+          ['a', 'B'],
+          [
+            { a: 1, B: 'x' },
+            { a: 2, B: null },
+            { a: 3, B: 'z' },
+          ],
+        ),
+      );
+      expect(out.add).toEqual(
+        shape(
+          ['a', 'b', 'e'],
+          [
+            { a: 1, b: 'x', e: true },
+            { a: 2, b: null, e: false },
+            { a: 3, b: 'z', e: true },
+          ],
+        ),
+      );
+      expect(out.remove).toEqual(shape(['a'], [{ a: 1 }, { a: 2 }, { a: 3 }]));
+      // Nulls last (null_placement="at_end"), in either direction.
+      expect(out.sort).toEqual(shape(['k'], [{ k: 1 }, { k: 2 }, { k: null }]));
+      expect(out.sort_reverse).toEqual([2, 1, null]);
+      // Dataset.shuffle(seed) is numpy's default_rng(seed).permutation; these orders are numpy 2.4's.
+      expect(out.shuffle).toEqual([5, 6, 0, 7, 3, 2, 4, 9, 1, 8]);
+      expect(out.shuffle_1234).toEqual([
+        3, 9, 18, 16, 8, 5, 12, 13, 0, 17, 15, 11, 2, 7, 10, 6, 4, 14, 1, 19,
+      ]);
+      expect(out.shuffle_big_seed).toEqual([4, 0, 2, 3, 1, 5, 6]);
+      expect(out.from_dict).toEqual(
+        shape(
+          ['p', 'q'],
+          [
+            { p: 1, q: 'a' },
+            { p: 2, q: 'b' },
+          ],
+        ),
+      );
+      expect(out.unique).toEqual(['b', 'a']);
+      expect(out.remove_missing).toMatch(/missing not in the dataset/);
+    });
+
+    it('the lm_eval stand-in: the helpers task code imports most, with their documented results', async () => {
+      if (!runtime.info.stand_ins.includes('lm_eval')) return;
+      const run = await bound('run', ['other'], 'helpers_utils.py');
+      const out = (await runtime.call(run)) as Record<string, unknown>;
+      // scikit-learn's documented example: f1_score([0,1,2,0,1,2], [0,2,1,0,0,1], average="weighted") ≈ 0.267
+      // (class 0: F1 0.8 with support 2; classes 1 and 2: F1 0).
+      expect(out.f1).toBe((0.8 * 2) / 6);
+      expect(out.f1_perfect).toBe(1);
+      // lm-eval's own general_detokenize gives these (run on lm_eval/utils.py at 4e7e0d47).
+      expect(out.detok).toEqual([
+        'He said"hello"(really), didn\'t he ?',
+        'It\'s a test. Isn\'t it,"really"?',
+      ]);
+      expect(out.max).toBe(1);
+      expect(out.mean).toBe(2.5);
+      expect(out.regex).toEqual([['42', '[invalid]'], ['-3.5']]);
+      expect(out.digits).toEqual([['12']]);
+      const [helper, task] = await runtime.tryBind([
+        ref('fn', ['doc_to_text'], 'missing_helper.py'),
+        ref('fn', ['doc_to_text'], 'class_task.py'),
+      ]);
+      expect(helper?.message).toMatch(
+        /importing missing_helper\.py failed: ImportError: lm_eval\.utils\.not_a_real_helper is not available: this Python has no lm_eval package, and assay's stand-in for it does not provide lm_eval\.utils\.not_a_real_helper/,
+      );
+      expect(task?.message).toMatch(/ImportError: lm_eval\.api\.task is not available/);
+    });
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * Starts the Python worker for a set of loaded tasks, only when one of them names a Python function,
+ * and binds every such function in one call. No Python function, no interpreter: a run of TypeScript
+ * and template-only tasks never needs one.
+ */
+import type { TaskNode } from '../tasks/task.js';
+import { collectPythonRefs, type PythonFunctionRef } from './python-ref.js';
+import { PythonRuntime, type PythonRuntimeOptions } from './python-runtime.js';
+
+/** Every Python function of the tasks and groups under `nodes`. */
+export function pythonRefsOf(nodes: readonly TaskNode[]): PythonFunctionRef[] {
+  const refs: PythonFunctionRef[] = [];
+  const visit = (node: TaskNode): void => {
+    collectPythonRefs(node.config, refs);
+    if (node.kind === 'group') for (const child of node.children) visit(child);
+  };
+  for (const node of nodes) visit(node);
+  return refs;
+}
+
+/** A runtime bound to the tasks' Python functions, or undefined when they have none. Close it after the run. */
+export async function startPythonFor(
+  nodes: readonly TaskNode[],
+  options: PythonRuntimeOptions,
+): Promise<PythonRuntime | undefined> {
+  const refs = pythonRefsOf(nodes);
+  if (refs.length === 0) return undefined;
+  // Name a function that truly needs Python in the error, not an optional evaluate-metric fallback.
+  const runtime = await PythonRuntime.start(options, refs.find((ref) => !ref.hfEvaluate) ?? refs[0]);
+  try {
+    await runtime.bind(refs);
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  return runtime;
+}

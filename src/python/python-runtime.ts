@@ -1,0 +1,468 @@
+/**
+ * The bridge to lm-eval's Python task code for one run: one persistent worker (worker-process.ts), the
+ * functions bound in it, and one method per way lm-eval calls a task function, each batched: a split
+ * through process_docs in one call, every doc function of a task over all its docs in one call,
+ * process_results and metric functions in batches of BATCH docs. Python exceptions become AssayErrors
+ * naming the task, the doc, the function and the innermost frame of task code.
+ */
+import path from 'node:path';
+import { AssayError, type ErrorLocation } from '../errors.js';
+import type { Doc } from '../tasks/types.js';
+import { locateFunctionTag } from '../tasks/yaml-loader.js';
+import type { WorkerRef } from './codec.js';
+import { chooseInterpreter } from './interpreter.js';
+import {
+  type DocsContext,
+  keyLabel,
+  needsInterpreter,
+  type PythonBinding,
+  type PythonFunctionRef,
+} from './python-ref.js';
+import {
+  PythonCallError,
+  type PythonFailure,
+  type PythonInfo,
+  PythonWorker,
+  startError,
+} from './worker-process.js';
+
+/** Docs per process_results / metric request: large enough to amortise a frame, small enough to stream. */
+const BATCH = 2048;
+
+export interface PythonRuntimeOptions {
+  /** `--python`; else ASSAY_PYTHON, else python3 on PATH. */
+  python?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Lines task code writes to stderr. */
+  onStderr?: (line: string) => void;
+  /** lm-eval seeds `random` (and numpy, torch when loaded) before it builds tasks; so does the worker. */
+  seeds?: { random: number | null; numpy: number | null; torch: number | null };
+}
+
+/** What the manifest records about the interpreter. */
+export interface PythonDescription {
+  path: string;
+  version: string;
+  implementation: string;
+  packages: { datasets: string | null; numpy: string | null; lm_eval: string | null };
+  stand_ins: string[];
+}
+
+/** A per-doc metric value computed in Python, by reference: the worker keeps the original object. */
+export interface PythonValueRef {
+  store: number;
+  index: number;
+}
+
+export interface PythonScores {
+  /** Per item, the metric dict as JSON carries it (tuples as marked arrays, other objects as PyHandles). */
+  values: Array<Record<string, unknown> | undefined>;
+  refs: PythonValueRef[];
+  /** Per item, the exception it raised (then its value is undefined): an errored sample, not a failed run. */
+  errors: Array<AssayError | undefined>;
+}
+
+/** Where one item of a batch came from, for error messages. */
+export interface ItemLocation {
+  task: string;
+  docId?: number | string;
+  /** "doc 3" / "few-shot doc 2" when docId alone would mislead. */
+  label?: string;
+}
+
+function frameLocation(failure: PythonFailure): Pick<ErrorLocation, 'file' | 'line'> {
+  const match = failure.frame?.match(/^(.*):(\d+) in /);
+  return match ? { file: match[1], line: Number(match[2]) } : {};
+}
+
+/** `KeyError: 'q' at utils.py:3 in doc_to_text: return doc['q']`; without the file when the location has it. */
+function describeFailure(failure: PythonFailure, withFile = true): string {
+  const match = failure.frame?.match(/^(.*):(\d+) in ([\s\S]*)$/);
+  const frame = match
+    ? withFile
+      ? ` at ${path.basename(match[1])}:${match[2]} in ${match[3]}`
+      : ` in ${match[3]}`
+    : '';
+  return `${failure.type}: ${failure.message}${frame}`;
+}
+
+export class PythonRuntime implements PythonBinding {
+  private constructor(
+    private readonly worker: PythonWorker,
+    private readonly seeds: PythonRuntimeOptions['seeds'],
+  ) {}
+
+  /** Starts the interpreter the options choose; a missing one is an AssayError naming `ref` when given. */
+  static async start(options: PythonRuntimeOptions = {}, ref?: PythonFunctionRef): Promise<PythonRuntime> {
+    const choice = chooseInterpreter(options.python, options.env ?? process.env);
+    if (!choice.found) {
+      if (ref?.hfEvaluate) throw ref.hfEvaluate.unavailable;
+      if (ref) throw needsInterpreter(ref, choice.reason);
+      throw new AssayError('needs_python', `no Python interpreter: ${choice.reason}`);
+    }
+    let worker: PythonWorker;
+    try {
+      worker = await PythonWorker.start({ python: choice.path, onStderr: options.onStderr });
+    } catch (error) {
+      throw startError(choice.path, error);
+    }
+    return new PythonRuntime(worker, options.seeds);
+  }
+
+  get info(): PythonInfo {
+    return this.worker.info;
+  }
+
+  describe(): PythonDescription {
+    const { python, version, implementation, packages, stand_ins } = this.worker.info;
+    return {
+      path: python,
+      version,
+      implementation,
+      packages: { datasets: packages.datasets, numpy: packages.numpy, lm_eval: packages.lm_eval },
+      stand_ins,
+    };
+  }
+
+  close(): Promise<void> {
+    return this.worker.close();
+  }
+
+  /** Ends the worker at once (a call that never returns); pending calls reject. */
+  kill(): void {
+    this.worker.kill();
+  }
+
+  /** Imports the modules and checks the functions, in one call; binds each ref to this runtime. */
+  async bind(refs: readonly PythonFunctionRef[]): Promise<void> {
+    const unbound = refs.filter((ref) => ref.binding?.runtime !== this);
+    if (unbound.length === 0) return;
+    const replies = await this.worker.request<Array<{ id?: number; error?: PythonFailure }>>('load', {
+      functions: unbound.map(loadSpec),
+      seeds: this.seeds ?? null,
+    });
+    for (const [index, ref] of unbound.entries()) {
+      const reply = replies[index];
+      if (reply.error) throw await bindError(ref, reply.error);
+      ref.binding = { runtime: this, id: reply.id as number };
+    }
+  }
+
+  /** Like bind, but returns each ref's failure instead of throwing (the census, `validate`). */
+  async tryBind(refs: readonly PythonFunctionRef[]): Promise<Array<AssayError | undefined>> {
+    const out: Array<AssayError | undefined> = [];
+    const replies = await this.worker.request<Array<{ id?: number; error?: PythonFailure }>>('load', {
+      functions: refs.map(loadSpec),
+      seeds: this.seeds ?? null,
+    });
+    for (const [index, ref] of refs.entries()) {
+      const reply = replies[index];
+      if (reply.error) out.push(await bindError(ref, reply.error));
+      else {
+        ref.binding = { runtime: this, id: reply.id as number };
+        out.push(undefined);
+      }
+    }
+    return out;
+  }
+
+  private id(ref: PythonFunctionRef): number {
+    if (ref.binding?.runtime !== this) throw needsInterpreter(ref);
+    return ref.binding.id;
+  }
+
+  private async invoke<T>(
+    ref: PythonFunctionRef,
+    op: string,
+    payload: Record<string, unknown>,
+    where: (failure: PythonFailure) => ItemLocation,
+  ): Promise<T> {
+    try {
+      return await this.worker.request<T>(op, { fn: this.id(ref), ...payload });
+    } catch (error) {
+      if (!(error instanceof PythonCallError)) throw workerError(ref, error, undefined);
+      throw callError(ref, error.failure, where(error.failure));
+    }
+  }
+
+  private remember(docs: Doc[], handle: number): void {
+    for (const [index, doc] of docs.entries()) this.worker.refs.set(doc, { h: handle, i: index });
+  }
+
+  /** lm-eval's `process_docs(dataset)`: the split as a `datasets.Dataset` (real or stand-in), once. */
+  async processDocs(ref: PythonFunctionRef, docs: Doc[], context: DocsContext): Promise<Doc[]> {
+    const reply = await this.invoke<{ handle: number; docs: Doc[] }>(
+      ref,
+      'process_docs',
+      { docs },
+      (failure) => ({
+        task: context.task,
+        label:
+          failure.row !== undefined
+            ? `row ${failure.row} of split ${context.split ?? '?'}`
+            : `split ${context.split ?? '?'}`,
+      }),
+    );
+    this.remember(reply.docs, reply.handle);
+    return reply.docs;
+  }
+
+  /** `fewshot_config.samples: !function ...`: called without arguments, returns the few-shot docs. */
+  async samples(ref: PythonFunctionRef): Promise<Doc[]> {
+    const reply = await this.invoke<{ handle: number; docs: Doc[] }>(ref, 'samples', {}, () => ({
+      task: '?',
+    }));
+    this.remember(reply.docs, reply.handle);
+    return reply.docs;
+  }
+
+  /**
+   * Doc functions (doc_to_text, doc_to_target, doc_to_choice, their few-shot overrides) over their docs,
+   * all in one request; the results land in each ref's `prepared` map.
+   */
+  async prepareDocFunctions(
+    calls: ReadonlyArray<{ ref: PythonFunctionRef; docs: readonly Doc[] }>,
+    locate: (doc: Doc) => ItemLocation,
+  ): Promise<void> {
+    if (calls.length === 0) return;
+    const positions = new Map<Doc, number>();
+    const docs: Doc[] = [];
+    const plan = calls.map(({ ref, docs: callDocs }) => ({
+      fn: this.id(ref),
+      items: callDocs.map((doc) => {
+        let position = positions.get(doc);
+        if (position === undefined) {
+          position = docs.length;
+          positions.set(doc, position);
+          docs.push(doc);
+        }
+        return position;
+      }),
+    }));
+    let values: unknown[][];
+    try {
+      values = await this.worker.request<unknown[][]>('apply', { ...this.docPayload(docs), calls: plan });
+    } catch (error) {
+      if (!(error instanceof PythonCallError))
+        throw workerError(calls[0].ref, error, docs[0] && locate(docs[0]));
+      // The worker stops at the first failure; find which call it was in from the position reported.
+      const position = error.failure.index ?? -1;
+      const failed =
+        calls.find((call) => call.docs.some((doc) => positions.get(doc) === position)) ?? calls[0];
+      throw callError(failed.ref, error.failure, locate(docs[position]));
+    }
+    for (const [index, { ref, docs: callDocs }] of calls.entries()) {
+      const results = values[index];
+      for (const [position, doc] of callDocs.entries()) ref.prepared.set(doc, results[position]);
+    }
+  }
+
+  /** Docs as the worker receives them: those it holds by reference, out of band, the rest as values. */
+  private docPayload(docs: readonly Doc[]): {
+    docs: Array<Doc | null>;
+    refs: Array<[number, number[], number[]]>;
+  } {
+    const values: Array<Doc | null> = [];
+    // Per handle: positions in `docs` and indices into the handle's list (two flat lists parse fastest).
+    const byHandle = new Map<number, [number, number[], number[]]>();
+    for (const [position, doc] of docs.entries()) {
+      const ref = this.worker.refs.get(doc);
+      if (ref?.i !== undefined) {
+        values.push(null);
+        let group = byHandle.get(ref.h);
+        if (!group) {
+          group = [ref.h, [], []];
+          byHandle.set(ref.h, group);
+        }
+        group[1].push(position);
+        group[2].push(ref.i);
+      } else values.push(doc);
+    }
+    return { docs: values, refs: [...byHandle.values()] };
+  }
+
+  /**
+   * lm-eval's `process_results(doc, results)` for every item, in batches. With `loglikelihood`, each
+   * result is a `[logprob, is_greedy]` pair the worker turns into lm-eval's `(float, bool)` tuple
+   * (cheaper than tagging every tuple); otherwise results go as they are (see responses.ts).
+   */
+  processResults(
+    ref: PythonFunctionRef,
+    items: ReadonlyArray<{ doc: Doc; results: unknown[]; location: ItemLocation }>,
+    options: { loglikelihood?: boolean } = {},
+  ): Promise<PythonScores> {
+    return this.batched(ref, 'process_results', items, (slice) => ({
+      ...this.docPayload(slice.map((item) => item.doc)),
+      results: slice.map((item) => item.results),
+      loglikelihood: options.loglikelihood ?? false,
+    }));
+  }
+
+  /**
+   * A metric_list function on generated answers: `fn(references=[gold], predictions=[result], **kwargs)`,
+   * falling back to `fn([gold, result])` on TypeError, as lm-eval's generate_until scoring does.
+   */
+  metric(
+    ref: PythonFunctionRef,
+    name: string,
+    kwargs: Record<string, unknown>,
+    items: ReadonlyArray<{ gold: unknown; result: unknown; multipleTarget: boolean; location: ItemLocation }>,
+  ): Promise<PythonScores> {
+    return this.batched(ref, 'metric', items, (slice) => ({
+      name,
+      kwargs,
+      items: slice.map((item) => [item.gold, item.result, item.multipleTarget]),
+    }));
+  }
+
+  private async batched<T extends { location: ItemLocation }>(
+    ref: PythonFunctionRef,
+    op: string,
+    items: readonly T[],
+    payload: (slice: T[]) => Record<string, unknown>,
+  ): Promise<PythonScores> {
+    type Reply = {
+      store: number;
+      values: Array<Record<string, unknown> | null>;
+      errors: Record<string, PythonFailure>;
+    };
+    const requests: Promise<Reply>[] = [];
+    const slices: T[][] = [];
+    for (let start = 0; start < items.length; start += BATCH) {
+      const slice = items.slice(start, start + BATCH);
+      slices.push(slice);
+      requests.push(this.invoke(ref, op, payload(slice), () => slice[0]?.location ?? { task: '?' }));
+    }
+    const replies = await Promise.all(requests);
+    const scores: PythonScores = { values: [], refs: [], errors: [] };
+    for (const [batch, reply] of replies.entries()) {
+      for (const [index, value] of reply.values.entries()) {
+        const failure = reply.errors[String(index)];
+        scores.values.push(value ?? undefined);
+        scores.refs.push({ store: reply.store, index });
+        scores.errors.push(failure ? callError(ref, failure, slices[batch][index].location) : undefined);
+      }
+    }
+    return scores;
+  }
+
+  /**
+   * A filter step over every instance of a task at once, as lm-eval applies filters: a filter class
+   * (`function: !function utils.MyFilter`) is built with the step's other keys and its `apply(resps, docs)`
+   * called; `custom`'s `filter_fn` is called as `filter_fn(resps, docs)`.
+   */
+  filter(
+    ref: PythonFunctionRef,
+    mode: 'class' | 'custom',
+    kwargs: Record<string, unknown>,
+    resps: unknown[],
+    docs: Doc[],
+    task: string,
+  ): Promise<unknown[]> {
+    return this.invoke(ref, 'filter', { mode, kwargs, resps, docs }, () => ({ task }));
+  }
+
+  /**
+   * A task's `aggregation: !function` over its items (values or references to values the worker
+   * holds), with lm-eval's bootstrap replicates (`bootstrap_stderr`: chunks seeded Random(0), Random(1)…).
+   */
+  async aggregate(
+    ref: PythonFunctionRef,
+    items: ReadonlyArray<(PythonValueRef & { key: string }) | { value: unknown }>,
+    iterations: number,
+    task: string,
+  ): Promise<{ value: unknown; replicates: number[] }> {
+    const encoded = items.map((item) =>
+      'store' in item ? [item.store, item.index, item.key] : { v: item.value },
+    );
+    return this.invoke(ref, 'aggregate', { items: encoded, iters: iterations }, () => ({ task }));
+  }
+
+  /** A group's `aggregate_metric_list` function: `fn(values, sizes, weight_by_size)`. */
+  groupAggregate(
+    ref: PythonFunctionRef,
+    values: number[],
+    sizes: number[],
+    weightBySize: boolean,
+    group: string,
+  ): Promise<unknown> {
+    return this.invoke(ref, 'group_aggregate', { values, sizes, weight_by_size: weightBySize }, () => ({
+      task: group,
+    }));
+  }
+
+  /** Calls the function with positional arguments (for tools and tests; the evaluator uses the methods above). */
+  call(ref: PythonFunctionRef, ...args: unknown[]): Promise<unknown> {
+    return this.invoke(ref, 'call', { args }, () => ({ task: '?' }));
+  }
+
+  /** Drops objects the worker keeps for a finished task. */
+  async release(handles: number[]): Promise<void> {
+    if (handles.length) await this.worker.request('release', { handles });
+  }
+
+  /** The reference the worker would receive for `value` (tests). */
+  refOf(value: object): WorkerRef | undefined {
+    return this.worker.refs.get(value);
+  }
+}
+
+/** The runtime a ref is bound to; an unbound ref needs an interpreter, and the error says how to give one. */
+export function boundRuntime(ref: PythonFunctionRef): PythonRuntime {
+  if (!ref.binding) throw needsInterpreter(ref);
+  return ref.binding.runtime as PythonRuntime;
+}
+
+function loadSpec(ref: PythonFunctionRef): Record<string, unknown> {
+  if (ref.hfEvaluate) return { builtin: { kind: 'hf_evaluate', name: ref.hfEvaluate.name } };
+  if (ref.registeredFilter) {
+    const { name, modules } = ref.registeredFilter;
+    return { builtin: { kind: 'registered_filter', name, modules } };
+  }
+  return { module: ref.module, name: ref.name };
+}
+
+async function bindError(ref: PythonFunctionRef, failure: PythonFailure): Promise<AssayError> {
+  // `evaluate` missing (or without this metric): the unknown-metric error the task would have had anyway.
+  if (ref.hfEvaluate) return ref.hfEvaluate.unavailable;
+  if (ref.registeredFilter && failure.type === 'KeyError') return ref.registeredFilter.unknown;
+  const importing = failure.type !== 'AttributeError' || !/has no function/.test(failure.message);
+  const what = importing
+    ? `importing ${path.basename(ref.module)} failed: ${describeFailure(failure)}`
+    : failure.message;
+  return new AssayError('function_not_found', `${keyLabel(ref.keyPath)}: !function ${ref.ref}: ${what}`, {
+    location: { ...(await locateFunctionTag(ref.yamlFile, ref.ref)), field: keyLabel(ref.keyPath) },
+    cause: new PythonCallError(failure),
+  });
+}
+
+/** The worker itself failed (it exited, or broke the protocol): the run cannot go on. */
+function workerError(ref: PythonFunctionRef, error: unknown, where: ItemLocation | undefined): AssayError {
+  const task = where?.task && where.task !== '?' ? `task ${where.task}: ` : '';
+  return new AssayError(
+    'python_error',
+    `${task}${keyLabel(ref.keyPath)} ${ref.ref}: ${(error as Error).message}`,
+    {
+      location: { file: ref.yamlFile, task: where?.task, field: keyLabel(ref.keyPath) },
+      cause: error,
+      exitCode: 1,
+    },
+  );
+}
+
+function callError(ref: PythonFunctionRef, failure: PythonFailure, where: ItemLocation): AssayError {
+  const on = where.label ?? (where.docId !== undefined ? `doc ${where.docId}` : undefined);
+  return new AssayError(
+    'python_error',
+    `task ${where.task}: ${keyLabel(ref.keyPath)} ${ref.ref} raised ${describeFailure(failure, false)}${on ? ` (on ${on})` : ''}`,
+    {
+      location: {
+        ...frameLocation(failure),
+        task: where.task,
+        docId: where.docId,
+        field: keyLabel(ref.keyPath),
+      },
+      cause: new PythonCallError(failure),
+    },
+  );
+}

@@ -1,0 +1,219 @@
+/**
+ * One Python child running worker.py, spoken to over its stdin/stdout in length-prefixed JSON frames
+ * (4-byte big-endian length, UTF-8 JSON). Requests are answered in order; several may be in flight.
+ * The child lives for a whole run: starting CPython costs tens of milliseconds, a call costs microseconds.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AssayError } from '../errors.js';
+import { decodeValue, encodeValue, type WorkerRef } from './codec.js';
+
+/** What the worker reports about its interpreter when it starts (the manifest records it). */
+export interface PythonInfo {
+  /** sys.executable */
+  python: string;
+  version: string;
+  implementation: string;
+  /** Versions of the packages task code most often needs; null when not importable (a stand-in is used). */
+  packages: {
+    datasets: string | null;
+    numpy: string | null;
+    lm_eval: string | null;
+    evaluate: string | null;
+  };
+  /** Packages served by assay's stand-ins (datasets, lm_eval) because the interpreter lacks them. */
+  stand_ins: string[];
+}
+
+/** A Python exception, as the worker reports it. */
+export interface PythonFailure {
+  type: string;
+  message: string;
+  /** The innermost frame of task code: `file:line in function: source`. */
+  frame: string | null;
+  traceback: string;
+  /** For ImportError: the module that could not be imported. */
+  missing?: string;
+  /** For batched calls: the position in the batch that raised. */
+  index?: number;
+  /** For Dataset.map/filter in the stand-in: the row being processed. */
+  row?: number;
+}
+
+/** Thrown for a request the worker answered with an exception. */
+export class PythonCallError extends Error {
+  constructor(readonly failure: PythonFailure) {
+    super(`${failure.type}: ${failure.message}`);
+    this.name = 'PythonCallError';
+  }
+}
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+export interface StartOptions {
+  /** The interpreter to run (an absolute path). */
+  python: string;
+  /** Receives what task code writes to stderr (and print()), line by line. */
+  onStderr?: (line: string) => void;
+  env?: Record<string, string>;
+}
+
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** worker.py ships in the package's src/python/ and is read from there by both src/ and dist/ builds. */
+export function workerScript(): string {
+  const script = path.join(packageRoot, 'src', 'python', 'worker.py');
+  if (!existsSync(script)) throw new Error(`assay's Python worker is missing: ${script}`);
+  return script;
+}
+
+export class PythonWorker {
+  private readonly child: ChildProcess;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  private exited: Error | undefined;
+  private readonly stderrTail: string[] = [];
+  private hello: ((info: PythonInfo) => void) | undefined;
+  private helloFailed: ((error: Error) => void) | undefined;
+  /** Objects the worker holds, by identity: docs it produced are sent back as references. */
+  readonly refs = new WeakMap<object, WorkerRef>();
+  info!: PythonInfo;
+
+  private constructor(options: StartOptions) {
+    this.child = spawn(options.python, [workerScript()], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // A fixed hash seed makes set and dict-of-str iteration, and so sample logs, reproducible.
+      env: { PYTHONHASHSEED: '0', ...process.env, PYTHONIOENCODING: 'utf-8', ...options.env },
+    });
+    this.child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
+    let partial = '';
+    this.child.stderr?.setEncoding('utf8');
+    this.child.stderr?.on('data', (text: string) => {
+      const lines = (partial + text).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        this.stderrTail.push(line);
+        if (this.stderrTail.length > 20) this.stderrTail.shift();
+        options.onStderr?.(line);
+      }
+    });
+    this.child.on('error', (error) => this.fail(error));
+    this.child.on('exit', (code, signal) => {
+      const tail = this.stderrTail.filter(Boolean).slice(-5).join(' | ');
+      this.fail(
+        new Error(
+          `the Python worker exited (${signal ? `signal ${signal}` : `code ${code}`})${tail ? `: ${tail}` : ''}`,
+        ),
+      );
+    });
+    this.child.stdin?.on('error', () => {});
+  }
+
+  /** Starts the interpreter and waits for its hello. */
+  static start(options: StartOptions): Promise<PythonWorker> {
+    const worker = new PythonWorker(options);
+    return new Promise((resolve, reject) => {
+      worker.hello = (info) => {
+        worker.info = info;
+        resolve(worker);
+      };
+      worker.helloFailed = reject;
+    });
+  }
+
+  private fail(error: Error): void {
+    if (this.exited) return;
+    this.exited = error;
+    this.helloFailed?.(error);
+    for (const { reject } of this.pending.values()) reject(error);
+    this.pending.clear();
+  }
+
+  private receive(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+    while (this.buffered >= 4) {
+      if (this.chunks[0].length < 4) this.chunks = [Buffer.concat(this.chunks)];
+      const length = this.chunks[0].readUInt32BE(0);
+      // Join the chunks only once the whole frame is here: a large frame arrives in many pieces.
+      if (this.buffered < 4 + length) return;
+      const head = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+      const text = head.toString('utf8', 4, 4 + length);
+      const rest = head.subarray(4 + length);
+      this.chunks = rest.length ? [rest] : [];
+      this.buffered = rest.length;
+      this.dispatch(text);
+    }
+  }
+
+  private dispatch(text: string): void {
+    if (this.hello) {
+      const hello = this.hello;
+      this.hello = undefined;
+      this.helloFailed = undefined;
+      hello(JSON.parse(text) as PythonInfo);
+      return;
+    }
+    let reply: { id: number; ok: boolean; value?: unknown; error?: PythonFailure };
+    try {
+      reply = decodeValue(text) as typeof reply;
+    } catch (error) {
+      // A frame that is not JSON: the protocol is broken, so is every request in flight.
+      this.fail(new Error(`the Python worker sent a malformed frame: ${(error as Error).message}`));
+      this.child.kill('SIGKILL');
+      return;
+    }
+    const pending = this.pending.get(reply.id);
+    if (!pending) return;
+    this.pending.delete(reply.id);
+    if (reply.ok) pending.resolve(reply.value);
+    else pending.reject(new PythonCallError(reply.error as PythonFailure));
+  }
+
+  /** Sends one request; resolves with its value or rejects with a PythonCallError. */
+  request<T = unknown>(op: string, payload: Record<string, unknown> = {}): Promise<T> {
+    if (this.exited) return Promise.reject(this.exited);
+    const id = this.nextId++;
+    const body = Buffer.from(
+      encodeValue({ id, op, ...payload }, (value) => this.refs.get(value)),
+      'utf8',
+    );
+    const header = Buffer.alloc(4);
+    header.writeUInt32BE(body.length, 0);
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.child.stdin?.write(Buffer.concat([header, body]));
+    });
+  }
+
+  /** Ends the worker: closes its stdin (it returns from its loop) and waits for it to exit. */
+  async close(): Promise<void> {
+    if (this.exited) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.stdin?.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 2000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  /** Kills the worker at once (a call that never returns). */
+  kill(): void {
+    this.child.kill('SIGKILL');
+  }
+}
+
+/** The error for a worker that could not start at all (not Python, too old, or no worker script). */
+export function startError(python: string, error: unknown): AssayError {
+  return new AssayError(
+    'needs_python',
+    `cannot start the Python interpreter ${python}: ${(error as Error).message}; give a working one with --python PATH (or ASSAY_PYTHON)`,
+    { cause: error },
+  );
+}
