@@ -6,6 +6,7 @@ import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
 import { makeTable } from '../results/table.js';
 import { reportError } from './errors.js';
 import { progressListener } from './progress.js';
+import { taskSources } from './task-sources.js';
 
 function splitList(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
@@ -73,6 +74,12 @@ function mergeConfigFile(flags: Record<string, unknown>): Record<string, unknown
   return merged;
 }
 
+/** No --include_path stays undefined: the shard record keeps `include_path: null`. */
+function runTaskSources(flags: Record<string, unknown>): { includePath?: string[]; indexCacheDir: string } {
+  const { includePath, indexCacheDir } = taskSources(flags);
+  return { includePath: includePath.length ? includePath : undefined, indexCacheDir };
+}
+
 const DEFAULTS: Record<string, unknown> = {
   batch_size: '1',
   seed: '0,1234,1234,1234',
@@ -96,7 +103,7 @@ export function optionsFromFlags(
         ? (modelArgs as Record<string, unknown>)
         : (modelArgs as string | undefined),
     tasks,
-    includePath: splitList(flags.include_path),
+    ...runTaskSources(flags),
     numFewshot: integerFlag(flags.num_fewshot, '--num_fewshot'),
     batchSize: flags.batch_size as string | undefined,
     outputPath: flags.output_path as string | undefined,

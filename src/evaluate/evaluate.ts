@@ -25,6 +25,8 @@ export interface CommonOptions extends CodeExecutionOptions {
   /** Task names, globs, files or directories (lm-eval's --tasks), or tasks already loaded. */
   tasks: Array<string | TaskNode>;
   includePath?: string[];
+  /** Folder of cached task-index scans (`<assay cache>/task-index`); absent: task folders are scanned. */
+  indexCacheDir?: string;
   numFewshot?: number;
   limit?: number | string;
   /** lm-eval's --samples: `{"task": [doc ids]}` as an object, JSON text or a JSON file path. */
@@ -100,7 +102,11 @@ async function loadNodes(options: CommonOptions): Promise<TaskNode[]> {
   const specs = options.tasks.filter((task): task is string => typeof task === 'string');
   const loaded = options.tasks.filter((task): task is TaskNode => typeof task !== 'string');
   const resolved = specs.length
-    ? await resolveTasks(specs, { includePath: options.includePath, logger: options.logger })
+    ? await resolveTasks(specs, {
+        includePath: options.includePath,
+        logger: options.logger,
+        indexCacheDir: options.indexCacheDir,
+      })
     : [];
   return [...loaded, ...resolved];
 }

@@ -48,7 +48,7 @@ describe('buildTaskIndex', () => {
       { name: 'qa', kind: 'task', format: 'jsonl', tasks: undefined },
       { name: 'two', kind: 'task', format: 'yaml', tasks: undefined },
     ]);
-    expect(index.entries.get('one')?.config?.output_type).toBe('multiple_choice');
+    expect(index.entries.get('one')?.outputType).toBe('multiple_choice');
     expect(index.skipped).toEqual([]);
   });
 

@@ -13,7 +13,7 @@ import { loadJsonlTask } from './jsonl-task.js';
 import { GROUP_FIELDS, parseGroupConfig } from './schema.js';
 import { type GroupNode, type LoadedTask, leafTasks, type TaskNode } from './task.js';
 import { loadYaml, locateKey, type YamlMapping } from './yaml-loader.js';
-import { loadYamlTask, type TaskOverrides } from './yaml-task.js';
+import { type LoadYamlTaskOptions, loadYamlTask, type TaskOverrides } from './yaml-task.js';
 
 export interface ResolveOptions {
   includePath?: string[];
@@ -22,6 +22,10 @@ export interface ResolveOptions {
   builtinDir?: string | false;
   /** Reuse an index built earlier (e.g. by `validate` after `ls`). */
   index?: TaskIndex;
+  /** How `!function` references resolve (default: TypeScript modules beside the YAML), extra checks. */
+  load?: LoadYamlTaskOptions;
+  /** Folder of cached index scans (see BuildIndexOptions.cacheDir); absent: every folder is scanned. */
+  indexCacheDir?: string;
 }
 
 const TASK_FILE = /\.(ya?ml|jsonl|ts|mts|js|mjs)$/;
@@ -33,30 +37,28 @@ export function splitTaskSpecs(specs: readonly string[]): string[] {
 
 export async function resolveTasks(specs: string[], options: ResolveOptions = {}): Promise<TaskNode[]> {
   const items = splitTaskSpecs(specs);
-  // Folders of task files named on the command line are indexed too (not recursively), so a group file
-  // can name its sibling tasks without --include_path.
-  const extraRoots = [
-    ...new Set(
-      items
-        .filter((item) => TASK_FILE.test(item) && existsSync(item))
-        .map((item) => path.dirname(path.resolve(item))),
-    ),
-  ].map((dir) => ({ dir, recursive: false }));
-  const folders = items.filter((item) => !TASK_FILE.test(item) && !isGlob(item) && isDirectory(item));
-  const index =
-    options.index ??
-    (await buildTaskIndex({
-      includePath: options.includePath,
-      builtinDir: options.builtinDir,
-      logger: options.logger,
-      extraRoots: [...extraRoots, ...folders.map((dir) => ({ dir }))],
-    }));
-  const builder = new NodeBuilder(index);
-
+  const builder = new TaskNodeBuilder(await indexForSpecs(items, options), options);
   const nodes: TaskNode[] = [];
   for (const item of items) nodes.push(...(await builder.resolveSpec(item)));
   checkDuplicates(nodes);
   return nodes;
+}
+
+/**
+ * The index `--tasks` items are resolved against: the built-in tasks, `--include_path`, and folders
+ * named as items (recursively). The folder of a task file named as an item is not scanned here: only
+ * a group file needs its siblings, and the builder indexes them when it meets one.
+ */
+export async function indexForSpecs(items: readonly string[], options: ResolveOptions): Promise<TaskIndex> {
+  if (options.index) return options.index;
+  const folders = items.filter((item) => !TASK_FILE.test(item) && !isGlob(item) && isDirectory(item));
+  return buildTaskIndex({
+    includePath: options.includePath,
+    builtinDir: options.builtinDir,
+    logger: options.logger,
+    extraRoots: folders.map((dir) => ({ dir })),
+    cacheDir: options.indexCacheDir,
+  });
 }
 
 function isDirectory(item: string): boolean {
@@ -88,25 +90,49 @@ function checkDuplicates(nodes: TaskNode[]): void {
   }
 }
 
-class NodeBuilder {
-  constructor(private readonly index: TaskIndex) {}
+/** Builds task nodes (tasks, groups with their children, tags) from index entries and task files. */
+export class TaskNodeBuilder {
+  private index: TaskIndex;
+  private readonly scannedFolders = new Set<string>();
+  /** Files beside a group file that could not be indexed, named when the group lists an unknown task. */
+  private readonly unreadSiblings: TaskIndex['skipped'] = [];
+
+  constructor(
+    index: TaskIndex,
+    private readonly options: Pick<ResolveOptions, 'load'> = {},
+  ) {
+    this.index = index;
+  }
+
+  get entries(): ReadonlyMap<string, IndexEntry> {
+    return this.index.entries;
+  }
 
   async resolveSpec(item: string): Promise<TaskNode[]> {
+    const matched = this.matchSpec(item);
+    if ('file' in matched) return [await this.buildFile(matched.file)];
+    return Promise.all(matched.entries.map((entry) => this.buildEntry(entry, undefined, [])));
+  }
+
+  /**
+   * What one `--tasks` item names: an index entry, a task file, the entries a glob matches (sorted), or
+   * the tasks under a folder. Nothing is loaded; an item that names nothing is an `unknown_task` error.
+   */
+  matchSpec(item: string): { entries: IndexEntry[] } | { file: string } {
     const entry = this.index.entries.get(item);
-    if (entry) return [await this.buildEntry(entry, undefined, [])];
+    if (entry) return { entries: [entry] };
     if (TASK_FILE.test(item)) {
       if (!existsSync(item)) {
         throw new AssayError('unknown_task', `task file ${item} not found`, {
           location: { file: path.resolve(item) },
         });
       }
-      return [await this.buildFile(path.resolve(item))];
+      return { file: path.resolve(item) };
     }
     if (isGlob(item)) {
       const names = [...this.index.entries.keys()].filter((name) => fnmatch(name, item)).sort();
       if (names.length === 0) throw this.unknown(item, `no task, group or tag matches "${item}"`);
-      const entries = names.map((name) => this.index.entries.get(name) as IndexEntry);
-      return Promise.all(entries.map((matched) => this.buildEntry(matched, undefined, [])));
+      return { entries: names.map((name) => this.index.entries.get(name) as IndexEntry) };
     }
     if (isDirectory(item)) {
       const folder = path.resolve(item);
@@ -114,7 +140,7 @@ class NodeBuilder {
         .filter((candidate) => candidate.kind === 'task' && candidate.path?.startsWith(folder + path.sep))
         .sort((a, b) => a.name.localeCompare(b.name));
       if (inFolder.length === 0) throw this.unknown(item, `no tasks found in folder ${item}`);
-      return Promise.all(inFolder.map((found) => this.buildEntry(found, undefined, [])));
+      return { entries: inFolder };
     }
     throw this.unknown(item);
   }
@@ -128,7 +154,7 @@ class NodeBuilder {
   }
 
   /** A task file named directly: it need not be in the index. */
-  private async buildFile(file: string): Promise<TaskNode> {
+  async buildFile(file: string): Promise<TaskNode> {
     if (file.endsWith('.jsonl')) return loadJsonlTask(file);
     if (!/\.ya?ml$/.test(file)) return loadModuleTask(file);
     const loaded = await loadYaml(file);
@@ -138,12 +164,37 @@ class NodeBuilder {
         location: { file, line: 1, column: 1 },
       });
     }
-    if (kind === 'group')
+    if (kind === 'group') {
+      await this.indexSiblings(path.dirname(file));
       return this.buildGroup(String(loaded.config.group), loaded.config, file, undefined, []);
-    return loadYamlTask(loaded);
+    }
+    return this.loadYamlTask(loaded);
   }
 
-  private async buildEntry(
+  /**
+   * A group file named on the command line may list its sibling tasks without --include_path: its
+   * folder is indexed (not recursively) and overrides the index, as a later include path would. Files
+   * there that fail to index are not reported: they matter only if the group names them, and then
+   * the group's error says so.
+   */
+  private async indexSiblings(folder: string): Promise<void> {
+    if (this.scannedFolders.has(folder)) return;
+    this.scannedFolders.add(folder);
+    const siblings = await buildTaskIndex({
+      builtinDir: false,
+      extraRoots: [{ dir: folder, recursive: false }],
+    });
+    const entries = new Map(this.index.entries);
+    for (const [name, entry] of siblings.entries) entries.set(name, entry);
+    this.index = { entries, skipped: this.index.skipped };
+    this.unreadSiblings.push(...siblings.skipped);
+  }
+
+  private loadYamlTask(source: Parameters<typeof loadYamlTask>[0], overrides?: TaskOverrides) {
+    return loadYamlTask(source, overrides, this.options.load);
+  }
+
+  async buildEntry(
     entry: IndexEntry,
     overrides: TaskOverrides | undefined,
     stack: string[],
@@ -168,7 +219,7 @@ class NodeBuilder {
       return withOverrides(await loadModuleTask(file, entry.name), overrides, entry);
     const loaded = await loadYaml(file);
     if (entry.kind === 'group') return this.buildGroup(entry.name, loaded.config, file, overrides, stack);
-    return loadYamlTask(loaded, overrides);
+    return this.loadYamlTask(loaded, overrides);
   }
 
   /**
@@ -200,9 +251,20 @@ class NodeBuilder {
       values: { ...overrides, ...caller },
       file: callerOverrides?.file && Object.keys(caller).length ? callerOverrides.file : file,
     };
+    // lm-eval keeps a group's children in a dict keyed by name: a member listed twice (mela lists
+    // mela_ar twice) is one child, the later definition in the earlier one's place.
     const children: TaskNode[] = [];
+    const positions = new Map<string, number>();
     for (const [position, item] of group.task.entries()) {
-      children.push(...(await this.buildMember(item, position, name, merged, file, groupStack)));
+      for (const child of await this.buildMember(item, position, name, merged, file, groupStack)) {
+        const earlier = positions.get(child.name);
+        if (earlier === undefined) {
+          positions.set(child.name, children.length);
+          children.push(child);
+        } else {
+          children[earlier] = child;
+        }
+      }
     }
     return {
       kind: 'group',
@@ -230,9 +292,19 @@ class NodeBuilder {
       if (!entry) {
         const suggestions = closestNames(item, this.index.entries.keys());
         const hint = suggestions.length ? `; did you mean: ${suggestions.join(', ')}?` : '';
-        throw new AssayError('unknown_task', `group ${groupName} lists unknown task "${item}"${hint}`, {
-          location: { ...(await locateKey(file, ['task', position])), task: item },
-        });
+        const unread = this.unreadSiblings.length
+          ? ` (files beside it that could not be read: ${this.unreadSiblings
+              .slice(0, 3)
+              .map(({ file, error }) => `${path.basename(file)}: ${error.message}`)
+              .join('; ')})`
+          : '';
+        throw new AssayError(
+          'unknown_task',
+          `group ${groupName} lists unknown task "${item}"${hint}${unread}`,
+          {
+            location: { ...(await locateKey(file, ['task', position])), task: item },
+          },
+        );
       }
       return this.expand(entry, inherited, groupName, stack);
     }
@@ -267,7 +339,7 @@ class NodeBuilder {
     // A task defined inline in the group (or not in the index): `group::task`, aliased to its own name.
     const namespaced = `${groupName}::${member.task}`;
     const config: YamlMapping = { task_alias: member.task, ...values, task: namespaced };
-    return [await loadYamlTask({ path: file, config, files: [file] })];
+    return [await this.loadYamlTask({ path: file, config, files: [file] })];
   }
 
   /** A child that names an index entry; a tag expands in place to its tasks, sorted by name. */

@@ -8,6 +8,7 @@ import { buildFilterPipeline } from '../metrics/filters/registry.js';
 import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { AggregateMetricConfig, GroupConfig } from './task.js';
 import { OUTPUT_TYPES, type TaskConfig } from './types.js';
+import { DeferredFunction } from './yaml-loader.js';
 
 /** Task fields assay reads (lm-eval's TaskConfig, minus the ones listed as unsupported below). */
 export const TASK_FIELDS = [
@@ -53,6 +54,43 @@ const UNSUPPORTED_FIELDS: Record<string, string> = {
   use_prompt: 'promptsource prompts (use_prompt) are not supported',
   class: 'Python task classes are not supported; write a TypeScript task with defineTask',
 };
+
+/**
+ * TaskConfig fields whose lm-eval default is None: `null` there means unset (`dataset_kwargs: null` in
+ * bigbench, `num_fewshot: null`, `generation_kwargs: null`), so the field gets its default. Fields with
+ * another default (`description: ""`, `target_delimiter: " "`, `repeats: 1`, …) keep rejecting null.
+ * `dataset_name: null` is kept as written (it means "the only config" to the Hub loader).
+ */
+const NULL_MEANS_UNSET = new Set([
+  'task_alias',
+  'tag',
+  'custom_dataset',
+  'dataset_path',
+  'dataset_kwargs',
+  'process_docs',
+  'doc_to_text',
+  'doc_to_target',
+  'doc_to_image',
+  'doc_to_audio',
+  'doc_to_choice',
+  'process_results',
+  'use_prompt',
+  'fewshot_config',
+  'num_fewshot',
+  'metric_list',
+  'generation_kwargs',
+  'filter_list',
+  'doc_to_decontamination_query',
+  'gen_prefix',
+  'metadata',
+]);
+
+/** GroupConfig fields whose lm-eval default is None. */
+const GROUP_NULL_MEANS_UNSET = new Set(['group_alias', 'aggregate_metric_list', 'metadata']);
+
+function dropUnset(config: Record<string, unknown>, fields: ReadonlySet<string>): void {
+  for (const key of Object.keys(config)) if (config[key] === null && fields.has(key)) delete config[key];
+}
 
 /** Keys that structure the index rather than configure a task; dropped before validation as lm-eval does. */
 const STRUCTURAL_KEYS = ['group', 'task_list', 'group_alias'];
@@ -125,7 +163,8 @@ const metricEntry = z.looseObject({
 
 const filterEntry = z.strictObject({
   name: z.string(),
-  filter: z.array(z.looseObject({ function: z.string() })).min(1),
+  // A registered filter name, or a filter class (`function: !function utils.MultiChoiceRegexFilter`).
+  filter: z.array(z.looseObject({ function: z.union([z.string(), functionRef]) })).min(1),
 });
 
 const optionalSplit = z
@@ -163,7 +202,7 @@ const taskSchema = z.object({
   filter_list: z.array(filterEntry).optional(),
   process_results: functionRef.optional(),
   should_decontaminate: z.boolean().optional(),
-  doc_to_decontamination_query: z.string().optional(),
+  doc_to_decontamination_query: z.union([z.string(), functionRef]).optional(),
   unsafe_code: z.boolean().optional(),
   metadata: z.looseObject({ version: z.union([z.number(), z.string()]).optional() }).optional(),
   cluster_by: z.string().optional(),
@@ -181,7 +220,9 @@ async function checkFields(
     if (known.includes(key)) continue;
     const keyPath = [...prefix, key];
     if (prefix.length === 0 && key in UNSUPPORTED_FIELDS) {
-      throw new AssayError('invalid_config', UNSUPPORTED_FIELDS[key], { location: await locate(keyPath) });
+      throw new AssayError('invalid_config', UNSUPPORTED_FIELDS[key], {
+        location: { ...(await locate(keyPath)), field: key },
+      });
     }
     const suggestions = closestNames(key, known, 1);
     const hint = suggestions.length ? `; did you mean "${suggestions[0]}"?` : '';
@@ -233,6 +274,7 @@ async function zodError(
 export async function parseTaskConfig(raw: Record<string, unknown>, locate: Locate): Promise<TaskConfig> {
   const config = { ...raw };
   for (const key of STRUCTURAL_KEYS) delete config[key];
+  dropUnset(config, NULL_MEANS_UNSET);
   await checkFields(config, TASK_FIELDS, [], locate, 'task config');
   if (
     config.fewshot_config &&
@@ -273,7 +315,15 @@ export function applyGenerationDefaults(
 }
 
 const aggregateEntry = z.strictObject({
-  metric: z.string(),
+  // `metric: !function bleu.smoothed_bleu_4` (code2text): the children report that metric under the
+  // function's name, so the group aggregates that name. (lm-eval builds the key from the function
+  // object's repr, matches no child metric and reports nothing for the group.)
+  metric: z.union([
+    z.string(),
+    z
+      .instanceof(DeferredFunction)
+      .transform((deferred) => deferred.ref.slice(deferred.ref.lastIndexOf('.') + 1)),
+  ]),
   aggregation: z.string().default('mean'),
   weight_by_size: z.boolean().default(true),
   filter_list: z
@@ -306,6 +356,7 @@ export async function parseGroupConfig(
   const own: Record<string, unknown> = {};
   const overrides: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
+    if (value === null && GROUP_NULL_MEANS_UNSET.has(key)) continue;
     if ((GROUP_FIELDS as readonly string[]).includes(key)) own[key] = value;
     // A group's tags place the group in the index; they must not become tags of its children.
     else if (key !== 'tag') overrides[key] = value;

@@ -38,7 +38,8 @@ export interface MetricConfig {
 }
 
 export interface FilterStepConfig {
-  function: string;
+  /** A registered filter name, or a filter class from `!function module.Name`. */
+  function: string | FunctionRef;
   [arg: string]: unknown;
 }
 
@@ -97,7 +98,7 @@ export interface TaskConfig {
   filter_list?: FilterConfig[];
   process_results?: FunctionRef<ProcessResultsFunction>;
   should_decontaminate?: boolean;
-  doc_to_decontamination_query?: string;
+  doc_to_decontamination_query?: string | FunctionRef<DocFunction>;
   unsafe_code?: boolean;
   metadata?: { version?: number | string; [key: string]: unknown };
   /** assay extension: a doc field whose value clusters samples (for clustered standard errors). */

@@ -7,6 +7,7 @@ import { type Locate, parseTaskConfig, validateNames } from './schema.js';
 import { hashFiles } from './source-hash.js';
 import type { LoadedTask } from './task.js';
 import { taskDocs } from './task-docs.js';
+import type { TaskConfig } from './types.js';
 import { cloneYaml, locateKey, type YamlMapping } from './yaml-loader.js';
 
 export interface YamlTaskSource {
@@ -26,7 +27,21 @@ export interface TaskOverrides {
   file?: string;
 }
 
-export async function loadYamlTask(source: YamlTaskSource, overrides?: TaskOverrides): Promise<LoadedTask> {
+/** Replaces every `!function` in a config tree with its FunctionRef; `resolveFunctions` by default. */
+export type FunctionResolver = <T>(value: T) => Promise<{ value: T; files: string[] }>;
+
+export interface LoadYamlTaskOptions {
+  /** How `!function` references resolve (validation swaps in one that records what needs Python). */
+  functions?: FunctionResolver;
+  /** Extra checks on the validated config (validation compiles templates here), located like the rest. */
+  check?: (config: TaskConfig, locate: Locate) => Promise<void>;
+}
+
+export async function loadYamlTask(
+  source: YamlTaskSource,
+  overrides?: TaskOverrides,
+  options: LoadYamlTaskOptions = {},
+): Promise<LoadedTask> {
   // Memoized parses are shared by every task that includes them; work on a private copy.
   const raw: YamlMapping = { ...cloneYaml(source.config), ...cloneYaml(overrides?.values ?? {}) };
   const overrideKeys = new Set(Object.keys(overrides?.values ?? {}));
@@ -36,9 +51,10 @@ export async function loadYamlTask(source: YamlTaskSource, overrides?: TaskOverr
       overrideKeys.has(key) && overrides?.file ? overrides.file : (source.keyFiles?.get(key) ?? source.path);
     return locateKey(file, keyPath);
   };
-  const resolved = await resolveFunctions(raw);
+  const resolved = await (options.functions ?? resolveFunctions)(raw);
   const config = await parseTaskConfig(resolved.value, locate);
   await validateNames(config, locate);
+  await options.check?.(config, locate);
   const hashed = [...source.files, ...(overrides?.file ? [overrides.file] : []), ...resolved.files];
   const docs = taskDocs(config, source.path);
   return {

@@ -3,6 +3,7 @@
  */
 import { AssayError, closestNames } from '../../errors.js';
 import type { Doc, FilterConfig, FilterStepConfig } from '../../tasks/types.js';
+import { classFilterStep } from './class-filter.js';
 import { customFilter } from './custom.js';
 import { lowercaseFilter } from './lowercase.js';
 import { majorityVoteFilter } from './majority-vote.js';
@@ -56,6 +57,7 @@ export function getFilter(name: string): FilterDefinition {
 
 /** Builds one step, rejecting keys the filter does not take (lm-eval raises TypeError for those). */
 export function buildFilterStep(config: FilterStepConfig): FilterStep {
+  if (typeof config.function !== 'string') return classFilterStep(config.function, config);
   const definition = getFilter(config.function);
   for (const key of Object.keys(config)) {
     if (key !== 'function' && !definition.arguments.includes(key)) {

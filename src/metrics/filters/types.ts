@@ -42,7 +42,7 @@ export function describe(value: unknown): string {
 export function badArgument(config: FilterStepConfig, key: string, expected: string): never {
   throw new AssayError(
     'bad_argument',
-    `filter ${config.function}: ${key} must be ${expected}, got ${describe(config[key])}`,
+    `filter ${typeof config.function === 'string' ? config.function : config.function.ref}: ${key} must be ${expected}, got ${describe(config[key])}`,
     { location: { field: 'filter_list' } },
   );
 }
