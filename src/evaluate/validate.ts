@@ -11,7 +11,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AssayError } from '../errors.js';
+import { AssayError, type ErrorLocation } from '../errors.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { checkTaskTemplates } from '../prompts/check-templates.js';
 import { resolveFunction } from '../tasks/function-ref.js';
@@ -173,7 +173,15 @@ class PythonNeeds {
    * lm-eval knows only once it has imported that module.
    */
   explains(error: unknown): boolean {
-    if (!(error instanceof AssayError) || this.modules.size === 0) return false;
+    if (!(error instanceof AssayError)) return false;
+    // An error about a function its loader did not resolve (a group's `aggregation: !function …`).
+    if (error.cause instanceof DeferredFunction) {
+      const module = pythonModule(error.cause);
+      if (module === undefined) return false;
+      this.add(error.cause, module);
+      return true;
+    }
+    if (this.modules.size === 0) return false;
     if (error.location.field === 'class' || error.location.field === 'custom_dataset') return true;
     const named = /^unknown (filter|metric) "([^"]+)"/.exec(error.message);
     if (!named) return false;
@@ -208,28 +216,42 @@ function pythonModule(deferred: DeferredFunction): string | undefined {
  * resolveFunction for every reference of a config tree, except that a reference only Python can serve
  * becomes a placeholder that throws if called, and is recorded in `needs`.
  */
-function deferringPython(needs: PythonNeeds): FunctionResolver {
+type Resolution = { ref: FunctionRef; files: string[] } | { python: string; error: unknown };
+
+function deferringPython(
+  needs: PythonNeeds,
+  resolutions: Map<string, Promise<Resolution>>,
+): FunctionResolver {
   return async <T>(value: T) => {
     const files = new Set<string>();
     const pending: Promise<void>[] = [];
     const resolveOne = async (deferred: DeferredFunction): Promise<FunctionRef> => {
-      try {
-        const resolved = await resolveFunction(deferred);
+      // Memoized per written reference: a template's functions are resolved once for all its tasks.
+      const key = `${deferred.yamlFile}\u0000${deferred.ref}`;
+      let resolution = resolutions.get(key);
+      if (!resolution) {
+        resolution = resolveFunction(deferred).catch((error: unknown) => {
+          const python = error instanceof AssayError ? pythonModule(deferred) : undefined;
+          if (python === undefined) throw error;
+          return { python, error };
+        });
+        resolutions.set(key, resolution);
+      }
+      const resolved = await resolution;
+      if ('ref' in resolved) {
         for (const file of resolved.files) files.add(file);
         return resolved.ref;
-      } catch (error) {
-        const module = error instanceof AssayError ? pythonModule(deferred) : undefined;
-        if (module === undefined) throw error;
-        needs.add(deferred, module);
-        return {
-          kind: 'function',
-          ref: deferred.ref,
-          file: path.resolve(path.dirname(deferred.yamlFile), module),
-          fn: () => {
-            throw new AssayError('function_not_found', `!function ${deferred.ref} needs Python (${module})`);
-          },
-        };
       }
+      const module = resolved.python;
+      needs.add(deferred, module);
+      return {
+        kind: 'function',
+        ref: deferred.ref,
+        file: path.resolve(path.dirname(deferred.yamlFile), module),
+        fn: () => {
+          throw new AssayError('function_not_found', `!function ${deferred.ref} needs Python (${module})`);
+        },
+      };
     };
     const walk = (node: unknown, assign: (resolved: unknown) => void): void => {
       if (node instanceof DeferredFunction) {
@@ -255,6 +277,9 @@ function deferringPython(needs: PythonNeeds): FunctionResolver {
 class Validator {
   private readonly backend = new DummyBackend();
   private readonly tagMembers = new Map<string, ValidationRecord>();
+  private readonly resolutions = new Map<string, Promise<Resolution>>();
+  /** Where each `!function` is written: thousands of tasks share a few template files. */
+  private readonly tagLocations = new Map<string, Promise<ErrorLocation>>();
 
   constructor(
     private readonly index: TaskIndex,
@@ -263,7 +288,8 @@ class Validator {
 
   private builder(needs: PythonNeeds): TaskNodeBuilder {
     return new TaskNodeBuilder(this.index, {
-      load: { functions: deferringPython(needs), check: checkTaskTemplates },
+      load: { functions: deferringPython(needs, this.resolutions), check: checkTaskTemplates },
+      logger: this.options.logger,
     });
   }
 
@@ -349,8 +375,15 @@ class Validator {
   private async needsPython(record: ValidationRecord, needs: PythonNeeds): Promise<ValidationRecord> {
     const modules = [...needs.modules].sort();
     const first = needs.first as DeferredFunction;
-    const location = await locateFunctionTag(first.yamlFile, first.ref);
-    const error = new AssayError('function_not_found', `needs Python: ${modules.join(', ')}`, { location });
+    const key = `${first.yamlFile}\u0000${first.ref}`;
+    let location = this.tagLocations.get(key);
+    if (!location) {
+      location = locateFunctionTag(first.yamlFile, first.ref);
+      this.tagLocations.set(key, location);
+    }
+    const error = new AssayError('function_not_found', `needs Python: ${modules.join(', ')}`, {
+      location: await location,
+    });
     return { ...record, ok: false, code: 'needs_python', python: modules, error: error.format() };
   }
 

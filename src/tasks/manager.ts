@@ -99,7 +99,7 @@ export class TaskNodeBuilder {
 
   constructor(
     index: TaskIndex,
-    private readonly options: Pick<ResolveOptions, 'load'> = {},
+    private readonly options: Pick<ResolveOptions, 'load' | 'logger'> = {},
   ) {
     this.index = index;
   }
@@ -241,7 +241,9 @@ export class TaskNodeBuilder {
     const groupStack = [...stack, name];
     const inline = raw !== undefined && name.includes('::');
     const locate = (keyPath: readonly (string | number)[]) => locateKey(file, inline ? [] : keyPath);
-    const { group, overrides } = await parseGroupConfig({ ...raw, group: name }, locate);
+    const { group, overrides } = await parseGroupConfig({ ...raw, group: name }, locate, (message) =>
+      this.options.logger?.warn(message),
+    );
     const caller = Object.fromEntries(
       Object.entries(callerOverrides?.values ?? {}).filter(
         ([key]) => !(GROUP_FIELDS as readonly string[]).includes(key),
@@ -289,6 +291,12 @@ export class TaskNodeBuilder {
     const inherited = hasOverrides ? overrides : undefined;
     if (typeof item === 'string') {
       const entry = this.index.entries.get(item);
+      if (!entry && ('dataset_path' in overrides.values || 'custom_dataset' in overrides.values)) {
+        // lm-eval makes an unknown name an inline task from the group's own keys; with a dataset
+        // among them, that is a task.
+        const config: YamlMapping = { task_alias: item, ...overrides.values, task: `${groupName}::${item}` };
+        return [await this.loadYamlTask({ path: file, config, files: [file] })];
+      }
       if (!entry) {
         const suggestions = closestNames(item, this.index.entries.keys());
         const hint = suggestions.length ? `; did you mean: ${suggestions.join(', ')}?` : '';
@@ -300,7 +308,7 @@ export class TaskNodeBuilder {
           : '';
         throw new AssayError(
           'unknown_task',
-          `group ${groupName} lists unknown task "${item}"${hint}${unread}`,
+          `group ${groupName} lists unknown task "${item}"${hint}${unread} (lm-eval fails on it too: it makes an unknown name an inline task, which has no dataset)`,
           {
             location: { ...(await locateKey(file, ['task', position])), task: item },
           },
@@ -327,7 +335,7 @@ export class TaskNodeBuilder {
     if (typeof member.task !== 'string') {
       throw new AssayError(
         'invalid_config',
-        `group ${groupName}: each dict in "task" needs a "task" or "group" name`,
+        `group ${groupName}: each dict in "task" needs a "task" or "group" name; entry ${position + 1} has neither (lm-eval rejects this group too)`,
         {
           location: await locateKey(file, ['task', position]),
         },
@@ -336,6 +344,14 @@ export class TaskNodeBuilder {
     const values = { ...overrides.values, ...member };
     const entry = this.index.entries.get(member.task);
     if (entry) return this.expand(entry, { values, file }, groupName, stack);
+    if ('include' in member) {
+      // lm-eval passes an inline task's keys to TaskConfig, which has no `include` (a TypeError).
+      throw new AssayError(
+        'invalid_config',
+        `group ${groupName}: the inline task ${member.task} uses "include", which works only at the top of a YAML file (lm-eval fails on it too: TaskConfig has no field include); move the task to its own file and list its name`,
+        { location: { ...(await locateKey(file, ['task', position, 'include'])), task: member.task } },
+      );
+    }
     // A task defined inline in the group (or not in the index): `group::task`, aliased to its own name.
     const namespaced = `${groupName}::${member.task}`;
     const config: YamlMapping = { task_alias: member.task, ...values, task: namespaced };

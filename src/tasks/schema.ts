@@ -324,8 +324,10 @@ const aggregateEntry = z.strictObject({
       .instanceof(DeferredFunction)
       .transform((deferred) => deferred.ref.slice(deferred.ref.lastIndexOf('.') + 1)),
   ]),
-  aggregation: z.string().default('mean'),
-  weight_by_size: z.boolean().default(true),
+  aggregation: z.union([z.string(), z.instanceof(DeferredFunction)]).default('mean'),
+  // lm-eval's dataclass does not check the type: any value is used for its truth (score's
+  // `weight_by_size: truez` is true there). Kept as written here; parseGroupConfig converts it.
+  weight_by_size: z.unknown().default(true),
   filter_list: z
     .union([z.string(), z.array(z.string())])
     .transform((value) => (typeof value === 'string' ? [value] : value))
@@ -339,11 +341,19 @@ const groupSchema = z.object({
     .union([z.string(), z.array(z.union([z.string(), z.record(z.string(), z.unknown())]))])
     .transform((value) => (typeof value === 'string' ? [value] : value)),
   aggregate_metric_list: z
-    .union([aggregateEntry, z.array(aggregateEntry)])
-    .transform((value) => (Array.isArray(value) ? value : [value]))
+    .preprocess((value) => (Array.isArray(value) ? value : [value]), z.array(aggregateEntry))
     .optional(),
   metadata: z.looseObject({ version: z.union([z.number(), z.string()]).optional() }).optional(),
 });
+
+/** Python's truth of a YAML value: empty strings, lists, mappings, 0 and None are false. */
+function pythonTruth(value: unknown): boolean {
+  if (value === null || value === undefined) return false;
+  if (typeof value === 'string' || Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'number') return value !== 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return Boolean(value);
+}
 
 /**
  * Splits a group config into the group's own fields and the rest, which lm-eval applies as task
@@ -352,6 +362,7 @@ const groupSchema = z.object({
 export async function parseGroupConfig(
   raw: Record<string, unknown>,
   locate: Locate,
+  warn?: (message: string) => void,
 ): Promise<{ group: GroupConfig; overrides: Record<string, unknown> }> {
   const own: Record<string, unknown> = {};
   const overrides: Record<string, unknown> = {};
@@ -365,6 +376,28 @@ export async function parseGroupConfig(
   if (!parsed.success) throw await zodError(parsed.error, locate, 'group config');
   const group = parsed.data;
   for (const [index, entry] of (group.aggregate_metric_list ?? []).entries()) {
+    if (entry.aggregation instanceof DeferredFunction) {
+      // The error names the function (its cause), so validation can tell a Python one apart.
+      throw new AssayError(
+        'unknown_aggregation',
+        `group aggregation !function ${entry.aggregation.ref} is not supported: assay aggregates groups by mean`,
+        {
+          location: {
+            ...(await locate(['aggregate_metric_list', index, 'aggregation'])),
+            field: 'aggregation',
+          },
+          cause: entry.aggregation,
+        },
+      );
+    }
+    if (typeof entry.weight_by_size !== 'boolean') {
+      const truth = pythonTruth(entry.weight_by_size);
+      const where = await locate(['aggregate_metric_list', index, 'weight_by_size']);
+      warn?.(
+        `${where.file}:${where.line}: group ${group.group}: weight_by_size ${JSON.stringify(entry.weight_by_size)} is not true or false; taken as ${truth}, as lm-eval takes it`,
+      );
+      entry.weight_by_size = truth;
+    }
     if (entry.aggregation !== 'mean') {
       throw new AssayError(
         'unknown_aggregation',
@@ -404,7 +437,26 @@ export async function validateNames(config: TaskConfig, locate: Locate): Promise
     const { metric, aggregation } = entry;
     // A process_results task computes its own metrics, so their names need not be registered.
     if (typeof metric === 'string' && !config.process_results) {
-      await attempt(() => getMetric(metric), ['metric_list', index, 'metric']);
+      await attempt(() => {
+        try {
+          return getMetric(metric);
+        } catch (error) {
+          // lm-eval loads a name it does not register from Hugging Face `evaluate` (always so with
+          // `hf_evaluate: true`): a Python library, so say so rather than only "unknown".
+          if (!(error instanceof AssayError) || error.code !== 'unknown_metric') throw error;
+          const why =
+            entry.hf_evaluate === true
+              ? `metric "${metric}" is a Hugging Face evaluate metric (hf_evaluate: true), which needs Python`
+              : `unknown metric "${metric}" (lm-eval would try Hugging Face evaluate.load("${metric}"), which needs Python)`;
+          throw new AssayError(
+            'unknown_metric',
+            error.message.replace(/^unknown metric "[^"]*"/, () => why),
+            {
+              location: error.location,
+            },
+          );
+        }
+      }, ['metric_list', index, 'metric']);
     }
     if (typeof aggregation === 'string') {
       await attempt(() => getAggregation(aggregation), ['metric_list', index, 'aggregation']);

@@ -5,6 +5,7 @@ import { AssayError, closestNames } from '../../errors.js';
 import type { Doc, FilterConfig, FilterStepConfig } from '../../tasks/types.js';
 import { classFilterStep } from './class-filter.js';
 import { customFilter } from './custom.js';
+import { formatSpanFilter } from './format-span.js';
 import { lowercaseFilter } from './lowercase.js';
 import { majorityVoteFilter } from './majority-vote.js';
 import { mapFilter } from './map.js';
@@ -28,6 +29,7 @@ export type FilterName =
   | 'uppercase'
   | 'multi_choice_regex'
   | 'map'
+  | 'format_span'
   | 'custom';
 
 export const FILTERS: Record<FilterName, FilterDefinition> = {
@@ -41,6 +43,7 @@ export const FILTERS: Record<FilterName, FilterDefinition> = {
   uppercase: uppercaseFilter,
   multi_choice_regex: multiChoiceRegexFilter,
   map: mapFilter,
+  format_span: formatSpanFilter,
   custom: customFilter,
 };
 
