@@ -76,7 +76,7 @@ const ENCODED = '__assay_u';
 const IDENTIFIER_CHARACTER = /[\p{ID_Continue}]/u;
 
 function encodeIdentifiers(source: string): string {
-  if (!/[^\x00-\x7f]/.test(source)) return source;
+  if (!/[^\p{ASCII}]/u.test(source)) return source;
   let out = '';
   let position = 0;
   while (position < source.length) {

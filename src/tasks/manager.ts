@@ -308,7 +308,7 @@ export class TaskNodeBuilder {
           : '';
         throw new AssayError(
           'unknown_task',
-          `group ${groupName} lists unknown task "${item}"${hint}${unread} (lm-eval fails on it too: it makes an unknown name an inline task, which has no dataset)`,
+          `group ${groupName} lists unknown task "${item}"${hint}${unread}`,
           {
             location: { ...(await locateKey(file, ['task', position])), task: item },
           },
