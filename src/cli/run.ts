@@ -4,8 +4,10 @@ import { AssayError } from '../errors.js';
 import { type EvaluateOptions, evaluate } from '../evaluate/evaluate.js';
 import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
 import { makeTable } from '../results/table.js';
+import { buildTaskIndex } from '../tasks/index.js';
 import { reportError } from './errors.js';
 import { progressListener } from './progress.js';
+import { isListing, taskListing } from './task-listing.js';
 import { taskSources } from './task-sources.js';
 
 function splitList(value: unknown): string[] | undefined {
@@ -145,6 +147,18 @@ function partialReason(options: EvaluateOptions): string {
 
 export async function runCommand(flags: Record<string, unknown>): Promise<number> {
   try {
+    // `--tasks list` (list_groups, list_tags, list_subtasks) prints the listing, as lm-eval did; no model.
+    const listing = isListing(splitList(flags.tasks));
+    if (listing) {
+      const { includePath, indexCacheDir } = taskSources(flags);
+      const index = await buildTaskIndex({
+        includePath,
+        cacheDir: indexCacheDir,
+        logger: { warn: (message) => process.stderr.write(`assay: warning: ${message}\n`) },
+      });
+      process.stdout.write(`${taskListing(index, listing)}\n`);
+      return 0;
+    }
     const options = optionsFromFlags(flags);
     const listener = progressListener();
     const result = await evaluate({

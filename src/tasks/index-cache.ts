@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssayError, type ErrorCode, type ErrorLocation } from '../errors.js';
 import type { IndexEntry, IndexRoot, RootScan } from './index.js';
+import { SETTLED_MS } from './source-hash.js';
 
 /** Bumped whenever what a scan records changes, so caches written by older code are not read. */
 const FORMAT = 1;
@@ -171,6 +172,10 @@ export function writeCachedScan(
 ): void {
   const read = fingerprints(scan.read, (file) => file);
   if (!read) return;
+  // A file changed in the last seconds could change again within the same (coarse) mtime and size;
+  // such a scan is not cached, and the next command scans again (git's "racily clean" rule).
+  const settled = Date.now() - SETTLED_MS;
+  if ([...before, ...read].some(([, , mtime]) => mtime >= settled)) return;
   const rootDir = path.resolve(root.dir);
   const position = new Map(scan.listed.map((file, index) => [file, index]));
   const found: CachedEntry[] = [];

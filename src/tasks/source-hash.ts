@@ -9,8 +9,11 @@ import { readFile } from 'node:fs/promises';
 
 /**
  * Each file's digest, kept while its size and mtime are unchanged: the tasks of a family share their
- * templates, and validating a whole tree hashes the same few files thousands of times.
+ * templates, and validating a whole tree hashes the same few files thousands of times. A file modified
+ * in the last seconds is not kept: file times are coarse (a few ms), so a second edit of the same size
+ * could keep the same mtime (git's "racily clean" problem).
  */
+export const SETTLED_MS = 2000;
 const digests = new Map<string, { size: number; mtimeMs: number; digest: Buffer }>();
 
 async function fileDigest(file: string): Promise<Buffer> {
@@ -20,7 +23,9 @@ async function fileDigest(file: string): Promise<Buffer> {
   const digest = createHash('sha256')
     .update(await readFile(file))
     .digest();
-  if (stats) digests.set(file, { size: stats.size, mtimeMs: stats.mtimeMs, digest });
+  if (stats && stats.mtimeMs < Date.now() - SETTLED_MS) {
+    digests.set(file, { size: stats.size, mtimeMs: stats.mtimeMs, digest });
+  }
   return digest;
 }
 
