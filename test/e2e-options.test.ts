@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { simpleEvaluate } from '../src/evaluate/evaluate.js';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
+import { simpleEvaluate } from '../src/evaluate/evaluate.js';
 import { findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './helpers.js';
 
 type Json = Record<string, any>;

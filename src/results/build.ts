@@ -237,7 +237,7 @@ export function buildResults(input: BuildInput): ResultsFile {
 
   const configs: Record<string, Record<string, unknown>> = {};
   for (const name of [...planByName.keys()].sort()) {
-    const plan = planByName.get(name)!;
+    const plan = planByName.get(name) as TaskPlan;
     configs[name] = resultsConfig(plan.task.config, options.genKwargs, plan.generation);
   }
   const nSamples: Record<string, { original: number; effective: number }> = {};
