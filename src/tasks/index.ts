@@ -193,6 +193,9 @@ function stringList(value: unknown): string[] {
   return [];
 }
 
+/** The keys an index entry is made of. */
+const INDEX_KEYS = ['task', 'group', 'tag', 'output_type'];
+
 /** The index entry a file defines, and every file its load read. */
 function entryOfFile(file: string, read: Set<string>): IndexEntry | undefined {
   if (file.endsWith('.jsonl')) {
@@ -207,7 +210,7 @@ function entryOfFile(file: string, read: Set<string>): IndexEntry | undefined {
       path: file,
     };
   }
-  const loaded = loadYamlSync(file, { memoize: false });
+  const loaded = loadYamlSync(file, { keys: INDEX_KEYS });
   for (const included of loaded.files) read.add(included);
   const { config } = loaded;
   const kind = kindOf(config);

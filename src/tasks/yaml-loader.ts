@@ -208,11 +208,18 @@ export interface LoadYamlOptions {
    * parses that die young cost the garbage collector little.
    */
   memoize?: boolean;
+  /**
+   * Merge only these top-level keys of the file itself (its includes are still loaded whole and
+   * memoized): the index reads a few keys of each of thousands of files. Implies memoize: false.
+   */
+  keys?: readonly string[];
 }
 
 /** loadYaml without the include locations in errors (they need an async re-parse). */
 export function loadYamlSync(file: string, options: LoadYamlOptions = {}): LoadedYaml {
-  return loadWithStack(path.resolve(file), [], options.memoize ?? true);
+  const absolute = path.resolve(file);
+  if (options.keys) return mergeIncludes(absolute, [absolute], false, options.keys);
+  return loadWithStack(absolute, [], options.memoize ?? true);
 }
 
 /** Thrown inside the include walk; turned into an AssayError located at the `include:` line. */
@@ -244,12 +251,25 @@ function loadWithStack(file: string, stack: string[], memoize = true): LoadedYam
   return loaded;
 }
 
-function mergeIncludes(file: string, stack: string[], memoize: boolean): LoadedYaml {
+function mergeIncludes(
+  file: string,
+  stack: string[],
+  memoize: boolean,
+  keys?: readonly string[],
+): LoadedYaml {
   const parsed = parseFile(file, memoize);
   if (!('include' in parsed.data)) {
     return withKeyFiles({ path: file, config: parsed.data, files: [file] }, [], parsed.data);
   }
-  const { include, ...local } = parsed.data;
+  const { include } = parsed.data;
+  let local: YamlMapping;
+  if (keys) {
+    local = {};
+    for (const key of keys) if (key in parsed.data) local[key] = parsed.data[key];
+  } else {
+    const { include: _include, ...rest } = parsed.data;
+    local = rest;
+  }
   const includes = Array.isArray(include) ? include : [include];
   const merged: YamlMapping = {};
   const files = [file];
@@ -275,7 +295,11 @@ function mergeIncludes(file: string, stack: string[], memoize: boolean): LoadedY
       throw error;
     }
     // Included keys first, later includes over earlier ones, local keys last; task_list is per file.
-    for (const key in included.config) if (key !== 'task_list') merged[key] = included.config[key];
+    if (keys) {
+      for (const key of keys) if (key !== 'task_list' && key in included.config) merged[key] = included.config[key];
+    } else {
+      for (const key in included.config) if (key !== 'task_list') merged[key] = included.config[key];
+    }
     sources.push(included);
     for (const includedFile of included.files) if (!files.includes(includedFile)) files.push(includedFile);
   }
@@ -284,30 +308,41 @@ function mergeIncludes(file: string, stack: string[], memoize: boolean): LoadedY
 }
 
 /**
- * Adds `keyFiles`, computed on first use: only error messages need it, and the index, which loads
- * thousands of files, never does.
+ * A merged file whose `keyFiles` is computed on first use: only error messages need it, and the
+ * index, which loads thousands of files, never does.
  */
+class MergedYaml implements LoadedYaml {
+  private keyFileMap?: Map<string, string>;
+
+  constructor(
+    readonly path: string,
+    readonly config: YamlMapping,
+    readonly files: string[],
+    private readonly sources: readonly LoadedYaml[],
+    private readonly local: YamlMapping,
+  ) {}
+
+  get keyFiles(): Map<string, string> {
+    if (!this.keyFileMap) {
+      const keyFiles = new Map<string, string>();
+      for (const included of this.sources) {
+        for (const key of Object.keys(included.config)) {
+          if (key !== 'task_list') keyFiles.set(key, included.keyFiles.get(key) ?? included.path);
+        }
+      }
+      for (const key of Object.keys(this.local)) keyFiles.set(key, this.path);
+      this.keyFileMap = keyFiles;
+    }
+    return this.keyFileMap;
+  }
+}
+
 function withKeyFiles(
   loaded: Omit<LoadedYaml, 'keyFiles'>,
   sources: readonly LoadedYaml[],
   local: YamlMapping,
 ): LoadedYaml {
-  let keyFiles: Map<string, string> | undefined;
-  return Object.defineProperty(loaded, 'keyFiles', {
-    enumerable: true,
-    get: () => {
-      if (!keyFiles) {
-        keyFiles = new Map();
-        for (const included of sources) {
-          for (const key of Object.keys(included.config)) {
-            if (key !== 'task_list') keyFiles.set(key, included.keyFiles.get(key) ?? included.path);
-          }
-        }
-        for (const key of Object.keys(local)) keyFiles.set(key, loaded.path);
-      }
-      return keyFiles;
-    },
-  }) as LoadedYaml;
+  return new MergedYaml(loaded.path, loaded.config, loaded.files, sources, local);
 }
 
 /** A cycle (no location yet) or an unreadable include (located at the missing file itself). */
