@@ -4,6 +4,10 @@
  * (the folder's task files, and the files they include) has the same path, size and mtime. One JSON file
  * per folder in `<assay cache>/task-index/`, named by a hash of the folder's path; deleting it (or the
  * whole folder) only costs the next command a fresh scan.
+ *
+ * The listing itself is checked through the folders' mtimes: creating, removing or renaming a file
+ * changes its folder's mtime, so while every folder keeps its mtime the folder lists the same files and
+ * is not walked again. Each listed file is still stat-ed for its own size and mtime.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -14,9 +18,9 @@ import type { IndexEntry, IndexRoot, RootScan } from './index.js';
 import { SETTLED_MS } from './source-hash.js';
 
 /** Bumped whenever what a scan records changes, so caches written by older code are not read. */
-const FORMAT = 1;
+const FORMAT = 2;
 
-type Fingerprint = [file: string, size: number, mtimeMs: number];
+export type Fingerprint = [file: string, size: number, mtimeMs: number];
 
 /** An entry as a tuple (the cache of lm-eval's tree holds 13,000 of them): its file by listed position. */
 type CachedEntry = [
@@ -34,11 +38,10 @@ interface CacheFile {
   assay: string;
   root: string;
   recursive: boolean;
-  /**
-   * The listed files in the scan's (sorted) order: a hash of their paths, and their sizes and mtimes.
-   * A hash rather than the paths keeps the file small; the fresh listing is hashed to compare.
-   */
-  listed: { paths: string; sizes: number[]; mtimes: number[] };
+  /** The listed files in the scan's (sorted) order, relative to the root, with their sizes and mtimes. */
+  listed: { paths: string[]; sizes: number[]; mtimes: number[] };
+  /** Every folder walked (relative to the root; "" is the root) and its mtime. */
+  dirs: { paths: string[]; mtimes: number[] };
   /** Other files the scan read, absolute. */
   read: Fingerprint[];
   found: CachedEntry[];
@@ -88,12 +91,6 @@ export function cacheFileOf(cacheDir: string, root: IndexRoot): string {
   return path.join(cacheDir, `${createHash('sha256').update(key).digest('hex').slice(0, 24)}.json`);
 }
 
-function pathsHash(files: readonly string[]): string {
-  const hash = createHash('sha256');
-  for (const file of files) hash.update(file).update('\n');
-  return hash.digest('hex');
-}
-
 function stamp(file: string): [number, number] | undefined {
   const stats = statSync(file, { throwIfNoEntry: false });
   return stats ? [stats.size, stats.mtimeMs] : undefined;
@@ -113,31 +110,62 @@ export function fingerprints(
   return out;
 }
 
-/**
- * The cached scan of `root` when every file it read is unchanged and the folder lists the same files;
- * undefined otherwise (no cache, another format or version, any difference).
- */
-export function readCachedScan(
-  cacheDir: string,
-  root: IndexRoot,
-  listed: readonly string[],
-): RootScan | undefined {
+/** What walking a root found: its candidate files (sorted) and the folders walked. */
+export interface Listing {
+  files: string[];
+  dirs: string[];
+}
+
+function readCache(cacheDir: string, root: IndexRoot): CacheFile | undefined {
   let cache: CacheFile;
   try {
     cache = JSON.parse(readFileSync(cacheFileOf(cacheDir, root), 'utf8')) as CacheFile;
   } catch {
     return undefined;
   }
+  const valid =
+    cache.format === FORMAT &&
+    cache.assay === version() &&
+    cache.root === path.resolve(root.dir) &&
+    cache.recursive === (root.recursive !== false);
+  return valid ? cache : undefined;
+}
+
+function prefixOf(root: IndexRoot): string {
   const rootDir = path.resolve(root.dir);
-  if (
-    cache.format !== FORMAT ||
-    cache.assay !== version() ||
-    cache.root !== rootDir ||
-    cache.recursive !== (root.recursive !== false) ||
-    cache.listed.sizes.length !== listed.length ||
-    cache.listed.paths !== pathsHash(listed)
-  ) {
-    return undefined;
+  return rootDir.endsWith(path.sep) ? rootDir : rootDir + path.sep;
+}
+
+/**
+ * The cached scan of `root`, when every file it read is unchanged and the folder lists the same files.
+ * Without `listing`, the folders' mtimes vouch for the listing: `'relist'` means one changed and the
+ * caller should walk the folder and ask again with what it found. Undefined: no usable cache.
+ */
+export function readCachedScan(
+  cacheDir: string,
+  root: IndexRoot,
+  listing?: Listing,
+): RootScan | 'relist' | undefined {
+  const cache = readCache(cacheDir, root);
+  if (!cache) return undefined;
+  const prefix = prefixOf(root);
+  const absolute = (relative: string) =>
+    relative === '' ? prefix.slice(0, -1) || prefix : prefix + relative;
+  let listed: string[];
+  if (listing) {
+    listed = listing.files;
+    const cachedPaths = cache.listed.paths;
+    if (cachedPaths.length !== listed.length) return undefined;
+    for (let index = 0; index < listed.length; index++) {
+      if (prefix + cachedPaths[index] !== listed[index]) return undefined;
+    }
+  } else {
+    const { paths, mtimes } = cache.dirs;
+    for (let index = 0; index < paths.length; index++) {
+      const now = stamp(absolute(paths[index]));
+      if (!now || now[1] !== mtimes[index]) return 'relist';
+    }
+    listed = cache.listed.paths.map((relative) => prefix + relative);
   }
   const { sizes, mtimes } = cache.listed;
   for (let index = 0; index < listed.length; index++) {
@@ -154,29 +182,30 @@ export function readCachedScan(
       file,
       error: new AssayError(code, message, { location }),
     })),
-    listed: [...listed],
+    listed,
     read: cache.read.map(([file]) => file),
   };
 }
 
 /**
- * Writes a scan, with the fingerprints its listed files had before they were read (`before`), so that a
- * file changed during the scan is seen as changed next time. Best effort: a cache that cannot be written
- * (read-only home, full disk) only means the next command scans again.
+ * Writes a scan, with the fingerprints its files and folders had before they were read (`before`), so
+ * that one changed during the scan is seen as changed next time. Best effort: a cache that cannot be
+ * written (read-only home, full disk) only means the next command scans again.
  */
 export function writeCachedScan(
   cacheDir: string,
   root: IndexRoot,
   scan: RootScan,
-  before: readonly Fingerprint[],
+  before: { files: readonly Fingerprint[]; dirs: readonly Fingerprint[] },
 ): void {
   const read = fingerprints(scan.read, (file) => file);
   if (!read) return;
   // A file changed in the last seconds could change again within the same (coarse) mtime and size;
   // such a scan is not cached, and the next command scans again (git's "racily clean" rule).
   const settled = Date.now() - SETTLED_MS;
-  if ([...before, ...read].some(([, , mtime]) => mtime >= settled)) return;
-  const rootDir = path.resolve(root.dir);
+  if ([...before.files, ...before.dirs, ...read].some(([, , mtime]) => mtime >= settled)) return;
+  const prefix = prefixOf(root);
+  const relative = (file: string) => (file.startsWith(prefix) ? file.slice(prefix.length) : '');
   const position = new Map(scan.listed.map((file, index) => [file, index]));
   const found: CachedEntry[] = [];
   for (const entry of scan.found) {
@@ -188,12 +217,16 @@ export function writeCachedScan(
   const cache: CacheFile = {
     format: FORMAT,
     assay: version(),
-    root: rootDir,
+    root: path.resolve(root.dir),
     recursive: root.recursive !== false,
     listed: {
-      paths: pathsHash(before.map(([file]) => file)),
-      sizes: before.map(([, size]) => size),
-      mtimes: before.map(([, , mtime]) => mtime),
+      paths: before.files.map(([file]) => relative(file)),
+      sizes: before.files.map(([, size]) => size),
+      mtimes: before.files.map(([, , mtime]) => mtime),
+    },
+    dirs: {
+      paths: before.dirs.map(([dir]) => relative(dir)),
+      mtimes: before.dirs.map(([, , mtime]) => mtime),
     },
     read,
     found,

@@ -162,7 +162,8 @@ describe('buildTaskIndex: the cache of large folders', () => {
         ),
       );
     }
-    await settle(files);
+    // Folders too: their mtimes vouch for the listing.
+    await settle([...files, path.join(dir, 'tasks'), path.join(dir, 'shared')]);
     return files;
   }
 
@@ -214,7 +215,7 @@ describe('buildTaskIndex: the cache of large folders', () => {
     for (let i = 0; i < 60; i++) await write(`fresh/t${i}.yaml`, `task: t${i}\n`);
     await buildTaskIndex({ includePath: [path.join(dir, 'fresh')], builtinDir: false, cacheDir });
     await write('small/a.yaml', 'task: a\n');
-    await settle([path.join(dir, 'small', 'a.yaml')]);
+    await settle([path.join(dir, 'small', 'a.yaml'), path.join(dir, 'small')]);
     await buildTaskIndex({ includePath: [path.join(dir, 'small')], builtinDir: false, cacheDir });
     const { readdir } = await import('node:fs/promises');
     expect(await readdir(cacheDir).catch(() => [])).toEqual([]);

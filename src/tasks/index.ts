@@ -4,11 +4,17 @@
  * merged) but imports no code and reads no data, and keeps only the few keys it needs per file. A large
  * folder's scan is cached (index-cache.ts) and reused until any of its files changes.
  */
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssayError } from '../errors.js';
-import { fingerprints, readCachedScan, writeCachedScan } from './index-cache.js';
+import {
+  type Fingerprint,
+  fingerprints,
+  type Listing,
+  readCachedScan,
+  writeCachedScan,
+} from './index-cache.js';
 import { loadYamlSync, locateLoadError, type YamlMapping } from './yaml-loader.js';
 
 export interface TaskLogger {
@@ -85,11 +91,21 @@ export function builtinTasksDir(): string {
 
 /** The candidate files of a root, sorted by path (as lm-eval sorts by posix path: decides duplicates). */
 export function listRoot(root: IndexRoot): string[] {
+  return walkRoot(root).files;
+}
+
+/**
+ * The candidate files of a root (sorted), and every folder walked; with `stamps`, each folder's size
+ * and mtime taken just before it is read.
+ */
+export function walkRoot(root: IndexRoot, stamps?: Fingerprint[]): Listing {
   const files: string[] = [];
+  const dirs: string[] = [];
   // Paths are joined by hand: the folder is already absolute and normal, and path.join would
   // re-normalise each of thousands of names.
   const walk = (dir: string): void => {
     let entries: import('node:fs').Dirent[];
+    const stats = stamps ? statSync(dir, { throwIfNoEntry: false }) : undefined;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch (error) {
@@ -97,6 +113,8 @@ export function listRoot(root: IndexRoot): string[] {
       if (code === 'ENOENT' || code === 'ENOTDIR') return;
       throw error;
     }
+    dirs.push(dir);
+    if (stamps && stats) stamps.push([dir, stats.size, stats.mtimeMs]);
     const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
     for (const entry of entries) {
       const full = prefix + entry.name;
@@ -108,7 +126,7 @@ export function listRoot(root: IndexRoot): string[] {
     }
   };
   walk(path.resolve(root.dir));
-  return files.sort();
+  return { files: files.sort(), dirs };
 }
 
 const JSONL_TASK_KEYS = new Set(['id', 'prompt', 'targets', 'metric', 'extras']);
@@ -254,14 +272,20 @@ export function scanRoot(root: IndexRoot, listed: readonly string[] = listRoot(r
 
 /** A root's scan, from the cache when it is still valid; large roots are cached after a fresh scan. */
 function scanRootCached(root: IndexRoot, cacheDir: string | undefined): RootScan {
-  const listed = listRoot(root);
-  if (cacheDir === undefined || listed.length < CACHE_MIN_FILES) return scanRoot(root, listed);
-  const cached = readCachedScan(cacheDir, root, listed);
-  if (cached) return cached;
-  // Stamped before reading: a file that changes while it is read is seen as changed next time.
-  const before = fingerprints(listed, (file) => file);
-  const scan = scanRoot(root, listed);
-  if (before) writeCachedScan(cacheDir, root, scan, before);
+  if (cacheDir !== undefined) {
+    const cached = readCachedScan(cacheDir, root);
+    if (cached && cached !== 'relist') return cached;
+  }
+  // Stamped before reading: a file or folder that changes while it is read is seen as changed next time.
+  const dirs: Fingerprint[] = [];
+  const listing = walkRoot(root, dirs);
+  if (cacheDir === undefined || listing.files.length < CACHE_MIN_FILES) return scanRoot(root, listing.files);
+  const relisted = readCachedScan(cacheDir, root, listing);
+  const files = fingerprints(listing.files, (file) => file);
+  const scan = relisted && relisted !== 'relist' ? relisted : scanRoot(root, listing.files);
+  // Rewritten also when only folder times changed (a file created and removed again), so the next
+  // command need not walk the folder.
+  if (files) writeCachedScan(cacheDir, root, scan, { files, dirs });
   return scan;
 }
 

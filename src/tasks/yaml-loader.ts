@@ -296,7 +296,8 @@ function mergeIncludes(
     }
     // Included keys first, later includes over earlier ones, local keys last; task_list is per file.
     if (keys) {
-      for (const key of keys) if (key !== 'task_list' && key in included.config) merged[key] = included.config[key];
+      for (const key of keys)
+        if (key !== 'task_list' && key in included.config) merged[key] = included.config[key];
     } else {
       for (const key in included.config) if (key !== 'task_list') merged[key] = included.config[key];
     }
