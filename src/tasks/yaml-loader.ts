@@ -86,6 +86,7 @@ const schema = pyyamlSchema((ref) => new DeferredFunction(ref.trim(), parsingFil
  * config is copied; lm-eval's task files use no aliases at all.
  */
 export const MAX_EXPANDED_VALUES = 100_000;
+const ALIAS = /(?:^|[\s[{,])\*[^\s,\]}]/m;
 
 /** Parses YAML text (exported for tests and for callers that hold text, not files). */
 export function parseYamlText(text: string, file: string): YamlValue {
@@ -99,8 +100,9 @@ export function parseYamlText(text: string, file: string): YamlValue {
   } finally {
     parsingFile = '';
   }
-  // Aliases need an anchor (`&`); without one the value is a tree and its size is the text's.
-  if (text.includes('&')) checkExpansion(value, file, text);
+  // Without an alias (`*name` after a space, a flow indicator or at a line start) the value is a tree
+  // no larger than the text; a `*` or `&` inside words and quoted text ("Q&A", "2*3") is no alias.
+  if (text.includes('*') && ALIAS.test(text)) checkExpansion(value, file, text);
   return value;
 }
 
@@ -154,7 +156,7 @@ function checkExpansion(value: unknown, file: string, text: string): void {
 
 /** The line of the first alias (`*name`), for the error location. */
 function aliasLine(text: string): number | undefined {
-  const index = text.split('\n').findIndex((line) => /(^|[\s[{,:-])\*[^\s,\]}]+/.test(line));
+  const index = text.split('\n').findIndex((line) => ALIAS.test(line));
   return index >= 0 ? index + 1 : undefined;
 }
 
