@@ -2,22 +2,22 @@ import { hubCacheDir } from '../data/hub/cache.js';
 import { isOffline } from '../data/hub/dataset.js';
 import { prefetchTasks } from '../data/hub/prefetch.js';
 import { AssayError } from '../errors.js';
-import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
 import { leafTasks } from '../tasks/task.js';
 import { reportError } from './errors.js';
+import { taskSources } from './task-sources.js';
 
 /** `assay data fetch --tasks a,b`: fills the Hub cache with every split those tasks name. */
 export async function dataFetchCommand(flags: Record<string, unknown>): Promise<number> {
   try {
     const specs = (flags.tasks as string[]).flatMap((spec) => spec.split(',')).filter(Boolean);
-    const includePath = ((flags.include_path as string[] | undefined) ?? []).flatMap((dir) => dir.split(','));
-    checkIncludePath(includePath);
+    const { includePath, indexCacheDir } = taskSources(flags);
     if (isOffline()) {
       throw new AssayError('bad_argument', 'assay data fetch downloads data; unset HF_HUB_OFFLINE to run it');
     }
     const nodes = await resolveTasks(specs, {
       includePath,
+      indexCacheDir,
       logger: { warn: (message) => process.stderr.write(`assay: warning: ${message}\n`) },
     });
     const tasks = nodes.flatMap(leafTasks);

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { AssayError } from '../errors.js';
-import { checkIncludePath } from '../tasks/include-path.js';
 import { buildTaskIndex } from '../tasks/index.js';
 import { reportError } from './errors.js';
+import { taskSources } from './task-sources.js';
 
 const KINDS = { tasks: 'task', groups: 'group', tags: 'tag' } as const;
 
@@ -18,11 +18,11 @@ export async function lsCommand(what: string, flags: Record<string, unknown>): P
       throw new AssayError('bad_argument', `assay ls takes tasks, groups or tags, not "${what}"`);
     }
     const kind = KINDS[what as keyof typeof KINDS];
-    const includePath = ((flags.include_path as string[] | undefined) ?? []).flatMap((dir) => dir.split(','));
-    checkIncludePath(includePath);
+    const { includePath, indexCacheDir } = taskSources(flags);
     const warnings: string[] = [];
     const index = await buildTaskIndex({
       includePath,
+      cacheDir: indexCacheDir,
       logger: { warn: (message) => warnings.push(message) },
     });
     const entries = [...index.entries.values()].filter((entry) => entry.kind === kind);
@@ -36,7 +36,7 @@ export async function lsCommand(what: string, flags: Record<string, unknown>): P
           entry.name,
           relative(entry.path),
           String(
-            entry.config?.output_type ??
+            entry.outputType ??
               (entry.format === 'jsonl'
                 ? 'generate_until'
                 : entry.format === 'typescript'

@@ -167,10 +167,14 @@ export function buildProgram(): Command {
 
   program
     .command('validate')
-    .description('load each task and render one doc, reporting any error')
-    .requiredOption('-t, --tasks <tasks...>', 'tasks to check')
+    .description(
+      'load every task, group and tag and report each (exit 1 if any fails): config, includes, functions, templates, metric and filter names, and with data doc 0’s requests',
+    )
+    .option('-t, --tasks <tasks...>', 'tasks to check (default: every task of --include_path)')
     .option('--include_path <dirs...>', 'extra task directories')
     .option('--python <path>', 'Python interpreter for tasks with Python functions (as for run)')
+    .option('--no_data', 'check configs only: read no dataset (offline)')
+    .option('--format <format>', 'text | json (one record per task, group and tag)', 'text')
     .action(async (flags: Record<string, unknown>) => {
       const { validateCommand } = await import('./validate.js');
       process.exitCode = await validateCommand(flags);

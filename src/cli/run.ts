@@ -9,10 +9,13 @@ import { exportRun } from '../export/export-run.js';
 import { wandbRefusal } from '../export/wandb.js';
 import type { ResultsFile } from '../results/build.js';
 import { makeTable } from '../results/table.js';
+import { buildTaskIndex } from '../tasks/index.js';
 import { reportError } from './errors.js';
 import { consoleExportLogger, hubRequest } from './export.js';
 import { buildProgram } from './main.js';
 import { progressListener } from './progress.js';
+import { isListing, taskListing } from './task-listing.js';
+import { taskSources } from './task-sources.js';
 
 function splitList(value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
@@ -135,6 +138,12 @@ function runFlagNames(): string[] {
   return run ? run.options.map((option) => option.attributeName()) : [];
 }
 
+/** No --include_path stays undefined: the shard record keeps `include_path: null`. */
+function runTaskSources(flags: Record<string, unknown>): { includePath?: string[]; indexCacheDir: string } {
+  const { includePath, indexCacheDir } = taskSources(flags);
+  return { includePath: includePath.length ? includePath : undefined, indexCacheDir };
+}
+
 const DEFAULTS: Record<string, unknown> = {
   batch_size: '1',
   seed: '0,1234,1234,1234',
@@ -182,7 +191,7 @@ export function optionsFromFlags(
         ? (modelArgs as Record<string, unknown>)
         : (modelArgs as string | undefined),
     tasks,
-    includePath: splitList(flags.include_path),
+    ...runTaskSources(flags),
     numFewshot: integerFlag(flags.num_fewshot, '--num_fewshot'),
     batchSize: flags.batch_size as string | undefined,
     outputPath: flags.output_path as string | undefined,
@@ -289,6 +298,18 @@ function errorSummary(results: ResultsFile, logged: string[] | undefined): strin
 export async function runCommand(flags: Record<string, unknown>): Promise<number> {
   let stopListening = () => {};
   try {
+    // `--tasks list` (list_groups, list_tags, list_subtasks) prints the listing, as lm-eval did; no model.
+    const listing = isListing(splitList(flags.tasks));
+    if (listing) {
+      const { includePath, indexCacheDir } = taskSources(flags);
+      const index = await buildTaskIndex({
+        includePath,
+        cacheDir: indexCacheDir,
+        logger: { warn: (message) => process.stderr.write(`assay: warning: ${message}\n`) },
+      });
+      process.stdout.write(`${taskListing(index, listing)}\n`);
+      return 0;
+    }
     const options = optionsFromFlags(flags);
     const progress = progressListener();
     const state: RunState = { phase: 'loading', requests: new Map() };

@@ -1,48 +1,73 @@
-import { planTask } from '../evaluate/plan.js';
-import { DummyBackend } from '../models/dummy/dummy-backend.js';
-import { startPythonFor } from '../python/python-for-tasks.js';
-import { checkIncludePath } from '../tasks/include-path.js';
-import { resolveTasks } from '../tasks/manager.js';
-import { leafTasks } from '../tasks/task.js';
+import { AssayError } from '../errors.js';
+import { type ValidationRecord, validateTasks } from '../evaluate/validate.js';
+import type { EntryKind } from '../tasks/index.js';
 import { reportError } from './errors.js';
+import { taskSources } from './task-sources.js';
+
+const PLURAL: Record<EntryKind, string> = { task: 'tasks', group: 'groups', tag: 'tags' };
+
+function okLine(record: ValidationRecord): string {
+  if (record.docs === undefined) return `ok  ${record.name}\n`;
+  return `ok  ${record.name}: ${record.docs} docs, ${record.outputType}, doc 0 → ${record.requests} request(s)\n`;
+}
 
 /**
- * Unlike lm-eval's validate (which only checks names), this loads every task, reads its data and
- * renders its first doc, so template and data errors surface before a long run.
+ * `assay validate [--no_data] [--tasks …] [--include_path …] [--format text|json]`: every entry is
+ * reported, then a count per kind. Exit 0 when all are valid, 1 when any failed, 2 on bad arguments.
  */
 export async function validateCommand(flags: Record<string, unknown>): Promise<number> {
   try {
-    const specs = (flags.tasks as string[]).flatMap((spec) => spec.split(','));
-    const includePath = ((flags.include_path as string[] | undefined) ?? []).flatMap((dir) => dir.split(','));
-    checkIncludePath(includePath);
-    const nodes = await resolveTasks(specs, {
-      includePath,
-      logger: { warn: (m) => process.stderr.write(`assay: warning: ${m}\n`) },
-    });
-    const backend = new DummyBackend();
-    let count = 0;
-    const python = await startPythonFor(nodes, { python: flags.python as string | undefined });
-    try {
-      for (const task of nodes.flatMap(leafTasks)) {
-        const plan = await planTask(task, {
-          limit: 1,
-          fewshotSeed: 1234,
-          applyChatTemplate: false,
-          fewshotAsMultiturn: false,
-          genKwargs: {},
-          backend,
-        });
-        const requests = plan.docs[0]?.instances.length ?? 0;
-        process.stdout.write(
-          `ok  ${task.name}: ${plan.original} docs, ${task.config.output_type}, doc 0 → ${requests} request(s)\n`,
-        );
-        count++;
-      }
-    } finally {
-      await python?.close();
+    const format = String(flags.format ?? 'text');
+    if (format !== 'text' && format !== 'json') {
+      throw new AssayError('bad_argument', `--format must be text or json, got "${format}"`);
     }
-    process.stdout.write(`${count} task(s) valid\n`);
-    return 0;
+    const data = flags.no_data !== true;
+    const tasks = ((flags.tasks as string[] | undefined) ?? []).flatMap((spec) => spec.split(','));
+    const { includePath, indexCacheDir } = taskSources(flags);
+    if (tasks.length === 0 && includePath.length === 0 && data) {
+      throw new AssayError(
+        'bad_argument',
+        'give --tasks, or --include_path to validate every task of a folder (with --no_data to skip the data)',
+      );
+    }
+    const report = await validateTasks({
+      tasks,
+      includePath,
+      indexCacheDir,
+      data,
+      python: flags.python as string | undefined,
+      logger: { warn: (m) => process.stderr.write(`assay: warning: ${m}\n`) },
+      onRecord:
+        format === 'text'
+          ? (record) => {
+              if (record.ok) {
+                if (data) process.stdout.write(okLine(record));
+              } else {
+                process.stdout.write(`FAIL ${record.kind} ${record.name}: ${record.error}\n`);
+              }
+            }
+          : undefined,
+    });
+    const failed = report.records.filter((record) => !record.ok).length;
+    if (format === 'json') {
+      process.stdout.write(`${JSON.stringify(report.records, null, 1)}\n`);
+    } else {
+      for (const kind of ['task', 'group', 'tag'] as const) {
+        const count = report.counts[kind];
+        if (count.total === 0) continue;
+        const share = ((100 * count.ok) / count.total).toFixed(1);
+        process.stdout.write(
+          `${PLURAL[kind]}: ${count.total}, ok ${count.ok} (${share}%), need Python only ${count.needsPython}, failed ${count.failed}\n`,
+        );
+      }
+      const tasksOk = report.counts.task.ok;
+      process.stdout.write(
+        failed === 0
+          ? `${tasksOk} task(s) valid\n`
+          : `${failed} of ${report.records.length} entries failed\n`,
+      );
+    }
+    return failed === 0 ? 0 : 1;
   } catch (error) {
     return reportError(error);
   }

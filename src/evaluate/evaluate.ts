@@ -30,6 +30,8 @@ export interface CommonOptions extends CodeExecutionOptions {
   /** Task names, globs, files or directories (lm-eval's --tasks), or tasks already loaded. */
   tasks: Array<string | TaskNode>;
   includePath?: string[];
+  /** Folder of cached task-index scans (`<assay cache>/task-index`); absent: task folders are scanned. */
+  indexCacheDir?: string;
   numFewshot?: number;
   limit?: number | string;
   /** lm-eval's --samples: `{"task": [doc ids]}` as an object, JSON text or a JSON file path. */
@@ -114,6 +116,7 @@ async function loadNodes(options: CommonOptions): Promise<TaskNode[]> {
         includePath: options.includePath,
         logger: options.logger,
         python: options.python,
+        indexCacheDir: options.indexCacheDir,
       })
     : [];
   return [...loaded, ...resolved];

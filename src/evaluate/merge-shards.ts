@@ -12,10 +12,10 @@ import type { ModelBackend } from '../models/backend.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import { prepareDocFunctions } from '../python/doc-functions.js';
 import { startPythonFor } from '../python/python-for-tasks.js';
-import { buildResults, type ResultsFile } from '../results/build.js';
+import { buildResults, type ResultsFile, resultsConfig } from '../results/build.js';
 import { prepareOutputDirectory, type WrittenFiles, writeOutputs } from '../results/output.js';
 import { type SampleLine, taskHash } from '../results/samples.js';
-import { serializeConfig } from '../results/serialize.js';
+
 import { withoutShard } from '../results/shard-record.js';
 import { loadShardRun, type ShardRun } from '../results/shard-run.js';
 import { checkIncludePath } from '../tasks/include-path.js';
@@ -279,7 +279,10 @@ function checkTasksUnchanged(tasks: LoadedTask[], results: ResultsFile): void {
     );
   }
   for (const task of tasks) {
-    const difference = firstDifference(serializeConfig(task.config), results.configs[task.name], '');
+    // What assay sent is derived from the config and the run's flags; the config itself is compared.
+    const { normalized_generation_kwargs: _derived, ...recorded } = results.configs[task.name] ?? {};
+    const genKwargs = (results.config.gen_kwargs ?? {}) as Record<string, unknown>;
+    const difference = firstDifference(resultsConfig(task.config, genKwargs), recorded, '');
     if (difference) {
       throw new AssayError(
         'bad_argument',
@@ -309,8 +312,8 @@ function selection(task: string, run: ShardRun): number[] {
 }
 
 /**
- * The shards' lines for one task, sorted by doc id as a run writes them (a doc's lines keep their filter
- * order); each shard must hold exactly its slice of the selection.
+ * The shards' lines for one task, in the order a run writes them; each shard must hold exactly its slice
+ * of the selection.
  */
 function mergeLogs(task: LoadedTask, runs: ShardRun[]): { lines: SampleLine[] } {
   const all = selection(task.name, runs[0]);
@@ -340,8 +343,13 @@ function mergeLogs(task: LoadedTask, runs: ShardRun[]): { lines: SampleLine[] } 
     }
     entries.push(...log.lines);
   }
-  // Array.prototype.sort is stable: a doc's lines stay in the filter order its shard wrote them in.
-  entries.sort((a, b) => a.doc_id - b.doc_id);
+  // As an unsharded run writes them (and lm-eval): all docs under the first filter, then the next;
+  // docs by id.
+  const filters = task.config.filter_list?.length
+    ? task.config.filter_list.map((filter) => buildFilterPipeline(filter).name)
+    : [defaultFilterPipeline().name];
+  const rank = (line: SampleLine) => filters.indexOf(line.filter);
+  entries.sort((a, b) => rank(a) - rank(b) || a.doc_id - b.doc_id);
   return { lines: entries };
 }
 

@@ -151,6 +151,11 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
       : generative
         ? generativeChoiceGeneration(options.genKwargs, config.fewshot_delimiter)
         : undefined;
+  // What lm-eval's Instance holds (and logs): the config's kwargs, dict-updated with --gen_kwargs.
+  const loggedKwargs =
+    config.output_type === 'generate_until'
+      ? { ...(config.generation_kwargs ?? {}), ...options.genKwargs }
+      : undefined;
   const chat = chatOptions(options);
   const planned: PlannedDoc[] = [];
   // lm-eval draws few-shot examples with one RNG per task, consumed in doc order: the sampler must see
@@ -209,7 +214,12 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
         instances.push({
           ...base,
           index: 0,
-          args: { type: 'generate_until', context, generation: { ...generation, context } },
+          args: {
+            type: 'generate_until',
+            context,
+            generation: { ...generation, context },
+            kwargs: structuredClone(loggedKwargs),
+          },
         });
         break;
       }

@@ -10,7 +10,16 @@ export type RequestType = 'loglikelihood' | 'loglikelihood_rolling' | 'generate_
 export type RequestArgs =
   | { type: 'loglikelihood'; context: string; continuation: string }
   | { type: 'loglikelihood_rolling'; text: string }
-  | { type: 'generate_until'; context: string; generation: GenerateRequest };
+  | {
+      type: 'generate_until';
+      context: string;
+      generation: GenerateRequest;
+      /**
+       * The generation kwargs as lm-eval logs them in `arguments.arg_1`: the task's generation_kwargs
+       * (with lm-eval's defaults and `until`) updated with --gen_kwargs, before any normalisation.
+       */
+      kwargs?: Record<string, unknown>;
+    };
 
 /** A RequestError stands where a backend could not get an answer; the doc becomes an errored sample. */
 export type Response = LoglikelihoodResult | number | string | RequestError;
@@ -39,6 +48,7 @@ export function instanceArguments(args: RequestArgs): Record<string, unknown> {
       return { arg_0: args.text };
     case 'generate_until': {
       const { generation } = args;
+      if (args.kwargs) return { arg_0: args.context, arg_1: args.kwargs };
       return {
         arg_0: args.context,
         arg_1: {

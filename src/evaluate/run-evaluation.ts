@@ -129,8 +129,9 @@ export async function runEvaluation(
         if (planned) lines.push(sampleLine(planned, doc));
       }
     }
+    // As lm-eval writes them: every doc under the first filter, then every doc under the next (docs by id).
     lines.sort(
-      (a, b) => a.doc_id - b.doc_id || scored.filters.indexOf(a.filter) - scored.filters.indexOf(b.filter),
+      (a, b) => scored.filters.indexOf(a.filter) - scored.filters.indexOf(b.filter) || a.doc_id - b.doc_id,
     );
     samples[plan.task.name] = lines;
   }

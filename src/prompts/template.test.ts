@@ -339,3 +339,20 @@ test('compiled templates are cached: an MMLU-sized task renders in well under a 
   expect(total).toBeGreaterThan(0);
   expect(elapsed).toBeLessThan(1000);
 });
+
+describe('names with non-ASCII letters (galician_bench parafrases_gl)', () => {
+  const at = { task: 't', docId: 0, field: 'doc_to_target' };
+  // Expected values: jinja2 3.1.6, Environment(undefined=StrictUndefined, keep_trailing_newline=True).
+  test('reads doc fields, attributes and loop variables named with any Python identifier', () => {
+    expect(renderTemplate('{{0 if Avaliación == 0 else 1}}', { Avaliación: 0 }, at)).toBe('0');
+    expect(renderTemplate('{{0 if Avaliación == 0 else 1}}', { Avaliación: 2 }, at)).toBe('1');
+    expect(
+      renderTemplate('é {{ "é" ~ naïve }} {# ü #} ü {{ doc.größe }}', { naïve: 'x', doc: { größe: 3 } }, at),
+    ).toBe('é éx  ü 3');
+    expect(renderTemplate('{% for ñ in [1,2] %}{{ñ}}{% endfor %}', {}, at)).toBe('12');
+  });
+
+  test('still rejects characters that are not identifier characters', () => {
+    expect(() => renderTemplate('{{ a → b }}', { a: 1 }, at)).toThrow(/invalid Jinja template/);
+  });
+});

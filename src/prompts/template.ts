@@ -26,7 +26,15 @@ function compile(source: string, location: TemplateLocation): Program {
   let program = compiled.get(source);
   if (program === undefined) {
     try {
-      program = parse(tokenize(prepareSource(source), { lstrip_blocks: false, trim_blocks: false }));
+      const tokens = tokenize(encodeIdentifiers(prepareSource(source)), {
+        lstrip_blocks: false,
+        trim_blocks: false,
+      });
+      for (const token of tokens) {
+        if (token.type === 'Identifier' && token.value.includes(ENCODED))
+          token.value = decodeIdentifier(token.value);
+      }
+      program = parse(tokens);
     } catch (error) {
       program = new AssayError('template_error', `invalid Jinja template: ${(error as Error).message}`, {
         cause: error,
@@ -56,6 +64,75 @@ function compile(source: string, location: TemplateLocation): Program {
 function prepareSource(source: string): string {
   const normalized = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source;
   return normalized.endsWith('\n') ? `${normalized}{##}` : normalized;
+}
+
+/**
+ * Jinja2 names are Python identifiers, so `{{0 if Avaliación == 0 else 1}}` (galician_bench's
+ * parafrases_gl) reads the doc field `Avaliación`; the @huggingface/jinja lexer takes ASCII word
+ * characters only. Inside `{{ }}` and `{% %}` (outside string literals and comments), each non-ASCII
+ * identifier character is spelled in ASCII before lexing, and identifier tokens are decoded after.
+ */
+const ENCODED = '__assay_u';
+const IDENTIFIER_CHARACTER = /[\p{ID_Continue}]/u;
+
+function encodeIdentifiers(source: string): string {
+  if (!/[^\p{ASCII}]/u.test(source)) return source;
+  let out = '';
+  let position = 0;
+  while (position < source.length) {
+    const open = source.indexOf('{', position);
+    if (open < 0 || open === source.length - 1) break;
+    const kind = source[open + 1];
+    if (kind !== '{' && kind !== '%' && kind !== '#') {
+      out += source.slice(position, open + 1);
+      position = open + 1;
+      continue;
+    }
+    const close = kind === '{' ? '}}' : kind === '%' ? '%}' : '#}';
+    out += source.slice(position, open + 2);
+    let cursor = open + 2;
+    let quote: string | undefined;
+    while (cursor < source.length) {
+      const character = source[cursor];
+      if (kind === '#') {
+        if (source.startsWith(close, cursor)) break;
+        out += character;
+        cursor++;
+        continue;
+      }
+      if (quote) {
+        out += character;
+        if (character === '\\' && cursor + 1 < source.length) {
+          out += source[cursor + 1];
+          cursor += 2;
+          continue;
+        }
+        if (character === quote) quote = undefined;
+        cursor++;
+        continue;
+      }
+      if (character === "'" || character === '"') {
+        quote = character;
+        out += character;
+        cursor++;
+        continue;
+      }
+      if (source.startsWith(close, cursor)) break;
+      const codePoint = source.codePointAt(cursor) as number;
+      const text = String.fromCodePoint(codePoint);
+      out +=
+        codePoint > 0x7f && IDENTIFIER_CHARACTER.test(text) ? `${ENCODED}${codePoint.toString(16)}__` : text;
+      cursor += text.length;
+    }
+    position = cursor;
+  }
+  return out + source.slice(position);
+}
+
+function decodeIdentifier(value: string): string {
+  return value.replace(/__assay_u([0-9a-f]+)__/g, (_match, hex: string) =>
+    String.fromCodePoint(Number.parseInt(hex, 16)),
+  );
 }
 
 /** Renders a Jinja template against a doc as lm-eval does; errors name the task, doc and field. */

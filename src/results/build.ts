@@ -5,8 +5,9 @@ import type { PerplexityReport } from '../evaluate/perplexity/stage.js';
 import type { TaskPlan } from '../evaluate/plan.js';
 import type { RunOptions } from '../evaluate/run-evaluation.js';
 import type { Interval } from '../evaluate/uncertainty.js';
-import type { ModelBackend, UsageSummary } from '../models/backend.js';
+import type { GenerateRequest, ModelBackend, UsageSummary } from '../models/backend.js';
 import { leafTasks, type TaskNode } from '../tasks/task.js';
+import type { TaskConfig } from '../tasks/types.js';
 import {
   assayGitCommit,
   assayVersion,
@@ -16,7 +17,7 @@ import {
   taskManifest,
 } from './manifest.js';
 import { sha256 } from './samples.js';
-import { serializeConfig } from './serialize.js';
+import { serializeConfig, serializeConfigValue } from './serialize.js';
 import { sanitizeModelName } from './write.js';
 
 export const RESULTS_SCHEMA = 'assay.results/v1';
@@ -203,6 +204,34 @@ function errorsBlock(input: BuildInput): ErrorsBlock {
   };
 }
 
+/**
+ * A task's entry in `configs`: its config as lm-eval writes it, with generation_kwargs updated by
+ * --gen_kwargs as lm-eval's are; for generating tasks also `normalized_generation_kwargs`, what assay
+ * sent after normalising (max-token aliases, do_sample and temperature). `assay merge` compares a
+ * reloaded task with this entry.
+ */
+export function resultsConfig(
+  config: TaskConfig,
+  genKwargs: Record<string, unknown>,
+  generation?: Omit<GenerateRequest, 'context'>,
+): Record<string, unknown> {
+  const entry = serializeConfig(config);
+  if (config.output_type === 'generate_until') {
+    entry.generation_kwargs = serializeConfigValue({ ...(config.generation_kwargs ?? {}), ...genKwargs });
+  }
+  if (generation) {
+    const { until, maxGenToks, temperature, doSample, extra } = generation;
+    entry.normalized_generation_kwargs = serializeConfigValue({
+      until,
+      max_gen_toks: maxGenToks,
+      temperature,
+      do_sample: doSample,
+      ...extra,
+    });
+  }
+  return entry;
+}
+
 export function buildResults(input: BuildInput): ResultsFile {
   const { options, plans, backend } = input;
   const errors = errorsBlock(input);
@@ -269,8 +298,10 @@ export function buildResults(input: BuildInput): ResultsFile {
   for (const node of input.nodes) visit(node, 0);
 
   const configs: Record<string, Record<string, unknown>> = {};
-  for (const name of [...planByName.keys()].sort())
-    configs[name] = serializeConfig(planByName.get(name)!.task.config);
+  for (const name of [...planByName.keys()].sort()) {
+    const plan = planByName.get(name) as TaskPlan;
+    configs[name] = resultsConfig(plan.task.config, options.genKwargs, plan.generation);
+  }
   const nSamples: Record<string, { original: number; effective: number }> = {};
   for (const plan of plans)
     nSamples[plan.task.name] = { original: plan.original, effective: plan.docs.length };

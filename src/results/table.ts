@@ -88,7 +88,8 @@ function formatPlain(value: unknown): string {
 
 const NUMBER = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
-function renderMarkdown(headers: string[], rows: string[][]): string {
+/** pytablewriter's Markdown table, as lm-eval prints its tables. */
+export function renderMarkdown(headers: string[], rows: string[][]): string {
   const widths = headers.map((header, column) =>
     Math.max(3, displayWidth(header), ...rows.map((row) => displayWidth(row[column]))),
   );

@@ -48,7 +48,7 @@ describe('buildTaskIndex', () => {
       { name: 'qa', kind: 'task', format: 'jsonl', tasks: undefined },
       { name: 'two', kind: 'task', format: 'yaml', tasks: undefined },
     ]);
-    expect(index.entries.get('one')?.config?.output_type).toBe('multiple_choice');
+    expect(index.entries.get('one')?.outputType).toBe('multiple_choice');
     expect(index.skipped).toEqual([]);
   });
 
@@ -119,5 +119,105 @@ describe('listTasks', () => {
       { name: 'grp', path: grp, subtasks: ['one', 'other', 'sub'] },
     ]);
     expect(await listTasks('tags', options)).toEqual([{ name: 't1', tasks: ['one'] }]);
+  });
+});
+
+describe('buildTaskIndex: earlier outputs beside tasks (issue 15, case 13)', () => {
+  it('does not take a sample log for a task, though its docs hold prompts and targets', async () => {
+    const task = await write(
+      'qa.jsonl',
+      '{"id": 1, "prompt": "2+2=", "targets": ["4"], "metric": "exact_match"}\n',
+    );
+    // A line of assay's own sample log for that task: the doc is the task line.
+    await write(
+      'out/dummy/samples_qa_2026-01-01T00-00-00.jsonl',
+      `${JSON.stringify({
+        doc_id: 0,
+        doc: { id: 1, prompt: '2+2=', targets: ['4'], metric: 'exact_match' },
+        target: '4',
+        arguments: { gen_args_0: { arg_0: '2+2=', arg_1: { until: ['\n\n'] } } },
+      })}\n`,
+    );
+    const index = await buildTaskIndex({ includePath: [dir], builtinDir: false });
+    expect([...index.entries.values()].map((entry) => [entry.name, entry.path])).toEqual([['qa', task]]);
+    expect(index.skipped).toEqual([]);
+  });
+});
+
+describe('buildTaskIndex: the cache of large folders', () => {
+  const settle = async (files: string[]) => {
+    // Files written in the last seconds are not cached (their mtime could repeat); backdate them.
+    const { utimes } = await import('node:fs/promises');
+    const past = new Date(Date.now() - 60_000);
+    for (const file of files) await utimes(file, past, past);
+  };
+
+  async function tree(count: number): Promise<string[]> {
+    const files = [await write('shared/_template.yaml', 'output_type: multiple_choice\n')];
+    for (let i = 0; i < count; i++) {
+      files.push(
+        await write(
+          `tasks/t${String(i).padStart(3, '0')}.yaml`,
+          `include: ../shared/_template.yaml\ntask: t${i}\n`,
+        ),
+      );
+    }
+    // Folders too: their mtimes vouch for the listing.
+    await settle([...files, path.join(dir, 'tasks'), path.join(dir, 'shared')]);
+    return files;
+  }
+
+  it('reuses a scan while every file keeps its path, size and mtime, and rescans on any change', async () => {
+    const files = await tree(60);
+    const cacheDir = path.join(dir, 'cache');
+    const root = path.join(dir, 'tasks');
+    const build = () => buildTaskIndex({ includePath: [root], builtinDir: false, cacheDir });
+    const names = async () => [...(await build()).entries.keys()].sort();
+    expect((await build()).entries.get('t0')).toEqual({
+      name: 't0',
+      kind: 'task',
+      format: 'yaml',
+      path: files[1],
+      outputType: 'multiple_choice',
+    });
+    const { readdir, stat, utimes, writeFile: write2, rm } = await import('node:fs/promises');
+    expect(await readdir(cacheDir)).toHaveLength(1);
+
+    // Same size and mtime, other content: the cached scan is what answers (it is keyed by size and mtime).
+    const first = files[1];
+    const { mtime } = await stat(first);
+    await write2(first, 'include: ../shared/_template.yaml\ntask: tX\n');
+    await utimes(first, mtime, mtime);
+    expect((await names()).includes('t0')).toBe(true);
+
+    // A new mtime: rescanned.
+    await settle([first]);
+    await utimes(first, new Date(Date.now() - 30_000), new Date(Date.now() - 30_000));
+    expect((await names()).includes('tX')).toBe(true);
+
+    // A file added, and one removed.
+    await settle([await write('tasks/extra.yaml', 'task: extra\n')]);
+    await rm(files[2]);
+    const after = await names();
+    expect(after.includes('extra')).toBe(true);
+    expect(after.includes('t1')).toBe(false);
+
+    // An included file outside the folder (the process's own parse memo cleared, as a new command's is).
+    await write2(files[0], 'output_type: generate_until\n');
+    await settle([files[0]]);
+    clearYamlCache();
+    expect((await build()).entries.get('t5')?.outputType).toBe('generate_until');
+  });
+
+  it('does not cache a scan of files changed in the last seconds, nor small folders', async () => {
+    const cacheDir = path.join(dir, 'cache');
+    await write('fresh/_template.yaml', 'output_type: multiple_choice\n');
+    for (let i = 0; i < 60; i++) await write(`fresh/t${i}.yaml`, `task: t${i}\n`);
+    await buildTaskIndex({ includePath: [path.join(dir, 'fresh')], builtinDir: false, cacheDir });
+    await write('small/a.yaml', 'task: a\n');
+    await settle([path.join(dir, 'small', 'a.yaml'), path.join(dir, 'small')]);
+    await buildTaskIndex({ includePath: [path.join(dir, 'small')], builtinDir: false, cacheDir });
+    const { readdir } = await import('node:fs/promises');
+    expect(await readdir(cacheDir).catch(() => [])).toEqual([]);
   });
 });

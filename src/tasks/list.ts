@@ -31,16 +31,8 @@ export interface ListOptions {
   builtinDir?: string | false;
   logger?: TaskLogger;
   index?: TaskIndex;
-}
-
-function childName(item: unknown): string {
-  if (typeof item === 'string') return item;
-  if (item !== null && typeof item === 'object') {
-    const record = item as Record<string, unknown>;
-    if (typeof record.group === 'string') return record.group;
-    if (typeof record.task === 'string') return record.task;
-  }
-  return String(item);
+  /** Folder of cached index scans (BuildIndexOptions.cacheDir). */
+  cacheDir?: string;
 }
 
 export async function listTasks(kind: 'tasks', options?: ListOptions): Promise<TaskRow[]>;
@@ -57,21 +49,15 @@ export async function listTasks(
       .filter((entry) => entry.kind === 'task')
       .map((entry) => {
         const row: TaskRow = { name: entry.name, path: entry.path as string, format: entry.format ?? 'yaml' };
-        if (entry.format === 'yaml') {
-          const outputType = entry.config?.output_type;
-          row.outputType = typeof outputType === 'string' ? outputType : 'generate_until';
-        } else if (entry.format === 'jsonl') row.outputType = 'generate_until';
+        if (entry.format === 'yaml') row.outputType = entry.outputType ?? 'generate_until';
+        else if (entry.format === 'jsonl') row.outputType = 'generate_until';
         return row;
       });
   }
   if (kind === 'groups') {
     return entries
       .filter((entry) => entry.kind === 'group')
-      .map((entry) => {
-        const task = entry.config?.task;
-        const items = Array.isArray(task) ? task : task === undefined ? [] : [task];
-        return { name: entry.name, path: entry.path as string, subtasks: items.map(childName) };
-      });
+      .map((entry) => ({ name: entry.name, path: entry.path as string, subtasks: entry.members ?? [] }));
   }
   return entries
     .filter((entry) => entry.kind === 'tag')

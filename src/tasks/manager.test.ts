@@ -350,3 +350,164 @@ describe('resolveTasks: groups and tags', () => {
     expect(nodes.map(shape)).toEqual([{ name: 'solo_group', isTag: false, children: ['solo_task'] }]);
   });
 });
+
+describe('resolveTasks: a task file named on the command line (issue 15, case 13)', () => {
+  it('loads it without scanning or warning about the files beside it', async () => {
+    await write('solo2/data.jsonl', '{"q": "s"}\n');
+    const file = await write(
+      'solo2/task.yaml',
+      'task: lone\ndataset_path: json\ndataset_kwargs:\n  data_files: data.jsonl\ntest_split: train\ndoc_to_text: q\ndoc_to_target: q\n',
+    );
+    await write('solo2/broken.yaml', 'task: [unclosed\n');
+    await write('solo2/twin.yaml', 'task: lone\n');
+    const warnings: string[] = [];
+    const nodes = await resolveTasks([file], {
+      builtinDir: false,
+      logger: { warn: (m) => warnings.push(m) },
+    });
+    expect(nodes.map((node) => node.name)).toEqual(['lone']);
+    expect(warnings).toEqual([]);
+  });
+
+  it('names unreadable neighbours when a group file lists a task that is not there', async () => {
+    const file = await write('solo3/grp.yaml', 'group: g3\ntask:\n  - missing_one\n');
+    await write('solo3/broken.yaml', 'task: [unclosed\n');
+    const error = await caught(resolveTasks([file], { builtinDir: false }));
+    expect(error.message).toBe(
+      'group g3 lists unknown task "missing_one" (files beside it that could not be read: broken.yaml: malformed YAML: Flow sequence in block collection must be sufficiently indented and end with a ])',
+    );
+  });
+});
+
+describe('resolveTasks: configs of lm-eval’s tree that assay read differently (issue 14)', () => {
+  const data = 'dataset_path: json\ndataset_kwargs:\n  data_files:\n    test: data.jsonl\ntest_split: test\n';
+  beforeEach(async () => {
+    await write('data.jsonl', '{"q": "a", "a": "b"}\n');
+  });
+
+  it('takes null as unset where lm-eval’s default is None (bigbench’s dataset_kwargs: null)', async () => {
+    await write('base.yaml', `dataset_path: json\ndataset_kwargs:\n  data_files:\n    test: data.jsonl\n`);
+    await write(
+      'nulls.yaml',
+      'include: base.yaml\ntask: nulls\ntest_split: test\ndoc_to_text: q\ndoc_to_target: a\nnum_fewshot: null\ngeneration_kwargs: null\nfewshot_config: null\nmetric_list: null\n',
+    );
+    await write(
+      'kw.yaml',
+      `task: kw\n${data}doc_to_text: q\ndoc_to_target: a\n`.replace(
+        /dataset_kwargs:\n.*\n.*\n/,
+        'dataset_kwargs: null\n',
+      ),
+    );
+    const [nulls] = (await resolve(['nulls'])) as LoadedTask[];
+    // lm-eval: num_fewshot None → 0 shots; generation_kwargs None → default_gen_kwargs(fewshot_delimiter).
+    expect(nulls.config.num_fewshot).toBeUndefined();
+    expect(nulls.config.generation_kwargs).toEqual({
+      temperature: 0,
+      do_sample: false,
+      max_gen_toks: 256,
+      until: ['\n\n'],
+    });
+    expect(nulls.config.fewshot_config).toBeUndefined();
+    expect(nulls.config.metric_list).toBeUndefined();
+    const [kw] = (await resolve(['kw'])) as LoadedTask[];
+    expect(kw.config.dataset_kwargs).toBeUndefined();
+  });
+
+  it('keeps rejecting null where lm-eval has another default', async () => {
+    await write('nulldelim.yaml', `task: nulldelim\n${data}doc_to_text: q\ntarget_delimiter: null\n`);
+    const error = await caught(resolve(['nulldelim']));
+    expect(error.message).toMatch(/^invalid target_delimiter: /);
+  });
+
+  it('knows lm-eval’s format_span filter (masakhaner)', async () => {
+    await write(
+      'ner.yaml',
+      `task: ner\n${data}doc_to_text: q\ndoc_to_target: a\nfilter_list:\n  - name: format_span\n    filter:\n      - function: format_span\n      - function: take_first\n`,
+    );
+    const [task] = (await resolve(['ner'])) as LoadedTask[];
+    expect(task.config.filter_list).toEqual([
+      { name: 'format_span', filter: [{ function: 'format_span' }, { function: 'take_first' }] },
+    ]);
+  });
+
+  it('makes a member listed twice one child, as lm-eval’s dict of children does (mela)', async () => {
+    await simpleTask('m_en');
+    await simpleTask('m_ar');
+    await write('mela.yaml', 'group: mela_like\ntask:\n  - m_en\n  - m_ar\n  - m_ar\n');
+    const [group] = (await resolve(['mela_like'])) as GroupNode[];
+    expect(shape(group)).toEqual({ name: 'mela_like', isTag: false, children: ['m_en', 'm_ar'] });
+  });
+
+  it('fails as clearly as lm-eval does on an inline task with include (flan_held_in)', async () => {
+    const file = await write(
+      'flan.yaml',
+      'group: flan_like\ntask:\n  - task: anli_prompt-0\n    include: _held_in_template_yaml\n    doc_to_text: x\n',
+    );
+    const error = await caught(resolve(['flan_like']));
+    expect(error.format()).toBe(
+      // Line 4, column 5: where `include:` is written.
+      `${file}:4:5: group flan_like: the inline task anli_prompt-0 uses "include", which works only at the top of a YAML file (lm-eval fails on it too: TaskConfig has no field include); move the task to its own file and list its name`,
+    );
+  });
+
+  it('fails as clearly as lm-eval does on a task entry without a name (t0_eval)', async () => {
+    const file = await write(
+      't0.yaml',
+      'group: t0_like\ntask:\n  - dataset_path: super_glue\n    use_prompt: "promptsource:*"\n',
+    );
+    const error = await caught(resolve(['t0_like']));
+    expect(error.format()).toBe(
+      `${file}:3:5: group t0_like: each dict in "task" needs a "task" or "group" name; entry 1 has neither (lm-eval rejects this group too)`,
+    );
+  });
+
+  it('aggregates a group’s !function metric under the function’s name (code2text)', async () => {
+    await simpleTask('c_go');
+    await write(
+      'code2text.yaml',
+      'group: c2t\ntask: [c_go]\naggregate_metric_list:\n  - aggregation: mean\n    metric: !function bleu.smoothed_bleu_4\n    weight_by_size: true\n',
+    );
+    const [group] = (await resolve(['c2t'])) as GroupNode[];
+    expect(group.config.aggregate_metric_list).toEqual([
+      { metric: 'smoothed_bleu_4', aggregation: 'mean', weight_by_size: true },
+    ]);
+  });
+
+  it('reads weight_by_size as Python’s truth with a warning, as lm-eval does (score’s "truez")', async () => {
+    await simpleTask('s_a');
+    const file = await write(
+      'score.yaml',
+      'group: score_like\ntask: [s_a]\naggregate_metric_list:\n  - metric: acc\n    weight_by_size: truez\n  - metric: acc_norm\n    weight_by_size: ""\n',
+    );
+    const warnings: string[] = [];
+    const [group] = (await resolve(['score_like'], warnings)) as GroupNode[];
+    expect(group.config.aggregate_metric_list?.map((entry) => entry.weight_by_size)).toEqual([true, false]);
+    expect(warnings).toEqual([
+      `${file}:5: group score_like: weight_by_size "truez" is not true or false; taken as true, as lm-eval takes it`,
+      `${file}:7: group score_like: weight_by_size "" is not true or false; taken as false, as lm-eval takes it`,
+    ]);
+  });
+
+  it('runs a filter class named by !function, as lm-eval’s get_filter does (bbh zero-shot)', async () => {
+    await write(
+      'filters.ts',
+      [
+        'export class FirstWord {',
+        '  constructor(private readonly options: { suffix: string }) {}',
+        '  apply(resps: string[][], docs: unknown[]) {',
+        '    return resps.map((doc) => doc.map((resp) => resp.split(" ")[0] + this.options.suffix));',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    await write(
+      'cls.yaml',
+      `task: cls\n${data}doc_to_text: q\ndoc_to_target: a\nfilter_list:\n  - name: first\n    filter:\n      - function: !function filters.FirstWord\n        suffix: "!"\n      - function: take_first\n`,
+    );
+    const [task] = (await resolve(['cls'])) as LoadedTask[];
+    const { buildFilterPipeline } = await import('../metrics/filters/registry.js');
+    const pipeline = buildFilterPipeline((task.config.filter_list ?? [])[0]);
+    expect(pipeline.apply(['hello world', 'bye now'], {})).toBe('hello!');
+  });
+});

@@ -14,7 +14,7 @@ import { loadJsonlTask } from './jsonl-task.js';
 import { GROUP_FIELDS, parseGroupConfig } from './schema.js';
 import { type GroupNode, type LoadedTask, leafTasks, type TaskNode } from './task.js';
 import { cloneYaml, loadYaml, locateKey, type YamlMapping } from './yaml-loader.js';
-import { loadYamlTask, type TaskOverrides, type YamlTaskOptions } from './yaml-task.js';
+import { type LoadYamlTaskOptions, loadYamlTask, type TaskOverrides } from './yaml-task.js';
 
 export interface ResolveOptions {
   includePath?: string[];
@@ -25,6 +25,10 @@ export interface ResolveOptions {
   index?: TaskIndex;
   /** The interpreter for Python task code (`--python`): unknown metric names go to its HF `evaluate`, if any. */
   python?: string;
+  /** How `!function` references resolve (default: TypeScript modules beside the YAML), extra checks. */
+  load?: LoadYamlTaskOptions;
+  /** Folder of cached index scans (see BuildIndexOptions.cacheDir); absent: every folder is scanned. */
+  indexCacheDir?: string;
 }
 
 const TASK_FILE = /\.(ya?ml|jsonl|ts|mts|js|mjs)$/;
@@ -36,30 +40,28 @@ export function splitTaskSpecs(specs: readonly string[]): string[] {
 
 export async function resolveTasks(specs: string[], options: ResolveOptions = {}): Promise<TaskNode[]> {
   const items = splitTaskSpecs(specs);
-  // Folders of task files named on the command line are indexed too (not recursively), so a group file
-  // can name its sibling tasks without --include_path.
-  const extraRoots = [
-    ...new Set(
-      items
-        .filter((item) => TASK_FILE.test(item) && existsSync(item))
-        .map((item) => path.dirname(path.resolve(item))),
-    ),
-  ].map((dir) => ({ dir, recursive: false }));
-  const folders = items.filter((item) => !TASK_FILE.test(item) && !isGlob(item) && isDirectory(item));
-  const index =
-    options.index ??
-    (await buildTaskIndex({
-      includePath: options.includePath,
-      builtinDir: options.builtinDir,
-      logger: options.logger,
-      extraRoots: [...extraRoots, ...folders.map((dir) => ({ dir }))],
-    }));
-  const builder = new NodeBuilder(index, { python: options.python });
-
+  const builder = new TaskNodeBuilder(await indexForSpecs(items, options), options);
   const nodes: TaskNode[] = [];
   for (const item of items) nodes.push(...(await builder.resolveSpec(item)));
   checkDuplicates(nodes);
   return nodes;
+}
+
+/**
+ * The index `--tasks` items are resolved against: the built-in tasks, `--include_path`, and folders
+ * named as items (recursively). The folder of a task file named as an item is not scanned here: only
+ * a group file needs its siblings, and the builder indexes them when it meets one.
+ */
+export async function indexForSpecs(items: readonly string[], options: ResolveOptions): Promise<TaskIndex> {
+  if (options.index) return options.index;
+  const folders = items.filter((item) => !TASK_FILE.test(item) && !isGlob(item) && isDirectory(item));
+  return buildTaskIndex({
+    includePath: options.includePath,
+    builtinDir: options.builtinDir,
+    logger: options.logger,
+    extraRoots: folders.map((dir) => ({ dir })),
+    cacheDir: options.indexCacheDir,
+  });
 }
 
 function isDirectory(item: string): boolean {
@@ -91,28 +93,49 @@ function checkDuplicates(nodes: TaskNode[]): void {
   }
 }
 
-class NodeBuilder {
+/** Builds task nodes (tasks, groups with their children, tags) from index entries and task files. */
+export class TaskNodeBuilder {
+  private index: TaskIndex;
+  private readonly scannedFolders = new Set<string>();
+  /** Files beside a group file that could not be indexed, named when the group lists an unknown task. */
+  private readonly unreadSiblings: TaskIndex['skipped'] = [];
+
   constructor(
-    private readonly index: TaskIndex,
-    private readonly load: YamlTaskOptions = {},
-  ) {}
+    index: TaskIndex,
+    private readonly options: Pick<ResolveOptions, 'load' | 'logger' | 'python'> = {},
+  ) {
+    this.index = index;
+  }
+
+  get entries(): ReadonlyMap<string, IndexEntry> {
+    return this.index.entries;
+  }
 
   async resolveSpec(item: string): Promise<TaskNode[]> {
+    const matched = this.matchSpec(item);
+    if ('file' in matched) return [await this.buildFile(matched.file)];
+    return Promise.all(matched.entries.map((entry) => this.buildEntry(entry, undefined, [])));
+  }
+
+  /**
+   * What one `--tasks` item names: an index entry, a task file, the entries a glob matches (sorted), or
+   * the tasks under a folder. Nothing is loaded; an item that names nothing is an `unknown_task` error.
+   */
+  matchSpec(item: string): { entries: IndexEntry[] } | { file: string } {
     const entry = this.index.entries.get(item);
-    if (entry) return [await this.buildEntry(entry, undefined, [])];
+    if (entry) return { entries: [entry] };
     if (TASK_FILE.test(item)) {
       if (!existsSync(item)) {
         throw new AssayError('unknown_task', `task file ${item} not found`, {
           location: { file: path.resolve(item) },
         });
       }
-      return [await this.buildFile(path.resolve(item))];
+      return { file: path.resolve(item) };
     }
     if (isGlob(item)) {
       const names = [...this.index.entries.keys()].filter((name) => fnmatch(name, item)).sort();
       if (names.length === 0) throw this.unknown(item, `no task, group or tag matches "${item}"`);
-      const entries = names.map((name) => this.index.entries.get(name) as IndexEntry);
-      return Promise.all(entries.map((matched) => this.buildEntry(matched, undefined, [])));
+      return { entries: names.map((name) => this.index.entries.get(name) as IndexEntry) };
     }
     if (isDirectory(item)) {
       const folder = path.resolve(item);
@@ -120,7 +143,7 @@ class NodeBuilder {
         .filter((candidate) => candidate.kind === 'task' && candidate.path?.startsWith(folder + path.sep))
         .sort((a, b) => a.name.localeCompare(b.name));
       if (inFolder.length === 0) throw this.unknown(item, `no tasks found in folder ${item}`);
-      return Promise.all(inFolder.map((found) => this.buildEntry(found, undefined, [])));
+      return { entries: inFolder };
     }
     throw this.unknown(item);
   }
@@ -134,7 +157,7 @@ class NodeBuilder {
   }
 
   /** A task file named directly: it need not be in the index. */
-  private async buildFile(file: string): Promise<TaskNode> {
+  async buildFile(file: string): Promise<TaskNode> {
     if (file.endsWith('.jsonl')) return loadJsonlTask(file);
     if (!/\.ya?ml$/.test(file)) return loadModuleTask(file);
     const loaded = await loadYaml(file);
@@ -144,12 +167,37 @@ class NodeBuilder {
         location: { file, line: 1, column: 1 },
       });
     }
-    if (kind === 'group')
+    if (kind === 'group') {
+      await this.indexSiblings(path.dirname(file));
       return this.buildGroup(String(loaded.config.group), loaded.config, file, undefined, []);
-    return loadYamlTask(loaded, undefined, this.load);
+    }
+    return this.loadYamlTask(loaded);
   }
 
-  private async buildEntry(
+  /**
+   * A group file named on the command line may list its sibling tasks without --include_path: its
+   * folder is indexed (not recursively) and overrides the index, as a later include path would. Files
+   * there that fail to index are not reported: they matter only if the group names them, and then
+   * the group's error says so.
+   */
+  private async indexSiblings(folder: string): Promise<void> {
+    if (this.scannedFolders.has(folder)) return;
+    this.scannedFolders.add(folder);
+    const siblings = await buildTaskIndex({
+      builtinDir: false,
+      extraRoots: [{ dir: folder, recursive: false }],
+    });
+    const entries = new Map(this.index.entries);
+    for (const [name, entry] of siblings.entries) entries.set(name, entry);
+    this.index = { entries, skipped: this.index.skipped };
+    this.unreadSiblings.push(...siblings.skipped);
+  }
+
+  private loadYamlTask(source: Parameters<typeof loadYamlTask>[0], overrides?: TaskOverrides) {
+    return loadYamlTask(source, overrides, { ...this.options.load, python: this.options.python });
+  }
+
+  async buildEntry(
     entry: IndexEntry,
     overrides: TaskOverrides | undefined,
     stack: string[],
@@ -174,7 +222,7 @@ class NodeBuilder {
       return withOverrides(await loadModuleTask(file, entry.name), overrides, entry);
     const loaded = await loadYaml(file);
     if (entry.kind === 'group') return this.buildGroup(entry.name, loaded.config, file, overrides, stack);
-    return loadYamlTask(loaded, overrides, this.load);
+    return this.loadYamlTask(loaded, overrides);
   }
 
   /**
@@ -205,7 +253,11 @@ class NodeBuilder {
               await resolveFunctions(cloneYaml(raw.aggregate_metric_list), ['aggregate_metric_list'])
             ).value,
           };
-    const { group, overrides } = await parseGroupConfig({ ...raw, ...aggregates, group: name }, locate);
+    const { group, overrides } = await parseGroupConfig(
+      { ...raw, ...aggregates, group: name },
+      locate,
+      (message) => this.options.logger?.warn(message),
+    );
     const caller = Object.fromEntries(
       Object.entries(callerOverrides?.values ?? {}).filter(
         ([key]) => !(GROUP_FIELDS as readonly string[]).includes(key),
@@ -215,9 +267,20 @@ class NodeBuilder {
       values: { ...overrides, ...caller },
       file: callerOverrides?.file && Object.keys(caller).length ? callerOverrides.file : file,
     };
+    // lm-eval keeps a group's children in a dict keyed by name: a member listed twice (mela lists
+    // mela_ar twice) is one child, the later definition in the earlier one's place.
     const children: TaskNode[] = [];
+    const positions = new Map<string, number>();
     for (const [position, item] of group.task.entries()) {
-      children.push(...(await this.buildMember(item, position, name, merged, file, groupStack)));
+      for (const child of await this.buildMember(item, position, name, merged, file, groupStack)) {
+        const earlier = positions.get(child.name);
+        if (earlier === undefined) {
+          positions.set(child.name, children.length);
+          children.push(child);
+        } else {
+          children[earlier] = child;
+        }
+      }
     }
     return {
       kind: 'group',
@@ -242,12 +305,28 @@ class NodeBuilder {
     const inherited = hasOverrides ? overrides : undefined;
     if (typeof item === 'string') {
       const entry = this.index.entries.get(item);
+      if (!entry && ('dataset_path' in overrides.values || 'custom_dataset' in overrides.values)) {
+        // lm-eval makes an unknown name an inline task from the group's own keys; with a dataset
+        // among them, that is a task.
+        const config: YamlMapping = { task_alias: item, ...overrides.values, task: `${groupName}::${item}` };
+        return [await this.loadYamlTask({ path: file, config, files: [file] })];
+      }
       if (!entry) {
         const suggestions = closestNames(item, this.index.entries.keys());
         const hint = suggestions.length ? `; did you mean: ${suggestions.join(', ')}?` : '';
-        throw new AssayError('unknown_task', `group ${groupName} lists unknown task "${item}"${hint}`, {
-          location: { ...(await locateKey(file, ['task', position])), task: item },
-        });
+        const unread = this.unreadSiblings.length
+          ? ` (files beside it that could not be read: ${this.unreadSiblings
+              .slice(0, 3)
+              .map(({ file, error }) => `${path.basename(file)}: ${error.message}`)
+              .join('; ')})`
+          : '';
+        throw new AssayError(
+          'unknown_task',
+          `group ${groupName} lists unknown task "${item}"${hint}${unread}`,
+          {
+            location: { ...(await locateKey(file, ['task', position])), task: item },
+          },
+        );
       }
       return this.expand(entry, inherited, groupName, stack);
     }
@@ -270,7 +349,7 @@ class NodeBuilder {
     if (typeof member.task !== 'string') {
       throw new AssayError(
         'invalid_config',
-        `group ${groupName}: each dict in "task" needs a "task" or "group" name`,
+        `group ${groupName}: each dict in "task" needs a "task" or "group" name; entry ${position + 1} has neither (lm-eval rejects this group too)`,
         {
           location: await locateKey(file, ['task', position]),
         },
@@ -279,10 +358,18 @@ class NodeBuilder {
     const values = { ...overrides.values, ...member };
     const entry = this.index.entries.get(member.task);
     if (entry) return this.expand(entry, { values, file }, groupName, stack);
+    if ('include' in member) {
+      // lm-eval passes an inline task's keys to TaskConfig, which has no `include` (a TypeError).
+      throw new AssayError(
+        'invalid_config',
+        `group ${groupName}: the inline task ${member.task} uses "include", which works only at the top of a YAML file (lm-eval fails on it too: TaskConfig has no field include); move the task to its own file and list its name`,
+        { location: { ...(await locateKey(file, ['task', position, 'include'])), task: member.task } },
+      );
+    }
     // A task defined inline in the group (or not in the index): `group::task`, aliased to its own name.
     const namespaced = `${groupName}::${member.task}`;
     const config: YamlMapping = { task_alias: member.task, ...values, task: namespaced };
-    return [await loadYamlTask({ path: file, config, files: [file] }, undefined, this.load)];
+    return [await this.loadYamlTask({ path: file, config, files: [file] })];
   }
 
   /** A child that names an index entry; a tag expands in place to its tasks, sorted by name. */

@@ -8,6 +8,7 @@ import { buildFilterPipeline } from '../metrics/filters/registry.js';
 import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { AggregateMetricConfig, GroupConfig } from './task.js';
 import { OUTPUT_TYPES, type TaskConfig } from './types.js';
+import { DeferredFunction } from './yaml-loader.js';
 
 /** Task fields assay reads (lm-eval's TaskConfig, minus the ones listed as unsupported below). */
 export const TASK_FIELDS = [
@@ -53,6 +54,43 @@ const UNSUPPORTED_FIELDS: Record<string, string> = {
   use_prompt: 'promptsource prompts (use_prompt) are not supported',
   class: 'Python task classes are not supported; write a TypeScript task with defineTask',
 };
+
+/**
+ * TaskConfig fields whose lm-eval default is None: `null` there means unset (`dataset_kwargs: null` in
+ * bigbench, `num_fewshot: null`, `generation_kwargs: null`), so the field gets its default. Fields with
+ * another default (`description: ""`, `target_delimiter: " "`, `repeats: 1`, …) keep rejecting null.
+ * `dataset_name: null` is kept as written (it means "the only config" to the Hub loader).
+ */
+const NULL_MEANS_UNSET = new Set([
+  'task_alias',
+  'tag',
+  'custom_dataset',
+  'dataset_path',
+  'dataset_kwargs',
+  'process_docs',
+  'doc_to_text',
+  'doc_to_target',
+  'doc_to_image',
+  'doc_to_audio',
+  'doc_to_choice',
+  'process_results',
+  'use_prompt',
+  'fewshot_config',
+  'num_fewshot',
+  'metric_list',
+  'generation_kwargs',
+  'filter_list',
+  'doc_to_decontamination_query',
+  'gen_prefix',
+  'metadata',
+]);
+
+/** GroupConfig fields whose lm-eval default is None. */
+const GROUP_NULL_MEANS_UNSET = new Set(['group_alias', 'aggregate_metric_list', 'metadata']);
+
+function dropUnset(config: Record<string, unknown>, fields: ReadonlySet<string>): void {
+  for (const key of Object.keys(config)) if (config[key] === null && fields.has(key)) delete config[key];
+}
 
 /** Keys that structure the index rather than configure a task; dropped before validation as lm-eval does. */
 const STRUCTURAL_KEYS = ['group', 'task_list', 'group_alias'];
@@ -125,6 +163,7 @@ const metricEntry = z.looseObject({
 
 const filterEntry = z.strictObject({
   name: z.string(),
+  // A registered filter name, or a filter class (`function: !function utils.MultiChoiceRegexFilter`).
   filter: z.array(z.looseObject({ function: z.union([z.string(), functionRef]) })).min(1),
 });
 
@@ -163,7 +202,7 @@ const taskSchema = z.object({
   filter_list: z.array(filterEntry).optional(),
   process_results: functionRef.optional(),
   should_decontaminate: z.boolean().optional(),
-  doc_to_decontamination_query: templateField.optional(),
+  doc_to_decontamination_query: z.union([z.string(), functionRef]).optional(),
   unsafe_code: z.boolean().optional(),
   metadata: z.looseObject({ version: z.union([z.number(), z.string()]).optional() }).optional(),
   cluster_by: z.string().optional(),
@@ -181,7 +220,9 @@ async function checkFields(
     if (known.includes(key)) continue;
     const keyPath = [...prefix, key];
     if (prefix.length === 0 && key in UNSUPPORTED_FIELDS) {
-      throw new AssayError('invalid_config', UNSUPPORTED_FIELDS[key], { location: await locate(keyPath) });
+      throw new AssayError('invalid_config', UNSUPPORTED_FIELDS[key], {
+        location: { ...(await locate(keyPath)), field: key },
+      });
     }
     const suggestions = closestNames(key, known, 1);
     const hint = suggestions.length ? `; did you mean "${suggestions[0]}"?` : '';
@@ -233,6 +274,7 @@ async function zodError(
 export async function parseTaskConfig(raw: Record<string, unknown>, locate: Locate): Promise<TaskConfig> {
   const config = { ...raw };
   for (const key of STRUCTURAL_KEYS) delete config[key];
+  dropUnset(config, NULL_MEANS_UNSET);
   await checkFields(config, TASK_FIELDS, [], locate, 'task config');
   if (
     config.fewshot_config &&
@@ -273,10 +315,15 @@ export function applyGenerationDefaults(
 }
 
 const aggregateEntry = z.strictObject({
-  metric: z.string(),
+  // `metric: !function bleu.smoothed_bleu_4` (code2text): the children report that metric under the
+  // function's name, so the group aggregates that name. (lm-eval builds the key from the function
+  // object's repr, matches no child metric and reports nothing for the group.)
+  metric: z.union([z.string(), functionRef.transform((fn) => fn.ref.slice(fn.ref.lastIndexOf('.') + 1))]),
   // lm-eval also takes a callable, `aggregation: !function utils.fn`, called as fn(values, sizes, weight_by_size).
   aggregation: z.union([z.string(), functionRef]).default('mean'),
-  weight_by_size: z.boolean().default(true),
+  // lm-eval's dataclass does not check the type: any value is used for its truth (score's
+  // `weight_by_size: truez` is true there). Kept as written here; parseGroupConfig converts it.
+  weight_by_size: z.unknown().default(true),
   filter_list: z
     .union([z.string(), z.array(z.string())])
     .transform((value) => (typeof value === 'string' ? [value] : value))
@@ -290,11 +337,19 @@ const groupSchema = z.object({
     .union([z.string(), z.array(z.union([z.string(), z.record(z.string(), z.unknown())]))])
     .transform((value) => (typeof value === 'string' ? [value] : value)),
   aggregate_metric_list: z
-    .union([aggregateEntry, z.array(aggregateEntry)])
-    .transform((value) => (Array.isArray(value) ? value : [value]))
+    .preprocess((value) => (Array.isArray(value) ? value : [value]), z.array(aggregateEntry))
     .optional(),
   metadata: z.looseObject({ version: z.union([z.number(), z.string()]).optional() }).optional(),
 });
+
+/** Python's truth of a YAML value: empty strings, lists, mappings, 0 and None are false. */
+function pythonTruth(value: unknown): boolean {
+  if (value === null || value === undefined) return false;
+  if (typeof value === 'string' || Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'number') return value !== 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return Boolean(value);
+}
 
 /**
  * Splits a group config into the group's own fields and the rest, which lm-eval applies as task
@@ -303,10 +358,12 @@ const groupSchema = z.object({
 export async function parseGroupConfig(
   raw: Record<string, unknown>,
   locate: Locate,
+  warn?: (message: string) => void,
 ): Promise<{ group: GroupConfig; overrides: Record<string, unknown> }> {
   const own: Record<string, unknown> = {};
   const overrides: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
+    if (value === null && GROUP_NULL_MEANS_UNSET.has(key)) continue;
     if ((GROUP_FIELDS as readonly string[]).includes(key)) own[key] = value;
     // A group's tags place the group in the index; they must not become tags of its children.
     else if (key !== 'tag') overrides[key] = value;
@@ -315,6 +372,14 @@ export async function parseGroupConfig(
   if (!parsed.success) throw await zodError(parsed.error, locate, 'group config');
   const group = parsed.data;
   for (const [index, entry] of (group.aggregate_metric_list ?? []).entries()) {
+    if (typeof entry.weight_by_size !== 'boolean') {
+      const truth = pythonTruth(entry.weight_by_size);
+      const where = await locate(['aggregate_metric_list', index, 'weight_by_size']);
+      warn?.(
+        `${where.file}:${where.line}: group ${group.group}: weight_by_size ${JSON.stringify(entry.weight_by_size)} is not true or false; taken as ${truth}, as lm-eval takes it`,
+      );
+      entry.weight_by_size = truth;
+    }
     if (typeof entry.aggregation === 'string' && entry.aggregation !== 'mean') {
       throw new AssayError(
         'unknown_aggregation',
@@ -354,7 +419,26 @@ export async function validateNames(config: TaskConfig, locate: Locate): Promise
     const { metric, aggregation } = entry;
     // A process_results task computes its own metrics, so their names need not be registered.
     if (typeof metric === 'string' && !config.process_results) {
-      await attempt(() => getMetric(metric), ['metric_list', index, 'metric']);
+      await attempt(() => {
+        try {
+          return getMetric(metric);
+        } catch (error) {
+          // lm-eval loads a name it does not register from Hugging Face `evaluate` (always so with
+          // `hf_evaluate: true`): a Python library, so say so rather than only "unknown".
+          if (!(error instanceof AssayError) || error.code !== 'unknown_metric') throw error;
+          const why =
+            entry.hf_evaluate === true
+              ? `metric "${metric}" is a Hugging Face evaluate metric (hf_evaluate: true), which needs Python`
+              : `unknown metric "${metric}" (lm-eval would try Hugging Face evaluate.load("${metric}"), which needs Python)`;
+          throw new AssayError(
+            'unknown_metric',
+            error.message.replace(/^unknown metric "[^"]*"/, () => why),
+            {
+              location: error.location,
+            },
+          );
+        }
+      }, ['metric_list', index, 'metric']);
     }
     if (typeof aggregation === 'string') {
       await attempt(() => getAggregation(aggregation), ['metric_list', index, 'aggregation']);

@@ -102,7 +102,7 @@ export interface TaskConfig {
   filter_list?: FilterConfig[];
   process_results?: FunctionRef<ProcessResultsFunction>;
   should_decontaminate?: boolean;
-  doc_to_decontamination_query?: TemplateField;
+  doc_to_decontamination_query?: string | FunctionRef<DocFunction>;
   unsafe_code?: boolean;
   metadata?: { version?: number | string; [key: string]: unknown };
   /** assay extension: a doc field whose value clusters samples (for clustered standard errors). */

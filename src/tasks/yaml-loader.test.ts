@@ -119,3 +119,125 @@ describe('locateKey', () => {
     expect(await locateKey(file, ['task'])).toEqual({ file, line: 1, column: 1 });
   });
 });
+
+describe('PyYAML semantics (lm-eval reads task files with PyYAML)', () => {
+  it('types plain scalars as PyYAML 6 does: YAML 1.1 booleans, octal, sexagesimal, later duplicate wins', async () => {
+    const file = await write(
+      't.yaml',
+      [
+        'a: yes',
+        'b: No',
+        'c: on',
+        'd: OFF',
+        'e: y',
+        'f: n',
+        'g: 010',
+        'h: 09',
+        'i: 0o10',
+        'j: 1e5',
+        'k: 1.0e+5',
+        'l: 1.5e5',
+        'm: 1:30',
+        'n: 0x1F',
+        'o: ~',
+        'p: null',
+        'q: 1_000',
+        'r: .5',
+        's: -.5',
+        't: +12',
+        'u: 0b101',
+        'v: 12:30:00',
+        'w: .inf',
+        'x: 2024-01-01',
+        'dup: first',
+        'dup: second',
+        '',
+      ].join('\n'),
+    );
+    // yaml.load(text, Loader=yaml.CSafeLoader) under PyYAML 6.0.3, except x, which PyYAML makes a
+    // datetime.date and assay keeps as the string written (no task file has a date).
+    expect((await loadYaml(file)).config).toEqual({
+      a: true,
+      b: false,
+      c: true,
+      d: false,
+      e: 'y',
+      f: 'n',
+      g: 8,
+      h: '09',
+      i: '0o10',
+      j: '1e5',
+      k: 100000,
+      l: '1.5e5',
+      m: 90,
+      n: 31,
+      o: null,
+      p: null,
+      q: 1000,
+      r: 0.5,
+      s: '-.5',
+      t: 12,
+      u: 5,
+      v: 45000,
+      w: Number.POSITIVE_INFINITY,
+      x: '2024-01-01',
+      dup: 'second',
+    });
+  });
+
+  it('reads a quoted scalar whose continuation line is less indented (xnli_eu, acp_just_bool)', async () => {
+    const file = await write(
+      'xnli_like.yaml',
+      [
+        'task: xnli_like',
+        `doc_to_choice: '{{[premise+", ezta? Bai, "+hypothesis,premise+", ezta? Gainera,`,
+        `"+hypothesis]}}'`,
+        'fewshot_config:',
+        '  samples:',
+        "  - context: 'There are several cities. The goal is",
+        "  to reach l1-0.'",
+        '    answer: "Step 1: valid.',
+        '  Step 2: done."',
+        '',
+      ].join('\n'),
+    );
+    // PyYAML's value (the `yaml` package rejects both scalars: "Missing closing quote").
+    expect((await loadYaml(file)).config).toEqual({
+      task: 'xnli_like',
+      doc_to_choice: '{{[premise+", ezta? Bai, "+hypothesis,premise+", ezta? Gainera, "+hypothesis]}}',
+      fewshot_config: {
+        samples: [
+          {
+            context: 'There are several cities. The goal is to reach l1-0.',
+            answer: 'Step 1: valid. Step 2: done.',
+          },
+        ],
+      },
+    });
+  });
+
+  it('refuses an alias bomb quickly, naming the file and the first alias line', async () => {
+    const levels = ['a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x"]'];
+    for (let level = 1; level < 9; level++) {
+      const previous = String.fromCharCode(96 + level);
+      const name = String.fromCharCode(97 + level);
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(', ')}]`);
+    }
+    // 9^9 = 387,420,489 strings once expanded; the `yaml` package (maxAliasCount -1) spent 60 s and
+    // 4.3 GB on this before V8 aborted.
+    const file = await write('bomb.yaml', `task: bomb\n${levels.join('\n')}\n`);
+    const started = performance.now();
+    const error = await caught(loadYaml(file));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(error.code).toBe('yaml_syntax');
+    expect(error.exitCode).toBe(2);
+    expect(error.format()).toBe(
+      `${file}:3: YAML aliases expand to more than 100,000 values (an alias bomb?); a task config is far smaller, and lm-eval's use no aliases`,
+    );
+  });
+
+  it('keeps aliases that expand to a small value', async () => {
+    const file = await write('alias.yaml', 'task: t\nbase: &b {x: 1}\nother: *b\n');
+    expect((await loadYaml(file)).config).toEqual({ task: 't', base: { x: 1 }, other: { x: 1 } });
+  });
+});

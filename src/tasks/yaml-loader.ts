@@ -2,12 +2,20 @@
  * Reads lm-eval task and group YAML: the `!function` tag, recursive `include:` merging, and locations
  * (file:line:col) for error messages. Parsing is memoized per process because thousands of task files
  * include the same few templates, and the task index must stay fast.
+ *
+ * Values come from js-yaml with PyYAML's typing (pyyaml-schema.ts): it reads every file PyYAML reads
+ * (a quoted scalar whose continuation line is less indented, which the `yaml` package rejects) and is
+ * several times faster than `yaml`'s document API. Error messages and key locations still come from
+ * `yaml`'s document API, which keeps source ranges; it runs only when there is an error to report.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type ScalarTag, visit } from 'yaml';
+import jsYaml from 'js-yaml';
+import type { Node, ScalarTag } from 'yaml';
 import { AssayError, type ErrorLocation } from '../errors.js';
+import { pyyamlSchema } from './pyyaml-schema.js';
 
 /**
  * A `!function module.name` value, kept unresolved: lm-eval does not import task code while indexing,
@@ -51,31 +59,105 @@ export function clearYamlCache(): void {
   mergedFiles.clear();
 }
 
-// PyYAML (which lm-eval uses) implements YAML 1.1, so `on`/`off`/`yes`/`no` are booleans there too.
+// `yaml` is loaded on first use: only errors need it, and loading it costs a command tens of ms.
+let yamlPackage: typeof import('yaml') | undefined;
+function documentApi(): typeof import('yaml') {
+  yamlPackage ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yamlPackage;
+}
+
+// For locating keys and wording errors with `yaml`: YAML 1.1 as in PyYAML; a later duplicate key wins.
 function parseOptions(file: string) {
   const functionTag: ScalarTag = {
     tag: '!function',
     resolve: (value: string) => new DeferredFunction(value.trim(), file),
   };
-  // uniqueKeys false: PyYAML lets a later duplicate key win instead of failing.
   return { version: '1.1' as const, customTags: [functionTag], uniqueKeys: false, prettyErrors: true };
 }
 
+// js-yaml calls a tag's constructor without the file name; parsing is synchronous, so the file being
+// parsed is held here for the `!function` constructor (one schema for every file, built once).
+let parsingFile = '';
+const schema = pyyamlSchema((ref) => new DeferredFunction(ref.trim(), parsingFile));
+
+/**
+ * At most this many values once aliases are expanded. An alias bomb (each anchor aliasing the previous
+ * one several times) is a few lines that expand to billions of values and would exhaust memory when a
+ * config is copied; lm-eval's task files use no aliases at all.
+ */
+export const MAX_EXPANDED_VALUES = 100_000;
+const ALIAS = /(?:^|[\s[{,])\*[^\s,\]}]/m;
+
 /** Parses YAML text (exported for tests and for callers that hold text, not files). */
 export function parseYamlText(text: string, file: string): YamlValue {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { ...parseOptions(file), lineCounter });
-  if (doc.errors.length > 0) {
-    const error = doc.errors[0];
-    const position = error.linePos?.[0];
+  let value: unknown;
+  parsingFile = file;
+  try {
+    // json: a later duplicate key wins instead of failing, as in PyYAML.
+    value = jsYaml.load(text, { schema, json: true, filename: file });
+  } catch (error) {
+    throw syntaxError(text, file, error);
+  } finally {
+    parsingFile = '';
+  }
+  // Without an alias (`*name` after a space, a flow indicator or at a line start) the value is a tree
+  // no larger than the text; a `*` or `&` inside words and quoted text ("Q&A", "2*3") is no alias.
+  if (text.includes('*') && ALIAS.test(text)) checkExpansion(value, file, text);
+  return value;
+}
+
+/** The error of a file js-yaml rejects: `yaml`'s wording and position when it agrees, else js-yaml's. */
+function syntaxError(text: string, file: string, error: unknown): AssayError {
+  const { parseDocument, LineCounter } = documentApi();
+  const doc = parseDocument(text, { ...parseOptions(file), lineCounter: new LineCounter() });
+  const first = doc.errors[0];
+  if (first) {
+    const position = first.linePos?.[0];
     // yaml's message repeats the position and a code excerpt; keep its first line only.
-    const reason = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    throw new AssayError('yaml_syntax', `malformed YAML: ${reason}`, {
+    const reason = first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    return new AssayError('yaml_syntax', `malformed YAML: ${reason}`, {
       location: { file, line: position?.line, column: position?.col },
       cause: error,
     });
   }
-  return doc.toJS({ maxAliasCount: -1 });
+  const mark = (error as { mark?: { line: number; column: number } }).mark;
+  const reason = ((error as { reason?: string }).reason ?? String(error)).split('\n')[0];
+  return new AssayError('yaml_syntax', `malformed YAML: ${reason}`, {
+    location: { file, line: mark ? mark.line + 1 : undefined, column: mark ? mark.column + 1 : undefined },
+    cause: error,
+  });
+}
+
+/** Counts values as if every alias were a copy (shared nodes are counted once per use, in linear time). */
+function checkExpansion(value: unknown, file: string, text: string): void {
+  const sizes = new Map<object, number>();
+  const size = (node: unknown): number => {
+    if (node === null || typeof node !== 'object' || node instanceof DeferredFunction) return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    sizes.set(node, Number.POSITIVE_INFINITY); // a cycle (a recursive alias) expands without end
+    let total = 1;
+    for (const item of Array.isArray(node) ? node : Object.values(node)) {
+      total += size(item);
+      if (total > MAX_EXPANDED_VALUES) break;
+    }
+    sizes.set(node, total);
+    return total;
+  };
+  const total = size(value);
+  if (total > MAX_EXPANDED_VALUES) {
+    throw new AssayError(
+      'yaml_syntax',
+      `YAML aliases expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en-US')} values (an alias bomb?); a task config is far smaller, and lm-eval's use no aliases`,
+      { location: { file, line: aliasLine(text) } },
+    );
+  }
+}
+
+/** The line of the first alias (`*name`), for the error location. */
+function aliasLine(text: string): number | undefined {
+  const index = text.split('\n').findIndex((line) => ALIAS.test(line));
+  return index >= 0 ? index + 1 : undefined;
 }
 
 function readText(file: string): string {
@@ -91,7 +173,7 @@ function readText(file: string): string {
 }
 
 /** Parses one file (memoized; failures are not cached, so a fixed file parses on the next try). */
-function parseFile(file: string): ParsedYamlFile {
+function parseFile(file: string, memoize = true): ParsedYamlFile {
   const cached = parsedFiles.get(file);
   if (cached) return cached;
   const data = parseYamlText(readText(file), file);
@@ -105,7 +187,7 @@ function parseFile(file: string): ParsedYamlFile {
     );
   }
   const parsed = { path: file, data: data as YamlMapping };
-  parsedFiles.set(file, parsed);
+  if (memoize) parsedFiles.set(file, parsed);
   return parsed;
 }
 
@@ -113,17 +195,33 @@ function parseFile(file: string): ParsedYamlFile {
  * Loads a YAML file with `include:` merged recursively (included keys first, local keys win, later
  * includes override earlier ones), as lm-eval's `load_yaml` does. `task_list` is not inherited.
  */
-export async function loadYaml(file: string): Promise<LoadedYaml> {
+export async function loadYaml(file: string, options: LoadYamlOptions = {}): Promise<LoadedYaml> {
   try {
-    return loadYamlSync(file);
+    return loadYamlSync(file, options);
   } catch (error) {
     throw await locateIncludeError(error);
   }
 }
 
-/** loadYaml without the include locations in errors (they need an async re-parse); used by the index. */
-export function loadYamlSync(file: string): LoadedYaml {
-  return loadWithStack(path.resolve(file), []);
+export interface LoadYamlOptions {
+  /**
+   * Keep the file's parse and merged config for later loads (default true). The index reads each of
+   * thousands of task files once and keeps a few keys, so it memoizes only the files they include:
+   * parses that die young cost the garbage collector little.
+   */
+  memoize?: boolean;
+  /**
+   * Merge only these top-level keys of the file itself (its includes are still loaded whole and
+   * memoized): the index reads a few keys of each of thousands of files. Implies memoize: false.
+   */
+  keys?: readonly string[];
+}
+
+/** loadYaml without the include locations in errors (they need an async re-parse). */
+export function loadYamlSync(file: string, options: LoadYamlOptions = {}): LoadedYaml {
+  const absolute = path.resolve(file);
+  if (options.keys) return mergeIncludes(absolute, [absolute], false, options.keys);
+  return loadWithStack(absolute, [], options.memoize ?? true);
 }
 
 /** Thrown inside the include walk; turned into an AssayError located at the `include:` line. */
@@ -138,7 +236,7 @@ class IncludeError extends Error {
   }
 }
 
-function loadWithStack(file: string, stack: string[]): LoadedYaml {
+function loadWithStack(file: string, stack: string[], memoize = true): LoadedYaml {
   if (stack.includes(file)) {
     const cycle = [...stack.slice(stack.indexOf(file)), file]
       .map((entry) => path.basename(entry))
@@ -150,22 +248,34 @@ function loadWithStack(file: string, stack: string[]): LoadedYaml {
   // is never cached, so memoizing by file alone is sound.
   const cached = mergedFiles.get(file);
   if (cached) return cached;
-  const loaded = mergeIncludes(file, [...stack, file]);
-  mergedFiles.set(file, loaded);
+  const loaded = mergeIncludes(file, [...stack, file], memoize);
+  if (memoize) mergedFiles.set(file, loaded);
   return loaded;
 }
 
-function mergeIncludes(file: string, stack: string[]): LoadedYaml {
-  const parsed = parseFile(file);
-  const keyFiles = new Map<string, string>();
+function mergeIncludes(
+  file: string,
+  stack: string[],
+  memoize: boolean,
+  keys?: readonly string[],
+): LoadedYaml {
+  const parsed = parseFile(file, memoize);
   if (!('include' in parsed.data)) {
-    for (const key of Object.keys(parsed.data)) keyFiles.set(key, file);
-    return { path: file, config: parsed.data, files: [file], keyFiles };
+    return withKeyFiles({ path: file, config: parsed.data, files: [file] }, [], parsed.data);
   }
-  const { include, ...local } = parsed.data;
+  const { include } = parsed.data;
+  let local: YamlMapping;
+  if (keys) {
+    local = {};
+    for (const key of keys) if (key in parsed.data) local[key] = parsed.data[key];
+  } else {
+    const { include: _include, ...rest } = parsed.data;
+    local = rest;
+  }
   const includes = Array.isArray(include) ? include : [include];
   const merged: YamlMapping = {};
   const files = [file];
+  const sources: LoadedYaml[] = [];
   for (const [index, entry] of includes.entries()) {
     const keyPath = Array.isArray(include) ? ['include', index] : ['include'];
     if (typeof entry !== 'string') {
@@ -187,14 +297,55 @@ function mergeIncludes(file: string, stack: string[]): LoadedYaml {
       throw error;
     }
     // Included keys first, later includes over earlier ones, local keys last; task_list is per file.
-    const { task_list: _notInherited, ...inherited } = included.config;
-    Object.assign(merged, inherited);
-    for (const key of Object.keys(inherited)) keyFiles.set(key, included.keyFiles.get(key) ?? included.path);
+    if (keys) {
+      for (const key of keys)
+        if (key !== 'task_list' && key in included.config) merged[key] = included.config[key];
+    } else {
+      for (const key in included.config) if (key !== 'task_list') merged[key] = included.config[key];
+    }
+    sources.push(included);
     for (const includedFile of included.files) if (!files.includes(includedFile)) files.push(includedFile);
   }
   Object.assign(merged, local);
-  for (const key of Object.keys(local)) keyFiles.set(key, file);
-  return { path: file, config: merged, files, keyFiles };
+  return withKeyFiles({ path: file, config: merged, files }, sources, local);
+}
+
+/**
+ * A merged file whose `keyFiles` is computed on first use: only error messages need it, and the
+ * index, which loads thousands of files, never does.
+ */
+class MergedYaml implements LoadedYaml {
+  private keyFileMap?: Map<string, string>;
+
+  constructor(
+    readonly path: string,
+    readonly config: YamlMapping,
+    readonly files: string[],
+    private readonly sources: readonly LoadedYaml[],
+    private readonly local: YamlMapping,
+  ) {}
+
+  get keyFiles(): Map<string, string> {
+    if (!this.keyFileMap) {
+      const keyFiles = new Map<string, string>();
+      for (const included of this.sources) {
+        for (const key of Object.keys(included.config)) {
+          if (key !== 'task_list') keyFiles.set(key, included.keyFiles.get(key) ?? included.path);
+        }
+      }
+      for (const key of Object.keys(this.local)) keyFiles.set(key, this.path);
+      this.keyFileMap = keyFiles;
+    }
+    return this.keyFileMap;
+  }
+}
+
+function withKeyFiles(
+  loaded: Omit<LoadedYaml, 'keyFiles'>,
+  sources: readonly LoadedYaml[],
+  local: YamlMapping,
+): LoadedYaml {
+  return new MergedYaml(loaded.path, loaded.config, loaded.files, sources, local);
 }
 
 /** A cycle (no location yet) or an unreadable include (located at the missing file itself). */
@@ -208,13 +359,34 @@ function needsIncludeLocation(error: AssayError, target: string): boolean {
 /** Points an include error at the `include:` entry that caused it. */
 async function locateIncludeError(error: unknown): Promise<unknown> {
   if (!(error instanceof IncludeError)) return error;
+  let text: string | undefined;
+  try {
+    text = await readFile(error.includer, 'utf8');
+  } catch {}
+  return includeErrorAt(error, text);
+}
+
+/**
+ * An error of `loadYamlSync` as an AssayError: include errors located at their `include:` entry (the
+ * including file is read again, synchronously). Other errors are returned as they are.
+ */
+export function locateLoadError(error: unknown): unknown {
+  if (!(error instanceof IncludeError)) return error;
+  let text: string | undefined;
+  try {
+    text = readFileSync(error.includer, 'utf8');
+  } catch {}
+  return includeErrorAt(error, text);
+}
+
+function includeErrorAt(error: IncludeError, text: string | undefined): AssayError {
   const { inner, includer, target } = error;
   const message =
     inner.code === 'invalid_config' && target !== ''
       ? `include ${path.relative(path.dirname(includer), target)}: ${inner.message}`
       : inner.message;
   return new AssayError(inner.code, message, {
-    location: await locateKey(includer, error.keyPath),
+    location: text === undefined ? { file: includer } : locateKeyInText(text, includer, error.keyPath),
     cause: inner.cause ?? inner,
   });
 }
@@ -230,6 +402,11 @@ export async function locateKey(file: string, keyPath: readonly (string | number
   } catch {
     return { file };
   }
+  return locateKeyInText(text, file, keyPath);
+}
+
+function locateKeyInText(text: string, file: string, keyPath: readonly (string | number)[]): ErrorLocation {
+  const { parseDocument, LineCounter, isMap, isScalar, isSeq } = documentApi();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...parseOptions(file), lineCounter });
   let node: unknown = doc.contents;
@@ -260,6 +437,7 @@ export async function locateFunctionTag(file: string, ref: string): Promise<Erro
   } catch {
     return { file };
   }
+  const { parseDocument, LineCounter, visit } = documentApi();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...parseOptions(file), lineCounter });
   let position: number | undefined;

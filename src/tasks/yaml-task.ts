@@ -101,15 +101,17 @@ function deferToRegisteredFilters(config: TaskConfig, file: string): void {
   }
 }
 
-export interface YamlTaskOptions {
+export interface LoadYamlTaskOptions {
   /** `--python`, for the Hugging Face `evaluate` fallback of unknown metric names. */
   python?: string;
+  /** Extra checks on the validated config (validation compiles templates here), located like the rest. */
+  check?: (config: TaskConfig, locate: Locate) => Promise<void>;
 }
 
 export async function loadYamlTask(
   source: YamlTaskSource,
   overrides?: TaskOverrides,
-  options: YamlTaskOptions = {},
+  options: LoadYamlTaskOptions = {},
 ): Promise<LoadedTask> {
   // Memoized parses are shared by every task that includes them; work on a private copy.
   const raw: YamlMapping = { ...cloneYaml(source.config), ...cloneYaml(overrides?.values ?? {}) };
@@ -125,6 +127,7 @@ export async function loadYamlTask(
   await deferToHfEvaluate(config, source.path, locate, options.python);
   deferToRegisteredFilters(config, source.path);
   await validateNames(config, locate);
+  await options.check?.(config, locate);
   const hashed = [...source.files, ...(overrides?.file ? [overrides.file] : []), ...resolved.files];
   const docs = taskDocs(config, source.path);
   return {

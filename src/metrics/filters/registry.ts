@@ -5,7 +5,9 @@ import { AssayError, closestNames } from '../../errors.js';
 import { pythonFilterClass } from '../../python/python-filter.js';
 import { isPythonRef } from '../../python/python-ref.js';
 import type { Doc, FilterConfig, FilterStepConfig } from '../../tasks/types.js';
+import { classFilterStep } from './class-filter.js';
 import { customFilter } from './custom.js';
+import { formatSpanFilter } from './format-span.js';
 import { lowercaseFilter } from './lowercase.js';
 import { majorityVoteFilter } from './majority-vote.js';
 import { mapFilter } from './map.js';
@@ -29,6 +31,7 @@ export type FilterName =
   | 'uppercase'
   | 'multi_choice_regex'
   | 'map'
+  | 'format_span'
   | 'custom';
 
 export const FILTERS: Record<FilterName, FilterDefinition> = {
@@ -42,6 +45,7 @@ export const FILTERS: Record<FilterName, FilterDefinition> = {
   uppercase: uppercaseFilter,
   multi_choice_regex: multiChoiceRegexFilter,
   map: mapFilter,
+  format_span: formatSpanFilter,
   custom: customFilter,
 };
 
@@ -64,11 +68,7 @@ export function buildFilterStep(config: FilterStepConfig): FilterStep {
       const { function: _class, ...kwargs } = config;
       return pythonFilterClass(config.function, kwargs);
     }
-    throw new AssayError(
-      'bad_argument',
-      `filter ${filterLabel(config)}: a filter class must come from a Python module (utils.py); in TypeScript use function: custom with filter_fn`,
-      { location: { field: 'filter_list' } },
-    );
+    return classFilterStep(config.function, config);
   }
   const definition = getFilter(config.function);
   for (const key of Object.keys(config)) {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
+import { cacheDirectory } from '../../util/cache-directory.js';
 import { DEMO_CORPUS } from './demo-corpus.js';
 import {
   asciiCharPieces,
@@ -215,12 +215,8 @@ export function demoModelGguf(): GgufFile {
   );
 }
 
-/** Where cached models live: $ASSAY_CACHE_DIR, else $XDG_CACHE_HOME/assay, else ~/.cache/assay. */
-export function cacheDirectory(): string {
-  if (process.env.ASSAY_CACHE_DIR) return process.env.ASSAY_CACHE_DIR;
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'assay');
-}
+/** Where cached models live: assay's cache folder. */
+export { cacheDirectory };
 
 /** Builds the demo model on first use and returns its cached path. */
 export async function ensureDemoModel(directory = cacheDirectory()): Promise<string> {

@@ -1,0 +1,95 @@
+/**
+ * PyYAML's implicit typing (resolver.py and SafeConstructor at PyYAML 6), as a js-yaml schema. lm-eval
+ * reads task files with PyYAML, which implements YAML 1.1 with its own regexes: `yes`/`on`/`off` are
+ * booleans but `y`/`n` are not, `010` is octal 8 and `09` a string, `1e5` is a string (a float needs a
+ * dot and a signed exponent), `1:30` is sexagesimal 90. js-yaml's own schemas are YAML 1.2 (or 1.1 with
+ * other edge cases), so the resolvers are written out here: scores depend on configs reading as lm-eval
+ * reads them. Checked against PyYAML on every file of lm-eval's task tree (bench/yaml-parity.ts).
+ *
+ * Timestamps are left out of the implicit types on purpose: PyYAML makes `2024-01-01` a date, which
+ * JSON cannot carry; no lm-eval task file has one, and a string is the useful reading for assay.
+ */
+import jsYaml from 'js-yaml';
+
+const { Type, FAILSAFE_SCHEMA } = jsYaml;
+
+const BOOL = /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
+const TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/;
+const NULL = /^(?:~|null|Null|NULL|)$/;
+const INT =
+  /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
+const FLOAT =
+  /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
+/** The sign and the digits without underscores, as SafeConstructor strips them. */
+function signed(text: string): [number, string] {
+  const value = text.replaceAll('_', '');
+  if (value.startsWith('-')) return [-1, value.slice(1)];
+  if (value.startsWith('+')) return [1, value.slice(1)];
+  return [1, value];
+}
+
+function sexagesimal(digits: string): number {
+  let total = 0;
+  for (const part of digits.split(':')) total = total * 60 + Number(part);
+  return total;
+}
+
+// Every plain scalar (keys too) is tried against each implicit type in turn; cheap length and first
+// character checks keep the regexes off the common case, a word like `dataset_path`.
+const NUMERIC_START = /^[-+.0-9]/;
+
+const nullType = new Type('tag:yaml.org,2002:null', {
+  kind: 'scalar',
+  resolve: (data: string | null) => data === null || (data.length <= 4 && NULL.test(data)),
+  construct: () => null,
+});
+
+const boolType = new Type('tag:yaml.org,2002:bool', {
+  kind: 'scalar',
+  resolve: (data: string | null) => data !== null && data.length <= 5 && BOOL.test(data),
+  construct: (data: string) => TRUE.test(data),
+});
+
+const intType = new Type('tag:yaml.org,2002:int', {
+  kind: 'scalar',
+  resolve: (data: string | null) => data !== null && NUMERIC_START.test(data) && INT.test(data),
+  construct: (data: string) => {
+    const [sign, digits] = signed(data);
+    if (digits === '0') return 0;
+    if (digits.startsWith('0b')) return sign * Number.parseInt(digits.slice(2), 2);
+    if (digits.startsWith('0x')) return sign * Number.parseInt(digits.slice(2), 16);
+    if (digits.startsWith('0')) return sign * Number.parseInt(digits, 8);
+    if (digits.includes(':')) return sign * sexagesimal(digits);
+    return sign * Number.parseInt(digits, 10);
+  },
+});
+
+const floatType = new Type('tag:yaml.org,2002:float', {
+  kind: 'scalar',
+  resolve: (data: string | null) => data !== null && NUMERIC_START.test(data) && FLOAT.test(data),
+  construct: (data: string) => {
+    const [sign, digits] = signed(data.toLowerCase());
+    if (digits === '.inf') return sign * Number.POSITIVE_INFINITY;
+    if (digits === '.nan') return Number.NaN;
+    if (digits.includes(':')) return sign * sexagesimal(digits);
+    return sign * Number(digits);
+  },
+});
+
+/**
+ * The schema with a `!function` scalar tag built by `construct` (given the scalar as written). PyYAML's
+ * other explicit tags that SafeLoader knows (`!!binary`, `!!set`, `!!omap`, `!!pairs`, `!!timestamp`) come
+ * from js-yaml; merge keys (`<<`) are implicit, as in PyYAML.
+ */
+export function pyyamlSchema(construct: (ref: string) => unknown): jsYaml.Schema {
+  const functionType = new Type('!function', {
+    kind: 'scalar',
+    construct: (data: string | null) => construct(data ?? ''),
+  });
+  const { types } = jsYaml as unknown as { types: Record<string, jsYaml.Type> };
+  return FAILSAFE_SCHEMA.extend({
+    implicit: [nullType, boolType, intType, floatType, types.merge],
+    explicit: [functionType, types.binary, types.omap, types.pairs, types.set, types.timestamp],
+  });
+}

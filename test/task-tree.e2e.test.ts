@@ -1,0 +1,76 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './helpers.js';
+
+const hasPython = spawnSync('python3', ['-c', '0']).status === 0;
+
+function tree(): string {
+  const dir = tempDir();
+  const write = (name: string, text: string) => {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  };
+  const data = 'dataset_path: json\ndataset_kwargs:\n  data_files:\n    test: data.jsonl\ntest_split: test\n';
+  write('data.jsonl', '{"q": "a", "a": "b"}\n');
+  write('ok.yaml', `task: ok\n${data}doc_to_text: q\ndoc_to_target: a\n`);
+  write('utils.py', 'def process_docs(docs):\n    return docs\n');
+  write(
+    'py.yaml',
+    `task: py\n${data}process_docs: !function utils.process_docs\ndoc_to_text: q\ndoc_to_target: a\n`,
+  );
+  write('badmetric.yaml', `task: badmetric\n${data}doc_to_text: q\nmetric_list:\n  - metric: acc_nrm\n`);
+  write('grp.yaml', 'group: grp\ntask: [ok, py]\n');
+  return dir;
+}
+
+describe('assay validate --no_data over a task tree', () => {
+  it('reports each failure with file:line and the reason, a count per kind, and exits 1', () => {
+    const dir = tree();
+    const result = runCli(['validate', '--no_data', '--include_path', dir]);
+    expect(result.status).toBe(1);
+    expect(result.stdout.split('\n')).toEqual([
+      `FAIL task badmetric: ${path.join(dir, 'badmetric.yaml')}:9:5: unknown metric "acc_nrm" (lm-eval would try Hugging Face evaluate.load("acc_nrm"), which needs Python) (did you mean acc_norm, acc?); valid metrics: acc, acc_norm, acc_bytes, acc_mutual_info, likelihood, brier_score, perplexity, word_perplexity, byte_perplexity, bits_per_byte, token_perplexity, exact_match, f1, mcc, squad_f1, bleu, chrf, ter, rouge1, rouge2, rougeL, rouge_l, substring_contains, jsonl_exact_match, multiple_choice, bypass (task badmetric, field metric_list)`,
+      `FAIL task py: ${path.join(dir, 'py.yaml')}:7:25: needs Python: utils.py`,
+      `FAIL group grp: ${path.join(dir, 'py.yaml')}:7:25: needs Python: utils.py`,
+      'tasks: 3, ok 1 (33.3%), need Python only 1, failed 1',
+      'groups: 1, ok 0 (0.0%), need Python only 1, failed 0',
+      '3 of 4 entries failed',
+      '',
+    ]);
+  });
+
+  it('refuses a bad --format with exit 2 before loading anything', () => {
+    const result = runCli(['validate', '--no_data', '--include_path', tree(), '--format', 'yaml']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toBe('assay: error: --format must be text or json, got "yaml"\n');
+  });
+});
+
+describe.skipIf(!hasPython)('lm-eval habits', () => {
+  it('--tasks list_subtasks with --include_path lm_eval lists the installed lm_eval package’s tasks', () => {
+    const site = tempDir('assay-site-');
+    mkdirSync(path.join(site, 'lm_eval', 'tasks', 'fam'), { recursive: true });
+    writeFileSync(path.join(site, 'lm_eval', '__init__.py'), '');
+    writeFileSync(
+      path.join(site, 'lm_eval', 'tasks', 'fam', 'fake.yaml'),
+      'task: fake_lm_eval_task\noutput_type: multiple_choice\n',
+    );
+    writeFileSync(path.join(site, 'lm_eval', 'tasks', 'fam', 'plain.yaml'), 'task: fake_plain\n');
+    const result = runCli(['run', '--tasks', 'list_subtasks', '--include_path', 'lm_eval'], {
+      cwd: tempDir('assay-cwd-'),
+      env: { PYTHONPATH: site, ASSAY_CACHE_DIR: tempDir('assay-cache-') },
+    });
+    expect(result.status).toBe(0);
+    const rows = result.stdout.split('\n').filter((line) => line.includes('fake_'));
+    // lm-eval's list_all_tasks: its own tasks located as lm_eval/tasks/…, output type as the YAML sets it.
+    expect(rows.map((row) => row.split('|').map((cell) => cell.trim()))).toEqual([
+      ['', 'fake_lm_eval_task', 'lm_eval/tasks/fam/fake.yaml', 'multiple_choice', ''],
+      ['', 'fake_plain', 'lm_eval/tasks/fam/plain.yaml', '', ''],
+    ]);
+    expect(result.stdout.startsWith('\n|')).toBe(true);
+    expect(result.stdout).toMatch(/^\|\s+Task\s+\|\s+Config Location\s+\|\s+Output Type\s+\|$/m);
+    expect(result.stdout).not.toMatch(/^\|\s+Group\s+\|/m);
+  });
+});
