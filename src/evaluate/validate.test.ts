@@ -2,6 +2,8 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { requireComponent } from '../../test/require-component.js';
+import { testInterpreters } from '../python/bridge.conformance.js';
 import { clearYamlCache } from '../tasks/yaml-loader.js';
 import { type ValidationRecord, validateTasks } from './validate.js';
 
@@ -33,11 +35,36 @@ beforeAll(async () => {
   await write('tmpl.yaml', `task: tmpl\n${data}doc_to_text: "{{ q | }}"\n`);
   await write('task.py', 'class MyTask:\n    pass\n');
   await write('cls.yaml', 'task: cls\nclass: !function task.MyTask\n');
-  await write('filters.py', '@register_filter("my_filter")\nclass MyFilter:\n    pass\n');
+  await write(
+    'filters.py',
+    [
+      'from lm_eval.api.registry import register_filter',
+      '',
+      '',
+      'def text(doc):',
+      '    return doc["q"]',
+      '',
+      '',
+      '@register_filter("my_filter")',
+      'class MyFilter:',
+      '    def __init__(self, **kwargs):',
+      '        pass',
+      '',
+      '    def apply(self, resps, docs):',
+      '        return resps',
+      '',
+    ].join('\n'),
+  );
   await write(
     'regfilter.yaml',
-    `task: regfilter\n${data}doc_to_text: !function filters.text\nfilter_list:\n  - name: f\n    filter:\n      - function: my_filter\n`,
+    `task: regfilter\n${data}doc_to_text: !function filters.text\ndoc_to_target: a\nfilter_list:\n  - name: f\n    filter:\n      - function: my_filter\n`,
   );
+  await write(
+    'pymissing.yaml',
+    `task: pymissing\n${data}process_docs: !function utils.nope\ndoc_to_text: q\ndoc_to_target: a\n`,
+  );
+  await write('needspkg.py', 'import some_package_nobody_has\n\n\ndef f(doc):\n    return doc["q"]\n');
+  await write('pkg.yaml', `task: pkg\n${data}doc_to_text: !function needspkg.f\ndoc_to_target: a\n`);
   await write('broken.yaml', 'task: broken\ndoc_to_text: [unclosed\n');
   await write('grp.yaml', 'group: grp\ntask:\n  - ok\n  - ok\naggregate_metric_list:\n  - metric: acc\n');
   await write('pygrp.yaml', 'group: pygrp\ntask: [ok, py]\n');
@@ -51,9 +78,17 @@ beforeAll(async () => {
 const byName = (records: ValidationRecord[]) =>
   Object.fromEntries(records.map((record) => [record.name, record]));
 
-describe('validateTasks without data', () => {
-  it('reports every task, group and tag, with Python-only failures apart from the others', async () => {
-    const report = await validateTasks({ includePath: [dir], builtinDir: false, data: false });
+const interpreters = testInterpreters();
+requireComponent('python3', interpreters.length > 0);
+
+describe.skipIf(interpreters.length === 0)('validateTasks without data', () => {
+  it('reports every task, group and tag; Python functions are imported and looked up as a run would', async () => {
+    const report = await validateTasks({
+      includePath: [dir],
+      builtinDir: false,
+      data: false,
+      python: interpreters[0],
+    });
     const records = byName(report.records);
     expect(
       Object.fromEntries(
@@ -61,55 +96,84 @@ describe('validateTasks without data', () => {
       ),
     ).toEqual({
       broken: ['task', false, 'yaml_syntax'],
-      cls: ['task', false, 'needs_python'],
+      cls: ['task', false, 'invalid_config'],
       ok: ['task', true, undefined],
-      py: ['task', false, 'needs_python'],
+      pkg: ['task', false, 'function_not_found'],
+      py: ['task', true, undefined],
       pybad: ['task', false, 'unknown_metric'],
-      regfilter: ['task', false, 'needs_python'],
+      pymissing: ['task', false, 'function_not_found'],
+      regfilter: ['task', true, undefined],
       tmpl: ['task', false, 'template_error'],
-      agggrp: ['group', false, 'needs_python'],
+      agggrp: ['group', true, undefined],
       grp: ['group', true, undefined],
-      pygrp: ['group', false, 'needs_python'],
-      fam: ['tag', false, 'needs_python'],
+      pygrp: ['group', true, undefined],
+      fam: ['tag', true, undefined],
     });
-    // Line 7, column 25: the reference after `process_docs: !function `.
-    expect(records.py.error).toBe(`${path.join(dir, 'py.yaml')}:7:25: needs Python: utils.py`);
     expect(records.py.python).toEqual(['utils.py']);
-    // A task whose Python functions would resolve still fails on its own error, which is reported.
+    // A module that imports a package the interpreter lacks fails with Python's own error and line.
+    expect(records.pkg.error).toBe(
+      `${path.join(dir, 'pkg.yaml')}:7:24: doc_to_text: !function needspkg.f: importing needspkg.py failed: ModuleNotFoundError: No module named 'some_package_nobody_has' at needspkg.py:1 in <module>: import some_package_nobody_has`,
+    );
+    // Line 7, column 25: the reference after `process_docs: !function `.
+    expect(records.pymissing.error).toBe(
+      `${path.join(dir, 'pymissing.yaml')}:7:25: process_docs: !function utils.nope: utils.py has no function 'nope'`,
+    );
     expect(records.pybad.error).toMatch(/pybad\.yaml:10:5: unknown metric "exact_mtch"/);
-    expect(records.pybad.python).toEqual(['utils.py']);
-    expect(records.cls.python).toEqual(['task.py']);
-    // The filter is registered by the Python module the task imports, so only Python is missing.
-    expect(records.regfilter.python).toEqual(['filters.py']);
-    expect(records.agggrp.python).toEqual(['aggpy.py']);
+    expect(records.cls.error).toMatch(/cls\.yaml:2:1: Python task classes are not supported/);
     expect(records.tmpl.error).toMatch(
       /tmpl\.yaml:7:1: invalid Jinja template: .* in doc_to_text of task tmpl/,
     );
     expect(records.broken.error).toMatch(
       /broken\.yaml:3:1: malformed YAML: Flow sequence in block collection must be sufficiently indented and end with a \]/,
     );
-    expect(records.fam.error).toMatch(/^1 of 2 tasks fail; first: py: /);
     expect(report.counts).toEqual({
-      task: { total: 7, ok: 1, needsPython: 3, failed: 3 },
-      group: { total: 3, ok: 1, needsPython: 2, failed: 0 },
-      tag: { total: 1, ok: 0, needsPython: 1, failed: 0 },
+      task: { total: 9, ok: 3, needsPython: 0, failed: 6 },
+      group: { total: 3, ok: 3, needsPython: 0, failed: 0 },
+      tag: { total: 1, ok: 1, needsPython: 0, failed: 0 },
     });
   });
 
   it('validates named tasks only, and refuses an unknown name before loading anything', async () => {
     const report = await validateTasks({
-      tasks: ['ok,py'],
+      tasks: ['ok,pymissing'],
       includePath: [dir],
       builtinDir: false,
       data: false,
+      python: interpreters[0],
     });
     expect(report.records.map((record) => [record.name, record.ok])).toEqual([
       ['ok', true],
-      ['py', false],
+      ['pymissing', false],
     ]);
     await expect(
       validateTasks({ tasks: ['okk'], includePath: [dir], builtinDir: false, data: false }),
     ).rejects.toMatchObject({ code: 'unknown_task', exitCode: 2 });
+  });
+});
+
+describe('validateTasks without an interpreter', () => {
+  it('reports entries whose only problem is Python as needs_python, each naming its own function', async () => {
+    const report = await validateTasks({
+      tasks: ['ok', 'py', 'pybad', 'agggrp', 'fam'],
+      includePath: [dir],
+      builtinDir: false,
+      data: false,
+      python: path.join(dir, 'no-such-python'),
+    });
+    const records = byName(report.records);
+    expect(report.records.map((record) => [record.name, record.ok, record.code])).toEqual([
+      ['ok', true, undefined],
+      ['py', false, 'needs_python'],
+      ['pybad', false, 'unknown_metric'],
+      ['agggrp', false, 'needs_python'],
+      ['fam', false, 'needs_python'],
+    ]);
+    expect(records.py.error).toContain(
+      `${path.join(dir, 'py.yaml')}:7:25: process_docs: !function utils.process_docs is Python (utils.py) and needs a Python interpreter (--python ${path.join(dir, 'no-such-python')}: no executable file there)`,
+    );
+    expect(records.agggrp.error).toMatch(/!function aggpy\.aggregate is Python \(aggpy\.py\)/);
+    expect(records.fam.error).toMatch(/^1 of 2 tasks fail; first: py: /);
+    expect(report.counts.task).toEqual({ total: 3, ok: 1, needsPython: 1, failed: 1 });
   });
 });
 

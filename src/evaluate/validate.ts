@@ -20,6 +20,7 @@ import { PythonRuntime } from '../python/python-runtime.js';
 import type { EntryKind, IndexEntry, TaskIndex, TaskLogger } from '../tasks/index.js';
 import { indexForSpecs, splitTaskSpecs, TaskNodeBuilder } from '../tasks/manager.js';
 import type { LoadedTask, TaskNode } from '../tasks/task.js';
+import { locateFunctionTag } from '../tasks/yaml-loader.js';
 import { planTask } from './plan.js';
 
 export interface ValidationRecord {
@@ -166,8 +167,8 @@ class Validator {
   private readonly backend = new DummyBackend();
   private readonly tagMembers = new Map<string, ValidationRecord>();
   private readonly builder: TaskNodeBuilder;
-  /** Started at the first entry with Python functions; an AssayError when no interpreter can start. */
-  private runtime?: Promise<PythonRuntime | AssayError>;
+  /** Started at the first entry with Python functions. */
+  private runtime?: PythonRuntime;
 
   constructor(
     private readonly index: TaskIndex,
@@ -181,8 +182,7 @@ class Validator {
   }
 
   async close(): Promise<void> {
-    const runtime = await this.runtime;
-    if (runtime instanceof PythonRuntime) await runtime.close();
+    await this.runtime?.close();
   }
 
   async entry(entry: IndexEntry): Promise<ValidationRecord> {
@@ -257,12 +257,18 @@ class Validator {
 
   /** Imports the entry's Python modules and finds each function, as a run would; the first problem. */
   private async bind(refs: PythonFunctionRef[]): Promise<AssayError | undefined> {
-    this.runtime ??= PythonRuntime.start({ python: this.options.python }, refs[0]).catch((error: unknown) => {
-      if (error instanceof AssayError) return error;
-      throw error;
-    });
-    const runtime = await this.runtime;
-    if (!(runtime instanceof PythonRuntime)) return runtime;
+    if (!this.runtime) {
+      try {
+        // Each entry without an interpreter gets the error naming its own function (a PATH lookup).
+        this.runtime = await PythonRuntime.start({ python: this.options.python }, refs[0]);
+      } catch (error) {
+        if (!(error instanceof AssayError)) throw error;
+        // Located at the reference (file:line:col), as other config errors are.
+        const location = await locateFunctionTag(refs[0].yamlFile, refs[0].ref);
+        return new AssayError(error.code, error.message, { location, cause: error });
+      }
+    }
+    const runtime = this.runtime;
     let timer: NodeJS.Timeout | undefined;
     const hung = new Promise<'hung'>((resolve) => {
       timer = setTimeout(() => resolve('hung'), BIND_TIMEOUT_MS);

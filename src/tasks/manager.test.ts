@@ -463,6 +463,7 @@ describe('resolveTasks: configs of lm-eval’s tree that assay read differently 
 
   it('aggregates a group’s !function metric under the function’s name (code2text)', async () => {
     await simpleTask('c_go');
+    await write('bleu.py', 'def smoothed_bleu_4(references, predictions):\n    return 0.0\n');
     await write(
       'code2text.yaml',
       'group: c2t\ntask: [c_go]\naggregate_metric_list:\n  - aggregation: mean\n    metric: !function bleu.smoothed_bleu_4\n    weight_by_size: true\n',
