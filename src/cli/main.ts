@@ -63,8 +63,8 @@ export function buildProgram(): Command {
     .option('-L, --limit <n>', 'first N docs per task, or a fraction below 1 (for testing only)')
     .option('-E, --samples <json>', 'per-task doc ids: JSON object or a JSON file')
     .option(
-      '--shard <i/N>',
-      'evaluate the i-th of N slices of every task (docs at positions k mod N = i after --limit/--samples); combine with assay merge',
+      '--shard <i/N|auto>',
+      'evaluate the i-th of N slices of every task (docs at positions k mod N = i after --limit/--samples); auto (or auto/N) reads i and N from a Slurm array, a Kubernetes Indexed Job or torchrun; combine with assay merge',
     )
     .option(
       '--mc_mode <mode>',
