@@ -1,5 +1,6 @@
 import { AssayError, closestNames } from '../errors.js';
 import type { ModelBackend } from './backend.js';
+import { inProcessBackendError } from './lm-eval-backends.js';
 import { checkModelArgKeys } from './model-arg-keys.js';
 
 export type ModelName = 'dummy' | 'gguf' | 'demo';
@@ -15,8 +16,8 @@ type Factory = (args: Record<string, unknown>, context: BackendContext) => Promi
 const http =
   (name: import('./http/create.js').HttpModelName): Factory =>
   async (args, context) => {
-    const { createHttpBackend } = await import('./http/create.js');
-    return createHttpBackend(name, args, context.cachePath);
+    const { openHttpBackend } = await import('./http/create.js');
+    return openHttpBackend(name, args, context.cachePath);
   };
 
 /**
@@ -100,9 +101,11 @@ const MODELS: Record<
 
 export const MODEL_NAMES = Object.keys(MODELS) as ModelName[];
 
-function entryOf(name: string): { check: Check; create: Factory } {
+function entryOf(name: string, args: Record<string, unknown>): { check: Check; create: Factory } {
   const entry = (MODELS as Record<string, { check: Check; create: Factory } | undefined>)[name];
   if (!entry) {
+    const inProcess = inProcessBackendError(name, args);
+    if (inProcess) throw inProcess;
     const close = closestNames(name, MODEL_NAMES);
     throw new AssayError(
       'unknown_model',
@@ -114,7 +117,7 @@ function entryOf(name: string): { check: Check; create: Factory } {
 
 /** Checks a backend's name and model args without creating it (no model loaded, no request sent). */
 export async function checkModelArgs(name: string, args: Record<string, unknown>): Promise<void> {
-  await entryOf(name).check(args);
+  await entryOf(name, args).check(args);
 }
 
 export async function createBackend(
@@ -122,7 +125,7 @@ export async function createBackend(
   args: Record<string, unknown>,
   context: BackendContext = {},
 ): Promise<ModelBackend> {
-  const entry = entryOf(name);
+  const entry = entryOf(name, args);
   await entry.check(args);
   return entry.create(args, context);
 }
