@@ -3,12 +3,17 @@ import type { ModelBackend } from './backend.js';
 import { inProcessBackendError } from './lm-eval-backends.js';
 import { checkModelArgKeys } from './model-arg-keys.js';
 
-export type ModelName = 'dummy' | 'gguf' | 'demo';
+export type ModelName = 'dummy' | 'gguf' | 'demo' | 'vllm' | 'sglang';
 
 /** What a run gives every backend besides its model args. */
 export interface BackendContext {
   /** `--use_cache PATH`: backends that make requests keep a response cache there. */
   cachePath?: string;
+  /** The run's output folder, when it writes one: managed servers keep their log there. */
+  outputDirectory?: string;
+  /** Progress of slow starts (a managed server loading its model). */
+  listener?: import('../evaluate/events.js').RunListener;
+  warn?: (message: string) => void;
 }
 
 type Factory = (args: Record<string, unknown>, context: BackendContext) => Promise<ModelBackend>;
@@ -51,6 +56,20 @@ const ggufCheck: Check = async (args) => {
   parseGgufModelArgs(args);
 };
 
+/** A server assay starts for the run and stops after it (or, with base_url=, one already running). */
+function managed(kind: 'vllm' | 'sglang'): { check: Check; create: Factory } {
+  return {
+    check: async (args) => {
+      const { checkManagedArgs } = await import('./managed-server/managed-backend.js');
+      checkManagedArgs(kind, args);
+    },
+    create: async (args, context) => {
+      const { createManagedBackend } = await import('./managed-server/managed-backend.js');
+      return createManagedBackend(kind, args, context);
+    },
+  };
+}
+
 /** Backends load lazily so that `assay --help` never pays for an engine it does not use. */
 const MODELS: Record<
   ModelName | import('./http/create.js').HttpModelName,
@@ -66,6 +85,8 @@ const MODELS: Record<
     check: httpCheck('openai-chat-completions'),
     create: http('openai-chat-completions'),
   },
+  vllm: managed('vllm'),
+  sglang: managed('sglang'),
   gguf: {
     check: ggufCheck,
     create: inProcess(async (args) => {
