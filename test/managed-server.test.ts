@@ -5,28 +5,18 @@
  * server got, that evaluation went through local-completions with token ids (and prompt_logprobs for
  * vLLM), and that no server process or worker is left once the backend closes, fails or is interrupted.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoglikelihoodRequest, ModelBackend } from '../src/models/backend.js';
 import { createHttpBackend } from '../src/models/http/create.js';
 import { createManagedBackend } from '../src/models/managed-server/managed-backend.js';
 import { checkModelArgs } from '../src/models/registry.js';
+import { fakeServerBin } from './fixtures/fake-server-bin.js';
 import { startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { repoRoot, tempDir } from './helpers.js';
+import { tempDir } from './helpers.js';
 
-const bin = tempDir('assay-fake-bin-');
-const fake = path.join(repoRoot, 'test', 'fixtures', 'fake-inference-server.ts');
-const tsx = path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs');
-
-function shim(name: string, body: string): void {
-  writeFileSync(path.join(bin, name), `#!/bin/sh\n${body}\n`);
-  chmodSync(path.join(bin, name), 0o755);
-}
-shim('vllm', `exec "${process.execPath}" --import "${tsx}" "${fake}" vllm "$@"`);
-shim('python', `exec "${process.execPath}" --import "${tsx}" "${fake}" sglang "$@"`);
-shim('nvidia-smi', 'printf "NVIDIA Fake A100 80GB\\nNVIDIA Fake A100 80GB\\n"');
-
+const bin = fakeServerBin();
 const savedPath = process.env.PATH;
 const work = tempDir('assay-managed-');
 let recordCount = 0;

@@ -178,8 +178,10 @@ export class ServerProcess {
     }
     this.stopping = true;
     signal(this.pid, 'SIGTERM');
-    const timer = sleep(graceMs).then(() => 'timeout' as const);
-    await Promise.race([this.exited, timer]);
+    // A timer that is cleared, so that a stopped server never keeps the process alive for the grace time.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.exited, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
     if (this.running || isGroupAlive(this.pid)) signal(this.pid, 'SIGKILL');
     await this.exited;
     releaseGroup(this.pid);
