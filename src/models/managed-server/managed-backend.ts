@@ -62,7 +62,7 @@ export async function createManagedBackend(
 ): Promise<ModelBackend> {
   const args = parseManagedServerArgs(kind, raw);
   for (const message of args.ignored) context.warn?.(message);
-  if (args.baseUrl) return useRunningServer(args, context);
+  if (args.baseUrl) return attachToRunningServer(args, context);
 
   const port = await freeLoopbackPort();
   const root = `http://127.0.0.1:${port}`;
@@ -122,7 +122,10 @@ export async function createManagedBackend(
   }
 }
 
-async function useRunningServer(args: ManagedServerArgs, context: ManagedContext): Promise<ModelBackend> {
+async function attachToRunningServer(
+  args: ManagedServerArgs,
+  context: ManagedContext,
+): Promise<ModelBackend> {
   const baseUrl = args.baseUrl as string;
   const root = new URL(baseUrl).origin;
   const [served, version] = await Promise.all([servedModels(root), serverVersion(root)]);

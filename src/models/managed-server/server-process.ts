@@ -61,7 +61,7 @@ export class ServerProcess {
   private stopping = false;
 
   private constructor(
-    private readonly child: ChildProcess,
+    child: ChildProcess,
     readonly options: StartOptions,
   ) {
     this.pid = child.pid as number;

@@ -4,6 +4,8 @@
  * with byte fallback), against `assay serve`'s /tokenize for the GGUF whose vocabulary the tokenizer.json
  * was written from, and through local-completions, whose scores must then equal the in-process backend's.
  */
+
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -16,6 +18,7 @@ import {
   wordPiece,
   writeTokenizerFolder,
 } from '../../../test/fixtures/tokenizer-json.js';
+import { bin as assayBin, findOne, readJson, repoRoot } from '../../../test/helpers.js';
 import { textPerplexity } from '../../evaluate/perplexity/text-perplexity.js';
 import { type RunningServer, startServer } from '../../serve/server.js';
 import type { ModelBackend } from '../backend.js';
@@ -336,5 +339,63 @@ describe('local-completions with a local tokenizer', () => {
     ]);
     expect(remote.scored_tokens).toBe(local.scored_tokens);
     expect(Math.abs(remote.loglikelihood - local.loglikelihood)).toBeLessThan(1e-4);
+  });
+});
+
+describe('assay run with tokenizer=FOLDER (CLI)', () => {
+  it('evaluates with token ids from the local tokenizer and records its sha256 in the manifest', async () => {
+    const taskDir = path.join(directory, 'task');
+    mkdirSync(taskDir);
+    const docs = ['the thing', 'and the end', 'Singing quick'].map((question, i) =>
+      JSON.stringify({ question, choices: [' and', ' the', ' ing'], answer: i % 3 }),
+    );
+    writeFileSync(path.join(taskDir, 'test.jsonl'), `${docs.join('\n')}\n`);
+    writeFileSync(
+      path.join(taskDir, 'tok_mc.yaml'),
+      [
+        'task: tok_mc',
+        'dataset_path: json',
+        'dataset_kwargs:',
+        '  data_files:',
+        `    test: ${path.join(taskDir, 'test.jsonl')}`,
+        'test_split: test',
+        'output_type: multiple_choice',
+        'doc_to_text: "{{question}}"',
+        'doc_to_choice: "{{choices}}"',
+        'doc_to_target: answer',
+        '',
+      ].join('\n'),
+    );
+    const output = path.join(directory, 'cli-out');
+    const args = [
+      assayBin,
+      'run',
+      '--model',
+      'local-completions',
+      '--model_args',
+      `model=spm,base_url=${server.url}/v1/completions,tokenizer=${spmFolder},tokenizer_backend=huggingface`,
+      '--tasks',
+      path.join(taskDir, 'tok_mc.yaml'),
+      '--output_path',
+      output,
+    ];
+    // The server lives in this process, so the CLI runs asynchronously.
+    const status = await new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'ignore' });
+      child.on('close', resolve);
+    });
+    expect(status).toBe(0);
+    // biome-ignore lint/suspicious/noExplicitAny: a results file, checked field by field
+    const results = readJson<Record<string, any>>(findOne(path.join(output, 'spm'), /^results_.*\.json$/));
+    const file = path.join(spmFolder, 'tokenizer.json');
+    expect(results.manifest.model.info.tokenizer).toEqual({
+      backend: 'huggingface',
+      name: spmFolder,
+      file,
+      sha256: sha256(readFileSync(file)),
+      vocab_size: vocab.tokens.length,
+      vocab_sha256: sha256(JSON.stringify(vocab.tokens)),
+    });
+    expect(results.config.model_args.tokenizer).toBe(spmFolder);
   });
 });
