@@ -47,7 +47,7 @@ export function buildProgram(): Command {
     .option('-C, --config <file>', 'YAML file whose keys are the flags below (CLI values win)')
     .option(
       '-M, --model <name>',
-      'model backend: dummy, gguf, local-completions, local-chat-completions, openai-completions, openai-chat-completions',
+      'model backend: dummy, demo, gguf, vllm, sglang (servers assay starts), local-completions, local-chat-completions, openai-completions, openai-chat-completions',
     )
     .option('-a, --model_args <args>', 'k=v,k2=v2 or a JSON object, passed to the backend')
     .option(
