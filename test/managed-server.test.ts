@@ -352,6 +352,10 @@ describe('model args of the managed servers', () => {
     expect(await refused('vllm', { pretrained: 'm', enforce_eager: true, kv_cache_dtype: 'fp8' })).toBe(
       'accepted',
     );
+    const missing = path.join(work, 'no-such-vllm');
+    await expect(createManagedBackend('vllm', { pretrained: 'm', executable: missing })).rejects.toThrow(
+      `vllm serve: ${missing} is not on PATH (or not executable); install it, or give its path with --model_args executable=PATH`,
+    );
   });
 
   it('--model hf and the other in-process lm-eval backends name the alternatives with the user’s model', async () => {

@@ -276,6 +276,8 @@ function completionsUrl(value: string, kind: ServerKind): string {
   } catch {
     fail(kind, `base_url "${value}" is not a URL`);
   }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    fail(kind, `base_url "${value}" is not a URL (expected http://HOST:PORT)`);
   if (url.pathname === '/' || url.pathname === '') url.pathname = '/v1/completions';
   else if (url.pathname.replace(/\/$/, '') === '/v1') url.pathname = '/v1/completions';
   return url.toString();

@@ -326,6 +326,37 @@ describe('local-completions with a local tokenizer', () => {
     expect(served).toEqual({ ...(await engine.tokenizerInfo()), name: spmFolder, maxWindowTokens: 96 });
   });
 
+  it('truncates to max_length as the server tokenizer does: the same prompts, the same scores', async () => {
+    const common = {
+      model: 'spm',
+      base_url: `${server.url}/v1/completions`,
+      max_length: 6,
+      add_bos_token: true,
+    };
+    const local = await openHttpBackend('local-completions', { ...common, tokenizer: spmFolder });
+    const remote = await openHttpBackend('local-completions', { ...common, tokenized_requests: true });
+    try {
+      const requests = [
+        { context: 'Singing and dancing: thanks, then', continuation: ' the end.' },
+        { context: 'the quick brown fox and the', continuation: ' thing' },
+      ];
+      const [fromLocal, fromRemote] = await Promise.all([
+        local.loglikelihood(requests),
+        remote.loglikelihood(requests),
+      ]);
+      expect(fromLocal).toEqual(fromRemote);
+      // Truncated: the whole context would score differently.
+      const whole = await engine.loglikelihood(requests);
+      expect((fromLocal[0] as { logprob: number }).logprob).not.toBeCloseTo(
+        (whole[0] as { logprob: number }).logprob,
+        3,
+      );
+    } finally {
+      await local.close?.();
+      await remote.close?.();
+    }
+  });
+
   it('gives rolling and strided perplexity equal to the in-process backend', async () => {
     const text = TEXTS.join(' ');
     const [rolling] = await client.loglikelihoodRolling([{ text }]);
