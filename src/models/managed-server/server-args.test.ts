@@ -11,6 +11,8 @@ describe('lm-eval model args → server flags', () => {
       swap_space: 4,
       max_gen_toks: 64,
       num_concurrent: 8,
+      trust_remote_code: false,
+      served_model_name: 'short',
     });
     expect(parsed.serverArgs).toEqual([
       'serve',
@@ -19,7 +21,10 @@ describe('lm-eval model args → server flags', () => {
       '{"method":"ngram","num_speculative_tokens":3}',
       '--no-enable-chunked-prefill',
       '--disable-log-stats',
+      '--served-model-name',
+      'short',
     ]);
+    expect(parsed.servedModel).toBe('short');
     expect(parsed.client).toEqual({
       num_concurrent: 8,
       prompt_logprobs: true,

@@ -122,11 +122,14 @@ function kebab(name: string): string {
   return `--${name.replaceAll('_', '-')}`;
 }
 
+/** Switches that are off unless given, in every vLLM version: false is their default, so nothing is passed. */
+const OFF_BY_DEFAULT = new Set(['--trust-remote-code', '--enforce-eager']);
+
 /** true → `--flag`; false → `--no-flag` (vLLM's BooleanOptionalAction) or nothing (SGLang). */
 function flagTokens(kind: ServerKind, flag: string, value: unknown): string[] {
   if (value === null || value === undefined) return [];
   if (value === true) return [flag];
-  if (value === false) return kind === 'vllm' ? [`--no-${flag.slice(2)}`] : [];
+  if (value === false) return kind === 'vllm' && !OFF_BY_DEFAULT.has(flag) ? [`--no-${flag.slice(2)}`] : [];
   if (typeof value === 'object') return [flag, JSON.stringify(value)];
   return [flag, String(value)];
 }
@@ -248,7 +251,8 @@ export function parseManagedServerArgs(kind: ServerKind, raw: Record<string, unk
       `pretrained=<model> is required (a Hub id or a folder ${kind} loads), or base_url=<URL> of a server already running`,
     );
   const pretrained = raw.pretrained;
-  let servedModel = pretrained;
+  // vLLM's --served-model-name (passed through) is the name requests must use.
+  let servedModel = typeof raw.served_model_name === 'string' ? raw.served_model_name : pretrained;
   if (kind === 'vllm' && typeof raw.lora_local_path === 'string') {
     // lm-eval's LoRARequest("finetuned", 1, path): requests name the adapter.
     serverArgs.push('--enable-lora', '--lora-modules', `finetuned=${raw.lora_local_path}`);
