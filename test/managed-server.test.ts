@@ -352,6 +352,13 @@ describe('model args of the managed servers', () => {
     expect(await refused('vllm', { pretrained: 'm', enforce_eager: true, kv_cache_dtype: 'fp8' })).toBe(
       'accepted',
     );
+    // The client's args are checked before a server starts too.
+    expect(await refused('vllm', { pretrained: 'm', num_concurrent: 'many' })).toMatch(
+      /^--model_args for vllm: num_concurrent: /,
+    );
+    expect(await refused('vllm', { pretrained: 'org/uncached', tokenizer_backend: 'huggingface' })).toMatch(
+      /^tokenizer=org\/uncached: not a file or folder, and the Hugging Face cache/,
+    );
     const missing = path.join(work, 'no-such-vllm');
     await expect(createManagedBackend('vllm', { pretrained: 'm', executable: missing })).rejects.toThrow(
       `vllm serve: ${missing} is not on PATH (or not executable); install it, or give its path with --model_args executable=PATH`,

@@ -35,8 +35,13 @@ function localTokenizerFiles(name: HttpModelName, args: HttpModelArgs) {
 }
 
 /** Checks `--model_args` of an HTTP backend as creating it would, without creating it. */
-export function validateHttpModelArgs(name: HttpModelName, raw: Record<string, unknown>): void {
-  localTokenizerFiles(name, parseHttpModelArgs(raw, { backend: name, ...DEFAULTS[name] }));
+export function validateHttpModelArgs(
+  name: HttpModelName,
+  raw: Record<string, unknown>,
+  /** The backend the messages name (`vllm` for the client of a managed server). */
+  label: string = name,
+): void {
+  localTokenizerFiles(name, parseHttpModelArgs(raw, { ...DEFAULTS[name], backend: label }));
 }
 
 /** Builds an HTTP backend, reading its local tokenizer when it has one (tokenizer_backend=huggingface). */

@@ -18,7 +18,7 @@ import type {
   TokenWindow,
   UsageSummary,
 } from '../backend.js';
-import { openHttpBackend } from '../http/create.js';
+import { openHttpBackend, validateHttpModelArgs } from '../http/create.js';
 import { type ManagedServerArgs, parseManagedServerArgs, type ServerKind } from './server-args.js';
 import { gpuSummary, localGpus, servedModels, serverVersion } from './server-facts.js';
 import { commandLine, freeLoopbackPort, ServerProcess } from './server-process.js';
@@ -51,8 +51,18 @@ export interface ServerRecord {
 
 const HEALTH: Record<ServerKind, string> = { vllm: '/health', sglang: '/health' };
 
+/** The server's args and the client's, checked before a server spends minutes loading a model. */
 export function checkManagedArgs(kind: ServerKind, raw: Record<string, unknown>): void {
-  parseManagedServerArgs(kind, raw);
+  const args = parseManagedServerArgs(kind, raw);
+  validateHttpModelArgs(
+    'local-completions',
+    {
+      ...args.client,
+      model: args.servedModel ?? 'served',
+      base_url: args.baseUrl ?? 'http://127.0.0.1:1/v1/completions',
+    },
+    kind,
+  );
 }
 
 export async function createManagedBackend(
