@@ -85,7 +85,7 @@ export function closestNames(name: string, candidates: Iterable<string>, max = 3
     .map(([, candidate]) => candidate);
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const previous = new Array<number>(b.length + 1);
   for (let j = 0; j <= b.length; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {

@@ -48,7 +48,7 @@ export function buildProgram(): Command {
     .option('-C, --config <file>', 'YAML file whose keys are the flags below (CLI values win)')
     .option(
       '-M, --model <name>',
-      'model backend: dummy, gguf, local-completions, local-chat-completions, openai-completions, openai-chat-completions',
+      'model backend: dummy, demo, gguf, vllm, sglang (servers assay starts), local-completions, local-chat-completions, openai-completions, openai-chat-completions',
     )
     .option('-a, --model_args <args>', 'k=v,k2=v2 or a JSON object, passed to the backend')
     .option(
@@ -64,8 +64,8 @@ export function buildProgram(): Command {
     .option('-L, --limit <n>', 'first N docs per task, or a fraction below 1 (for testing only)')
     .option('-E, --samples <json>', 'per-task doc ids: JSON object or a JSON file')
     .option(
-      '--shard <i/N>',
-      'evaluate the i-th of N slices of every task (docs at positions k mod N = i after --limit/--samples); combine with assay merge',
+      '--shard <i/N|auto>',
+      'evaluate the i-th of N slices of every task (docs at positions k mod N = i after --limit/--samples); auto (or auto/N) reads i and N from a Slurm array, a Kubernetes Indexed Job or torchrun; combine with assay merge',
     )
     .option(
       '--mc_mode <mode>',

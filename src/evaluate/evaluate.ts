@@ -5,8 +5,14 @@ import { checkModelArgs, createBackend } from '../models/registry.js';
 import { startPythonFor } from '../python/python-for-tasks.js';
 import type { PythonRuntime } from '../python/python-runtime.js';
 import { modelNameFrom } from '../results/build.js';
-import { prepareOutputDirectory, type WrittenFiles, writeOutputs } from '../results/output.js';
+import {
+  outputDirectory,
+  prepareOutputDirectory,
+  type WrittenFiles,
+  writeOutputs,
+} from '../results/output.js';
 import { recordShard } from '../results/shard-record.js';
+import { sanitizeModelName } from '../results/write.js';
 import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
 import { type LoadedTask, leafTasks, type TaskNode } from '../tasks/task.js';
@@ -302,10 +308,18 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
   await checkModelArgs(options.model, backendArgs);
   // results.json records the model args; an API key must never land there.
   const recorded = 'api_key' in modelArgs ? { ...modelArgs, api_key: '<redacted>' } : modelArgs;
-  const prepared = await prepareRun(options, modelNameFrom(options.model, recorded));
+  const modelName = modelNameFrom(options.model, recorded);
+  const prepared = await prepareRun(options, modelName);
   let backend: ModelBackend;
   try {
-    backend = await createBackend(options.model, backendArgs, { cachePath: options.useCache });
+    backend = await createBackend(options.model, backendArgs, {
+      cachePath: options.useCache,
+      outputDirectory: options.outputPath
+        ? outputDirectory(options.outputPath, sanitizeModelName(modelName))
+        : undefined,
+      listener: options.listener,
+      warn: options.logger ? (message) => options.logger?.warn(message) : undefined,
+    });
   } catch (error) {
     await closePrepared(prepared);
     throw error;

@@ -225,11 +225,24 @@ function comparable(results: ResultsFile): Record<string, unknown> {
   void runtime;
   const { index, ...shardRest } = shard ?? ({} as NonNullable<typeof shard>);
   void index;
-  out.manifest = { ...manifest, shard: shardRest };
+  out.manifest = { ...manifest, model: machineFreeModel(manifest.model), shard: shardRest };
   out['n-samples'] = Object.fromEntries(
     Object.entries(results['n-samples']).map(([task, counts]) => [task, counts.original]),
   );
   return out;
+}
+
+/**
+ * A managed server (`--model vllm`) is started per shard: its port, pid, log file, command line (which
+ * holds the port) and GPUs differ by machine. Its kind and version must not; the flags it got come from
+ * the model args, compared on their own.
+ */
+function machineFreeModel(model: ResultsFile['manifest']['model']): unknown {
+  const { server, gpu, ...info } = model.info as Record<string, unknown>;
+  void gpu;
+  if (!server || typeof server !== 'object') return model;
+  const { kind, version, started_by_assay: started } = server as Record<string, unknown>;
+  return { ...model, info: { ...info, server: { kind, version, started_by_assay: started } } };
 }
 
 /** A readable path to the first place two JSON values differ, with both values; undefined when equal. */

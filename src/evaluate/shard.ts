@@ -1,4 +1,5 @@
 import { AssayError } from '../errors.js';
+import { shardFromScheduler } from './scheduler-shard.js';
 
 /** `--shard i/N`: this run evaluates the i-th of N disjoint slices of every task's selected docs. */
 export interface Shard {
@@ -22,11 +23,23 @@ export interface ShardRecord {
   predict_only: boolean;
 }
 
-export function parseShard(value: string | Shard | undefined): Shard | undefined {
+export function parseShard(
+  value: string | Shard | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Shard | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string') return checked(value, `${value.index}/${value.count}`);
+  const auto = /^\s*auto\s*(?:\/\s*(\d+)\s*)?$/.exec(value);
+  if (auto) {
+    const { index, count, source } = shardFromScheduler(
+      env,
+      auto[1] === undefined ? undefined : Number(auto[1]),
+    );
+    return checked({ index, count }, `${value.trim()} (${index}/${count} from ${source})`);
+  }
   const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
-  if (!match) throw new AssayError('bad_argument', `--shard must be i/N (e.g. 0/4), got "${value}"`);
+  if (!match)
+    throw new AssayError('bad_argument', `--shard must be i/N (e.g. 0/4), auto or auto/N, got "${value}"`);
   return checked({ index: Number(match[1]), count: Number(match[2]) }, value);
 }
 

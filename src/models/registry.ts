@@ -1,13 +1,19 @@
 import { AssayError, closestNames } from '../errors.js';
 import type { ModelBackend } from './backend.js';
+import { inProcessBackendError } from './lm-eval-backends.js';
 import { checkModelArgKeys } from './model-arg-keys.js';
 
-export type ModelName = 'dummy' | 'gguf' | 'demo';
+export type ModelName = 'dummy' | 'gguf' | 'demo' | 'vllm' | 'sglang';
 
 /** What a run gives every backend besides its model args. */
 export interface BackendContext {
   /** `--use_cache PATH`: backends that make requests keep a response cache there. */
   cachePath?: string;
+  /** The run's output folder, when it writes one: managed servers keep their log there. */
+  outputDirectory?: string;
+  /** Progress of slow starts (a managed server loading its model). */
+  listener?: import('../evaluate/events.js').RunListener;
+  warn?: (message: string) => void;
 }
 
 type Factory = (args: Record<string, unknown>, context: BackendContext) => Promise<ModelBackend>;
@@ -15,8 +21,8 @@ type Factory = (args: Record<string, unknown>, context: BackendContext) => Promi
 const http =
   (name: import('./http/create.js').HttpModelName): Factory =>
   async (args, context) => {
-    const { createHttpBackend } = await import('./http/create.js');
-    return createHttpBackend(name, args, context.cachePath);
+    const { openHttpBackend } = await import('./http/create.js');
+    return openHttpBackend(name, args, context.cachePath);
   };
 
 /**
@@ -50,6 +56,20 @@ const ggufCheck: Check = async (args) => {
   parseGgufModelArgs(args);
 };
 
+/** A server assay starts for the run and stops after it (or, with base_url=, one already running). */
+function managed(kind: 'vllm' | 'sglang'): { check: Check; create: Factory } {
+  return {
+    check: async (args) => {
+      const { checkManagedArgs } = await import('./managed-server/managed-backend.js');
+      checkManagedArgs(kind, args);
+    },
+    create: async (args, context) => {
+      const { createManagedBackend } = await import('./managed-server/managed-backend.js');
+      return createManagedBackend(kind, args, context);
+    },
+  };
+}
+
 /** Backends load lazily so that `assay --help` never pays for an engine it does not use. */
 const MODELS: Record<
   ModelName | import('./http/create.js').HttpModelName,
@@ -65,6 +85,8 @@ const MODELS: Record<
     check: httpCheck('openai-chat-completions'),
     create: http('openai-chat-completions'),
   },
+  vllm: managed('vllm'),
+  sglang: managed('sglang'),
   gguf: {
     check: ggufCheck,
     create: inProcess(async (args) => {
@@ -100,9 +122,11 @@ const MODELS: Record<
 
 export const MODEL_NAMES = Object.keys(MODELS) as ModelName[];
 
-function entryOf(name: string): { check: Check; create: Factory } {
+function entryOf(name: string, args: Record<string, unknown>): { check: Check; create: Factory } {
   const entry = (MODELS as Record<string, { check: Check; create: Factory } | undefined>)[name];
   if (!entry) {
+    const inProcess = inProcessBackendError(name, args);
+    if (inProcess) throw inProcess;
     const close = closestNames(name, MODEL_NAMES);
     throw new AssayError(
       'unknown_model',
@@ -114,7 +138,7 @@ function entryOf(name: string): { check: Check; create: Factory } {
 
 /** Checks a backend's name and model args without creating it (no model loaded, no request sent). */
 export async function checkModelArgs(name: string, args: Record<string, unknown>): Promise<void> {
-  await entryOf(name).check(args);
+  await entryOf(name, args).check(args);
 }
 
 export async function createBackend(
@@ -122,7 +146,7 @@ export async function createBackend(
   args: Record<string, unknown>,
   context: BackendContext = {},
 ): Promise<ModelBackend> {
-  const entry = entryOf(name);
+  const entry = entryOf(name, args);
   await entry.check(args);
   return entry.create(args, context);
 }

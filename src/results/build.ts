@@ -342,7 +342,11 @@ export function buildResults(input: BuildInput): ResultsFile {
       sampling: typeof options.genKwargs.seed === 'number' ? options.genKwargs.seed : options.seeds.random,
     },
     limit: { used: limited, value: options.limit ?? null, samples: options.samples !== undefined },
-    hardware: hardware(info.numericFormat ?? null),
+    // A managed server's GPUs, as the machine reports them; in-process backends here run on the CPU.
+    hardware: {
+      ...hardware(info.numericFormat ?? null),
+      gpu: typeof info.gpu === 'string' ? info.gpu : null,
+    },
     runtime: { node: process.version, platform: process.platform, arch: process.arch },
     ...(options.codeSandbox ? { code_execution: options.codeSandbox.describe() } : {}),
     ...(options.python ? { python: options.python.describe() } : {}),

@@ -25,8 +25,9 @@ export function parseKeyValueArgs(text: string | undefined, flag: string): Recor
   for (const pair of trimmed.split(/[,\s]+/)) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
-    if (eq < 0 && lastKey !== undefined) {
-      // `base_url=http://a/v1/completions,http://b/v1/completions`: a piece without `=` continues a list.
+    if ((eq < 0 || pair.startsWith('-')) && lastKey !== undefined) {
+      // `base_url=http://a/v1/completions,http://b/v1/completions`: a piece without `=` continues a list,
+      // and so does a piece that starts with `-`, which is no key: `vllm_args=--max-num-seqs=64,--enforce-eager`.
       result[lastKey] = `${String(result[lastKey])},${pair}`;
       continue;
     }

@@ -17,6 +17,7 @@ import {
   type UsageSummary,
 } from '../backend.js';
 import { cutAtStops } from '../stop-strings.js';
+import type { Tokenizer, TokenizerIdentity } from '../tokenizers/tokenizer.js';
 import {
   type CompletionChoice,
   codePoints,
@@ -32,7 +33,7 @@ import { HttpClient, type PostOutcome } from './http-client.js';
 import type { HttpModelArgs } from './model-args.js';
 import { scoreTextPromptLogprobs, scoreTokenPromptLogprobs } from './prompt-logprobs.js';
 import { RateLimiter } from './rate-limiter.js';
-import { fetchTokenizerInfo, RemoteTokenizer, serverUrl, tokenizeUrl } from './remote-tokenizer.js';
+import { RemoteTokenizer, serverUrl, tokenizeUrl } from './remote-tokenizer.js';
 import { batchesOf, generationBatches, preview } from './request-batches.js';
 import { rollingWindows } from './rolling-windows.js';
 import { streamJobs } from './stream-jobs.js';
@@ -55,20 +56,23 @@ export class CompletionsBackend implements ModelBackend {
   readonly capabilities: BackendCapabilities;
   private readonly client: HttpClient;
   private readonly usageRecorder: UsageRecorder;
-  private readonly tokenizer?: RemoteTokenizer;
+  private readonly tokenizer?: Tokenizer;
   private tokenizerClient?: HttpClient;
   private detokenizeClient?: HttpClient;
-  private prefixToken?: Promise<number>;
   private tokenizerIdentity?: Promise<TokenizerInfo>;
   /** vLLM's prompt_logprobs: true or false once known; undefined until the first answer settles it. */
   private promptLogprobsSupport: boolean | undefined;
+  /** A local tokenizer's identity, recorded in the manifest. */
+  private localIdentity?: TokenizerIdentity;
 
   constructor(
     readonly name: string,
     private readonly args: HttpModelArgs,
     private readonly cache?: ResponseCache,
+    /** tokenizer_backend=huggingface: the local tokenizer, loaded by the caller. */
+    localTokenizer?: Tokenizer & { describe(): TokenizerIdentity },
   ) {
-    // Token windows go out as token ids, so token-level scoring needs the server's tokenizer.
+    // Token windows go out as token ids, so token-level scoring needs a tokenizer.
     this.capabilities = {
       loglikelihood: true,
       loglikelihoodRolling: true,
@@ -99,7 +103,11 @@ export class CompletionsBackend implements ModelBackend {
       rateLimiter: new RateLimiter(args.max_requests_per_minute, args.max_tokens_per_minute),
       usage: this.usageRecorder,
     });
-    if (args.tokenized_requests) {
+    if (args.tokenized_requests && args.tokenizerBackend === 'huggingface') {
+      if (!localTokenizer) throw new Error('unreachable: tokenizer_backend=huggingface without a tokenizer');
+      this.tokenizer = localTokenizer;
+      this.localIdentity = localTokenizer.describe();
+    } else if (args.tokenized_requests) {
       this.tokenizerClient = new HttpClient({
         ...common,
         urls: args.baseUrls.map(tokenizeUrl),
@@ -112,7 +120,14 @@ export class CompletionsBackend implements ModelBackend {
         rateLimiter: new RateLimiter(undefined, undefined),
         usage: new UsageRecorder(),
       });
-      this.tokenizer = new RemoteTokenizer(this.tokenizerClient, args.model, this.detokenizeClient);
+      this.tokenizer = new RemoteTokenizer(this.tokenizerClient, args.model, this.detokenizeClient, {
+        baseUrl: args.baseUrls[0],
+        headers: {
+          ...args.headerMap,
+          ...(args.apiKey ? { authorization: `Bearer ${args.apiKey}` } : {}),
+        },
+        timeoutMs: args.timeout * 1000,
+      });
     }
   }
 
@@ -228,19 +243,18 @@ export class CompletionsBackend implements ModelBackend {
     return results;
   }
 
-  /** Text to token ids, without BOS, by the server's /tokenize (capability tokenScoring). */
+  /** Text to token ids, without BOS, by the run's tokenizer (capability tokenScoring). */
   async tokenize(text: string): Promise<number[]> {
-    return this.remoteTokenizer().encode(text);
+    return this.requireTokenizer().encode(text);
   }
 
   async detokenize(tokens: number[]): Promise<string> {
-    return this.remoteTokenizer().decode(tokens);
+    return this.requireTokenizer().decode(tokens);
   }
 
   /**
-   * The served tokenizer as far as the server shows it: BOS from /tokenize with special tokens, the
-   * vocabulary's size and sha256 only when /tokenizer_info carries them (assay serve does; vLLM's gives
-   * the tokenizer config without the vocabulary), else null with a note saying so.
+   * The run's tokenizer: a local tokenizer.json with its file and vocabulary hashes, or the served one as
+   * far as the server shows it (the vocabulary only when /tokenizer_info carries it, as assay serve's does).
    */
   tokenizerInfo(): Promise<TokenizerInfo> {
     this.tokenizerIdentity ??= this.readTokenizerInfo();
@@ -254,7 +268,7 @@ export class CompletionsBackend implements ModelBackend {
    * perplexity with a window missing would be wrong, not partial.
    */
   async scoreTokenWindows(windows: TokenWindow[], progress?: ProgressSink): Promise<number[][]> {
-    this.remoteTokenizer();
+    this.requireTokenizer();
     windows.forEach((window, index) => {
       if (window.scoreFrom < 1 || window.scoreFrom > window.tokens.length) {
         throw new Error(
@@ -282,10 +296,21 @@ export class CompletionsBackend implements ModelBackend {
   }
 
   info(): ModelInfo {
+    const identity = this.localIdentity;
     return {
       name: this.args.model,
       endpoint: new URL(this.args.baseUrls[0]).pathname,
       replicas: this.args.baseUrls.length,
+      tokenizer: identity
+        ? {
+            backend: identity.backend,
+            name: identity.name,
+            file: identity.source,
+            sha256: identity.sha256,
+            vocab_size: identity.vocabSize,
+            vocab_sha256: identity.vocabSha256,
+          }
+        : { backend: this.tokenizer ? 'remote' : 'none' },
     };
   }
 
@@ -421,40 +446,28 @@ export class CompletionsBackend implements ModelBackend {
     return { prompt: whole.slice(overflow), contextLength: Math.max(0, context.length - overflow) };
   }
 
-  private remoteTokenizer(): RemoteTokenizer {
+  private requireTokenizer(): Tokenizer {
     if (!this.tokenizer) {
       throw new AssayError(
         'capability_missing',
-        `${this.name}: token-level scoring needs the server's tokenizer; pass --model_args tokenized_requests=true`,
+        `${this.name}: token-level scoring needs a tokenizer; pass --model_args tokenized_requests=true (the server's /tokenize) or tokenizer=PATH (a local tokenizer.json)`,
       );
     }
     return this.tokenizer;
   }
 
   private async readTokenizerInfo(): Promise<TokenizerInfo> {
-    const tokenizer = this.remoteTokenizer();
-    const headers = {
-      ...this.args.headerMap,
-      ...(this.args.apiKey ? { authorization: `Bearer ${this.args.apiKey}` } : {}),
-    };
-    const [served, special, prefixToken] = await Promise.all([
-      fetchTokenizerInfo(this.args.baseUrls[0], headers, this.args.timeout * 1000),
-      tokenizer.encode('', true),
-      this.prefix(),
+    const tokenizer = this.requireTokenizer();
+    const [identity, bos, prefixToken] = await Promise.all([
+      tokenizer.identity(),
+      tokenizer.bos(),
+      tokenizer.prefixToken(),
     ]);
-    // What /tokenize adds with special tokens is what the server puts before a text: BOS for Llama.
-    const bos = special.length ? special[0] : null;
-    const known = served?.vocab_size !== undefined && served.vocab_sha256 !== undefined;
-    const note = known
-      ? undefined
-      : served
-        ? `the server's /tokenizer_info${served.tokenizer_class ? ` (${served.tokenizer_class})` : ''} does not expose the vocabulary; token counts come from its /tokenize and cannot be matched to another run's tokenizer`
-        : "the server has no /tokenizer_info; token counts come from its /tokenize and cannot be matched to another run's tokenizer";
     return {
-      name: this.args.model,
-      vocabSize: known ? (served.vocab_size as number) : null,
-      vocabSha256: known ? (served.vocab_sha256 as string) : null,
-      ...(note ? { note } : {}),
+      name: identity.backend === 'remote' ? this.args.model : identity.name,
+      vocabSize: identity.vocabSize,
+      vocabSha256: identity.vocabSha256,
+      ...(identity.note ? { note: identity.note } : {}),
       bos,
       addBos: bos !== null,
       prefixToken,
@@ -462,25 +475,18 @@ export class CompletionsBackend implements ModelBackend {
     };
   }
 
-  /** The token an empty context is conditioned on: the server's own start token (what it adds for special tokens). */
+  /** The token an empty context is conditioned on (lm-eval's prefix_token_id). */
   private prefix(): Promise<number> {
-    if (!this.prefixToken) {
-      const tokenizer = this.tokenizer;
-      if (!tokenizer) throw new Error('unreachable: prefix token without a tokenizer');
-      this.prefixToken = tokenizer.encode('', true).then((ids) => {
-        if (ids.length === 0) {
-          throw new AssayError(
-            'backend_error',
-            `${this.name}: the server's tokenizer adds no start token, so an empty context cannot be scored`,
-            {
-              exitCode: 1,
-            },
-          );
-        }
-        return ids[0];
-      });
-    }
-    return this.prefixToken;
+    const tokenizer = this.tokenizer;
+    if (!tokenizer) throw new Error('unreachable: prefix token without a tokenizer');
+    return tokenizer.prefixToken().catch((error: unknown) => {
+      if (error instanceof AssayError && error.code === 'backend_error')
+        throw new AssayError('backend_error', `${this.name}: ${error.message}`, {
+          exitCode: 1,
+          cause: error,
+        });
+      throw error;
+    });
   }
 
   private noPromptLogprobs(detail: string, request: string): AssayError {

@@ -1,8 +1,10 @@
 import { SqliteResponseCache } from '../../cache/sqlite-response-cache.js';
 import type { ModelBackend } from '../backend.js';
+import { findTokenizer } from '../tokenizers/find-tokenizer.js';
+import { HfTokenizer } from '../tokenizers/hf-tokenizer.js';
 import { ChatBackend } from './chat-backend.js';
 import { CompletionsBackend } from './completions-backend.js';
-import { parseHttpModelArgs } from './model-args.js';
+import { type HttpModelArgs, parseHttpModelArgs } from './model-args.js';
 
 export type HttpModelName =
   | 'local-completions'
@@ -25,12 +27,43 @@ const DEFAULTS: Record<HttpModelName, { defaultBaseUrl?: string; requireKey: boo
   },
 };
 
-/** Checks `--model_args` of an HTTP backend as creating it would, without creating it. */
-export function validateHttpModelArgs(name: HttpModelName, raw: Record<string, unknown>): void {
-  parseHttpModelArgs(raw, { backend: name, ...DEFAULTS[name] });
+/** A completions backend with a local tokenizer reads it; the file is found (not read) when args are checked. */
+function localTokenizerFiles(name: HttpModelName, args: HttpModelArgs) {
+  if (DEFAULTS[name].chat || args.tokenizerBackend !== 'huggingface') return undefined;
+  const tokenizer = args.tokenizer ?? args.model;
+  return { name: tokenizer, ...findTokenizer(tokenizer, args.revision) };
 }
 
-/** Builds an HTTP backend; `cachePath` (`--use_cache`) puts a SQLite response cache inside its client. */
+/** Checks `--model_args` of an HTTP backend as creating it would, without creating it. */
+export function validateHttpModelArgs(
+  name: HttpModelName,
+  raw: Record<string, unknown>,
+  /** The backend the messages name (`vllm` for the client of a managed server). */
+  label: string = name,
+): void {
+  localTokenizerFiles(name, parseHttpModelArgs(raw, { ...DEFAULTS[name], backend: label }));
+}
+
+/** Builds an HTTP backend, reading its local tokenizer when it has one (tokenizer_backend=huggingface). */
+export async function openHttpBackend(
+  name: HttpModelName,
+  raw: Record<string, unknown>,
+  cachePath?: string,
+): Promise<ModelBackend> {
+  const defaults = DEFAULTS[name];
+  const args = parseHttpModelArgs(raw, { backend: name, ...defaults });
+  const files = localTokenizerFiles(name, args);
+  const tokenizer = files ? await HfTokenizer.load(files) : undefined;
+  const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
+  return defaults.chat
+    ? new ChatBackend(name, args, cache)
+    : new CompletionsBackend(name, args, cache, tokenizer);
+}
+
+/**
+ * Builds an HTTP backend whose tokenizer, if any, is the server's; `cachePath` (`--use_cache`) puts a
+ * SQLite response cache inside its client. A local tokenizer needs `openHttpBackend`, which reads it.
+ */
 export function createHttpBackend(
   name: HttpModelName,
   raw: Record<string, unknown>,
@@ -38,6 +71,9 @@ export function createHttpBackend(
 ): ModelBackend {
   const defaults = DEFAULTS[name];
   const args = parseHttpModelArgs(raw, { backend: name, ...defaults });
+  if (localTokenizerFiles(name, args)) {
+    throw new Error('createHttpBackend: a local tokenizer is read by openHttpBackend');
+  }
   const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
   return defaults.chat ? new ChatBackend(name, args, cache) : new CompletionsBackend(name, args, cache);
 }

@@ -38,8 +38,19 @@ const schema = z
     batch_size: z.union([positiveInt, z.literal('auto').transform(() => 1)]).default(1),
     max_length: positiveInt.default(2048),
     max_gen_toks: positiveInt.default(256),
+    /**
+     * lm-eval's tokenizer_backend: huggingface (a local tokenizer.json: `tokenizer`, else the model's name),
+     * remote (the server's /tokenize) or none (text prompts only). Default: huggingface when `tokenizer`
+     * is given, else remote.
+     */
+    // `none` and `None` arrive as null from k=v parsing (lm-eval's spelling).
+    tokenizer_backend: z.enum(['huggingface', 'remote', 'none']).nullable().optional(),
+    /** A tokenizer.json, a model folder, or a Hub id read from the Hugging Face cache. */
     tokenizer: z.string().optional(),
-    tokenized_requests: z.boolean().default(false),
+    /** The Hub revision `tokenizer` is read at (lm-eval's TemplateAPI `revision`). */
+    revision: z.string().optional(),
+    /** Token-id prompts; default true with a local tokenizer (lm-eval's default), false otherwise. */
+    tokenized_requests: z.boolean().optional(),
     add_bos_token: z.boolean().default(false),
     /** JSON object or `Name: value; Name2: value` pairs. */
     headers: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
@@ -61,8 +72,11 @@ const schema = z
 /** The names `--model_args` of an HTTP backend may use. */
 export const HTTP_MODEL_ARGS = Object.keys(schema.shape);
 
-export type HttpModelArgs = z.output<typeof schema> & {
+export type HttpModelArgs = Omit<z.output<typeof schema>, 'tokenized_requests' | 'tokenizer_backend'> & {
   model: string;
+  tokenized_requests: boolean;
+  /** Which tokenizer gives the token ids of tokenized_requests ('none': text prompts). */
+  tokenizerBackend: 'huggingface' | 'remote' | 'none';
   baseUrls: string[];
   apiKey?: string;
   headerMap: Record<string, string>;
@@ -127,7 +141,45 @@ export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: Endpo
       `${defaults.backend} needs an API key: set OPENAI_API_KEY or pass api_key / api_key_env`,
     );
   }
-  return { ...args, model, baseUrls, apiKey, headerMap: parseHeaders(args.headers, defaults.backend) };
+  return {
+    ...args,
+    ...tokenizerChoice(args, defaults.backend),
+    model,
+    baseUrls,
+    apiKey,
+    headerMap: parseHeaders(args.headers, defaults.backend),
+  };
+}
+
+/** tokenizer_backend and tokenized_requests settled together; a contradiction is named, never guessed away. */
+function tokenizerChoice(
+  args: z.output<typeof schema>,
+  backend: string,
+): Pick<HttpModelArgs, 'tokenizerBackend' | 'tokenized_requests'> {
+  const given = args.tokenizer_backend === null ? 'none' : args.tokenizer_backend;
+  const chosen = given ?? (args.tokenizer !== undefined ? 'huggingface' : 'remote');
+  const fail = (message: string) => {
+    throw new AssayError('bad_argument', `--model_args for ${backend}: ${message}`);
+  };
+  if (chosen === 'none') {
+    if (args.tokenized_requests === true)
+      fail('tokenizer_backend=none sends text prompts, so tokenized_requests=true has no tokenizer');
+    if (args.tokenizer !== undefined)
+      fail('tokenizer_backend=none uses no tokenizer, yet tokenizer= names one');
+    return { tokenizerBackend: 'none', tokenized_requests: false };
+  }
+  if (chosen === 'remote') {
+    if (args.tokenizer !== undefined)
+      fail(
+        `tokenizer=${args.tokenizer} names a local tokenizer, but tokenizer_backend=remote uses the server's /tokenize; drop one`,
+      );
+    return { tokenizerBackend: 'remote', tokenized_requests: args.tokenized_requests ?? false };
+  }
+  if (args.tokenized_requests === false)
+    fail(
+      'a local tokenizer (tokenizer_backend=huggingface) is used for token-id requests, and tokenized_requests=false sends text; drop one',
+    );
+  return { tokenizerBackend: 'huggingface', tokenized_requests: true };
 }
 
 function parseHeaders(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
+import type { Tokenizer, TokenizerIdentity } from '../tokenizers/tokenizer.js';
 import type { HttpClient } from './http-client.js';
 import { ResponseShapeError } from './http-client.js';
 
@@ -32,20 +33,66 @@ export function tokenizeUrl(baseUrl: string): string {
 
 /**
  * Tokenizes with the serving model's own tokenizer, so token counts and slices match what the server
- * scores. Answers are memoized: multiple-choice requests repeat the same context for every choice.
+ * scores (`tokenizer_backend=remote`). Answers are memoized: multiple-choice requests repeat the same
+ * context for every choice.
  */
-export class RemoteTokenizer {
+export class RemoteTokenizer implements Tokenizer {
+  readonly backend = 'remote' as const;
   private readonly memo = new Map<string, Promise<number[]>>();
+  private start?: Promise<number | null>;
 
   constructor(
     private readonly client: HttpClient,
     private readonly model: string,
     /** The same server's `/detokenize` (vLLM's `{tokens}` → `{prompt}`). */
-    private readonly detokenizeClient?: HttpClient,
+    private readonly detokenizeClient: HttpClient,
+    /** Where `/tokenizer_info` is read, for identity. */
+    private readonly server: { baseUrl: string; headers: Record<string, string>; timeoutMs: number },
   ) {}
 
+  /** What /tokenize adds with special tokens before a text: BOS for Llama, nothing for GPT-2. */
+  bos(): Promise<number | null> {
+    this.start ??= this.encode('', true).then((ids) => (ids.length ? ids[0] : null));
+    return this.start;
+  }
+
+  /** The server's own start token; a server that adds none cannot condition an empty context. */
+  async prefixToken(): Promise<number> {
+    const bos = await this.bos();
+    if (bos === null) {
+      throw new AssayError(
+        'backend_error',
+        `the server's tokenizer (${this.model}) adds no start token, so an empty context cannot be scored; pass a local tokenizer (tokenizer_backend=huggingface, tokenizer=PATH), whose BOS or EOS is the prefix as in lm-eval`,
+        { exitCode: 1 },
+      );
+    }
+    return bos;
+  }
+
+  /**
+   * The vocabulary's size and sha256 only when /tokenizer_info carries them (assay serve does; vLLM's
+   * gives the tokenizer config without the vocabulary), else null with a note saying so.
+   */
+  async identity(): Promise<TokenizerIdentity> {
+    const served = await fetchTokenizerInfo(this.server.baseUrl, this.server.headers, this.server.timeoutMs);
+    const known = served?.vocab_size !== undefined && served.vocab_sha256 !== undefined;
+    const note = known
+      ? undefined
+      : served
+        ? `the server's /tokenizer_info${served.tokenizer_class ? ` (${served.tokenizer_class})` : ''} does not expose the vocabulary; token counts come from its /tokenize and cannot be matched to another run's tokenizer`
+        : "the server has no /tokenizer_info; token counts come from its /tokenize and cannot be matched to another run's tokenizer";
+    return {
+      backend: 'remote',
+      name: this.model,
+      source: tokenizeUrl(this.server.baseUrl),
+      sha256: null,
+      vocabSize: known ? (served.vocab_size as number) : null,
+      vocabSha256: known ? (served.vocab_sha256 as string) : null,
+      ...(note ? { note } : {}),
+    };
+  }
+
   async decode(tokens: number[]): Promise<string> {
-    if (!this.detokenizeClient) throw new Error('unreachable: decode without a /detokenize client');
     const outcome = await this.detokenizeClient.post(
       { model: this.model, tokens },
       {

@@ -1,0 +1,258 @@
+import os from 'node:os';
+import path from 'node:path';
+import { AssayError } from '../../errors.js';
+import type { RunListener } from '../../evaluate/events.js';
+import { fileTimestamp } from '../../results/write.js';
+import type {
+  Answer,
+  BackendCapabilities,
+  GenerateRequest,
+  Generation,
+  LoglikelihoodRequest,
+  LoglikelihoodResult,
+  ModelBackend,
+  ModelInfo,
+  ProgressSink,
+  RollingRequest,
+  TokenizerInfo,
+  TokenWindow,
+  UsageSummary,
+} from '../backend.js';
+import { openHttpBackend, validateHttpModelArgs } from '../http/create.js';
+import { type ManagedServerArgs, parseManagedServerArgs, type ServerKind } from './server-args.js';
+import { gpuSummary, localGpus, servedModels, serverVersion } from './server-facts.js';
+import { commandLine, freeLoopbackPort, ServerProcess } from './server-process.js';
+
+/**
+ * `--model vllm` / `--model sglang`: assay starts the server on a free loopback port, waits for it, and
+ * evaluates through the local-completions backend with token ids (and vLLM's prompt_logprobs); the
+ * server is stopped when the backend closes, and by the process guard if assay ends first. With
+ * `base_url=` nothing is started: the server named is used as it is.
+ */
+export interface ManagedContext {
+  cachePath?: string;
+  /** The run's output folder: the server log goes there. */
+  outputDirectory?: string;
+  listener?: RunListener;
+  warn?: (message: string) => void;
+}
+
+/** What the manifest records about the server (model.info.server). */
+export interface ServerRecord {
+  kind: ServerKind;
+  started_by_assay: boolean;
+  url: string;
+  version: string | null;
+  command: string | null;
+  pid: number | null;
+  log: string | null;
+  gpus: string[];
+}
+
+const HEALTH: Record<ServerKind, string> = { vllm: '/health', sglang: '/health' };
+
+/** The server's args and the client's, checked before a server spends minutes loading a model. */
+export function checkManagedArgs(kind: ServerKind, raw: Record<string, unknown>): void {
+  const args = parseManagedServerArgs(kind, raw);
+  validateHttpModelArgs(
+    'local-completions',
+    {
+      ...args.client,
+      model: args.servedModel ?? 'served',
+      base_url: args.baseUrl ?? 'http://127.0.0.1:1/v1/completions',
+    },
+    kind,
+  );
+}
+
+export async function createManagedBackend(
+  kind: ServerKind,
+  raw: Record<string, unknown>,
+  context: ManagedContext = {},
+): Promise<ModelBackend> {
+  const args = parseManagedServerArgs(kind, raw);
+  for (const message of args.ignored) context.warn?.(message);
+  if (args.baseUrl) return attachToRunningServer(args, context);
+
+  const port = await freeLoopbackPort();
+  const root = `http://127.0.0.1:${port}`;
+  const serverArgs = [...args.serverArgs, '--host', '127.0.0.1', '--port', String(port)];
+  const label = kind === 'vllm' ? 'vllm serve' : 'sglang.launch_server';
+  const logFile = context.outputDirectory
+    ? path.join(context.outputDirectory, `${kind}_server_${fileTimestamp(new Date())}.log`)
+    : path.join(os.tmpdir(), `assay-${kind}-server-${process.pid}-${port}.log`);
+  const timeoutSeconds = args.startTimeoutSeconds;
+  const server = await ServerProcess.start({
+    label,
+    executable: args.executable,
+    args: serverArgs,
+    logFile,
+    url: root,
+    healthPath: HEALTH[kind],
+    timeoutMs: timeoutSeconds * 1000,
+    onWait: (seconds) =>
+      context.listener?.({
+        type: 'phase',
+        phase: 'loading',
+        detail: `starting ${label} ${args.pretrained} on ${root}: ${seconds} s of at most ${timeoutSeconds} s (log: ${logFile})`,
+      }),
+  });
+  try {
+    const [served, version, gpus] = await Promise.all([servedModels(root), serverVersion(root), localGpus()]);
+    const model = args.servedModel as string;
+    if (served && !served.ids.includes(model)) {
+      throw server.failure(
+        `serves ${served.ids.map((id) => JSON.stringify(id)).join(', ')}, not ${JSON.stringify(model)} as asked`,
+      );
+    }
+    const inner = await openHttpBackend(
+      'local-completions',
+      {
+        ...args.client,
+        max_length: args.client.max_length ?? served?.maxModelLen.get(model),
+        model,
+        base_url: `${root}/v1/completions`,
+      },
+      context.cachePath,
+    );
+    const record: ServerRecord = {
+      kind,
+      started_by_assay: true,
+      url: root,
+      version,
+      command: commandLine(args.executable, serverArgs),
+      pid: server.pid,
+      log: logFile,
+      gpus,
+    };
+    return new ManagedServerBackend(kind, inner, record, server);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+async function attachToRunningServer(
+  args: ManagedServerArgs,
+  context: ManagedContext,
+): Promise<ModelBackend> {
+  const baseUrl = args.baseUrl as string;
+  const root = new URL(baseUrl).origin;
+  const [served, version] = await Promise.all([servedModels(root), serverVersion(root)]);
+  const model = args.servedModel ?? (served?.ids.length === 1 ? served.ids[0] : undefined);
+  if (!model) {
+    throw new AssayError(
+      'bad_argument',
+      `--model_args for ${args.kind}: base_url=${baseUrl}: ${served ? `the server serves ${served.ids.join(', ') || 'no model'}; name one with pretrained=` : 'GET /v1/models gave no model list; name the served model with pretrained='}`,
+    );
+  }
+  const inner = await openHttpBackend(
+    'local-completions',
+    {
+      ...args.client,
+      max_length: args.client.max_length ?? served?.maxModelLen.get(model),
+      model,
+      base_url: baseUrl,
+    },
+    context.cachePath,
+  );
+  return new ManagedServerBackend(args.kind, inner, {
+    kind: args.kind,
+    started_by_assay: false,
+    url: root,
+    version,
+    command: null,
+    pid: null,
+    log: null,
+    gpus: [],
+  });
+}
+
+/** The local-completions backend, raced against the server's death, which ends the run with its log. */
+class ManagedServerBackend implements ModelBackend {
+  readonly capabilities: BackendCapabilities;
+
+  constructor(
+    readonly name: ServerKind,
+    private readonly inner: ModelBackend,
+    private readonly record: ServerRecord,
+    private readonly server?: ServerProcess,
+  ) {
+    this.capabilities = inner.capabilities;
+  }
+
+  loglikelihood(
+    requests: LoglikelihoodRequest[],
+    progress?: ProgressSink,
+  ): Promise<Answer<LoglikelihoodResult>[]> {
+    return this.watch(this.inner.loglikelihood(requests, progress));
+  }
+
+  loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<Answer<number>[]> {
+    return this.watch(this.inner.loglikelihoodRolling(requests, progress));
+  }
+
+  generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]> {
+    return this.watch(this.inner.generate(requests, progress));
+  }
+
+  generateWithLogprobs(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<Generation>[]> {
+    const inner = this.inner.generateWithLogprobs;
+    if (!inner) throw new Error('unreachable: local-completions has generateWithLogprobs');
+    return this.watch(inner.call(this.inner, requests, progress));
+  }
+
+  tokenize(text: string): Promise<number[]> {
+    return this.watch(this.required('tokenize')(text));
+  }
+
+  detokenize(tokens: number[]): Promise<string> {
+    return this.watch(this.required('detokenize')(tokens));
+  }
+
+  tokenizerInfo(): Promise<TokenizerInfo> {
+    return this.watch(this.required('tokenizerInfo')());
+  }
+
+  scoreTokenWindows(windows: TokenWindow[], progress?: ProgressSink): Promise<number[][]> {
+    return this.watch(this.required('scoreTokenWindows')(windows, progress));
+  }
+
+  usage(): UsageSummary {
+    return this.required('usage')();
+  }
+
+  info(): ModelInfo {
+    const summary = gpuSummary(this.record.gpus);
+    return { ...this.inner.info(), server: this.record, ...(summary ? { gpu: summary } : {}) };
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.inner.close?.();
+    } finally {
+      await this.server?.stop();
+    }
+  }
+
+  private required<K extends 'tokenize' | 'detokenize' | 'tokenizerInfo' | 'scoreTokenWindows' | 'usage'>(
+    key: K,
+  ): NonNullable<ModelBackend[K]> {
+    const method = this.inner[key];
+    if (!method) throw new Error(`unreachable: local-completions has ${key}`);
+    return (method as (...values: unknown[]) => unknown).bind(this.inner) as NonNullable<ModelBackend[K]>;
+  }
+
+  /** A call that ends when it does, or when the server dies first (with the end of the server's log). */
+  private watch<T>(call: Promise<T>): Promise<T> {
+    const server = this.server;
+    if (!server) return call;
+    if (!server.running) return Promise.reject(server.failure(`${server.exitDescription()} during the run`));
+    let settled = false;
+    const died = server.exited.then(() => {
+      if (settled) return new Promise<never>(() => {});
+      throw server.failure(`${server.exitDescription()} during the run`);
+    });
+    return Promise.race([call.finally(() => (settled = true)), died]);
+  }
+}
