@@ -20,6 +20,7 @@ import { withoutShard } from '../results/shard-record.js';
 import { loadShardRun, type ShardRun } from '../results/shard-run.js';
 import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
+import { applyRunMetadata } from '../tasks/run-metadata.js';
 import { type LoadedTask, leafTasks, type TaskNode } from '../tasks/task.js';
 import { aggregateGroup, aggregateTask, allGroups, type GroupResult, type TaskResult } from './aggregate.js';
 import type { Logger } from './evaluate.js';
@@ -68,7 +69,9 @@ const COMPUTED = new Set([
 
 export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   if (options.shards.length === 0)
-    throw new AssayError('bad_argument', 'assay merge: give the shard runs to merge');
+    throw new AssayError('bad_option', 'assay merge: give the shard runs to merge', {
+      location: { field: 'shards' },
+    });
   const runs = orderedShards(options.shards.map(loadShardRun));
   for (const run of runs) {
     if (run.ignoredResultsFiles.length) {
@@ -89,6 +92,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     logger: options.logger,
     python: options.python,
   });
+  if (record.metadata) applyRunMetadata(nodes, record.metadata);
   const tasks = uniqueLeaves(nodes);
   checkTasksUnchanged(tasks, first.results);
   // Python aggregations re-run over the logged values (their JSON form: a tuple comes back as a list).
@@ -157,7 +161,7 @@ function orderedShards(runs: ShardRun[]): ShardRun[] {
   for (const run of runs) {
     if (run.shard.count !== count) {
       throw new AssayError(
-        'bad_argument',
+        'incompatible_runs',
         `shards of different splits: ${runs[0].resultsFile} is ${runs[0].shard.index}/${count}, ${run.resultsFile} is ${run.shard.index}/${run.shard.count}`,
       );
     }
@@ -167,7 +171,7 @@ function orderedShards(runs: ShardRun[]): ShardRun[] {
     const other = byIndex.get(run.shard.index);
     if (other) {
       throw new AssayError(
-        'bad_argument',
+        'incompatible_runs',
         `shard ${run.shard.index}/${count} given twice: ${other.resultsFile} and ${run.resultsFile}`,
       );
     }
@@ -176,7 +180,7 @@ function orderedShards(runs: ShardRun[]): ShardRun[] {
   const missing = Array.from({ length: count }, (_, index) => index).filter((index) => !byIndex.has(index));
   if (missing.length) {
     throw new AssayError(
-      'bad_argument',
+      'incompatible_runs',
       `missing shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')}: a merge needs all ${count}`,
     );
   }
@@ -193,7 +197,7 @@ function checkSameRun(first: ShardRun, run: ShardRun, logger: Logger | undefined
   const difference = firstDifference(a, b, '');
   if (difference) {
     throw new AssayError(
-      'bad_argument',
+      'incompatible_runs',
       `shard ${run.shard.index}/${run.shard.count} (${run.resultsFile}) was not run like shard ${first.shard.index}/${first.shard.count} (${first.resultsFile}): ${difference}`,
     );
   }
@@ -287,8 +291,8 @@ function checkTasksUnchanged(tasks: LoadedTask[], results: ResultsFile): void {
   const recorded = Object.keys(results.configs).sort();
   if (JSON.stringify(names) !== JSON.stringify(recorded)) {
     throw new AssayError(
-      'bad_argument',
-      `the task specs resolve to ${names.join(', ')} here, but the shards ran ${recorded.join(', ')}; pass --tasks / --include_path`,
+      'incompatible_runs',
+      `the task specs resolve to ${names.join(', ')} here, but the shards ran ${recorded.join(', ')}; pass \`tasks\` / \`includePath\``,
     );
   }
   for (const task of tasks) {
@@ -298,7 +302,7 @@ function checkTasksUnchanged(tasks: LoadedTask[], results: ResultsFile): void {
     const difference = firstDifference(resultsConfig(task.config, genKwargs), recorded, '');
     if (difference) {
       throw new AssayError(
-        'bad_argument',
+        'incompatible_runs',
         `task ${task.name} changed since the shards ran (${difference}); merge with the task files the shards used`,
         { location: { task: task.name } },
       );
@@ -306,7 +310,7 @@ function checkTasksUnchanged(tasks: LoadedTask[], results: ResultsFile): void {
     const sha = results.manifest.tasks[task.name]?.sha256;
     if (sha && sha !== task.source.sha256) {
       throw new AssayError(
-        'bad_argument',
+        'incompatible_runs',
         `task ${task.name}: ${task.source.path} is not the file the shards ran (sha256 ${task.source.sha256.slice(0, 12)}, shards ${sha.slice(0, 12)})`,
         { location: { task: task.name, file: task.source.path } },
       );

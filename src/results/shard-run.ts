@@ -35,10 +35,10 @@ export function loadShardRun(location: string): ShardRun {
   try {
     found = loadRun(location);
   } catch (error) {
-    if (error instanceof AssayError && error.message.startsWith('no sample logs beside')) {
+    if (error instanceof AssayError && error.code === 'missing_sample_logs') {
       throw new AssayError(
-        'bad_argument',
-        `${location}: no sample logs beside ${error.location.file ?? 'the results file'}: assay merge re-aggregates from the sample logs, so every shard must be run with --log_samples`,
+        'missing_sample_logs',
+        `${location}: no sample logs beside ${error.location.file ?? 'the results file'}: assay merge re-aggregates from the sample logs, so every shard must be run with \`logSamples\``,
         { location: error.location, cause: error },
       );
     }
@@ -48,8 +48,8 @@ export function loadShardRun(location: string): ShardRun {
   const shard = results.manifest?.shard;
   if (!shard) {
     throw new AssayError(
-      'bad_argument',
-      `${found.resultsFile} is not a shard run (its manifest has no shard); run each part with --shard i/N`,
+      'incompatible_runs',
+      `${found.resultsFile} is not a shard run (its manifest has no shard); run each part with \`shard\` i/N`,
       { location: { file: found.resultsFile } },
     );
   }
@@ -58,8 +58,8 @@ export function loadShardRun(location: string): ShardRun {
     const file = found.sampleFiles.get(task);
     if (!file) {
       throw new AssayError(
-        'bad_argument',
-        `shard ${shard.index}/${shard.count} (${found.resultsFile}) has no sample log for task ${task}; every shard must be run with --log_samples`,
+        'missing_sample_logs',
+        `shard ${shard.index}/${shard.count} (${found.resultsFile}) has no sample log for task ${task}; every shard must be run with \`logSamples\``,
         { location: { file: found.resultsFile, task } },
       );
     }
