@@ -133,7 +133,7 @@ export function editDistance(a: string, b: string): number {
 
 /** A file that could not be read: `not_found` when it does not exist, else `io_error`. */
 export function readError(what: string, file: string, cause: unknown): AssayError {
-  const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  const code = (cause as { code?: unknown } | undefined)?.code;
   return new AssayError(
     code === 'ENOENT' || code === 'ENOTDIR' ? 'not_found' : 'io_error',
     `${what}: cannot read ${file}`,
