@@ -233,6 +233,10 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
       info(
         '--cache_requests: nothing to cache (assay builds its requests in milliseconds); the flag does nothing',
       );
+    if (options.trustRemoteCode && options.model !== 'vllm' && options.model !== 'sglang')
+      info(
+        `--trust_remote_code: model ${options.model} loads no code from the Hub (assay reads datasets as parquet and tokenizers as tokenizer.json), so the flag does nothing; it reaches the servers --model vllm and sglang start`,
+      );
     const progress = progressListener(process.stderr, show);
     const state: RunState = { phase: 'loading', requests: new Map() };
     const listener: RunListener = (event) => {
