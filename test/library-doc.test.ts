@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../src/errors.js';
 import { repoRoot, tempDir } from './helpers.js';
 
 interface Example {
@@ -71,5 +72,15 @@ describe('docs/library.md', () => {
         .map((part) => [part.slice(0, part.indexOf('\n')), part.slice(part.indexOf('\n') + 1)]),
     );
     expect(printed).toEqual(Object.fromEntries(runnable.map((example) => [example.file, example.output])));
+  });
+
+  it('lists every error code with its meaning, as ERROR_CODES has them', () => {
+    const page = readFileSync(path.join(repoRoot, 'docs', 'library.md'), 'utf8');
+    const table = page.slice(page.indexOf('### Error codes'));
+    const rows = [...table.matchAll(/^\| `(\w+)` \| (.*) \|$/gm)].map((row) => [
+      row[1],
+      row[2].replaceAll('\\|', '|'),
+    ]);
+    expect(Object.fromEntries(rows)).toEqual(ERROR_CODES);
   });
 });
