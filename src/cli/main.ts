@@ -38,11 +38,13 @@ const SUBCOMMANDS = new Set([
 
 /**
  * lm-eval spells flags in snake_case; users also type kebab-case. Both reach commander as snake_case.
- * Values are left alone (only tokens starting with `--`, up to any `=`).
+ * Values are left alone (only tokens starting with `--`, up to any `=`, before any `--`).
  */
 export function normalizeFlags(argv: string[]): string[] {
-  return argv.map((token) => {
-    if (!token.startsWith('--') || token === '--') return token;
+  // After `--` every token is an argument (a folder may be called --a-b).
+  const end = argv.indexOf('--');
+  return argv.map((token, position) => {
+    if (!token.startsWith('--') || token === '--' || (end >= 0 && position > end)) return token;
     const eq = token.indexOf('=');
     const name = eq >= 0 ? token.slice(0, eq) : token;
     const rest = eq >= 0 ? token.slice(eq) : '';
@@ -55,10 +57,13 @@ function hint(code: string | undefined, command: string): string {
   const help = command === 'assay' ? 'assay --help' : `assay ${command} --help`;
   switch (code) {
     case 'commander.unknownCommand':
-      return 'assay --help lists the commands';
+      return `${help} lists the commands`;
     case 'commander.unknownOption':
       return `${help} lists its flags (lm-eval's spellings, snake or kebab case, are accepted)`;
     case 'commander.excessArguments':
+      // `assay run hellaswag`: lm-eval takes tasks only as a flag too.
+      if (command === 'run') return 'tasks go in --tasks (assay run --model NAME --tasks hellaswag,arc_easy)';
+      return `${help} shows the arguments it takes`;
     case 'commander.missingArgument':
       return `${help} shows the arguments it takes`;
     default:
