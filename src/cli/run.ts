@@ -178,7 +178,7 @@ function errorSummary(results: ResultsFile, logged: string[] | undefined): strin
   ];
   if (errors.first)
     lines.push(
-      `assay: first error (task ${errors.first.task}, doc ${errors.first.doc_id}): ${errors.first.message}`,
+      `assay: first error (task ${errors.first.task}, doc ${errors.first.doc_id}): ${withFlagNames(errors.first.message)}`,
     );
   lines.push(
     logged?.length
