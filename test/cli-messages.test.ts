@@ -71,7 +71,7 @@ describe('library errors through the CLI name flags, not option fields', () => {
 });
 
 describe("lm-eval's run flags", () => {
-  it('--cache_requests, --check_integrity, --trust_remote_code and --metadata (with the model args) are accepted with their meaning', () => {
+  it('--cache_requests, --check_integrity, --trust_remote_code and --metadata are accepted with their meaning', () => {
     const tasks = taskFolder(
       'task: answered',
       'doc_to_text: "{{ question }}"',
@@ -87,8 +87,6 @@ describe("lm-eval's run flags", () => {
       'answered',
       '--include_path',
       tasks,
-      '--model_args',
-      'seed=3',
       '--limit',
       '2',
       '--cache_requests',
@@ -112,9 +110,8 @@ describe("lm-eval's run flags", () => {
       'assay: warning: --limit SHOULD ONLY BE USED FOR TESTING. REAL METRICS SHOULD NOT BE COMPUTED USING LIMIT.',
     );
     const results = JSON.parse(readFileSync(findOne(path.join(out, 'dummy'), /^results_/), 'utf8'));
-    // lm-eval's `model_args | metadata`, merged into the task's own metadata (`cfg.metadata | meta`):
-    // the task's version stays, the model args and --metadata join it.
-    expect(results.configs.answered.metadata).toEqual({ version: 2, seed: 3, max_seq_lengths: [4096] });
+    // Merged into the task's own metadata (TaskManager(metadata=…), `cfg.metadata | meta`): its version stays.
+    expect(results.configs.answered.metadata).toEqual({ version: 2, max_seq_lengths: [4096] });
   });
 
   it('--check_integrity stops before the model on a task that fails validation; --verbosity ERROR prints only errors', () => {

@@ -67,10 +67,7 @@ export interface CommonOptions extends CodeExecutionOptions {
   /** Recorded in results.json (lm-eval's batch_size); backends batch as their own model args say. */
   batchSize?: number | string;
   useCache?: string;
-  /**
-   * Merged into every task's `metadata` (lm-eval's --metadata; the run's keys win). `evaluate` merges
-   * `modelArgs` in first, as lm-eval does (`model_args | metadata`; an api_key is recorded redacted).
-   */
+  /** Merged into every task's `metadata` (lm-eval's --metadata; the run's keys win). */
   metadata?: Record<string, unknown>;
   /** Before the run, check its tasks as `assay validate` does (lm-eval's check_integrity); stop on a failure. */
   checkIntegrity?: boolean;
@@ -322,15 +319,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
   // results.json records the model args; an API key must never land there.
   const recorded = 'api_key' in modelArgs ? { ...modelArgs, api_key: '<redacted>' } : modelArgs;
   const modelName = modelNameFrom(options.model, recorded);
-  // lm-eval hands the model args to every task as metadata too (`model_args | metadata`, evaluator.py's
-  // simple_evaluate and the CLI's EvaluatorConfig): RULER reads `pretrained` and the tokenizer there.
-  // The args as given, not with the run-wide settings (device, max batch size) merged in, as in lm-eval.
-  const given = options.modelArgs ?? {};
-  const taskArgs = 'api_key' in given ? { ...given, api_key: '<redacted>' } : given;
-  const metadata =
-    Object.keys(taskArgs).length || options.metadata ? { ...taskArgs, ...options.metadata } : undefined;
-  const runOptions: EvaluateOptions = { ...options, metadata };
-  const prepared = await prepareRun(runOptions, modelName);
+  const prepared = await prepareRun(options, modelName);
   let backend: ModelBackend;
   try {
     backend = await createBackend(options.model, backendArgs, {
@@ -348,7 +337,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
   const unusedGpu = deviceWarning(options.model, options.device, backend.info?.() ?? {});
   if (unusedGpu) options.logger?.warn(unusedGpu);
   try {
-    return await run(backend, { model: options.model, modelArgs: recorded }, runOptions, prepared);
+    return await run(backend, { model: options.model, modelArgs: recorded }, options, prepared);
   } finally {
     await backend.close?.();
   }
