@@ -12,6 +12,7 @@ import { makeTable } from '../results/table.js';
 import { buildTaskIndex } from '../tasks/index.js';
 import { reportError } from './errors.js';
 import { consoleExportLogger, hubRequest } from './export.js';
+import { pinsFlag, secondsFlag } from './flag-values.js';
 import { buildProgram } from './main.js';
 import { progressListener } from './progress.js';
 import { isListing, taskListing } from './task-listing.js';
@@ -224,6 +225,8 @@ export function optionsFromFlags(
     },
     perplexity: parsePerplexityOptions(flags, '--ppl_* flags'),
     python: flags.python === undefined ? undefined : String(flags.python),
+    maxLatencyS: secondsFlag(flags.max_latency_s, '--max_latency_s'),
+    expectSha256: pinsFlag(flags.expect_sha256),
     showConfig: boolFlag(flags.show_config) ?? false,
     writeOut: boolFlag(flags.write_out) ?? false,
     hubExport: tracking,

@@ -303,7 +303,10 @@ function checkTasksUnchanged(tasks: LoadedTask[], results: ResultsFile): void {
         { location: { task: task.name } },
       );
     }
-    const sha = results.manifest.tasks[task.name]?.sha256;
+    // The config's own hash (older results have only `sha256`, which was the config's): the data files
+    // are not read again here.
+    const recordedTask = results.manifest.tasks[task.name];
+    const sha = recordedTask?.config_sha256 ?? recordedTask?.sha256;
     if (sha && sha !== task.source.sha256) {
       throw new AssayError(
         'bad_argument',

@@ -13,6 +13,7 @@ import { executeRequests } from './execute.js';
 import type { McMode } from './mc-generate.js';
 import type { PerplexityOptions } from './perplexity/settings.js';
 import { PerplexityStage } from './perplexity/stage.js';
+import { type TaskPins, verifyPins } from './pins.js';
 import { planTask, type TaskPlan } from './plan.js';
 import type { Instance } from './requests.js';
 import { type ScoredTask, scoreTask } from './score.js';
@@ -48,6 +49,8 @@ export interface RunOptions {
   perplexity?: PerplexityOptions;
   /** The Python worker the tasks' Python functions are bound to, when any task has them (the manifest records it). */
   python?: PythonRuntime;
+  /** Task → expected content sha256 (`--expect_sha256`), checked once the docs are loaded. */
+  pins?: TaskPins;
 }
 
 export interface EvaluationOutput {
@@ -93,6 +96,10 @@ export async function runEvaluation(
       }),
     );
   }
+
+  // Every doc is loaded now (few-shot pools included), so the content hashes are known: a pinned task
+  // that changed stops the run before any model request.
+  verifyPins(options.pins, tasks);
 
   // Perplexity modes are settled now, so a backend that cannot serve one stops the run before any request.
   const perplexity = await PerplexityStage.plan(backend, plans, options.perplexity);

@@ -1,6 +1,7 @@
 import type { TaskResult } from '../evaluate/aggregate.js';
 import type { RequestLatency } from '../evaluate/execute.js';
 import type { TaskPlan } from '../evaluate/plan.js';
+import { taskContentSha256 } from '../tasks/source-hash.js';
 import type { SampleLine } from './samples.js';
 
 export const LEADERBOARD_SCHEMA = 'assay.leaderboard/v1';
@@ -67,7 +68,7 @@ export function buildLeaderboard(input: {
       n: primary.n,
       correct: binary ? values.filter((value) => value === 1 || value === true).length : null,
       mean_latency_ms: stats && stats.requests > 0 ? (stats.seconds * 1000) / stats.requests : null,
-      sha256: plan.task.source.sha256,
+      sha256: taskContentSha256(plan.task),
     };
     const errors = input.errorsByTask[result.name] ?? 0;
     if (errors > 0) Object.assign(entry, { partial: true, errors });
