@@ -162,6 +162,13 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
     throw new AssayError('bad_argument', '--limit and --samples cannot be used together');
   }
   const shard = parseShard(options.shard);
+  const cap = options.maxLatencyS;
+  if (cap !== undefined && !(typeof cap === 'number' && Number.isFinite(cap) && cap > 0)) {
+    throw new AssayError(
+      'bad_argument',
+      `--max_latency_s must be a positive number of seconds, got ${JSON.stringify(cap)}`,
+    );
+  }
   const mcMode = parseMcMode(options.mcMode);
   const seeds = parseSeeds(options.seed);
   const genKwargs =
@@ -300,6 +307,7 @@ async function run(
     perplexity: options.perplexity,
     python,
     pins,
+    maxLatencyS: options.maxLatencyS,
   }).finally(() => closePrepared(prepared));
   // Recorded only when used, so default runs keep lm-eval's config keys.
   if (mcMode === 'generate') output.results.config.mc_mode = 'generate';

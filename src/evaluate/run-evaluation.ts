@@ -1,3 +1,4 @@
+import { AssayError } from '../errors.js';
 import type { ModelBackend } from '../models/backend.js';
 import type { PythonRuntime } from '../python/python-runtime.js';
 import { buildResults, type ResultsFile } from '../results/build.js';
@@ -51,6 +52,8 @@ export interface RunOptions {
   python?: PythonRuntime;
   /** Task → expected content sha256 (`--expect_sha256`), checked once the docs are loaded. */
   pins?: TaskPins;
+  /** The per-request latency cap in seconds (`--max_latency_s`). */
+  maxLatencyS?: number;
 }
 
 export interface EvaluationOutput {
@@ -109,7 +112,19 @@ export async function runEvaluation(
   for (const plan of plans)
     for (const doc of plan.docs)
       for (const instance of doc.instances) if (!perplexity.ownsInstance(instance)) instances.push(instance);
-  const latency = await executeRequests(backend, instances, listener);
+  if (options.maxLatencyS !== undefined) {
+    const windowed = plans.find((plan) =>
+      plan.docs.some((doc) => doc.instances.some((instance) => perplexity.ownsInstance(instance))),
+    );
+    if (windowed) {
+      throw new AssayError(
+        'bad_argument',
+        `--max_latency_s caps requests; task ${windowed.task.name} is scored in token windows (--ppl_mode strided or chunked), which it cannot time one by one: drop one of the two`,
+        { location: { task: windowed.task.name } },
+      );
+    }
+  }
+  const latency = await executeRequests(backend, instances, listener, { maxLatencyS: options.maxLatencyS });
   await perplexity.run(backend, listener);
 
   listener?.({ type: 'phase', phase: 'scoring' });
