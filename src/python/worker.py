@@ -896,16 +896,14 @@ def install_stand_ins():
 # A function is bound only when a static walk of what it can reach finds no placeholder (`needs_of`).
 # None of this runs while imports succeed: the first attempt is a plain exec_module.
 
-# Package -> the task file that first needed it (for messages).
+# Package -> the task file that first needed it.
 PLACEHOLDER_ROOTS = {}
+# The task module being imported again with placeholders (named in their messages).
+_loading = []
 # Packages served as placeholders right now (during the retried import of one task module).
 _active_placeholders = set()
 # Folders whose files are task code: the folders of the modules loaded here, and the task trees.
 task_dirs = set()
-
-
-class PlaceholderUsed(ImportError):
-    """A placeholder was used for real: the package it stands for is not installed."""
 
 
 class PackageNeeded(ImportError):
@@ -916,16 +914,16 @@ class PackageNeeded(ImportError):
         self.root = root
 
 
-def placeholder_message(root):
+def placeholder_message(root, needed_by):
     return (
-        f"{root} is not installed for {sys.executable} (needed by {PLACEHOLDER_ROOTS.get(root, 'task code')}); "
+        f"{root} is not installed for {sys.executable} (needed by {needed_by}); "
         f"install it in that interpreter or pass --python"
     )
 
 
 def _refuse(self, *args, **kwargs):
     root = object.__getattribute__(self, "_assay_root")
-    raise PlaceholderUsed(placeholder_message(root), name=root)
+    raise ImportError(placeholder_message(root, object.__getattribute__(self, "_assay_by")), name=root)
 
 
 class Placeholder:
@@ -933,22 +931,26 @@ class Placeholder:
     (`np.ndarray`, `npt.NDArray[np.float64]`, `np.ndarray | None` in annotations) give further
     placeholders; every use that would produce a value raises."""
 
-    __slots__ = ("_assay_root", "_assay_name")
+    __slots__ = ("_assay_root", "_assay_name", "_assay_by")
 
-    def __init__(self, root, name):
+    def __init__(self, root, name, needed_by):
         object.__setattr__(self, "_assay_root", root)
         object.__setattr__(self, "_assay_name", name)
+        object.__setattr__(self, "_assay_by", needed_by)
+
+    def _further(self, name):
+        return Placeholder(self._assay_root, name, self._assay_by)
 
     def __getattr__(self, attribute):
         if attribute.startswith("__") and attribute.endswith("__"):
             raise AttributeError(attribute)
-        return Placeholder(self._assay_root, f"{self._assay_name}.{attribute}")
+        return self._further(f"{self._assay_name}.{attribute}")
 
     def __getitem__(self, key):
-        return Placeholder(self._assay_root, f"{self._assay_name}[...]")
+        return self._further(f"{self._assay_name}[...]")
 
     def __or__(self, other):
-        return Placeholder(self._assay_root, f"{self._assay_name} | ...")
+        return self._further(f"{self._assay_name} | ...")
 
     __ror__ = __or__
 
@@ -987,13 +989,16 @@ class Placeholder:
 class PlaceholderModule(types.ModuleType):
     """A missing package or one of its submodules: every attribute is a placeholder."""
 
+    _assay_by = "task code"
+
     def __getattr__(self, attribute):
+        root = self.__name__.split(".")[0]
         if attribute == "__version__":
             # A version check at import (`if np.__version__ >= "2.0"`) is a real use of the package.
-            raise PlaceholderUsed(placeholder_message(self.__name__.split(".")[0]), name=self.__name__)
+            raise ImportError(placeholder_message(root, self._assay_by), name=root)
         if attribute.startswith("__") and attribute.endswith("__"):
             raise AttributeError(attribute)
-        return Placeholder(self.__name__.split(".")[0], f"{self.__name__}.{attribute}")
+        return Placeholder(root, f"{self.__name__}.{attribute}", self._assay_by)
 
 
 def is_placeholder(value):
@@ -1033,7 +1038,9 @@ class PlaceholderFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
 
     def create_module(self, spec):
-        return PlaceholderModule(spec.name)
+        module = PlaceholderModule(spec.name)
+        module._assay_by = _loading[-1] if _loading else "task code"
+        return module
 
     def exec_module(self, module):
         module.__path__ = []
@@ -1083,6 +1090,7 @@ def exec_task_module(name, path):
     if _placeholder_finder not in sys.meta_path:
         sys.meta_path.append(_placeholder_finder)
     roots = []
+    _loading.append(path)
     try:
         while True:
             roots.append(root)
@@ -1098,6 +1106,7 @@ def exec_task_module(name, path):
                 if root is None or len(roots) >= 32:
                     raise
     finally:
+        _loading.pop()
         _active_placeholders.clear()
         # Placeholders leave sys.modules: later imports (by other code) see the package as missing.
         for key in [key for key, value in sys.modules.items() if type(value) is PlaceholderModule]:
@@ -1230,7 +1239,7 @@ def check_reachable(fn, label):
         return
     root, trail = found
     raise PackageNeeded(
-        f"needs {root}, not installed for {sys.executable} (it reaches {trail}); "
+        f"needs {root}, not installed for {sys.executable} (via {trail}); "
         f"install it in that interpreter or pass --python",
         root,
     )
