@@ -195,6 +195,7 @@ def run():
 // Imports two packages no interpreter has (top-level and `from pkg.sub import name`): the module imports
 // with placeholders for them, and only the functions that cannot reach one load.
 const PLACEHOLDER_MODULE = String.raw`
+import functools
 from typing import Optional
 
 import datasets
@@ -237,6 +238,15 @@ def through_class(doc):
 
 def through_from(doc):
     return f1_score(doc["values"], doc["values"])
+
+
+@functools.lru_cache(maxsize=None)
+def _cached_table(size):
+    return an.zeros(size)
+
+
+def through_cache(doc):
+    return _cached_table(len(doc["values"]))
 
 
 def through_submodule(doc):
@@ -491,6 +501,7 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
         ['through_class', 'absent_metrics_xyz', 'through_class -> Scorer -> score -> f1_score'],
         ['through_from', 'absent_metrics_xyz', 'through_from -> f1_score'],
         ['through_submodule', 'absent_numeric_xyz', 'through_submodule -> absent_numeric_xyz'],
+        ['through_cache', 'absent_numeric_xyz', 'through_cache -> _cached_table -> an'],
         ['NeedyFilter', 'absent_numeric_xyz', 'NeedyFilter -> apply -> _average -> an'],
       ];
       const refsToBind = cases.map(([name]) => ref(name, ['process_results'], 'placeholder_utils.py'));

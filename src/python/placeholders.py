@@ -319,6 +319,10 @@ def _reached(value):
         return [("item", item) for item in value] if len(value) <= 10000 else []
     if isinstance(value, (str, bytes, int, float, bool, types.ModuleType)) or value is None:
         return []
+    wrapped = getattr(value, "__wrapped__", None) if callable(value) else None
+    if wrapped is not None:
+        # A decorated function (functools.cache / lru_cache / wraps): what it wraps is what runs.
+        return [("__wrapped__", wrapped)]
     if _is_task_class(type(value)):
         # An instance of a task-defined class (a scorer built at import): its class and its fields.
         return [("class", type(value)), *((name, item) for name, item in getattr(value, "__dict__", {}).items())]
@@ -326,6 +330,8 @@ def _reached(value):
 
 
 _needs = {}
+# Steps that add no name to the path a message shows.
+_UNNAMED = {"item", "default", "closure", "argument", "method", "partial", "__wrapped__"}
 
 
 def needs_of(target, label):
@@ -346,7 +352,7 @@ def needs_of(target, label):
             continue
         seen.add(id(value))
         for name, item in _reached(value):
-            stack.append((item, trail if name in ("item", "default", "closure", "argument", "method", "partial") else trail + (name,)))
+            stack.append((item, trail if name in _UNNAMED else trail + (name,)))
     _needs[key] = (target, found)
     return found
 
