@@ -358,6 +358,10 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
       writeFileSync(path.join(dir, 'placeholder_at_import.py'), PLACEHOLDER_AT_IMPORT);
       writeFileSync(path.join(dir, 'placeholder_decorator.py'), PLACEHOLDER_DECORATOR);
       writeFileSync(
+        path.join(dir, 'placeholder_star.py'),
+        'from absent_numeric_xyz import *\n\ndef fn(doc):\n    return array(doc)\n',
+      );
+      writeFileSync(
         path.join(dir, 'missing_helper.py'),
         'from lm_eval.utils import not_a_real_helper\n\ndef fn(doc):\n    return 1\n',
       );
@@ -527,19 +531,28 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
       );
     });
 
-    it('module-level use of a missing package (a call, a decorator) still fails the import', async () => {
+    it('module-level use of a missing package (a call, a decorator, a star import) still fails the import', async () => {
       const failures = await runtime.tryBind([
         ref('fn', ['process_docs'], 'placeholder_at_import.py'),
         ref('fn', ['process_docs'], 'placeholder_decorator.py'),
+        ref('fn', ['process_docs'], 'placeholder_star.py'),
       ]);
       const because = (file: string) =>
         `absent_numeric_xyz is not installed for ${runtime.info.python} (needed by ${path.join(dir, file)}); install it in that interpreter or pass --python`;
-      expect(failures.map((failure) => failure?.code)).toEqual(['function_not_found', 'function_not_found']);
+      expect(failures.map((failure) => failure?.code)).toEqual([
+        'function_not_found',
+        'function_not_found',
+        'function_not_found',
+      ]);
       expect(failures[0]?.message).toBe(
         `process_docs: !function placeholder_at_import.fn: importing placeholder_at_import.py failed: ImportError: ${because('placeholder_at_import.py')} at placeholder_at_import.py:4 in <module>: TABLE = an.arange(10)`,
       );
       expect(failures[1]?.message).toBe(
         `process_docs: !function placeholder_decorator.fn: importing placeholder_decorator.py failed: ImportError: ${because('placeholder_decorator.py')} at placeholder_decorator.py:4 in <module>: @an.vectorize`,
+      );
+      // A star import cannot know the names it would bind: it fails rather than leave them undefined.
+      expect(failures[2]?.message).toBe(
+        `process_docs: !function placeholder_star.fn: importing placeholder_star.py failed: ImportError: ${because('placeholder_star.py')} at placeholder_star.py:1 in <module>: from absent_numeric_xyz import *`,
       );
     });
 

@@ -126,8 +126,9 @@ class PlaceholderModule(types.ModuleType):
 
     def __getattr__(self, attribute):
         root = self.__name__.split(".")[0]
-        if attribute == "__version__":
-            # A version check at import (`if np.__version__ >= "2.0"`) is a real use of the package.
+        if attribute in ("__version__", "__all__"):
+            # A version check at import (`if np.__version__ >= "2.0"`) is a real use of the package, and
+            # `from np import *` cannot know the names it would bind.
             raise ImportError(placeholder_message(root, self._assay_by), name=root)
         if attribute.startswith("__") and attribute.endswith("__"):
             raise AttributeError(attribute)
