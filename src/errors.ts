@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'hub_error'
   | 'export_error'
   | 'needs_python'
+  | 'python_package_missing'
   | 'python_error'
   | 'sha256_mismatch';
 

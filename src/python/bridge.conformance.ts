@@ -192,6 +192,124 @@ def run():
     }
 `;
 
+// Imports two packages no interpreter has (top-level and `from pkg.sub import name`): the module imports
+// with placeholders for them, and only the functions that cannot reach one load.
+const PLACEHOLDER_MODULE = String.raw`
+import functools
+from typing import Optional
+
+import datasets
+import absent_numeric_xyz as an
+import absent_numeric_xyz.linalg
+from absent_metrics_xyz.scores import f1_score
+
+
+def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
+    def _process(doc):
+        return {"query": " ".join(doc["text"].split()).capitalize(), "n": len(doc["text"])}
+
+    return dataset.map(_process)
+
+
+def annotated(doc: Optional[an.ndarray]) -> "an.ndarray":
+    return doc["text"][::-1]
+
+
+def direct(doc):
+    return an.mean(doc["values"])
+
+
+def _average(values):
+    return an.mean(values)
+
+
+def through_helper(doc):
+    return _average(doc["values"])
+
+
+class Scorer:
+    def score(self, values):
+        return f1_score(values, values)
+
+
+def through_class(doc):
+    return Scorer().score(doc["values"])
+
+
+def through_from(doc):
+    return f1_score(doc["values"], doc["values"])
+
+
+@functools.lru_cache(maxsize=None)
+def _cached_table(size):
+    return an.zeros(size)
+
+
+def through_cache(doc):
+    return _cached_table(len(doc["values"]))
+
+
+def through_submodule(doc):
+    return absent_numeric_xyz.linalg.norm(doc["values"])
+
+
+class PureFilter:
+    def apply(self, resps, docs):
+        return [[r.strip() for r in rs] for rs in resps]
+
+
+class NeedyFilter:
+    def apply(self, resps, docs):
+        return [[_average(r) for r in rs] for rs in resps]
+
+
+def dynamic(doc):
+    # Out of the static walk's sight: the placeholder is reached at run time and says so.
+    return globals()["an"].mean(doc["values"])
+`;
+
+/** Module-level code that really uses the missing package: the import fails, as without placeholders. */
+const PLACEHOLDER_AT_IMPORT = `
+import absent_numeric_xyz as an
+
+TABLE = an.arange(10)
+
+def fn(doc):
+    return 1
+`;
+
+const PLACEHOLDER_DECORATOR = `
+import absent_numeric_xyz as an
+
+@an.vectorize
+def fn(doc):
+    return 1
+`;
+
+/** Calls the placeholder module's pure functions directly, with the missing packages stubbed out. */
+const PLACEHOLDER_DIRECT = String.raw`
+import importlib.util, json, sys, types
+
+class Dataset:
+    def __init__(self, rows):
+        self.rows = rows
+    def map(self, function):
+        return Dataset([{**row, **function(dict(row))} for row in self.rows])
+
+for name in ("datasets", "absent_numeric_xyz", "absent_numeric_xyz.linalg", "absent_metrics_xyz", "absent_metrics_xyz.scores"):
+    sys.modules[name] = types.ModuleType(name)
+sys.modules["datasets"].Dataset = Dataset
+sys.modules["absent_numeric_xyz"].ndarray = list
+sys.modules["absent_metrics_xyz.scores"].f1_score = None
+spec = importlib.util.spec_from_file_location("placeholder_utils", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+docs = json.load(sys.stdin)
+processed = module.process_docs(Dataset(docs)).rows
+print(json.dumps({"docs": processed, "annotated": [module.annotated(doc) for doc in processed],
+                  "filtered": module.PureFilter().apply([[" a ", "b "]], [{}])}))
+`;
+
 export interface BridgeConformanceOptions {
   python: string;
 }
@@ -233,6 +351,15 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
       writeFileSync(
         path.join(dir, 'needs_missing.py'),
         'import definitely_not_a_module_xyz\n\ndef fn(doc):\n    return 1\n',
+      );
+      // The task folder's own module (not on sys.path, as in lm-eval): never stood in for.
+      writeFileSync(path.join(dir, 'definitely_not_a_module_xyz.py'), 'VALUE = 1\n');
+      writeFileSync(path.join(dir, 'placeholder_utils.py'), PLACEHOLDER_MODULE);
+      writeFileSync(path.join(dir, 'placeholder_at_import.py'), PLACEHOLDER_AT_IMPORT);
+      writeFileSync(path.join(dir, 'placeholder_decorator.py'), PLACEHOLDER_DECORATOR);
+      writeFileSync(
+        path.join(dir, 'placeholder_star.py'),
+        'from absent_numeric_xyz import *\n\ndef fn(doc):\n    return array(doc)\n',
       );
       writeFileSync(
         path.join(dir, 'missing_helper.py'),
@@ -347,6 +474,85 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
       );
       expect(attributeError?.message).toBe(
         "process_docs: !function fixture_utils.no_such_function: fixture_utils.py has no function 'no_such_function'",
+      );
+    });
+
+    it('a module importing a missing package loads with placeholders; its pure functions run as Python runs them', async () => {
+      const docs = [
+        { text: '  hello   wide  world ', values: [1, 2] },
+        { text: 'ünïcode  text', values: [3] },
+      ];
+      const direct = spawnSync(python, ['-c', PLACEHOLDER_DIRECT, path.join(dir, 'placeholder_utils.py')], {
+        input: JSON.stringify(docs),
+        encoding: 'utf8',
+      });
+      expect(direct.stderr).toBe('');
+      const expected = JSON.parse(direct.stdout);
+      const processDocs = await bound('process_docs', ['process_docs'], 'placeholder_utils.py');
+      const processed = await runtime.processDocs(processDocs, docs, { task: 't', split: 'test' });
+      expect(processed).toEqual(expected.docs);
+      const annotated = await bound('annotated', ['doc_to_text'], 'placeholder_utils.py');
+      await runtime.prepareDocFunctions([{ ref: annotated, docs: processed }], () => ({ task: 't' }));
+      expect(processed.map((doc) => annotated.prepared.get(doc))).toEqual(expected.annotated);
+      const pure = await bound('PureFilter', ['filter_list', 0], 'placeholder_utils.py');
+      expect(await runtime.filter(pure, 'class', {}, [[' a ', 'b ']], [{}], 't')).toEqual(expected.filtered);
+    });
+
+    it('a function that can reach a placeholder is refused, naming the package and the way it gets there', async () => {
+      const cases: Array<[string, string, string]> = [
+        ['direct', 'absent_numeric_xyz', 'direct -> an'],
+        ['through_helper', 'absent_numeric_xyz', 'through_helper -> _average -> an'],
+        ['through_class', 'absent_metrics_xyz', 'through_class -> Scorer -> score -> f1_score'],
+        ['through_from', 'absent_metrics_xyz', 'through_from -> f1_score'],
+        ['through_submodule', 'absent_numeric_xyz', 'through_submodule -> absent_numeric_xyz'],
+        ['through_cache', 'absent_numeric_xyz', 'through_cache -> _cached_table -> an'],
+        ['NeedyFilter', 'absent_numeric_xyz', 'NeedyFilter -> apply -> _average -> an'],
+      ];
+      const refsToBind = cases.map(([name]) => ref(name, ['process_results'], 'placeholder_utils.py'));
+      const failures = await runtime.tryBind(refsToBind);
+      const interpreter = runtime.info.python;
+      expect(failures.map((failure) => [failure?.code, failure?.message])).toEqual(
+        cases.map(([name, root, trail]) => [
+          'python_package_missing',
+          `process_results: !function placeholder_utils.${name} needs ${root}, not installed for ${interpreter} (via ${trail}); install it in that interpreter or pass --python`,
+        ]),
+      );
+      expect(failures.map((failure) => failure?.location?.file)).toEqual(cases.map(() => yamlFile()));
+    });
+
+    it('a placeholder reached at run time raises an ImportError naming the package, never a value', async () => {
+      const dynamic = await bound('dynamic', ['doc_to_text'], 'placeholder_utils.py');
+      const error = await runtime
+        .prepareDocFunctions([{ ref: dynamic, docs: [{ values: [1] }] }], () => ({ task: 't', docId: 0 }))
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(AssayError);
+      expect((error as AssayError).message).toBe(
+        `task t: doc_to_text placeholder_utils.dynamic raised ImportError: absent_numeric_xyz is not installed for ${runtime.info.python} (needed by ${path.join(dir, 'placeholder_utils.py')}); install it in that interpreter or pass --python in dynamic: return globals()["an"].mean(doc["values"]) (on doc 0)`,
+      );
+    });
+
+    it('module-level use of a missing package (a call, a decorator, a star import) still fails the import', async () => {
+      const failures = await runtime.tryBind([
+        ref('fn', ['process_docs'], 'placeholder_at_import.py'),
+        ref('fn', ['process_docs'], 'placeholder_decorator.py'),
+        ref('fn', ['process_docs'], 'placeholder_star.py'),
+      ]);
+      const because = (file: string) =>
+        `absent_numeric_xyz is not installed for ${runtime.info.python} (needed by ${path.join(dir, file)}); install it in that interpreter or pass --python`;
+      expect(failures.map((failure) => failure?.code)).toEqual([
+        'function_not_found',
+        'function_not_found',
+        'function_not_found',
+      ]);
+      expect(failures[0]?.message).toBe(
+        `process_docs: !function placeholder_at_import.fn: importing placeholder_at_import.py failed: ImportError: ${because('placeholder_at_import.py')} at placeholder_at_import.py:4 in <module>: TABLE = an.arange(10)`,
+      );
+      expect(failures[1]?.message).toBe(
+        `process_docs: !function placeholder_decorator.fn: importing placeholder_decorator.py failed: ImportError: ${because('placeholder_decorator.py')} at placeholder_decorator.py:4 in <module>: @an.vectorize`,
+      );
+      // A star import cannot know the names it would bind: it fails rather than leave them undefined.
+      expect(failures[2]?.message).toBe(
+        `process_docs: !function placeholder_star.fn: importing placeholder_star.py failed: ImportError: ${because('placeholder_star.py')} at placeholder_star.py:1 in <module>: from absent_numeric_xyz import *`,
       );
     });
 
