@@ -238,7 +238,7 @@ describe.skipIf(!plain)('Python task modules that import a missing package', () 
 
 // aradice's shape: a multiple-choice task whose f1 aggregation is a function calling scikit-learn's
 // f1_score, which the interpreter does not have (assay's stand-in serves it).
-const ARADICE_METRICS = String.raw`from sklearn.metrics import f1_score
+const ARADICE_METRICS = `from sklearn.metrics import f1_score
 
 
 def micro_f1_score(items):
