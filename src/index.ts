@@ -5,8 +5,8 @@ export {
   evaluate,
   type SimpleEvaluateOptions,
   simpleEvaluate,
-} from './evaluate/evaluate.js';
-export type { RunEvent, RunListener } from './evaluate/events.js';
+} from './run/evaluate.js';
+export type { Logger, RunEvent, RunListener } from './events.js';
 export type {
   BackendCapabilities,
   ChatMessage,

@@ -1,11 +1,12 @@
 import { AssayError } from '../errors.js';
+import type { RunListener } from '../events.js';
 import {
   type GeneratedTokens,
   type GenerateRequest,
   isRequestError,
   type ModelBackend,
 } from '../models/backend.js';
-import type { RunListener } from './events.js';
+import { answerClock } from './request-timing.js';
 import type { Instance, RequestType, Response } from './requests.js';
 
 interface UniqueRequest {
@@ -72,15 +73,21 @@ export async function executeRequests(
     const total = unique.reduce((sum, request) => sum + request.copies, 0);
     listener?.({ type: 'request-batch-start', requestType: type, total: list.length, unique: total });
     const started = performance.now();
-    const progress = (done: number) =>
+    const clock = answerClock(total);
+    const progress = (done: number) => {
+      clock.progress(done);
       listener?.({ type: 'request-progress', requestType: type, done, total });
+    };
     const { answers, logprobs } = await send(backend, type, unique, progress);
+    const times = clock.finish();
     let offset = 0;
     for (const request of unique) {
       const slice = answers.slice(offset, offset + request.copies);
       const logprobSlice = logprobs?.slice(offset, offset + request.copies);
+      const latencyMs = Array.from(times.subarray(offset, offset + request.copies));
       offset += request.copies;
       for (const instance of request.instances) {
+        instance.latencyMs = latencyMs;
         instance.resps = request.copies === 1 ? new Array(instance.repeats).fill(slice[0]) : slice;
         if (logprobSlice) {
           instance.genLogprobs =

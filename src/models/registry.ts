@@ -12,7 +12,7 @@ export interface BackendContext {
   /** The run's output folder, when it writes one: managed servers keep their log there. */
   outputDirectory?: string;
   /** Progress of slow starts (a managed server loading its model). */
-  listener?: import('../evaluate/events.js').RunListener;
+  listener?: import('../events.js').RunListener;
   warn?: (message: string) => void;
 }
 

@@ -8,7 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { simpleEvaluate } from '../evaluate/evaluate.js';
+import { simpleEvaluate } from '../run/evaluate.js';
 import type { GenerateRequest, ModelBackend } from '../models/backend.js';
 import { builtinTasksDir } from '../tasks/index.js';
 import { probeSandbox } from './bubblewrap.js';

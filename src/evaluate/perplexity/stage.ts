@@ -4,9 +4,10 @@
  * skip executeRequests), adds token_perplexity and scored-span counts to the scored docs, and builds the
  * `perplexity` block of results.json.
  */
+
+import type { RunListener } from '../../events.js';
 import type { ModelBackend, TokenizerInfo } from '../../models/backend.js';
 import type { MetricConfig } from '../../tasks/types.js';
-import type { RunListener } from '../events.js';
 import type { TaskPlan } from '../plan.js';
 import type { Instance } from '../requests.js';
 import type { ScoredTask } from '../score.js';

@@ -5,7 +5,8 @@
  * family, since they re-use the tasks' data.
  */
 import { adjustPValues } from '../../stats/p-value-adjustment.js';
-import { loadRun, readSampleScores, type SampleScore } from './load-run.js';
+import { loadRun } from '../read-run.js';
+import { readSampleScores, type SampleScore } from '../read-samples.js';
 import { type ComparisonTarget, type PairedScores, pairScores } from './pair-samples.js';
 import {
   comparePairedScores,

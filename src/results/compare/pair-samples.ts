@@ -4,7 +4,7 @@
  * correctly; a doc that appears k times in a dataset pairs its i-th occurrence with the other run's i-th.
  */
 import { AssayError } from '../../errors.js';
-import type { SampleScore } from './load-run.js';
+import type { SampleScore } from '../read-samples.js';
 
 export interface ComparisonTarget {
   task: string;

@@ -4,7 +4,8 @@
  * metric list (every filter), so the family that Holm/BH adjusts is one test per task and filter.
  */
 import { AssayError, closestNames } from '../../errors.js';
-import type { LoadedRun, RunResults } from './load-run.js';
+import type { LoadedRun } from '../read-run.js';
+import type { ReadResults } from '../schema.js';
 import type { ComparisonTarget } from './pair-samples.js';
 
 export interface TargetSelection {
@@ -15,7 +16,7 @@ export interface TargetSelection {
   groups: Map<string, string[]>;
 }
 
-function leavesOf(results: RunResults, name: string, seen = new Set<string>()): string[] {
+function leavesOf(results: ReadResults, name: string, seen = new Set<string>()): string[] {
   if (seen.has(name)) return [];
   seen.add(name);
   const children = results.group_subtasks[name];
