@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { AssayError, closestNames } from '../errors.js';
-import { type EvaluateOptions, evaluate } from '../run/evaluate.js';
-import type { RunEvent, RunListener } from '../events.js';
 import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
+import type { RunEvent, RunListener } from '../events.js';
 import type { ExportRequest } from '../export/export-run.js';
 import { exportRun } from '../export/export-run.js';
 import { wandbRefusal } from '../export/wandb.js';
 import type { ResultsFile } from '../results/results-file.js';
 import { makeTable } from '../results/table.js';
+import { type EvaluateOptions, evaluate } from '../run/evaluate.js';
 import { buildTaskIndex } from '../tasks/index.js';
 import { reportError } from './errors.js';
 import { consoleExportLogger, hubRequest } from './export.js';

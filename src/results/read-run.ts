@@ -109,10 +109,16 @@ export function locateResultsFile(location: string): { resultsFile: string; igno
   return { resultsFile: candidates[candidates.length - 1], ignored: candidates.slice(0, -1) };
 }
 
-/** The leaf tasks of a results file: those with a config (lm-eval writes one per leaf), else n-samples. */
+/**
+ * The leaf tasks of a results file: those with a config (lm-eval writes one per leaf), else those with
+ * sample counts, else the entries of `results` that are not groups.
+ */
 export function leafTasksOf(results: ReadResults): string[] {
   const configured = Object.keys(results.configs);
-  return configured.length ? configured : Object.keys(results['n-samples']);
+  if (configured.length) return configured;
+  const counted = Object.keys(results['n-samples']);
+  if (counted.length) return counted;
+  return Object.keys(results.results).filter((name) => !(name in (results.groups ?? {})));
 }
 
 /** Each leaf task's sample log beside the results file (same time stamp), when it exists. */

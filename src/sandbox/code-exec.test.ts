@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { simpleEvaluate } from '../run/evaluate.js';
 import type { GenerateRequest, ModelBackend } from '../models/backend.js';
+import { simpleEvaluate } from '../run/evaluate.js';
 import { probeSandbox } from './bubblewrap.js';
 import { extractCode, ioProgram, judgeIoAnswers, scoreIoTests } from './io-tests.js';
 import { classifyRun } from './outcome.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AssayError } from '../errors.js';
-import { parseResults } from '../results/read-run.js';
+import { leafTasksOf, parseResults } from '../results/read-run.js';
 import { isResultsFileName, isStagingName, samplesFileName, stampOf } from '../results/run-files.js';
 import type { ReadResults } from '../results/schema.js';
 import type { RunSummary } from './api.js';
@@ -121,7 +121,8 @@ export async function discoverRuns(roots: string[]): Promise<Discovery> {
         ? Object.keys(parsed['n-samples'])
         : Object.keys(parsed.results);
       const limit = limitOf(parsed.config);
-      const sampleFiles = await sampleFilesFor(absoluteRoot, file, tasks, problems);
+      // Leaf tasks as every reader lists them (results/read-run.ts), so compare pairs them in one order.
+      const sampleFiles = await sampleFilesFor(absoluteRoot, file, leafTasksOf(parsed), problems);
       runs.push({
         resultsFile: file,
         results: parsed,
