@@ -11,8 +11,7 @@
  */
 import { metricScale } from '../metrics/scale.js';
 import { isBinary, mean, meanStderr } from '../stats/descriptive.js';
-import { proportionConfidenceInterval } from '../stats/proportion-interval.js';
-import { tInterval } from '../stats/t-interval.js';
+import { meanScoreInterval } from '../stats/score-interval.js';
 import { metricKeysOf } from './metric-keys.js';
 import { LEADERBOARD_SCHEMA, type Leaderboard, type LeaderboardTask } from './schema.js';
 
@@ -70,18 +69,9 @@ function scoreOf(line: LeaderboardLine, metric: string): number | undefined {
 
 /** The interval aggregation gives a mean of these values: Wilson for 0/1 scores, t otherwise. */
 function meanInterval(values: number[]): [number, number] | null {
-  if (values.length === 0) return null;
-  if (isBinary(values)) {
-    const successes = values.reduce((a, b) => a + b, 0);
-    const interval = proportionConfidenceInterval(successes, values.length, {
-      confidence: 0.95,
-      method: 'wilson',
-    });
-    return [interval.low, interval.high];
-  }
-  if (values.length < 2) return null;
-  const interval = tInterval(values, { confidence: 0.95 });
-  return [interval.low, interval.high];
+  if (values.length === 0 || (values.length < 2 && !isBinary(values))) return null;
+  const { low, high } = meanScoreInterval(values);
+  return [low, high];
 }
 
 /** Leaf tasks in run order: n-samples is written in plan order; lm-eval files without it use configs. */
