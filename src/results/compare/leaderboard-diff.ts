@@ -25,7 +25,13 @@ export interface LeaderboardSide {
   run: LoadedRun | undefined;
 }
 
-export type DiffChange = 'B better' | 'B worse' | 'within the intervals' | 'changed' | 'not compared';
+export type DiffChange =
+  | 'B better'
+  | 'B worse'
+  | 'within the intervals'
+  | 'changed'
+  | 'no interval'
+  | 'not compared';
 
 export interface LeaderboardDiffRow {
   task: string;
@@ -97,7 +103,8 @@ export function loadLeaderboardSide(location: string): LeaderboardSide {
 
 function changeOf(row: Omit<LeaderboardDiffRow, 'change'>): DiffChange {
   if (row.delta === null) return 'not compared';
-  if (row.exceeds !== true) return 'within the intervals';
+  if (row.exceeds === null) return 'no interval';
+  if (!row.exceeds) return 'within the intervals';
   if (row.higherIsBetter === null) return 'changed';
   return row.delta > 0 === row.higherIsBetter ? 'B better' : 'B worse';
 }
