@@ -29,7 +29,8 @@ export type ErrorCode =
   | 'hub_error'
   | 'export_error'
   | 'needs_python'
-  | 'python_error';
+  | 'python_error'
+  | 'sha256_mismatch';
 
 export interface ErrorLocation {
   file?: string;

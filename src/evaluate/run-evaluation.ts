@@ -1,3 +1,4 @@
+import { AssayError } from '../errors.js';
 import type { ModelBackend } from '../models/backend.js';
 import type { LoadedTask, TaskNode } from '../tasks/task.js';
 import { leafTasks } from '../tasks/task.js';
@@ -6,6 +7,7 @@ import { runCodeStage } from './code-stage.js';
 import { type ErrorCauses, errorCauses } from './errored-samples.js';
 import { executeRequests, type RequestLatency } from './execute.js';
 import { type PerplexityReport, PerplexityStage } from './perplexity/stage.js';
+import { verifyPins } from './pins.js';
 import { planTask, type TaskPlan } from './plan.js';
 import { type TaskLatency, taskLatency } from './request-timing.js';
 import type { Instance } from './requests.js';
@@ -72,6 +74,10 @@ export async function runEvaluation(
     );
   }
 
+  // Every doc is loaded now (few-shot pools included), so the content hashes are known: a pinned task
+  // that changed stops the run before any model request.
+  verifyPins(options.pins, tasks);
+
   // Perplexity modes are settled now, so a backend that cannot serve one stops the run before any request.
   const perplexity = await PerplexityStage.plan(backend, plans, options.perplexity);
 
@@ -80,7 +86,19 @@ export async function runEvaluation(
   for (const plan of plans)
     for (const doc of plan.docs)
       for (const instance of doc.instances) if (!perplexity.ownsInstance(instance)) instances.push(instance);
-  const latency = await executeRequests(backend, instances, listener);
+  if (options.maxLatencyS !== undefined) {
+    const windowed = plans.find((plan) =>
+      plan.docs.some((doc) => doc.instances.some((instance) => perplexity.ownsInstance(instance))),
+    );
+    if (windowed) {
+      throw new AssayError(
+        'bad_argument',
+        `--max_latency_s caps requests; task ${windowed.task.name} is scored in token windows (--ppl_mode strided or chunked), which it cannot time one by one: drop one of the two`,
+        { location: { task: windowed.task.name } },
+      );
+    }
+  }
+  const latency = await executeRequests(backend, instances, listener, { maxLatencyS: options.maxLatencyS });
   await perplexity.run(backend, listener);
 
   listener?.({ type: 'phase', phase: 'scoring' });

@@ -4,6 +4,7 @@ import type { PythonRuntime } from '../python/python-runtime.js';
 import type { CodeSandbox } from '../sandbox/sandbox.js';
 import type { McMode } from './mc-generate.js';
 import type { PerplexityOptions } from './perplexity/settings.js';
+import type { TaskPins } from './pins.js';
 import type { Shard, ShardRecord } from './shard.js';
 
 export interface Seeds {
@@ -38,4 +39,8 @@ export interface RunOptions {
   perplexity?: PerplexityOptions;
   /** The Python worker the tasks' Python functions are bound to, when any task has them (the manifest records it). */
   python?: PythonRuntime;
+  /** Task → expected content sha256 (`--expect_sha256`), checked once the docs are loaded. */
+  pins?: TaskPins;
+  /** The per-request latency cap in seconds (`--max_latency_s`). */
+  maxLatencyS?: number;
 }

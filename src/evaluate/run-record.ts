@@ -41,6 +41,8 @@ export interface RunRecord {
   shard: ShardRecord | null;
   codeExecution: SandboxDescription | null;
   python: PythonDescription | null;
+  /** The per-request latency cap in seconds (`--max_latency_s`); null: no cap. */
+  maxLatencyS: number | null;
 }
 
 /** lm-eval's model_name: the first of these model_args, else the backend name. */
@@ -80,5 +82,6 @@ export function runRecord(backend: ModelBackend, options: RunOptions): RunRecord
     shard: options.shardRecord ?? null,
     codeExecution: options.codeSandbox?.describe() ?? null,
     python: options.python?.describe() ?? null,
+    maxLatencyS: options.maxLatencyS ?? null,
   };
 }

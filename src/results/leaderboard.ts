@@ -45,6 +45,8 @@ export interface LeaderboardLine {
   target: unknown;
   filtered_resps: unknown[];
   error?: string;
+  /** Over the latency cap: in no metric. */
+  timed_out?: true;
   [metric: string]: unknown;
 }
 
@@ -61,7 +63,7 @@ const finite = (value: unknown): value is number => typeof value === 'number' &&
 
 /** A line's score as a number: booleans as 0/1; undefined when the line has none. */
 function scoreOf(line: LeaderboardLine, metric: string): number | undefined {
-  if (line.error !== undefined) return undefined;
+  if (line.error !== undefined || line.timed_out === true) return undefined;
   const value = line[metric];
   if (typeof value === 'boolean') return value ? 1 : 0;
   return finite(value) ? value : undefined;
@@ -193,7 +195,9 @@ function taskEntry(
   const binary = scored.length > 0 && isBinary(scored);
   const n =
     stats?.[primary.key]?.n ??
-    (primaryLines ? primaryLines.filter((line) => line.error === undefined).length : undefined) ??
+    (primaryLines
+      ? primaryLines.filter((line) => line.error === undefined && line.timed_out !== true).length
+      : undefined) ??
     Math.max(0, (finite(entry.sample_len) ? entry.sample_len : 0) - errors - timeouts);
   return {
     metric: primary.metric,

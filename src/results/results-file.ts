@@ -49,6 +49,18 @@ export interface ResultsFile {
   perplexity?: Record<string, PerplexityReport>;
   /** Errored samples: docs a failed request or a failed metric left out of every metric. */
   errors: ErrorsBlock;
+  /** Present when the run had a latency cap (`--max_latency_s`): the docs whose requests went over it. */
+  timeouts?: TimeoutsBlock;
+}
+
+/**
+ * A capped run's timed-out samples: docs with a request not answered within `max_latency_s` seconds.
+ * They are neither wrong nor errors and count in no metric; each task's entry has its `timeouts` count.
+ */
+export interface TimeoutsBlock {
+  max_latency_s: number;
+  samples: number;
+  by_task: Record<string, number>;
 }
 
 /**

@@ -50,6 +50,12 @@ export const taskLatencySchema = z.object({
   p95_ms: z.number().nullable(),
 });
 
+const timeoutsSchema = z.looseObject({
+  max_latency_s: z.number().positive(),
+  samples: z.number().int().min(0),
+  by_task: z.record(z.string(), z.number().int().min(0)),
+});
+
 /**
  * results.json as every reader takes it: assay's (any version in RESULTS_SCHEMAS_READ) or lm-eval's
  * own. lm-eval's keys that an older lm-eval may leave out default to empty; assay's keys are optional.
@@ -100,7 +106,16 @@ export const resultsFileSchema = z.looseObject({
   manifest: z
     .looseObject({
       tasks: z
-        .record(z.string(), z.looseObject({ sha256: z.string().nullish(), format: z.string().nullish() }))
+        .record(
+          z.string(),
+          z.looseObject({
+            /** The task's content: its config and every data file it read (what --expect_sha256 pins). */
+            sha256: z.string().nullish(),
+            /** The config alone (older results have only `sha256`, which was the config's). */
+            config_sha256: z.string().nullish(),
+            format: z.string().nullish(),
+          }),
+        )
         .optional(),
       shard: shardSchema.optional(),
     })
@@ -119,6 +134,11 @@ export const resultsFileSchema = z.looseObject({
       by_cause: z.record(z.string(), z.number()).optional(),
     })
     .optional(),
+  /**
+   * Runs with a latency cap (`--max_latency_s`): the docs a request of which went over it, per task. They
+   * are neither wrong nor errors and count in no metric; each task's entry has its own `timeouts`.
+   */
+  timeouts: timeoutsSchema.optional(),
   /** Perplexity tasks: the tokenizer behind token counts (token_perplexity compares only under one). */
   perplexity: z
     .record(z.string(), z.looseObject({ tokenizer: tokenizerSchema.nullable().optional() }))
@@ -168,7 +188,10 @@ export const shardResultsSchema = resultsFileSchema.extend({
       .optional(),
   }),
   manifest: z.looseObject({
-    tasks: z.record(z.string(), z.looseObject({ sha256: z.string().nullish() })),
+    tasks: z.record(
+      z.string(),
+      z.looseObject({ sha256: z.string().nullish(), config_sha256: z.string().nullish() }),
+    ),
     shard: shardSchema,
     model: z.looseObject({ info: z.looseObject({ name: z.string() }) }),
     chat_template: z.looseObject({ applied: z.boolean(), name: z.string().nullable() }),
@@ -221,6 +244,8 @@ export const sampleLineSchema = z.looseObject({
   target_hash: z.string().optional(),
   fewshot_ids: z.array(z.number()).optional(),
   error: z.string().optional(),
+  /** A request of this doc went over the latency cap (`--max_latency_s`): in no metric, not an error. */
+  timed_out: z.literal(true).optional(),
   gen_logprobs: z
     .array(z.array(z.object({ tokens: z.array(z.string()), logprobs: z.array(z.number()) }).nullable()))
     .optional(),
@@ -255,6 +280,7 @@ export const mergedSampleSchema = z.looseObject({
   doc_hash: z.string(),
   fewshot_ids: z.array(z.number()),
   error: z.string().optional(),
+  timed_out: z.literal(true).optional(),
   ppl_doc: z.object({ logprob: z.number().nullable() }).optional(),
 });
 

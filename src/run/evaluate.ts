@@ -9,6 +9,7 @@ import { type CodeExecutionOptions, prepareCodeSandbox } from '../evaluate/code-
 import { parseLimit } from '../evaluate/limit.js';
 import { type McMode, parseMcMode } from '../evaluate/mc-generate.js';
 import type { PerplexityOptions } from '../evaluate/perplexity/settings.js';
+import { checkPins, type TaskPins } from '../evaluate/pins.js';
 import { effectiveNumFewshot } from '../evaluate/plan.js';
 import { runEvaluation } from '../evaluate/run-evaluation.js';
 import { modelNameFrom } from '../evaluate/run-record.js';
@@ -69,6 +70,17 @@ export interface CommonOptions extends CodeExecutionOptions {
    * PATH. Started only when a task needs it.
    */
   python?: string;
+  /**
+   * `--expect_sha256`: task name → the content sha256 it must have (its config and every data file it
+   * reads). A task that differs stops the run once its docs are loaded, before any model request.
+   */
+  expectSha256?: TaskPins;
+  /**
+   * `--max_latency_s`: the longest a request may take, in seconds, on any backend. A request not answered
+   * in time is cancelled (where the backend can be) and its doc counts as timed out: in no metric, not an
+   * error, counted in the task's `timeouts`.
+   */
+  maxLatencyS?: number;
 }
 
 export interface EvaluateOptions extends CommonOptions {
@@ -142,6 +154,7 @@ interface PreparedRun {
   nodes: TaskNode[];
   codeSandbox: ReturnType<typeof prepareCodeSandbox>;
   python?: PythonRuntime;
+  pins?: TaskPins;
 }
 
 async function prepareRun(options: CommonOptions, modelName: string): Promise<PreparedRun> {
@@ -151,6 +164,13 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
     throw new AssayError('bad_argument', '--limit and --samples cannot be used together');
   }
   const shard = parseShard(options.shard);
+  const cap = options.maxLatencyS;
+  if (cap !== undefined && !(typeof cap === 'number' && Number.isFinite(cap) && cap > 0)) {
+    throw new AssayError(
+      'bad_argument',
+      `--max_latency_s must be a positive number of seconds, got ${JSON.stringify(cap)}`,
+    );
+  }
   const mcMode = parseMcMode(options.mcMode);
   const seeds = parseSeeds(options.seed);
   const genKwargs =
@@ -168,6 +188,7 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
   if (nodes.length === 0) throw new AssayError('unknown_task', 'no tasks given; pass --tasks');
   const tasks = nodes.flatMap(leafTasks);
   checkSamplesTasks(samples, tasks);
+  const pins = checkPins(options.expectSha256, tasks);
   checkNumFewshot(options.numFewshot, tasks, options.logger);
   if (limit !== undefined) {
     options.logger?.warn(
@@ -187,7 +208,19 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
     codeSandbox?.close();
     throw error;
   }
-  return { limit, samples, shard, mcMode, seeds, genKwargs, applyChatTemplate, nodes, codeSandbox, python };
+  return {
+    limit,
+    samples,
+    shard,
+    mcMode,
+    seeds,
+    genKwargs,
+    applyChatTemplate,
+    nodes,
+    codeSandbox,
+    python,
+    pins,
+  };
 }
 
 /** Stops what prepareRun started (the sandbox's workers, the Python worker). */
@@ -242,8 +275,19 @@ async function run(
   options: CommonOptions,
   prepared: PreparedRun,
 ): Promise<EvaluateResult> {
-  const { limit, samples, shard, mcMode, seeds, genKwargs, applyChatTemplate, nodes, codeSandbox, python } =
-    prepared;
+  const {
+    limit,
+    samples,
+    shard,
+    mcMode,
+    seeds,
+    genKwargs,
+    applyChatTemplate,
+    nodes,
+    codeSandbox,
+    python,
+    pins,
+  } = prepared;
   const evaluated = await runEvaluation(backend, nodes, {
     limit,
     samples,
@@ -272,6 +316,8 @@ async function run(
     codeSandbox,
     perplexity: options.perplexity,
     python,
+    pins,
+    maxLatencyS: options.maxLatencyS,
   }).finally(() => closePrepared(prepared));
   const output = runOutput(evaluated);
   let files: WrittenFiles | undefined;

@@ -177,7 +177,9 @@ describe('compareRuns', () => {
     ]);
     // Issue 18: the engine of `assay compare`, which compares each task on its first metric: one row,
     // so Holm leaves p as it is (the viewer used to add a `score` row and adjust over both).
-    expect(result.rows.map((row) => [row.kind, row.task, row.metric])).toEqual([['task', 't', 'exact_match']]);
+    expect(result.rows.map((row) => [row.kind, row.task, row.metric])).toEqual([
+      ['task', 't', 'exact_match'],
+    ]);
     expect(accuracy?.adjustedPValue).toBe(accuracy?.pValue);
   });
 

@@ -50,6 +50,7 @@ export function recordFromResults(results: ShardResults, raw: Record<string, unk
     shard: null,
     codeExecution: written.code_execution ?? null,
     python: written.python ?? null,
+    maxLatencyS: results.timeouts?.max_latency_s ?? null,
   };
 }
 
@@ -90,9 +91,10 @@ export function assembleResults(
     runs.reduce((sum, run) => sum + Number(run.results.total_evaluation_time_seconds), 0),
   );
   merged.request_stats = mergeRequestStats(runs.map((run) => run.results.request_stats));
-  // The merged run is partial when it was limited, or when docs errored in any shard; the causes are
-  // the shards' (sample logs keep only the messages).
-  merged.partial = (single.partial as boolean) || built.errors.samples > 0;
+  // The merged run is partial when it was limited, or when docs errored or timed out in any shard; the
+  // causes are the shards' (sample logs keep only the messages).
+  merged.partial =
+    (single.partial as boolean) || built.errors.samples > 0 || (built.timeouts?.samples ?? 0) > 0;
   const causes = runs.map((run) => run.results.errors.by_cause);
   if (built.errors.samples > 0 && causes.every((byCause) => byCause !== undefined)) {
     const byCause: Record<string, number> = {};

@@ -142,6 +142,7 @@ export const COMPUTED = new Set([
   'stats',
   'perplexity',
   'errors',
+  'timeouts',
 ]);
 
 /**

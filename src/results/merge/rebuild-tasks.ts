@@ -56,7 +56,10 @@ export function checkTasksUnchanged(tasks: LoadedTask[], results: ShardResults):
         { location: { task: task.name } },
       );
     }
-    const sha = results.manifest.tasks[task.name]?.sha256;
+    // The config's own hash (older results have only `sha256`, which was the config's): the data files
+    // are not read again here.
+    const recordedTask = results.manifest.tasks[task.name];
+    const sha = recordedTask?.config_sha256 ?? recordedTask?.sha256;
     if (sha && sha !== task.source.sha256) {
       throw new AssayError(
         'bad_argument',
@@ -203,6 +206,7 @@ function scoredFromLine(line: SampleLine): ScoredDoc {
     metrics,
   };
   if (line.error !== undefined) scored.error = line.error;
+  if (line.timed_out === true) scored.timedOut = true;
   if (line.ppl_doc) {
     // JSON writes NaN as null, as for metric values.
     scored.ppl = { ...line.ppl_doc, logprob: line.ppl_doc.logprob ?? Number.NaN };
