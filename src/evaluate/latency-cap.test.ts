@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CallOptions, GenerateRequest, ModelBackend } from '../models/backend.js';
+import { buildLeaderboard } from '../results/leaderboard.js';
+import { leaderboardSchema, resultsFileSchema, sampleLineSchema } from '../results/schema.js';
 import { makeTable } from '../results/table.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 import { executeRequests } from './execute.js';
@@ -153,6 +155,19 @@ describe('a run with --max_latency_s', () => {
       '|                 Tasks                  |Version|Filter|n-shot|  Metric   |   |Value |   |Stderr|Timeouts|',
       '|echo (partial: 1 timed out, 3 of 4 docs)|None   |none  |     0|exact_match|↑  |0.6667|±  |0.3333|       1|',
     ]);
+    // The one results contract reads all of it back: the timeouts block, the timed-out line, and the
+    // leaderboard's per-task and run counts (not errors, not in n).
+    const read = resultsFileSchema.parse(JSON.parse(JSON.stringify(output.results)));
+    expect(read.timeouts).toEqual({ max_latency_s: 0.2, samples: 1, by_task: { echo: 1 } });
+    const readLines = lines.map((line) => sampleLineSchema.parse(JSON.parse(JSON.stringify(line))));
+    expect(readLines.map((line) => line.timed_out)).toEqual([undefined, true, undefined, undefined]);
+    expect(() => sampleLineSchema.parse({ ...readLines[1], timed_out: false })).toThrow();
+    const leaderboard = leaderboardSchema.parse(
+      buildLeaderboard({ results: read, samples: { echo: readLines } }),
+    );
+    expect(leaderboard).toMatchObject({ errors: 0, timeouts: 1, partial: true });
+    expect(leaderboard.tasks.echo).toMatchObject({ n: 3, correct: 2, errors: 0, timeouts: 1, partial: true });
+    expect(leaderboard.tasks.echo.value).toBeCloseTo(2 / 3, 15);
   });
 
   it('records timeouts: 0 when every request was in time, and nothing without a cap', async () => {

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GenerateRequest, ModelBackend, ProgressSink } from '../models/backend.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
+import { buildLeaderboard } from './leaderboard.js';
 import { readSampleLog } from './read-samples.js';
 import { leaderboardSchema } from './schema.js';
 
@@ -190,14 +191,16 @@ describe('leaderboard_<time>.json', () => {
     const entry = output.results.results.mixed;
     // Each line's score under its own metric, from the sample log the run wrote.
     const log = readSampleLog(output.files?.samples[0] as string);
-    const scores = log.map((line) => Number(line[line.metrics[0]]));
+    // A mixed file logs the task score (`score`) beside each line's own metric, with the same value.
+    const scores = log.map((line) => Number(line[line.metrics[1]]));
     expect(log.map((line) => line.metrics)).toEqual([
-      ['exact_match'],
-      ['exact_match'],
-      ['substring_contains'],
-      ['substring_contains'],
-      ['rouge_l'],
+      ['score', 'exact_match'],
+      ['score', 'exact_match'],
+      ['score', 'substring_contains'],
+      ['score', 'substring_contains'],
+      ['score', 'rouge_l'],
     ]);
+    expect(log.map((line) => line.score)).toEqual(scores);
     expect(scores.slice(0, 4)).toEqual([1, 0, 1, 0]);
     expect(scores[4]).toBeGreaterThan(0);
     expect(scores[4]).toBeLessThan(1);
@@ -226,5 +229,16 @@ describe('leaderboard_<time>.json', () => {
     expect(leaderboard.overall_note).toBe(
       'mean of the 1 task values: every primary metric is on [0, 1], higher is better',
     );
+    // Results that recorded no task score (written before it existed): the same value from the lines,
+    // and, without lines, from each metric's mean weighted by its lines.
+    const older = structuredClone(output.results);
+    for (const key of Object.keys(older.results.mixed))
+      if (key.startsWith('score')) delete older.results.mixed[key];
+    const fromLines = buildLeaderboard({ results: older, samples: output.samples });
+    expect(fromLines.tasks.mixed.value).toBeCloseTo(mean, 14);
+    expect(fromLines.tasks.mixed.ci?.[0]).toBeCloseTo(mean - half, 12);
+    const fromMeans = buildLeaderboard({ results: older });
+    expect(fromMeans.tasks.mixed).toMatchObject({ metric: 'score', n: 5, ci: null });
+    expect(fromMeans.tasks.mixed.value).toBeCloseTo(mean, 14);
   });
 });

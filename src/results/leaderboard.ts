@@ -12,6 +12,7 @@
 import { metricScale } from '../metrics/scale.js';
 import { isBinary, mean, meanStderr } from '../stats/descriptive.js';
 import { meanScoreInterval } from '../stats/score-interval.js';
+import { MIXED_SCORE } from '../tasks/jsonl-task.js';
 import { metricKeysOf } from './metric-keys.js';
 import { LEADERBOARD_SCHEMA, type Leaderboard, type LeaderboardTask } from './schema.js';
 
@@ -59,6 +60,10 @@ export interface LeaderboardInput {
   resultsFile?: string | null;
 }
 
+/** A line's own metric: in a mixed file the run also logs the task score (`score`) beside it. */
+const ownMetric = (line: LeaderboardLine): string | undefined =>
+  line.metrics.find((metric) => metric !== MIXED_SCORE);
+
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 /** A line's score as a number: booleans as 0/1; undefined when the line has none. */
@@ -84,12 +89,15 @@ function leafTasks(results: LeaderboardSource): string[] {
 
 /**
  * A JSONL file whose lines name different metrics: each line scored by its own metric. The value is
- * the mean of those scores, which is also each metric's mean weighted by its lines (exact without logs).
+ * the mean of those scores, which is also each metric's mean weighted by its lines. A run records it
+ * as the task's `score` metric (tasks/jsonl-task.ts), read as it is; for results without one it is
+ * computed here from the lines (or, without lines, from the weighted means, exactly).
  */
 function mixedJsonl(
   entry: Record<string, unknown>,
-  stats: Record<string, { n: number }> | undefined,
+  stats: Record<string, { n: number; ci_level?: number | null }> | undefined,
   lines: LeaderboardLine[] | undefined,
+  filter: string,
 ): Pick<LeaderboardTask, 'value' | 'stderr' | 'ci' | 'ci_level' | 'n' | 'correct' | 'metrics'> & {
   scores: Array<{ line: LeaderboardLine; score: number }> | null;
 } {
@@ -97,6 +105,7 @@ function mixedJsonl(
   let weighted = 0;
   let n = 0;
   for (const { metric, key } of metricKeysOf(entry)) {
+    if (metric === MIXED_SCORE) continue;
     const value = entry[key];
     const count = stats?.[key]?.n ?? 0;
     metrics[metric] = { value: finite(value) ? value : null, n: count };
@@ -105,6 +114,37 @@ function mixedJsonl(
       n += count;
     }
   }
+  const scores: Array<{ line: LeaderboardLine; score: number }> = [];
+  for (const line of lines ?? []) {
+    const own = ownMetric(line);
+    const score = own === undefined ? undefined : scoreOf(line, own);
+    if (score !== undefined) scores.push({ line, score });
+  }
+  const values = scores.map((entry) => entry.score);
+  // The run's own task score (`score`, jsonl-task.ts), with the interval aggregation gave it.
+  const recorded = entry[`${MIXED_SCORE},${filter}`];
+  if (finite(recorded)) {
+    const stderr = entry[`${MIXED_SCORE}_stderr,${filter}`];
+    const interval = entry[`${MIXED_SCORE}_ci,${filter}`];
+    const ci =
+      Array.isArray(interval) && interval.length === 2 && interval.every(finite)
+        ? ([interval[0], interval[1]] as [number, number])
+        : null;
+    const own = stats?.[`${MIXED_SCORE},${filter}`];
+    return {
+      value: recorded,
+      stderr: finite(stderr) ? stderr : null,
+      ci,
+      ci_level: ci ? (own?.ci_level ?? 0.95) : null,
+      n: own?.n ?? (lines ? values.length : n),
+      correct:
+        lines && isBinary(values) && values.length ? values.filter((value) => value === 1).length : null,
+      metrics,
+      scores: lines ? scores : null,
+    };
+  }
+  // Results written before the run recorded a task score: computed here from the lines, or, without
+  // them, each metric's mean weighted by its lines (the same mean).
   if (!lines) {
     return {
       value: n ? weighted / n : null,
@@ -117,13 +157,6 @@ function mixedJsonl(
       scores: null,
     };
   }
-  const scores: Array<{ line: LeaderboardLine; score: number }> = [];
-  for (const line of lines) {
-    const own = line.metrics[0];
-    const score = own === undefined ? undefined : scoreOf(line, own);
-    if (score !== undefined) scores.push({ line, score });
-  }
-  const values = scores.map((entry) => entry.score);
   const ci = meanInterval(values);
   const stderr = values.length >= 2 ? meanStderr(values) : null;
   return {
@@ -158,10 +191,10 @@ function taskEntry(
     ...(errors + timeouts > 0 ? { partial: true as const } : {}),
   };
   const primaryLines = lines?.filter((line) => line.filter === primary.filter);
-  const lineMetrics = new Set(primaryLines?.map((line) => line.metrics[0]));
+  const lineMetrics = new Set(primaryLines?.map(ownMetric));
   const jsonl = results.manifest?.tasks?.[task]?.format === 'jsonl';
   if (jsonl && (metricKeysOf(entry).length > 1 || lineMetrics.size > 1)) {
-    const { scores, ...mixed } = mixedJsonl(entry, stats, primaryLines);
+    const { scores, ...mixed } = mixedJsonl(entry, stats, primaryLines, primary.filter);
     return {
       metric: 'score',
       filter: primary.filter,
