@@ -139,9 +139,13 @@ export function buildProgram(): Command {
       '--ppl_max_length <tokens>',
       'strided: window length; chunked: chunk size n_ctx (default: the model context)',
     )
-    .action(async (flags: Record<string, unknown>) => {
+    .action(async (flags: Record<string, unknown>, command: Command) => {
       const { runCommand } = await import('./run.js');
-      process.exitCode = await runCommand(flags);
+      // The flags declared here are the keys a --config file may set (run.ts does not import this file).
+      process.exitCode = await runCommand(
+        flags,
+        command.options.map((option) => option.attributeName()),
+      );
     });
   void run;
 

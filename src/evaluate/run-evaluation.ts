@@ -6,7 +6,8 @@ import { aggregateGroup, aggregateTask, allGroups, type GroupResult, type TaskRe
 import { runCodeStage } from './code-stage.js';
 import { type ErrorCauses, errorCauses } from './errored-samples.js';
 import { executeRequests, type RequestLatency } from './execute.js';
-import { type PerplexityReport, PerplexityStage } from './perplexity/stage.js';
+import { PerplexityStage } from './perplexity/stage.js';
+import type { PerplexityReport } from './perplexity/types.js';
 import { verifyPins } from './pins.js';
 import { planTask, type TaskPlan } from './plan.js';
 import { type TaskLatency, taskLatency } from './request-timing.js';

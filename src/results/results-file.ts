@@ -3,7 +3,7 @@
  * Readers parse with resultsFileSchema (schema.ts); schema-guards.ts keeps this type readable by it.
  */
 import type { RequestLatency } from '../evaluate/execute.js';
-import type { PerplexityReport } from '../evaluate/perplexity/stage.js';
+import type { PerplexityReport } from '../evaluate/perplexity/types.js';
 import type { TaskLatency } from '../evaluate/request-timing.js';
 import type { Interval } from '../evaluate/uncertainty.js';
 import type { UsageSummary } from '../models/backend.js';

@@ -16,7 +16,7 @@ import {
   type GroupResult,
   type TaskResult,
 } from '../../evaluate/aggregate.js';
-import type { PerplexityReport } from '../../evaluate/perplexity/stage.js';
+import type { PerplexityReport } from '../../evaluate/perplexity/types.js';
 import type { TaskPlan } from '../../evaluate/plan.js';
 import type { Logger } from '../../events.js';
 import { startPythonFor } from '../../python/python-for-tasks.js';

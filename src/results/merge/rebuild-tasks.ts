@@ -6,8 +6,8 @@
  */
 import { AssayError } from '../../errors.js';
 import { sampleSize } from '../../evaluate/limit.js';
-import { perplexityReport, type ReportIdentity } from '../../evaluate/perplexity/report.js';
-import type { PerplexityReport } from '../../evaluate/perplexity/stage.js';
+import { perplexityReport } from '../../evaluate/perplexity/report.js';
+import type { PerplexityReport, ReportIdentity } from '../../evaluate/perplexity/types.js';
 import { metricListFor, type PlannedDoc, type TaskPlan } from '../../evaluate/plan.js';
 import type { Instance, Response } from '../../evaluate/requests.js';
 import type { ScoredDoc, ScoredTask } from '../../evaluate/score.js';
