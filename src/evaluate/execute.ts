@@ -90,8 +90,10 @@ export async function executeRequests(
       clock.progress(done);
       listener?.({ type: 'request-progress', requestType: type, done, total });
     };
-    const { answers, logprobs } = await send(backend, type, unique, progress, options.maxLatencyS);
-    const times = clock.finish();
+    const sent = await send(backend, type, unique, progress, options.maxLatencyS);
+    const { answers, logprobs } = sent;
+    const clocked = clock.finish();
+    const times = sent.timesMs ?? clocked;
     let offset = 0;
     for (const request of unique) {
       const slice = answers.slice(offset, offset + request.copies);
@@ -174,13 +176,16 @@ async function send(
   unique: UniqueRequest[],
   progress: (done: number) => void,
   maxLatencyS: number | undefined,
-): Promise<{ answers: Response[]; logprobs?: Array<GeneratedTokens | null> }> {
+): Promise<{ answers: Response[]; logprobs?: Array<GeneratedTokens | null>; timesMs?: Float64Array }> {
   const expand = <T>(make: (request: UniqueRequest, copy: number) => T): T[] => {
     const out: T[] = [];
     for (const request of unique)
       for (let copy = 0; copy < request.copies; copy++) out.push(make(request, copy));
     return out;
   };
+  // Under a cap each request is timed alone (latency-cap.ts): its own time, not the progress clock's.
+  const timesMs =
+    maxLatencyS === undefined ? undefined : new Float64Array(unique.reduce((n, r) => n + r.copies, 0));
   /** One call with every request, or, under a latency cap, a call per request against the clock. */
   const dispatch = async <R, A>(
     requests: R[],
@@ -196,6 +201,7 @@ async function send(
       concurrency: backend.concurrency ?? 1,
       progress,
       backend: backend.name,
+      timesMs,
     });
   };
   let answers: Response[];
@@ -232,11 +238,12 @@ async function send(
         logprobs: generations.map((generation) =>
           failed(generation) ? null : (generation as Generation).logprobs,
         ),
+        timesMs,
       };
     }
     answers = await dispatch(requests, (batch, sink, options) => backend.generate(batch, sink, options));
   }
-  return { answers };
+  return { answers, timesMs };
 }
 
 function expectCount(backend: ModelBackend, type: RequestType, got: number, expected: number): void {

@@ -106,6 +106,28 @@ describe('executeRequests with a latency cap', () => {
     expect(seconds).toBeLessThan(2);
   });
 
+  it('times each request alone: the timed-out one costs the cap, answers in flight beside it do not', async () => {
+    const backend = new ClockedBackend(2);
+    // The slow request is the longest, so it is sent first, with quick ones finishing around it.
+    const instances = [
+      generation(0, 'say slow, and then a much longer prompt'),
+      generation(1, 'say one'),
+      generation(2, 'say two'),
+      generation(3, 'say six'),
+    ];
+    await executeRequests(backend, instances, undefined, { maxLatencyS: 0.2 });
+    expect(instances[0].resps).toEqual([new LatencyTimeout(0.2)]);
+    const [slow, ...quick] = instances.map((instance) => instance.latencyMs ?? []);
+    expect(slow).toHaveLength(1);
+    // Stamped at its deadline (timers fire no earlier than asked), well before the 5 s it would take.
+    expect(slow[0]).toBeGreaterThanOrEqual(199);
+    expect(slow[0]).toBeLessThan(1000);
+    for (const times of quick) {
+      expect(times).toHaveLength(1);
+      expect(times[0]).toBeLessThan(100);
+    }
+  });
+
   it('without a cap, keeps one call for every request (the backend batches)', async () => {
     const backend = new ClockedBackend();
     const instances = [generation(0, 'say one'), generation(1, 'say two')];

@@ -5,7 +5,9 @@
  * before it (or the start of the call) to its own. For a backend that answers one request at a time
  * (dummy, GGUF, an HTTP server with num_concurrent=1) that is the request's own time; requests reported
  * together (one HTTP call carrying several prompts) each get the whole interval; with num_concurrent > 1
- * answers overlap, and the times are their spacing. docs/ARCHITECTURE.md says the same for readers.
+ * answers overlap, and the times are their spacing. Under a latency cap (--max_latency_s) each request
+ * is sent and timed alone (latency-cap.ts), and those exact times are used instead of this clock's.
+ * docs/ARCHITECTURE.md says the same for readers.
  */
 import type { Instance } from './requests.js';
 
