@@ -35,7 +35,7 @@ const inProcess =
     const backend = await create(args);
     if (!context.cachePath) return backend;
     const [{ withResponseCache }, { SqliteResponseCache }] = await Promise.all([
-      import('../cache/caching-backend.js'),
+      import('./caching-backend.js'),
       import('../cache/sqlite-response-cache.js'),
     ]);
     return withResponseCache(backend, new SqliteResponseCache(context.cachePath), args);
