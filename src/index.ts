@@ -1,12 +1,5 @@
 export { AssayError, type ErrorCode } from './errors.js';
-export {
-  type EvaluateOptions,
-  type EvaluateResult,
-  evaluate,
-  type SimpleEvaluateOptions,
-  simpleEvaluate,
-} from './evaluate/evaluate.js';
-export type { RunEvent, RunListener } from './evaluate/events.js';
+export type { Logger, RunEvent, RunListener } from './events.js';
 export type {
   BackendCapabilities,
   ChatMessage,
@@ -19,6 +12,13 @@ export type {
 } from './models/backend.js';
 export { DummyBackend } from './models/dummy/dummy-backend.js';
 export { makeTable } from './results/table.js';
+export {
+  type EvaluateOptions,
+  type EvaluateResult,
+  evaluate,
+  type SimpleEvaluateOptions,
+  simpleEvaluate,
+} from './run/evaluate.js';
 export { defineTask } from './tasks/define-task.js';
 export type { GroupNode, LoadedTask, TaskNode } from './tasks/task.js';
 export type { Doc, TaskConfig } from './tasks/types.js';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AssayError } from '../src/errors.js';
-import { simpleEvaluate } from '../src/evaluate/evaluate.js';
+import { simpleEvaluate } from '../src/run/evaluate.js';
 import { isRequestError, type LoglikelihoodResult, type ModelBackend } from '../src/models/backend.js';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { createHttpBackend } from '../src/models/http/create.js';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson, type ResponseCache } from '../cache/response-cache.js';
 import type {
   Answer,
   CallOptions,
@@ -8,9 +9,8 @@ import type {
   ModelBackend,
   ProgressSink,
   RollingRequest,
-} from '../models/backend.js';
-import { isRequestError } from '../models/backend.js';
-import { canonicalJson, type ResponseCache } from './response-cache.js';
+} from './backend.js';
+import { isRequestError } from './backend.js';
 
 /**
  * `--use_cache` for in-process backends (dummy, gguf), lm-eval's CachingLM: answers are looked up by the
