@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../src/evaluate/evaluate.js';
+import { evaluate } from '../src/run/evaluate.js';
 import { validateTasks } from '../src/evaluate/validate.js';
 import { testInterpreters } from '../src/python/bridge.conformance.js';
 import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
