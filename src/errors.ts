@@ -41,6 +41,8 @@ export const ERROR_CODES = {
   unknown_aggregation: 'no aggregation has this name',
   bad_regex: 'a Python regex assay cannot compile, or uses a feature it does not support',
   integrity_check_failed: 'a task failed the checks `checkIntegrity` runs before a run',
+  sha256_mismatch:
+    "a task's content (config and data files) does not hash to the sha256 pinned for it (`expectSha256`)",
   // Data and models
   missing_data_file: 'a data file a task names does not exist',
   bad_data: "a dataset's rows (or a text to score) are not what the task needs",
@@ -52,6 +54,8 @@ export const ERROR_CODES = {
   // Code, Python and export
   needs_sandbox: 'model-written code cannot run because the sandbox cannot start',
   needs_python: 'a task needs a Python interpreter (or a module) that is not available',
+  python_package_missing:
+    'Python task code needs a third-party package the interpreter does not have; the message names the package and the interpreter',
   python_error: 'Python task code raised an error',
   export_error: 'a tracking server (MLflow, the Hub) refused or failed an export',
 } as const;

@@ -1,14 +1,6 @@
 /** The public API: what a Node user builds on (docs/library.md has a runnable example of each). */
 export { AssayError, ERROR_CODES, type ErrorCode, type ErrorLocation } from './errors.js';
-export {
-  type EvaluateOptions,
-  type EvaluateResult,
-  evaluate,
-  type SimpleEvaluateOptions,
-  simpleEvaluate,
-} from './evaluate/evaluate.js';
-export type { RunEvent, RunListener } from './evaluate/events.js';
-export { type MergeOptions, type MergeResult, mergeShards } from './evaluate/merge-shards.js';
+export type { Logger, RunEvent, RunListener } from './events.js';
 export type {
   BackendCapabilities,
   ChatMessage,
@@ -29,7 +21,6 @@ export {
   type UsageSummary,
 } from './models/backend.js';
 export { DummyBackend } from './models/dummy/dummy-backend.js';
-export type { ResultsFile } from './results/build.js';
 export {
   type Adjustment,
   type CompareOptions,
@@ -46,9 +37,18 @@ export {
   type GateTaskResult,
   gateRuns,
 } from './results/compare/gate.js';
-export type { Leaderboard, LeaderboardTask } from './results/leaderboard.js';
+export { type MergeOptions, type MergeResult, mergeShards } from './results/merge/merge-shards.js';
+export type { ResultsFile } from './results/results-file.js';
 export type { SampleLine } from './results/samples.js';
+export type { Leaderboard, LeaderboardTask } from './results/schema.js';
 export { makeTable } from './results/table.js';
+export {
+  type EvaluateOptions,
+  type EvaluateResult,
+  evaluate,
+  type SimpleEvaluateOptions,
+  simpleEvaluate,
+} from './run/evaluate.js';
 export * as stats from './stats/index.js';
 export { defineTask } from './tasks/define-task.js';
 export type { GroupNode, LoadedTask, TaskNode } from './tasks/task.js';

@@ -95,3 +95,10 @@ export function refused(reason: (flag: string) => string): Parse<never> {
     throw new AssayError('not_supported', reason(flag));
   };
 }
+
+/** A positive number of seconds (latency caps, timeouts). */
+export const seconds: Parse<number> = (raw, flag) => {
+  const parsed = number(raw, flag);
+  if (!(parsed > 0)) throw bad(`${flag} must be a positive number of seconds, got ${parsed}`);
+  return parsed;
+};

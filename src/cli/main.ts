@@ -168,11 +168,11 @@ export function buildProgram(): Command {
   subcommand(
     program,
     'compare',
-    'paired comparison of two runs (results dir or file, with --log_samples sample logs): B − A per task and group',
+    'paired comparison of two runs (results dir or file, with --log_samples sample logs): B − A per task and group; without sample logs, or given two leaderboard_<time>.json, the leaderboards are diffed',
     COMPARE_FLAGS,
   )
-    .argument('<run_a>', 'baseline run A')
-    .argument('<run_b>', 'candidate run B')
+    .argument('<run_a>', 'baseline run A (or its leaderboard)')
+    .argument('<run_b>', 'candidate run B (or its leaderboard)')
     .action(async (runA: string, runB: string, flags: Record<string, unknown>) => {
       const { compareCommand } = await import('./compare.js');
       process.exitCode = await compareCommand(runA, runB, flags);

@@ -1,4 +1,4 @@
-import type { RunEvent, RunListener } from '../evaluate/events.js';
+import type { RunEvent, RunListener } from '../events.js';
 import { withFlagNames } from './errors.js';
 
 /**

@@ -1,11 +1,12 @@
 /**
  * Parse functions for `assay run`'s flags whose text has a syntax of its own (lm-eval's): --limit,
- * --seed, --samples, --shard, the code-execution limits, --metadata, --verbosity, --cache_requests.
+ * --seed, --samples, --shard, the code-execution limits, --metadata, --verbosity, --cache_requests,
+ * --expect_sha256.
  */
 import { readFileSync } from 'node:fs';
 import { AssayError } from '../errors.js';
 import type { Limit } from '../evaluate/limit.js';
-import type { Seeds } from '../evaluate/run-evaluation.js';
+import type { Seeds } from '../evaluate/run-options.js';
 import { DEFAULT_SEEDS } from '../evaluate/seeds.js';
 import type { Shard } from '../evaluate/shard.js';
 import type { Parse } from './flag-values.js';
@@ -165,4 +166,48 @@ export const cacheRequestsFlag: Parse<'true' | 'refresh' | 'delete' | 'false'> =
   if (!['true', 'refresh', 'delete', 'false'].includes(value))
     throw bad(`${flag} takes true, refresh or delete, got "${raw}"`);
   return value as 'true' | 'refresh' | 'delete' | 'false';
+};
+
+/**
+ * `--expect_sha256`: `task=SHA256,task2=SHA256`, the path of a JSON file holding `{"task": "sha256"}`,
+ * or a --config mapping. The values are checked (64 hex digits, tasks of the run) by the library.
+ */
+export const pinsFlag: Parse<Record<string, string>> = (raw, flag) => {
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, string>;
+  const shown = (Array.isArray(raw) ? raw.map(String).join(',') : String(raw)).trim();
+  if (shown.includes('=')) {
+    const pins: Record<string, string> = {};
+    for (const item of shown.split(',').map((part) => part.trim())) {
+      if (item === '') continue;
+      const at = item.lastIndexOf('=');
+      const task = item.slice(0, at).trim();
+      if (at <= 0 || task === '') throw bad(`${flag}: expected task=SHA256, got "${item}"`);
+      pins[task] = item.slice(at + 1).trim();
+    }
+    return pins;
+  }
+  let json: string;
+  try {
+    json = readFileSync(shown, 'utf8');
+  } catch (error) {
+    throw bad(
+      `${flag}: "${shown}" is neither task=SHA256,… nor a readable pin file (${(error as Error).message})`,
+      error,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch (error) {
+    throw new AssayError('bad_option', `${flag}: pin file is not JSON: ${(error as Error).message}`, {
+      location: { file: shown },
+      cause: error,
+    });
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new AssayError('bad_option', `${flag}: a pin file holds {"task": "sha256", …}`, {
+      location: { file: shown },
+    });
+  }
+  return parsed as Record<string, string>;
 };

@@ -2,7 +2,7 @@
  * `assay run`'s option table: every flag once, with lm-eval's name, and the library option it sets.
  * lm-eval's own flags that assay has no use for are here too, each refused with what to use instead.
  */
-import { choice, integer, keyValues, list, refused, switchFlag, text } from './flag-values.js';
+import { choice, integer, keyValues, list, refused, seconds, switchFlag, text } from './flag-values.js';
 import type { FlagTable } from './option-table.js';
 import {
   cacheRequestsFlag,
@@ -11,6 +11,7 @@ import {
   codeTimeoutFlag,
   limitFlag,
   metadataFlag,
+  pinsFlag,
   samplesFlag,
   seedFlag,
   shardFlag,
@@ -211,6 +212,19 @@ export const RUN_FLAGS = {
     help: 'add per-example predictions to leaderboard_<time>.json',
     parse: switchFlag,
     field: 'includePerExample',
+  },
+  max_latency_s: {
+    value: '<seconds>',
+    help: 'per-request latency cap: a request not answered in time is cancelled and counts as timed out (not wrong, not an error); metrics cover the docs answered in time',
+    parse: seconds,
+    defaultHelp: 'no cap',
+    field: 'maxLatencyS',
+  },
+  expect_sha256: {
+    value: '<pins>',
+    help: 'task=SHA256,… or a JSON file {"task": "sha256"}: refuse the run (exit 2) when a task’s content (config and data files) differs, before any model request',
+    parse: pinsFlag,
+    field: 'expectSha256',
   },
   hf_hub_log_args: {
     value: '<args>',

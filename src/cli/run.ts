@@ -1,11 +1,11 @@
 import { AssayError } from '../errors.js';
-import { type EvaluateOptions, evaluate } from '../evaluate/evaluate.js';
-import type { RunEvent, RunListener } from '../evaluate/events.js';
+import type { RunEvent, RunListener } from '../events.js';
 import type { ExportRequest } from '../export/export-run.js';
 import { exportRun } from '../export/export-run.js';
 import { hubSettingsFromArgs } from '../export/hub.js';
-import type { ResultsFile } from '../results/build.js';
+import type { ResultsFile } from '../results/results-file.js';
 import { makeTable } from '../results/table.js';
+import { type EvaluateOptions, evaluate } from '../run/evaluate.js';
 import { buildTaskIndex } from '../tasks/index.js';
 import { readConfigFile } from './config-file.js';
 import { reportError, withFlagNames } from './errors.js';
@@ -109,6 +109,8 @@ export function optionsFromFlags(raw: Record<string, unknown>): RunCommandOption
     sandbox: { workers: flags.code_workers, limits },
     perplexity,
     python: flags.python,
+    maxLatencyS: flags.max_latency_s,
+    expectSha256: flags.expect_sha256,
     showConfig: flags.show_config ?? false,
     writeOut: flags.write_out ?? false,
     hubExport: tracking,
@@ -121,9 +123,13 @@ export function optionsFromFlags(raw: Record<string, unknown>): RunCommandOption
   };
 }
 
-function partialReason(options: RunCommandOptions, erroredSamples: number): string {
+function partialReason(options: RunCommandOptions, results: ResultsFile): string {
   const reasons: string[] = [];
+  const erroredSamples = results.errors.samples;
   if (erroredSamples > 0) reasons.push(`${erroredSamples} errored samples`);
+  const timeouts = results.timeouts;
+  if (timeouts && timeouts.samples > 0)
+    reasons.push(`${timeouts.samples} timed out over --max_latency_s ${timeouts.max_latency_s}`);
   if (options.limit !== undefined) reasons.push(`--limit ${options.banner.limit}`);
   if (options.samples !== undefined) reasons.push('--samples');
   if (options.shard !== undefined)
@@ -283,7 +289,7 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
     if (results.groups) process.stdout.write(`\n${makeTable(results, 'groups')}`);
     if (results.partial) {
       process.stdout.write(
-        `\nWARNING: partial run (${partialReason(options, results.errors.samples)}): these numbers cover only part of each task and are not comparable with full runs.\n`,
+        `\nWARNING: partial run (${partialReason(options, results)}): these numbers cover only part of each task and are not comparable with full runs.\n`,
       );
     }
     if (result.files) info(`results written to ${result.files.results}`);

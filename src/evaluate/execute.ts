@@ -1,11 +1,18 @@
 import { AssayError } from '../errors.js';
+import type { RunListener } from '../events.js';
 import {
+  type Answer,
+  type CallOptions,
   type GeneratedTokens,
   type GenerateRequest,
+  type Generation,
   isRequestError,
   type ModelBackend,
+  type ProgressSink,
+  type RequestError,
 } from '../models/backend.js';
-import type { RunListener } from './events.js';
+import { isLatencyTimeout, type LatencyTimeout, sendCapped } from './latency-cap.js';
+import { answerClock } from './request-timing.js';
 import type { Instance, RequestType, Response } from './requests.js';
 
 interface UniqueRequest {
@@ -51,10 +58,16 @@ function requestLength(instance: Instance): number {
  */
 export type RequestLatency = Partial<Record<RequestType, { seconds: number; requests: number }>>;
 
+export interface ExecuteOptions {
+  /** The per-request latency cap in seconds (latency-cap.ts); absent: no cap, backends batch freely. */
+  maxLatencyS?: number;
+}
+
 export async function executeRequests(
   backend: ModelBackend,
   instances: Instance[],
   listener?: RunListener,
+  options: ExecuteOptions = {},
 ): Promise<RequestLatency> {
   const latency: RequestLatency = {};
   const byType = new Map<RequestType, Instance[]>();
@@ -72,15 +85,23 @@ export async function executeRequests(
     const total = unique.reduce((sum, request) => sum + request.copies, 0);
     listener?.({ type: 'request-batch-start', requestType: type, total: list.length, unique: total });
     const started = performance.now();
-    const progress = (done: number) =>
+    const clock = answerClock(total);
+    const progress = (done: number) => {
+      clock.progress(done);
       listener?.({ type: 'request-progress', requestType: type, done, total });
-    const { answers, logprobs } = await send(backend, type, unique, progress);
+    };
+    const sent = await send(backend, type, unique, progress, options.maxLatencyS);
+    const { answers, logprobs } = sent;
+    const clocked = clock.finish();
+    const times = sent.timesMs ?? clocked;
     let offset = 0;
     for (const request of unique) {
       const slice = answers.slice(offset, offset + request.copies);
       const logprobSlice = logprobs?.slice(offset, offset + request.copies);
+      const latencyMs = Array.from(times.subarray(offset, offset + request.copies));
       offset += request.copies;
       for (const instance of request.instances) {
+        instance.latencyMs = latencyMs;
         instance.resps = request.copies === 1 ? new Array(instance.repeats).fill(slice[0]) : slice;
         if (logprobSlice) {
           instance.genLogprobs =
@@ -154,12 +175,34 @@ async function send(
   type: RequestType,
   unique: UniqueRequest[],
   progress: (done: number) => void,
-): Promise<{ answers: Response[]; logprobs?: Array<GeneratedTokens | null> }> {
+  maxLatencyS: number | undefined,
+): Promise<{ answers: Response[]; logprobs?: Array<GeneratedTokens | null>; timesMs?: Float64Array }> {
   const expand = <T>(make: (request: UniqueRequest, copy: number) => T): T[] => {
     const out: T[] = [];
     for (const request of unique)
       for (let copy = 0; copy < request.copies; copy++) out.push(make(request, copy));
     return out;
+  };
+  // Under a cap each request is timed alone (latency-cap.ts): its own time, not the progress clock's.
+  const timesMs =
+    maxLatencyS === undefined ? undefined : new Float64Array(unique.reduce((n, r) => n + r.copies, 0));
+  /** One call with every request, or, under a latency cap, a call per request against the clock. */
+  const dispatch = async <R, A>(
+    requests: R[],
+    call: (requests: R[], progress?: ProgressSink, options?: CallOptions) => Promise<Answer<A>[]>,
+  ): Promise<Array<Answer<A> | LatencyTimeout>> => {
+    if (maxLatencyS === undefined) {
+      const answers = await call(requests, progress);
+      expectCount(backend, type, answers.length, requests.length);
+      return answers;
+    }
+    return sendCapped(requests, (request, options) => call([request], undefined, options), {
+      maxLatencyS,
+      concurrency: backend.concurrency ?? 1,
+      progress,
+      backend: backend.name,
+      timesMs,
+    });
   };
   let answers: Response[];
   if (type === 'loglikelihood') {
@@ -167,12 +210,12 @@ async function send(
       const args = request.instances[0].args as { context: string; continuation: string };
       return { context: args.context, continuation: args.continuation };
     });
-    answers = await backend.loglikelihood(requests, progress);
-    expectCount(backend, type, answers.length, requests.length);
+    answers = await dispatch(requests, (batch, sink, options) => backend.loglikelihood(batch, sink, options));
   } else if (type === 'loglikelihood_rolling') {
     const requests = expand((request) => ({ text: (request.instances[0].args as { text: string }).text }));
-    answers = await backend.loglikelihoodRolling(requests, progress);
-    expectCount(backend, type, answers.length, requests.length);
+    answers = await dispatch(requests, (batch, sink, options) =>
+      backend.loglikelihoodRolling(batch, sink, options),
+    );
   } else {
     const requests = expand((request, copy): GenerateRequest => {
       const generation = (request.instances[0].args as { generation: GenerateRequest }).generation;
@@ -181,18 +224,26 @@ async function send(
       const seed = typeof generation.extra.seed === 'number' ? generation.extra.seed : 0;
       return { ...generation, extra: { ...generation.extra, seed: seed + copy } };
     });
-    if (backend.generateWithLogprobs) {
-      const generations = await backend.generateWithLogprobs(requests, progress);
-      expectCount(backend, type, generations.length, requests.length);
+    const withLogprobs = backend.generateWithLogprobs?.bind(backend);
+    if (withLogprobs) {
+      const generations = await dispatch(requests, withLogprobs);
+      const failed = (generation: (typeof generations)[number]) =>
+        isRequestError(generation) || isLatencyTimeout(generation);
       return {
-        answers: generations.map((generation) => (isRequestError(generation) ? generation : generation.text)),
-        logprobs: generations.map((generation) => (isRequestError(generation) ? null : generation.logprobs)),
+        answers: generations.map((generation) =>
+          failed(generation)
+            ? (generation as RequestError | LatencyTimeout)
+            : (generation as Generation).text,
+        ),
+        logprobs: generations.map((generation) =>
+          failed(generation) ? null : (generation as Generation).logprobs,
+        ),
+        timesMs,
       };
     }
-    answers = await backend.generate(requests, progress);
-    expectCount(backend, type, answers.length, requests.length);
+    answers = await dispatch(requests, (batch, sink, options) => backend.generate(batch, sink, options));
   }
-  return { answers };
+  return { answers, timesMs };
 }
 
 function expectCount(backend: ModelBackend, type: RequestType, got: number, expected: number): void {

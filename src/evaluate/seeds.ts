@@ -1,5 +1,5 @@
 import { AssayError } from '../errors.js';
-import type { Seeds } from './run-evaluation.js';
+import type { Seeds } from './run-options.js';
 
 /** lm-eval's default seeds (python, numpy, torch, fewshot): 0, 1234, 1234, 1234. */
 export const DEFAULT_SEEDS: Seeds = { random: 0, numpy: 1234, torch: 1234, fewshot: 1234 };

@@ -135,6 +135,15 @@ export interface ProgressSink {
   (done: number): void;
 }
 
+/**
+ * Per-call options. `signal` asks the backend to stop the call (the evaluator's latency cap, a client of
+ * `assay serve` that went away); a backend that cannot stop a call lets it finish, and the caller that
+ * aborted it ignores its answers.
+ */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 export interface ModelBackend {
   readonly name: string;
   readonly capabilities: BackendCapabilities;
@@ -142,14 +151,33 @@ export interface ModelBackend {
   loglikelihood(
     requests: LoglikelihoodRequest[],
     progress?: ProgressSink,
+    options?: CallOptions,
   ): Promise<Answer<LoglikelihoodResult>[]>;
-  loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<Answer<number>[]>;
-  generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]>;
+  loglikelihoodRolling(
+    requests: RollingRequest[],
+    progress?: ProgressSink,
+    options?: CallOptions,
+  ): Promise<Answer<number>[]>;
+  generate(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+    options?: CallOptions,
+  ): Promise<Answer<string>[]>;
   /**
    * `generate` with the generated tokens' log-probabilities where the backend has them (served models
    * that return logprobs). The evaluator prefers it; the texts are those `generate` would return.
    */
-  generateWithLogprobs?(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<Generation>[]>;
+  generateWithLogprobs?(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+    options?: CallOptions,
+  ): Promise<Answer<Generation>[]>;
+  /**
+   * How many requests the backend works on at once (a served model's `num_concurrent`); default 1. With
+   * a latency cap the evaluator sends each request alone and keeps no more than this many in flight, so
+   * a request's time is its own, not time spent queued behind others.
+   */
+  readonly concurrency?: number;
   /** Renders chat messages into one prompt string; undefined when the backend has no template. */
   applyChatTemplate?(
     messages: ChatMessage[],

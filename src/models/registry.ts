@@ -12,7 +12,7 @@ export interface BackendContext {
   /** The run's output folder, when it writes one: managed servers keep their log there. */
   outputDirectory?: string;
   /** Progress of slow starts (a managed server loading its model). */
-  listener?: import('../evaluate/events.js').RunListener;
+  listener?: import('../events.js').RunListener;
   warn?: (message: string) => void;
 }
 
@@ -35,7 +35,7 @@ const inProcess =
     const backend = await create(args);
     if (!context.cachePath) return backend;
     const [{ withResponseCache }, { SqliteResponseCache }] = await Promise.all([
-      import('../cache/caching-backend.js'),
+      import('./caching-backend.js'),
       import('../cache/sqlite-response-cache.js'),
     ]);
     return withResponseCache(backend, new SqliteResponseCache(context.cachePath), args);

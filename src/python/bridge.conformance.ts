@@ -192,6 +192,203 @@ def run():
     }
 `;
 
+// scikit-learn's f1_score and accuracy_score as task code calls them (the stand-in when sklearn is not
+// installed): its documented examples, hand-computed edge cases, and the errors it raises.
+const SKLEARN_MODULE = `
+import warnings
+from sklearn.metrics import accuracy_score, f1_score
+
+def outcome(fn, *args, **kwargs):
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = fn(*args, **kwargs)
+        return {"value": value, "type": type(value).__name__, "warned": [type(w.message).__name__ for w in caught]}
+    except Exception as error:
+        return {"error": type(error).__name__ + ": " + str(error)}
+
+def run():
+    t, p = [0, 1, 2, 0, 1, 2], [0, 2, 1, 0, 0, 1]
+    cases = {
+        "macro": (f1_score, (t, p), {"average": "macro"}),
+        "micro": (f1_score, (t, p), {"average": "micro"}),
+        "weighted": (f1_score, (t, p), {"average": "weighted"}),
+        "none": (f1_score, (t, p), {"average": None}),
+        "accuracy": (accuracy_score, ([0, 2, 1, 3], [0, 1, 2, 3]), {}),
+        "accuracy_count": (accuracy_score, ([0, 2, 1, 3], [0, 1, 2, 3]), {"normalize": False}),
+        "empty_binary": (f1_score, ([0] * 6, [0] * 6), {}),
+        "empty_binary_one": (f1_score, ([0] * 6, [0] * 6), {"zero_division": 1.0}),
+        "empty_binary_nan": (f1_score, ([0] * 6, [0] * 6), {"zero_division": float("nan")}),
+        "binary": (f1_score, ([0, 1, 1, 0], [1, 1, 0, 0]), {}),
+        "pos_spam": (f1_score, (["spam", "ham", "spam", "spam"], ["spam", "spam", "ham", "spam"]), {"pos_label": "spam"}),
+        "pos_ham": (f1_score, (["spam", "ham", "spam", "spam"], ["spam", "spam", "ham", "spam"]), {"pos_label": "ham"}),
+        "weights": (f1_score, ([0, 1, 1], [0, 1, 0]), {"sample_weight": [1, 2, 3]}),
+        "weights_accuracy": (accuracy_score, ([0, 1, 1], [0, 1, 0]), {"sample_weight": [1, 2, 3]}),
+        "weights_count": (accuracy_score, ([0, 1, 1], [0, 1, 0]), {"sample_weight": [1, 2, 3], "normalize": False}),
+        "absent_label": (f1_score, ([0, 0], [0, 0]), {"labels": [0, 1], "average": None}),
+        "absent_label_one": (f1_score, ([0, 0], [0, 0]), {"labels": [0, 1], "average": None, "zero_division": 1}),
+        "absent_label_nan": (f1_score, ([0, 0], [0, 0]), {"labels": [0, 1], "average": "macro", "zero_division": float("nan")}),
+        "no_support": (f1_score, ([0], [1]), {"labels": [1, 2], "average": "weighted", "zero_division": 1}),
+        "micro_subset": (f1_score, ([0, 1, 2, 2], [0, 2, 2, 1]), {"labels": [1, 2], "average": "micro"}),
+        "strings_macro": (f1_score, (["a", "b", "c", "a"], ["a", "c", "c", "b"]), {"average": "macro"}),
+        "multiclass_binary": (f1_score, (t, p), {}),
+        "bad_pos_label": (f1_score, (["a", "b"], ["a", "b"]), {}),
+        "lengths": (f1_score, ([0, 1, 1], [0, 1]), {"average": "micro"}),
+        "continuous": (f1_score, ([0.5, 1], [1, 1]), {}),
+        "samples": (f1_score, ([0, 1], [0, 1]), {"average": "samples"}),
+        "bad_zero_division": (f1_score, ([0, 1], [0, 1]), {"zero_division": 0.5}),
+        "bad_average": (f1_score, ([0, 1], [0, 1]), {"average": "mean"}),
+        "multilabel": (f1_score, ([[0, 1], [1, 1]], [[0, 1], [1, 0]]), {"average": "micro"}),
+        "mixed_types": (accuracy_score, (["a", 1], ["a", 1]), {}),
+        "empty": (f1_score, ([], []), {"average": "micro"}),
+    }
+    return {name: outcome(fn, *args, **kwargs) for name, (fn, args, kwargs) in cases.items()}
+`;
+
+// A module importing f1_score with names the stand-in lacks: the functions that use only f1_score load.
+const SKLEARN_PARTIAL_MODULE = `
+from sklearn.metrics import f1_score, matthews_corrcoef
+from sklearn.feature_extraction.text import CountVectorizer
+import sklearn
+
+def micro(items):
+    golds, preds = zip(*items)
+    return f1_score(golds, preds, average="micro")
+
+def via_package(items):
+    golds, preds = zip(*items)
+    return sklearn.metrics.accuracy_score(golds, preds)
+
+def mcc(items):
+    golds, preds = zip(*items)
+    return matthews_corrcoef(golds, preds)
+
+def vectorize(doc):
+    return CountVectorizer().fit([doc["text"]])
+
+def late(items):
+    from sklearn.metrics import precision_score
+    return precision_score([0], [0])
+`;
+
+// Imports two packages no interpreter has (top-level and `from pkg.sub import name`): the module imports
+// with placeholders for them, and only the functions that cannot reach one load.
+const PLACEHOLDER_MODULE = String.raw`
+import functools
+from typing import Optional
+
+import datasets
+import absent_numeric_xyz as an
+import absent_numeric_xyz.linalg
+from absent_metrics_xyz.scores import f1_score
+
+
+def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
+    def _process(doc):
+        return {"query": " ".join(doc["text"].split()).capitalize(), "n": len(doc["text"])}
+
+    return dataset.map(_process)
+
+
+def annotated(doc: Optional[an.ndarray]) -> "an.ndarray":
+    return doc["text"][::-1]
+
+
+def direct(doc):
+    return an.mean(doc["values"])
+
+
+def _average(values):
+    return an.mean(values)
+
+
+def through_helper(doc):
+    return _average(doc["values"])
+
+
+class Scorer:
+    def score(self, values):
+        return f1_score(values, values)
+
+
+def through_class(doc):
+    return Scorer().score(doc["values"])
+
+
+def through_from(doc):
+    return f1_score(doc["values"], doc["values"])
+
+
+@functools.lru_cache(maxsize=None)
+def _cached_table(size):
+    return an.zeros(size)
+
+
+def through_cache(doc):
+    return _cached_table(len(doc["values"]))
+
+
+def through_submodule(doc):
+    return absent_numeric_xyz.linalg.norm(doc["values"])
+
+
+class PureFilter:
+    def apply(self, resps, docs):
+        return [[r.strip() for r in rs] for rs in resps]
+
+
+class NeedyFilter:
+    def apply(self, resps, docs):
+        return [[_average(r) for r in rs] for rs in resps]
+
+
+def dynamic(doc):
+    # Out of the static walk's sight: the placeholder is reached at run time and says so.
+    return globals()["an"].mean(doc["values"])
+`;
+
+/** Module-level code that really uses the missing package: the import fails, as without placeholders. */
+const PLACEHOLDER_AT_IMPORT = `
+import absent_numeric_xyz as an
+
+TABLE = an.arange(10)
+
+def fn(doc):
+    return 1
+`;
+
+const PLACEHOLDER_DECORATOR = `
+import absent_numeric_xyz as an
+
+@an.vectorize
+def fn(doc):
+    return 1
+`;
+
+/** Calls the placeholder module's pure functions directly, with the missing packages stubbed out. */
+const PLACEHOLDER_DIRECT = String.raw`
+import importlib.util, json, sys, types
+
+class Dataset:
+    def __init__(self, rows):
+        self.rows = rows
+    def map(self, function):
+        return Dataset([{**row, **function(dict(row))} for row in self.rows])
+
+for name in ("datasets", "absent_numeric_xyz", "absent_numeric_xyz.linalg", "absent_metrics_xyz", "absent_metrics_xyz.scores"):
+    sys.modules[name] = types.ModuleType(name)
+sys.modules["datasets"].Dataset = Dataset
+sys.modules["absent_numeric_xyz"].ndarray = list
+sys.modules["absent_metrics_xyz.scores"].f1_score = None
+spec = importlib.util.spec_from_file_location("placeholder_utils", sys.argv[1])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+docs = json.load(sys.stdin)
+processed = module.process_docs(Dataset(docs)).rows
+print(json.dumps({"docs": processed, "annotated": [module.annotated(doc) for doc in processed],
+                  "filtered": module.PureFilter().apply([[" a ", "b "]], [{}])}))
+`;
+
 export interface BridgeConformanceOptions {
   python: string;
 }
@@ -230,9 +427,20 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
       writeFileSync(path.join(dir, 'fixture_utils.py'), MODULE);
       writeFileSync(path.join(dir, 'dataset_utils.py'), DATASET_MODULE);
       writeFileSync(path.join(dir, 'helpers_utils.py'), HELPERS_MODULE);
+      writeFileSync(path.join(dir, 'sklearn_utils.py'), SKLEARN_MODULE);
+      writeFileSync(path.join(dir, 'sklearn_partial.py'), SKLEARN_PARTIAL_MODULE);
       writeFileSync(
         path.join(dir, 'needs_missing.py'),
         'import definitely_not_a_module_xyz\n\ndef fn(doc):\n    return 1\n',
+      );
+      // The task folder's own module (not on sys.path, as in lm-eval): never stood in for.
+      writeFileSync(path.join(dir, 'definitely_not_a_module_xyz.py'), 'VALUE = 1\n');
+      writeFileSync(path.join(dir, 'placeholder_utils.py'), PLACEHOLDER_MODULE);
+      writeFileSync(path.join(dir, 'placeholder_at_import.py'), PLACEHOLDER_AT_IMPORT);
+      writeFileSync(path.join(dir, 'placeholder_decorator.py'), PLACEHOLDER_DECORATOR);
+      writeFileSync(
+        path.join(dir, 'placeholder_star.py'),
+        'from absent_numeric_xyz import *\n\ndef fn(doc):\n    return array(doc)\n',
       );
       writeFileSync(
         path.join(dir, 'missing_helper.py'),
@@ -347,6 +555,85 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
       );
       expect(attributeError?.message).toBe(
         "process_docs: !function fixture_utils.no_such_function: fixture_utils.py has no function 'no_such_function'",
+      );
+    });
+
+    it('a module importing a missing package loads with placeholders; its pure functions run as Python runs them', async () => {
+      const docs = [
+        { text: '  hello   wide  world ', values: [1, 2] },
+        { text: 'ünïcode  text', values: [3] },
+      ];
+      const direct = spawnSync(python, ['-c', PLACEHOLDER_DIRECT, path.join(dir, 'placeholder_utils.py')], {
+        input: JSON.stringify(docs),
+        encoding: 'utf8',
+      });
+      expect(direct.stderr).toBe('');
+      const expected = JSON.parse(direct.stdout);
+      const processDocs = await bound('process_docs', ['process_docs'], 'placeholder_utils.py');
+      const processed = await runtime.processDocs(processDocs, docs, { task: 't', split: 'test' });
+      expect(processed).toEqual(expected.docs);
+      const annotated = await bound('annotated', ['doc_to_text'], 'placeholder_utils.py');
+      await runtime.prepareDocFunctions([{ ref: annotated, docs: processed }], () => ({ task: 't' }));
+      expect(processed.map((doc) => annotated.prepared.get(doc))).toEqual(expected.annotated);
+      const pure = await bound('PureFilter', ['filter_list', 0], 'placeholder_utils.py');
+      expect(await runtime.filter(pure, 'class', {}, [[' a ', 'b ']], [{}], 't')).toEqual(expected.filtered);
+    });
+
+    it('a function that can reach a placeholder is refused, naming the package and the way it gets there', async () => {
+      const cases: Array<[string, string, string]> = [
+        ['direct', 'absent_numeric_xyz', 'direct -> an'],
+        ['through_helper', 'absent_numeric_xyz', 'through_helper -> _average -> an'],
+        ['through_class', 'absent_metrics_xyz', 'through_class -> Scorer -> score -> f1_score'],
+        ['through_from', 'absent_metrics_xyz', 'through_from -> f1_score'],
+        ['through_submodule', 'absent_numeric_xyz', 'through_submodule -> absent_numeric_xyz'],
+        ['through_cache', 'absent_numeric_xyz', 'through_cache -> _cached_table -> an'],
+        ['NeedyFilter', 'absent_numeric_xyz', 'NeedyFilter -> apply -> _average -> an'],
+      ];
+      const refsToBind = cases.map(([name]) => ref(name, ['process_results'], 'placeholder_utils.py'));
+      const failures = await runtime.tryBind(refsToBind);
+      const interpreter = runtime.info.python;
+      expect(failures.map((failure) => [failure?.code, failure?.message])).toEqual(
+        cases.map(([name, root, trail]) => [
+          'python_package_missing',
+          `process_results: !function placeholder_utils.${name} needs ${root}, not installed for ${interpreter} (via ${trail}); install it in that interpreter or pass --python`,
+        ]),
+      );
+      expect(failures.map((failure) => failure?.location?.file)).toEqual(cases.map(() => yamlFile()));
+    });
+
+    it('a placeholder reached at run time raises an ImportError naming the package, never a value', async () => {
+      const dynamic = await bound('dynamic', ['doc_to_text'], 'placeholder_utils.py');
+      const error = await runtime
+        .prepareDocFunctions([{ ref: dynamic, docs: [{ values: [1] }] }], () => ({ task: 't', docId: 0 }))
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(AssayError);
+      expect((error as AssayError).message).toBe(
+        `task t: doc_to_text placeholder_utils.dynamic raised ImportError: absent_numeric_xyz is not installed for ${runtime.info.python} (needed by ${path.join(dir, 'placeholder_utils.py')}); install it in that interpreter or pass --python in dynamic: return globals()["an"].mean(doc["values"]) (on doc 0)`,
+      );
+    });
+
+    it('module-level use of a missing package (a call, a decorator, a star import) still fails the import', async () => {
+      const failures = await runtime.tryBind([
+        ref('fn', ['process_docs'], 'placeholder_at_import.py'),
+        ref('fn', ['process_docs'], 'placeholder_decorator.py'),
+        ref('fn', ['process_docs'], 'placeholder_star.py'),
+      ]);
+      const because = (file: string) =>
+        `absent_numeric_xyz is not installed for ${runtime.info.python} (needed by ${path.join(dir, file)}); install it in that interpreter or pass --python`;
+      expect(failures.map((failure) => failure?.code)).toEqual([
+        'function_not_found',
+        'function_not_found',
+        'function_not_found',
+      ]);
+      expect(failures[0]?.message).toBe(
+        `process_docs: !function placeholder_at_import.fn: importing placeholder_at_import.py failed: ImportError: ${because('placeholder_at_import.py')} at placeholder_at_import.py:4 in <module>: TABLE = an.arange(10)`,
+      );
+      expect(failures[1]?.message).toBe(
+        `process_docs: !function placeholder_decorator.fn: importing placeholder_decorator.py failed: ImportError: ${because('placeholder_decorator.py')} at placeholder_decorator.py:4 in <module>: @an.vectorize`,
+      );
+      // A star import cannot know the names it would bind: it fails rather than leave them undefined.
+      expect(failures[2]?.message).toBe(
+        `process_docs: !function placeholder_star.fn: importing placeholder_star.py failed: ImportError: ${because('placeholder_star.py')} at placeholder_star.py:1 in <module>: from absent_numeric_xyz import *`,
       );
     });
 
@@ -735,6 +1022,156 @@ export function runBridgeConformance({ python }: BridgeConformanceOptions): void
         /importing missing_helper\.py failed: ImportError: lm_eval\.utils\.not_a_real_helper is not available: this Python has no lm_eval package, and assay's stand-in for it does not provide lm_eval\.utils\.not_a_real_helper/,
       );
       expect(task?.message).toMatch(/ImportError: lm_eval\.api\.task is not available/);
+    });
+
+    it("the sklearn stand-in: f1_score and accuracy_score as scikit-learn's documentation gives them", async () => {
+      if (!runtime.info.stand_ins.includes('sklearn')) return;
+      const run = await bound('run', ['other'], 'sklearn_utils.py');
+      const out = (await runtime.call(run)) as Record<string, Record<string, unknown>>;
+      const value = (name: string) => out[name]?.value;
+      const error = (name: string) => out[name]?.error;
+      // f1_score's docstring example: per label F1 = 2TP/(2TP+FP+FN) is 0.8 for label 0 (TP 2, FP 1, FN 0)
+      // and 0 for labels 1 and 2; micro pools TP 2 over 6 predictions and 6 labels.
+      expect(value('macro')).toBe((0.8 + 0 + 0) / 3);
+      expect(value('micro')).toBe(1 / 3);
+      expect(value('weighted')).toBe((0.8 * 2) / 6);
+      expect(value('none')).toEqual([0.8, 0, 0]);
+      expect(out.macro?.type).toBe('float');
+      // accuracy_score's docstring example, and its count (a float, as scikit-learn returns it).
+      expect(out.accuracy).toEqual({ value: 0.5, type: 'float', warned: [] });
+      expect(out.accuracy_count).toEqual({ value: 2, type: 'float', warned: [] });
+      // The docstring's all-negative binary case: zero_division decides; "warn" warns and gives 0.
+      expect(out.empty_binary).toEqual({ value: 0, type: 'float', warned: ['UndefinedMetricWarning'] });
+      expect(out.empty_binary_one).toEqual({ value: 1, type: 'float', warned: [] });
+      expect(Number.isNaN(value('empty_binary_nan'))).toBe(true);
+      // By hand: pos_label 1 has TP 1, FP 1, FN 1 -> 2/4; "spam" TP 2, FP 1, FN 1 -> 4/6; "ham" TP 0 -> 0.
+      expect(value('binary')).toBe(0.5);
+      expect(value('pos_spam')).toBe(4 / 6);
+      expect(value('pos_ham')).toBe(0);
+      // sample_weight [1, 2, 3]: label 1 has TP 2, FN 3, FP 0 -> 4/7; accuracy 3 of 6 by weight.
+      expect(value('weights')).toBe(4 / 7);
+      expect(value('weights_accuracy')).toBe(0.5);
+      expect(value('weights_count')).toBe(3);
+      // A label in neither y_true nor y_pred: zero_division (nan is left out of the average).
+      expect(out.absent_label).toEqual({ value: [1, 0], type: 'list', warned: ['UndefinedMetricWarning'] });
+      expect(value('absent_label_one')).toEqual([1, 1]);
+      expect(value('absent_label_nan')).toBe(1);
+      // No support for any label: the weights are ignored (label 1: 0, label 2: zero_division 1).
+      expect(value('no_support')).toBe(0.5);
+      // labels=[1, 2], micro: TP 1 (a 2), 3 true and 3 predicted among those labels -> 2/6.
+      expect(value('micro_subset')).toBe(2 / 6);
+      // "a": TP 1, FN 1 -> 2/3; "b": FP 1, FN 1 -> 0; "c": TP 1, FP 1 -> 2/3.
+      expect(value('strings_macro')).toBe((2 / 3 + 0 + 2 / 3) / 3);
+      // scikit-learn's errors for these inputs, with its messages.
+      expect(error('multiclass_binary')).toBe(
+        "ValueError: Target is multiclass but average='binary'. Please choose another average setting, one of [None, 'micro', 'macro', 'weighted'].",
+      );
+      expect(error('bad_pos_label')).toBe(
+        "ValueError: pos_label=1 is not a valid label. It should be one of ['a', 'b']",
+      );
+      expect(error('lengths')).toBe(
+        'ValueError: Found input variables with inconsistent numbers of samples: [3, 2]',
+      );
+      expect(error('continuous')).toBe(
+        "ValueError: Classification metrics can't handle a mix of continuous and binary targets",
+      );
+      expect(error('samples')).toBe(
+        'ValueError: Samplewise metrics are not available outside of multilabel classification.',
+      );
+      expect(error('bad_zero_division')).toMatch(
+        /^ValueError: The 'zero_division' parameter of f1_score must be/,
+      );
+      expect(error('bad_average')).toMatch(/^ValueError: The 'average' parameter of f1_score must be/);
+      // What the stand-in does not do is an ImportError naming it, never a number.
+      const install =
+        "is not supported by assay's stand-in for scikit-learn; install scikit-learn in the interpreter assay uses (--python PATH or ASSAY_PYTHON)";
+      expect(error('multilabel')).toBe(
+        `ImportError: sklearn.metrics: a y_true holding list values (multilabel or other nested targets) ${install}`,
+      );
+      expect(error('mixed_types')).toBe(
+        `ImportError: sklearn.metrics: targets mixing strings and numbers ${install}`,
+      );
+      expect(error('empty')).toBe(`ImportError: sklearn.metrics: empty y_true and y_pred ${install}`);
+    });
+
+    it('the sklearn stand-in serves f1_score and accuracy_score; any other sklearn name is a placeholder', async () => {
+      if (!runtime.info.stand_ins.includes('sklearn')) return;
+      const keyPath = ['metric_list', 0, 'aggregation'];
+      const names = ['micro', 'via_package', 'late', 'mcc', 'vectorize'];
+      const refsToBind = names.map((name) =>
+        ref(name, name === 'vectorize' ? ['doc_to_text'] : keyPath, 'sklearn_partial.py'),
+      );
+      const errors = await runtime.tryBind(refsToBind);
+      const interpreter = runtime.info.python;
+      expect(errors.map((found) => found?.message)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        `metric_list.0.aggregation: !function sklearn_partial.mcc needs sklearn, not installed for ${interpreter} (via mcc -> matthews_corrcoef); install it in that interpreter or pass --python`,
+        `doc_to_text: !function sklearn_partial.vectorize needs sklearn, not installed for ${interpreter} (via vectorize -> CountVectorizer); install it in that interpreter or pass --python`,
+      ]);
+      const items = [
+        [0, 0],
+        [1, 2],
+        [2, 2],
+        [1, 1],
+      ];
+      const [micro, viaPackage, late] = refsToBind;
+      // 3 of 4 right: micro F1 over single labels is the accuracy.
+      expect(await runtime.call(micro as PythonFunctionRef, items)).toBe(0.75);
+      expect(await runtime.call(viaPackage as PythonFunctionRef, items)).toBe(0.75);
+      // A name the stand-in lacks, imported at run time: an ImportError that says what to install.
+      await expect(runtime.call(late as PythonFunctionRef, items)).rejects.toThrow(
+        /ModuleNotFoundError: sklearn\.metrics\.precision_score is not available: this Python has no sklearn package, and assay's stand-in for it does not provide sklearn\.metrics\.precision_score\. Install scikit-learn in the interpreter assay uses/,
+      );
+    });
+
+    it('an installed sklearn always wins over the stand-in', async () => {
+      // A package named sklearn on PYTHONPATH (a tiny one: this machine has no scikit-learn).
+      const site = mkdtempSync(path.join(os.tmpdir(), 'assay-sklearn-site-'));
+      mkdirSync(path.join(site, 'sklearn', 'feature_extraction'), { recursive: true });
+      writeFileSync(path.join(site, 'sklearn', '__init__.py'), 'from . import metrics\n');
+      writeFileSync(
+        path.join(site, 'sklearn', 'metrics.py'),
+        'def f1_score(y_true, y_pred, **kwargs):\n    return "installed f1_score"\n\n' +
+          'def accuracy_score(y_true, y_pred, **kwargs):\n    return "installed accuracy_score"\n\n' +
+          'def matthews_corrcoef(y_true, y_pred):\n    return "installed matthews_corrcoef"\n',
+      );
+      writeFileSync(path.join(site, 'sklearn', 'feature_extraction', '__init__.py'), '');
+      writeFileSync(
+        path.join(site, 'sklearn', 'feature_extraction', 'text.py'),
+        'class CountVectorizer:\n    pass\n',
+      );
+      const saved = process.env.PYTHONPATH;
+      process.env.PYTHONPATH = site; // the worker inherits the environment
+      const installed = await PythonRuntime.start({ python }).finally(() => {
+        if (saved === undefined) delete process.env.PYTHONPATH;
+        else process.env.PYTHONPATH = saved;
+      });
+      try {
+        expect(installed.info.stand_ins).not.toContain('sklearn');
+        const keyPath = ['metric_list', 0, 'aggregation'];
+        const refsToBind = ['micro', 'mcc'].map((name) =>
+          createPythonRef(
+            `sklearn_partial.${name}`,
+            path.join(dir, 'sklearn_partial.py'),
+            name,
+            yamlFile(),
+            keyPath,
+          ),
+        );
+        expect((await installed.tryBind(refsToBind)).map((found) => found?.message)).toEqual([
+          undefined,
+          undefined,
+        ]);
+        const items = [[0, 1]];
+        expect(await installed.call(refsToBind[0] as PythonFunctionRef, items)).toBe('installed f1_score');
+        expect(await installed.call(refsToBind[1] as PythonFunctionRef, items)).toBe(
+          'installed matthews_corrcoef',
+        );
+      } finally {
+        await installed.close();
+      }
     });
   });
 }

@@ -3,6 +3,7 @@ import { AssayError } from '../../errors.js';
 import {
   type Answer,
   type BackendCapabilities,
+  type CallOptions,
   type GenerateRequest,
   type Generation,
   type LoglikelihoodRequest,
@@ -64,6 +65,8 @@ export class CompletionsBackend implements ModelBackend {
   private promptLogprobsSupport: boolean | undefined;
   /** A local tokenizer's identity, recorded in the manifest. */
   private localIdentity?: TokenizerIdentity;
+  /** `num_concurrent`: requests in flight at once. */
+  readonly concurrency: number;
 
   constructor(
     readonly name: string,
@@ -79,6 +82,7 @@ export class CompletionsBackend implements ModelBackend {
       generate: true,
       tokenScoring: args.tokenized_requests,
     };
+    this.concurrency = args.num_concurrent;
     const promptLogprobs = args.prompt_logprobs ?? (name === 'openai-completions' ? false : 'auto');
     this.promptLogprobsSupport = promptLogprobs === 'auto' ? undefined : promptLogprobs;
     this.usageRecorder = new UsageRecorder({
@@ -134,16 +138,23 @@ export class CompletionsBackend implements ModelBackend {
   async loglikelihood(
     requests: LoglikelihoodRequest[],
     progress?: ProgressSink,
+    options: CallOptions = {},
   ): Promise<Answer<LoglikelihoodResult>[]> {
     return this.score(
       requests.length,
       (index) => this.promptFor(requests[index]),
       progress,
       (index) => requests[index].context + requests[index].continuation,
+      undefined,
+      options.signal,
     );
   }
 
-  async loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<Answer<number>[]> {
+  async loglikelihoodRolling(
+    requests: RollingRequest[],
+    progress?: ProgressSink,
+    options: CallOptions = {},
+  ): Promise<Answer<number>[]> {
     if (!this.tokenizer) {
       // Text mode: the whole text is one prompt scored from its first token (the server's BOS is its context).
       const answers = await this.score(
@@ -151,6 +162,8 @@ export class CompletionsBackend implements ModelBackend {
         (index) => ({ prompt: requests[index].text, contextLength: 0 }),
         progress,
         (index) => requests[index].text,
+        undefined,
+        options.signal,
       );
       return answers.map((answer) => (answer instanceof RequestError ? answer : answer.logprob));
     }
@@ -170,6 +183,8 @@ export class CompletionsBackend implements ModelBackend {
       async (index) => windows[index].prompt,
       undefined,
       (index) => requests[windows[index].owner].text,
+      undefined,
+      options.signal,
     );
     answers.forEach((answer, index) => {
       const owner = windows[index].owner;
@@ -181,8 +196,12 @@ export class CompletionsBackend implements ModelBackend {
     return totals;
   }
 
-  async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]> {
-    const generations = await this.generateWithLogprobs(requests, progress);
+  async generate(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+    options: CallOptions = {},
+  ): Promise<Answer<string>[]> {
+    const generations = await this.generateWithLogprobs(requests, progress, options);
     return generations.map((generation) =>
       generation instanceof RequestError ? generation : generation.text,
     );
@@ -192,6 +211,7 @@ export class CompletionsBackend implements ModelBackend {
   async generateWithLogprobs(
     requests: GenerateRequest[],
     progress?: ProgressSink,
+    options: CallOptions = {},
   ): Promise<Answer<Generation>[]> {
     const results: Answer<Generation>[] = new Array(requests.length);
     const wantLogprobs = this.args.gen_logprobs ?? this.name !== 'openai-completions';
@@ -218,6 +238,7 @@ export class CompletionsBackend implements ModelBackend {
           describe: () => describeBatch('generate_until', batch, (index) => requests[index].context),
           parse: (json) => parseCompletionsResponse(json, batch.length),
           tokens: usageTokens,
+          signal: options.signal,
         });
         batch.forEach((index, position) => {
           if (!outcome.ok) {
@@ -336,13 +357,14 @@ export class CompletionsBackend implements ModelBackend {
     progress: ProgressSink | undefined,
     textAt: (index: number) => string,
     read: ChoiceReader<T> = readLoglikelihood as ChoiceReader<T>,
+    signal?: AbortSignal,
   ): Promise<Answer<T>[]> {
     const results: Answer<T>[] = new Array(count);
     let done = 0;
     const runBatch = async (batch: number[]): Promise<void> => {
       const prompts = await Promise.all(batch.map((index) => promptAt(index)));
       const probing = this.promptLogprobsSupport === undefined;
-      const outcome = await this.sendScoring(batch, prompts, textAt, read);
+      const outcome = await this.sendScoring(batch, prompts, textAt, read, signal);
       if (probing && !outcome.ok && (outcome.cause === 'HTTP 400' || outcome.cause === 'HTTP 422')) {
         // A server that rejects the unknown field: echo it is. Other failures settle nothing; the next
         // batch asks again.
@@ -371,6 +393,7 @@ export class CompletionsBackend implements ModelBackend {
     prompts: ScoredPrompt[],
     textAt: (index: number) => string,
     read: ChoiceReader<T>,
+    signal?: AbortSignal,
   ): Promise<PostOutcome<ScoredAnswers<T>>> {
     const support = this.promptLogprobsSupport;
     const payload = {
@@ -408,6 +431,7 @@ export class CompletionsBackend implements ModelBackend {
           return { values, tokensIn, tokensOut };
         },
         tokens: (answers) => ({ in: answers.tokensIn, out: answers.tokensOut }),
+        signal,
       });
       if (support === undefined && outcome.ok) this.promptLogprobsSupport = answered === true;
       return outcome;

@@ -1,11 +1,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import { AssayError } from '../../errors.js';
-import type { RunListener } from '../../evaluate/events.js';
-import { fileTimestamp } from '../../results/write.js';
+import type { RunListener } from '../../events.js';
+import { fileTimestamp } from '../../util/file-timestamp.js';
 import type {
   Answer,
   BackendCapabilities,
+  CallOptions,
   GenerateRequest,
   Generation,
   LoglikelihoodRequest,
@@ -181,25 +182,42 @@ class ManagedServerBackend implements ModelBackend {
     this.capabilities = inner.capabilities;
   }
 
+  get concurrency(): number | undefined {
+    return this.inner.concurrency;
+  }
+
   loglikelihood(
     requests: LoglikelihoodRequest[],
     progress?: ProgressSink,
+    options?: CallOptions,
   ): Promise<Answer<LoglikelihoodResult>[]> {
-    return this.watch(this.inner.loglikelihood(requests, progress));
+    return this.watch(this.inner.loglikelihood(requests, progress, options));
   }
 
-  loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<Answer<number>[]> {
-    return this.watch(this.inner.loglikelihoodRolling(requests, progress));
+  loglikelihoodRolling(
+    requests: RollingRequest[],
+    progress?: ProgressSink,
+    options?: CallOptions,
+  ): Promise<Answer<number>[]> {
+    return this.watch(this.inner.loglikelihoodRolling(requests, progress, options));
   }
 
-  generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]> {
-    return this.watch(this.inner.generate(requests, progress));
+  generate(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+    options?: CallOptions,
+  ): Promise<Answer<string>[]> {
+    return this.watch(this.inner.generate(requests, progress, options));
   }
 
-  generateWithLogprobs(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<Generation>[]> {
+  generateWithLogprobs(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+    options?: CallOptions,
+  ): Promise<Answer<Generation>[]> {
     const inner = this.inner.generateWithLogprobs;
     if (!inner) throw new Error('unreachable: local-completions has generateWithLogprobs');
-    return this.watch(inner.call(this.inner, requests, progress));
+    return this.watch(inner.call(this.inner, requests, progress, options));
   }
 
   tokenize(text: string): Promise<number[]> {

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson, type ResponseCache } from '../cache/response-cache.js';
 import type {
   Answer,
+  CallOptions,
   GenerateRequest,
   LoglikelihoodRequest,
   LoglikelihoodResult,
   ModelBackend,
   ProgressSink,
   RollingRequest,
-} from '../models/backend.js';
-import { isRequestError } from '../models/backend.js';
-import { canonicalJson, type ResponseCache } from './response-cache.js';
+} from './backend.js';
+import { isRequestError } from './backend.js';
 
 /**
  * `--use_cache` for in-process backends (dummy, gguf), lm-eval's CachingLM: answers are looked up by the
@@ -69,25 +70,26 @@ export function withResponseCache(
   const wrapped: ModelBackend = {
     name: backend.name,
     capabilities: backend.capabilities,
-    loglikelihood: (requests: LoglikelihoodRequest[], progress?: ProgressSink) =>
+    ...(backend.concurrency !== undefined ? { concurrency: backend.concurrency } : {}),
+    loglikelihood: (requests: LoglikelihoodRequest[], progress?: ProgressSink, options?: CallOptions) =>
       cached<LoglikelihoodRequest, LoglikelihoodResult>(
         'loglikelihood',
         requests,
-        (misses, p) => backend.loglikelihood(misses, p),
+        (misses, p) => backend.loglikelihood(misses, p, options),
         progress,
       ),
-    loglikelihoodRolling: (requests: RollingRequest[], progress?: ProgressSink) =>
+    loglikelihoodRolling: (requests: RollingRequest[], progress?: ProgressSink, options?: CallOptions) =>
       cached<RollingRequest, number>(
         'loglikelihood_rolling',
         requests,
-        (misses, p) => backend.loglikelihoodRolling(misses, p),
+        (misses, p) => backend.loglikelihoodRolling(misses, p, options),
         progress,
       ),
-    generate: (requests: GenerateRequest[], progress?: ProgressSink) =>
+    generate: (requests: GenerateRequest[], progress?: ProgressSink, options?: CallOptions) =>
       cached<GenerateRequest, string>(
         'generate_until',
         requests,
-        (misses, p) => backend.generate(misses, p),
+        (misses, p) => backend.generate(misses, p, options),
         progress,
         (request) => !request.doSample,
       ),

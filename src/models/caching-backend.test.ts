@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { GenerateRequest, LoglikelihoodRequest } from '../models/backend.js';
-import { DummyBackend } from '../models/dummy/dummy-backend.js';
+import { MemoryResponseCache } from '../cache/memory-response-cache.js';
+import type { GenerateRequest, LoglikelihoodRequest } from './backend.js';
 import { withResponseCache } from './caching-backend.js';
-import { MemoryResponseCache } from './memory-response-cache.js';
+import { DummyBackend } from './dummy/dummy-backend.js';
 
 /** The dummy model, counting what reaches it. */
 class CountingBackend extends DummyBackend {

@@ -1,37 +1,41 @@
+/**
+ * The composition root of a run, what `assay run` and the library's `evaluate` call: resolves the tasks
+ * and the model, runs the evaluation stage (evaluate/), turns its output into results (results/) and
+ * writes them. It sits above both folders, so neither imports the other's way back.
+ */
 import { AssayError, closestNames } from '../errors.js';
+import { type CodeExecutionOptions, prepareCodeSandbox } from '../evaluate/code-stage.js';
+import { type Limit, limitValue } from '../evaluate/limit.js';
+import { checkMcMode, type McMode } from '../evaluate/mc-generate.js';
+import type { PerplexityOptions } from '../evaluate/perplexity/settings.js';
+import { checkPins, type TaskPins } from '../evaluate/pins.js';
+import { effectiveNumFewshot } from '../evaluate/plan.js';
+import { runEvaluation } from '../evaluate/run-evaluation.js';
+import type { Seeds } from '../evaluate/run-options.js';
+import { modelNameFrom } from '../evaluate/run-record.js';
+import { settleSeeds } from '../evaluate/seeds.js';
+import { checkShard, type Shard } from '../evaluate/shard.js';
+import { checkTaskIntegrity } from '../evaluate/task-integrity.js';
+import type { Logger, RunListener } from '../events.js';
 import type { ModelBackend } from '../models/backend.js';
 import { checkModelArgs, createBackend } from '../models/registry.js';
 import { deviceWarning, type RunModelSettings, withRunSettings } from '../models/run-settings.js';
 import { startPythonFor } from '../python/python-for-tasks.js';
 import type { PythonRuntime } from '../python/python-runtime.js';
-import { modelNameFrom } from '../results/build.js';
 import {
   outputDirectory,
   prepareOutputDirectory,
   type WrittenFiles,
   writeOutputs,
 } from '../results/output.js';
-import { recordShard } from '../results/shard-record.js';
+import { type EvaluationOutput, runOutput } from '../results/run-output.js';
 import { sanitizeModelName } from '../results/write.js';
 import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
 import { applyRunMetadata } from '../tasks/run-metadata.js';
 import { type LoadedTask, leafTasks, type TaskNode } from '../tasks/task.js';
-import { type CodeExecutionOptions, prepareCodeSandbox } from './code-stage.js';
-import type { RunListener } from './events.js';
-import { type Limit, limitValue } from './limit.js';
-import { checkMcMode, type McMode } from './mc-generate.js';
-import type { PerplexityOptions } from './perplexity/settings.js';
-import { effectiveNumFewshot } from './plan.js';
-import { type EvaluationOutput, runEvaluation, type Seeds } from './run-evaluation.js';
-import { settleSeeds } from './seeds.js';
-import { checkShard, type Shard } from './shard.js';
-import { checkTaskIntegrity } from './task-integrity.js';
 
-export interface Logger {
-  warn(message: string): void;
-  info?(message: string): void;
-}
+export type { Logger };
 
 /**
  * The library's options: typed values, never command-line text (the CLI parses its flags into these).
@@ -80,6 +84,17 @@ export interface CommonOptions extends CodeExecutionOptions {
    * Started only when a task needs it.
    */
   python?: string;
+  /**
+   * `--expect_sha256`: task name → the content sha256 it must have (its config and every data file it
+   * reads). A task that differs stops the run once its docs are loaded, before any model request.
+   */
+  expectSha256?: TaskPins;
+  /**
+   * `--max_latency_s`: the longest a request may take, in seconds, on any backend. A request not answered
+   * in time is cancelled (where the backend can be) and its doc counts as timed out: in no metric, not an
+   * error, counted in the task's `timeouts`.
+   */
+  maxLatencyS?: number;
 }
 
 export interface EvaluateOptions extends CommonOptions, RunModelSettings {
@@ -142,6 +157,7 @@ interface PreparedRun {
   nodes: TaskNode[];
   codeSandbox: ReturnType<typeof prepareCodeSandbox>;
   python?: PythonRuntime;
+  pins?: TaskPins;
 }
 
 async function prepareRun(options: CommonOptions, modelName: string): Promise<PreparedRun> {
@@ -153,6 +169,14 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
     });
   }
   const shard = checkShard(options.shard);
+  const cap = options.maxLatencyS;
+  if (cap !== undefined && !(typeof cap === 'number' && Number.isFinite(cap) && cap > 0)) {
+    throw new AssayError(
+      'bad_option',
+      `\`maxLatencyS\` must be a positive number of seconds, got ${JSON.stringify(cap)}`,
+      { location: { field: 'maxLatencyS' } },
+    );
+  }
   const mcMode = checkMcMode(options.mcMode);
   const seeds = settleSeeds(options.seeds);
   const genKwargs = options.genKwargs ?? {};
@@ -171,6 +195,7 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
   if (options.metadata) applyRunMetadata(nodes, options.metadata);
   const tasks = nodes.flatMap(leafTasks);
   checkSamplesTasks(samples, tasks);
+  const pins = checkPins(options.expectSha256, tasks);
   checkNumFewshot(options.numFewshot, tasks, options.logger);
   if (limit !== undefined) {
     options.logger?.warn(
@@ -190,7 +215,19 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
     codeSandbox?.close();
     throw error;
   }
-  return { limit, samples, shard, mcMode, seeds, genKwargs, applyChatTemplate, nodes, codeSandbox, python };
+  return {
+    limit,
+    samples,
+    shard,
+    mcMode,
+    seeds,
+    genKwargs,
+    applyChatTemplate,
+    nodes,
+    codeSandbox,
+    python,
+    pins,
+  };
 }
 
 /** Stops what prepareRun started (the sandbox's workers, the Python worker). */
@@ -249,12 +286,32 @@ async function run(
   options: CommonOptions,
   prepared: PreparedRun,
 ): Promise<EvaluateResult> {
-  const { limit, samples, shard, mcMode, seeds, genKwargs, applyChatTemplate, nodes, codeSandbox, python } =
-    prepared;
-  const output = await runEvaluation(backend, nodes, {
+  const {
     limit,
     samples,
     shard,
+    mcMode,
+    seeds,
+    genKwargs,
+    applyChatTemplate,
+    nodes,
+    codeSandbox,
+    python,
+    pins,
+  } = prepared;
+  const evaluated = await runEvaluation(backend, nodes, {
+    limit,
+    samples,
+    shard,
+    shardRecord: shard && {
+      index: shard.index,
+      count: shard.count,
+      tasks: options.tasks.filter((task): task is string => typeof task === 'string'),
+      include_path: options.includePath ?? null,
+      samples: samples ?? null,
+      predict_only: options.predictOnly ?? false,
+      ...(options.metadata ? { metadata: options.metadata } : {}),
+    },
     mcMode,
     numFewshot: options.numFewshot,
     seeds,
@@ -271,20 +328,10 @@ async function run(
     codeSandbox,
     perplexity: options.perplexity,
     python,
+    pins,
+    maxLatencyS: options.maxLatencyS,
   }).finally(() => closePrepared(prepared));
-  // Recorded only when used, so default runs keep lm-eval's config keys.
-  if (mcMode === 'generate') output.results.config.mc_mode = 'generate';
-  if (shard) {
-    recordShard(output.results, {
-      index: shard.index,
-      count: shard.count,
-      tasks: options.tasks.filter((task): task is string => typeof task === 'string'),
-      include_path: options.includePath ?? null,
-      samples: samples ?? null,
-      predict_only: options.predictOnly ?? false,
-      ...(options.metadata ? { metadata: options.metadata } : {}),
-    });
-  }
+  const output = runOutput(evaluated);
   let files: WrittenFiles | undefined;
   if (options.outputPath) {
     options.listener?.({ type: 'phase', phase: 'writing' });
