@@ -69,7 +69,15 @@ async function server(faults: Faults = {}): Promise<TestServer> {
   return started;
 }
 
-const modelArgs = (url: string, concurrency = 4) =>
+const modelArgs = (url: string, concurrency = 4) => ({
+  model: 'test',
+  base_url: url,
+  num_concurrent: concurrency,
+  max_retries: 2,
+  retry_backoff: 0.001,
+});
+/** The same, as the command line takes it. */
+const modelArgsText = (url: string, concurrency = 4) =>
   `model=test,base_url=${url},num_concurrent=${concurrency},max_retries=2,retry_backoff=0.001`;
 
 describe('failed requests are never hidden', () => {
@@ -94,7 +102,7 @@ describe('failed requests are never hidden', () => {
       '--model',
       'local-completions',
       '--model_args',
-      modelArgs(faulty.completionsUrl),
+      modelArgsText(faulty.completionsUrl),
       '--tasks',
       taskFile,
       '--output_path',
@@ -175,7 +183,7 @@ describe('a run that cannot succeed stops with its cause; Ctrl-C says what it in
       '--model',
       'local-completions',
       '--model_args',
-      modelArgs(url),
+      modelArgsText(url),
       '--tasks',
       taskFile,
     ]).done;
@@ -195,7 +203,7 @@ describe('a run that cannot succeed stops with its cause; Ctrl-C says what it in
       '--model',
       'local-completions',
       '--model_args',
-      modelArgs(slow.completionsUrl, 1),
+      modelArgsText(slow.completionsUrl, 1),
       '--tasks',
       taskFile,
       '--output_path',

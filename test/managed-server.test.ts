@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withFlagNames } from '../src/cli/errors.js';
 import type { LoglikelihoodRequest, ModelBackend } from '../src/models/backend.js';
 import { createHttpBackend } from '../src/models/http/create.js';
 import { createManagedBackend } from '../src/models/managed-server/managed-backend.js';
@@ -187,7 +188,8 @@ describe('--model vllm starts vllm serve, evaluates through it and stops it', ()
       (caught: Error) => caught,
     );
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect((error as Error).message).toMatch(
+    // The library names the option field (`modelArgs`); the CLI shows the flag, as here.
+    expect(withFlagNames((error as Error).message)).toMatch(
       /^vllm serve \(pid \d+\) did not answer \/health within 2 s \(raise --model_args server_timeout=SECONDS for a model that loads slowly\); its log is .*assay-vllm-server-\d+-\d+\.log, ending:\n/,
     );
     expect((error as Error).message).toContain('Uvicorn running on');
@@ -331,7 +333,7 @@ describe('model args of the managed servers', () => {
     const refused = (kind: string, args: Record<string, unknown>) =>
       checkModelArgs(kind, args).then(
         () => 'accepted',
-        (error: Error) => error.message,
+        (error: Error) => withFlagNames(error.message),
       );
     expect(await refused('vllm', { pretrained: 'm', tensor_paralel_size: 2 })).toBe(
       '--model_args for vllm: unknown argument "tensor_paralel_size"; did you mean "tensor_parallel_size"? (unknown names go to the server as --kebab-case flags, so a typo is refused here)',
@@ -360,7 +362,11 @@ describe('model args of the managed servers', () => {
       /^tokenizer=org\/uncached: not a file or folder, and the Hugging Face cache/,
     );
     const missing = path.join(work, 'no-such-vllm');
-    await expect(createManagedBackend('vllm', { pretrained: 'm', executable: missing })).rejects.toThrow(
+    await expect(
+      createManagedBackend('vllm', { pretrained: 'm', executable: missing }).catch((error: Error) => {
+        throw new Error(withFlagNames(error.message));
+      }),
+    ).rejects.toThrow(
       `vllm serve: ${missing} is not on PATH (or not executable); install it, or give its path with --model_args executable=PATH`,
     );
   });
@@ -369,7 +375,7 @@ describe('model args of the managed servers', () => {
     const message = await checkModelArgs('hf', {
       pretrained: 'EleutherAI/pythia-160m',
       dtype: 'float16',
-    }).catch((error: Error) => error.message);
+    }).catch((error: Error) => withFlagNames(error.message));
     expect(message).toBe(
       "--model hf is lm-eval's in-process Hugging Face transformers backend, which assay does not have (it runs no PyTorch); instead use --model vllm --model_args pretrained=EleutherAI/pythia-160m,dtype=float16 (assay starts a vLLM server for the run and stops it), --model local-completions --model_args model=EleutherAI/pythia-160m,base_url=http://127.0.0.1:8000/v1/completions (any OpenAI-compatible server you run), or --model gguf --model_args model=FILE.gguf (llama.cpp in process)",
     );
@@ -382,7 +388,7 @@ describe('model args of the managed servers', () => {
       'hf-multimodal',
       'trtllm',
     ]) {
-      const text = await checkModelArgs(name, {}).catch((error: Error) => error.message);
+      const text = await checkModelArgs(name, {}).catch((error: Error) => withFlagNames(error.message));
       expect(text).toContain(`--model ${name} is lm-eval's in-process`);
       expect(text).toContain('--model vllm --model_args pretrained=MODEL');
     }

@@ -25,11 +25,9 @@ export class SqliteResponseCache implements ResponseCache {
         'CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID',
       );
     } catch (error) {
-      throw new AssayError(
-        'bad_argument',
-        `--use_cache: cannot open ${resolved}: ${(error as Error).message}`,
-        { cause: error },
-      );
+      throw new AssayError('io_error', `\`useCache\`: cannot open ${resolved}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     this.select = this.db.prepare('SELECT value FROM responses WHERE key = ?');
     this.insert = this.db.prepare('INSERT OR REPLACE INTO responses (key, value) VALUES (?, ?)');

@@ -1,34 +1,26 @@
 import { AssayError } from '../errors.js';
-import { type Adjustment, compareRuns } from '../results/compare/compare-runs.js';
+import { compareRuns } from '../results/compare/compare-runs.js';
 import { checkErroredRuns } from '../results/compare/errored-runs.js';
 import { type ComparisonFormat, renderComparison } from '../results/compare/format-comparison.js';
 import { renderLeaderboardDiff } from '../results/compare/format-leaderboard-diff.js';
 import { diffLeaderboards, resolveComparison } from '../results/compare/leaderboard-diff.js';
-import { reportError } from './errors.js';
-import { numberFlag, probabilityFlag, splitList } from './flag-values.js';
-
-const FORMATS = ['table', 'json', 'markdown'];
-const ADJUSTMENTS = ['holm', 'bh'];
+import { COMPARE_FLAGS } from './command-flags.js';
+import { reportError, withFlagNames } from './errors.js';
+import { parseFlags } from './option-table.js';
 
 export async function compareCommand(
   runA: string,
   runB: string,
-  flags: Record<string, unknown>,
+  raw: Record<string, unknown>,
 ): Promise<number> {
   try {
-    const format = String(flags.format ?? 'table');
-    if (!FORMATS.includes(format))
-      throw new AssayError('bad_argument', `--format must be one of ${FORMATS.join(', ')}, got "${format}"`);
-    const adjustment = String(flags.adjust ?? 'holm');
-    if (!ADJUSTMENTS.includes(adjustment))
-      throw new AssayError('bad_argument', `--adjust must be holm or bh, got "${adjustment}"`);
+    const { format, adjust, alpha, seed, tasks, metric, allow_errors } = parseFlags(COMPARE_FLAGS, raw);
     const resolved = resolveComparison(runA, runB);
-    const tasks = splitList(flags.tasks);
     if (resolved.mode === 'leaderboards') {
       // No sample logs beside both runs: what moved, from each run's leaderboard (issue 20).
-      if (flags.metric !== undefined) {
+      if (metric !== undefined) {
         throw new AssayError(
-          'bad_argument',
+          'bad_option',
           '--metric needs sample logs beside both runs; without them compare reads each task’s primary metric from the leaderboards',
         );
       }
@@ -46,15 +38,15 @@ export async function compareCommand(
         { role: 'first', location: resolved.resultsA },
         { role: 'second', location: resolved.resultsB },
       ],
-      { allowErrors: flags.allow_errors === true, tasks },
+      { allowErrors: allow_errors === true, tasks },
     );
-    for (const warning of warnings) process.stderr.write(`assay: warning: ${warning}\n`);
+    for (const warning of warnings) process.stderr.write(`assay: warning: ${withFlagNames(warning)}\n`);
     const report = compareRuns(resolved.resultsA, resolved.resultsB, {
       tasks,
-      metric: flags.metric === undefined ? undefined : String(flags.metric),
-      adjustment: adjustment as Adjustment,
-      alpha: probabilityFlag(flags.alpha, '--alpha'),
-      seed: numberFlag(flags.seed, '--seed'),
+      metric,
+      adjustment: adjust,
+      alpha,
+      seed,
     });
     process.stdout.write(
       format === 'json'

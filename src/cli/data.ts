@@ -4,7 +4,7 @@ import { prefetchTasks } from '../data/hub/prefetch.js';
 import { AssayError } from '../errors.js';
 import { resolveTasks } from '../tasks/manager.js';
 import { leafTasks } from '../tasks/task.js';
-import { reportError } from './errors.js';
+import { reportError, withFlagNames } from './errors.js';
 import { taskSources } from './task-sources.js';
 
 /** `assay data fetch --tasks a,b`: fills the Hub cache with every split those tasks name. */
@@ -13,12 +13,15 @@ export async function dataFetchCommand(flags: Record<string, unknown>): Promise<
     const specs = (flags.tasks as string[]).flatMap((spec) => spec.split(',')).filter(Boolean);
     const { includePath, indexCacheDir } = taskSources(flags);
     if (isOffline()) {
-      throw new AssayError('bad_argument', 'assay data fetch downloads data; unset HF_HUB_OFFLINE to run it');
+      throw new AssayError(
+        'bad_environment',
+        'assay data fetch downloads data; unset HF_HUB_OFFLINE to run it',
+      );
     }
     const nodes = await resolveTasks(specs, {
       includePath,
       indexCacheDir,
-      logger: { warn: (message) => process.stderr.write(`assay: warning: ${message}\n`) },
+      logger: { warn: (message) => process.stderr.write(`assay: warning: ${withFlagNames(message)}\n`) },
     });
     const tasks = nodes.flatMap(leafTasks);
     let bytes = 0;

@@ -1,84 +1,104 @@
-/** Flag value parsing shared by the commands. */
-import { readFileSync } from 'node:fs';
+/**
+ * Parse functions for the option tables: command-line text (or a --config YAML value, which may already
+ * be a number, a boolean, a list or a mapping) to a typed value. Each throws `bad_option` naming the flag.
+ */
 import { AssayError } from '../errors.js';
+import { parseKeyValueArgs } from './key-value-args.js';
 
-export function splitList(value: unknown): string[] | undefined {
-  if (value === undefined || value === null) return undefined;
-  const items = Array.isArray(value) ? value.map(String) : [String(value)];
-  const out = items
+export type Parse<T> = (raw: unknown, flag: string) => T;
+
+function bad(message: string): AssayError {
+  return new AssayError('bad_option', message);
+}
+
+export const text: Parse<string> = (raw) => String(raw);
+
+/** Comma-separated, repeated (`--tasks a b`) or a YAML list; empty items dropped. */
+export const list: Parse<string[]> = (raw) =>
+  (Array.isArray(raw) ? raw.map(String) : [String(raw)])
     .flatMap((item) => item.split(','))
     .map((item) => item.trim())
     .filter(Boolean);
-  return out.length ? out : undefined;
+
+/** `list`, or undefined when nothing is given. */
+export function splitList(value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const items = list(value, '');
+  return items.length ? items : undefined;
 }
 
-export function numberFlag(value: unknown, flag: string): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  const text = String(value).trim();
-  const parsed = Number(text);
-  if (text === '' || !Number.isFinite(parsed))
-    throw new AssayError('bad_argument', `${flag} must be a number, got "${text}"`);
+export const number: Parse<number> = (raw, flag) => {
+  const shown = String(raw).trim();
+  const parsed = typeof raw === 'number' ? raw : Number(shown);
+  if (shown === '' || !Number.isFinite(parsed)) throw bad(`${flag} must be a number, got "${shown}"`);
   return parsed;
-}
+};
 
 /** A number strictly between 0 and 1 (levels, powers, accuracies). */
-export function probabilityFlag(value: unknown, flag: string): number | undefined {
-  const parsed = numberFlag(value, flag);
-  if (parsed !== undefined && !(parsed > 0 && parsed < 1))
-    throw new AssayError('bad_argument', `${flag} must be between 0 and 1, got ${parsed}`);
+export const probability: Parse<number> = (raw, flag) => {
+  const parsed = number(raw, flag);
+  if (!(parsed > 0 && parsed < 1)) throw bad(`${flag} must be between 0 and 1, got ${parsed}`);
   return parsed;
+};
+
+/** A whole number of at least `min`. */
+export function integer(min = 0): Parse<number> {
+  return (raw, flag) => {
+    const shown = String(raw).trim();
+    if (!/^-?\d+$/.test(shown) || Number(shown) < min) {
+      throw bad(
+        min === 0
+          ? `${flag} must be a non-negative integer, got "${shown}"`
+          : `${flag} must be an integer ≥ ${min}, got "${shown}"`,
+      );
+    }
+    return Number.parseInt(shown, 10);
+  };
+}
+
+/** A TCP port; 0 picks a free one. */
+export const port: Parse<number> = (raw, flag) => {
+  const shown = String(raw).trim();
+  if (!/^\d+$/.test(shown) || Number(shown) > 65535) throw bad(`${flag} must be 0-65535, got "${shown}"`);
+  return Number(shown);
+};
+
+export function choice<const T extends readonly string[]>(values: T): Parse<T[number]> {
+  return (raw, flag) => {
+    const value = String(raw);
+    if (!values.includes(value)) {
+      const options = values.length === 2 ? `${values[0]} or ${values[1]}` : `one of ${values.join(', ')}`;
+      throw bad(`${flag} must be ${options}, got "${value}"`);
+    }
+    return value as T[number];
+  };
+}
+
+/** A switch, or `--flag true|false` (lm-eval's `[bool]` flags; a YAML boolean). */
+export const switchFlag: Parse<boolean> = (raw, flag) => {
+  if (raw === true || raw === false) return raw;
+  const value = String(raw).toLowerCase();
+  if (['true', '1', 'yes'].includes(value)) return true;
+  if (['false', '0', 'no'].includes(value)) return false;
+  throw bad(`${flag} expects true or false, got "${raw}"`);
+};
+
+/** `k=v,k2=v2` or a JSON object (lm-eval's MergeDictAction), or a --config YAML mapping. */
+export const keyValues: Parse<Record<string, unknown>> = (raw, flag) => {
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, unknown>;
+  return parseKeyValueArgs(Array.isArray(raw) ? raw.map(String).join(',') : String(raw), flag);
+};
+
+/** A flag that only exists to refuse it, with what to do instead. */
+export function refused(reason: (flag: string) => string): Parse<never> {
+  return (_raw, flag) => {
+    throw new AssayError('not_supported', reason(flag));
+  };
 }
 
 /** A positive number of seconds (latency caps, timeouts). */
-export function secondsFlag(value: unknown, flag: string): number | undefined {
-  const parsed = numberFlag(value, flag);
-  if (parsed !== undefined && !(parsed > 0))
-    throw new AssayError('bad_argument', `${flag} must be a positive number of seconds, got ${parsed}`);
+export const seconds: Parse<number> = (raw, flag) => {
+  const parsed = number(raw, flag);
+  if (!(parsed > 0)) throw bad(`${flag} must be a positive number of seconds, got ${parsed}`);
   return parsed;
-}
-
-/**
- * `--expect_sha256`: `task=SHA256,task2=SHA256`, or the path of a JSON file holding `{"task": "sha256"}`.
- * The values are checked (64 hex digits, tasks of the run) by the library.
- */
-export function pinsFlag(value: unknown, flag = '--expect_sha256'): Record<string, string> | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'object' && !Array.isArray(value)) return value as Record<string, string>;
-  const text = String(value).trim();
-  if (text.includes('=')) {
-    const pins: Record<string, string> = {};
-    for (const item of splitList(text) ?? []) {
-      const at = item.lastIndexOf('=');
-      const task = item.slice(0, at).trim();
-      if (at <= 0 || task === '')
-        throw new AssayError('bad_argument', `${flag}: expected task=SHA256, got "${item}"`);
-      pins[task] = item.slice(at + 1).trim();
-    }
-    return pins;
-  }
-  let json: string;
-  try {
-    json = readFileSync(text, 'utf8');
-  } catch (error) {
-    throw new AssayError(
-      'bad_argument',
-      `${flag}: "${text}" is neither task=SHA256,… nor a readable pin file (${(error as Error).message})`,
-      { cause: error },
-    );
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(json);
-  } catch (error) {
-    throw new AssayError('bad_argument', `${flag}: pin file is not JSON: ${(error as Error).message}`, {
-      location: { file: text },
-      cause: error,
-    });
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new AssayError('bad_argument', `${flag}: a pin file holds {"task": "sha256", …}`, {
-      location: { file: text },
-    });
-  }
-  return parsed as Record<string, string>;
-}
+};

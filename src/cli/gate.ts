@@ -1,46 +1,42 @@
 import { writeFileSync } from 'node:fs';
 import { AssayError } from '../errors.js';
 import { checkErroredRuns } from '../results/compare/errored-runs.js';
-import { type GateMode, gateRuns } from '../results/compare/gate.js';
-import { reportError } from './errors.js';
-import { numberFlag, probabilityFlag, splitList } from './flag-values.js';
+import { gateRuns } from '../results/compare/gate.js';
+import { GATE_FLAGS } from './command-flags.js';
+import { reportError, withFlagNames } from './errors.js';
+import { parseFlags } from './option-table.js';
 
 const LABEL = { pass: 'PASS', fail: 'FAIL', underpowered: 'UNDECIDED' } as const;
 
-export async function gateCommand(flags: Record<string, unknown>): Promise<number> {
+export async function gateCommand(raw: Record<string, unknown>): Promise<number> {
   try {
-    if (typeof flags.baseline !== 'string')
-      throw new AssayError('bad_argument', '--baseline RUN is required');
-    if (typeof flags.current !== 'string') throw new AssayError('bad_argument', '--current RUN is required');
-    const maxDrop = numberFlag(flags.max_drop, '--max-drop');
+    const flags = parseFlags(GATE_FLAGS, raw);
+    if (flags.baseline === undefined) throw new AssayError('bad_option', '--baseline RUN is required');
+    if (flags.current === undefined) throw new AssayError('bad_option', '--current RUN is required');
+    const maxDrop = flags.max_drop;
     if (maxDrop === undefined)
       throw new AssayError(
-        'bad_argument',
+        'bad_option',
         '--max-drop is required (e.g. --max-drop 0.005 for half a point of accuracy)',
       );
-    const mode = String(flags.mode ?? 'test');
-    if (mode !== 'test' && mode !== 'threshold')
-      throw new AssayError('bad_argument', `--mode must be test or threshold, got "${mode}"`);
-    const format = String(flags.format ?? 'text');
-    if (format !== 'text' && format !== 'json')
-      throw new AssayError('bad_argument', `--format must be text or json, got "${format}"`);
+    const { mode, format } = flags;
     const warnings = checkErroredRuns(
       [
         { role: 'baseline', location: flags.baseline },
         { role: 'current', location: flags.current },
       ],
-      { allowErrors: flags.allow_errors === true, tasks: splitList(flags.tasks) },
+      { allowErrors: flags.allow_errors === true, tasks: flags.tasks },
     );
-    for (const warning of warnings) process.stderr.write(`assay: warning: ${warning}\n`);
+    for (const warning of warnings) process.stderr.write(`assay: warning: ${withFlagNames(warning)}\n`);
     const report = gateRuns(flags.baseline, flags.current, {
       maxDrop,
-      alpha: probabilityFlag(flags.alpha, '--alpha'),
-      mode: mode as GateMode,
-      tasks: splitList(flags.tasks),
-      metric: flags.metric === undefined ? undefined : String(flags.metric),
+      alpha: flags.alpha,
+      mode,
+      tasks: flags.tasks,
+      metric: flags.metric,
     });
     const json = `${JSON.stringify(report, null, 2)}\n`;
-    if (typeof flags.json === 'string') writeFileSync(flags.json, json);
+    if (flags.json !== undefined) writeFileSync(flags.json, json);
     if (format === 'json') process.stdout.write(json);
     else {
       const lines = report.tasks.map(

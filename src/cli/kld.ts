@@ -1,36 +1,26 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { decodeUtf8 } from '../data/utf8.js';
-import { AssayError } from '../errors.js';
+import { AssayError, readError } from '../errors.js';
 import { type KldReport, klDivergence } from '../kld/kl-divergence.js';
 import type { MeanAndError } from '../kld/statistics.js';
 import { taskText } from '../kld/task-text.js';
 import { prepareReportFolder } from '../results/output-directory.js';
 import { writeFileAtomic } from '../results/write.js';
+import { KLD_FLAGS } from './command-flags.js';
 import { reportError } from './errors.js';
-
-function optionalInteger(flags: Record<string, unknown>, name: string, min: number): number | undefined {
-  const raw = flags[name];
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) {
-    throw new AssayError('bad_argument', `--${name} must be an integer ≥ ${min}, got "${String(raw)}"`);
-  }
-  return value;
-}
+import { parseFlags } from './option-table.js';
 
 /** `assay kld --base base.gguf --model quant.gguf (--text FILE | --tasks wikitext) [--n_ctx 512]` */
-export async function kldCommand(flags: Record<string, unknown>): Promise<number> {
+export async function kldCommand(raw: Record<string, unknown>): Promise<number> {
   try {
-    const format = String(flags.format ?? 'text');
-    if (format !== 'text' && format !== 'json') {
-      throw new AssayError('bad_argument', `--format must be text or json, got "${format}"`);
-    }
-    const hasText = typeof flags.text === 'string';
-    const hasTasks = typeof flags.tasks === 'string';
+    const flags = parseFlags(KLD_FLAGS, raw);
+    const { format } = flags;
+    const hasText = flags.text !== undefined;
+    const hasTasks = flags.tasks !== undefined;
     if (hasText === hasTasks)
-      throw new AssayError('bad_argument', 'give exactly one of --text FILE or --tasks NAME');
-    const outputPath = typeof flags.output_path === 'string' ? flags.output_path : undefined;
+      throw new AssayError('bad_option', 'give exactly one of --text FILE or --tasks NAME');
+    const outputPath = flags.output_path;
     if (outputPath) await prepareReportFolder(outputPath);
     let text: string;
     let source: Record<string, unknown>;
@@ -40,22 +30,19 @@ export async function kldCommand(flags: Record<string, unknown>): Promise<number
         text = decodeUtf8(readFileSync(file), file);
       } catch (error) {
         if (error instanceof AssayError) throw error;
-        throw new AssayError('bad_argument', `--text: cannot read ${file}`, { cause: error });
+        throw readError('--text', file, error);
       }
       source = { file, sha256: createHash('sha256').update(text).digest('hex') };
     } else {
-      const includePath = typeof flags.include_path === 'string' ? [flags.include_path] : undefined;
-      ({ text, source } = await taskText(String(flags.tasks), {
-        includePath,
-        limit: optionalInteger(flags, 'limit', 1),
-      }));
+      const includePath = flags.include_path === undefined ? undefined : [flags.include_path];
+      ({ text, source } = await taskText(String(flags.tasks), { includePath, limit: flags.limit }));
     }
     const report = await klDivergence({
       basePath: String(flags.base),
       modelPath: String(flags.model),
       text,
-      nCtx: optionalInteger(flags, 'n_ctx', 4),
-      threads: optionalInteger(flags, 'threads', 1),
+      nCtx: flags.n_ctx,
+      threads: flags.threads,
       source,
     });
     const json = `${JSON.stringify(report, null, 2)}\n`;

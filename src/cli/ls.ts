@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { AssayError } from '../errors.js';
 import { buildTaskIndex } from '../tasks/index.js';
-import { reportError } from './errors.js';
+import { reportError, withFlagNames } from './errors.js';
 import { taskSources } from './task-sources.js';
 
 const KINDS = { tasks: 'task', groups: 'group', tags: 'tag' } as const;
@@ -15,7 +15,7 @@ function markdown(headers: string[], rows: string[][]): string {
 export async function lsCommand(what: string, flags: Record<string, unknown>): Promise<number> {
   try {
     if (!(what in KINDS)) {
-      throw new AssayError('bad_argument', `assay ls takes tasks, groups or tags, not "${what}"`);
+      throw new AssayError('bad_option', `assay ls takes tasks, groups or tags, not "${what}"`);
     }
     const kind = KINDS[what as keyof typeof KINDS];
     const { includePath, indexCacheDir } = taskSources(flags);
@@ -57,7 +57,7 @@ export async function lsCommand(what: string, flags: Record<string, unknown>): P
       );
     }
     process.stdout.write(`${out}\n`);
-    for (const warning of warnings) process.stderr.write(`assay: warning: ${warning}\n`);
+    for (const warning of warnings) process.stderr.write(`assay: warning: ${withFlagNames(warning)}\n`);
     return 0;
   } catch (error) {
     return reportError(error);

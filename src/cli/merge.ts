@@ -1,30 +1,24 @@
 import { AssayError } from '../errors.js';
 import { mergeShards } from '../results/merge/merge-shards.js';
 import { makeTable } from '../results/table.js';
-import { reportError } from './errors.js';
-
-function list(value: unknown): string[] | undefined {
-  if (value === undefined) return undefined;
-  const items = Array.isArray(value) ? value.map(String) : [String(value)];
-  return items
-    .flatMap((item) => item.split(','))
-    .map((item) => item.trim())
-    .filter(Boolean);
-}
+import { MERGE_FLAGS } from './command-flags.js';
+import { reportError, withFlagNames } from './errors.js';
+import { parseFlags } from './option-table.js';
 
 /** `assay merge SHARD... -o OUT`: one results file and sample logs from the outputs of `--shard i/N` runs. */
-export async function mergeCommand(shards: string[], flags: Record<string, unknown>): Promise<number> {
+export async function mergeCommand(shards: string[], raw: Record<string, unknown>): Promise<number> {
   try {
-    if (typeof flags.output_path !== 'string' || !flags.output_path) {
-      throw new AssayError('bad_argument', '--output_path is required (where the merged run is written)');
+    const flags = parseFlags(MERGE_FLAGS, raw);
+    if (!flags.output_path) {
+      throw new AssayError('bad_option', '--output_path is required (where the merged run is written)');
     }
     const merged = await mergeShards({
       shards,
       outputPath: flags.output_path,
-      tasks: list(flags.tasks),
-      includePath: list(flags.include_path),
-      python: flags.python === undefined ? undefined : String(flags.python),
-      logger: { warn: (message) => process.stderr.write(`assay: warning: ${message}\n`) },
+      tasks: flags.tasks,
+      includePath: flags.include_path,
+      python: flags.python,
+      logger: { warn: (message) => process.stderr.write(`assay: warning: ${withFlagNames(message)}\n`) },
     });
     process.stdout.write(makeTable(merged.results));
     if (merged.results.groups) process.stdout.write(`\n${makeTable(merged.results, 'groups')}`);

@@ -6,40 +6,37 @@ import {
   accuracyPowerPlan,
   type InfeasibleCorrelation,
 } from '../stats/power.js';
+import { POWER_FLAGS } from './command-flags.js';
 import { reportError } from './errors.js';
-import { numberFlag, probabilityFlag } from './flag-values.js';
+import { parseFlags } from './option-table.js';
 
 /** `assay power`: items needed for a difference in accuracy, or the MDE at n items (Miller 2024 eq. 9–10). */
-export async function powerCommand(flags: Record<string, unknown>): Promise<number> {
+export async function powerCommand(raw: Record<string, unknown>): Promise<number> {
   try {
-    const baseline = probabilityFlag(flags.baseline, '--baseline');
+    const flags = parseFlags(POWER_FLAGS, raw);
+    const { baseline, delta, n, correlation, alpha, power } = flags;
     if (baseline === undefined)
-      throw new AssayError('bad_argument', '--baseline ACCURACY is required (e.g. --baseline 0.72)');
-    const delta = numberFlag(flags.delta, '--delta');
-    const n = numberFlag(flags.n, '--n');
+      throw new AssayError('bad_option', '--baseline ACCURACY is required (e.g. --baseline 0.72)');
     if ((delta === undefined) === (n === undefined))
       throw new AssayError(
-        'bad_argument',
+        'bad_option',
         'give exactly one of --delta (items needed) or --n (minimum detectable effect)',
       );
-    const correlation = numberFlag(flags.correlation, '--correlation') ?? 0.5;
     if (!(correlation >= -1 && correlation <= 1))
-      throw new AssayError('bad_argument', `--correlation must be in [-1, 1], got ${correlation}`);
-    const alpha = probabilityFlag(flags.alpha, '--alpha') ?? 0.05;
-    const power = probabilityFlag(flags.power, '--power') ?? 0.8;
+      throw new AssayError('bad_option', `--correlation must be in [-1, 1], got ${correlation}`);
     const inputs = { baseline, correlation, alpha, power };
     const setting = `alpha = ${alpha} (two-sided), power = ${power}, correlation of per-item correctness ${correlation} (paired)`;
     if (delta !== undefined) {
-      if (delta === 0) throw new AssayError('bad_argument', '--delta must be non-zero');
+      if (delta === 0) throw new AssayError('bad_option', '--delta must be non-zero');
       if (!(baseline + delta > 0 && baseline + delta < 1))
         throw new AssayError(
-          'bad_argument',
+          'bad_option',
           `--baseline + --delta must stay in (0, 1), got ${baseline + delta}`,
         );
       const bounds = accuracyCorrelationBounds(baseline, baseline + delta);
       if (correlation > bounds.high + 1e-12 || correlation < bounds.low - 1e-12)
         throw new AssayError(
-          'bad_argument',
+          'bad_option',
           `--correlation ${correlation} is not possible for accuracies ${baseline} and ${+(baseline + delta).toFixed(10)}: the correlation of two 0/1 scores with these means lies in [${bounds.low.toFixed(3)}, ${bounds.high.toFixed(3)}] (max correlation ${bounds.high.toFixed(3)})`,
         );
       const plan = accuracyPowerPlan(delta, inputs);
@@ -65,7 +62,7 @@ export async function powerCommand(flags: Record<string, unknown>): Promise<numb
       return 0;
     }
     if (!(Number.isInteger(n) && (n as number) >= 2))
-      throw new AssayError('bad_argument', `--n must be an integer of at least 2, got ${n}`);
+      throw new AssayError('bad_option', `--n must be an integer of at least 2, got ${n}`);
     let mde: AccuracyMde;
     try {
       mde = accuracyMinimumDetectableEffect(n as number, inputs);
@@ -73,7 +70,7 @@ export async function powerCommand(flags: Record<string, unknown>): Promise<numb
       if (!(error instanceof AssayError && error.location.field === 'correlation')) throw error;
       const cause = error.cause as InfeasibleCorrelation;
       throw new AssayError(
-        'bad_argument',
+        'bad_option',
         `--correlation ${correlation} is not possible at the effect n = ${n} would detect, ${baseline} → ${+cause.candidate.toFixed(6)}: the correlation of two 0/1 scores with these means lies in [${cause.low.toFixed(3)}, ${cause.high.toFixed(3)}] (max correlation ${cause.high.toFixed(3)})`,
       );
     }

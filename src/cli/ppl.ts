@@ -1,37 +1,33 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { decodeUtf8 } from '../data/utf8.js';
-import { AssayError } from '../errors.js';
-import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
+import { AssayError, readError } from '../errors.js';
 import { type TextPerplexityReport, textPerplexity } from '../evaluate/perplexity/text-perplexity.js';
 import { createBackend } from '../models/registry.js';
 import { prepareReportFolder } from '../results/output-directory.js';
 import { writeFileAtomic } from '../results/write.js';
-import { parseKeyValueArgs } from '../util/key-value-args.js';
+import { PPL_FLAGS } from './command-flags.js';
 import { reportError } from './errors.js';
-
-const FORMATS = ['text', 'json'];
+import { parseFlags } from './option-table.js';
 
 /** `assay ppl --model … --model_args … --text FILE [--ppl_mode …]` */
-export async function pplCommand(flags: Record<string, unknown>): Promise<number> {
+export async function pplCommand(raw: Record<string, unknown>): Promise<number> {
   try {
-    const format = String(flags.format ?? 'text');
-    if (!FORMATS.includes(format))
-      throw new AssayError('bad_argument', `--format must be text or json, got "${format}"`);
-    const options = parsePerplexityOptions(flags, '--ppl_* flags');
+    const flags = parseFlags(PPL_FLAGS, raw);
+    const { format } = flags;
+    const options = { mode: flags.ppl_mode, stride: flags.ppl_stride, maxLength: flags.ppl_max_length };
     const file = String(flags.text);
     let text: string;
     try {
       text = decodeUtf8(readFileSync(file), file);
     } catch (error) {
       if (error instanceof AssayError) throw error;
-      throw new AssayError('bad_argument', `--text: cannot read ${file}`, { cause: error });
+      throw readError('--text', file, error);
     }
-    const outputPath = typeof flags.output_path === 'string' ? flags.output_path : undefined;
+    const outputPath = flags.output_path;
     // The report's folder is made and probed before the model loads.
     if (outputPath) await prepareReportFolder(outputPath);
-    const modelArgs =
-      typeof flags.model_args === 'string' ? parseKeyValueArgs(flags.model_args, '--model_args') : {};
+    const modelArgs = flags.model_args ?? {};
     const backend = await createBackend(String(flags.model), modelArgs, {});
     let report: TextPerplexityReport;
     try {

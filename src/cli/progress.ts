@@ -1,16 +1,21 @@
 import type { RunEvent, RunListener } from '../events.js';
+import { withFlagNames } from './errors.js';
 
 /**
  * Progress on stderr: the phase, requests done/total, rate and ETA. Silent when stderr is not a TTY,
- * except for warnings, which always print.
+ * except for warnings, which print unless --verbosity ERROR (or CRITICAL) turns them off.
  */
-export function progressListener(stream: NodeJS.WriteStream = process.stderr): RunListener {
-  const tty = Boolean(stream.isTTY);
+export function progressListener(
+  stream: NodeJS.WriteStream = process.stderr,
+  show: { progress: boolean; warnings: boolean } = { progress: true, warnings: true },
+): RunListener {
+  const tty = Boolean(stream.isTTY) && show.progress;
   let started = 0;
   let lastDraw = 0;
   return (event: RunEvent) => {
     if (event.type === 'warning') {
-      stream.write(`${tty ? '\r\x1b[K' : ''}assay: warning: ${event.message}\n`);
+      if (!show.warnings) return;
+      stream.write(`${tty ? '\r\x1b[K' : ''}assay: warning: ${withFlagNames(event.message)}\n`);
       return;
     }
     if (!tty) return;

@@ -4,16 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AssayError } from '../errors.js';
-import { buildProgram } from './main.js';
-import { optionsFromFlags as fromFlags } from './run.js';
-
-/** The flags of `assay run` as main.ts declares them, which the CLI passes to optionsFromFlags. */
-const runFlags = buildProgram()
-  .commands.find((command) => command.name() === 'run')
-  ?.options.map((option) => option.attributeName());
-if (!runFlags?.includes('model')) throw new Error('main.ts declares no run command with --model');
-const known = runFlags;
-const optionsFromFlags = (flags: Record<string, unknown>) => fromFlags(flags, known);
+import { optionsFromFlags } from './run.js';
 
 async function config(text: string): Promise<string> {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'assay-config-')), 'run.yaml');
@@ -40,9 +31,12 @@ describe('--config', () => {
     expect((caught as AssayError).format()).toBe(
       `${file}: --config: unknown key "num_fewshots"; did you mean "num_fewshot"? (keys are the flags of assay run)`,
     );
-    const lmEval = await config('model: dummy\ntasks: arithmetic\ndevice: cuda:0\n');
-    expect(() => optionsFromFlags({ config: lmEval })).toThrow(
-      '--config: "device" is an lm-eval flag that assay run does not take',
+    // Every lm-eval flag is a key: implemented (device) or refused with what to use instead (trackio_args).
+    const lmEval = await config('model: gguf\ntasks: arithmetic\ndevice: cuda:0\n');
+    expect(optionsFromFlags({ config: lmEval }).device).toBe('cuda:0');
+    const trackio = await config('model: dummy\ntasks: arithmetic\ntrackio_args: {project: evals}\n');
+    expect(() => optionsFromFlags({ config: trackio })).toThrow(
+      "--trackio_args is lm-eval's Trackio logger; in assay use assay export RUN --to mlflow",
     );
   });
 });
@@ -83,7 +77,7 @@ describe('tracking flags (lm-eval --hf_hub_log_args, --wandb_args)', () => {
 
   it('are checked before the run: W&B refused, the Hub needing --output_path and --log_samples', () => {
     expect(() => optionsFromFlags({ ...base, wandb_args: 'project=evals' })).toThrow(
-      /^--wandb_args: Weights & Biases export is not supported .*assay export RUN --to mlflow/,
+      /^--wandb_args is lm-eval's Weights & Biases logger .*; in assay use assay export RUN --to mlflow/,
     );
     const saved = { ...process.env };
     Object.assign(process.env, hubEnv);
@@ -124,7 +118,57 @@ describe('tracking flags (lm-eval --hf_hub_log_args, --wandb_args)', () => {
   it('are keys of --config too (hf_hub_log_args is no longer an lm-eval-only key)', async () => {
     const file = await config('model: dummy\ntasks: arithmetic\nwandb_args: project=evals\n');
     expect(() => optionsFromFlags({ config: file })).toThrow(
-      /^--wandb_args: Weights & Biases export is not supported/,
+      /^--wandb_args is lm-eval's Weights & Biases logger/,
+    );
+  });
+});
+
+describe('the option table', () => {
+  it("turns lm-eval's flag text into the library's typed options, with the defaults applied once", () => {
+    const options = optionsFromFlags({
+      model: 'dummy',
+      tasks: ['a,b', 'c'],
+      limit: '0.25',
+      seed: '1,2,3',
+      gen_kwargs: 'temperature=0,max_gen_toks=5',
+      samples: undefined,
+      shard: '1/3',
+      metadata: '{"max_seq_lengths": [4096]}',
+      model_args: 'seed=5',
+      batch_size: 'auto:4',
+      ppl_stride: '64',
+    });
+    expect(options).toMatchObject({
+      model: 'dummy',
+      modelArgs: { seed: 5 },
+      tasks: ['a', 'b', 'c'],
+      limit: { fraction: 0.25 },
+      seeds: { random: 1, numpy: 2, torch: 3, fewshot: 1234 },
+      genKwargs: { temperature: 0, max_gen_toks: 5 },
+      shard: { index: 1, count: 3 },
+      metadata: { max_seq_lengths: [4096] },
+      batchSize: 'auto:4',
+      bootstrapIters: 100000,
+      verbosity: 'INFO',
+      perplexity: { mode: undefined, stride: 64, maxLength: undefined },
+      banner: { modelArgs: 'seed=5', genKwargs: 'temperature=0,max_gen_toks=5', limit: '0.25' },
+    });
+    const defaults = optionsFromFlags({ model: 'dummy', tasks: ['a'] });
+    expect(defaults).toMatchObject({ batchSize: 1, bootstrapIters: 100000, applyChatTemplate: false });
+    expect(defaults.seeds).toBeUndefined();
+    expect(defaults.limit).toBeUndefined();
+  });
+
+  it('refuses a bad value naming the flag', () => {
+    expect(() => optionsFromFlags({ ...base, batch_size: 'big' })).toThrow(
+      '--batch_size must be an integer ≥ 1, got "big"',
+    );
+    expect(() => optionsFromFlags({ ...base, shard: '4/4' })).toThrow(
+      '--shard 4/4: i must be between 0 and 3 (shards are numbered from 0)',
+    );
+    expect(() => optionsFromFlags({ ...base, verbosity: 'chatty' })).toThrow('--verbosity must be one of');
+    expect(() => optionsFromFlags({ ...base, cache_requests: 'forever' })).toThrow(
+      '--cache_requests takes true, refresh or delete, got "forever"',
     );
   });
 });

@@ -1,243 +1,141 @@
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
-import { AssayError, closestNames } from '../errors.js';
-import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
+import { AssayError } from '../errors.js';
 import type { RunEvent, RunListener } from '../events.js';
 import type { ExportRequest } from '../export/export-run.js';
 import { exportRun } from '../export/export-run.js';
-import { wandbRefusal } from '../export/wandb.js';
+import { hubSettingsFromArgs } from '../export/hub.js';
 import type { ResultsFile } from '../results/results-file.js';
 import { makeTable } from '../results/table.js';
 import { type EvaluateOptions, evaluate } from '../run/evaluate.js';
 import { buildTaskIndex } from '../tasks/index.js';
-import { reportError } from './errors.js';
-import { consoleExportLogger, hubRequest } from './export.js';
-import { pinsFlag, secondsFlag } from './flag-values.js';
+import { readConfigFile } from './config-file.js';
+import { reportError, withFlagNames } from './errors.js';
+import { consoleExportLogger } from './export.js';
+import { splitList } from './flag-values.js';
+import { configKeys, type FlagValues, parseFlags } from './option-table.js';
 import { progressListener } from './progress.js';
+import type { Verbosity } from './run-flag-values.js';
+import { RUN_FLAGS } from './run-flags.js';
 import { isListing, taskListing } from './task-listing.js';
 import { taskSources } from './task-sources.js';
 
-function splitList(value: unknown): string[] | undefined {
-  if (value === undefined || value === null) return undefined;
-  const items = Array.isArray(value) ? value.map(String) : [String(value)];
-  return items
-    .flatMap((item) => item.split(','))
-    .map((item) => item.trim())
-    .filter(Boolean);
+type RunFlags = FlagValues<typeof RUN_FLAGS>;
+
+/** What `assay run` does besides evaluating: printing, pushing to the Hub, the banner's lm-eval text. */
+export interface RunCommandOptions extends EvaluateOptions {
+  showConfig: boolean;
+  writeOut: boolean;
+  hubExport?: ExportRequest;
+  verbosity: Verbosity;
+  /** The flags as typed, for lm-eval's banner line (`model (args), gen_kwargs: (…), limit: …`). */
+  banner: { modelArgs: string; genKwargs: string; limit: string };
 }
-
-function integerFlag(value: unknown, flag: string): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  const text = String(value);
-  if (!/^\d+$/.test(text))
-    throw new AssayError('bad_argument', `${flag} must be a non-negative integer, got "${text}"`);
-  return Number.parseInt(text, 10);
-}
-
-/** --code_timeout in seconds: the wall clock, and the CPU limit rounded up to whole seconds. */
-function codeTimeout(value: unknown): { timeoutMs: number; cpuSeconds: number } {
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new AssayError(
-      'bad_argument',
-      `--code_timeout must be a positive number of seconds, got "${value}"`,
-    );
-  }
-  return { timeoutMs: Math.round(seconds * 1000), cpuSeconds: Math.ceil(seconds) };
-}
-
-const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
-
-/** --code_memory: bytes, or a number with a binary unit (512M, 2G, 1.5GiB). */
-function codeMemory(value: unknown): { memoryBytes: number } {
-  const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(String(value).trim());
-  const bytes = match ? Math.floor(Number(match[1]) * SIZE_UNITS[match[2].toLowerCase()]) : Number.NaN;
-  if (!Number.isFinite(bytes) || bytes <= 0) {
-    throw new AssayError(
-      'bad_argument',
-      `--code_memory must be a size such as 2G, 1536M or a number of bytes, got "${value}"`,
-    );
-  }
-  return { memoryBytes: bytes };
-}
-
-function boolFlag(value: unknown): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (value === true || value === false) return value;
-  const text = String(value).toLowerCase();
-  if (['true', '1', 'yes'].includes(text)) return true;
-  if (['false', '0', 'no'].includes(text)) return false;
-  throw new AssayError('bad_argument', `expected true or false, got "${value}"`);
-}
-
-/** CLI > --config YAML > defaults. A YAML key must be a flag name: `known` lists them. */
-function mergeConfigFile(flags: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
-  if (typeof flags.config !== 'string') return flags;
-  let text: string;
-  try {
-    text = readFileSync(flags.config, 'utf8');
-  } catch (error) {
-    throw new AssayError('bad_argument', `--config: cannot read ${flags.config}`, { cause: error });
-  }
-  let parsed: unknown;
-  try {
-    parsed = parseYaml(text);
-  } catch (error) {
-    throw new AssayError('yaml_syntax', (error as Error).message.split('\n')[0], {
-      location: { file: flags.config },
-    });
-  }
-  if (!parsed || typeof parsed !== 'object')
-    throw new AssayError('bad_argument', `--config: ${flags.config} is not a mapping`);
-  const merged: Record<string, unknown> = {};
-  const keys = known.filter((key) => key !== 'config');
-  for (const [key, value] of Object.entries(parsed)) {
-    const name = key.replaceAll('-', '_');
-    if (LM_EVAL_ONLY.has(name)) {
-      throw new AssayError(
-        'bad_argument',
-        `--config: "${key}" is an lm-eval flag that assay run does not take`,
-        {
-          location: { file: flags.config },
-        },
-      );
-    }
-    if (!keys.includes(name)) {
-      const close = closestNames(name, keys, 1);
-      throw new AssayError(
-        'bad_argument',
-        `--config: unknown key "${key}"${close.length ? `; did you mean "${close[0]}"?` : ''} (keys are the flags of assay run)`,
-        { location: { file: flags.config } },
-      );
-    }
-    merged[name] = value;
-  }
-  for (const [key, value] of Object.entries(flags)) {
-    if (value !== undefined && !(DEFAULTED.has(key) && key in merged && value === DEFAULTS[key]))
-      merged[key] = value;
-  }
-  return merged;
-}
-
-/** lm-eval run flags assay has no equivalent of; a config naming one is refused by name, as lm-eval refuses unknown keys. */
-const LM_EVAL_ONLY = new Set([
-  'cache_requests',
-  'check_integrity',
-  'device',
-  'max_batch_size',
-  'metadata',
-  'trackio_args',
-  'trust_remote_code',
-  'verbosity',
-  'wandb_config_args',
-]);
-
-/** No --include_path stays undefined: the shard record keeps `include_path: null`. */
-function runTaskSources(flags: Record<string, unknown>): { includePath?: string[]; indexCacheDir: string } {
-  const { includePath, indexCacheDir } = taskSources(flags);
-  return { includePath: includePath.length ? includePath : undefined, indexCacheDir };
-}
-
-const DEFAULTS: Record<string, unknown> = {
-  batch_size: '1',
-  seed: '0,1234,1234,1234',
-  bootstrap_iters: '100000',
-};
-const DEFAULTED = new Set(Object.keys(DEFAULTS));
 
 /**
  * lm-eval's tracking flags, checked before the run: `--hf_hub_log_args` pushes the written run to the
- * Hub at the end (so it needs --output_path, and --log_samples to push samples); `--wandb_args` is refused.
+ * Hub at the end (so it needs --output_path, and --log_samples to push samples).
  */
-function hubExport(flags: Record<string, unknown>): ExportRequest | undefined {
-  if (flags.wandb_args !== undefined) throw wandbRefusal('--wandb_args');
+function hubExport(flags: RunFlags): ExportRequest | undefined {
   if (flags.hf_hub_log_args === undefined) return undefined;
-  const text =
-    typeof flags.hf_hub_log_args === 'object' && flags.hf_hub_log_args !== null
-      ? JSON.stringify(flags.hf_hub_log_args)
-      : String(flags.hf_hub_log_args);
-  const request = hubRequest(text);
+  const request: ExportRequest = {
+    to: 'hub',
+    hub: hubSettingsFromArgs(flags.hf_hub_log_args, process.env, '--hf_hub_log_args'),
+  };
   if (!flags.output_path)
     throw new AssayError(
-      'bad_argument',
+      'bad_option',
       '--hf_hub_log_args pushes the files a run writes: add --output_path DIR',
     );
-  if (request.to === 'hub' && request.hub.pushSamples && boolFlag(flags.log_samples) !== true)
-    throw new AssayError('bad_argument', '--hf_hub_log_args push_samples_to_hub=True needs --log_samples');
+  if (request.to === 'hub' && request.hub.pushSamples && flags.log_samples !== true)
+    throw new AssayError('bad_option', '--hf_hub_log_args push_samples_to_hub=True needs --log_samples');
   return request;
 }
 
-/** `known`: the flags of `assay run` as commander declared them (main.ts), the keys --config may set. */
-export function optionsFromFlags(
-  raw: Record<string, unknown>,
-  known: readonly string[],
-): EvaluateOptions & { showConfig: boolean; writeOut: boolean; hubExport?: ExportRequest } {
-  const flags = mergeConfigFile(raw, known);
+/** How a flag was typed, for the banner: text as given, a --config mapping as JSON. */
+function shown(value: unknown): string {
+  if (value === undefined) return '';
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+/** CLI > --config YAML > defaults, parsed once through RUN_FLAGS into the library's typed options. */
+export function optionsFromFlags(raw: Record<string, unknown>): RunCommandOptions {
+  const config =
+    typeof raw.config === 'string' ? readConfigFile(raw.config, configKeys(RUN_FLAGS), 'assay run') : {};
+  const flags = parseFlags(RUN_FLAGS, raw, config);
+  const given = (name: string) => (raw[name] !== undefined ? raw[name] : config[name]);
   const tracking = hubExport(flags);
-  if (!flags.model) throw new AssayError('bad_argument', '--model is required (e.g. --model dummy)');
-  const tasks = splitList(flags.tasks);
-  if (!tasks?.length) throw new AssayError('bad_argument', '--tasks is required');
-  const chat = flags.apply_chat_template;
-  const modelArgs = flags.model_args;
+  if (!flags.model) throw new AssayError('bad_option', '--model is required (e.g. --model dummy)');
+  const tasks = flags.tasks;
+  if (!tasks?.length) throw new AssayError('bad_option', '--tasks is required');
+  // No --include_path stays undefined: the shard record keeps `include_path: null`.
+  const sources = taskSources({ include_path: flags.include_path, python: flags.python });
+  const limits =
+    flags.code_timeout === undefined && flags.code_memory === undefined
+      ? undefined
+      : { ...flags.code_timeout, ...flags.code_memory };
+  const perplexity =
+    flags.ppl_mode === undefined && flags.ppl_stride === undefined && flags.ppl_max_length === undefined
+      ? undefined
+      : { mode: flags.ppl_mode, stride: flags.ppl_stride, maxLength: flags.ppl_max_length };
   return {
-    model: String(flags.model),
-    modelArgs:
-      typeof modelArgs === 'object' && modelArgs !== null
-        ? (modelArgs as Record<string, unknown>)
-        : (modelArgs as string | undefined),
+    model: flags.model,
+    modelArgs: flags.model_args,
     tasks,
-    ...runTaskSources(flags),
-    numFewshot: integerFlag(flags.num_fewshot, '--num_fewshot'),
-    batchSize: flags.batch_size as string | undefined,
-    outputPath: flags.output_path as string | undefined,
-    limit: flags.limit as string | undefined,
-    samples: flags.samples as string | undefined,
-    shard: flags.shard as string | undefined,
-    mcMode: flags.mc_mode as EvaluateOptions['mcMode'],
-    logSamples: boolFlag(flags.log_samples),
-    predictOnly: boolFlag(flags.predict_only),
-    seed: flags.seed as string | undefined,
-    genKwargs: flags.gen_kwargs as string | undefined,
-    applyChatTemplate: chat === undefined ? false : chat === true ? true : String(chat),
-    systemInstruction: flags.system_instruction as string | undefined,
-    fewshotAsMultiturn:
-      flags.fewshot_as_multiturn === undefined ? undefined : boolFlag(flags.fewshot_as_multiturn),
-    useCache: flags.use_cache as string | undefined,
-    bootstrapIters: integerFlag(flags.bootstrap_iters, '--bootstrap_iters'),
-    includePerExample: boolFlag(flags.include_per_example),
-    confirmRunUnsafeCode: boolFlag(flags.confirm_run_unsafe_code),
-    unsafeCodeWithoutSandbox: boolFlag(flags.unsafe_code_without_sandbox),
-    sandbox: {
-      workers: integerFlag(flags.code_workers, '--code_workers'),
-      limits:
-        flags.code_timeout === undefined && flags.code_memory === undefined
-          ? undefined
-          : {
-              ...(flags.code_timeout === undefined ? {} : codeTimeout(flags.code_timeout)),
-              ...(flags.code_memory === undefined ? {} : codeMemory(flags.code_memory)),
-            },
-    },
-    perplexity: parsePerplexityOptions(flags, '--ppl_* flags'),
-    python: flags.python === undefined ? undefined : String(flags.python),
-    maxLatencyS: secondsFlag(flags.max_latency_s, '--max_latency_s'),
-    expectSha256: pinsFlag(flags.expect_sha256),
-    showConfig: boolFlag(flags.show_config) ?? false,
-    writeOut: boolFlag(flags.write_out) ?? false,
+    includePath: sources.includePath.length ? sources.includePath : undefined,
+    indexCacheDir: sources.indexCacheDir,
+    numFewshot: flags.num_fewshot,
+    batchSize: flags.batch_size,
+    maxBatchSize: flags.max_batch_size,
+    device: flags.device,
+    trustRemoteCode: flags.trust_remote_code,
+    outputPath: flags.output_path,
+    limit: flags.limit,
+    samples: flags.samples,
+    shard: flags.shard,
+    mcMode: flags.mc_mode,
+    logSamples: flags.log_samples,
+    predictOnly: flags.predict_only,
+    seeds: flags.seed,
+    genKwargs: flags.gen_kwargs,
+    metadata: flags.metadata,
+    checkIntegrity: flags.check_integrity,
+    applyChatTemplate: flags.apply_chat_template ?? false,
+    systemInstruction: flags.system_instruction,
+    fewshotAsMultiturn: flags.fewshot_as_multiturn,
+    useCache: flags.use_cache,
+    bootstrapIters: flags.bootstrap_iters,
+    includePerExample: flags.include_per_example,
+    confirmRunUnsafeCode: flags.confirm_run_unsafe_code,
+    unsafeCodeWithoutSandbox: flags.unsafe_code_without_sandbox,
+    sandbox: { workers: flags.code_workers, limits },
+    perplexity,
+    python: flags.python,
+    maxLatencyS: flags.max_latency_s,
+    expectSha256: flags.expect_sha256,
+    showConfig: flags.show_config ?? false,
+    writeOut: flags.write_out ?? false,
     hubExport: tracking,
+    verbosity: flags.verbosity,
+    banner: {
+      modelArgs: shown(given('model_args')),
+      genKwargs: shown(given('gen_kwargs')),
+      limit: flags.limit === undefined ? 'None' : shown(given('limit')),
+    },
   };
 }
 
-function partialReason(options: EvaluateOptions, results: ResultsFile): string {
+function partialReason(options: RunCommandOptions, results: ResultsFile): string {
   const reasons: string[] = [];
   const erroredSamples = results.errors.samples;
   if (erroredSamples > 0) reasons.push(`${erroredSamples} errored samples`);
   const timeouts = results.timeouts;
   if (timeouts && timeouts.samples > 0)
     reasons.push(`${timeouts.samples} timed out over --max_latency_s ${timeouts.max_latency_s}`);
-  if (options.limit !== undefined) reasons.push(`--limit ${options.limit}`);
+  if (options.limit !== undefined) reasons.push(`--limit ${options.banner.limit}`);
   if (options.samples !== undefined) reasons.push('--samples');
   if (options.shard !== undefined)
-    reasons.push(`--shard ${String(options.shard)}; combine the shards with assay merge`);
+    reasons.push(
+      `--shard ${options.shard.index}/${options.shard.count}; combine the shards with assay merge`,
+    );
   return reasons.join(', ');
 }
 
@@ -255,7 +153,7 @@ function trackRun(state: RunState, event: RunEvent): void {
     state.requests.set(event.requestType, { done: event.done, total: event.total });
 }
 
-function interruptedMessage(options: EvaluateOptions, state: RunState): string {
+function interruptedMessage(options: RunCommandOptions, state: RunState): string {
   const progress = [...state.requests]
     .map(([type, { done, total }]) => `${type} requests ${done} of ${total} answered`)
     .join(', ');
@@ -286,7 +184,7 @@ function errorSummary(results: ResultsFile, logged: string[] | undefined): strin
   ];
   if (errors.first)
     lines.push(
-      `assay: first error (task ${errors.first.task}, doc ${errors.first.doc_id}): ${errors.first.message}`,
+      `assay: first error (task ${errors.first.task}, doc ${errors.first.doc_id}): ${withFlagNames(errors.first.message)}`,
     );
   lines.push(
     logged?.length
@@ -296,8 +194,20 @@ function errorSummary(results: ResultsFile, logged: string[] | undefined): strin
   return `${lines.join('\n')}\n`;
 }
 
-export async function runCommand(flags: Record<string, unknown>, known: readonly string[]): Promise<number> {
+/** What each --verbosity level prints on stderr (the results table on stdout always prints). */
+function channels(verbosity: Verbosity): {
+  progress: boolean;
+  warnings: boolean;
+  info: boolean;
+  debug: boolean;
+} {
+  const rank = ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'].indexOf(verbosity);
+  return { debug: rank === 0, progress: rank <= 1, info: rank <= 1, warnings: rank <= 2 };
+}
+
+export async function runCommand(flags: Record<string, unknown>): Promise<number> {
   let stopListening = () => {};
+  let debug = false;
   try {
     // `--tasks list` (list_groups, list_tags, list_subtasks) prints the listing, as lm-eval did; no model.
     const listing = isListing(splitList(flags.tasks));
@@ -306,13 +216,34 @@ export async function runCommand(flags: Record<string, unknown>, known: readonly
       const index = await buildTaskIndex({
         includePath,
         cacheDir: indexCacheDir,
-        logger: { warn: (message) => process.stderr.write(`assay: warning: ${message}\n`) },
+        logger: { warn: (message) => process.stderr.write(`assay: warning: ${withFlagNames(message)}\n`) },
       });
       process.stdout.write(`${taskListing(index, listing)}\n`);
       return 0;
     }
-    const options = optionsFromFlags(flags, known);
-    const progress = progressListener();
+    const options = optionsFromFlags(flags);
+    const show = channels(options.verbosity);
+    debug = show.debug;
+    const info = (message: string) => {
+      if (show.info) process.stderr.write(`assay: ${message}\n`);
+    };
+    if (show.debug) {
+      const { banner: _banner, hubExport: _hub, ...typed } = options;
+      const modelArgs =
+        typed.modelArgs && 'api_key' in typed.modelArgs
+          ? { ...typed.modelArgs, api_key: '<redacted>' }
+          : typed.modelArgs;
+      process.stderr.write(`assay: debug: options ${JSON.stringify({ ...typed, modelArgs })}\n`);
+    }
+    if (flags.cache_requests !== undefined)
+      info(
+        '--cache_requests: nothing to cache (assay builds its requests in milliseconds); the flag does nothing',
+      );
+    if (options.trustRemoteCode && options.model !== 'vllm' && options.model !== 'sglang')
+      info(
+        `--trust_remote_code: model ${options.model} loads no code from the Hub (assay reads datasets as parquet and tokenizers as tokenizer.json), so the flag does nothing; it reaches the servers --model vllm and sglang start`,
+      );
+    const progress = progressListener(process.stderr, show);
     const state: RunState = { phase: 'loading', requests: new Map() };
     const listener: RunListener = (event) => {
       trackRun(state, event);
@@ -324,8 +255,16 @@ export async function runCommand(flags: Record<string, unknown>, known: readonly
     };
     process.once('SIGINT', onInterrupt);
     stopListening = () => process.off('SIGINT', onInterrupt);
+    const {
+      showConfig: _showConfig,
+      writeOut: _writeOut,
+      hubExport: _hubExport,
+      verbosity: _verbosity,
+      banner,
+      ...evaluateOptions
+    } = options;
     const result = await evaluate({
-      ...options,
+      ...evaluateOptions,
       listener,
       logger: { warn: (message) => listener({ type: 'warning', message }) },
     });
@@ -343,11 +282,8 @@ export async function runCommand(flags: Record<string, unknown>, known: readonly
       }
     }
     if (options.showConfig) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
-    const gen = options.genKwargs ?? '';
     process.stdout.write(
-      `${options.model} (${typeof options.modelArgs === 'string' ? options.modelArgs : JSON.stringify(options.modelArgs ?? {})}), gen_kwargs: (${
-        typeof gen === 'string' ? gen : JSON.stringify(gen)
-      }), limit: ${options.limit ?? 'None'}, num_fewshot: ${options.numFewshot ?? 'None'}, batch_size: ${options.batchSize ?? 1}\n`,
+      `${options.model} (${banner.modelArgs || '{}'}), gen_kwargs: (${banner.genKwargs}), limit: ${banner.limit}, num_fewshot: ${options.numFewshot ?? 'None'}, batch_size: ${options.batchSize ?? 1}\n`,
     );
     process.stdout.write(makeTable(results));
     if (results.groups) process.stdout.write(`\n${makeTable(results, 'groups')}`);
@@ -356,7 +292,7 @@ export async function runCommand(flags: Record<string, unknown>, known: readonly
         `\nWARNING: partial run (${partialReason(options, results)}): these numbers cover only part of each task and are not comparable with full runs.\n`,
       );
     }
-    if (result.files) process.stderr.write(`assay: results written to ${result.files.results}\n`);
+    if (result.files) info(`results written to ${result.files.results}`);
     if (result.files && options.hubExport) {
       try {
         const report = await exportRun(result.files.results, options.hubExport, {
@@ -364,7 +300,7 @@ export async function runCommand(flags: Record<string, unknown>, known: readonly
         });
         process.stderr.write(`assay: ${report.summary}: ${report.url}\n`);
       } catch (error) {
-        const code = reportError(error);
+        const code = reportError(error, { debug });
         process.stderr.write(
           `assay: the run's files are written; push them again with: assay export ${result.files.results} --to hub --hf_hub_log_args …\n`,
         );
@@ -377,7 +313,7 @@ export async function runCommand(flags: Record<string, unknown>, known: readonly
     }
     return 0;
   } catch (error) {
-    return reportError(error);
+    return reportError(error, { debug });
   } finally {
     stopListening();
   }

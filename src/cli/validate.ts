@@ -1,7 +1,9 @@
 import { AssayError } from '../errors.js';
 import { type ValidationRecord, validateTasks } from '../evaluate/validate.js';
 import type { EntryKind } from '../tasks/index.js';
-import { reportError } from './errors.js';
+import { VALIDATE_FLAGS } from './command-flags.js';
+import { reportError, withFlagNames } from './errors.js';
+import { parseFlags } from './option-table.js';
 import { taskSources } from './task-sources.js';
 
 const PLURAL: Record<EntryKind, string> = { task: 'tasks', group: 'groups', tag: 'tags' };
@@ -15,18 +17,16 @@ function okLine(record: ValidationRecord): string {
  * `assay validate [--no_data] [--tasks …] [--include_path …] [--format text|json]`: every entry is
  * reported, then a count per kind. Exit 0 when all are valid, 1 when any failed, 2 on bad arguments.
  */
-export async function validateCommand(flags: Record<string, unknown>): Promise<number> {
+export async function validateCommand(raw: Record<string, unknown>): Promise<number> {
   try {
-    const format = String(flags.format ?? 'text');
-    if (format !== 'text' && format !== 'json') {
-      throw new AssayError('bad_argument', `--format must be text or json, got "${format}"`);
-    }
+    const flags = parseFlags(VALIDATE_FLAGS, raw);
+    const { format } = flags;
     const data = flags.no_data !== true;
-    const tasks = ((flags.tasks as string[] | undefined) ?? []).flatMap((spec) => spec.split(','));
-    const { includePath, indexCacheDir } = taskSources(flags);
+    const tasks = flags.tasks ?? [];
+    const { includePath, indexCacheDir } = taskSources(raw);
     if (tasks.length === 0 && includePath.length === 0 && data) {
       throw new AssayError(
-        'bad_argument',
+        'bad_option',
         'give --tasks, or --include_path to validate every task of a folder (with --no_data to skip the data)',
       );
     }
@@ -35,22 +35,27 @@ export async function validateCommand(flags: Record<string, unknown>): Promise<n
       includePath,
       indexCacheDir,
       data,
-      python: flags.python as string | undefined,
-      logger: { warn: (m) => process.stderr.write(`assay: warning: ${m}\n`) },
+      python: flags.python,
+      logger: { warn: (m) => process.stderr.write(`assay: warning: ${withFlagNames(m)}\n`) },
       onRecord:
         format === 'text'
           ? (record) => {
               if (record.ok) {
                 if (data) process.stdout.write(okLine(record));
               } else {
-                process.stdout.write(`FAIL ${record.kind} ${record.name}: ${record.error}\n`);
+                process.stdout.write(
+                  `FAIL ${record.kind} ${record.name}: ${withFlagNames(record.error ?? '')}\n`,
+                );
               }
             }
           : undefined,
     });
     const failed = report.records.filter((record) => !record.ok).length;
     if (format === 'json') {
-      process.stdout.write(`${JSON.stringify(report.records, null, 1)}\n`);
+      const records = report.records.map((record) =>
+        record.error === undefined ? record : { ...record, error: withFlagNames(record.error) },
+      );
+      process.stdout.write(`${JSON.stringify(records, null, 1)}\n`);
     } else {
       for (const kind of ['task', 'group', 'tag'] as const) {
         const count = report.counts[kind];

@@ -1,31 +1,23 @@
-import { AssayError } from '../errors.js';
 import { exportSite } from '../view/export.js';
-import { DEFAULT_VIEW_HOST, startViewerServer } from '../view/server.js';
+import { startViewerServer } from '../view/server.js';
+import { VIEW_FLAGS } from './command-flags.js';
 import { reportError } from './errors.js';
-
-export const DEFAULT_VIEW_PORT = 8711;
-
-function portFlag(value: unknown): number {
-  if (value === undefined) return DEFAULT_VIEW_PORT;
-  const text = String(value);
-  if (!/^\d+$/.test(text) || Number(text) > 65535)
-    throw new AssayError('bad_argument', `--port must be 0-65535, got "${text}"`);
-  return Number(text);
-}
+import { parseFlags } from './option-table.js';
 
 /** `assay view [DIR…]`: serve the viewer until interrupted, or write a static copy with --export. */
-export async function viewCommand(directories: string[], flags: Record<string, unknown>): Promise<number> {
+export async function viewCommand(directories: string[], raw: Record<string, unknown>): Promise<number> {
   try {
+    const flags = parseFlags(VIEW_FLAGS, raw);
     const roots = directories.length ? directories : ['.'];
-    if (typeof flags.export === 'string') {
+    if (flags.export !== undefined) {
       const summary = await exportSite({ roots, outDirectory: flags.export });
       process.stdout.write(
         `assay: exported ${summary.runs} run(s), ${summary.sampleLogs} sample log(s), ${summary.comparisons} comparison(s) to ${summary.directory}/index.html\n`,
       );
       return 0;
     }
-    const host = typeof flags.host === 'string' ? flags.host : DEFAULT_VIEW_HOST;
-    const server = await startViewerServer({ roots, host, port: portFlag(flags.port) });
+    const { host, port } = flags;
+    const server = await startViewerServer({ roots, host, port });
     const runs = await server.store.runs();
     process.stdout.write(
       `assay: viewing ${runs.runs.length} run(s) from ${roots.join(', ')} at ${server.url}\n`,

@@ -61,7 +61,7 @@ export async function runCodeStage(
   if (!sandbox) {
     throw new AssayError(
       'needs_sandbox',
-      `task ${task} runs model-written code, but no code sandbox was set up for this run (mark the task unsafe_code: true and pass --confirm_run_unsafe_code)`,
+      `task ${task} runs model-written code, but no code sandbox was set up for this run (mark the task unsafe_code: true and pass \`confirmRunUnsafeCode\`)`,
       { location: { task } },
     );
   }
@@ -110,8 +110,8 @@ export function prepareCodeSandbox(
   if (unsafe.length === 0) return undefined;
   if (!options.confirmRunUnsafeCode) {
     throw new AssayError(
-      'bad_argument',
-      `task ${unsafe.join(', ')} ${unsafe.length > 1 ? 'are' : 'is'} marked unsafe_code: it runs model-written code. Pass --confirm_run_unsafe_code to run it (in the bubblewrap sandbox)`,
+      'needs_confirmation',
+      `task ${unsafe.join(', ')} ${unsafe.length > 1 ? 'are' : 'is'} marked unsafe_code: it runs model-written code. Pass \`confirmRunUnsafeCode\` to run it (in the bubblewrap sandbox)`,
       { location: { task: unsafe[0] } },
     );
   }

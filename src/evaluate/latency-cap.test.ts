@@ -7,6 +7,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { withFlagNames } from '../cli/errors.js';
 import type { CallOptions, GenerateRequest, ModelBackend } from '../models/backend.js';
 import { buildLeaderboard } from '../results/leaderboard.js';
 import { leaderboardSchema, resultsFileSchema, sampleLineSchema } from '../results/schema.js';
@@ -203,8 +204,11 @@ describe('a run with --max_latency_s', () => {
     const uncapped = await simpleEvaluate({ model: new ClockedBackend(), tasks: [task] });
     expect(uncapped.results.results.quick).not.toHaveProperty('timeouts');
     expect(uncapped.results).not.toHaveProperty('timeouts');
+    // The library names the option field (`maxLatencyS`); the CLI shows the flag, as here.
     await expect(
-      simpleEvaluate({ model: new ClockedBackend(), tasks: [task], maxLatencyS: 0 }),
+      simpleEvaluate({ model: new ClockedBackend(), tasks: [task], maxLatencyS: 0 }).catch((error: Error) => {
+        throw new Error(withFlagNames(error.message));
+      }),
     ).rejects.toThrow('--max_latency_s must be a positive number of seconds, got 0');
   });
 });

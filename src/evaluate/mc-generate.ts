@@ -1,5 +1,5 @@
 /**
- * `--mc_mode generate`: multiple-choice tasks asked as a question with lettered options, answered by
+ * `mcMode: 'generate'` (`--mc_mode generate`): multiple-choice tasks asked as a question with lettered options, answered by
  * generation (chat endpoints give no prompt log-probabilities). The letter is read back with
  * `extractChoice`; an answer naming no option scores 0, never a guess.
  */
@@ -14,10 +14,12 @@ import { normalizeGenerationKwargs } from './generation-kwargs.js';
 
 export type McMode = 'loglikelihood' | 'generate';
 
-export function parseMcMode(value: string | undefined): McMode {
+export function checkMcMode(value: McMode | undefined): McMode {
   if (value === undefined || value === 'loglikelihood') return 'loglikelihood';
   if (value === 'generate') return 'generate';
-  throw new AssayError('bad_argument', `--mc_mode must be loglikelihood or generate, got "${value}"`);
+  throw new AssayError('bad_option', `\`mcMode\` must be loglikelihood or generate, got "${String(value)}"`, {
+    location: { field: 'mcMode' },
+  });
 }
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -37,7 +39,7 @@ export function checkGenerativeChoice(task: LoadedTask): void {
   if (task.custom || task.config.process_results) {
     throw new AssayError(
       'invalid_config',
-      `--mc_mode generate: task ${task.name} scores with its own process_results, which needs log-likelihoods`,
+      `\`mcMode\` generate: task ${task.name} scores with its own process_results, which needs log-likelihoods`,
       { location: { task: task.name, field: 'process_results' } },
     );
   }
@@ -55,7 +57,7 @@ export function generativeChoiceConfig(task: LoadedTask): ContextConfig {
     if (typeof text === 'number') {
       throw new AssayError(
         'invalid_config',
-        `--mc_mode generate: task ${task.name} is a multiple-input task (doc_to_text picks a choice), which has no single question to ask`,
+        `\`mcMode\` generate: task ${task.name} is a multiple-input task (doc_to_text picks a choice), which has no single question to ask`,
         { location: { task: task.name, field: 'doc_to_text' } },
       );
     }
@@ -63,7 +65,7 @@ export function generativeChoiceConfig(task: LoadedTask): ContextConfig {
     if (choices.length > LETTERS.length) {
       throw new AssayError(
         'invalid_config',
-        `--mc_mode generate: more than 26 options in task ${task.name}`,
+        `\`mcMode\` generate: more than 26 options in task ${task.name}`,
         {
           location: { task: task.name, field: 'doc_to_choice' },
         },
@@ -93,7 +95,7 @@ export function goldIndex(target: unknown, choices: readonly string[], task: str
   if (!Number.isInteger(index) || index < 0 || index >= choices.length) {
     throw new AssayError(
       'bad_data',
-      `--mc_mode generate: target ${JSON.stringify(target)} is not one of the choices`,
+      `\`mcMode\` generate: target ${JSON.stringify(target)} is not one of the choices`,
       {
         location: { task },
       },

@@ -8,6 +8,7 @@ import { mkdtemp, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { withFlagNames } from '../cli/errors.js';
 import { AssayError } from '../errors.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
@@ -124,7 +125,8 @@ describe('expectSha256', () => {
     const now = (await simpleEvaluate({ model: new DummyBackend(), tasks: [task] })).results.manifest.tasks
       .pinned_qa;
     expect([failure.code, failure.exitCode]).toEqual(['sha256_mismatch', 2]);
-    expect(failure.message).toBe(
+    // The library names the option field (`expectSha256`); the CLI shows the flag, as here.
+    expect(withFlagNames(failure.message)).toBe(
       `task pinned_qa is not the pinned content: sha256 ${now.sha256}, expected ${pinned} (--expect_sha256); it covers its config (sha256 ${now.config_sha256}) and 1 data file: docs.jsonl (test, ${Buffer.byteLength(DOCS)} bytes, sha256 ${sha256(await readFile(docs))})`,
     );
     expect(backend.requests).toBe(0);
@@ -132,7 +134,9 @@ describe('expectSha256', () => {
 
   it('refuses a pin naming no task of the run, or a value that is no sha256', async () => {
     const run = (expectSha256: Record<string, string>) =>
-      simpleEvaluate({ model: new DummyBackend(), tasks: [task], expectSha256 });
+      simpleEvaluate({ model: new DummyBackend(), tasks: [task], expectSha256 }).catch((error: Error) => {
+        throw new Error(withFlagNames(error.message));
+      });
     await expect(run({ pinned_q: 'a'.repeat(64) })).rejects.toThrow(
       '--expect_sha256 pins task "pinned_q", which is not in this run; did you mean "pinned_qa"? (tasks: pinned_qa)',
     );

@@ -21,15 +21,17 @@ export function checkPins(pins: TaskPins | undefined, tasks: LoadedTask[]): Task
     const hex = typeof value === 'string' ? value.trim().toLowerCase() : '';
     if (!HEX64.test(hex)) {
       throw new AssayError(
-        'bad_argument',
-        `--expect_sha256: task ${task} must map to a sha256 (64 hex digits), got ${JSON.stringify(value)}`,
+        'bad_option',
+        `\`expectSha256\`: task ${task} must map to a sha256 (64 hex digits), got ${JSON.stringify(value)}`,
+        { location: { field: 'expectSha256', task } },
       );
     }
     if (!names.includes(task)) {
       const close = closestNames(task, names, 1);
       throw new AssayError(
-        'bad_argument',
-        `--expect_sha256 pins task "${task}", which is not in this run${close.length ? `; did you mean "${close[0]}"?` : ''} (tasks: ${names.join(', ')})`,
+        'bad_option',
+        `\`expectSha256\` pins task "${task}", which is not in this run${close.length ? `; did you mean "${close[0]}"?` : ''} (tasks: ${names.join(', ')})`,
+        { location: { field: 'expectSha256' } },
       );
     }
     out[task] = hex;
@@ -53,7 +55,7 @@ export function verifyPins(pins: TaskPins | undefined, tasks: LoadedTask[]): voi
       : `its config alone (no data files): ${task.source.path}`;
     throw new AssayError(
       'sha256_mismatch',
-      `task ${task.name} is not the pinned content: sha256 ${actual}, expected ${expected} (--expect_sha256); it covers ${read}`,
+      `task ${task.name} is not the pinned content: sha256 ${actual}, expected ${expected} (\`expectSha256\`); it covers ${read}`,
       { location: { task: task.name, file: task.source.path } },
     );
   }

@@ -103,8 +103,8 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     for (const id of requested) {
       if (!Number.isInteger(id) || id < 0 || id >= docs.length) {
         throw new AssayError(
-          'bad_argument',
-          `--samples: task ${task.name} has no doc ${id} (it has ${docs.length} docs)`,
+          'bad_option',
+          `\`samples\`: task ${task.name} has no doc ${id} (it has ${docs.length} docs)`,
           {
             location: { task: task.name, docId: id },
           },
@@ -381,7 +381,7 @@ function chatOptions(
   if (!apply) {
     throw new AssayError(
       'capability_missing',
-      `--apply_chat_template: model ${options.backend.name} has no chat template`,
+      `\`applyChatTemplate\`: model ${options.backend.name} has no chat template`,
     );
   }
   const templateName = typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : undefined;

@@ -135,23 +135,23 @@ const arithmetic = (count: number) =>
   ).join('\n');
 
 describe('pre-flight of the options', () => {
-  it('a --samples key naming no task is an error with a did-you-mean', async () => {
+  it('a samples key naming no task is an error with a did-you-mean', async () => {
     const task = await write('arithmetic.jsonl', arithmetic(3));
     const { error, requests } = await failure({ tasks: [task], samples: { arithmetc: [0, 1] } });
     expect(requests).toBe(0);
-    expect(error.code).toBe('bad_argument');
+    expect(error.code).toBe('bad_option');
     expect(error.message).toBe(
-      '--samples names task "arithmetc", which is not in this run; did you mean "arithmetic"? (tasks: arithmetic)',
+      '`samples` names task "arithmetc", which is not in this run; did you mean "arithmetic"? (tasks: arithmetic)',
     );
   });
 
-  it('--num_fewshot on tasks that cannot take few-shot examples is an error; on some of them, a warning', async () => {
+  it('numFewshot on tasks that cannot take few-shot examples is an error; on some of them, a warning', async () => {
     const jsonlTask = await write('arithmetic.jsonl', arithmetic(2));
     const { error, requests } = await failure({ tasks: [jsonlTask], numFewshot: 100 });
     expect(requests).toBe(0);
-    expect(error.code).toBe('bad_argument');
+    expect(error.code).toBe('bad_option');
     expect(error.message).toBe(
-      '--num_fewshot 100: no task in this run can take few-shot examples (arithmetic: a JSONL task has no examples to draw from); drop --num_fewshot',
+      '`numFewshot` 100: no task in this run can take few-shot examples (arithmetic: a JSONL task has no examples to draw from); drop `numFewshot`',
     );
     // Beside a task that takes them, the JSONL task runs 0-shot and the run says so.
     const yaml = await choiceTask(
@@ -172,21 +172,21 @@ describe('pre-flight of the options', () => {
       logger: { warn: (message) => warnings.push(message) },
     });
     expect(warnings).toContain(
-      '--num_fewshot 1 does not apply to arithmetic (a JSONL task has no examples to draw from): it runs 0-shot',
+      '`numFewshot` 1 does not apply to arithmetic (a JSONL task has no examples to draw from): it runs 0-shot',
     );
     expect(result.results['n-shot']).toEqual({ arithmetic: 0, shots: 1 });
   });
 
-  it('a missing --include_path folder is an error', async () => {
+  it('a missing includePath folder is an error', async () => {
     const task = await write('arithmetic.jsonl', arithmetic(1));
     const missing = path.join(dir, 'no-such-folder');
     const { error, requests } = await failure({ tasks: [task], includePath: [missing] });
     expect(requests).toBe(0);
-    expect(error.code).toBe('bad_argument');
-    expect(error.message).toBe(`--include_path: ${missing} does not exist`);
+    expect(error.code).toBe('not_found');
+    expect(error.message).toBe(`\`includePath\`: ${missing} does not exist`);
     const file = await write('plain.txt', 'x');
     expect((await failure({ tasks: [task], includePath: [file] })).error.message).toBe(
-      `--include_path: ${file} is not a folder`,
+      `\`includePath\`: ${file} is not a folder`,
     );
   });
 });
@@ -202,29 +202,29 @@ describe('pre-flight of the model args, on every backend', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/completions`;
     try {
       const task = await write('arithmetic.jsonl', arithmetic(2));
-      const cases: Array<[string, string, string]> = [
+      const cases: Array<[string, Record<string, unknown>, string]> = [
         [
           'local-completions',
-          `model=m,base_url=${url},num_concurent=8`,
-          '--model_args for local-completions: unknown argument "num_concurent"; did you mean "num_concurrent"?',
+          { model: 'm', base_url: url, num_concurent: 8 },
+          '`modelArgs` for local-completions: unknown argument "num_concurent"; did you mean "num_concurrent"?',
         ],
         [
           'local-chat-completions',
-          `model=m,base_url=${url},bogus=1`,
-          '--model_args for local-chat-completions: unknown argument "bogus"',
+          { model: 'm', base_url: url, bogus: 1 },
+          '`modelArgs` for local-chat-completions: unknown argument "bogus"',
         ],
         [
           'local-completions',
-          `model=m,base_url=${url},pretrained=gpt2`,
-          '--model_args for local-completions: model=m and pretrained=gpt2 name different models; give one of them',
+          { model: 'm', base_url: url, pretrained: 'gpt2' },
+          '`modelArgs` for local-completions: model=m and pretrained=gpt2 name different models; give one of them',
         ],
         [
           'gguf',
-          'model=x.gguf,thread=2',
-          '--model_args for gguf: unknown argument "thread"; did you mean "threads"?',
+          { model: 'x.gguf', thread: 2 },
+          '`modelArgs` for gguf: unknown argument "thread"; did you mean "threads"?',
         ],
-        ['dummy', 'temperature=1', '--model_args for dummy: unknown argument "temperature"'],
-        ['demo', 'model=x.gguf', '--model_args for demo: the built-in demo model takes no model='],
+        ['dummy', { temperature: 1 }, '`modelArgs` for dummy: unknown argument "temperature"'],
+        ['demo', { model: 'x.gguf' }, '`modelArgs` for demo: the built-in demo model takes no model='],
       ];
       for (const [model, modelArgs, message] of cases) {
         const error = await evaluate({ model, modelArgs, tasks: [task] }).then(
@@ -243,20 +243,20 @@ describe('pre-flight of the model args, on every backend', () => {
 });
 
 describe('pre-flight of the output path', () => {
-  it('an unusable --output_path fails before the model is asked anything, with the reason', async () => {
+  it('an unusable outputPath fails before the model is asked anything, with the reason', async () => {
     const task = await write('arithmetic.jsonl', arithmetic(2));
     const file = await write('a-file', 'x');
     const cases: Array<[string, RegExp]> = [
-      [path.join(file, 'out'), /^--output_path: .*a-file is a file, not a folder \(ENOTDIR\)$/],
+      [path.join(file, 'out'), /^`outputPath`: .*a-file is a file, not a folder \(ENOTDIR\)$/],
       // Node's recursive mkdir spins forever here.
       [
         '/proc/nope/',
-        /^--output_path: cannot create folder \/proc\/nope: ENOENT \(no such file or directory\)$/,
+        /^`outputPath`: cannot create folder \/proc\/nope: ENOENT \(no such file or directory\)$/,
       ],
       // Root may write anywhere but sysfs, which refuses files (EACCES) and folders (EPERM) alike.
       [
         '/sys/kernel',
-        /^--output_path: cannot (create folder|write in) \/sys\/kernel(\/dummy)?: E(ACCES|PERM) /,
+        /^`outputPath`: cannot (create folder|write in) \/sys\/kernel(\/dummy)?: E(ACCES|PERM) /,
       ],
     ];
     for (const [outputPath, message] of cases) {

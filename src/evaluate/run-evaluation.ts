@@ -93,8 +93,8 @@ export async function runEvaluation(
     );
     if (windowed) {
       throw new AssayError(
-        'bad_argument',
-        `--max_latency_s caps requests; task ${windowed.task.name} is scored in token windows (--ppl_mode strided or chunked), which it cannot time one by one: drop one of the two`,
+        'bad_option',
+        `\`maxLatencyS\` caps requests; task ${windowed.task.name} is scored in token windows (\`perplexity.mode\` strided or chunked), which it cannot time one by one: drop one of the two`,
         { location: { task: windowed.task.name } },
       );
     }

@@ -1,7 +1,6 @@
 import { AssayError } from '../errors.js';
-import { shardFromScheduler } from './scheduler-shard.js';
 
-/** `--shard i/N`: this run evaluates the i-th of N disjoint slices of every task's selected docs. */
+/** `shard` (`--shard i/N`): this run evaluates the i-th of N disjoint slices of every task's selected docs. */
 export interface Shard {
   index: number;
   count: number;
@@ -15,50 +14,38 @@ export interface Shard {
 export interface ShardRecord {
   index: number;
   count: number;
-  /** --tasks as given on the command line. */
+  /** The task specs as given (`tasks`, --tasks). */
   tasks: string[];
   include_path: string[] | null;
-  /** --samples as parsed: doc ids in the order given (aggregation follows that order). */
+  /** `samples`: doc ids in the order given (aggregation follows that order). */
   samples: Record<string, number[]> | null;
   predict_only: boolean;
+  /** `metadata` merged into every task's config (absent in shards written before it existed). */
+  metadata?: Record<string, unknown> | null;
 }
 
-export function parseShard(
-  value: string | Shard | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): Shard | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') return checked(value, `${value.index}/${value.count}`);
-  const auto = /^\s*auto\s*(?:\/\s*(\d+)\s*)?$/.exec(value);
-  if (auto) {
-    const { index, count, source } = shardFromScheduler(
-      env,
-      auto[1] === undefined ? undefined : Number(auto[1]),
-    );
-    return checked({ index, count }, `${value.trim()} (${index}/${count} from ${source})`);
+/** Checks a shard given to the library: a count of at least 1 and an index below it. */
+export function checkShard(shard: Shard | undefined): Shard | undefined {
+  if (shard === undefined) return undefined;
+  const { index, count } = shard;
+  if (!Number.isInteger(count) || count < 1) {
+    throw new AssayError('bad_option', `\`shard.count\` must be an integer of at least 1, got ${count}`, {
+      location: { field: 'shard' },
+    });
   }
-  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(value);
-  if (!match)
-    throw new AssayError('bad_argument', `--shard must be i/N (e.g. 0/4), auto or auto/N, got "${value}"`);
-  return checked({ index: Number(match[1]), count: Number(match[2]) }, value);
-}
-
-function checked(shard: Shard, text: string): Shard {
-  if (!Number.isInteger(shard.count) || shard.count < 1) {
-    throw new AssayError('bad_argument', `--shard ${text}: N must be at least 1`);
-  }
-  if (!Number.isInteger(shard.index) || shard.index < 0 || shard.index >= shard.count) {
+  if (!Number.isInteger(index) || index < 0 || index >= count) {
     throw new AssayError(
-      'bad_argument',
-      `--shard ${text}: i must be between 0 and ${shard.count - 1} (shards are numbered from 0)`,
+      'bad_option',
+      `\`shard.index\` must be an integer between 0 and ${count - 1} (shards are numbered from 0), got ${index}`,
+      { location: { field: 'shard' } },
     );
   }
-  return shard;
+  return { index, count };
 }
 
 /**
- * The docs of one shard: those at positions k (in selection order, after --limit / --samples) with
- * k mod N = i. With --limit that is doc id mod N = i; by position rather than id, --samples lists split
+ * The docs of one shard: those at positions k (in selection order, after `limit` / `samples`) with
+ * k mod N = i. With a limit that is doc id mod N = i; by position rather than id, `samples` lists split
  * evenly too.
  */
 export function shardDocIds(docIds: number[], shard: Shard | undefined): number[] {

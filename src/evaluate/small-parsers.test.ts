@@ -1,29 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeGenerationKwargs } from './generation-kwargs.js';
-import { parseLimit, sampleSize } from './limit.js';
-import { parseSeeds } from './seeds.js';
+import { limitValue, sampleSize } from './limit.js';
+import { settleSeeds } from './seeds.js';
 
-describe('--limit (lm-eval get_sample_size)', () => {
-  it('treats values below 1 as fractions and the rest as counts', () => {
-    expect(sampleSize(40, parseLimit('0.1'))).toBe(4);
-    expect(sampleSize(41, parseLimit('0.1'))).toBe(5);
-    expect(sampleSize(40, parseLimit('1.0'))).toBe(1);
-    expect(sampleSize(40, parseLimit('100'))).toBe(40);
-    expect(sampleSize(40, parseLimit(undefined))).toBe(40);
+describe('limit (lm-eval get_sample_size)', () => {
+  it('takes a count or { fraction }, the number lm-eval uses being the count or the fraction', () => {
+    expect(sampleSize(40, limitValue({ fraction: 0.1 }))).toBe(4);
+    expect(sampleSize(41, limitValue({ fraction: 0.1 }))).toBe(5);
+    expect(sampleSize(40, limitValue(1))).toBe(1);
+    expect(sampleSize(40, limitValue(100))).toBe(40);
+    expect(sampleSize(40, limitValue(undefined))).toBe(40);
   });
-  it('rejects nonsense', () => {
-    for (const bad of ['lots', '-1', '0', '2.5', 'NaN'])
-      expect(() => parseLimit(bad)).toThrow('--limit must be');
+  it('names the field for a value that is neither', () => {
+    for (const bad of [0, -1, 2.5, 0.5, Number.NaN])
+      expect(() => limitValue(bad)).toThrow('`limit` must be a whole number of docs, at least 1');
+    for (const bad of [{ fraction: 0 }, { fraction: 1 }, { fraction: 1.5 }])
+      expect(() => limitValue(bad)).toThrow(
+        '`limit` must be a count or { fraction } with a fraction between 0 and 1',
+      );
   });
 });
 
-describe('--seed', () => {
-  it('follows lm-eval: default, one value, three values, None', () => {
-    expect(parseSeeds(undefined)).toEqual({ random: 0, numpy: 1234, torch: 1234, fewshot: 1234 });
-    expect(parseSeeds('42')).toEqual({ random: 42, numpy: 42, torch: 42, fewshot: 42 });
-    expect(parseSeeds('1,2,3')).toEqual({ random: 1, numpy: 2, torch: 3, fewshot: 1234 });
-    expect(parseSeeds('None,2,3,4')).toEqual({ random: null, numpy: 2, torch: 3, fewshot: 4 });
-    expect(() => parseSeeds('1,2')).toThrow('--seed takes 1, 3 or 4');
+describe('seeds', () => {
+  it("fill lm-eval's defaults around the given ones; null leaves a generator unseeded", () => {
+    expect(settleSeeds(undefined)).toEqual({ random: 0, numpy: 1234, torch: 1234, fewshot: 1234 });
+    expect(settleSeeds({ random: 42, fewshot: null })).toEqual({
+      random: 42,
+      numpy: 1234,
+      torch: 1234,
+      fewshot: null,
+    });
+    expect(() => settleSeeds({ random: 1.5 })).toThrow('`seeds.random` must be an integer or null, got 1.5');
+    expect(() => settleSeeds({ python: 1 } as never)).toThrow('`seeds` has no generator "python"');
   });
 });
 

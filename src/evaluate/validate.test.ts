@@ -178,7 +178,7 @@ describe('validateTasks without an interpreter', () => {
       ['fam', false, 'needs_python'],
     ]);
     expect(records.py.error).toContain(
-      `${path.join(dir, 'py.yaml')}:7:25: process_docs: !function utils.process_docs is Python (utils.py) and needs a Python interpreter (--python ${path.join(dir, 'no-such-python')}: no executable file there)`,
+      `${path.join(dir, 'py.yaml')}:7:25: process_docs: !function utils.process_docs is Python (utils.py) and needs a Python interpreter (\`python\` ${path.join(dir, 'no-such-python')}: no executable file there)`,
     );
     expect(records.agggrp.error).toMatch(/!function aggpy\.aggregate is Python \(aggpy\.py\)/);
     expect(records.fam.error).toMatch(/^1 of 2 tasks fail; first: py: /);

@@ -22,7 +22,7 @@ const TARGETS: Record<
   hub: (source, request, context) =>
     exportToHub(source, (request as Extract<ExportRequest, { to: 'hub' }>).hub, context),
   wandb: async () => {
-    throw wandbRefusal('--to wandb');
+    throw wandbRefusal();
   },
 };
 
@@ -32,7 +32,7 @@ export async function exportRun(
   request: ExportRequest,
   context: ExportContext = {},
 ): Promise<ExportReport> {
-  if (request.to === 'wandb') throw wandbRefusal('--to wandb');
+  if (request.to === 'wandb') throw wandbRefusal();
   const source = loadExportSource(location);
   if (source.ignoredResultsFiles.length) {
     context.logger?.warn(

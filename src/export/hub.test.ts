@@ -31,7 +31,7 @@ function env(token = TOKEN) {
 }
 
 async function push(location: string, args: Record<string, unknown>, token = TOKEN) {
-  return exportRun(location, { to: 'hub', hub: hubSettingsFromArgs(args, env(token)) });
+  return exportRun(location, { to: 'hub', hub: hubSettingsFromArgs(args, env(token), '--hf_hub_log_args') });
 }
 
 function text(repo: string, file: string): string {
@@ -221,13 +221,13 @@ describe('assay export --to hub (lm-eval --hf_hub_log_args)', () => {
       ],
     ];
     for (const [args, environment, message] of cases) {
-      const error = await failure(() => hubSettingsFromArgs(args, environment));
+      const error = await failure(() => hubSettingsFromArgs(args, environment, '--hf_hub_log_args'));
       expect(error.message.startsWith(message), error.message).toBe(true);
       expect(error.exitCode).toBe(2);
     }
     const noSamples = await failure(() => push(run.outputPath, { push_samples_to_hub: true }));
     expect(noSamples.message).toMatch(
-      /^push_samples_to_hub=True needs the run's sample logs, and there are none beside .*\(run with --log_samples\)$/,
+      /^push_samples_to_hub=True needs the run's sample logs, and there are none beside .*\(run with `logSamples`\)$/,
     );
     expect(hub.requests).toEqual([]);
   });

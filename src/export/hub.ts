@@ -70,17 +70,17 @@ const HUB_ARG_KEYS = Object.keys(hubArgsSchema.shape);
 export function hubSettingsFromArgs(
   args: Record<string, unknown>,
   env: NodeJS.ProcessEnv,
-  flag = '--hf_hub_log_args',
+  flag: string,
 ): HubSettings {
   if ('token' in args) {
     throw new AssayError(
-      'bad_argument',
+      'bad_option',
       `${flag}: pass the token in HF_TOKEN, not on the command line (where shell history and process lists keep it)`,
     );
   }
   if ('gated' in args) {
     throw new AssayError(
-      'bad_argument',
+      'not_supported',
       `${flag}: gated is not supported; gate the repo in its settings on the Hub`,
     );
   }
@@ -88,7 +88,7 @@ export function hubSettingsFromArgs(
     if (!HUB_ARG_KEYS.includes(key)) {
       const close = closestNames(key, HUB_ARG_KEYS, 1);
       throw new AssayError(
-        'bad_argument',
+        'bad_option',
         `${flag}: unknown key "${key}"${close.length ? `; did you mean "${close[0]}"?` : ''} (keys: ${HUB_ARG_KEYS.join(', ')})`,
       );
     }
@@ -98,19 +98,19 @@ export function hubSettingsFromArgs(
   );
   if (!checked.success) {
     const issue = checked.error.issues[0];
-    throw new AssayError('bad_argument', `${flag}: ${issue.path.join('.')}: ${issue.message}`);
+    throw new AssayError('bad_option', `${flag}: ${issue.path.join('.')}: ${issue.message}`);
   }
   const values = checked.data;
   if (!values.push_results_to_hub && !values.push_samples_to_hub) {
     throw new AssayError(
-      'bad_argument',
+      'bad_option',
       `${flag}: nothing to push: set push_results_to_hub=True and/or push_samples_to_hub=True`,
     );
   }
   const token = hubToken(env);
   if (!token) {
     throw new AssayError(
-      'bad_argument',
+      'missing_credentials',
       `${flag}: HF_TOKEN is not set: pushing to the Hub needs a token with write access to ${values.hub_results_org || 'your namespace'}`,
     );
   }
@@ -178,8 +178,8 @@ export async function exportToHub(
   const { results } = source;
   if (settings.pushSamples && source.sampleFiles.size === 0) {
     throw new AssayError(
-      'bad_argument',
-      `push_samples_to_hub=True needs the run's sample logs, and there are none beside ${source.resultsFile} (run with --log_samples)`,
+      'missing_sample_logs',
+      `push_samples_to_hub=True needs the run's sample logs, and there are none beside ${source.resultsFile} (run with \`logSamples\`)`,
     );
   }
   const modelName = results.model_name ?? 'model';

@@ -182,7 +182,7 @@ describe('assay export --to mlflow', () => {
     expect(s3.message).toMatch(
       /^MLflow stores the artifacts of experiment "on-s3" at "s3:\/\/bucket\/mlruns\/1"/,
     );
-    expect(s3.message).toContain('--no_artifacts');
+    expect(s3.message).toContain('`artifacts: false`');
     expect(server.runs.size).toBe(0);
     // Without artifacts the same experiment takes the run.
     await exportTo(run.outputPath, { experimentName: 'on-s3', artifacts: false });

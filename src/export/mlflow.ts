@@ -51,7 +51,7 @@ export function mlflowSettingsFromEnv(
   const uri = env.MLFLOW_TRACKING_URI?.trim();
   if (!uri) {
     throw new AssayError(
-      'bad_argument',
+      'bad_environment',
       'MLFLOW_TRACKING_URI is not set: give the tracking server, e.g. MLFLOW_TRACKING_URI=http://127.0.0.1:5000',
     );
   }
@@ -250,7 +250,7 @@ class MlflowClient {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new AssayError(
-        'bad_argument',
+        'bad_environment',
         `MLFLOW_TRACKING_URI must be the http(s) URL of a tracking server (assay talks to MLflow through its REST API), got "${redactUrl(settings.trackingUri)}"`,
       );
     }
@@ -356,10 +356,10 @@ function checkArtifactLocation(location: string, trackingUri: string, what: stri
   const base = artifactBaseUrl(location, trackingUri);
   if (base === undefined) {
     throw new AssayError(
-      'bad_argument',
+      'export_error',
       `MLflow stores the artifacts of ${what} at "${redactUrl(location)}", which only its own clients can write to; ` +
         'serve artifacts through the tracking server (mlflow server --serve-artifacts, the default since MLflow 2.0), ' +
-        'or export without artifacts (--no_artifacts)',
+        'or export without artifacts (`artifacts: false`)',
     );
   }
   return base;
@@ -408,7 +408,7 @@ export async function exportToMlflow(
   }
   if (experiment.lifecycle_stage === 'deleted') {
     throw new AssayError(
-      'bad_argument',
+      'export_error',
       `MLflow experiment "${name}" is deleted: restore it (mlflow experiments restore) or choose another name`,
     );
   }

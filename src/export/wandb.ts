@@ -8,10 +8,14 @@
  */
 import { AssayError } from '../errors.js';
 
-export function wandbRefusal(flag: string): AssayError {
+/** Why: its upload protocol has no published API to implement and test a client against. */
+export const WANDB_REASON =
+  'Weights & Biases export is not supported (its upload protocol has no published API to implement and test a client against)';
+
+export function wandbRefusal(): AssayError {
   return new AssayError(
-    'bad_argument',
-    `${flag}: Weights & Biases export is not supported (its upload protocol has no published API to implement and test a client against); ` +
-      'export to MLflow instead (MLFLOW_TRACKING_URI=… assay export RUN --to mlflow), or to a Hugging Face dataset (assay export RUN --to hub, or --hf_hub_log_args on assay run)',
+    'not_supported',
+    `\`to\` wandb: ${WANDB_REASON}; export to MLflow (\`to\` mlflow) or to a Hugging Face dataset (\`to\` hub) instead`,
+    { location: { field: 'to' } },
   );
 }

@@ -85,7 +85,7 @@ export async function klDivergence(options: KldOptions): Promise<KldReport> {
   ]);
   if (baseVocab.vocabSha256 !== modelVocab.vocabSha256) {
     throw new AssayError(
-      'bad_argument',
+      'incompatible_models',
       `the models have different vocabularies (${baseVocab.name}, ${baseVocab.vocabSize} tokens vs ${modelVocab.name}, ${modelVocab.vocabSize} tokens); KL divergence needs one token space`,
     );
   }
@@ -93,8 +93,8 @@ export async function klDivergence(options: KldOptions): Promise<KldReport> {
   const layout = chunkedWindows(tokens, { nCtx, bos, addBos, requireTwoChunks: false });
   if (layout.windows.length === 0) {
     throw new AssayError(
-      'bad_argument',
-      `the text tokenizes to ${layout.sequence.length} tokens, fewer than one chunk of n_ctx=${nCtx}; give a longer text or a smaller --n_ctx`,
+      'bad_data',
+      `the text tokenizes to ${layout.sequence.length} tokens, fewer than one chunk of n_ctx=${nCtx}; give a longer text or a smaller \`nCtx\``,
     );
   }
   const positions = await compareModelsReporting(llama.errors, () =>

@@ -18,8 +18,8 @@ export async function taskText(
   const rolling = tasks.filter((task) => task.config.output_type === 'loglikelihood_rolling');
   if (rolling.length === 0) {
     throw new AssayError(
-      'bad_argument',
-      `--tasks ${spec}: kld needs a loglikelihood_rolling (perplexity) task such as wikitext; got ${tasks.map((task) => `${task.name} (${task.config.output_type})`).join(', ')}`,
+      'bad_option',
+      `\`tasks\` ${spec}: kld needs a loglikelihood_rolling (perplexity) task such as wikitext; got ${tasks.map((task) => `${task.name} (${task.config.output_type})`).join(', ')}`,
     );
   }
   const texts: string[] = [];

@@ -7,13 +7,13 @@ import { numpySum, pythonSum } from './numeric.js';
 
 function numbers(aggregation: string, items: readonly unknown[], allowEmpty = false): number[] {
   if (items.length === 0 && !allowEmpty) {
-    throw new AssayError('bad_argument', `aggregation ${aggregation} needs at least one item`);
+    throw new AssayError('scoring_error', `aggregation ${aggregation} needs at least one item`);
   }
   return items.map((item) => {
     if (typeof item === 'number') return item;
     if (typeof item === 'boolean') return item ? 1 : 0;
     throw new AssayError(
-      'bad_argument',
+      'scoring_error',
       `aggregation ${aggregation} expects numbers, got ${JSON.stringify(item)}`,
     );
   });
@@ -21,7 +21,7 @@ function numbers(aggregation: string, items: readonly unknown[], allowEmpty = fa
 
 function pairs(aggregation: string, items: readonly unknown[]): [number[], number[]] {
   if (items.length === 0)
-    throw new AssayError('bad_argument', `aggregation ${aggregation} needs at least one item`);
+    throw new AssayError('scoring_error', `aggregation ${aggregation} needs at least one item`);
   const first: number[] = [];
   const second: number[] = [];
   for (const item of items) {
@@ -32,7 +32,7 @@ function pairs(aggregation: string, items: readonly unknown[]): [number[], numbe
       typeof item[1] !== 'number'
     ) {
       throw new AssayError(
-        'bad_argument',
+        'scoring_error',
         `aggregation ${aggregation} expects (number, number) pairs, got ${JSON.stringify(item)}`,
       );
     }
@@ -97,7 +97,7 @@ export function nanmean(items: unknown[]): number {
  */
 export function brierScore(items: unknown[]): number {
   if (items.length === 0)
-    throw new AssayError('bad_argument', 'aggregation brier_score needs at least one item');
+    throw new AssayError('scoring_error', 'aggregation brier_score needs at least one item');
   let classes: number | undefined;
   const rows = items.map((item) => {
     const [gold, probabilities] = Array.isArray(item) ? item : [];
@@ -107,14 +107,14 @@ export function brierScore(items: unknown[]): number {
       !probabilities.every((p) => typeof p === 'number')
     ) {
       throw new AssayError(
-        'bad_argument',
+        'scoring_error',
         `aggregation brier_score expects (gold index, probabilities) items, got ${JSON.stringify(item)}`,
       );
     }
     classes ??= probabilities.length;
     if (probabilities.length !== classes) {
       throw new AssayError(
-        'bad_argument',
+        'scoring_error',
         `aggregation brier_score: every item needs ${classes} probabilities, got ${probabilities.length}`,
       );
     }
@@ -122,7 +122,7 @@ export function brierScore(items: unknown[]): number {
     const goldIndex = (gold as number) < 0 ? (gold as number) + classes : (gold as number);
     if (goldIndex < 0 || goldIndex >= classes) {
       throw new AssayError(
-        'bad_argument',
+        'scoring_error',
         `aggregation brier_score: gold ${gold} is not a class index below ${classes}`,
       );
     }

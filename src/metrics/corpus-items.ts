@@ -13,13 +13,13 @@ export interface Corpus {
 
 export function readCorpus(aggregation: string, items: readonly unknown[]): Corpus {
   if (items.length === 0)
-    throw new AssayError('bad_argument', `aggregation ${aggregation} needs at least one item`);
+    throw new AssayError('scoring_error', `aggregation ${aggregation} needs at least one item`);
   const references: string[][] = [];
   const hypotheses: string[] = [];
   for (const item of items) {
     if (!Array.isArray(item) || item.length !== 2) {
       throw new AssayError(
-        'bad_argument',
+        'scoring_error',
         `aggregation ${aggregation} expects (reference, prediction) items, got ${JSON.stringify(item)}`,
       );
     }
@@ -27,7 +27,7 @@ export function readCorpus(aggregation: string, items: readonly unknown[]): Corp
     const referenceList = typeof reference === 'string' ? [reference] : reference;
     if (!Array.isArray(referenceList) || !referenceList.every((text) => typeof text === 'string')) {
       throw new AssayError(
-        'bad_argument',
+        'scoring_error',
         `aggregation ${aggregation}: a reference must be a string or a list of strings`,
       );
     }
@@ -35,7 +35,7 @@ export function readCorpus(aggregation: string, items: readonly unknown[]): Corp
     if (Array.isArray(hypothesis)) {
       if (hypothesis.length !== 1) {
         throw new AssayError(
-          'bad_argument',
+          'scoring_error',
           `aggregation ${aggregation}: a prediction must be one string, got ${hypothesis.length}`,
         );
       }
@@ -43,7 +43,7 @@ export function readCorpus(aggregation: string, items: readonly unknown[]): Corp
     }
     if (typeof hypothesis !== 'string') {
       throw new AssayError(
-        'bad_argument',
+        'scoring_error',
         `aggregation ${aggregation}: a prediction must be a string, got ${JSON.stringify(hypothesis)}`,
       );
     }
@@ -52,7 +52,7 @@ export function readCorpus(aggregation: string, items: readonly unknown[]): Corp
   }
   const streamCount = Math.min(...references.map((list) => list.length));
   if (streamCount === 0)
-    throw new AssayError('bad_argument', `aggregation ${aggregation}: an item has no reference`);
+    throw new AssayError('scoring_error', `aggregation ${aggregation}: an item has no reference`);
   const streams = Array.from({ length: streamCount }, (_, stream) => references.map((list) => list[stream]));
   return { hypotheses, streams };
 }

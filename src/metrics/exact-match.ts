@@ -51,7 +51,7 @@ function compute({ references, prediction, kwargs }: GenerationMetricInput): num
   const regexes = kwargs.regexes_to_ignore ?? [];
   if (!Array.isArray(regexes) || !regexes.every((pattern) => typeof pattern === 'string')) {
     throw new AssayError(
-      'bad_argument',
+      'invalid_config',
       'metric exact_match: regexes_to_ignore must be a list of regex strings',
       {
         location: { field: 'metric_list' },

@@ -14,13 +14,13 @@ export function f1Aggregation(items: unknown[]): number {
   const labels = uniqueLabels(golds, preds);
   if (labels.length > 2) {
     throw new AssayError(
-      'bad_argument',
+      'scoring_error',
       `aggregation f1 is sklearn's binary F1 (positive label 1), but the items have ${labels.length} labels: ${labels.slice(0, 10).join(', ')}`,
     );
   }
   if (!labels.includes(1) && labels.length === 2) {
     throw new AssayError(
-      'bad_argument',
+      'scoring_error',
       `aggregation f1: the positive label 1 is not one of the labels ${labels.join(', ')}`,
     );
   }

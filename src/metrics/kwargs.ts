@@ -9,7 +9,7 @@ export function checkKwargs(
   for (const key of Object.keys(kwargs)) {
     if (!accepted.includes(key)) {
       throw new AssayError(
-        'bad_argument',
+        'invalid_config',
         `metric ${metric} has no argument ${JSON.stringify(key)}; it takes: ${accepted.length ? accepted.join(', ') : 'none'}`,
         { location: { field: 'metric_list' } },
       );
@@ -21,7 +21,7 @@ export function booleanKwarg(metric: string, kwargs: Record<string, unknown>, ke
   const value = kwargs[key] ?? false;
   if (typeof value !== 'boolean') {
     throw new AssayError(
-      'bad_argument',
+      'invalid_config',
       `metric ${metric}: ${key} must be true or false, got ${JSON.stringify(value)}`,
       {
         location: { field: 'metric_list' },
@@ -33,7 +33,7 @@ export function booleanKwarg(metric: string, kwargs: Record<string, unknown>, ke
 
 export function requireReferences(metric: string, references: readonly string[]): void {
   if (references.length === 0) {
-    throw new AssayError('bad_argument', `metric ${metric} needs at least one reference`, {
+    throw new AssayError('scoring_error', `metric ${metric} needs at least one reference`, {
       location: { field: 'metric_list' },
     });
   }

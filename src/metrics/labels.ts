@@ -9,14 +9,14 @@ export function readLabelPairs(
   items: readonly unknown[],
 ): { golds: Label[]; preds: Label[] } {
   if (items.length === 0) {
-    throw new AssayError('bad_argument', `aggregation ${aggregation} needs at least one (gold, pred) item`);
+    throw new AssayError('scoring_error', `aggregation ${aggregation} needs at least one (gold, pred) item`);
   }
   const golds: Label[] = [];
   const preds: Label[] = [];
   for (const item of items) {
     if (!Array.isArray(item) || item.length !== 2) {
       throw new AssayError(
-        'bad_argument',
+        'scoring_error',
         `aggregation ${aggregation} expects (gold, pred) pairs, got ${JSON.stringify(item)}`,
       );
     }
@@ -27,7 +27,7 @@ export function readLabelPairs(
   if (kinds.size > 1) {
     // sklearn: "Labels in y_true and y_pred should be of the same type".
     throw new AssayError(
-      'bad_argument',
+      'scoring_error',
       `aggregation ${aggregation}: gold and predicted labels mix numbers and strings`,
     );
   }
@@ -38,7 +38,7 @@ function toLabel(aggregation: string, value: unknown): Label {
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'number' || typeof value === 'string') return value;
   throw new AssayError(
-    'bad_argument',
+    'scoring_error',
     `aggregation ${aggregation} needs a single class label per item, got ${JSON.stringify(value)} (a multiple-target gold?)`,
   );
 }

@@ -83,7 +83,7 @@ function rougeMetric(
       checkKwargs(name, kwargs, ['use_stemmer']);
       if (kwargs.use_stemmer === true) {
         throw new AssayError(
-          'bad_argument',
+          'not_supported',
           `metric ${name}: use_stemmer (Porter stemming) is not supported`,
           {
             location: { field: 'metric_list' },

@@ -45,6 +45,6 @@ export function inProcessBackendError(name: string, args: Record<string, unknown
   const local = shellWord(`model=${model},base_url=http://127.0.0.1:8000/v1/completions`);
   return new AssayError(
     'unknown_model',
-    `--model ${name} is lm-eval's in-process ${name.startsWith('hf') || name === 'huggingface' ? 'Hugging Face transformers' : name} backend, which assay does not have (it runs no PyTorch); instead use --model vllm --model_args ${vllm} (assay starts a vLLM server for the run and stops it), --model local-completions --model_args ${local} (any OpenAI-compatible server you run), or --model gguf --model_args model=FILE.gguf (llama.cpp in process)`,
+    `\`model\` ${name} is lm-eval's in-process ${name.startsWith('hf') || name === 'huggingface' ? 'Hugging Face transformers' : name} backend, which assay does not have (it runs no PyTorch); instead use \`model\` vllm \`modelArgs\` ${vllm} (assay starts a vLLM server for the run and stops it), \`model\` local-completions \`modelArgs\` ${local} (any OpenAI-compatible server you run), or \`model\` gguf \`modelArgs\` model=FILE.gguf (llama.cpp in process)`,
   );
 }

@@ -13,8 +13,8 @@ export function checkModelArgKeys(
     if (known.includes(key)) continue;
     const close = closestNames(key, known, 1);
     throw new AssayError(
-      'bad_argument',
-      `--model_args for ${backend}: unknown argument "${key}"${close.length ? `; did you mean "${close[0]}"?` : ''} (${backend} takes ${known.join(', ')})`,
+      'bad_model_args',
+      `\`modelArgs\` for ${backend}: unknown argument "${key}"${close.length ? `; did you mean "${close[0]}"?` : ''} (${backend} takes ${known.join(', ')})`,
     );
   }
 }

@@ -99,8 +99,8 @@ const MODELS: Record<
     check: async (args) => {
       if (args.model !== undefined) {
         throw new AssayError(
-          'bad_argument',
-          '--model_args for demo: the built-in demo model takes no model=; for a GGUF file use --model gguf --model_args model=FILE',
+          'bad_model_args',
+          '`modelArgs` for demo: the built-in demo model takes no model=; for a GGUF file use `model` gguf `modelArgs` model=FILE',
         );
       }
       await ggufCheck(args);

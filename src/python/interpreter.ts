@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 
-export type InterpreterSource = '--python' | 'ASSAY_PYTHON' | 'PATH';
+export type InterpreterSource = 'python' | 'ASSAY_PYTHON' | 'PATH';
 
 export type InterpreterChoice =
   | { found: true; path: string; source: InterpreterSource }
@@ -31,7 +31,7 @@ function searchPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
 }
 
 function lookUp(given: string, source: InterpreterSource, env: NodeJS.ProcessEnv): InterpreterChoice {
-  const label = source === '--python' ? `--python ${given}` : `ASSAY_PYTHON=${given}`;
+  const label = source === 'python' ? `\`python\` ${given}` : `ASSAY_PYTHON=${given}`;
   if (given.includes('/') || given.includes(path.sep)) {
     const resolved = path.resolve(given);
     return isExecutable(resolved)
@@ -45,7 +45,7 @@ function lookUp(given: string, source: InterpreterSource, env: NodeJS.ProcessEnv
 }
 
 export function chooseInterpreter(option?: string, env: NodeJS.ProcessEnv = process.env): InterpreterChoice {
-  if (option) return lookUp(option, '--python', env);
+  if (option) return lookUp(option, 'python', env);
   if (env.ASSAY_PYTHON) return lookUp(env.ASSAY_PYTHON, 'ASSAY_PYTHON', env);
   const found = searchPath('python3', env);
   return found
@@ -54,7 +54,7 @@ export function chooseInterpreter(option?: string, env: NodeJS.ProcessEnv = proc
 }
 
 /** How to give assay an interpreter, for error messages. */
-export const INTERPRETER_HINT = 'install Python 3, or pass --python PATH (or set ASSAY_PYTHON)';
+export const INTERPRETER_HINT = 'install Python 3, or pass `python` PATH (or set ASSAY_PYTHON)';
 
 const evaluateByInterpreter = new Map<string, boolean>();
 

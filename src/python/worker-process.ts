@@ -215,7 +215,7 @@ export class PythonWorker {
 export function startError(python: string, error: unknown): AssayError {
   return new AssayError(
     'needs_python',
-    `cannot start the Python interpreter ${python}: ${(error as Error).message}; give a working one with --python PATH (or ASSAY_PYTHON)`,
+    `cannot start the Python interpreter ${python}: ${(error as Error).message}; give a working one with \`python\` PATH (or ASSAY_PYTHON)`,
     { cause: error },
   );
 }

@@ -1,5 +1,5 @@
 /**
- * Making and probing the folder a run writes to, before the run: an unwritable --output_path must
+ * Making and probing the folder a run writes to, before the run: an unwritable `outputPath` must
  * fail in a second, not after an hour of evaluation. Folders are made one level at a time because
  * Node's `mkdir({ recursive: true })` loops forever under /proc (each level answers ENOENT, then EEXIST).
  */
@@ -16,11 +16,11 @@ function reason(error: unknown): string {
 }
 
 function notWritable(flag: string, message: string, cause: unknown): AssayError {
-  return new AssayError('bad_argument', `${flag}: ${message}`, { cause });
+  return new AssayError('io_error', `${flag}: ${message}`, { cause });
 }
 
 /** Creates `directory` and any missing parents; an existing non-folder or a refused mkdir is an error. */
-export async function ensureDirectory(directory: string, flag = '--output_path'): Promise<void> {
+export async function ensureDirectory(directory: string, flag = '`outputPath`'): Promise<void> {
   const missing: string[] = [];
   let current = path.resolve(directory);
   for (;;) {
@@ -52,7 +52,7 @@ export async function ensureDirectory(directory: string, flag = '--output_path')
 }
 
 /** Creates and removes a small file in `directory`, so a read-only or full file system shows now. */
-export async function probeWritable(directory: string, flag = '--output_path'): Promise<void> {
+export async function probeWritable(directory: string, flag = '`outputPath`'): Promise<void> {
   const probe = path.join(directory, `.assay-write-check-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     const handle = await open(probe, 'wx');
@@ -69,7 +69,7 @@ export async function probeWritable(directory: string, flag = '--output_path'): 
 }
 
 /** For a command writing one report file (`ppl`, `kld`): its folder made and probed before the work. */
-export async function prepareReportFolder(file: string, flag = '--output_path'): Promise<void> {
+export async function prepareReportFolder(file: string, flag = '`outputPath`'): Promise<void> {
   const folder = path.dirname(path.resolve(file));
   await ensureDirectory(folder, flag);
   await probeWritable(folder, flag);

@@ -94,14 +94,14 @@ function findResultsFiles(location: string): string[] {
 export function locateResultsFile(location: string): { resultsFile: string; ignored: string[] } {
   if (!existsSync(location)) {
     throw new AssayError(
-      'bad_argument',
+      'not_found',
       `run not found: ${location} (give a results directory or a results_*.json file)`,
     );
   }
   if (!statSync(location).isDirectory()) return { resultsFile: location, ignored: [] };
   const candidates = findResultsFiles(location);
   if (!candidates.length) {
-    throw new AssayError('bad_argument', `no results_*.json in ${location} or its subdirectories`, {
+    throw new AssayError('not_found', `no results_*.json in ${location} or its subdirectories`, {
       location: { file: location },
     });
   }
@@ -141,8 +141,8 @@ export function loadRun(location: string, options: LoadRunOptions = {}): LoadedR
   const sampleFiles = sampleFilesBeside(resultsFile, leafTasksOf(results));
   if (sampleFiles.size === 0 && options.requireSamples !== false) {
     throw new AssayError(
-      'bad_argument',
-      `no sample logs beside ${resultsFile}: compare and gate pair per-sample scores, so the run must be made with --log_samples`,
+      'missing_sample_logs',
+      `no sample logs beside ${resultsFile}: compare and gate pair per-sample scores, so the run must be made with \`logSamples\``,
       { location: { file: resultsFile } },
     );
   }

@@ -25,13 +25,16 @@ export function checkSampleLine<Schema extends z.ZodType>(
   text: string,
   line: number,
   schema: Schema,
-): { ok: true; sample: z.output<Schema>; raw: Record<string, unknown> } | { ok: false; problem: string } {
+):
+  | { ok: true; sample: z.output<Schema>; raw: Record<string, unknown> }
+  | { ok: false; code: 'bad_jsonl_line' | 'bad_data'; problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     return {
       ok: false,
+      code: 'bad_jsonl_line',
       problem: `line ${line + 1} of the sample log is not JSON: ${shorten((error as Error).message)}`,
     };
   }
@@ -39,6 +42,7 @@ export function checkSampleLine<Schema extends z.ZodType>(
   if (parsed.success) return { ok: true, sample: parsed.data, raw: value as Record<string, unknown> };
   return {
     ok: false,
+    code: 'bad_data',
     problem: `line ${line + 1} of the sample log is not a sample line: ${firstIssue(parsed.error)}`,
   };
 }
@@ -66,11 +70,7 @@ function read<Schema extends z.ZodType>(file: string, schema: Schema) {
   for (const { text, line } of linesOf(readFileSync(file, 'utf8'))) {
     const checked = checkSampleLine(text, line, schema);
     if (!checked.ok) {
-      throw new AssayError(
-        checked.problem.includes('is not JSON') ? 'bad_jsonl_line' : 'bad_data',
-        checked.problem,
-        { location: { file, line: line + 1 } },
-      );
+      throw new AssayError(checked.code, checked.problem, { location: { file, line: line + 1 } });
     }
     out.push({ sample: checked.sample, raw: checked.raw });
   }

@@ -37,6 +37,8 @@ const shardSchema = z.object({
   include_path: z.array(z.string()).nullable(),
   samples: z.record(z.string(), z.array(z.number().int())).nullable(),
   predict_only: z.boolean(),
+  /** `metadata` merged into every task's config (absent in shards written before it existed). */
+  metadata: z.record(z.string(), z.unknown()).nullish(),
 });
 
 /** Per request type: wall seconds and requests (assay runs). */

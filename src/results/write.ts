@@ -11,7 +11,7 @@ import { ensureDirectory } from './output-directory.js';
 export async function writeFileAtomic(
   file: string,
   content: string | Iterable<string>,
-  flag = '--output_path',
+  flag = '`outputPath`',
 ): Promise<void> {
   await ensureDirectory(path.dirname(file), flag);
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;

@@ -3,21 +3,23 @@
  * and the model, runs the evaluation stage (evaluate/), turns its output into results (results/) and
  * writes them. It sits above both folders, so neither imports the other's way back.
  */
-import { readFileSync } from 'node:fs';
 import { AssayError, closestNames } from '../errors.js';
 import { type CodeExecutionOptions, prepareCodeSandbox } from '../evaluate/code-stage.js';
-import { parseLimit } from '../evaluate/limit.js';
-import { type McMode, parseMcMode } from '../evaluate/mc-generate.js';
+import { type Limit, limitValue } from '../evaluate/limit.js';
+import { checkMcMode, type McMode } from '../evaluate/mc-generate.js';
 import type { PerplexityOptions } from '../evaluate/perplexity/settings.js';
 import { checkPins, type TaskPins } from '../evaluate/pins.js';
 import { effectiveNumFewshot } from '../evaluate/plan.js';
 import { runEvaluation } from '../evaluate/run-evaluation.js';
+import type { Seeds } from '../evaluate/run-options.js';
 import { modelNameFrom } from '../evaluate/run-record.js';
-import { parseSeeds } from '../evaluate/seeds.js';
-import { parseShard, type Shard } from '../evaluate/shard.js';
+import { settleSeeds } from '../evaluate/seeds.js';
+import { checkShard, type Shard } from '../evaluate/shard.js';
+import { checkTaskIntegrity } from '../evaluate/task-integrity.js';
 import type { Logger, RunListener } from '../events.js';
 import type { ModelBackend } from '../models/backend.js';
 import { checkModelArgs, createBackend } from '../models/registry.js';
+import { deviceWarning, type RunModelSettings, withRunSettings } from '../models/run-settings.js';
 import { startPythonFor } from '../python/python-for-tasks.js';
 import type { PythonRuntime } from '../python/python-runtime.js';
 import {
@@ -30,11 +32,15 @@ import { type EvaluationOutput, runOutput } from '../results/run-output.js';
 import { sanitizeModelName } from '../results/write.js';
 import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
+import { applyRunMetadata } from '../tasks/run-metadata.js';
 import { type LoadedTask, leafTasks, type TaskNode } from '../tasks/task.js';
-import { parseKeyValueArgs } from '../util/key-value-args.js';
 
 export type { Logger };
 
+/**
+ * The library's options: typed values, never command-line text (the CLI parses its flags into these).
+ * Errors name these fields (`limit`, `numFewshot`, `outputPath`); `assay run` shows its flags instead.
+ */
 export interface CommonOptions extends CodeExecutionOptions {
   /** Task names, globs, files or directories (lm-eval's --tasks), or tasks already loaded. */
   tasks: Array<string | TaskNode>;
@@ -42,15 +48,18 @@ export interface CommonOptions extends CodeExecutionOptions {
   /** Folder of cached task-index scans (`<assay cache>/task-index`); absent: task folders are scanned. */
   indexCacheDir?: string;
   numFewshot?: number;
-  limit?: number | string;
-  /** lm-eval's --samples: `{"task": [doc ids]}` as an object, JSON text or a JSON file path. */
-  samples?: Record<string, number[]> | string;
-  /** `--shard i/N`: evaluate only this slice of every task's docs (see `assay merge`). */
-  shard?: string | Shard;
-  /** `--mc_mode generate`: multiple-choice tasks answered by generation (a letter), for chat endpoints. */
+  /** The first N docs of each task, or `{ fraction }` of each (ceil); for testing only. */
+  limit?: Limit;
+  /** lm-eval's samples: task name → the doc ids to evaluate, in this order. Not with `limit`. */
+  samples?: Record<string, number[]>;
+  /** Evaluate only this slice of every task's docs (see `assay merge` and `mergeShards`). */
+  shard?: Shard;
+  /** `generate`: multiple-choice tasks answered by generation (a letter), for chat endpoints. */
   mcMode?: McMode;
-  seed?: string | number;
-  genKwargs?: string | Record<string, unknown>;
+  /** Seeds of lm-eval's generators; each one left out takes lm-eval's default (0, 1234, 1234, 1234). */
+  seeds?: Partial<Seeds>;
+  /** Merged into every generate_until task's generation_kwargs (lm-eval's gen_kwargs). */
+  genKwargs?: Record<string, unknown>;
   applyChatTemplate?: boolean | string;
   systemInstruction?: string;
   fewshotAsMultiturn?: boolean;
@@ -59,15 +68,20 @@ export interface CommonOptions extends CodeExecutionOptions {
   logSamples?: boolean;
   outputPath?: string;
   includePerExample?: boolean;
-  batchSize?: string | number;
+  /** Recorded in results.json (lm-eval's batch_size); backends batch as their own model args say. */
+  batchSize?: number | string;
   useCache?: string;
+  /** Merged into every task's `metadata` (lm-eval's --metadata; the run's keys win). */
+  metadata?: Record<string, unknown>;
+  /** Before the run, check its tasks as `assay validate` does (lm-eval's check_integrity); stop on a failure. */
+  checkIntegrity?: boolean;
   listener?: RunListener;
   logger?: Logger;
-  /** --ppl_mode / --ppl_stride / --ppl_max_length for loglikelihood_rolling tasks. */
+  /** The perplexity mode of loglikelihood_rolling tasks and its parameters. */
   perplexity?: PerplexityOptions;
   /**
-   * The interpreter for tasks with Python functions (`--python`); default ASSAY_PYTHON, else python3 on
-   * PATH. Started only when a task needs it.
+   * The interpreter for tasks with Python functions; default ASSAY_PYTHON, else python3 on PATH.
+   * Started only when a task needs it.
    */
   python?: string;
   /**
@@ -83,9 +97,9 @@ export interface CommonOptions extends CodeExecutionOptions {
   maxLatencyS?: number;
 }
 
-export interface EvaluateOptions extends CommonOptions {
+export interface EvaluateOptions extends CommonOptions, RunModelSettings {
   model: string;
-  modelArgs?: string | Record<string, unknown>;
+  modelArgs?: Record<string, unknown>;
 }
 
 export interface SimpleEvaluateOptions extends CommonOptions {
@@ -99,33 +113,22 @@ export interface EvaluateResult extends EvaluationOutput {
   files?: WrittenFiles;
 }
 
-function parseSamples(value: CommonOptions['samples']): Record<string, number[]> | undefined {
+/** The doc ids per task, as given (a library caller's object is checked here; the CLI reads files). */
+function checkSamples(value: CommonOptions['samples']): Record<string, number[]> | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') return value;
-  let text = value.trim();
-  if (!text.startsWith('{')) {
-    try {
-      text = readFileSync(value, 'utf8');
-    } catch (error) {
-      throw new AssayError(
-        'bad_argument',
-        `--samples: "${value}" is neither a JSON object nor a readable file`,
-        { cause: error },
-      );
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new AssayError('bad_option', '`samples` must be an object of task name → doc ids', {
+      location: { field: 'samples' },
+    });
+  }
+  for (const [task, ids] of Object.entries(value)) {
+    if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) {
+      throw new AssayError('bad_option', `\`samples\`: task ${task} must map to a list of integer doc ids`, {
+        location: { field: 'samples' },
+      });
     }
   }
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('expected an object');
-    for (const [task, ids] of Object.entries(parsed)) {
-      if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) {
-        throw new Error(`task ${task} must map to a list of integer doc ids`);
-      }
-    }
-    return parsed as Record<string, number[]>;
-  } catch (error) {
-    throw new AssayError('bad_argument', `--samples: ${(error as Error).message}`, { cause: error });
-  }
+  return value;
 }
 
 async function loadNodes(options: CommonOptions): Promise<TaskNode[]> {
@@ -148,7 +151,7 @@ interface PreparedRun {
   samples?: Record<string, number[]>;
   shard?: Shard;
   mcMode?: McMode;
-  seeds: ReturnType<typeof parseSeeds>;
+  seeds: Seeds;
   genKwargs: Record<string, unknown>;
   applyChatTemplate: boolean | string;
   nodes: TaskNode[];
@@ -158,41 +161,45 @@ interface PreparedRun {
 }
 
 async function prepareRun(options: CommonOptions, modelName: string): Promise<PreparedRun> {
-  const limit = parseLimit(options.limit);
-  const samples = parseSamples(options.samples);
+  const limit = limitValue(options.limit);
+  const samples = checkSamples(options.samples);
   if (limit !== undefined && samples !== undefined) {
-    throw new AssayError('bad_argument', '--limit and --samples cannot be used together');
+    throw new AssayError('bad_option', '`limit` and `samples` cannot be used together', {
+      location: { field: 'limit' },
+    });
   }
-  const shard = parseShard(options.shard);
+  const shard = checkShard(options.shard);
   const cap = options.maxLatencyS;
   if (cap !== undefined && !(typeof cap === 'number' && Number.isFinite(cap) && cap > 0)) {
     throw new AssayError(
-      'bad_argument',
-      `--max_latency_s must be a positive number of seconds, got ${JSON.stringify(cap)}`,
+      'bad_option',
+      `\`maxLatencyS\` must be a positive number of seconds, got ${JSON.stringify(cap)}`,
+      { location: { field: 'maxLatencyS' } },
     );
   }
-  const mcMode = parseMcMode(options.mcMode);
-  const seeds = parseSeeds(options.seed);
-  const genKwargs =
-    typeof options.genKwargs === 'string'
-      ? parseKeyValueArgs(options.genKwargs, '--gen_kwargs')
-      : (options.genKwargs ?? {});
+  const mcMode = checkMcMode(options.mcMode);
+  const seeds = settleSeeds(options.seeds);
+  const genKwargs = options.genKwargs ?? {};
   const applyChatTemplate = options.applyChatTemplate ?? false;
   if (options.fewshotAsMultiturn === true && applyChatTemplate === false) {
-    throw new AssayError('bad_argument', '--fewshot_as_multiturn needs --apply_chat_template');
+    throw new AssayError('bad_option', '`fewshotAsMultiturn` needs `applyChatTemplate`', {
+      location: { field: 'fewshotAsMultiturn' },
+    });
   }
   checkIncludePath(options.includePath);
   // The output folder is made and probed now, so an unwritable path fails before the evaluation.
   if (options.outputPath) await prepareOutputDirectory(options.outputPath, modelName);
+  if (options.checkIntegrity) await checkTaskIntegrity(options);
   const nodes = await loadNodes(options);
-  if (nodes.length === 0) throw new AssayError('unknown_task', 'no tasks given; pass --tasks');
+  if (nodes.length === 0) throw new AssayError('unknown_task', 'no tasks given; pass `tasks`');
+  if (options.metadata) applyRunMetadata(nodes, options.metadata);
   const tasks = nodes.flatMap(leafTasks);
   checkSamplesTasks(samples, tasks);
   const pins = checkPins(options.expectSha256, tasks);
   checkNumFewshot(options.numFewshot, tasks, options.logger);
   if (limit !== undefined) {
     options.logger?.warn(
-      '--limit SHOULD ONLY BE USED FOR TESTING. REAL METRICS SHOULD NOT BE COMPUTED USING LIMIT.',
+      '`limit` SHOULD ONLY BE USED FOR TESTING. REAL METRICS SHOULD NOT BE COMPUTED USING LIMIT.',
     );
   }
   const codeSandbox = prepareCodeSandbox(nodes, options, options.logger);
@@ -229,7 +236,7 @@ async function closePrepared(prepared: PreparedRun): Promise<void> {
   await prepared.python?.close();
 }
 
-/** lm-eval ignores --samples keys that name no task, so a typo silently runs every doc. */
+/** lm-eval ignores samples keys that name no task, so a typo silently runs every doc. */
 function checkSamplesTasks(samples: Record<string, number[]> | undefined, tasks: LoadedTask[]): void {
   if (!samples) return;
   const names = [...new Set(tasks.map((task) => task.name))];
@@ -237,14 +244,15 @@ function checkSamplesTasks(samples: Record<string, number[]> | undefined, tasks:
     if (names.includes(key)) continue;
     const close = closestNames(key, names, 1);
     throw new AssayError(
-      'bad_argument',
-      `--samples names task "${key}", which is not in this run${close.length ? `; did you mean "${close[0]}"?` : ''} (tasks: ${names.join(', ')})`,
+      'bad_option',
+      `\`samples\` names task "${key}", which is not in this run${close.length ? `; did you mean "${close[0]}"?` : ''} (tasks: ${names.join(', ')})`,
+      { location: { field: 'samples' } },
     );
   }
 }
 
 /**
- * A task whose config pins num_fewshot: 0 keeps 0 whatever --num_fewshot says (lm-eval's rule). When
+ * A task whose config pins num_fewshot: 0 keeps 0 whatever `numFewshot` says (lm-eval's rule). When
  * that is every task, the flag would only mislabel the run, so it is an error; otherwise each such
  * task is named in a warning.
  */
@@ -258,14 +266,17 @@ function checkNumFewshot(numFewshot: number | undefined, tasks: LoadedTask[], lo
       : 'its config pins num_fewshot: 0';
   if (pinned.length === tasks.length) {
     throw new AssayError(
-      'bad_argument',
-      `--num_fewshot ${numFewshot}: no task in this run can take few-shot examples (${pinned
+      'bad_option',
+      `\`numFewshot\` ${numFewshot}: no task in this run can take few-shot examples (${pinned
         .map((task) => `${task.name}: ${why(task)}`)
-        .join('; ')}); drop --num_fewshot`,
+        .join('; ')}); drop \`numFewshot\``,
+      { location: { field: 'numFewshot' } },
     );
   }
   for (const task of pinned) {
-    logger?.warn(`--num_fewshot ${numFewshot} does not apply to ${task.name} (${why(task)}): it runs 0-shot`);
+    logger?.warn(
+      `\`numFewshot\` ${numFewshot} does not apply to ${task.name} (${why(task)}): it runs 0-shot`,
+    );
   }
 }
 
@@ -299,6 +310,7 @@ async function run(
       include_path: options.includePath ?? null,
       samples: samples ?? null,
       predict_only: options.predictOnly ?? false,
+      ...(options.metadata ? { metadata: options.metadata } : {}),
     },
     mcMode,
     numFewshot: options.numFewshot,
@@ -335,20 +347,20 @@ async function run(
 /** What `assay run` calls: creates the backend by name, evaluates, and writes outputs when asked. */
 export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult> {
   if ((options.logSamples || options.predictOnly) && !options.outputPath) {
-    throw new AssayError('bad_argument', '--output_path is required with --log_samples or --predict_only');
+    throw new AssayError('bad_option', '`outputPath` is required with `logSamples` or `predictOnly`', {
+      location: { field: 'outputPath' },
+    });
   }
   // A shard is only useful merged, and `assay merge` re-aggregates from the sample logs.
   if (options.shard !== undefined && !(options.outputPath && (options.logSamples || options.predictOnly))) {
     throw new AssayError(
-      'bad_argument',
-      '--shard needs --output_path and --log_samples: assay merge reads the sample logs',
+      'bad_option',
+      '`shard` needs `outputPath` and `logSamples`: assay merge reads the sample logs',
+      { location: { field: 'shard' } },
     );
   }
-  const modelArgs =
-    typeof options.modelArgs === 'string'
-      ? parseKeyValueArgs(options.modelArgs, '--model_args')
-      : (options.modelArgs ?? {});
-  const backendArgs = { seed: parseSeeds(options.seed).random ?? undefined, ...modelArgs };
+  const modelArgs = withRunSettings(options.model, options.modelArgs ?? {}, options);
+  const backendArgs = { seed: settleSeeds(options.seeds).random ?? undefined, ...modelArgs };
   // Cheap checks first: a typo in the model args is reported before tasks load or a model file opens.
   await checkModelArgs(options.model, backendArgs);
   // results.json records the model args; an API key must never land there.
@@ -369,6 +381,8 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
     await closePrepared(prepared);
     throw error;
   }
+  const unusedGpu = deviceWarning(options.model, options.device, backend.info?.() ?? {});
+  if (unusedGpu) options.logger?.warn(unusedGpu);
   try {
     return await run(backend, { model: options.model, modelArgs: recorded }, options, prepared);
   } finally {

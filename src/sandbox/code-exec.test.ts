@@ -237,7 +237,7 @@ describeSandbox('a JSONL file that mixes metrics', () => {
 describe('without bubblewrap', () => {
   it('refuses with the reason and the way out', () => {
     expect(() => CodeSandbox.create({ bwrap: '/nonexistent/bwrap' })).toThrow(
-      'cannot run model-written code: the sandbox is unavailable: bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap). Install bubblewrap, or pass --unsafe_code_without_sandbox to run it with rlimits only (unsafe: it can read and change your files and reach the network)',
+      'cannot run model-written code: the sandbox is unavailable: bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap). Install bubblewrap, or pass `unsafeCodeWithoutSandbox` to run it with rlimits only (unsafe: it can read and change your files and reach the network)',
     );
   });
 });

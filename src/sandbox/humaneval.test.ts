@@ -249,7 +249,7 @@ describeSandbox('humaneval in the sandbox', () => {
     await expect(
       simpleEvaluate({ model: fixtureBackend(new Map()), tasks: [await humanevalTask(1, false)] }),
     ).rejects.toThrow(
-      'task humaneval_fixture is marked unsafe_code: it runs model-written code. Pass --confirm_run_unsafe_code to run it (in the bubblewrap sandbox)',
+      'task humaneval_fixture is marked unsafe_code: it runs model-written code. Pass `confirmRunUnsafeCode` to run it (in the bubblewrap sandbox)',
     );
   });
 });

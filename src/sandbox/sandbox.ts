@@ -120,7 +120,7 @@ export class CodeSandbox {
     const { memoryBytes, processes } = resolved.limits;
     if (!Number.isFinite(memoryBytes) || memoryBytes < MIN_MEMORY_BYTES) {
       throw new AssayError(
-        'bad_argument',
+        'bad_option',
         `the code memory bound must be at least ${MIN_MEMORY_BYTES / 1024 ** 3} GiB (Node needs about 800 MiB of address space to start); got ${memoryBytes} bytes`,
         { location: { field: 'limits.memoryBytes' } },
       );
@@ -141,7 +141,7 @@ export class CodeSandbox {
       if (cgroup instanceof CgroupTree) cgroup.close();
       throw new AssayError(
         'needs_sandbox',
-        `cannot run model-written code: the sandbox is unavailable: ${probe.reason}. Install bubblewrap, or pass --unsafe_code_without_sandbox to run it with rlimits only (unsafe: it can read and change your files and reach the network)`,
+        `cannot run model-written code: the sandbox is unavailable: ${probe.reason}. Install bubblewrap, or pass \`unsafeCodeWithoutSandbox\` to run it with rlimits only (unsafe: it can read and change your files and reach the network)`,
       );
     }
     return new CodeSandbox(resolved, probe.prlimit, { bwrap: probe.bwrap, masked: probe.masked, cgroup });

@@ -86,7 +86,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
-        new AssayError('bad_argument', `cannot listen on ${host}:${options.port ?? 8000}: ${error.message}`, {
+        new AssayError('io_error', `cannot listen on ${host}:${options.port ?? 8000}: ${error.message}`, {
           cause: error,
         }),
       ),

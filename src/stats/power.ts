@@ -119,7 +119,7 @@ function requireFeasibleCorrelation(where: string, baseline: number, candidate: 
   if (correlation > high + slack || correlation < low - slack) {
     const cause: InfeasibleCorrelation = { baseline, candidate, correlation, low, high };
     throw new AssayError(
-      'bad_argument',
+      'bad_option',
       `${where}: correlation ${correlation} is not possible between accuracies ${+baseline.toFixed(6)} and ${+candidate.toFixed(6)}: two 0/1 scores with these means correlate between ${low.toFixed(3)} and ${high.toFixed(3)} (max correlation ${high.toFixed(3)})`,
       { location: { field: 'correlation' }, cause },
     );

@@ -2,7 +2,7 @@
 import { AssayError } from '../errors.js';
 
 export function badArgument(where: string, message: string): AssayError {
-  return new AssayError('bad_argument', `${where}: ${message}`);
+  return new AssayError('bad_option', `${where}: ${message}`);
 }
 
 /** At least `min` values, none of them NaN or infinite. */

@@ -47,7 +47,7 @@ describe.skipIf(!hasPython)('--include_path lm_eval', () => {
     process.chdir(await mkdtemp(path.join(os.tmpdir(), 'assay-cwd-')));
     process.env.PYTHONPATH = await mkdtemp(path.join(os.tmpdir(), 'assay-empty-'));
     expect(() => expandIncludePath(['lm_eval'], 'python3')).toThrow(
-      /^--include_path lm_eval: there is no folder lm_eval here, and python3 cannot import lm_eval \(ModuleNotFoundError: No module named 'lm_eval'\); install lm-eval for that interpreter or set ASSAY_PYTHON to one that has it$/,
+      /^`includePath` lm_eval: there is no folder lm_eval here, and python3 cannot import lm_eval \(ModuleNotFoundError: No module named 'lm_eval'\); install lm-eval for that interpreter or set ASSAY_PYTHON to one that has it$/,
     );
   });
 });

@@ -42,8 +42,8 @@ export function expandIncludePath(includePath: readonly string[], python: string
     const found = lmEvalTaskFolder(python);
     if ('folder' in found) return found.folder;
     throw new AssayError(
-      'bad_argument',
-      `--include_path lm_eval: there is no folder lm_eval here, and ${found.reason}; install lm-eval for that interpreter or set ASSAY_PYTHON to one that has it`,
+      'not_found',
+      `\`includePath\` lm_eval: there is no folder lm_eval here, and ${found.reason}; install lm-eval for that interpreter or set ASSAY_PYTHON to one that has it`,
     );
   });
 }

@@ -153,7 +153,7 @@ describe('compilePythonRegex', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(AssayError);
-    expect((caught as AssayError).code).toBe('bad_argument');
+    expect((caught as AssayError).code).toBe('bad_regex');
     expect((caught as AssayError).message).toMatch(message);
     expect((caught as AssayError).message).toContain(JSON.stringify(pattern));
   });

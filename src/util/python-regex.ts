@@ -15,7 +15,7 @@
  * - findall/sub iterate as Python ≥ 3.7 does: after an empty match, the next match may start at the same
  *   position if it is not empty (`re.findall('|a', 'a') == ['', 'a', '']`; JS `matchAll` gives `['', '']`).
  *
- * Not supported (AssayError 'bad_argument' naming the pattern): conditionals `(?(1)…)`, atomic groups,
+ * Not supported (AssayError `bad_regex` naming the pattern): conditionals `(?(1)…)`, atomic groups,
  * possessive quantifiers, `\N{…}`, `(?L)`, and a scoped `(?i:…)` that changes case sensitivity.
  * Known remaining difference: a backreference to a group that did not take part in the match matches the
  * empty string in JS but fails in Python.
@@ -233,7 +233,7 @@ class Translator {
   }
 
   private fail(reason: string, cause?: unknown): never {
-    throw new AssayError('bad_argument', `Python regex ${JSON.stringify(this.pattern)}: ${reason}`, {
+    throw new AssayError('bad_regex', `Python regex ${JSON.stringify(this.pattern)}: ${reason}`, {
       cause,
     });
   }
@@ -624,7 +624,7 @@ function parseTemplate(template: string, compiled: CompiledPythonRegex): (match:
   let text = '';
   const fail = (reason: string): never => {
     throw new AssayError(
-      'bad_argument',
+      'bad_regex',
       `Python replacement ${JSON.stringify(template)} for regex ${JSON.stringify(compiled.pattern)}: ${reason}`,
     );
   };

@@ -159,7 +159,7 @@ describe('assay view --export is all or nothing', () => {
     }).catch((thrown: unknown) => thrown);
     expect(blocked).toBeInstanceOf(AssayError);
     expect((blocked as AssayError).message).toMatch(
-      /^--export: .*a-file is a file, not a folder \(ENOTDIR\)$/,
+      /^`outDirectory`: .*a-file is a file, not a folder \(ENOTDIR\)$/,
     );
   });
 
@@ -184,7 +184,7 @@ describe('assay view --export is all or nothing', () => {
     );
     expect(error).toBeInstanceOf(AssayError);
     expect((error as AssayError).message).toBe(
-      `--export: ${other} is not empty and is not an earlier export; give a new folder`,
+      `\`outDirectory\`: ${other} is not empty and is not an earlier export; give a new folder`,
     );
     expect(readdirSync(other)).toEqual(['thesis.tex']);
   });

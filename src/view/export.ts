@@ -45,7 +45,7 @@ async function inlinedPage(appDirectory: string): Promise<string> {
     style = await readFile(path.join(appDirectory, 'assets', 'style.css'), 'utf8');
   } catch (error) {
     throw new AssayError(
-      'bad_argument',
+      'not_found',
       `the viewer app is not built in ${appDirectory} (run \`npm run build:viewer\`)`,
       { cause: error },
     );
@@ -69,13 +69,13 @@ async function isEarlierExport(directory: string): Promise<boolean> {
   );
 }
 
-/** A Node fs error as the user sees it: the flag, what failed, and the code. */
+/** A Node fs error as the user sees it: the option, what failed, and the code. */
 function exportError(directory: string, error: unknown): AssayError {
   if (error instanceof AssayError) return error;
   const { code, message } = error as NodeJS.ErrnoException;
   return new AssayError(
-    'bad_argument',
-    `--export: cannot write ${directory}: ${code ? `${code} (${message.replace(/^[A-Z]+: /, '').split(', ')[0]})` : message}`,
+    'io_error',
+    `\`outDirectory\`: cannot write ${directory}: ${code ? `${code} (${message.replace(/^[A-Z]+: /, '').split(', ')[0]})` : message}`,
     { cause: error },
   );
 }
@@ -88,14 +88,14 @@ function exportError(directory: string, error: unknown): AssayError {
 export async function exportSite(options: ExportOptions): Promise<ExportSummary> {
   const directory = path.resolve(options.outDirectory);
   const parent = path.dirname(directory);
-  await ensureDirectory(parent, '--export');
+  await ensureDirectory(parent, '`outDirectory`');
   const existing = await stat(directory).catch(() => null);
   if (existing && !existing.isDirectory())
-    throw new AssayError('bad_argument', `--export: ${directory} is a file, not a folder`);
+    throw new AssayError('io_error', `\`outDirectory\`: ${directory} is a file, not a folder`);
   if (existing && !(await isEarlierExport(directory))) {
     throw new AssayError(
-      'bad_argument',
-      `--export: ${directory} is not empty and is not an earlier export; give a new folder`,
+      'bad_option',
+      `\`outDirectory\`: ${directory} is not empty and is not an earlier export; give a new folder`,
     );
   }
   const page = await inlinedPage(options.appDirectory ?? viewerAppDirectory);

@@ -192,8 +192,8 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
       reject(
         error.code === 'EADDRINUSE'
           ? new AssayError(
-              'bad_argument',
-              `port ${options.port} on ${host} is already in use (pick another with --port)`,
+              'io_error',
+              `port ${options.port} on ${host} is already in use (pick another with \`port\`)`,
               { cause: error },
             )
           : error,

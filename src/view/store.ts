@@ -35,7 +35,7 @@ export class ViewerStore {
   async run(id: string): Promise<DiscoveredRun> {
     let run = (await this.refresh()).runs.find((candidate) => candidate.summary.id === id);
     if (!run) run = (await this.refresh(true)).runs.find((candidate) => candidate.summary.id === id);
-    if (!run) throw new AssayError('bad_argument', `no run with id ${id}`);
+    if (!run) throw new AssayError('not_found', `no run with id ${id}`);
     return run;
   }
 
@@ -45,7 +45,8 @@ export class ViewerStore {
 
   indexFor = (run: DiscoveredRun, task: string): SampleIndex => {
     const file = run.sampleFiles.get(task);
-    if (!file) throw new AssayError('bad_argument', `run ${run.summary.id} has no sample log for ${task}`);
+    if (!file)
+      throw new AssayError('missing_sample_logs', `run ${run.summary.id} has no sample log for ${task}`);
     let index = this.indexes.get(file);
     if (!index || index.failure) {
       index = SampleIndex.open(file);
@@ -59,7 +60,7 @@ export class ViewerStore {
   }
 
   async compare(ids: string[]): Promise<CompareResponse> {
-    if (ids.length < 2) throw new AssayError('bad_argument', 'compare needs at least two runs');
+    if (ids.length < 2) throw new AssayError('bad_option', 'compare needs at least two runs');
     const runs = await Promise.all(ids.map((id) => this.run(id)));
     return compareRuns(runs, this.indexFor);
   }

@@ -1,7 +1,7 @@
 /**
- * Which perplexity mode a rolling task runs in, and with what parameters: `--ppl_mode`, `--ppl_stride`,
- * `--ppl_max_length` for the whole run, else the task's `metadata.ppl_mode` (and `ppl_stride`,
- * `ppl_max_length`), else lm-eval's rolling windows.
+ * Which perplexity mode a rolling task runs in, and with what parameters: the run's `perplexity` option
+ * (`mode`, `stride`, `maxLength`; --ppl_mode, --ppl_stride, --ppl_max_length) for the whole run, else the
+ * task's `metadata.ppl_mode` (and `ppl_stride`, `ppl_max_length`), else lm-eval's rolling windows.
  */
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
@@ -10,7 +10,7 @@ import type { ModelBackend, TokenizerInfo } from '../../models/backend.js';
 export const PPL_MODES = ['rolling', 'strided', 'chunked'] as const;
 export type PplMode = (typeof PPL_MODES)[number];
 
-/** What the user asked for (CLI flags or a task's metadata); unset fields take defaults. */
+/** What the user asked for (the run's option or a task's metadata); unset fields take defaults. */
 export interface PerplexityOptions {
   mode?: PplMode;
   stride?: number;
@@ -32,7 +32,7 @@ const optionsSchema = z.object({
   ppl_max_length: positiveInteger.optional(),
 });
 
-/** Validates `--ppl_*` flag values or a task's metadata (both use the ppl_* names). */
+/** Validates a task's metadata (its ppl_* keys). */
 export function parsePerplexityOptions(raw: Record<string, unknown>, where: string): PerplexityOptions {
   const parsed = optionsSchema.safeParse({
     ppl_mode: raw.ppl_mode,
@@ -41,7 +41,9 @@ export function parsePerplexityOptions(raw: Record<string, unknown>, where: stri
   });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new AssayError('bad_argument', `${where}: ${issue.path.join('.')}: ${issue.message}`);
+    throw new AssayError('invalid_config', `${where}: ${issue.path.join('.')}: ${issue.message}`, {
+      location: { field: 'metadata' },
+    });
   }
   const { ppl_mode, ppl_stride, ppl_max_length } = parsed.data;
   return { mode: ppl_mode, stride: ppl_stride, maxLength: ppl_max_length };
@@ -51,7 +53,7 @@ export function needsTokenScoring(options: PerplexityOptions): boolean {
   return options.mode === 'strided' || options.mode === 'chunked';
 }
 
-/** CLI settings apply to every rolling task; a task's metadata applies when the CLI names no mode. */
+/** The run's settings apply to every rolling task; a task's metadata applies when the run names no mode. */
 export function chooseOptions(
   cli: PerplexityOptions | undefined,
   metadata: Record<string, unknown> | undefined,
@@ -84,7 +86,7 @@ export function checkBackendFor(backend: ModelBackend, mode: PplMode, taskName: 
   if (!capable) {
     throw new AssayError(
       'capability_missing',
-      `perplexity mode ${mode} (task ${taskName}) scores token windows the harness lays out itself, and model ${backend.name} does not declare token-level scoring (tokenize + scoreTokenWindows); use --ppl_mode rolling or a backend with this capability (gguf)`,
+      `perplexity mode ${mode} (task ${taskName}) scores token windows the harness lays out itself, and model ${backend.name} does not declare token-level scoring (tokenize + scoreTokenWindows); use \`perplexity.mode\` rolling or a backend with this capability (gguf)`,
     );
   }
 }
@@ -99,8 +101,9 @@ export function settle(
   if (mode === 'rolling') {
     if (options.stride !== undefined || options.maxLength !== undefined) {
       throw new AssayError(
-        'bad_argument',
-        "--ppl_stride and --ppl_max_length apply to the strided and chunked modes; rolling mode uses the backend's own max length (gguf: --model_args n_ctx=…), as lm-eval does",
+        'bad_option',
+        "`perplexity.stride` and `perplexity.maxLength` apply to the strided and chunked modes; rolling mode uses the backend's own max length (gguf: `modelArgs` n_ctx=…), as lm-eval does",
+        { location: { field: 'perplexity' } },
       );
     }
     return { mode, source, maxLength: tokenizer?.maxWindowTokens ?? null };
@@ -109,23 +112,26 @@ export function settle(
   const maxLength = options.maxLength ?? limit;
   if (maxLength > limit) {
     throw new AssayError(
-      'bad_argument',
-      `--ppl_max_length ${maxLength} is longer than the model's context of ${limit} tokens (raise it with --model_args n_ctx=…)`,
+      'bad_option',
+      `\`perplexity.maxLength\` ${maxLength} is longer than the model's context of ${limit} tokens (raise it with \`modelArgs\` n_ctx=…)`,
+      { location: { field: 'perplexity.maxLength' } },
     );
   }
   if (mode === 'chunked') {
     if (options.stride !== undefined)
       throw new AssayError(
-        'bad_argument',
-        '--ppl_stride applies to strided mode; chunked mode has no stride',
+        'bad_option',
+        '`perplexity.stride` applies to strided mode; chunked mode has no stride',
+        { location: { field: 'perplexity.stride' } },
       );
     return { mode, source, nCtx: maxLength };
   }
   const stride = options.stride ?? Math.max(1, Math.floor(maxLength / 2));
   if (stride > maxLength) {
     throw new AssayError(
-      'bad_argument',
-      `--ppl_stride ${stride} is longer than the window (--ppl_max_length ${maxLength}); tokens between windows would never be scored`,
+      'bad_option',
+      `\`perplexity.stride\` ${stride} is longer than the window (\`perplexity.maxLength\` ${maxLength}); tokens between windows would never be scored`,
+      { location: { field: 'perplexity.stride' } },
     );
   }
   return { mode, source, maxLength, stride };

@@ -31,7 +31,7 @@ describe('stridedWindows (HF sliding windows)', () => {
   });
 
   it('rejects a stride longer than the window', () => {
-    expect(() => stridedWindows([5, 6], 1, 4, 5)).toThrow(/--ppl_stride must be an integer in \[1/);
+    expect(() => stridedWindows([5, 6], 1, 4, 5)).toThrow(/`perplexity.stride` must be an integer in \[1/);
   });
 });
 

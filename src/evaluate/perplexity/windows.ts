@@ -36,11 +36,14 @@ export function stridedWindows(
   stride: number,
 ): LaidOut {
   if (!Number.isInteger(maxLength) || maxLength < 2)
-    throw new AssayError('bad_argument', `--ppl_max_length must be an integer ≥ 2, got ${maxLength}`);
+    throw new AssayError('bad_option', `\`perplexity.maxLength\` must be an integer ≥ 2, got ${maxLength}`, {
+      location: { field: 'perplexity.maxLength' },
+    });
   if (!Number.isInteger(stride) || stride < 1 || stride > maxLength) {
     throw new AssayError(
-      'bad_argument',
-      `--ppl_stride must be an integer in [1, --ppl_max_length = ${maxLength}], got ${stride}`,
+      'bad_option',
+      `\`perplexity.stride\` must be an integer in [1, \`perplexity.maxLength\` = ${maxLength}], got ${stride}`,
+      { location: { field: 'perplexity.stride' } },
     );
   }
   const sequence = [prefixToken, ...textTokens];
@@ -81,12 +84,12 @@ export interface ChunkedOptions {
 export function chunkedWindows(textTokens: number[], options: ChunkedOptions): LaidOut {
   const { nCtx } = options;
   if (!Number.isInteger(nCtx) || nCtx < 4)
-    throw new AssayError('bad_argument', `chunk size (n_ctx) must be an integer ≥ 4, got ${nCtx}`);
+    throw new AssayError('bad_option', `chunk size (n_ctx) must be an integer ≥ 4, got ${nCtx}`);
   const withBos = options.addBos && options.bos !== null;
   const sequence = withBos ? [options.bos as number, ...textTokens] : [...textTokens];
   if (options.requireTwoChunks && sequence.length < 2 * nCtx) {
     throw new AssayError(
-      'bad_argument',
+      'bad_data',
       `chunked perplexity needs at least ${2 * nCtx} tokens with a context of ${nCtx} (as llama-perplexity); the text tokenizes to only ${sequence.length} tokens`,
     );
   }

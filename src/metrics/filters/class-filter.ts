@@ -21,14 +21,14 @@ export function classFilterStep(reference: FunctionRef, config: FilterStepConfig
     );
     if (typeof instance.apply !== 'function') {
       throw new AssayError(
-        'bad_argument',
+        'scoring_error',
         `filter ${reference.ref}: its instances have no apply(resps, docs) method`,
         { location: { file: reference.file, field: 'filter_list' } },
       );
     }
     const [first] = [...instance.apply([responses], [doc])];
     if (first === undefined) {
-      throw new AssayError('bad_argument', `filter ${reference.ref} returned nothing for a doc`, {
+      throw new AssayError('scoring_error', `filter ${reference.ref} returned nothing for a doc`, {
         location: { file: reference.file, field: 'filter_list' },
       });
     }

@@ -21,7 +21,7 @@ function build(config: FilterStepConfig): FilterStep {
     const [first] = [...(fn as BatchFilter)([responses], [doc])];
     if (first === undefined) {
       throw new AssayError(
-        'bad_argument',
+        'scoring_error',
         `filter custom: ${reference?.ref ?? 'filter_fn'} returned nothing for a doc`,
         {
           location: { field: 'filter_list' },

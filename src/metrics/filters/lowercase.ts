@@ -6,9 +6,13 @@ export function mapStrings(name: string, transform: (text: string) => string) {
   return (responses: unknown) =>
     iterateResponses(responses, name).map((response) => {
       if (typeof response !== 'string') {
-        throw new AssayError('bad_argument', `filter ${name}: expected a string, got ${describe(response)}`, {
-          location: { field: 'filter_list' },
-        });
+        throw new AssayError(
+          'scoring_error',
+          `filter ${name}: expected a string, got ${describe(response)}`,
+          {
+            location: { field: 'filter_list' },
+          },
+        );
       }
       return transform(response);
     });

@@ -10,7 +10,7 @@ function vote(responses: unknown): unknown[] {
   for (const response of iterateResponses(responses, 'majority_vote')) {
     if (response !== null && typeof response === 'object') {
       // Python raises TypeError (unhashable) for lists and dicts.
-      throw new AssayError('bad_argument', `filter majority_vote: cannot count ${describe(response)}`, {
+      throw new AssayError('scoring_error', `filter majority_vote: cannot count ${describe(response)}`, {
         location: { field: 'filter_list' },
       });
     }
@@ -25,7 +25,7 @@ function vote(responses: unknown): unknown[] {
     }
   }
   if (bestCount === 0) {
-    throw new AssayError('bad_argument', 'filter majority_vote: a doc has no responses', {
+    throw new AssayError('scoring_error', 'filter majority_vote: a doc has no responses', {
       location: { field: 'filter_list' },
     });
   }

@@ -20,7 +20,7 @@ function build(config: FilterStepConfig): FilterStep {
         typeof response === 'string' ? (pythonFindAll(TAGGED_TOKEN, response) as string[][]) : response;
       if (!Array.isArray(pairs)) {
         throw new AssayError(
-          'bad_argument',
+          'scoring_error',
           `filter regex_pos: cannot read tags from ${describe(response)}`,
           {
             location: { field: 'filter_list' },

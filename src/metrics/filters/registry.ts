@@ -75,7 +75,7 @@ export function buildFilterStep(config: FilterStepConfig): FilterStep {
     if (key !== 'function' && !definition.arguments.includes(key)) {
       const accepted = definition.arguments.length ? definition.arguments.join(', ') : 'none';
       throw new AssayError(
-        'bad_argument',
+        'invalid_config',
         `filter ${config.function} has no argument ${JSON.stringify(key)}; it takes: ${accepted}`,
         { location: { field: 'filter_list' } },
       );

@@ -13,7 +13,7 @@ export const removeWhitespaceFilter: FilterDefinition = {
     iterateResponses(responses, 'remove_whitespace').map((response) => {
       if (typeof response !== 'string') {
         throw new AssayError(
-          'bad_argument',
+          'scoring_error',
           `filter remove_whitespace: expected a string, got ${describe(response)}`,
           {
             location: { field: 'filter_list' },

@@ -10,7 +10,7 @@ function build(config: FilterStepConfig) {
     const list = iterateResponses(responses, 'take_first_k');
     if (list.length < k) {
       throw new AssayError(
-        'bad_argument',
+        'scoring_error',
         `filter take_first_k: need at least ${k} responses per doc to take the first ${k}, got ${list.length}; increase the task's repeats`,
         { location: { field: 'filter_list' } },
       );

@@ -38,7 +38,7 @@ export function iterateResponses(responses: unknown, filterName: string): unknow
   if (Array.isArray(responses)) return responses;
   if (typeof responses === 'string') return [...responses];
   throw new AssayError(
-    'bad_argument',
+    'scoring_error',
     `filter ${filterName}: expected the doc's list of responses, got ${describe(responses)}`,
     { location: { field: 'filter_list' } },
   );
@@ -56,7 +56,7 @@ export function filterLabel(config: FilterStepConfig): string {
 
 export function badArgument(config: FilterStepConfig, key: string, expected: string): never {
   throw new AssayError(
-    'bad_argument',
+    'invalid_config',
     `filter ${filterLabel(config)}: ${key} must be ${expected}, got ${describe(config[key])}`,
     { location: { field: 'filter_list' } },
   );
@@ -85,7 +85,7 @@ export function pythonIndex<T>(sequence: readonly T[], index: number, what: stri
   const resolved = index < 0 ? sequence.length + index : index;
   if (resolved < 0 || resolved >= sequence.length) {
     throw new AssayError(
-      'bad_argument',
+      'scoring_error',
       `${what}: index ${index} is out of range for ${sequence.length} item${sequence.length === 1 ? '' : 's'}`,
       { location: { field: 'filter_list' } },
     );

@@ -12,7 +12,7 @@ export async function createGgufBackend(raw: Record<string, unknown>): Promise<G
     const { ensureDemoModel } = await import('./demo-model.js');
     modelPath = await ensureDemoModel();
   }
-  if (modelPath === '') throw new AssayError('bad_argument', '--model_args for gguf: model= is empty');
+  if (modelPath === '') throw new AssayError('bad_model_args', '`modelArgs` for gguf: model= is empty');
   return GgufBackend.create({
     modelPath,
     nCtx: args.n_ctx,

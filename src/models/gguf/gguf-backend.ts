@@ -71,8 +71,8 @@ export function parseGgufModelArgs(raw: Record<string, unknown>): GgufModelArgs 
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new AssayError(
-      'bad_argument',
-      `--model_args for gguf: ${issue.path.join('.') || '(args)'}: ${issue.message}`,
+      'bad_model_args',
+      `\`modelArgs\` for gguf: ${issue.path.join('.') || '(args)'}: ${issue.message}`,
     );
   }
   return parsed.data;

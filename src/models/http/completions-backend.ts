@@ -474,7 +474,7 @@ export class CompletionsBackend implements ModelBackend {
     if (!this.tokenizer) {
       throw new AssayError(
         'capability_missing',
-        `${this.name}: token-level scoring needs a tokenizer; pass --model_args tokenized_requests=true (the server's /tokenize) or tokenizer=PATH (a local tokenizer.json)`,
+        `${this.name}: token-level scoring needs a tokenizer; pass \`modelArgs\` tokenized_requests=true (the server's /tokenize) or tokenizer=PATH (a local tokenizer.json)`,
       );
     }
     return this.tokenizer;

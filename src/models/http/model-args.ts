@@ -95,30 +95,30 @@ export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: Endpo
   // lm-eval lets `model` win silently, while results.json names the model by `pretrained` first.
   if (typeof raw.model === 'string' && typeof raw.pretrained === 'string' && raw.model !== raw.pretrained) {
     throw new AssayError(
-      'bad_argument',
-      `--model_args for ${defaults.backend}: model=${raw.model} and pretrained=${raw.pretrained} name different models; give one of them`,
+      'bad_model_args',
+      `\`modelArgs\` for ${defaults.backend}: model=${raw.model} and pretrained=${raw.pretrained} name different models; give one of them`,
     );
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new AssayError(
-      'bad_argument',
-      `--model_args for ${defaults.backend}: ${issue.path.join('.')}: ${issue.message}`,
+      'bad_model_args',
+      `\`modelArgs\` for ${defaults.backend}: ${issue.path.join('.')}: ${issue.message}`,
     );
   }
   const args = parsed.data;
   const model = args.model ?? args.pretrained;
   if (!model)
     throw new AssayError(
-      'bad_argument',
-      `--model_args for ${defaults.backend}: model=<name the server knows> is required`,
+      'bad_model_args',
+      `\`modelArgs\` for ${defaults.backend}: model=<name the server knows> is required`,
     );
   const baseUrls = args.base_url ?? (defaults.defaultBaseUrl ? [defaults.defaultBaseUrl] : []);
   if (baseUrls.length === 0) {
     throw new AssayError(
-      'bad_argument',
-      `--model_args for ${defaults.backend}: base_url is required (the full URL, e.g. http://127.0.0.1:8000/v1/completions)`,
+      'bad_model_args',
+      `\`modelArgs\` for ${defaults.backend}: base_url is required (the full URL, e.g. http://127.0.0.1:8000/v1/completions)`,
     );
   }
   for (const url of baseUrls) {
@@ -126,8 +126,8 @@ export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: Endpo
       new URL(url);
     } catch {
       throw new AssayError(
-        'bad_argument',
-        `--model_args for ${defaults.backend}: base_url "${url}" is not a URL`,
+        'bad_model_args',
+        `\`modelArgs\` for ${defaults.backend}: base_url "${url}" is not a URL`,
       );
     }
   }
@@ -137,7 +137,7 @@ export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: Endpo
     process.env.OPENAI_API_KEY;
   if (defaults.requireKey && !apiKey) {
     throw new AssayError(
-      'bad_argument',
+      'missing_credentials',
       `${defaults.backend} needs an API key: set OPENAI_API_KEY or pass api_key / api_key_env`,
     );
   }
@@ -159,7 +159,7 @@ function tokenizerChoice(
   const given = args.tokenizer_backend === null ? 'none' : args.tokenizer_backend;
   const chosen = given ?? (args.tokenizer !== undefined ? 'huggingface' : 'remote');
   const fail = (message: string) => {
-    throw new AssayError('bad_argument', `--model_args for ${backend}: ${message}`);
+    throw new AssayError('bad_model_args', `\`modelArgs\` for ${backend}: ${message}`);
   };
   if (chosen === 'none') {
     if (args.tokenized_requests === true)
@@ -194,8 +194,8 @@ function parseHeaders(
       return z.record(z.string(), z.string()).parse(JSON.parse(text));
     } catch (error) {
       throw new AssayError(
-        'bad_argument',
-        `--model_args for ${backend}: headers must be a JSON object of strings`,
+        'bad_model_args',
+        `\`modelArgs\` for ${backend}: headers must be a JSON object of strings`,
         { cause: error },
       );
     }

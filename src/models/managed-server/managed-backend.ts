@@ -143,8 +143,8 @@ async function attachToRunningServer(
   const model = args.servedModel ?? (served?.ids.length === 1 ? served.ids[0] : undefined);
   if (!model) {
     throw new AssayError(
-      'bad_argument',
-      `--model_args for ${args.kind}: base_url=${baseUrl}: ${served ? `the server serves ${served.ids.join(', ') || 'no model'}; name one with pretrained=` : 'GET /v1/models gave no model list; name the served model with pretrained='}`,
+      'bad_model_args',
+      `\`modelArgs\` for ${args.kind}: base_url=${baseUrl}: ${served ? `the server serves ${served.ids.join(', ') || 'no model'}; name one with pretrained=` : 'GET /v1/models gave no model list; name the served model with pretrained='}`,
     );
   }
   const inner = await openHttpBackend(

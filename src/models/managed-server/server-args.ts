@@ -140,13 +140,13 @@ function extraTokens(value: unknown, name: string): string[] {
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value;
   if (typeof value === 'string') return value.split(/[\s,]+/).filter(Boolean);
   throw new AssayError(
-    'bad_argument',
-    `--model_args: ${name} must be a string of server flags or a list of them`,
+    'bad_model_args',
+    `\`modelArgs\`: ${name} must be a string of server flags or a list of them`,
   );
 }
 
 function fail(kind: ServerKind, message: string): never {
-  throw new AssayError('bad_argument', `--model_args for ${kind}: ${message}`);
+  throw new AssayError('bad_model_args', `\`modelArgs\` for ${kind}: ${message}`);
 }
 
 export function parseManagedServerArgs(kind: ServerKind, raw: Record<string, unknown>): ManagedServerArgs {
@@ -157,7 +157,7 @@ export function parseManagedServerArgs(kind: ServerKind, raw: Record<string, unk
   const known = [...Object.keys(table), ...clientNames, ...LAUNCH_ARGS];
   const otherExtra = kind === 'vllm' ? 'sglang_args' : 'vllm_args';
   if (raw[otherExtra] !== undefined)
-    fail(kind, `${otherExtra} is for --model ${otherExtra.split('_')[0]}; use ${kind}_args`);
+    fail(kind, `${otherExtra} is for \`model\` ${otherExtra.split('_')[0]}; use ${kind}_args`);
   if (raw.max_length !== undefined && (raw.max_model_len !== undefined || raw.context_length !== undefined))
     fail(kind, 'give max_length or max_model_len, not both (lm-eval refuses both too)');
 

@@ -97,7 +97,7 @@ export class ServerProcess {
       throw new AssayError(
         'backend_error',
         missing
-          ? `${options.label}: ${options.executable} is not on PATH (or not executable); install it, or give its path with --model_args ${options.label.startsWith('vllm') ? 'executable' : 'python'}=PATH`
+          ? `${options.label}: ${options.executable} is not on PATH (or not executable); install it, or give its path with \`modelArgs\` ${options.label.startsWith('vllm') ? 'executable' : 'python'}=PATH`
           : `${options.label}: cannot start ${options.executable}: ${spawned.message}`,
         { exitCode: 1, cause: spawned },
       );
@@ -150,7 +150,7 @@ export class ServerProcess {
       }
       if (Date.now() - started > timeoutMs) {
         throw this.failure(
-          `did not answer ${this.options.healthPath} within ${Math.round(timeoutMs / 1000)} s (raise --model_args server_timeout=SECONDS for a model that loads slowly)`,
+          `did not answer ${this.options.healthPath} within ${Math.round(timeoutMs / 1000)} s (raise \`modelArgs\` server_timeout=SECONDS for a model that loads slowly)`,
         );
       }
       try {

@@ -21,7 +21,7 @@ function fromFolder(folder: string, named: string): TokenizerFiles {
       existsSync(path.join(folder, name)),
     );
     throw new AssayError(
-      'bad_argument',
+      'not_found',
       `tokenizer=${named}: ${folder} has no tokenizer.json${slow.length ? ` (only ${slow.join(', ')}, a slow tokenizer's files)` : ''}; assay reads fast tokenizers only: write one with transformers' AutoTokenizer.from_pretrained(folder).save_pretrained(folder)`,
     );
   }
@@ -44,7 +44,7 @@ export function findTokenizer(
   }
   const looksLikeHubId = /^[\w.-]+(\/[\w.-]+)?$/.test(name) && !name.endsWith('.json');
   if (!looksLikeHubId) {
-    throw new AssayError('bad_argument', `tokenizer=${name}: no such file or folder`);
+    throw new AssayError('not_found', `tokenizer=${name}: no such file or folder`);
   }
   const cache = hubCacheDir(env);
   const repo = path.join(cache, `models--${name.split('/').join('--')}`);
@@ -56,7 +56,7 @@ export function findTokenizer(
   const snapshot = commit ? path.join(repo, 'snapshots', commit) : undefined;
   if (!snapshot || !existsSync(path.join(snapshot, 'tokenizer.json'))) {
     throw new AssayError(
-      'bad_argument',
+      'not_found',
       `tokenizer=${name}: not a file or folder, and the Hugging Face cache ${cache} has no tokenizer.json for ${name} at revision ${revision}; assay does not download models: fetch it into the cache with \`hf download ${name} tokenizer.json tokenizer_config.json\` (set HF_HUB_CACHE or HF_HOME to the cache you copy), or pass tokenizer=PATH`,
     );
   }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Tokenizer as HfTokenizerJs } from '@huggingface/tokenizers';
-import { AssayError } from '../../errors.js';
+import { AssayError, readError } from '../../errors.js';
 import type { Tokenizer, TokenizerIdentity } from './tokenizer.js';
 
 /**
@@ -51,7 +51,7 @@ export class HfTokenizer implements Tokenizer {
   /** Reads `file` (a tokenizer.json) and the tokenizer_config.json given with it. */
   static async load(options: { name: string; file: string; configFile?: string }): Promise<HfTokenizer> {
     const bytes = await readFile(options.file).catch((error: unknown) => {
-      throw new AssayError('bad_argument', `tokenizer: cannot read ${options.file}`, { cause: error });
+      throw readError('tokenizer', options.file, error);
     });
     const json = parseJson(bytes.toString('utf8'), options.file);
     const config = options.configFile

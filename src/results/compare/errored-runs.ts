@@ -59,13 +59,13 @@ export function checkErroredRuns(
     const where = counts.map(([task, count]) => `${task}: ${count}`).join(', ');
     if (!options.allowErrors) {
       throw new AssayError(
-        'bad_data',
-        `the ${role} run has ${total} errored samples (${where}): its scores cover only the answered docs, so a comparison would mislead. Rerun it (with --use_cache only the failed requests are sent again), or pass --allow_errors to compare the docs answered in both runs`,
+        'incompatible_runs',
+        `the ${role} run has ${total} errored samples (${where}): its scores cover only the answered docs, so a comparison would mislead. Rerun it (with \`useCache\` only the failed requests are sent again), or pass \`allowErrors\` to compare the docs answered in both runs`,
         { location: { file: run.resultsFile } },
       );
     }
     warnings.push(
-      `the ${role} run has ${total} errored samples (${where}); --allow_errors: comparing the docs answered in both runs`,
+      `the ${role} run has ${total} errored samples (${where}); \`allowErrors\`: comparing the docs answered in both runs`,
     );
   }
   return warnings;

@@ -91,10 +91,14 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
   const mode = options.mode ?? 'test';
   const margin = options.maxDrop;
   if (!(margin >= 0 && Number.isFinite(margin)))
-    throw new AssayError('bad_argument', `--max-drop must be a non-negative number, got ${margin}`);
+    throw new AssayError('bad_option', `\`maxDrop\` must be a non-negative number, got ${margin}`, {
+      location: { field: 'maxDrop' },
+    });
   // Each side is a one-sided test at α; above ½ the two (1 − α) bounds would cross.
   if (!(alpha > 0 && alpha < 0.5))
-    throw new AssayError('bad_argument', `--alpha must be in (0, 0.5) for a one-sided gate, got ${alpha}`);
+    throw new AssayError('bad_option', `\`alpha\` must be in (0, 0.5) for a one-sided gate, got ${alpha}`, {
+      location: { field: 'alpha' },
+    });
   const runA = loadRun(baseline);
   const runB = loadRun(current);
   const selection = selectTargets(runA, runB, options);
@@ -123,7 +127,7 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
     return [{ target, pair, measured }];
   });
   if (!measuredRows.length)
-    throw new AssayError('bad_argument', 'no task has at least 2 paired samples to gate on');
+    throw new AssayError('incompatible_runs', 'no task has at least 2 paired samples to gate on');
   const adjusted = adjustPValues(
     measuredRows.map((row) => row.measured.pInferiority),
     'holm',

@@ -92,8 +92,8 @@ export function selectTargets(
         if (!comparable(leaf)) {
           const which = a.sampleFiles.has(leaf) ? `run B (${b.resultsFile})` : `run A (${a.resultsFile})`;
           throw new AssayError(
-            'bad_argument',
-            `task ${leaf} has no sample log in ${which}; rerun it with --log_samples`,
+            'missing_sample_logs',
+            `task ${leaf} has no sample log in ${which}; rerun it with \`logSamples\``,
           );
         }
         requested.add(leaf);
@@ -143,7 +143,7 @@ export function selectTargets(
     }
     const refusal = metric === 'token_perplexity' ? tokenizerMismatch(a, b, task) : undefined;
     if (refusal) {
-      if (options.metric && requested.has(task)) throw new AssayError('bad_argument', refusal);
+      if (options.metric && requested.has(task)) throw new AssayError('incompatible_runs', refusal);
       skipped.push({ task, reason: refusal });
       continue;
     }

@@ -39,15 +39,15 @@ export function loadShardRun(location: string): ShardRun {
   const found = loadRun(location, { requireSamples: false });
   if (found.sampleFiles.size === 0) {
     throw new AssayError(
-      'bad_argument',
-      `${location}: no sample logs beside ${found.resultsFile}: assay merge re-aggregates from the sample logs, so every shard must be run with --log_samples`,
+      'missing_sample_logs',
+      `${location}: no sample logs beside ${found.resultsFile}: assay merge re-aggregates from the sample logs, so every shard must be run with \`logSamples\``,
       { location: { file: found.resultsFile } },
     );
   }
   if (!found.results.manifest?.shard) {
     throw new AssayError(
-      'bad_argument',
-      `${found.resultsFile} is not a shard run (its manifest has no shard); run each part with --shard i/N`,
+      'incompatible_runs',
+      `${found.resultsFile} is not a shard run (its manifest has no shard); run each part with \`shard\` i/N`,
       { location: { file: found.resultsFile } },
     );
   }
@@ -66,8 +66,8 @@ export function loadShardRun(location: string): ShardRun {
     const file = found.sampleFiles.get(task);
     if (!file) {
       throw new AssayError(
-        'bad_argument',
-        `shard ${shard.index}/${shard.count} (${found.resultsFile}) has no sample log for task ${task}; every shard must be run with --log_samples`,
+        'missing_sample_logs',
+        `shard ${shard.index}/${shard.count} (${found.resultsFile}) has no sample log for task ${task}; every shard must be run with \`logSamples\``,
         { location: { file: found.resultsFile, task } },
       );
     }
@@ -101,7 +101,7 @@ export function orderedShards(runs: ShardRun[]): ShardRun[] {
   for (const run of runs) {
     if (run.shard.count !== count) {
       throw new AssayError(
-        'bad_argument',
+        'incompatible_runs',
         `shards of different splits: ${runs[0].resultsFile} is ${runs[0].shard.index}/${count}, ${run.resultsFile} is ${run.shard.index}/${run.shard.count}`,
       );
     }
@@ -111,7 +111,7 @@ export function orderedShards(runs: ShardRun[]): ShardRun[] {
     const other = byIndex.get(run.shard.index);
     if (other) {
       throw new AssayError(
-        'bad_argument',
+        'incompatible_runs',
         `shard ${run.shard.index}/${count} given twice: ${other.resultsFile} and ${run.resultsFile}`,
       );
     }
@@ -120,7 +120,7 @@ export function orderedShards(runs: ShardRun[]): ShardRun[] {
   const missing = Array.from({ length: count }, (_, index) => index).filter((index) => !byIndex.has(index));
   if (missing.length) {
     throw new AssayError(
-      'bad_argument',
+      'incompatible_runs',
       `missing shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')}: a merge needs all ${count}`,
     );
   }
@@ -153,7 +153,7 @@ export function checkSameRun(first: ShardRun, run: ShardRun, logger: Logger | un
   const difference = firstDifference(comparable(first.results), comparable(run.results), '');
   if (difference) {
     throw new AssayError(
-      'bad_argument',
+      'incompatible_runs',
       `shard ${run.shard.index}/${run.shard.count} (${run.resultsFile}) was not run like shard ${first.shard.index}/${first.shard.count} (${first.resultsFile}): ${difference}`,
     );
   }

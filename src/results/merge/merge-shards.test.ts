@@ -64,7 +64,12 @@ describe('assay merge of runs under --max_latency_s', () => {
     const common = { tasks: [task], maxLatencyS: 0.2, logSamples: true, bootstrapIters: 0 };
     const shards = ['0/2', '1/2'].map((shard) => path.join(directory, `shard-${shard[0]}`));
     for (const [index, outputPath] of shards.entries()) {
-      await simpleEvaluate({ ...common, model: new ClockedBackend(), shard: `${index}/2`, outputPath });
+      await simpleEvaluate({
+        ...common,
+        model: new ClockedBackend(),
+        shard: { index, count: 2 },
+        outputPath,
+      });
     }
     const merged = await mergeShards({ shards, outputPath: path.join(directory, 'merged') });
 

@@ -22,6 +22,7 @@ import type { Logger } from '../../events.js';
 import { startPythonFor } from '../../python/python-for-tasks.js';
 import { checkIncludePath } from '../../tasks/include-path.js';
 import { resolveTasks } from '../../tasks/manager.js';
+import { applyRunMetadata } from '../../tasks/run-metadata.js';
 import type { LoadedTask, TaskNode } from '../../tasks/task.js';
 import { prepareOutputDirectory, type WrittenFiles, writeOutputs } from '../output.js';
 import { type EvaluationOutput, taskHashes } from '../run-output.js';
@@ -55,7 +56,9 @@ export interface MergeResult extends EvaluationOutput {
 
 export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
   if (options.shards.length === 0)
-    throw new AssayError('bad_argument', 'assay merge: give the shard runs to merge');
+    throw new AssayError('bad_option', 'assay merge: give the shard runs to merge', {
+      location: { field: 'shards' },
+    });
   const runs = orderedShards(options.shards.map(loadShardRun));
   for (const run of runs) {
     if (run.ignoredResultsFiles.length) {
@@ -76,6 +79,8 @@ export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
     logger: options.logger,
     python: options.python,
   });
+  // The run's `metadata` went into every task's config; the tasks loaded again must carry it too.
+  if (record.metadata) applyRunMetadata(nodes, record.metadata);
   const tasks = uniqueLeaves(nodes);
   checkTasksUnchanged(tasks, first.results);
   // Python aggregations re-run over the logged values (their JSON form: a tuple comes back as a list).

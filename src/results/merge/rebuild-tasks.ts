@@ -40,8 +40,8 @@ export function checkTasksUnchanged(tasks: LoadedTask[], results: ShardResults):
   const recorded = Object.keys(results.configs).sort();
   if (JSON.stringify(names) !== JSON.stringify(recorded)) {
     throw new AssayError(
-      'bad_argument',
-      `the task specs resolve to ${names.join(', ')} here, but the shards ran ${recorded.join(', ')}; pass --tasks / --include_path`,
+      'incompatible_runs',
+      `the task specs resolve to ${names.join(', ')} here, but the shards ran ${recorded.join(', ')}; pass \`tasks\` / \`includePath\``,
     );
   }
   for (const task of tasks) {
@@ -51,7 +51,7 @@ export function checkTasksUnchanged(tasks: LoadedTask[], results: ShardResults):
     const difference = firstDifference(resultsConfig(task.config, genKwargs), recorded, '');
     if (difference) {
       throw new AssayError(
-        'bad_argument',
+        'incompatible_runs',
         `task ${task.name} changed since the shards ran (${difference}); merge with the task files the shards used`,
         { location: { task: task.name } },
       );
@@ -62,7 +62,7 @@ export function checkTasksUnchanged(tasks: LoadedTask[], results: ShardResults):
     const sha = recordedTask?.config_sha256 ?? recordedTask?.sha256;
     if (sha && sha !== task.source.sha256) {
       throw new AssayError(
-        'bad_argument',
+        'incompatible_runs',
         `task ${task.name}: ${task.source.path} is not the file the shards ran (sha256 ${task.source.sha256.slice(0, 12)}, shards ${sha.slice(0, 12)})`,
         { location: { task: task.name, file: task.source.path } },
       );

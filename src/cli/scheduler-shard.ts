@@ -29,7 +29,7 @@ function integer(env: NodeJS.ProcessEnv, name: string): number | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   if (!/^\s*\d+\s*$/.test(text)) {
     throw new AssayError(
-      'bad_argument',
+      'bad_environment',
       `--shard auto: ${name}=${JSON.stringify(text)} is not a non-negative integer`,
     );
   }
@@ -39,7 +39,7 @@ function integer(env: NodeJS.ProcessEnv, name: string): number | undefined {
 function required(env: NodeJS.ProcessEnv, name: string, because: string): number {
   const value = integer(env, name);
   if (value === undefined)
-    throw new AssayError('bad_argument', `--shard auto: ${because} but ${name} is not set`);
+    throw new AssayError('bad_environment', `--shard auto: ${because} but ${name} is not set`);
   return value;
 }
 
@@ -59,7 +59,7 @@ function slurm(env: NodeJS.ProcessEnv): SchedulerShard | undefined {
     (max === undefined || max - min === (count - 1) * step);
   if (!contiguous) {
     throw new AssayError(
-      'bad_argument',
+      'bad_environment',
       `--shard auto: the Slurm array (SLURM_ARRAY_TASK_ID=${id}, MIN=${min}, MAX=${max ?? 'unset'}, STEP=${step}, COUNT=${count}) is not a contiguous range, so its task ids do not number ${count} shards; submit it as --array=0-${count - 1} (or pass --shard i/N yourself)`,
     );
   }
@@ -76,14 +76,14 @@ function kubernetes(env: NodeJS.ProcessEnv, given: number | undefined): Schedule
   const fromEnv = integer(env, 'ASSAY_SHARD_COUNT');
   if (given !== undefined && fromEnv !== undefined && given !== fromEnv) {
     throw new AssayError(
-      'bad_argument',
+      'bad_option',
       `--shard auto/${given}: ASSAY_SHARD_COUNT=${fromEnv} says otherwise; give the count once`,
     );
   }
   const count = given ?? fromEnv;
   if (count === undefined) {
     throw new AssayError(
-      'bad_argument',
+      'bad_environment',
       `--shard auto: JOB_COMPLETION_INDEX=${index} (a Kubernetes Indexed Job) gives the index but not the count; pass --shard auto/N with N = spec.completions, or set ASSAY_SHARD_COUNT in the pod`,
     );
   }
@@ -104,13 +104,13 @@ export function shardFromScheduler(env: NodeJS.ProcessEnv, givenCount?: number):
   const found = slurm(env) ?? kubernetes(env, givenCount) ?? torchDistributed(env);
   if (!found) {
     throw new AssayError(
-      'bad_argument',
+      'bad_environment',
       `--shard auto: no scheduler told this process its shard: none of ${SCHEDULER_VARIABLES} is set; pass --shard i/N`,
     );
   }
   if (givenCount !== undefined && found.count !== givenCount) {
     throw new AssayError(
-      'bad_argument',
+      'bad_option',
       `--shard auto/${givenCount}: the scheduler runs ${found.count} tasks (${found.source}), not ${givenCount}`,
     );
   }

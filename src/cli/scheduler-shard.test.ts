@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseShard } from './shard.js';
+import { shardFlag } from './run-flag-values.js';
+
+const parseShard = (value: string, env: NodeJS.ProcessEnv) => shardFlag(env)(value, '--shard');
 
 /** The variables each scheduler documents: sbatch(1) OUTPUT ENVIRONMENT VARIABLES, Kubernetes Indexed Jobs, torchrun. */
 describe('--shard auto', () => {

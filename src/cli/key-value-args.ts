@@ -14,11 +14,11 @@ export function parseKeyValueArgs(text: string | undefined, flag: string): Recor
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
         return parsed as Record<string, unknown>;
     } catch (error) {
-      throw new AssayError('bad_argument', `${flag}: invalid JSON object: ${(error as Error).message}`, {
+      throw new AssayError('bad_option', `${flag}: invalid JSON object: ${(error as Error).message}`, {
         cause: error,
       });
     }
-    throw new AssayError('bad_argument', `${flag}: expected a JSON object`);
+    throw new AssayError('bad_option', `${flag}: expected a JSON object`);
   }
   const result: Record<string, unknown> = {};
   let lastKey: string | undefined;
@@ -31,7 +31,7 @@ export function parseKeyValueArgs(text: string | undefined, flag: string): Recor
       result[lastKey] = `${String(result[lastKey])},${pair}`;
       continue;
     }
-    if (eq <= 0) throw new AssayError('bad_argument', `${flag}: expected key=value, got "${pair}"`);
+    if (eq <= 0) throw new AssayError('bad_option', `${flag}: expected key=value, got "${pair}"`);
     lastKey = pair.slice(0, eq);
     result[lastKey] = parseCliValue(pair.slice(eq + 1));
   }
