@@ -6,9 +6,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AssayError } from '../src/errors.js';
-import { evaluate } from '../src/evaluate/evaluate.js';
 import type { PerplexityOptions } from '../src/evaluate/perplexity/settings.js';
+import { AssayError, evaluate } from '../src/index.js';
 import { DEMO_CORPUS } from '../src/models/gguf/demo-corpus.js';
 import { ensureDemoModel } from '../src/models/gguf/demo-model.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
@@ -63,7 +62,7 @@ function run(model: string, out: string, extra: string[]) {
 async function runInProcess(model: string, out: string, perplexity?: PerplexityOptions): Promise<void> {
   await evaluate({
     model: 'gguf',
-    modelArgs: `model=${model},n_ctx=64,threads=1`,
+    modelArgs: { model, n_ctx: 64, threads: 1 },
     tasks: [task],
     outputPath: out,
     logSamples: true,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate } from '../src/evaluate/evaluate.js';
+import { evaluate } from '../src/index.js';
 import { CHROMIUM, chromiumInstalled, launchChromium } from './chromium.js';
 import { bin, findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './helpers.js';
 
@@ -68,7 +68,7 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
     for (const seed of [1, 2]) {
       await evaluate({
         model: 'dummy',
-        modelArgs: `seed=${seed}`,
+        modelArgs: { seed },
         tasks: [fixtureTask],
         outputPath: path.join(root, `seed${seed}`),
         logSamples: true,
@@ -77,7 +77,7 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
     await evaluate({
       model: 'dummy',
       tasks: [fixtureTask],
-      limit: '10',
+      limit: 10,
       outputPath: path.join(root, 'partial'),
       logSamples: true,
     });
@@ -85,7 +85,7 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
     await evaluate({
       model: 'dummy',
       tasks: [path.join(repoRoot, 'examples/tasks/arithmetic.jsonl')],
-      limit: '4',
+      limit: 4,
       outputPath: path.join(root, 'xss'),
       logSamples: true,
     });
