@@ -2,6 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AssayError, simpleEvaluate } from '../src/index.js';
+import { createHttpBackend } from '../src/models/http/create.js';
 import { startTestServer, type TestServer } from './fixtures/openai-server.js';
 import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
 
@@ -100,13 +102,39 @@ function comparable(out: string): { results: Results; samples: Results[][] } {
   };
 }
 
-async function reference(): Promise<ReturnType<typeof comparable>> {
-  const clean = await server();
+/**
+ * The same run in process, through the library: `sleep`, when given, replaces the HTTP client's timers, so
+ * that every wait it asks for (backoff, Retry-After) is a value the test can check instead of real time.
+ */
+async function evaluateOn(
+  url: string,
+  modelArgs: Record<string, unknown> = {},
+  sleep?: (ms: number) => Promise<void>,
+): Promise<string> {
+  const model = createHttpBackend(
+    'local-completions',
+    { model: 'test', base_url: url, num_concurrent: 4, ...modelArgs },
+    undefined,
+    { sleep },
+  );
   const out = tempDir();
-  const run = await startCli(runArgs(clean.completionsUrl, out)).done;
-  expect(run.stderr).not.toContain('internal error');
-  expect(run.status).toBe(0);
-  return comparable(out);
+  try {
+    await simpleEvaluate({
+      model,
+      modelName: 'test',
+      tasks: [taskFile, path.join(repoRoot, 'examples/tasks/arithmetic.jsonl')],
+      outputPath: out,
+      logSamples: true,
+    });
+  } finally {
+    await model.close?.();
+  }
+  return out;
+}
+
+/** A clean run's results: the reference every faulty or interrupted run must match. */
+async function reference(): Promise<ReturnType<typeof comparable>> {
+  return comparable(await evaluateOn((await server()).completionsUrl));
 }
 
 describe('assay run --model local-completions, end to end on loopback', () => {
@@ -117,11 +145,14 @@ describe('assay run --model local-completions, end to end on loopback', () => {
       resetRate: 0.05,
       burst429: { every: 120, length: 10, retryAfter: 1 },
     });
-    const out = tempDir();
-    const run = await startCli(runArgs(faulty.completionsUrl, out, ',max_retries=12,retry_backoff=0.01'))
-      .done;
-    expect(run.stderr).not.toContain('failed');
-    expect(run.status).toBe(0);
+    const waits: number[] = [];
+    const out = await evaluateOn(
+      faulty.completionsUrl,
+      { max_retries: 12, retry_backoff: 0.01 },
+      async (ms) => {
+        waits.push(ms);
+      },
+    );
     expect(comparable(out)).toEqual(expected);
     // The faults happened: more HTTP requests than the 280 answers needed.
     expect(faulty.stats.received).toBeGreaterThan(300);
@@ -135,6 +166,17 @@ describe('assay run --model local-completions, end to end on loopback', () => {
     expect(results.request_stats.usage.latencyP95Ms).toBeGreaterThanOrEqual(
       results.request_stats.usage.latencyP50Ms,
     );
+    // Every request was a completions request, so the server answered 429 to requests number n with
+    // n % 120 < 10; each such answer (Retry-After: 1) made the client wait exactly 1000 ms before its
+    // next attempt. Other waits (5xx backoff at retry_backoff=0.01, the pause left) are below that.
+    const modelRequests = [...faulty.stats.receivedBodies.values()].reduce((a, b) => a + b, 0);
+    expect(modelRequests).toBe(faulty.stats.received);
+    const answered429 = Array.from({ length: faulty.stats.received }, (_, n) => n % 120 < 10).filter(
+      Boolean,
+    ).length;
+    expect(answered429).toBeGreaterThanOrEqual(20);
+    expect(waits.filter((ms) => ms === 1000).length).toBeGreaterThanOrEqual(answered429);
+    expect(waits.every((ms) => ms >= 0 && Number.isFinite(ms))).toBe(true);
   }, 60_000);
 
   it('SIGKILL mid-run, then the same command with --use_cache: identical results, only in-flight requests re-sent', async () => {
@@ -177,13 +219,18 @@ describe('assay run --model local-completions, end to end on loopback', () => {
     expect(comparable(thirdOut)).toEqual(expected);
   }, 60_000);
 
-  it('a server that ignores echo (llama.cpp) stops the run with the cause and the fix', async () => {
+  it('a server that ignores echo (llama.cpp) stops the run with the cause and the fix (exit 1)', async () => {
     const llamaCpp = await server({ mode: 'ignore-echo' });
-    const run = await startCli(runArgs(llamaCpp.completionsUrl, tempDir())).done;
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain('returned no prompt log-probabilities');
-    expect(run.stderr).toContain("llama.cpp's server silently ignores `echo`, and Ollama has no `echo`");
-    expect(run.stderr).toContain('Fix: serve the model with vLLM or SGLang');
+    const error = await evaluateOn(llamaCpp.completionsUrl).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(AssayError);
+    expect((error as AssayError).exitCode).toBe(1);
+    const message = (error as AssayError).message;
+    expect(message).toContain('returned no prompt log-probabilities');
+    expect(message).toContain("llama.cpp's server silently ignores `echo`, and Ollama has no `echo`");
+    expect(message).toContain('Fix: serve the model with vLLM or SGLang');
     expect(llamaCpp.stats.received).toBeLessThanOrEqual(4);
   }, 30_000);
 

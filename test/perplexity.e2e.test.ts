@@ -1,7 +1,13 @@
-/** Perplexity modes through the real CLI: assay run --ppl_mode, assay ppl --text, assay compare across tokenizers. */
+/**
+ * Perplexity modes: assay run --ppl_mode, assay ppl --text, assay compare across tokenizers. One CLI run per
+ * command checks the flags and the output; the other runs go in process through `evaluate`, which is what
+ * `assay run` calls (same model args, same options), so that llama.cpp is not loaded again per check.
+ */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { PerplexityOptions } from '../src/evaluate/perplexity/settings.js';
+import { AssayError, evaluate } from '../src/index.js';
 import { DEMO_CORPUS } from '../src/models/gguf/demo-corpus.js';
 import { ensureDemoModel } from '../src/models/gguf/demo-model.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
@@ -52,6 +58,19 @@ function run(model: string, out: string, extra: string[]) {
   ]);
 }
 
+/** `run` in process: `evaluate` with the options the CLI builds from the same flags. */
+async function runInProcess(model: string, out: string, perplexity?: PerplexityOptions): Promise<void> {
+  await evaluate({
+    model: 'gguf',
+    modelArgs: { model, n_ctx: 64, threads: 1 },
+    tasks: [task],
+    outputPath: out,
+    logSamples: true,
+    bootstrapIters: 0,
+    perplexity,
+  });
+}
+
 /** --output_path puts results one level down, under the sanitized model name. */
 // biome-ignore lint/suspicious/noExplicitAny: results.json read as untyped JSON, checked field by field below
 function readResults(out: string): Record<string, any> {
@@ -91,10 +110,9 @@ describe('assay run --ppl_mode', () => {
     expect(entry['word_perplexity,none']).toBeCloseTo(report.word_perplexity, 9);
   });
 
-  it('chunked: per-document chunks, counts from the scored spans, llama-perplexity estimate', () => {
+  it('chunked: per-document chunks, counts from the scored spans, llama-perplexity estimate', async () => {
     const out = path.join(work, 'chunked');
-    const result = run(randomModel, out, ['--ppl_mode', 'chunked', '--ppl_max_length', '32']);
-    expect(result.status).toBe(0);
+    await runInProcess(randomModel, out, { mode: 'chunked', maxLength: 32 });
     const report = readResults(out).perplexity.stories_ppl;
     expect(report.mode).toBe('chunked');
     expect(report.parameters).toEqual({
@@ -108,14 +126,18 @@ describe('assay run --ppl_mode', () => {
     expect(report.llama_cpp.ppl_stderr).toBeGreaterThan(0);
   });
 
-  it('a backend without token-level scoring stops at planning; rolling still runs', () => {
-    const failed = runCli(['run', '--model', 'dummy', '--tasks', task, '--ppl_mode', 'chunked']);
-    expect(failed.status).toBe(2);
-    expect(failed.stderr).toMatch(
+  it('a backend without token-level scoring stops at planning (exit 2); rolling still runs', async () => {
+    const failed = await evaluate({ model: 'dummy', tasks: [task], perplexity: { mode: 'chunked' } }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(AssayError);
+    expect((failed as AssayError).exitCode).toBe(2);
+    expect((failed as AssayError).message).toMatch(
       /perplexity mode chunked \(task stories_ppl\).*model dummy does not declare token-level scoring/,
     );
-    const rolling = runCli(['run', '--model', 'dummy', '--tasks', task]);
-    expect(rolling.status).toBe(0);
+    const rolling = await evaluate({ model: 'dummy', tasks: [task] });
+    expect(rolling.results.results.stories_ppl).toBeDefined();
   });
 });
 
@@ -161,11 +183,11 @@ describe('assay ppl --text', () => {
 });
 
 describe('assay compare across tokenizers', () => {
-  it('refuses token_perplexity with the reason, and compares bits_per_byte', () => {
+  it('refuses token_perplexity with the reason, and compares bits_per_byte', async () => {
     const a = path.join(work, 'cmp-a');
     const b = path.join(work, 'cmp-b');
-    expect(run(randomModel, a, []).status).toBe(0);
-    expect(run(demoModel, b, []).status).toBe(0);
+    await runInProcess(randomModel, a);
+    await runInProcess(demoModel, b);
     const refused = runCli(['compare', a, b, '--metric', 'token_perplexity']);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluate } from '../src/index.js';
 import { CHROMIUM, chromiumInstalled, launchChromium } from './chromium.js';
 import { bin, findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './helpers.js';
 
@@ -32,11 +33,6 @@ const XSS = [
   '<svg onload="window.__xss=3"></svg>',
   '"><iframe src="javascript:window.__xss=4"></iframe>',
 ];
-
-function run(args: string[]): void {
-  const result = runCli(args);
-  if (result.status !== 0) throw new Error(`assay ${args.join(' ')} failed: ${result.stderr}`);
-}
 
 function startView(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [bin, 'view', ...args], {
@@ -67,45 +63,32 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
   beforeAll(async () => {
     root = tempDir('assay-view-');
     mkdirSync(artifacts, { recursive: true });
+    // The runs the viewer shows are made in process by `evaluate`, what `assay run` calls with the same
+    // options (the viewer, not `run`, is under test; `run` has its own CLI tests).
     for (const seed of [1, 2]) {
-      run([
-        'run',
-        '--model',
-        'dummy',
-        '--model_args',
-        `seed=${seed}`,
-        '--tasks',
-        fixtureTask,
-        '--output_path',
-        path.join(root, `seed${seed}`),
-        '--log_samples',
-      ]);
+      await evaluate({
+        model: 'dummy',
+        modelArgs: { seed },
+        tasks: [fixtureTask],
+        outputPath: path.join(root, `seed${seed}`),
+        logSamples: true,
+      });
     }
-    run([
-      'run',
-      '--model',
-      'dummy',
-      '--tasks',
-      fixtureTask,
-      '--limit',
-      '10',
-      '--output_path',
-      path.join(root, 'partial'),
-      '--log_samples',
-    ]);
+    await evaluate({
+      model: 'dummy',
+      tasks: [fixtureTask],
+      limit: 10,
+      outputPath: path.join(root, 'partial'),
+      logSamples: true,
+    });
     // A real run whose logged responses are then replaced by XSS payloads.
-    run([
-      'run',
-      '--model',
-      'dummy',
-      '--tasks',
-      'examples/tasks/arithmetic.jsonl',
-      '--limit',
-      '4',
-      '--output_path',
-      path.join(root, 'xss'),
-      '--log_samples',
-    ]);
+    await evaluate({
+      model: 'dummy',
+      tasks: [path.join(repoRoot, 'examples/tasks/arithmetic.jsonl')],
+      limit: 4,
+      outputPath: path.join(root, 'xss'),
+      logSamples: true,
+    });
     const xssLog = findOne(runDirectory('xss'), /^samples_arithmetic_.*\.jsonl$/);
     const poisoned = readJsonl<Sample>(xssLog).map((line, i) => ({
       ...line,

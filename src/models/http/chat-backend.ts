@@ -18,7 +18,7 @@ import { cutAtStops } from '../stop-strings.js';
 import { badAnswer } from './answer-checks.js';
 import { describeBatch } from './completions-backend.js';
 import { fromChatLogprobs, trimToText } from './generated-logprobs.js';
-import { HttpClient, ResponseShapeError } from './http-client.js';
+import { HttpClient, type HttpClientOptions, ResponseShapeError } from './http-client.js';
 import type { HttpModelArgs } from './model-args.js';
 import { RateLimiter } from './rate-limiter.js';
 import { streamJobs } from './stream-jobs.js';
@@ -72,6 +72,8 @@ export class ChatBackend implements ModelBackend {
     readonly name: string,
     private readonly args: HttpModelArgs,
     private readonly cache?: ResponseCache,
+    /** Injected into its HTTP client (tests: a sleep that records waits); see HttpClientOptions. */
+    clientOptions: Pick<HttpClientOptions, 'sleep'> = {},
   ) {
     this.concurrency = args.num_concurrent;
     this.usageRecorder = new UsageRecorder({
@@ -92,6 +94,7 @@ export class ChatBackend implements ModelBackend {
       cache,
       rateLimiter: new RateLimiter(args.max_requests_per_minute, args.max_tokens_per_minute),
       usage: this.usageRecorder,
+      ...clientOptions,
     });
   }
 

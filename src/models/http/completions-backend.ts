@@ -30,7 +30,7 @@ import {
   usageTokens,
 } from './completions-response.js';
 import { fromCompletionLogprobs, trimToText } from './generated-logprobs.js';
-import { HttpClient, type PostOutcome } from './http-client.js';
+import { HttpClient, type HttpClientOptions, type PostOutcome } from './http-client.js';
 import type { HttpModelArgs } from './model-args.js';
 import { scoreTextPromptLogprobs, scoreTokenPromptLogprobs } from './prompt-logprobs.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -74,6 +74,8 @@ export class CompletionsBackend implements ModelBackend {
     private readonly cache?: ResponseCache,
     /** tokenizer_backend=huggingface: the local tokenizer, loaded by the caller. */
     localTokenizer?: Tokenizer & { describe(): TokenizerIdentity },
+    /** Injected into its HTTP clients (tests: a sleep that records waits); see HttpClientOptions. */
+    clientOptions: Pick<HttpClientOptions, 'sleep'> = {},
   ) {
     // Token windows go out as token ids, so token-level scoring needs a tokenizer.
     this.capabilities = {
@@ -99,6 +101,7 @@ export class CompletionsBackend implements ModelBackend {
       retryBackoffMs: args.retry_backoff * 1000,
       maxRetryWaitMs: args.max_retry_wait * 1000,
       label: `${name} at ${args.baseUrls[0]}`,
+      ...clientOptions,
     };
     this.client = new HttpClient({
       ...common,

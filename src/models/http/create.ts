@@ -4,6 +4,7 @@ import { findTokenizer } from '../tokenizers/find-tokenizer.js';
 import { HfTokenizer } from '../tokenizers/hf-tokenizer.js';
 import { ChatBackend } from './chat-backend.js';
 import { CompletionsBackend } from './completions-backend.js';
+import type { HttpClientOptions } from './http-client.js';
 import { type HttpModelArgs, parseHttpModelArgs } from './model-args.js';
 
 export type HttpModelName =
@@ -68,6 +69,8 @@ export function createHttpBackend(
   name: HttpModelName,
   raw: Record<string, unknown>,
   cachePath?: string,
+  /** Injected into the backend's HTTP clients (a test's recording sleep); see HttpClientOptions. */
+  clientOptions: Pick<HttpClientOptions, 'sleep'> = {},
 ): ModelBackend {
   const defaults = DEFAULTS[name];
   const args = parseHttpModelArgs(raw, { backend: name, ...defaults });
@@ -75,5 +78,7 @@ export function createHttpBackend(
     throw new Error('createHttpBackend: a local tokenizer is read by openHttpBackend');
   }
   const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
-  return defaults.chat ? new ChatBackend(name, args, cache) : new CompletionsBackend(name, args, cache);
+  return defaults.chat
+    ? new ChatBackend(name, args, cache, clientOptions)
+    : new CompletionsBackend(name, args, cache, undefined, clientOptions);
 }

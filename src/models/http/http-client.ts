@@ -40,6 +40,11 @@ export interface HttpClientOptions {
   usage: UsageRecorder;
   /** Names the backend in the message that stops a run (fail fast). */
   label?: string;
+  /**
+   * How the client waits (backoff, Retry-After, a server-wide pause): real timers unless a caller (a test)
+   * injects its own, which sees every wait in milliseconds and decides how long it really takes.
+   */
+  sleep?: (ms: number) => Promise<unknown>;
 }
 
 export interface PostOptions<T> {
@@ -129,8 +134,10 @@ export class HttpClient {
   /** Until an answer arrives: the failures of the first requests, to tell a dead server from bad luck. */
   private firstFailures: Array<{ key: string; request: string }> | undefined = [];
   private stopped?: AssayError;
+  private readonly sleep: (ms: number) => Promise<unknown>;
 
   constructor(private readonly options: HttpClientOptions) {
+    this.sleep = options.sleep ?? sleep;
     const pools = new Map<string, Pool>();
     this.endpoints = options.urls.map((text) => {
       const url = new URL(text);
@@ -178,7 +185,7 @@ export class HttpClient {
     for (let sent = 0; ; sent++) {
       if (sent > 0) usage.retried();
       const wait = this.pausedUntil - Date.now();
-      if (wait > 0) await sleep(wait);
+      if (wait > 0) await this.sleep(wait);
       if (this.stopped) throw this.stopped;
       if (options.signal?.aborted) return CANCELLED;
       if (this.options.rateLimiter.active) await this.options.rateLimiter.take();
@@ -274,7 +281,7 @@ export class HttpClient {
               break;
             }
             rateLimitedMs += waitMs;
-            await sleep(waitMs);
+            await this.sleep(waitMs);
             continue;
           }
         }
@@ -282,7 +289,7 @@ export class HttpClient {
       failedAttempts++;
       if (failure?.connection) connectionFailures++;
       if (failedAttempts >= this.options.maxAttempts) break;
-      await sleep(Math.max(backoffMs(failedAttempts, this.options.retryBackoffMs), retryAfterMs ?? 0));
+      await this.sleep(Math.max(backoffMs(failedAttempts, this.options.retryBackoffMs), retryAfterMs ?? 0));
     }
     usage.failedRequest(options.prompts);
     const last = failure ?? {

@@ -1,0 +1,30 @@
+/**
+ * vitest globalSetup, run once per `vitest run` before any test file. A GGUF backend runs llama.cpp in a
+ * worker process; from the TypeScript sources that worker starts under tsx, which costs about 1.3 s more
+ * CPU per start than the compiled worker (tsx's loader hooks see every module node-llama-cpp imports), and
+ * the suite starts some twenty of them. When dist/ was built after the last change to any source file
+ * (as `npm test` does: build, typecheck, then vitest), the tests use dist's compiled worker instead; the
+ * worker speaks the same protocol because it is built from the same sources. Otherwise nothing changes.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from './helpers.js';
+
+function newestSource(directory: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const file = path.join(directory, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(file));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(file).mtimeMs);
+  }
+  return newest;
+}
+
+export default function setup(): void {
+  if (process.env.ASSAY_GGUF_WORKER) return;
+  const worker = path.join(repoRoot, 'dist', 'models', 'gguf', 'engine-worker.js');
+  if (!existsSync(worker)) return;
+  if (statSync(worker).mtimeMs > newestSource(path.join(repoRoot, 'src'))) {
+    process.env.ASSAY_GGUF_WORKER = worker;
+  }
+}
