@@ -1,3 +1,6 @@
+export { withResponseCache } from './cache/caching-backend.js';
+export { MemoryResponseCache } from './cache/memory-response-cache.js';
+export type { ResponseCache } from './cache/response-cache.js';
 export { AssayError, type ErrorCode } from './errors.js';
 export {
   type EvaluateOptions,
@@ -7,17 +10,49 @@ export {
   simpleEvaluate,
 } from './evaluate/evaluate.js';
 export type { RunEvent, RunListener } from './evaluate/events.js';
-export type {
-  BackendCapabilities,
-  ChatMessage,
-  GenerateRequest,
-  LoglikelihoodRequest,
-  LoglikelihoodResult,
-  ModelBackend,
-  ModelInfo,
-  RollingRequest,
+// The backend spec (v1): the ModelBackend type, its optional capabilities and their predicates.
+export {
+  type Answer,
+  BACKEND_SPECIFICATION_VERSION,
+  type BackendCapabilities,
+  type BackendSpecificationVersion,
+  CAPABILITY_NAMES,
+  type CapabilityName,
+  type ChatMessage,
+  type ChatTemplating,
+  checkBackendSpec,
+  type GeneratedTokens,
+  type GenerateRequest,
+  type Generation,
+  type GenerationLogprobs,
+  hasChatTemplate,
+  hasGenerationLogprobs,
+  hasTokenScoring,
+  hasUsage,
+  isRequestError,
+  type LoglikelihoodRequest,
+  type LoglikelihoodResult,
+  type ModelBackend,
+  type ModelInfo,
+  type ProgressSink,
+  RequestError,
+  type RollingRequest,
+  type TokenizerInfo,
+  type TokenScoring,
+  type TokenWindow,
+  type UsageReporting,
+  type UsageSummary,
 } from './models/backend.js';
 export { DummyBackend } from './models/dummy/dummy-backend.js';
+export {
+  type BackendContext,
+  type BackendDefinition,
+  type BuiltInModelName,
+  backendNames,
+  registerBackend,
+  unregisterBackend,
+} from './models/registry.js';
+export type { Tokenizer, TokenizerBackendName, TokenizerIdentity } from './models/tokenizers/tokenizer.js';
 export { makeTable } from './results/table.js';
 export { defineTask } from './tasks/define-task.js';
 export type { GroupNode, LoadedTask, TaskNode } from './tasks/task.js';

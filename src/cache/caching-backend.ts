@@ -8,7 +8,15 @@ import type {
   ProgressSink,
   RollingRequest,
 } from '../models/backend.js';
-import { isRequestError } from '../models/backend.js';
+import {
+  CAPABILITY_METHODS,
+  type Generation,
+  type GenerationLogprobs,
+  hasGenerationLogprobs,
+  hasUsage,
+  isRequestError,
+  type UsageReporting,
+} from '../models/backend.js';
 import { canonicalJson, type ResponseCache } from './response-cache.js';
 
 /**
@@ -16,7 +24,8 @@ import { canonicalJson, type ResponseCache } from './response-cache.js';
  * canonical request plus the model's identity (backend, name, revision or file sha256, model args), only
  * misses reach the model, and each call's answers are stored when the call returns. Served backends keep
  * their cache inside the HTTP client instead, where it can store each response as it arrives. Sampled
- * generations are never cached, and neither are failed requests.
+ * generations are never cached, and neither are failed requests. The wrapper is itself a backend of the
+ * same spec, declaring what the wrapped one declares, and runs the same conformance suite.
  */
 export function withResponseCache(
   backend: ModelBackend,
@@ -33,6 +42,9 @@ export function withResponseCache(
   };
   const keyOf = (method: string, request: unknown) =>
     createHash('sha256').update(canonicalJson({ identity, method, request })).digest('hex');
+
+  /** Requests this wrapper answered itself: the wrapped backend's usage never sees them. */
+  let answeredFromCache = 0;
 
   async function cached<Q, A>(
     method: string,
@@ -51,6 +63,7 @@ export function withResponseCache(
       else answers[i] = JSON.parse(hit) as A;
     });
     const hits = requests.length - missIndex.length;
+    answeredFromCache += hits;
     if (hits > 0) progress?.(hits);
     if (missIndex.length > 0) {
       const fresh = await send(
@@ -66,7 +79,8 @@ export function withResponseCache(
     return answers;
   }
 
-  const wrapped: ModelBackend = {
+  const wrapped: ModelBackend & Partial<GenerationLogprobs> = {
+    specificationVersion: 'v1',
     name: backend.name,
     capabilities: backend.capabilities,
     loglikelihood: (requests: LoglikelihoodRequest[], progress?: ProgressSink) =>
@@ -97,19 +111,38 @@ export function withResponseCache(
       cache.close();
     },
   };
-  // Everything else (chat templates, token-level scoring, usage) passes straight through.
-  for (const method of [
-    'applyChatTemplate',
-    'chatTemplate',
-    'tokenize',
-    'detokenize',
-    'tokenizerInfo',
-    'scoreTokenWindows',
-    'usage',
-  ] as const) {
-    const original = backend[method];
-    if (typeof original === 'function')
-      (wrapped as unknown as Record<string, unknown>)[method] = original.bind(backend);
+  // Generations with their tokens' log-probabilities are cached apart from the bare texts: a hit must
+  // give back what this method returns, logprobs included.
+  if (hasGenerationLogprobs(backend)) {
+    wrapped.generateWithLogprobs = (requests: GenerateRequest[], progress?: ProgressSink) =>
+      cached<GenerateRequest, Generation>(
+        'generate_until_with_logprobs',
+        requests,
+        (misses, p) => backend.generateWithLogprobs(misses, p),
+        progress,
+        (request) => !request.doSample,
+      );
+  }
+  // Usage counts the requests answered here as cached ones, as a served backend's own cache does.
+  if (hasUsage(backend)) {
+    (wrapped as ModelBackend & UsageReporting).usage = () => {
+      const usage = backend.usage();
+      return {
+        ...usage,
+        requests: usage.requests + answeredFromCache,
+        cachedRequests: usage.cachedRequests + answeredFromCache,
+      };
+    };
+  }
+  // The other optional capabilities (chat templates, token-level scoring) pass straight through, as the
+  // wrapped backend declares them: the wrapper declares exactly the same capabilities.
+  for (const capability of ['tokenScoring', 'chatTemplate'] as const) {
+    if (backend.capabilities[capability] !== true) continue;
+    for (const method of CAPABILITY_METHODS[capability]) {
+      const original = (backend as unknown as Record<string, unknown>)[method];
+      if (typeof original === 'function')
+        (wrapped as unknown as Record<string, unknown>)[method] = original.bind(backend);
+    }
   }
   return wrapped;
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { AssayError, closestNames } from '../errors.js';
-import type { ModelBackend } from '../models/backend.js';
+import { checkBackendSpec, type ModelBackend } from '../models/backend.js';
 import { checkModelArgs, createBackend } from '../models/registry.js';
 import { startPythonFor } from '../python/python-for-tasks.js';
 import type { PythonRuntime } from '../python/python-runtime.js';
@@ -333,6 +333,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
 
 /** Evaluates a backend the caller holds. Writes nothing unless `outputPath` is given. */
 export async function simpleEvaluate(options: SimpleEvaluateOptions): Promise<EvaluateResult> {
+  checkBackendSpec(options.model, options.modelName ?? String(options.model?.name));
   const label = { model: options.modelName ?? options.model.name, modelArgs: {} };
   return run(options.model, label, options, await prepareRun(options, modelNameFrom(label.model, {})));
 }

@@ -2,6 +2,7 @@ import { AssayError } from '../errors.js';
 import {
   type GeneratedTokens,
   type GenerateRequest,
+  hasGenerationLogprobs,
   isRequestError,
   type ModelBackend,
 } from '../models/backend.js';
@@ -181,7 +182,7 @@ async function send(
       const seed = typeof generation.extra.seed === 'number' ? generation.extra.seed : 0;
       return { ...generation, extra: { ...generation.extra, seed: seed + copy } };
     });
-    if (backend.generateWithLogprobs) {
+    if (hasGenerationLogprobs(backend)) {
       const generations = await backend.generateWithLogprobs(requests, progress);
       expectCount(backend, type, generations.length, requests.length);
       return {

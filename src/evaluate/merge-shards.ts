@@ -8,7 +8,7 @@
 
 import { AssayError } from '../errors.js';
 import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/registry.js';
-import type { ModelBackend } from '../models/backend.js';
+import type { ChatTemplating, ModelBackend } from '../models/backend.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import { prepareDocFunctions } from '../python/doc-functions.js';
 import { startPythonFor } from '../python/python-for-tasks.js';
@@ -565,16 +565,27 @@ function assembleResults(
   return merged as unknown as ResultsFile;
 }
 
-function recordedBackend(results: ResultsFile): ModelBackend {
+function recordedBackend(results: ResultsFile): ModelBackend & ChatTemplating {
   const refuse = (): never => {
     throw new Error('unreachable: a merged run sends no requests');
   };
   return {
+    specificationVersion: 'v1',
     name: results.model_source,
-    capabilities: { loglikelihood: false, loglikelihoodRolling: false, generate: false },
+    capabilities: {
+      loglikelihood: false,
+      loglikelihoodRolling: false,
+      generate: false,
+      tokenScoring: false,
+      generationLogprobs: false,
+      // Only the recorded template text is read.
+      chatTemplate: true,
+      usage: false,
+    },
     loglikelihood: refuse,
     loglikelihoodRolling: refuse,
     generate: refuse,
+    applyChatTemplate: refuse,
     info: () => results.manifest.model.info,
     chatTemplate: () => results.chat_template ?? undefined,
   };

@@ -5,7 +5,13 @@ import type { PerplexityReport } from '../evaluate/perplexity/stage.js';
 import type { TaskPlan } from '../evaluate/plan.js';
 import type { RunOptions } from '../evaluate/run-evaluation.js';
 import type { Interval } from '../evaluate/uncertainty.js';
-import type { GenerateRequest, ModelBackend, UsageSummary } from '../models/backend.js';
+import {
+  type GenerateRequest,
+  hasChatTemplate,
+  hasUsage,
+  type ModelBackend,
+  type UsageSummary,
+} from '../models/backend.js';
 import { leafTasks, type TaskNode } from '../tasks/task.js';
 import type { TaskConfig } from '../tasks/types.js';
 import {
@@ -309,8 +315,8 @@ export function buildResults(input: BuildInput): ResultsFile {
   const { model, modelArgs, batchSize } = options.modelLabel;
   const modelName = modelNameFrom(model, modelArgs);
   const chatTemplate =
-    options.applyChatTemplate !== false
-      ? (backend.chatTemplate?.(
+    options.applyChatTemplate !== false && hasChatTemplate(backend)
+      ? (backend.chatTemplate(
           typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : undefined,
         ) ?? null)
       : null;
@@ -392,7 +398,7 @@ export function buildResults(input: BuildInput): ResultsFile {
     assay_version: assayVersion(),
     // Partial: a --limit / --samples subset, or docs that errored and count in no metric.
     partial: limited || errors.samples > 0,
-    request_stats: { ...input.latency, ...(backend.usage ? { usage: backend.usage() } : {}) },
+    request_stats: { ...input.latency, ...(hasUsage(backend) ? { usage: backend.usage() } : {}) },
     manifest,
     stats: {
       ...Object.fromEntries(input.taskResults.map((result) => [result.name, metricStats(result.metrics)])),

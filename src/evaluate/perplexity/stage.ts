@@ -4,7 +4,7 @@
  * skip executeRequests), adds token_perplexity and scored-span counts to the scored docs, and builds the
  * `perplexity` block of results.json.
  */
-import type { ModelBackend, TokenizerInfo } from '../../models/backend.js';
+import { hasTokenScoring, type ModelBackend, type TokenizerInfo } from '../../models/backend.js';
 import type { MetricConfig } from '../../tasks/types.js';
 import type { RunListener } from '../events.js';
 import type { TaskPlan } from '../plan.js';
@@ -93,10 +93,7 @@ export class PerplexityStage {
     }));
     for (const entry of chosen)
       checkBackendFor(backend, entry.options.mode ?? 'rolling', entry.plan.task.name);
-    const tokenizer =
-      rolling.length && backend.capabilities.tokenScoring && backend.tokenizerInfo
-        ? await backend.tokenizerInfo()
-        : undefined;
+    const tokenizer = rolling.length && hasTokenScoring(backend) ? await backend.tokenizerInfo() : undefined;
     const tasks = new Map<string, TaskPerplexity>();
     for (const entry of chosen) {
       tasks.set(entry.plan.task.name, {
@@ -171,7 +168,7 @@ export class PerplexityStage {
     for (const [index, doc] of docs.entries()) {
       const answer = doc.instances[0]?.resps[0];
       const tokens =
-        this.tokenizer && backend.tokenize ? (await backend.tokenize(texts[index])).length : null;
+        this.tokenizer && hasTokenScoring(backend) ? (await backend.tokenize(texts[index])).length : null;
       out.push({
         logprob: typeof answer === 'number' ? answer : Number.NaN,
         textTokens: tokens,

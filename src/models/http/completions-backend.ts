@@ -5,6 +5,7 @@ import {
   type BackendCapabilities,
   type GenerateRequest,
   type Generation,
+  type GenerationLogprobs,
   type LoglikelihoodRequest,
   type LoglikelihoodResult,
   type ModelBackend,
@@ -13,7 +14,9 @@ import {
   RequestError,
   type RollingRequest,
   type TokenizerInfo,
+  type TokenScoring,
   type TokenWindow,
+  type UsageReporting,
   type UsageSummary,
 } from '../backend.js';
 import { cutAtStops } from '../stop-strings.js';
@@ -52,7 +55,8 @@ interface ScoredPrompt {
  * asks for the prompt's own log-probabilities (`echo: true, logprobs: 1, max_tokens: 1`) and sums the
  * continuation's; generation sends `prompt, max_tokens, temperature, stop, seed`.
  */
-export class CompletionsBackend implements ModelBackend {
+export class CompletionsBackend implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting {
+  readonly specificationVersion = 'v1';
   readonly capabilities: BackendCapabilities;
   private readonly client: HttpClient;
   private readonly usageRecorder: UsageRecorder;
@@ -78,6 +82,9 @@ export class CompletionsBackend implements ModelBackend {
       loglikelihoodRolling: true,
       generate: true,
       tokenScoring: args.tokenized_requests,
+      generationLogprobs: true,
+      chatTemplate: false,
+      usage: true,
     };
     const promptLogprobs = args.prompt_logprobs ?? (name === 'openai-completions' ? false : 'auto');
     this.promptLogprobsSupport = promptLogprobs === 'auto' ? undefined : promptLogprobs;
@@ -243,7 +250,7 @@ export class CompletionsBackend implements ModelBackend {
     return results;
   }
 
-  /** Text to token ids, without BOS, by the run's tokenizer (capability tokenScoring). */
+  /** Text to token ids, without BOS, by the run's tokenizer (capability tokenScoring; refused without one). */
   async tokenize(text: string): Promise<number[]> {
     return this.requireTokenizer().encode(text);
   }
