@@ -3,8 +3,9 @@
  * `rougeL` (rouge_score's tokenizer). P = LCS/|prediction|, R = LCS/|reference|, F1 = 2PR/(P+R); two empty
  * texts score 1, one empty text 0. Best over references; 0–1 scale.
  */
+
+import { pythonSplit } from '../python/semantics/string.js';
 import { checkKwargs, requireReferences } from './kwargs.js';
-import { pythonSplit } from './python-string.js';
 import { lcsLength } from './rouge.js';
 import type { GenerationMetricInput, MetricDefinition } from './types.js';
 

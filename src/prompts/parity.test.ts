@@ -6,13 +6,13 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { ChatMessage } from '../models/backend.js';
+import { pythonSub } from '../python/semantics/regex.js';
+import { pythonStrip } from '../python/semantics/string.js';
 import type { Doc, FunctionRef, TaskConfig } from '../tasks/types.js';
-import { pythonSub } from '../util/python-regex.js';
 import { buildContext, isMultipleInput, multipleChoiceContinuations } from './context.js';
 import { docToChoice, docToTarget } from './doc-to.js';
 import { FewshotSampler, isSameSplit } from './fewshot.js';
 import { PARITY_CASES, type ParityCase } from './parity.fixtures.js';
-import { pythonStrip } from './python-values.js';
 
 /** The chat template the fixture generator used (continue_final_message when there is no generation prompt). */
 function chatMl(messages: ChatMessage[], addGenerationPrompt: boolean): string {

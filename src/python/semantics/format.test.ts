@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pythonFloatRepr, pythonScalarStr } from './python-format.js';
+import { pythonFloatRepr, pythonScalarStr } from './format.js';
 
 // Expected strings are CPython 3.11's str(float(x)).
 describe('pythonFloatRepr', () => {

@@ -1,6 +1,7 @@
 /**
  * Python's `str()` of the scalars that reach sample logs (floats, bools, None), so that stringified
- * responses read as lm-eval writes them: `-1.5`, `1.0`, `1e-05`, `True`, `None`.
+ * responses read as lm-eval writes them: `-1.5`, `1.0`, `1e-05`, `True`, `None`. Hand-written for Python
+ * parity: JS's `String(number)` differs (`1`, `0.00001`, `true`), and no library prints Python's repr.
  */
 export function pythonFloatRepr(value: number): string {
   if (Number.isNaN(value)) return 'nan';

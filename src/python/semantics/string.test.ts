@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pythonLstrip, pythonRstrip, pythonSplit, pythonStrip, removeCharacters } from './python-string.js';
+import { isSpace, pythonSplit, pythonStrip, removeCharacters } from './string.js';
 
 describe('Python str helpers', () => {
   // Expected values: CPython 3.11 on this machine, as quoted above each assertion.
@@ -13,8 +13,18 @@ describe('Python str helpers', () => {
     // '\x1f x \u3000'.strip() == 'x'; '\ufeffx'.strip() == '\ufeffx'
     expect(pythonStrip('\x1f x \u3000')).toBe('x');
     expect(pythonStrip('\ufeffx')).toBe('\ufeffx');
-    expect(pythonLstrip('  x  ')).toBe('x  ');
-    expect(pythonRstrip('  x  ')).toBe('  x');
+    expect(pythonStrip('  x  ', null, 'left')).toBe('x  ');
+    expect(pythonStrip('  x  ', null, 'right')).toBe('  x');
+  });
+
+  it('splits with a separator and maxsplit, strips given characters', () => {
+    // 'a  b c '.split(None, 1) == ['a', 'b c ']; 'a,b,,c'.split(',', 2) == ['a', 'b', ',c']
+    expect(pythonSplit('a  b c ', null, 1)).toEqual(['a', 'b c ']);
+    expect(pythonSplit('a,b,,c', ',', 2)).toEqual(['a', 'b', ',c']);
+    // 'xxhixyx'.strip('xy') == 'hi'
+    expect(pythonStrip('xxhixyx', 'xy')).toBe('hi');
+    // ['\x1c'.isspace(), '\ufeff'.isspace(), '\x85'.isspace()] == [True, False, True]
+    expect(['\x1c', '\ufeff', '\x85'].map(isSpace)).toEqual([true, false, true]);
   });
 
   it('removes characters as str.translate does', () => {
