@@ -38,7 +38,18 @@ async function walk(dir: string): Promise<string[]> {
 }
 
 /** `npm run bench -- gguf ppl` runs only the named sections; no names: all of them. */
-const SECTIONS = ['core', 'index', 'stats', 'http', 'sandbox', 'viewer', 'hub', 'gguf', 'ppl', 'python'] as const;
+const SECTIONS = [
+  'core',
+  'index',
+  'stats',
+  'http',
+  'sandbox',
+  'viewer',
+  'hub',
+  'gguf',
+  'ppl',
+  'python',
+] as const;
 const only = process.argv.slice(2);
 for (const name of only) {
   if (!(SECTIONS as readonly string[]).includes(name)) {

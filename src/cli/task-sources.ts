@@ -5,7 +5,9 @@ import { cacheDirectory } from '../util/cache-directory.js';
 
 /** The Python interpreter assay asks about lm-eval: --python, else ASSAY_PYTHON, else python3. */
 export function pythonInterpreter(flags: Record<string, unknown> = {}): string {
-  return typeof flags.python === 'string' && flags.python ? flags.python : process.env.ASSAY_PYTHON || 'python3';
+  return typeof flags.python === 'string' && flags.python
+    ? flags.python
+    : process.env.ASSAY_PYTHON || 'python3';
 }
 
 /**
