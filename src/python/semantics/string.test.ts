@@ -21,6 +21,10 @@ describe('Python str helpers', () => {
     // 'a  b c '.split(None, 1) == ['a', 'b c ']; 'a,b,,c'.split(',', 2) == ['a', 'b', ',c']
     expect(pythonSplit('a  b c ', null, 1)).toEqual(['a', 'b c ']);
     expect(pythonSplit('a,b,,c', ',', 2)).toEqual(['a', 'b', ',c']);
+    // 'a'.split('') raises ValueError: empty separator
+    expect(() => pythonSplit('a', '')).toThrow(
+      expect.objectContaining({ pythonType: 'ValueError', message: 'empty separator' }),
+    );
     // 'xxhixyx'.strip('xy') == 'hi'
     expect(pythonStrip('xxhixyx', 'xy')).toBe('hi');
     // ['\x1c'.isspace(), '\ufeff'.isspace(), '\x85'.isspace()] == [True, False, True]

@@ -5,6 +5,7 @@
  * tokens and scores, so nothing in assay trims or splits text the JavaScript way where lm-eval uses Python.
  * Hand-written for that parity; this is the one implementation of each (strip, split, isspace).
  */
+import { PythonError } from './errors.js';
 
 /**
  * The characters for which Python's `str.isspace()` is true (Unicode White_Space plus the ASCII
@@ -81,7 +82,7 @@ export function pythonSplit(text: string, separator?: string | null, maxsplit = 
     }
     return result;
   }
-  if (separator === '') throw new Error('empty separator');
+  if (separator === '') throw new PythonError('ValueError', 'empty separator');
   const parts = text.split(separator);
   if (maxsplit >= 0 && parts.length > maxsplit + 1) {
     return [...parts.slice(0, maxsplit), parts.slice(maxsplit).join(separator)];
