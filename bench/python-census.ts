@@ -72,6 +72,9 @@ const jsonOut = option('--json');
 const UNSUPPORTED = /^(custom_dataset|multimodal|promptsource|Python task classes)/;
 
 function pythonCause(failure: PythonFailure): string {
+  if (failure.needs) return `a function it names needs a missing package: ${failure.needs}`;
+  const used = failure.message.match(/^(\S+) is not installed for /);
+  if (used) return `module-level code uses a missing package: ${used[1]}`;
   if (failure.missing) {
     const missing = failure.missing;
     if (missing.startsWith('lm_eval')) return `lm_eval stand-in lacks ${missing}`;

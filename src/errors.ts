@@ -29,7 +29,9 @@ export type ErrorCode =
   | 'hub_error'
   | 'export_error'
   | 'needs_python'
-  | 'python_error';
+  | 'python_package_missing'
+  | 'python_error'
+  | 'sha256_mismatch';
 
 export interface ErrorLocation {
   file?: string;

@@ -4,9 +4,13 @@
  * was wrong, never a score; a timeout is a deadline; 429 with Retry-After waits on its own budget; a run
  * whose first requests all fail the same way stops with the cause.
  */
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AssayError } from '../src/errors.js';
+import { simpleEvaluate } from '../src/evaluate/evaluate.js';
 import {
   hasTokenScoring,
   isRequestError,
@@ -271,5 +275,38 @@ describe('fail fast', () => {
     const answers = await model.generate(Array.from({ length: 10 }, (_, i) => generation(i)));
     expect(answers.every(isRequestError)).toBe(true);
     expect(flaky.stats.received).toBe(10);
+  });
+});
+
+describe('--max_latency_s on a served model', () => {
+  it('aborts the request over the cap (the server sees the client go); its doc is timed out, not an error', async () => {
+    const slow = await server({ slowBodiesContaining: { text: 'slowly', ms: 20_000 } });
+    const model = backend('local-completions', slow.completionsUrl, { num_concurrent: 2 });
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'assay-latency-http-'));
+    const task = path.join(directory, 'served.jsonl');
+    await writeFile(
+      task,
+      [
+        '{"id": 0, "prompt": "Q: one", "targets": ["x"], "metric": "substring_contains"}',
+        '{"id": 1, "prompt": "Q: answer slowly", "targets": ["x"], "metric": "substring_contains"}',
+        '{"id": 2, "prompt": "Q: three", "targets": ["x"], "metric": "substring_contains"}',
+        '',
+      ].join('\n'),
+    );
+    const started = performance.now();
+    const output = await simpleEvaluate({ model, tasks: [task], maxLatencyS: 0.5 });
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(output.results.results.served).toMatchObject({ timeouts: 1, answered: 2, partial: true });
+    expect(output.taskResults[0].metrics[0].n).toBe(2);
+    expect(output.results.errors.samples).toBe(0);
+    expect(output.samples.served[1].timed_out).toBe(true);
+    // The abort reached the server: the connection of the slow request closed before its answer.
+    for (let wait = 0; wait < 50 && slow.stats.abandoned === 0; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(slow.stats.abandoned).toBe(1);
+    expect(slow.stats.received).toBe(3);
+    // A cancelled request is not a failure of the server.
+    expect(model.usage?.().failedRequests).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type {
   Answer,
+  CallOptions,
   GenerateRequest,
   LoglikelihoodRequest,
   LoglikelihoodResult,
@@ -83,25 +84,26 @@ export function withResponseCache(
     specificationVersion: 'v1',
     name: backend.name,
     capabilities: backend.capabilities,
-    loglikelihood: (requests: LoglikelihoodRequest[], progress?: ProgressSink) =>
+    ...(backend.concurrency !== undefined ? { concurrency: backend.concurrency } : {}),
+    loglikelihood: (requests: LoglikelihoodRequest[], progress?: ProgressSink, options?: CallOptions) =>
       cached<LoglikelihoodRequest, LoglikelihoodResult>(
         'loglikelihood',
         requests,
-        (misses, p) => backend.loglikelihood(misses, p),
+        (misses, p) => backend.loglikelihood(misses, p, options),
         progress,
       ),
-    loglikelihoodRolling: (requests: RollingRequest[], progress?: ProgressSink) =>
+    loglikelihoodRolling: (requests: RollingRequest[], progress?: ProgressSink, options?: CallOptions) =>
       cached<RollingRequest, number>(
         'loglikelihood_rolling',
         requests,
-        (misses, p) => backend.loglikelihoodRolling(misses, p),
+        (misses, p) => backend.loglikelihoodRolling(misses, p, options),
         progress,
       ),
-    generate: (requests: GenerateRequest[], progress?: ProgressSink) =>
+    generate: (requests: GenerateRequest[], progress?: ProgressSink, options?: CallOptions) =>
       cached<GenerateRequest, string>(
         'generate_until',
         requests,
-        (misses, p) => backend.generate(misses, p),
+        (misses, p) => backend.generate(misses, p, options),
         progress,
         (request) => !request.doSample,
       ),
@@ -114,11 +116,15 @@ export function withResponseCache(
   // Generations with their tokens' log-probabilities are cached apart from the bare texts: a hit must
   // give back what this method returns, logprobs included.
   if (hasGenerationLogprobs(backend)) {
-    wrapped.generateWithLogprobs = (requests: GenerateRequest[], progress?: ProgressSink) =>
+    wrapped.generateWithLogprobs = (
+      requests: GenerateRequest[],
+      progress?: ProgressSink,
+      options?: CallOptions,
+    ) =>
       cached<GenerateRequest, Generation>(
         'generate_until_with_logprobs',
         requests,
-        (misses, p) => backend.generateWithLogprobs(misses, p),
+        (misses, p) => backend.generateWithLogprobs(misses, p, options),
         progress,
         (request) => !request.doSample,
       );

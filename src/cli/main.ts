@@ -97,6 +97,14 @@ export function buildProgram(): Command {
     )
     .option('--include_per_example', 'add per-example predictions to leaderboard_<time>.json')
     .option(
+      '--max_latency_s <seconds>',
+      'per-request latency cap: a request not answered in time is cancelled and counts as timed out (not wrong, not an error); metrics cover the docs answered in time',
+    )
+    .option(
+      '--expect_sha256 <pins>',
+      'task=SHA256,… or a JSON file {"task": "sha256"}: refuse the run (exit 2) when a task’s content (config and data files) differs, before any model request',
+    )
+    .option(
       '--hf_hub_log_args <args>',
       "push results and samples to a Hub dataset at the end (lm-eval's keys: hub_results_org, details_repo_name, results_repo_name, push_results_to_hub, push_samples_to_hub, public_repo; needs --output_path and HF_TOKEN)",
     )

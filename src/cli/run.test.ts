@@ -119,3 +119,38 @@ describe('tracking flags (lm-eval --hf_hub_log_args, --wandb_args)', () => {
     );
   });
 });
+
+describe('--expect_sha256 and --max_latency_s', () => {
+  const hex = (digit: string) => digit.repeat(64);
+
+  it('take task=SHA256 lists or a JSON pin file, and seconds', async () => {
+    expect(
+      optionsFromFlags({ ...base, expect_sha256: `code-exec=${hex('a')}, other=${hex('B')}` }).expectSha256,
+    ).toEqual({ 'code-exec': hex('a'), other: hex('B') });
+    const file = await config(JSON.stringify({ 'code-exec': hex('c') }));
+    expect(optionsFromFlags({ ...base, expect_sha256: file }).expectSha256).toEqual({
+      'code-exec': hex('c'),
+    });
+    expect(optionsFromFlags({ ...base, max_latency_s: '2.5' }).maxLatencyS).toBe(2.5);
+    expect(optionsFromFlags(base)).toMatchObject({ expectSha256: undefined, maxLatencyS: undefined });
+  });
+
+  it('refuse what they cannot read, naming the flag', async () => {
+    expect(() => optionsFromFlags({ ...base, expect_sha256: '=abc' })).toThrow(
+      '--expect_sha256: expected task=SHA256, got "=abc"',
+    );
+    expect(() => optionsFromFlags({ ...base, expect_sha256: '/nonexistent/pins.json' })).toThrow(
+      /^--expect_sha256: "\/nonexistent\/pins\.json" is neither task=SHA256,… nor a readable pin file/,
+    );
+    const list = await config('["not", "an", "object"]');
+    expect(() => optionsFromFlags({ ...base, expect_sha256: list })).toThrow(
+      '--expect_sha256: a pin file holds {"task": "sha256", …}',
+    );
+    expect(() => optionsFromFlags({ ...base, max_latency_s: '0' })).toThrow(
+      '--max_latency_s must be a positive number of seconds, got 0',
+    );
+    expect(() => optionsFromFlags({ ...base, max_latency_s: 'soon' })).toThrow(
+      '--max_latency_s must be a number, got "soon"',
+    );
+  });
+});

@@ -12,6 +12,7 @@ import { makeTable } from '../results/table.js';
 import { buildTaskIndex } from '../tasks/index.js';
 import { reportError } from './errors.js';
 import { consoleExportLogger, hubRequest } from './export.js';
+import { pinsFlag, secondsFlag } from './flag-values.js';
 import { buildProgram } from './main.js';
 import { progressListener } from './progress.js';
 import { isListing, taskListing } from './task-listing.js';
@@ -224,15 +225,21 @@ export function optionsFromFlags(
     },
     perplexity: parsePerplexityOptions(flags, '--ppl_* flags'),
     python: flags.python === undefined ? undefined : String(flags.python),
+    maxLatencyS: secondsFlag(flags.max_latency_s, '--max_latency_s'),
+    expectSha256: pinsFlag(flags.expect_sha256),
     showConfig: boolFlag(flags.show_config) ?? false,
     writeOut: boolFlag(flags.write_out) ?? false,
     hubExport: tracking,
   };
 }
 
-function partialReason(options: EvaluateOptions, erroredSamples: number): string {
+function partialReason(options: EvaluateOptions, results: ResultsFile): string {
   const reasons: string[] = [];
+  const erroredSamples = results.errors.samples;
   if (erroredSamples > 0) reasons.push(`${erroredSamples} errored samples`);
+  const timeouts = results.timeouts;
+  if (timeouts && timeouts.samples > 0)
+    reasons.push(`${timeouts.samples} timed out over --max_latency_s ${timeouts.max_latency_s}`);
   if (options.limit !== undefined) reasons.push(`--limit ${options.limit}`);
   if (options.samples !== undefined) reasons.push('--samples');
   if (options.shard !== undefined)
@@ -352,7 +359,7 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
     if (results.groups) process.stdout.write(`\n${makeTable(results, 'groups')}`);
     if (results.partial) {
       process.stdout.write(
-        `\nWARNING: partial run (${partialReason(options, results.errors.samples)}): these numbers cover only part of each task and are not comparable with full runs.\n`,
+        `\nWARNING: partial run (${partialReason(options, results)}): these numbers cover only part of each task and are not comparable with full runs.\n`,
       );
     }
     if (result.files) process.stderr.write(`assay: results written to ${result.files.results}\n`);

@@ -7,10 +7,11 @@
  * the current directory second.
  */
 import { existsSync, statSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AssayError } from '../errors.js';
 import { fnmatchToRegExp, isGlob } from '../tasks/fnmatch.js';
+import { fileSha256 } from '../tasks/source-hash.js';
 import type { Doc, TaskConfig } from '../tasks/types.js';
 import { type HubDataSource, hubSplit, looksLikeHubId } from './hub/dataset.js';
 import { type DataFormat, formatOfFile, readDataFile } from './readers.js';
@@ -180,7 +181,16 @@ export async function loadSplit(
   return (await loadSplitWithSource(config, taskFile, split)).docs;
 }
 
-async function loadLocalSplit(config: DatasetConfig, taskFile: string, split: string): Promise<Doc[]> {
+/** A local data file as the manifest lists it and the task's content hash covers it. */
+async function localFile(file: string, split: string, taskFile: string): Promise<DataFile> {
+  const [info, sha256] = await Promise.all([stat(file), fileSha256(file)]);
+  // Relative to the task's folder when inside it, so that the record does not depend on the checkout.
+  const relative = path.relative(path.dirname(taskFile), file);
+  const shown = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+  return { split, path: shown.split(path.sep).join('/'), size: info.size, sha256 };
+}
+
+async function loadLocalSplit(config: DatasetConfig, taskFile: string, split: string): Promise<LoadedSplit> {
   const files = await datasetFiles(config, taskFile);
   const paths = files.splits[split];
   if (!paths) {
@@ -201,7 +211,8 @@ async function loadLocalSplit(config: DatasetConfig, taskFile: string, split: st
       return readDataFile(file, format, { field: files.field });
     }),
   );
-  return parts.length === 1 ? parts[0] : parts.flat();
+  const read = await Promise.all(paths.map((file) => localFile(file, split, taskFile)));
+  return { docs: parts.length === 1 ? parts[0] : parts.flat(), files: read };
 }
 
 /** The Hub dataset behind a config: a dataset_path that is neither a builder nor a local path. */
@@ -220,8 +231,19 @@ function hubDatasetOf(config: DatasetConfig & Pick<TaskConfig, 'revision'>, task
   return { dataset: datasetPath, config: config.dataset_name ?? null, revision: config.revision };
 }
 
+/** One data file a task read: what the manifest lists and the task's content sha256 covers. */
+export interface DataFile {
+  split: string;
+  /** Hub: the path in the dataset repo. Local: relative to the task file's folder (absolute outside it). */
+  path: string;
+  size: number;
+  sha256: string;
+}
+
 export interface LoadedSplit {
   docs: Doc[];
+  /** Every file the split's docs came from, in reading order. */
+  files: DataFile[];
   /** Present for Hub data: revision, commit and file hashes, for the manifest. */
   source?: HubDataSource;
 }
@@ -236,7 +258,7 @@ export async function loadSplitWithSource(
   split: string,
 ): Promise<LoadedSplit> {
   const hub = hubDatasetOf(config, taskFile);
-  if (!hub) return { docs: await loadLocalSplit(config, taskFile, split) };
+  if (!hub) return loadLocalSplit(config, taskFile, split);
   let found: Awaited<ReturnType<typeof hubSplit>>;
   try {
     found = await hubSplit(hub, split);
@@ -251,5 +273,9 @@ export async function loadSplitWithSource(
     throw error;
   }
   const parts = await Promise.all(found.files.map((file) => readDataFile(file, 'parquet')));
-  return { docs: parts.length === 1 ? parts[0] : parts.flat(), source: found.source };
+  return {
+    docs: parts.length === 1 ? parts[0] : parts.flat(),
+    files: found.source.files.map((file) => ({ split, ...file })),
+    source: found.source,
+  };
 }

@@ -43,6 +43,8 @@ export interface TaskResult {
   sampleLen: number;
   metrics: MetricResult[];
   erroredSamples: number;
+  /** Docs a request of which went over the latency cap: in no metric, and not errors. */
+  timedOutSamples: number;
 }
 
 export interface GroupResult {
@@ -146,10 +148,13 @@ export async function aggregateTask(scored: ScoredTask, options: AggregateOption
   const { task } = scored.plan;
   const metrics: MetricResult[] = [];
   let errored = 0;
+  let timedOut = 0;
   for (const filter of scored.filters) {
     const docs = scored.byFilter.get(filter) ?? [];
-    const ok = docs.filter((doc) => doc.error === undefined);
-    errored = Math.max(errored, docs.length - ok.length);
+    const answered = docs.filter((doc) => doc.timedOut !== true);
+    const ok = answered.filter((doc) => doc.error === undefined);
+    timedOut = Math.max(timedOut, docs.length - answered.length);
+    errored = Math.max(errored, answered.length - ok.length);
     if (options.predictOnly) {
       metrics.push({
         metric: 'bypass',
@@ -223,6 +228,7 @@ export async function aggregateTask(scored: ScoredTask, options: AggregateOption
     sampleLen: scored.plan.docs.length,
     metrics,
     erroredSamples: errored,
+    timedOutSamples: timedOut,
   };
 }
 

@@ -22,6 +22,7 @@ import type { RunListener } from './events.js';
 import { parseLimit } from './limit.js';
 import { type McMode, parseMcMode } from './mc-generate.js';
 import type { PerplexityOptions } from './perplexity/settings.js';
+import { checkPins, type TaskPins } from './pins.js';
 import { effectiveNumFewshot } from './plan.js';
 import { type EvaluationOutput, runEvaluation } from './run-evaluation.js';
 import { parseSeeds } from './seeds.js';
@@ -67,6 +68,17 @@ export interface CommonOptions extends CodeExecutionOptions {
    * PATH. Started only when a task needs it.
    */
   python?: string;
+  /**
+   * `--expect_sha256`: task name → the content sha256 it must have (its config and every data file it
+   * reads). A task that differs stops the run once its docs are loaded, before any model request.
+   */
+  expectSha256?: TaskPins;
+  /**
+   * `--max_latency_s`: the longest a request may take, in seconds, on any backend. A request not answered
+   * in time is cancelled (where the backend can be) and its doc counts as timed out: in no metric, not an
+   * error, counted in the task's `timeouts`.
+   */
+  maxLatencyS?: number;
 }
 
 export interface EvaluateOptions extends CommonOptions {
@@ -140,6 +152,7 @@ interface PreparedRun {
   nodes: TaskNode[];
   codeSandbox: ReturnType<typeof prepareCodeSandbox>;
   python?: PythonRuntime;
+  pins?: TaskPins;
 }
 
 async function prepareRun(options: CommonOptions, modelName: string): Promise<PreparedRun> {
@@ -149,6 +162,13 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
     throw new AssayError('bad_argument', '--limit and --samples cannot be used together');
   }
   const shard = parseShard(options.shard);
+  const cap = options.maxLatencyS;
+  if (cap !== undefined && !(typeof cap === 'number' && Number.isFinite(cap) && cap > 0)) {
+    throw new AssayError(
+      'bad_argument',
+      `--max_latency_s must be a positive number of seconds, got ${JSON.stringify(cap)}`,
+    );
+  }
   const mcMode = parseMcMode(options.mcMode);
   const seeds = parseSeeds(options.seed);
   const genKwargs =
@@ -166,6 +186,7 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
   if (nodes.length === 0) throw new AssayError('unknown_task', 'no tasks given; pass --tasks');
   const tasks = nodes.flatMap(leafTasks);
   checkSamplesTasks(samples, tasks);
+  const pins = checkPins(options.expectSha256, tasks);
   checkNumFewshot(options.numFewshot, tasks, options.logger);
   if (limit !== undefined) {
     options.logger?.warn(
@@ -185,7 +206,19 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
     codeSandbox?.close();
     throw error;
   }
-  return { limit, samples, shard, mcMode, seeds, genKwargs, applyChatTemplate, nodes, codeSandbox, python };
+  return {
+    limit,
+    samples,
+    shard,
+    mcMode,
+    seeds,
+    genKwargs,
+    applyChatTemplate,
+    nodes,
+    codeSandbox,
+    python,
+    pins,
+  };
 }
 
 /** Stops what prepareRun started (the sandbox's workers, the Python worker). */
@@ -240,8 +273,19 @@ async function run(
   options: CommonOptions,
   prepared: PreparedRun,
 ): Promise<EvaluateResult> {
-  const { limit, samples, shard, mcMode, seeds, genKwargs, applyChatTemplate, nodes, codeSandbox, python } =
-    prepared;
+  const {
+    limit,
+    samples,
+    shard,
+    mcMode,
+    seeds,
+    genKwargs,
+    applyChatTemplate,
+    nodes,
+    codeSandbox,
+    python,
+    pins,
+  } = prepared;
   const output = await runEvaluation(backend, nodes, {
     limit,
     samples,
@@ -262,6 +306,8 @@ async function run(
     codeSandbox,
     perplexity: options.perplexity,
     python,
+    pins,
+    maxLatencyS: options.maxLatencyS,
   }).finally(() => closePrepared(prepared));
   // Recorded only when used, so default runs keep lm-eval's config keys.
   if (mcMode === 'generate') output.results.config.mc_mode = 'generate';

@@ -1,12 +1,18 @@
 import { AssayError } from '../errors.js';
 import {
+  type Answer,
+  type CallOptions,
   type GeneratedTokens,
   type GenerateRequest,
+  type Generation,
   hasGenerationLogprobs,
   isRequestError,
   type ModelBackend,
+  type ProgressSink,
+  type RequestError,
 } from '../models/backend.js';
 import type { RunListener } from './events.js';
+import { isLatencyTimeout, type LatencyTimeout, sendCapped } from './latency-cap.js';
 import type { Instance, RequestType, Response } from './requests.js';
 
 interface UniqueRequest {
@@ -52,10 +58,16 @@ function requestLength(instance: Instance): number {
  */
 export type RequestLatency = Partial<Record<RequestType, { seconds: number; requests: number }>>;
 
+export interface ExecuteOptions {
+  /** The per-request latency cap in seconds (latency-cap.ts); absent: no cap, backends batch freely. */
+  maxLatencyS?: number;
+}
+
 export async function executeRequests(
   backend: ModelBackend,
   instances: Instance[],
   listener?: RunListener,
+  options: ExecuteOptions = {},
 ): Promise<RequestLatency> {
   const latency: RequestLatency = {};
   const byType = new Map<RequestType, Instance[]>();
@@ -75,7 +87,7 @@ export async function executeRequests(
     const started = performance.now();
     const progress = (done: number) =>
       listener?.({ type: 'request-progress', requestType: type, done, total });
-    const { answers, logprobs } = await send(backend, type, unique, progress);
+    const { answers, logprobs } = await send(backend, type, unique, progress, options.maxLatencyS);
     let offset = 0;
     for (const request of unique) {
       const slice = answers.slice(offset, offset + request.copies);
@@ -155,6 +167,7 @@ async function send(
   type: RequestType,
   unique: UniqueRequest[],
   progress: (done: number) => void,
+  maxLatencyS: number | undefined,
 ): Promise<{ answers: Response[]; logprobs?: Array<GeneratedTokens | null> }> {
   const expand = <T>(make: (request: UniqueRequest, copy: number) => T): T[] => {
     const out: T[] = [];
@@ -162,18 +175,35 @@ async function send(
       for (let copy = 0; copy < request.copies; copy++) out.push(make(request, copy));
     return out;
   };
+  /** One call with every request, or, under a latency cap, a call per request against the clock. */
+  const dispatch = async <R, A>(
+    requests: R[],
+    call: (requests: R[], progress?: ProgressSink, options?: CallOptions) => Promise<Answer<A>[]>,
+  ): Promise<Array<Answer<A> | LatencyTimeout>> => {
+    if (maxLatencyS === undefined) {
+      const answers = await call(requests, progress);
+      expectCount(backend, type, answers.length, requests.length);
+      return answers;
+    }
+    return sendCapped(requests, (request, options) => call([request], undefined, options), {
+      maxLatencyS,
+      concurrency: backend.concurrency ?? 1,
+      progress,
+      backend: backend.name,
+    });
+  };
   let answers: Response[];
   if (type === 'loglikelihood') {
     const requests = expand((request) => {
       const args = request.instances[0].args as { context: string; continuation: string };
       return { context: args.context, continuation: args.continuation };
     });
-    answers = await backend.loglikelihood(requests, progress);
-    expectCount(backend, type, answers.length, requests.length);
+    answers = await dispatch(requests, (batch, sink, options) => backend.loglikelihood(batch, sink, options));
   } else if (type === 'loglikelihood_rolling') {
     const requests = expand((request) => ({ text: (request.instances[0].args as { text: string }).text }));
-    answers = await backend.loglikelihoodRolling(requests, progress);
-    expectCount(backend, type, answers.length, requests.length);
+    answers = await dispatch(requests, (batch, sink, options) =>
+      backend.loglikelihoodRolling(batch, sink, options),
+    );
   } else {
     const requests = expand((request, copy): GenerateRequest => {
       const generation = (request.instances[0].args as { generation: GenerateRequest }).generation;
@@ -183,15 +213,23 @@ async function send(
       return { ...generation, extra: { ...generation.extra, seed: seed + copy } };
     });
     if (hasGenerationLogprobs(backend)) {
-      const generations = await backend.generateWithLogprobs(requests, progress);
-      expectCount(backend, type, generations.length, requests.length);
+      const generations = await dispatch(requests, (batch, sink, options) =>
+        backend.generateWithLogprobs(batch, sink, options),
+      );
+      const failed = (generation: (typeof generations)[number]) =>
+        isRequestError(generation) || isLatencyTimeout(generation);
       return {
-        answers: generations.map((generation) => (isRequestError(generation) ? generation : generation.text)),
-        logprobs: generations.map((generation) => (isRequestError(generation) ? null : generation.logprobs)),
+        answers: generations.map((generation) =>
+          failed(generation)
+            ? (generation as RequestError | LatencyTimeout)
+            : (generation as Generation).text,
+        ),
+        logprobs: generations.map((generation) =>
+          failed(generation) ? null : (generation as Generation).logprobs,
+        ),
       };
     }
-    answers = await backend.generate(requests, progress);
-    expectCount(backend, type, answers.length, requests.length);
+    answers = await dispatch(requests, (batch, sink, options) => backend.generate(batch, sink, options));
   }
   return { answers };
 }

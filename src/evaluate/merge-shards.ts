@@ -64,6 +64,7 @@ const COMPUTED = new Set([
   'stats',
   'perplexity',
   'errors',
+  'timeouts',
 ]);
 
 export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
@@ -303,7 +304,10 @@ function checkTasksUnchanged(tasks: LoadedTask[], results: ResultsFile): void {
         { location: { task: task.name } },
       );
     }
-    const sha = results.manifest.tasks[task.name]?.sha256;
+    // The config's own hash (older results have only `sha256`, which was the config's): the data files
+    // are not read again here.
+    const recordedTask = results.manifest.tasks[task.name];
+    const sha = recordedTask?.config_sha256 ?? recordedTask?.sha256;
     if (sha && sha !== task.source.sha256) {
       throw new AssayError(
         'bad_argument',
@@ -450,6 +454,7 @@ function scoredFromLine(line: SampleLine): ScoredDoc {
     metrics,
   };
   if (line.error !== undefined) scored.error = line.error;
+  if (line.timed_out === true) scored.timedOut = true;
   if (line.ppl_doc) {
     // JSON writes NaN as null, as for metric values.
     scored.ppl = { ...line.ppl_doc, logprob: line.ppl_doc.logprob ?? Number.NaN };
@@ -553,7 +558,7 @@ function assembleResults(
   merged.request_stats = mergeRequestStats(runs.map((run) => run.results.request_stats));
   // The merged run is partial when it was limited, or when docs errored in any shard; the causes are
   // the shards' (sample logs keep only the messages).
-  merged.partial = single.partial || built.errors.samples > 0;
+  merged.partial = single.partial || built.errors.samples > 0 || (built.timeouts?.samples ?? 0) > 0;
   const causes = runs.map((run) => (run.results as Partial<ResultsFile>).errors?.by_cause);
   if (built.errors.samples > 0 && causes.every((byCause) => byCause !== undefined)) {
     const byCause: Record<string, number> = {};
@@ -599,6 +604,7 @@ function recordedOptions(results: ResultsFile): RunOptions {
     genKwargs: {},
     bootstrapIters: Number(results.config.bootstrap_iters),
     predictOnly: false,
+    maxLatencyS: (results as Partial<ResultsFile>).timeouts?.max_latency_s,
     modelLabel: {
       model: results.model_source,
       modelArgs: results.config.model_args as Record<string, unknown>,

@@ -4,6 +4,7 @@ import type {
   LoglikelihoodResult,
   RequestError,
 } from '../models/backend.js';
+import type { LatencyTimeout } from './latency-cap.js';
 
 export type RequestType = 'loglikelihood' | 'loglikelihood_rolling' | 'generate_until';
 
@@ -21,8 +22,11 @@ export type RequestArgs =
       kwargs?: Record<string, unknown>;
     };
 
-/** A RequestError stands where a backend could not get an answer; the doc becomes an errored sample. */
-export type Response = LoglikelihoodResult | number | string | RequestError;
+/**
+ * A RequestError stands where a backend could not get an answer (the doc becomes an errored sample); a
+ * LatencyTimeout where the answer took longer than the latency cap (the doc is timed out).
+ */
+export type Response = LoglikelihoodResult | number | string | RequestError | LatencyTimeout;
 
 /** One request of one doc (lm-eval's Instance). `resps` holds one response per repeat. */
 export interface Instance {

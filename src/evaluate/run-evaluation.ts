@@ -1,3 +1,4 @@
+import { AssayError } from '../errors.js';
 import type { ModelBackend } from '../models/backend.js';
 import type { PythonRuntime } from '../python/python-runtime.js';
 import { buildResults, type ResultsFile } from '../results/build.js';
@@ -13,6 +14,7 @@ import { executeRequests } from './execute.js';
 import type { McMode } from './mc-generate.js';
 import type { PerplexityOptions } from './perplexity/settings.js';
 import { PerplexityStage } from './perplexity/stage.js';
+import { type TaskPins, verifyPins } from './pins.js';
 import { planTask, type TaskPlan } from './plan.js';
 import type { Instance } from './requests.js';
 import { type ScoredTask, scoreTask } from './score.js';
@@ -48,6 +50,10 @@ export interface RunOptions {
   perplexity?: PerplexityOptions;
   /** The Python worker the tasks' Python functions are bound to, when any task has them (the manifest records it). */
   python?: PythonRuntime;
+  /** Task → expected content sha256 (`--expect_sha256`), checked once the docs are loaded. */
+  pins?: TaskPins;
+  /** The per-request latency cap in seconds (`--max_latency_s`). */
+  maxLatencyS?: number;
 }
 
 export interface EvaluationOutput {
@@ -94,6 +100,10 @@ export async function runEvaluation(
     );
   }
 
+  // Every doc is loaded now (few-shot pools included), so the content hashes are known: a pinned task
+  // that changed stops the run before any model request.
+  verifyPins(options.pins, tasks);
+
   // Perplexity modes are settled now, so a backend that cannot serve one stops the run before any request.
   const perplexity = await PerplexityStage.plan(backend, plans, options.perplexity);
 
@@ -102,7 +112,19 @@ export async function runEvaluation(
   for (const plan of plans)
     for (const doc of plan.docs)
       for (const instance of doc.instances) if (!perplexity.ownsInstance(instance)) instances.push(instance);
-  const latency = await executeRequests(backend, instances, listener);
+  if (options.maxLatencyS !== undefined) {
+    const windowed = plans.find((plan) =>
+      plan.docs.some((doc) => doc.instances.some((instance) => perplexity.ownsInstance(instance))),
+    );
+    if (windowed) {
+      throw new AssayError(
+        'bad_argument',
+        `--max_latency_s caps requests; task ${windowed.task.name} is scored in token windows (--ppl_mode strided or chunked), which it cannot time one by one: drop one of the two`,
+        { location: { task: windowed.task.name } },
+      );
+    }
+  }
+  const latency = await executeRequests(backend, instances, listener, { maxLatencyS: options.maxLatencyS });
   await perplexity.run(backend, listener);
 
   listener?.({ type: 'phase', phase: 'scoring' });

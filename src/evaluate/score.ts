@@ -3,7 +3,7 @@ import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/r
 import type { FilterPipeline } from '../metrics/filters/types.js';
 import { getMetric } from '../metrics/registry.js';
 import type { GenerationMetricInput } from '../metrics/types.js';
-import { isRequestError, type LoglikelihoodResult, type RequestError } from '../models/backend.js';
+import { isRequestError, type LoglikelihoodResult } from '../models/backend.js';
 import { pyTuple } from '../python/codec.js';
 import { isPythonRef } from '../python/python-ref.js';
 import {
@@ -15,6 +15,7 @@ import {
 import { pythonResponse } from '../python/responses.js';
 import { pythonStr } from '../python/semantics/literal.js';
 import type { MetricConfig } from '../tasks/types.js';
+import { isLatencyTimeout } from './latency-cap.js';
 import { generativeChoiceResults } from './mc-generate.js';
 import type { DocPerplexity } from './perplexity/report.js';
 import { metricName, type PlannedDoc, type TaskPlan } from './plan.js';
@@ -27,6 +28,8 @@ export interface ScoredDoc {
   metrics: Record<string, unknown>;
   /** Set when scoring this doc failed; the doc then counts in no metric. */
   error?: string;
+  /** Set when a request of this doc went over the latency cap: in no metric, and not an error. */
+  timedOut?: true;
   /** loglikelihood_rolling tasks: what the results' perplexity block sums over (sample-line `ppl_doc`). */
   ppl?: DocPerplexity;
   /** Metrics computed in Python: metric name → where the worker keeps the value (for a Python aggregation). */
@@ -48,13 +51,20 @@ export async function scoreTask(plan: TaskPlan, predictOnly: boolean): Promise<S
   const pipelines = plan.task.config.filter_list?.length
     ? plan.task.config.filter_list.map((config) => buildFilterPipeline(config))
     : [defaultFilterPipeline()];
-  // A request that failed for good makes its doc an errored sample carrying the server's message.
+  // A request that failed for good makes its doc an errored sample carrying the server's message; one
+  // over the latency cap (and none failed) makes it timed out. Either way it is not scored.
   const failures = plan.docs.map((planned) =>
     planned.instances.flatMap((instance) => instance.resps).find(isRequestError),
   );
+  const timeouts = plan.docs.map(
+    (planned, position) =>
+      failures[position] === undefined &&
+      planned.instances.some((instance) => instance.resps.some(isLatencyTimeout)),
+  );
+  const skipped = plan.docs.map((_, position) => failures[position] !== undefined || timeouts[position]);
   const byFilter = new Map<string, ScoredDoc[]>();
   for (const pipeline of pipelines) {
-    const filteredDocs = await filterDocs(plan, pipeline, failures);
+    const filteredDocs = await filterDocs(plan, pipeline, skipped);
     const python = predictOnly ? undefined : await pythonScores(plan, filteredDocs);
     const scored: ScoredDoc[] = [];
     for (const [position, planned] of plan.docs.entries()) {
@@ -62,6 +72,10 @@ export async function scoreTask(plan: TaskPlan, predictOnly: boolean): Promise<S
       const base = { docId: planned.docId, filter: pipeline.name };
       if (failed) {
         scored.push({ ...base, filtered: [], metrics: {}, error: failed.message });
+        continue;
+      }
+      if (timeouts[position]) {
+        scored.push({ ...base, filtered: [], metrics: {}, timedOut: true });
         continue;
       }
       const filtered = filteredDocs[position] as unknown[];
@@ -89,11 +103,11 @@ export async function scoreTask(plan: TaskPlan, predictOnly: boolean): Promise<S
   return { plan, filters: pipelines.map((pipeline) => pipeline.name), byFilter };
 }
 
-/** Each doc's filtered responses (one per instance); undefined for docs whose requests failed. */
+/** Each doc's filtered responses (one per instance); undefined for docs whose requests failed or timed out. */
 async function filterDocs(
   plan: TaskPlan,
   pipeline: FilterPipeline,
-  failures: ReadonlyArray<RequestError | undefined>,
+  failures: ReadonlyArray<boolean>,
 ): Promise<Array<unknown[] | undefined>> {
   if (!pipeline.batched) {
     return plan.docs.map((planned, position) =>

@@ -63,8 +63,15 @@ beforeAll(async () => {
     'pymissing.yaml',
     `task: pymissing\n${data}process_docs: !function utils.nope\ndoc_to_text: q\ndoc_to_target: a\n`,
   );
-  await write('needspkg.py', 'import some_package_nobody_has\n\n\ndef f(doc):\n    return doc["q"]\n');
+  await write(
+    'needspkg.py',
+    'import some_package_nobody_has\n\n\ndef f(doc):\n    return some_package_nobody_has.render(doc["q"])\n\n\ndef pure(doc):\n    return doc["q"]\n',
+  );
   await write('pkg.yaml', `task: pkg\n${data}doc_to_text: !function needspkg.f\ndoc_to_target: a\n`);
+  await write(
+    'pkgpure.yaml',
+    `task: pkgpure\n${data}doc_to_text: !function needspkg.pure\ndoc_to_target: a\n`,
+  );
   await write('broken.yaml', 'task: broken\ndoc_to_text: [unclosed\n');
   await write('grp.yaml', 'group: grp\ntask:\n  - ok\n  - ok\naggregate_metric_list:\n  - metric: acc\n');
   await write('pygrp.yaml', 'group: pygrp\ntask: [ok, py]\n');
@@ -98,7 +105,8 @@ describe.skipIf(interpreters.length === 0)('validateTasks without data', () => {
       broken: ['task', false, 'yaml_syntax'],
       cls: ['task', false, 'invalid_config'],
       ok: ['task', true, undefined],
-      pkg: ['task', false, 'function_not_found'],
+      pkg: ['task', false, 'python_package_missing'],
+      pkgpure: ['task', true, undefined],
       py: ['task', true, undefined],
       pybad: ['task', false, 'unknown_metric'],
       pymissing: ['task', false, 'function_not_found'],
@@ -110,9 +118,10 @@ describe.skipIf(interpreters.length === 0)('validateTasks without data', () => {
       fam: ['tag', true, undefined],
     });
     expect(records.py.python).toEqual(['utils.py']);
-    // A module that imports a package the interpreter lacks fails with Python's own error and line.
+    // A module that imports a package the interpreter lacks imports with a placeholder for it: a function
+    // that uses the package is refused, naming it and the interpreter; one that does not loads (pkgpure).
     expect(records.pkg.error).toBe(
-      `${path.join(dir, 'pkg.yaml')}:7:24: doc_to_text: !function needspkg.f: importing needspkg.py failed: ModuleNotFoundError: No module named 'some_package_nobody_has' at needspkg.py:1 in <module>: import some_package_nobody_has`,
+      `${path.join(dir, 'pkg.yaml')}:7:24: doc_to_text: !function needspkg.f needs some_package_nobody_has, not installed for ${interpreters[0]} (via f -> some_package_nobody_has); install it in that interpreter or pass --python`,
     );
     // Line 7, column 25: the reference after `process_docs: !function `.
     expect(records.pymissing.error).toBe(
@@ -127,7 +136,7 @@ describe.skipIf(interpreters.length === 0)('validateTasks without data', () => {
       /broken\.yaml:3:1: malformed YAML: Flow sequence in block collection must be sufficiently indented and end with a \]/,
     );
     expect(report.counts).toEqual({
-      task: { total: 9, ok: 3, needsPython: 0, failed: 6 },
+      task: { total: 10, ok: 4, needsPython: 0, failed: 6 },
       group: { total: 3, ok: 3, needsPython: 0, failed: 0 },
       tag: { total: 1, ok: 1, needsPython: 0, failed: 0 },
     });

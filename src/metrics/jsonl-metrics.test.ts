@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extractChoice } from './extract-choice.js';
 import { jsonlExactMatch } from './jsonl-exact-match.js';
 import { multipleChoiceLetter } from './multiple-choice.js';
-import { rougeLWhitespace } from './rouge-l.js';
+import { rougeLF1, rougeLTokens } from './rouge-l.js';
 import { substringContains } from './substring-contains.js';
 
 // assay's own JSONL metrics: the expected values follow from their definitions (worked in the comments).
@@ -37,13 +37,31 @@ describe('multiple_choice (JSONL)', () => {
 });
 
 describe('rouge_l (JSONL)', () => {
-  it('is LCS F1 on lowercased whitespace tokens', () => {
+  it('is LCS F1 on the lowercased words, as the lesson defines it', () => {
     // tokens: gold [the, cat, sat, down] / pred [the, cat, down] → LCS 3, P = 1, R = 3/4, F1 = 2·(3/4)/(7/4) = 6/7
-    expect(rougeLWhitespace('The cat down', 'the cat sat down')).toBeCloseTo(6 / 7, 15);
-    // punctuation stays part of tokens: "cat." ≠ "cat"
-    expect(rougeLWhitespace('cat.', 'cat')).toBe(0);
-    expect(rougeLWhitespace('', '')).toBe(1);
-    expect(rougeLWhitespace('x', '')).toBe(0);
+    expect(rougeLF1('The cat down', 'the cat sat down')).toBeCloseTo(6 / 7, 15);
+    // Words are runs of letters and digits: punctuation and "_" only separate them.
+    expect(rougeLTokens('The cat is a mammal. snake_case, 3.5!')).toEqual([
+      'the',
+      'cat',
+      'is',
+      'a',
+      'mammal',
+      'snake',
+      'case',
+      '3',
+      '5',
+    ]);
+    // The lesson's first-sentence summary with its full stop is the reference exactly.
+    expect(rougeLF1('The cat is a mammal.', 'The cat is a mammal')).toBe(1);
+    // Any script: Python's \w is Unicode; "東へ" is one word, "川" another.
+    expect(rougeLTokens('川 は 東へ、流れる')).toEqual(['川', 'は', '東へ', '流れる']);
+    // LCS [川, は] of 4 and 4 tokens: P = R = 1/2 → F1 1/2.
+    expect(rougeLF1('川 は 東へ 流れる', '川 は ゆっくり 曲がる')).toBe(0.5);
+    // No words on either side: nothing to match.
+    expect(rougeLF1('', '')).toBe(0);
+    expect(rougeLF1('...', 'cat')).toBe(0);
+    expect(rougeLF1('cat', '')).toBe(0);
   });
 });
 

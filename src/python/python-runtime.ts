@@ -426,6 +426,17 @@ async function bindError(ref: PythonFunctionRef, failure: PythonFailure): Promis
   // `evaluate` missing (or without this metric): the unknown-metric error the task would have had anyway.
   if (ref.hfEvaluate) return ref.hfEvaluate.unavailable;
   if (ref.registeredFilter && failure.type === 'KeyError') return ref.registeredFilter.unknown;
+  if (failure.needs) {
+    // The module imported with a placeholder for a missing package, and this function reaches it.
+    return new AssayError(
+      'python_package_missing',
+      `${keyLabel(ref.keyPath)}: !function ${ref.ref} ${failure.message}`,
+      {
+        location: { ...(await locateFunctionTag(ref.yamlFile, ref.ref)), field: keyLabel(ref.keyPath) },
+        cause: new PythonCallError(failure),
+      },
+    );
+  }
   const importing = failure.type !== 'AttributeError' || !/has no function/.test(failure.message);
   const what = importing
     ? `importing ${path.basename(ref.module)} failed: ${describeFailure(failure)}`

@@ -36,6 +36,8 @@ export interface PythonFailure {
   traceback: string;
   /** For ImportError: the module that could not be imported. */
   missing?: string;
+  /** The package a function can reach only through a placeholder (it is not installed): load refused. */
+  needs?: string;
   /** For batched calls: the position in the batch that raised. */
   index?: number;
   /** For Dataset.map/filter in the stand-in: the row being processed. */

@@ -1,6 +1,6 @@
 """assay's Python worker: runs lm-eval task code (the `utils.py` beside a task YAML) for assay.
 
-assay itself is TypeScript. This file is the one piece of Python it ships, and it has exactly one job:
+assay itself is TypeScript. This file (with placeholders.py beside it) is the Python it ships, for one job:
 call the Python functions a task names with `!function module.name`, the way lm-eval calls them, in the
 user's own interpreter and with the user's rights. It never runs model output.
 
@@ -16,9 +16,12 @@ task's own aggregation unchanged.
 
 When the interpreter cannot import `datasets` or `lm_eval`, small stand-ins are installed (see
 "Stand-ins" below): a list-backed `datasets.Dataset` and the `lm_eval` helpers task modules import
-most. Anything they lack raises an ImportError that names it.
+most. Anything they lack raises an ImportError that names it. A task module that imports a third-party
+package the interpreter lacks is imported again with placeholders for it (placeholders.py), and only the
+functions that cannot reach a placeholder are bound.
 """
 
+import functools
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -884,6 +887,39 @@ def install_stand_ins():
 
 
 # ---------------------------------------------------------------------------------------------------
+# Placeholders for packages a task module imports and the interpreter lacks: placeholders.py, beside
+# this file, loaded only the first time a task module's import fails with ModuleNotFoundError (so
+# imports that succeed pay nothing, not even its compilation).
+
+# Folders whose files are task code: the folders of the modules loaded here, and the task trees.
+task_dirs = set()
+_placeholders = []
+
+
+def is_task_file(filename):
+    if not filename:
+        return False
+    return os.path.dirname(filename) in task_dirs or any(filename.startswith(root + os.sep) for root in tasks_roots)
+
+
+def placeholders():
+    if not _placeholders:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "placeholders.py")
+        spec = importlib.util.spec_from_file_location("assay_placeholders", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module.configure(is_task_file=is_task_file, stand_ins=STAND_INS)
+        _placeholders.append(module)
+    return _placeholders[0]
+
+
+def check_reachable(fn, label):
+    """A function (or a filter class) that can reach a placeholder is refused, naming the package."""
+    if _placeholders and _placeholders[0].PLACEHOLDER_ROOTS:
+        _placeholders[0].check_reachable(fn, label)
+
+
+# ---------------------------------------------------------------------------------------------------
 # Task modules, named as lm-eval names them: `lm_eval.tasks.<folder>.<module>` inside a task tree (so
 # relative imports and `from lm_eval.tasks.x import y` work), else the file's path without `.py`.
 
@@ -907,18 +943,25 @@ def load_module(path):
         name = "lm_eval.tasks." + path[len(root) + 1: -3].replace("/", ".")
     else:
         name = path[:-3]
+    task_dirs.add(os.path.dirname(path))
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except ModuleNotFoundError as error:
+        module = placeholders().import_with_placeholders(name, path, error)
     sys.modules[name] = module
     modules[path] = module
     return module
 
 
+_OWN_FILES = {__file__, os.path.join(os.path.dirname(os.path.abspath(__file__)), "placeholders.py")}
+
+
 def error_record(error, index=None):
     frames = traceback.extract_tb(error.__traceback__)
     # The innermost frame outside this file: where the task code failed.
-    frame = next((f for f in reversed(frames) if f.filename != __file__), frames[-1] if frames else None)
+    frame = next((f for f in reversed(frames) if f.filename not in _OWN_FILES), frames[-1] if frames else None)
     record = {
         "type": type(error).__name__,
         "message": str(error),
@@ -928,6 +971,9 @@ def error_record(error, index=None):
     }
     if isinstance(error, ImportError) and error.name:
         record["missing"] = error.name
+    needs = getattr(error, "assay_needs", None)
+    if needs:
+        record["needs"] = needs
     if index is not None:
         record["index"] = index
     row = getattr(error, "_assay_row", None)
@@ -957,6 +1003,7 @@ def op_load(request):
                     raise AttributeError(f"{os.path.basename(entry['module'])} has no function {entry['name']!r}")
                 if not callable(fn):
                     raise TypeError(f"{entry['name']} in {os.path.basename(entry['module'])} is a {type(fn).__name__}, not a function")
+                check_reachable(fn, entry["name"])
             number = _next_function[0]
             _next_function[0] += 1
             functions[number] = fn
@@ -984,9 +1031,11 @@ def entry_builtin(spec):
         from lm_eval.api.registry import get_filter
 
         try:
-            return get_filter(spec["name"])
+            found = get_filter(spec["name"])
         except KeyError:
             raise KeyError(f"no module registers a filter named {spec['name']!r}") from None
+        check_reachable(found, spec["name"])
+        return found
     raise ValueError(f"unknown builtin {spec['kind']}")
 
 

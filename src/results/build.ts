@@ -65,6 +65,18 @@ export interface ResultsFile {
   perplexity?: Record<string, PerplexityReport>;
   /** Errored samples: docs a failed request or a failed metric left out of every metric. */
   errors: ErrorsBlock;
+  /** Present when the run had a latency cap (`--max_latency_s`): the docs whose requests went over it. */
+  timeouts?: TimeoutsBlock;
+}
+
+/**
+ * A capped run's timed-out samples: docs with a request not answered within `max_latency_s` seconds.
+ * They are neither wrong nor errors and count in no metric; each task's entry has its `timeouts` count.
+ */
+export interface TimeoutsBlock {
+  max_latency_s: number;
+  samples: number;
+  by_task: Record<string, number>;
 }
 
 /**
@@ -179,15 +191,38 @@ function metricStats(metrics: MetricResult[]): Record<string, MetricStats> {
   return out;
 }
 
-/** A task's or group's own mark: its metrics cover only the docs that were answered. */
-function partialMark(errors: number, docs: number): ResultsEntry {
-  if (errors === 0) return {};
+/**
+ * A task's or group's own mark: its metrics cover only the docs that were answered (in time, under a
+ * latency cap). `timeouts` is undefined when the run had no cap.
+ */
+function partialMark(errors: number, docs: number, timeouts?: number): ResultsEntry {
+  const late = timeouts ?? 0;
+  const counted = timeouts === undefined ? {} : { timeouts: late };
+  if (errors === 0 && late === 0) return counted;
+  const answered = docs - errors - late;
+  const left = [
+    ...(errors > 0 ? [`${errors} errored samples`] : []),
+    ...(late > 0 ? [`${late} timed out`] : []),
+  ].join(' and ');
   return {
     partial: true,
-    errors,
-    answered: docs - errors,
-    note: `metrics over the ${docs - errors} answered docs of ${docs}; ${errors} errored samples count in no metric`,
+    ...(errors > 0 ? { errors } : {}),
+    ...counted,
+    answered,
+    note: `metrics over the ${answered} ${late > 0 ? 'docs answered in time' : 'answered docs'} of ${docs}; ${left} count in no metric`,
   };
+}
+
+function timeoutsBlock(input: BuildInput): TimeoutsBlock | undefined {
+  const cap = input.options.maxLatencyS;
+  if (cap === undefined) return undefined;
+  const byTask = Object.fromEntries(
+    input.taskResults
+      .filter((result) => result.timedOutSamples > 0)
+      .map((result) => [result.name, result.timedOutSamples]),
+  );
+  const samples = Object.values(byTask).reduce((sum, count) => sum + count, 0);
+  return { max_latency_s: cap, samples, by_task: byTask };
 }
 
 function errorsBlock(input: BuildInput): ErrorsBlock {
@@ -241,6 +276,9 @@ export function resultsConfig(
 export function buildResults(input: BuildInput): ResultsFile {
   const { options, plans, backend } = input;
   const errors = errorsBlock(input);
+  const timeouts = timeoutsBlock(input);
+  const timeoutsOf = (name: string): number | undefined =>
+    timeouts === undefined ? undefined : (timeouts.by_task[name] ?? 0);
   const taskByName = new Map(input.taskResults.map((result) => [result.name, result]));
   const groupByName = new Map(input.groupResults.map((result) => [result.name, result]));
   const planByName = new Map(plans.map((plan) => [plan.task.name, plan]));
@@ -263,7 +301,7 @@ export function buildResults(input: BuildInput): ResultsFile {
         name: node.name,
         sample_len: result.sampleLen,
         ...metricEntries(result.metrics),
-        ...partialMark(errors.by_task[node.name] ?? 0, result.sampleLen),
+        ...partialMark(errors.by_task[node.name] ?? 0, result.sampleLen, timeoutsOf(node.name)),
       };
       versions[node.name] = node.version;
       nShot[node.name] = plan.numFewshot;
@@ -282,6 +320,7 @@ export function buildResults(input: BuildInput): ResultsFile {
         partialMark(
           leaves.reduce((sum, name) => sum + (errors.by_task[name] ?? 0), 0),
           leaves.reduce((sum, name) => sum + (taskByName.get(name)?.sampleLen ?? 0), 0),
+          timeouts === undefined ? undefined : leaves.reduce((sum, name) => sum + (timeoutsOf(name) ?? 0), 0),
         ),
       );
       groups[node.name] = { ...entry, alias: node.alias ?? node.name };
@@ -396,8 +435,8 @@ export function buildResults(input: BuildInput): ResultsFile {
     total_evaluation_time_seconds: String(input.seconds),
     assay_schema: RESULTS_SCHEMA,
     assay_version: assayVersion(),
-    // Partial: a --limit / --samples subset, or docs that errored and count in no metric.
-    partial: limited || errors.samples > 0,
+    // Partial: a --limit / --samples subset, or docs that errored or timed out and count in no metric.
+    partial: limited || errors.samples > 0 || (timeouts?.samples ?? 0) > 0,
     request_stats: { ...input.latency, ...(hasUsage(backend) ? { usage: backend.usage() } : {}) },
     manifest,
     stats: {
@@ -405,6 +444,7 @@ export function buildResults(input: BuildInput): ResultsFile {
       ...Object.fromEntries(input.groupResults.map((result) => [result.name, metricStats(result.metrics)])),
     },
     errors,
+    ...(timeouts ? { timeouts } : {}),
   };
   return out;
 }

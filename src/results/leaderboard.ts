@@ -1,6 +1,7 @@
 import type { TaskResult } from '../evaluate/aggregate.js';
 import type { RequestLatency } from '../evaluate/execute.js';
 import type { TaskPlan } from '../evaluate/plan.js';
+import { taskContentSha256 } from '../tasks/source-hash.js';
 import type { SampleLine } from './samples.js';
 
 export const LEADERBOARD_SCHEMA = 'assay.leaderboard/v1';
@@ -46,6 +47,8 @@ export function buildLeaderboard(input: {
   includePerExample: boolean;
   /** Task → errored samples (results.json `errors.by_task`). */
   errorsByTask: Record<string, number>;
+  /** Task → content sha256 as the manifest records it (a merged run's plans hold no data files). */
+  taskSha256?: Record<string, string>;
 }): Leaderboard {
   const tasks: Record<string, LeaderboardTask> = {};
   const plans = new Map(input.plans.map((plan) => [plan.task.name, plan]));
@@ -67,7 +70,7 @@ export function buildLeaderboard(input: {
       n: primary.n,
       correct: binary ? values.filter((value) => value === 1 || value === true).length : null,
       mean_latency_ms: stats && stats.requests > 0 ? (stats.seconds * 1000) / stats.requests : null,
-      sha256: plan.task.source.sha256,
+      sha256: input.taskSha256?.[result.name] ?? taskContentSha256(plan.task),
     };
     const errors = input.errorsByTask[result.name] ?? 0;
     if (errors > 0) Object.assign(entry, { partial: true, errors });

@@ -8,6 +8,7 @@ import type { ShardRecord } from '../evaluate/shard.js';
 import type { ModelInfo } from '../models/backend.js';
 import type { PythonDescription } from '../python/python-runtime.js';
 import type { SandboxDescription } from '../sandbox/sandbox.js';
+import { taskContentSha256 } from '../tasks/source-hash.js';
 import { sha256 } from './samples.js';
 import { serializeConfigValue } from './serialize.js';
 
@@ -57,12 +58,16 @@ export interface TaskManifest {
   version: number | string | null;
   source: string;
   format: string;
+  /** The task's content: its config and every data file in `data_files` (what --expect_sha256 pins). */
   sha256: string;
+  /** The config alone: the task file, its includes and the modules it imports. */
+  config_sha256: string;
   dataset_path: string | null;
   dataset_name: string | null;
-  /** Hub data: the revision the task asked for, the commit it resolved to, and every file read. */
+  /** Hub data: the revision the task asked for and the commit it resolved to. */
   dataset_revision: string | null;
   dataset_commit: string | null;
+  /** Every data file read, local or Hub (Hub: the repo path; local: relative to the task's folder). */
   data_files: Array<{ split: string; path: string; sha256: string; size: number }>;
   split: string | null;
   fewshot_split: string | null;
@@ -123,14 +128,19 @@ export function promptTemplateHash(plan: TaskPlan): string {
   return sha256(JSON.stringify(fields));
 }
 
-function hubProvenance(
+function dataProvenance(
   plan: TaskPlan,
 ): Pick<TaskManifest, 'dataset_revision' | 'dataset_commit' | 'data_files'> {
   const sources = plan.task.dataSources?.() ?? [];
   return {
     dataset_revision: sources[0]?.revision ?? plan.task.config.revision ?? null,
     dataset_commit: sources[0]?.commit ?? null,
-    data_files: sources.flatMap((source) => source.files.map((file) => ({ split: source.split, ...file }))),
+    data_files: (plan.task.dataFiles?.() ?? []).map(({ split, path, sha256, size }) => ({
+      split,
+      path,
+      sha256,
+      size,
+    })),
   };
 }
 
@@ -141,10 +151,11 @@ export function taskManifest(plan: TaskPlan, fewshotSeed: number | null): TaskMa
     version: task.version,
     source: task.source.path,
     format: task.source.format,
-    sha256: task.source.sha256,
+    sha256: taskContentSha256(task),
+    config_sha256: task.source.sha256,
     dataset_path: task.config.dataset_path ?? null,
     dataset_name: task.config.dataset_name ?? null,
-    ...hubProvenance(plan),
+    ...dataProvenance(plan),
     split: task.evalSplit ?? null,
     fewshot_split: task.fewshotSplit ?? null,
     num_fewshot: plan.numFewshot,

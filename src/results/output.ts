@@ -75,6 +75,9 @@ export async function writeOutputs(output: EvaluationOutput, options: WriteOptio
     latency: output.results.request_stats,
     includePerExample: options.includePerExample,
     errorsByTask: output.results.errors.by_task,
+    taskSha256: Object.fromEntries(
+      Object.entries(output.results.manifest.tasks).map(([task, entry]) => [task, entry.sha256]),
+    ),
   });
   // Sample logs, then the results file that names them, then the leaderboard that summarises it.
   files.push({ name: resultsName, content: `${JSON.stringify(output.results, null, 2)}\n` });

@@ -23,6 +23,8 @@ export interface SampleLine {
   target_hash: string;
   fewshot_ids: number[];
   error?: string;
+  /** A request of this doc went over the latency cap (`--max_latency_s`): in no metric, not an error. */
+  timed_out?: true;
   /**
    * Served models that return them: per request and repeat (parallel to `resps`), the generated tokens and
    * their log-probabilities; null where the server gave none.
@@ -76,6 +78,7 @@ export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
     fewshot_ids: planned.fewshotIds,
   };
   if (scored.error !== undefined) line.error = scored.error;
+  if (scored.timedOut) line.timed_out = true;
   if (planned.instances.some((instance) => instance.genLogprobs?.some((tokens) => tokens !== null))) {
     line.gen_logprobs = planned.instances.map((instance) => instance.genLogprobs ?? []);
   }

@@ -13,6 +13,8 @@ interface TableSource {
 }
 
 export function makeTable(source: TableSource, column: 'results' | 'groups' = 'results'): string {
+  // A capped run (--max_latency_s) shows each task's timed-out docs; other runs keep lm-eval's columns.
+  const capped = Object.values(source[column] ?? {}).some((entry) => typeof entry.timeouts === 'number');
   const headers = [
     column === 'results' ? 'Tasks' : 'Groups',
     'Version',
@@ -23,6 +25,7 @@ export function makeTable(source: TableSource, column: 'results' | 'groups' = 'r
     'Value',
     '',
     'Stderr',
+    ...(capped ? ['Timeouts'] : []),
   ];
   const rows: string[][] = [];
   for (const [key, entry] of Object.entries(source[column] ?? {})) {
@@ -30,6 +33,7 @@ export function makeTable(source: TableSource, column: 'results' | 'groups' = 'r
     let version = key in source.versions ? formatPlain(source.versions[key]) : '    N/A';
     const nShot = key in source['n-shot'] ? formatPlain(source['n-shot'][key]) : ' ';
     const higher = source.higher_is_better[key] ?? {};
+    let timeouts = capped ? (typeof entry.timeouts === 'number' ? String(entry.timeouts) : '') : undefined;
     const metricKeys = Object.keys(entry)
       .filter((metricKey) => metricKey.includes(',') && !metricKey.split(',')[0].endsWith('_stderr'))
       .filter((metricKey) => !metricKey.split(',')[0].endsWith('_ci'))
@@ -57,23 +61,46 @@ export function makeTable(source: TableSource, column: 'results' | 'groups' = 'r
           shown,
           '±',
           se === 'N/A' ? '   N/A' : (se as number).toFixed(4),
+          ...(timeouts === undefined ? [] : [timeouts]),
         ]);
       } else {
-        rows.push([name, version, filter, nShot, metric, arrow, shown, '', '']);
+        rows.push([
+          name,
+          version,
+          filter,
+          nShot,
+          metric,
+          arrow,
+          shown,
+          '',
+          '',
+          ...(timeouts === undefined ? [] : [timeouts]),
+        ]);
       }
       name = '';
       version = '';
+      if (timeouts !== undefined) timeouts = '';
     }
   }
   return renderMarkdown(headers, rows);
 }
 
-/** A task whose docs partly errored says so beside its name: its values cover the answered docs only. */
+/**
+ * A task whose docs partly errored or timed out says so beside its name: its values cover the docs
+ * answered (in time) only.
+ */
 function partialNote(entry: Record<string, unknown>): string {
-  if (entry.partial !== true || typeof entry.errors !== 'number') return '';
+  if (entry.partial !== true) return '';
+  const errors = typeof entry.errors === 'number' ? entry.errors : 0;
+  const timeouts = typeof entry.timeouts === 'number' ? entry.timeouts : 0;
+  if (errors === 0 && timeouts === 0) return '';
+  const left = [
+    ...(errors > 0 ? [`${errors} errored`] : []),
+    ...(timeouts > 0 ? [`${timeouts} timed out`] : []),
+  ].join(', ');
   const answered = typeof entry.answered === 'number' ? entry.answered : undefined;
-  const of = answered === undefined ? '' : `, ${answered} of ${answered + entry.errors} docs`;
-  return ` (partial: ${entry.errors} errored${of})`;
+  const of = answered === undefined ? '' : `, ${answered} of ${answered + errors + timeouts} docs`;
+  return ` (partial: ${left}${of})`;
 }
 
 function splitOnce(key: string): [string, string] {

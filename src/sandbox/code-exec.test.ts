@@ -3,6 +3,8 @@
  * each test's input, and the score is the fraction of tests matched (return value, and stdout when given).
  */
 
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -194,6 +196,50 @@ describeSandbox('code_exec JSONL task', () => {
       warning: UNSAFE_WARNING,
     });
     expect(warnings).toContain(UNSAFE_WARNING);
+  });
+});
+
+describeSandbox('a JSONL file that mixes metrics', () => {
+  it('scores the mean of its lines’ own scores, code_exec with io_pairs among them', async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'assay-mixed-'));
+    const file = path.join(directory, 'mixed.jsonl');
+    await writeFile(
+      file,
+      [
+        '{"id": "arith", "prompt": "compute: 2 + 2", "targets": ["4"], "metric": "exact_match"}',
+        '{"id": "sum", "prompt": "summarize: the cat sat down", "targets": ["the cat sat down"], "metric": "rouge_l"}',
+        '{"id": "code-00", "prompt": "python: write a function f that doubles its input", "targets": ["ok"], "metric": "code_exec", "extras": {"io_pairs": [[1, 2], [3, 6], [5, 10], [0, 0]]}}',
+        '',
+      ].join('\n'),
+    );
+    const answers: Record<string, string> = {
+      'compute: 2 + 2': '4',
+      // [the, cat, down] against [the, cat, sat, down]: F1 6/7.
+      'summarize: the cat sat down': 'The cat down.',
+      // Right on 3 of 4 pairs (0 → 0 fails).
+      'python: write a function f that doubles its input': 'def f(x):\n    return x * 2 if x else 1\n',
+    };
+    const output = await simpleEvaluate({
+      model: backendFor((prompt) => answers[prompt] ?? ''),
+      tasks: [file],
+      confirmRunUnsafeCode: true,
+      sandbox: { limits: LIMITS },
+    });
+    const entry = output.results.results.mixed;
+    // Before, the file reported each metric over its own lines and the first one (n: 1) stood for the task.
+    expect(entry['score,none']).toBeCloseTo((1 + 6 / 7 + 3 / 4) / 3, 15);
+    expect(output.taskResults[0].metrics.map((metric) => [metric.metric, metric.n])).toEqual([
+      ['score', 3],
+      ['exact_match', 1],
+      ['rouge_l', 1],
+      ['code_exec', 1],
+    ]);
+    expect(entry['code_exec,none']).toBe(0.75);
+    expect(output.samples.mixed.map((line) => [line.doc_id, line.score])).toEqual([
+      [0, 1],
+      [1, 6 / 7],
+      [2, 0.75],
+    ]);
   });
 });
 

@@ -28,7 +28,8 @@ export interface PassAtKRequest {
 export interface IoTestsRequest {
   kind: typeof CODE_SCORE_KIND;
   programs: [IoProgram];
-  rule: { type: 'io_tests'; metric: string; tests: IoTest[] };
+  /** `alsoAs`: more metric names reporting the same fraction (a mixed JSONL file's task `score`). */
+  rule: { type: 'io_tests'; metric: string; tests: IoTest[]; alsoAs?: string[] };
 }
 
 export type CodeScoreRequest = PassAtKRequest | IoTestsRequest;
@@ -70,6 +71,8 @@ export function codeScoreProblem(value: Record<string, unknown>): string | undef
   if (rule.type === 'io_tests') {
     if (!isString(rule.metric) || !Array.isArray(rule.tests))
       return 'rule "io_tests" needs "metric" and "tests"';
+    if (rule.alsoAs !== undefined && !(Array.isArray(rule.alsoAs) && rule.alsoAs.every(isString)))
+      return 'rule "io_tests" "alsoAs" must be a list of metric names';
     const [program] = programs as IoProgram[];
     if (
       programs.length !== 1 ||
@@ -120,7 +123,9 @@ export async function runCodeRequest(
     judged,
     rule.tests.length,
   );
-  return { metrics: { [rule.metric]: score }, outcomes: [outcome] };
+  const metrics: Record<string, number> = { [rule.metric]: score };
+  for (const name of rule.alsoAs ?? []) metrics[name] = score;
+  return { metrics, outcomes: [outcome] };
 }
 
 /** A request for n samples of a problem, each checked by its test (HumanEval, MBPP). */

@@ -605,8 +605,16 @@ interface CodeExecCase {
   language: 'python' | 'javascript';
   answer: string;
   tests: IoTest[];
+  /** Written as the lesson's `extras.io_pairs` ([input, output], one argument each) instead of `tests`. */
+  ioPairs?: Array<[unknown, unknown]>;
   expected: number;
 }
+
+/** The lesson's doubling problem, as io_pairs. */
+const DOUBLES: Array<[unknown, unknown]> = [
+  [1, 2],
+  [3, 6],
+];
 
 const SQUARES: IoTest[] = [
   { input: [2], output: 4 },
@@ -852,6 +860,75 @@ const CODE_EXEC_CASES: CodeExecCase[] = [
     tests: SQUARES,
     expected: 0,
   },
+  {
+    name: 'control: io_pairs, python doubles',
+    language: 'python',
+    answer: 'def f(x):\n    return x * 2\n',
+    tests: [],
+    ioPairs: DOUBLES,
+    expected: 1,
+  },
+  {
+    name: 'control: io_pairs, a list input is one argument',
+    language: 'python',
+    answer: 'def f(values):\n    return sum(values)\n',
+    tests: [],
+    ioPairs: [
+      [[1, 2], 3],
+      [[4, 5, 6], 15],
+    ],
+    expected: 1,
+  },
+  {
+    name: 'forge: io_pairs, python writes the right reports to every descriptor, then exits',
+    language: 'python',
+    answer: lines(
+      'import os',
+      'for fd in range(64):',
+      '    try:',
+      '        os.write(fd, b\'[0, "ok", "2", ""]\\n[1, "ok", "6", ""]\\n\')',
+      '    except OSError:',
+      '        pass',
+      'os._exit(0)',
+      'def f(x):',
+      '    return None',
+    ),
+    tests: [],
+    ioPairs: DOUBLES,
+    expected: 0,
+  },
+  {
+    name: 'forge: io_pairs, python returns the expected outputs it finds in memory',
+    language: 'python',
+    answer: lines(
+      'import gc',
+      'def f(x):',
+      '    for value in gc.get_objects():',
+      '        if isinstance(value, list) and len(value) == 2 and value[0] == x and value[1] != x:',
+      '            return value[1]',
+      '        if isinstance(value, dict) and value.get("input") == [x] and "output" in value:',
+      '            return value["output"]',
+      '    return None',
+    ),
+    tests: [],
+    ioPairs: DOUBLES,
+    expected: 0,
+  },
+  {
+    name: 'forge: io_pairs, python returns an object that equals everything',
+    language: 'python',
+    answer: lines(
+      'class Anything(int):',
+      '    def __eq__(self, other):',
+      '        return True',
+      '    __hash__ = int.__hash__',
+      'def f(x):',
+      '    return Anything(0)',
+    ),
+    tests: [],
+    ioPairs: DOUBLES,
+    expected: 0,
+  },
 ];
 
 function fixtureBackend(answers: Map<string, string>): ModelBackend {
@@ -990,7 +1067,9 @@ describeSandbox('the red team', () => {
             prompt,
             targets: [],
             metric: 'code_exec',
-            extras: { language: entry.language, tests: entry.tests },
+            extras: entry.ioPairs
+              ? { language: entry.language, io_pairs: entry.ioPairs }
+              : { language: entry.language, tests: entry.tests },
           });
         })
         .join('\n')}\n`,

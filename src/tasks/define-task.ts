@@ -151,6 +151,7 @@ function build(options: DefineTaskOptions<Doc>, file: string | undefined, sha256
     fewshotSplit: fromDataset?.fewshotSplit,
     evalDocs: fromDataset?.evalDocs ?? docsLoader(options.docs as DocsSource<Doc>, options.processDocs),
     fewshotDocs: fromDataset?.fewshotDocs ?? docsLoader(options.fewshotDocs ?? [], options.processDocs),
+    ...(fromDataset ? { dataSources: fromDataset.dataSources, dataFiles: fromDataset.dataFiles } : {}),
     custom: {
       processResults: options.processResults,
       aggregation: options.aggregation,

@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AssayError } from '../errors.js';
-import { loadJsonlTask, parseJsonlTask } from './jsonl-task.js';
+import { isCodeScoreRequest } from '../sandbox/code-score.js';
+import { codeExecRequest, codeExecTests, loadJsonlTask, parseJsonlTask } from './jsonl-task.js';
+import type { Doc } from './types.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -65,7 +67,7 @@ describe('parseJsonlTask', () => {
     const noTests = parseError(`${line({ metric: 'code_exec', targets: [] })}\n`);
     expect(noTests.code).toBe('bad_jsonl_line');
     expect(noTests.message).toBe(
-      'code_exec needs "extras.tests": a non-empty list of {"input": [args], "output": value, "stdout"?: text}',
+      'code_exec needs "extras.tests": a non-empty list of {"input": [args], "output": value, "stdout"?: text}, or "extras.io_pairs": a non-empty list of [input, output]',
     );
     expect(noTests.location).toEqual({ file: '/tasks/t.jsonl', line: 1 });
     const noExpectation = parseError(
@@ -91,6 +93,78 @@ describe('parseJsonlTask', () => {
       metric: 'code_exec',
       extras: { tests: [{ input: [2], output: 4 }] },
     });
+  });
+
+  it('accepts the lesson\'s code_exec line: io_pairs and targets ["ok"]', () => {
+    // The issue's line, verbatim: rejected before with 'code_exec needs "extras.tests"'.
+    const lesson =
+      '{"id": "code-00", "prompt": "python: write a function f that doubles its input", "targets": ["ok"], "metric": "code_exec", "extras": {"io_pairs": [[1, 2], [3, 6]]}}';
+    const [parsed] = parseJsonlTask(`${lesson}\n`, 'f');
+    expect(parsed).toEqual({
+      id: 'code-00',
+      prompt: 'python: write a function f that doubles its input',
+      targets: ['ok'],
+      metric: 'code_exec',
+      extras: {
+        io_pairs: [
+          [1, 2],
+          [3, 6],
+        ],
+      },
+    });
+    // Each pair is one argument: a list input stays one list argument, never spread over f's parameters.
+    expect(
+      codeExecTests({
+        io_pairs: [
+          [1, 2],
+          [[1, 2], 3],
+          [{ a: 1 }, null],
+        ],
+      }),
+    ).toEqual([
+      { input: [1], output: 2 },
+      { input: [[1, 2]], output: 3 },
+      { input: [{ a: 1 }], output: null },
+    ]);
+    const request = codeExecRequest(parsed as unknown as Doc, 'def f(x):\n    return x * 2\n');
+    expect(request).toEqual({
+      kind: 'assay.code_score',
+      // Only the inputs reach the sandbox; the expected outputs stay with the host's judge.
+      programs: [{ language: 'python', code: 'def f(x):\n    return x * 2\n', inputs: [[1], [3]] }],
+      rule: {
+        type: 'io_tests',
+        metric: 'code_exec',
+        tests: [
+          { input: [1], output: 2 },
+          { input: [3], output: 6 },
+        ],
+      },
+    });
+    expect(isCodeScoreRequest(request)).toBe(true);
+  });
+
+  it.each([
+    [{ io_pairs: [] }, 'code_exec "extras.io_pairs" must be a non-empty list of [input, output]'],
+    [{ io_pairs: 'x' }, 'code_exec "extras.io_pairs" must be a non-empty list of [input, output]'],
+    [
+      { io_pairs: [[1, 2], [3]] },
+      'code_exec "extras.io_pairs[1]" must be [input, output] (f is called with the one argument input), got [3]',
+    ],
+    [
+      { io_pairs: [[1, 2, 3]] },
+      'code_exec "extras.io_pairs[0]" must be [input, output] (f is called with the one argument input), got [1,2,3]',
+    ],
+    [
+      { io_pairs: [[1, 2]], tests: [{ input: [1], output: 2 }] },
+      'code_exec takes "extras.tests" or "extras.io_pairs", not both (they would be two definitions of the same check)',
+    ],
+  ])('rejects code_exec extras %j with file:line', (extras, message) => {
+    const error = parseError(
+      `${line({ id: 0 })}\n${line({ metric: 'code_exec', targets: ['ok'], extras })}\n`,
+    );
+    expect(error.code).toBe('bad_jsonl_line');
+    expect(error.message).toBe(message);
+    expect(error.location).toEqual({ file: '/tasks/t.jsonl', line: 2 });
   });
 
   it('rejects an empty file', () => {
@@ -151,13 +225,16 @@ describe('loadJsonlTask', () => {
     expect(await task.fewshotDocs()).toEqual([]);
     const custom = task.custom;
     if (!custom) throw new Error('JSONL tasks score with custom scoring');
-    expect(custom.processResults(docs[0], ['  4 '])).toEqual({ exact_match: 1 });
-    expect(custom.processResults(docs[0], ['5'])).toEqual({ exact_match: 0 });
-    expect(custom.processResults(docs[1], ['It is Paris.'])).toEqual({ substring_contains: 1 });
-    expect(custom.processResults(docs[2], ['b) because'])).toEqual({ multiple_choice: 1 });
+    // A file mixing metrics: each line reports its own metric and the task score, the same value.
+    expect(custom.processResults(docs[0], ['  4 '])).toEqual({ score: 1, exact_match: 1 });
+    expect(custom.processResults(docs[0], ['5'])).toEqual({ score: 0, exact_match: 0 });
+    expect(custom.processResults(docs[1], ['It is Paris.'])).toEqual({ score: 1, substring_contains: 1 });
+    expect(custom.processResults(docs[2], ['b) because'])).toEqual({ score: 1, multiple_choice: 1 });
     // LCS "the cat" of 2 tokens: precision 2/2, recall 2/3, F1 0.8.
-    expect(custom.processResults(docs[3], ['the cat'])).toEqual({ rouge_l: 0.8 });
+    expect(custom.processResults(docs[3], ['the cat'])).toEqual({ score: 0.8, rouge_l: 0.8 });
+    // The task score comes first: it is the task's primary metric.
     expect(Object.keys(custom.aggregation)).toEqual([
+      'score',
       'exact_match',
       'substring_contains',
       'multiple_choice',
@@ -165,6 +242,7 @@ describe('loadJsonlTask', () => {
     ]);
     expect(custom.aggregation.exact_match([1, 0, 1, 1])).toBe(0.75);
     expect(custom.higherIsBetter).toEqual({
+      score: true,
       exact_match: true,
       substring_contains: true,
       multiple_choice: true,

@@ -27,6 +27,9 @@ export const JSONL_METRICS = [
 ] as const;
 export type JsonlMetric = (typeof JSONL_METRICS)[number];
 
+/** The task score of a file that mixes metrics: the mean over all its lines of each line's own metric. */
+export const MIXED_SCORE = 'score';
+
 /** The registry name of each JSONL metric; JSONL exact_match normalises differently from lm-eval's. */
 const REGISTRY_NAMES: Record<Exclude<JsonlMetric, 'code_exec'>, string> = {
   exact_match: 'jsonl_exact_match',
@@ -120,7 +123,10 @@ export function parseJsonlTask(text: string, file: string): JsonlLine[] {
   return lines;
 }
 
-/** code_exec lines: `extras: {"language"?: "python" | "javascript", "tests": [{"input", "output"?, "stdout"?}]}`. */
+/**
+ * code_exec lines: `extras: {"language"?: "python" | "javascript", "tests": [{"input", "output"?, "stdout"?}]}`,
+ * or the lesson's `extras: {"io_pairs": [[x, y], …]}`: f is called with the one argument x and must return y.
+ */
 function checkCodeExtras(extras: Record<string, unknown> | undefined, file: string, line: number): void {
   const language = extras?.language ?? 'python';
   if (!(LANGUAGES as readonly unknown[]).includes(language)) {
@@ -130,12 +136,25 @@ function checkCodeExtras(extras: Record<string, unknown> | undefined, file: stri
       `code_exec "extras.language" must be one of ${LANGUAGES.join(', ')}; got ${JSON.stringify(language)}`,
     );
   }
+  const hasTests = extras !== undefined && 'tests' in extras;
+  const hasPairs = extras !== undefined && 'io_pairs' in extras;
+  if (hasTests && hasPairs) {
+    throw badLine(
+      file,
+      line,
+      'code_exec takes "extras.tests" or "extras.io_pairs", not both (they would be two definitions of the same check)',
+    );
+  }
+  if (hasPairs) {
+    checkIoPairs(extras.io_pairs, file, line);
+    return;
+  }
   const tests = extras?.tests;
   if (!Array.isArray(tests) || tests.length === 0) {
     throw badLine(
       file,
       line,
-      'code_exec needs "extras.tests": a non-empty list of {"input": [args], "output": value, "stdout"?: text}',
+      'code_exec needs "extras.tests": a non-empty list of {"input": [args], "output": value, "stdout"?: text}, or "extras.io_pairs": a non-empty list of [input, output]',
     );
   }
   tests.forEach((test, index) => {
@@ -159,13 +178,46 @@ function checkCodeExtras(extras: Record<string, unknown> | undefined, file: stri
   });
 }
 
-/** The program that checks one code_exec answer, left for the evaluator's code stage to run. */
-export function codeExecRequest(doc: Doc, prediction: string): CodeScoreRequest {
-  const extras = doc.extras as { language?: Language; tests: IoTest[] };
+function checkIoPairs(pairs: unknown, file: string, line: number): void {
+  if (!Array.isArray(pairs) || pairs.length === 0) {
+    throw badLine(file, line, 'code_exec "extras.io_pairs" must be a non-empty list of [input, output]');
+  }
+  pairs.forEach((pair, index) => {
+    if (!Array.isArray(pair) || pair.length !== 2) {
+      throw badLine(
+        file,
+        line,
+        `code_exec "extras.io_pairs[${index}]" must be [input, output] (f is called with the one argument input), got ${JSON.stringify(pair)?.slice(0, 80)}`,
+      );
+    }
+  });
+}
+
+/**
+ * The tests of a code_exec line. An io_pair `[x, y]` is the test `{"input": [x], "output": y}`: f gets x
+ * as its one argument even when x is a list, and y is compared on the host like any test's output.
+ */
+export function codeExecTests(extras: Record<string, unknown>): IoTest[] {
+  if (Array.isArray(extras.io_pairs)) {
+    return (extras.io_pairs as Array<[unknown, unknown]>).map(([input, output]) => ({
+      input: [input],
+      output,
+    }));
+  }
+  return extras.tests as IoTest[];
+}
+
+/**
+ * The program that checks one code_exec answer, left for the evaluator's code stage to run. `alsoAs`
+ * names further metrics that report the same fraction (a mixed file's task-wide `score`).
+ */
+export function codeExecRequest(doc: Doc, prediction: string, alsoAs: string[] = []): CodeScoreRequest {
+  const extras = doc.extras as Record<string, unknown> & { language?: Language };
+  const tests = codeExecTests(extras);
   return {
     kind: CODE_SCORE_KIND,
-    programs: [ioProgram(extras.language ?? 'python', prediction, extras.tests)],
-    rule: { type: 'io_tests', metric: 'code_exec', tests: extras.tests },
+    programs: [ioProgram(extras.language ?? 'python', prediction, tests)],
+    rule: { type: 'io_tests', metric: 'code_exec', tests, ...(alsoAs.length ? { alsoAs } : {}) },
   };
 }
 
@@ -220,6 +272,10 @@ export async function loadJsonlTask(file: string): Promise<LoadedTask> {
   }
   const name = path.basename(absolute, '.jsonl');
   const docs: Doc[] = lines.map((line) => ({ ...line }));
+  // A file whose lines use several metrics has one task score, the mean of every line's own score
+  // (each in [0, 1]); the per-metric means over the lines that use them are reported beside it.
+  const mixed = used.length > 1;
+  const reported = mixed ? [MIXED_SCORE, ...used] : used;
   return {
     kind: 'task',
     name,
@@ -229,11 +285,13 @@ export async function loadJsonlTask(file: string): Promise<LoadedTask> {
     evalDocs: async () => docs,
     fewshotDocs: async () => [],
     custom: {
-      // Each line names its own metric, so a doc reports only that metric; aggregation skips docs
-      // without it, which makes every metric the mean over the lines that use it.
+      // Each line names its own metric, so a doc reports only that metric (and, in a mixed file, the
+      // task score); aggregation skips docs without a metric, so each is the mean over its lines.
       processResults: (doc, results) => {
         const metric = doc.metric as string;
-        if (metric === 'code_exec') return { code_exec: codeExecRequest(doc, String(results[0] ?? '')) };
+        const prediction = String(results[0] ?? '');
+        if (metric === 'code_exec')
+          return { code_exec: codeExecRequest(doc, prediction, mixed ? [MIXED_SCORE] : []) };
         const definition = definitions.get(metric);
         if (!definition?.compute) {
           throw new AssayError('unknown_metric', `JSONL metric ${metric} has no generation scorer`, {
@@ -242,15 +300,15 @@ export async function loadJsonlTask(file: string): Promise<LoadedTask> {
         }
         const value = definition.compute({
           references: doc.targets as string[],
-          prediction: String(results[0] ?? ''),
+          prediction,
           // `extras` is data for the reader of the samples, not metric arguments.
           kwargs: {},
         });
-        return { [metric]: value };
+        return mixed ? { [MIXED_SCORE]: value, [metric]: value } : { [metric]: value };
       },
       // The registry's own mean, so the evaluator knows these are means (closed-form stderr, t/Wilson CI).
-      aggregation: Object.fromEntries(used.map((metric) => [metric, getAggregation('mean')])),
-      higherIsBetter: Object.fromEntries(used.map((metric) => [metric, true])),
+      aggregation: Object.fromEntries(reported.map((metric) => [metric, getAggregation('mean')])),
+      higherIsBetter: Object.fromEntries(reported.map((metric) => [metric, true])),
     },
   };
 }

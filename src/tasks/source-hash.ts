@@ -29,6 +29,11 @@ async function fileDigest(file: string): Promise<Buffer> {
   return digest;
 }
 
+/** A file's sha256 in hex (cached like the task files' digests). */
+export async function fileSha256(file: string): Promise<string> {
+  return (await fileDigest(file)).toString('hex');
+}
+
 export async function hashFiles(files: readonly string[]): Promise<string> {
   const unique = [...new Set(files)];
   const fileDigests = await Promise.all(unique.map(fileDigest));
@@ -36,4 +41,26 @@ export async function hashFiles(files: readonly string[]): Promise<string> {
   // Each file's own digest, so the boundary between files cannot be shifted by their contents.
   for (const digest of fileDigests) hash.update(digest);
   return hash.digest('hex');
+}
+
+/**
+ * A task's content sha256, what the manifest and the leaderboard record and `--expect_sha256` pins: its
+ * config (the task file, its includes and imports) and every data file it read, local or Hub, by split
+ * and content (paths are left out, as above). A task that read no data file (JSONL, docs in code) keeps
+ * its config hash. Call it after the docs are loaded: before, the data files are not known.
+ */
+export function taskContentSha256(task: {
+  source: { sha256: string };
+  dataFiles?(): readonly { split: string; sha256: string }[];
+}): string {
+  const files = task.dataFiles?.() ?? [];
+  if (files.length === 0) return task.source.sha256;
+  // Splits in name order (the order they were read in depends on the run), files in reading order.
+  const splits = [...new Set(files.map((file) => file.split))].sort();
+  const data = splits.flatMap((split) =>
+    files.filter((file) => file.split === split).map((file) => [split, file.sha256]),
+  );
+  return createHash('sha256')
+    .update(JSON.stringify({ config: task.source.sha256, data }))
+    .digest('hex');
 }

@@ -3,7 +3,7 @@
  * lm-eval's order (api/task.py `eval_docs`, `fewshot_docs`). Loading is lazy and happens once.
  */
 import type { HubDataSource } from '../data/hub/dataset.js';
-import { loadSplitWithSource } from '../data/local-dataset.js';
+import { type DataFile, loadSplitWithSource } from '../data/local-dataset.js';
 import { AssayError } from '../errors.js';
 import type { Doc, TaskConfig } from './types.js';
 
@@ -14,6 +14,8 @@ export interface TaskDocs {
   fewshotDocs(): Promise<Doc[]>;
   /** Hub splits read so far (revision, commit, file sha256s), for the manifest. */
   dataSources(): HubDataSource[];
+  /** Every data file read so far (local or Hub), once each, for the manifest and the content sha256. */
+  dataFiles(): DataFile[];
 }
 
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -33,10 +35,14 @@ async function splitDocs(
   split: string,
   process: TaskConfig['process_docs'],
   sources: HubDataSource[],
+  files: DataFile[],
 ): Promise<Doc[]> {
   const loaded = await loadSplitWithSource(config, taskFile, split);
   if (loaded.source && !sources.some((known) => known.split === loaded.source?.split))
     sources.push(loaded.source);
+  for (const file of loaded.files) {
+    if (!files.some((known) => known.split === file.split && known.path === file.path)) files.push(file);
+  }
   const docs = [...loaded.docs];
   if (!process) return docs;
   const processed = await process.fn(docs, { task: config.task, split });
@@ -58,10 +64,12 @@ export function taskDocs(config: TaskConfig, taskFile: string): TaskDocs {
       ? undefined
       : (config.training_split ?? config.validation_split ?? config.test_split));
   const sources: HubDataSource[] = [];
+  const files: DataFile[] = [];
   return {
     evalSplit,
     fewshotSplit,
     dataSources: () => [...sources],
+    dataFiles: () => [...files],
     evalDocs: once(async () => {
       if (evalSplit === undefined) {
         throw new AssayError(
@@ -72,7 +80,7 @@ export function taskDocs(config: TaskConfig, taskFile: string): TaskDocs {
           },
         );
       }
-      return splitDocs(config, taskFile, evalSplit, config.process_docs, sources);
+      return splitDocs(config, taskFile, evalSplit, config.process_docs, sources, files);
     }),
     fewshotDocs: once(async () => {
       if (fewshotSplit !== undefined) {
@@ -82,6 +90,7 @@ export function taskDocs(config: TaskConfig, taskFile: string): TaskDocs {
           fewshotSplit,
           fewshot?.process_docs ?? config.process_docs,
           sources,
+          files,
         );
       }
       const samples = fewshot?.samples;

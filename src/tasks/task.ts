@@ -1,4 +1,5 @@
 import type { HubDataSource } from '../data/hub/dataset.js';
+import type { DataFile } from '../data/local-dataset.js';
 import type { Doc, FunctionRef, TaskConfig, TaskSource } from './types.js';
 
 /** What a custom (TypeScript) task adds on top of a TaskConfig: its own metrics and aggregations. */
@@ -27,6 +28,8 @@ export interface LoadedTask {
   fewshotDocs(): Promise<Doc[]>;
   /** Hub splits loaded so far (revision, commit, file sha256s), for the manifest; absent for local data. */
   dataSources?(): readonly HubDataSource[];
+  /** Every data file read so far (local or Hub): listed in the manifest, covered by the content sha256. */
+  dataFiles?(): readonly DataFile[];
   custom?: CustomScoring;
 }
 

@@ -141,5 +141,6 @@ export async function loadYamlTask(
     evalDocs: docs.evalDocs,
     fewshotDocs: docs.fewshotDocs,
     dataSources: docs.dataSources,
+    dataFiles: docs.dataFiles,
   };
 }

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AssayError } from '../../errors.js';
 import type {
   BackendCapabilities,
+  CallOptions,
   ChatMessage,
   ChatTemplating,
   GenerateRequest,
@@ -249,24 +250,34 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     return this.engineInfo;
   }
 
+  /** `options.signal` cancels the call if it is still queued in the engine process. */
   async loglikelihood(
     requests: LoglikelihoodRequest[],
     progress?: ProgressSink,
+    options: CallOptions = {},
   ): Promise<LoglikelihoodResult[]> {
     if (requests.length === 0) return [];
     return (await this.call(
       { method: 'loglikelihood', params: requests },
       progress,
+      options.signal,
     )) as LoglikelihoodResult[];
   }
 
-  async loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<number[]> {
+  async loglikelihoodRolling(
+    requests: RollingRequest[],
+    progress?: ProgressSink,
+    options: CallOptions = {},
+  ): Promise<number[]> {
     if (requests.length === 0) return [];
     const texts = requests.map((request) => request.text);
-    return (await this.call({ method: 'rolling', params: texts }, progress)) as number[];
+    return (await this.call({ method: 'rolling', params: texts }, progress, options.signal)) as number[];
   }
 
-  /** `options.signal` cancels the generation (assay serve, when the client goes away). */
+  /**
+   * `options.signal` cancels the generation between tokens (assay serve, when the client goes away; the
+   * evaluator's latency cap).
+   */
   async generate(
     requests: GenerateRequest[],
     progress?: ProgressSink,

@@ -4,6 +4,7 @@ import { AssayError } from '../../errors.js';
 import {
   type Answer,
   type BackendCapabilities,
+  type CallOptions,
   type ChatMessage,
   type ChatTemplating,
   type GenerateRequest,
@@ -72,12 +73,15 @@ export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTempla
   };
   private readonly client: HttpClient;
   private readonly usageRecorder: UsageRecorder;
+  /** `num_concurrent`: requests in flight at once. */
+  readonly concurrency: number;
 
   constructor(
     readonly name: string,
     private readonly args: HttpModelArgs,
     private readonly cache?: ResponseCache,
   ) {
+    this.concurrency = args.num_concurrent;
     this.usageRecorder = new UsageRecorder({
       inputPerMillion: args.price_input_per_million,
       outputPerMillion: args.price_output_per_million,
@@ -126,8 +130,12 @@ export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTempla
     );
   }
 
-  async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]> {
-    const generations = await this.generateWithLogprobs(requests, progress);
+  async generate(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+    options: CallOptions = {},
+  ): Promise<Answer<string>[]> {
+    const generations = await this.generateWithLogprobs(requests, progress, options);
     return generations.map((generation) =>
       generation instanceof RequestError ? generation : generation.text,
     );
@@ -137,6 +145,7 @@ export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTempla
   async generateWithLogprobs(
     requests: GenerateRequest[],
     progress?: ProgressSink,
+    options: CallOptions = {},
   ): Promise<Answer<Generation>[]> {
     const results: Answer<Generation>[] = new Array(requests.length);
     const wantLogprobs = this.args.gen_logprobs ?? this.name !== 'openai-chat-completions';
@@ -183,6 +192,7 @@ export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTempla
           in: value.usage?.prompt_tokens ?? 0,
           out: value.usage?.completion_tokens ?? 0,
         }),
+        signal: options.signal,
       });
       if (outcome.ok) {
         const choice = outcome.value.choices[0];

@@ -3,6 +3,7 @@ import { AssayError } from '../../errors.js';
 import {
   type Answer,
   type BackendCapabilities,
+  type CallOptions,
   type GenerateRequest,
   type Generation,
   type GenerationLogprobs,
@@ -68,6 +69,8 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
   private promptLogprobsSupport: boolean | undefined;
   /** A local tokenizer's identity, recorded in the manifest. */
   private localIdentity?: TokenizerIdentity;
+  /** `num_concurrent`: requests in flight at once. */
+  readonly concurrency: number;
 
   constructor(
     readonly name: string,
@@ -86,6 +89,7 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
       chatTemplate: false,
       usage: true,
     };
+    this.concurrency = args.num_concurrent;
     const promptLogprobs = args.prompt_logprobs ?? (name === 'openai-completions' ? false : 'auto');
     this.promptLogprobsSupport = promptLogprobs === 'auto' ? undefined : promptLogprobs;
     this.usageRecorder = new UsageRecorder({
@@ -141,16 +145,23 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
   async loglikelihood(
     requests: LoglikelihoodRequest[],
     progress?: ProgressSink,
+    options: CallOptions = {},
   ): Promise<Answer<LoglikelihoodResult>[]> {
     return this.score(
       requests.length,
       (index) => this.promptFor(requests[index]),
       progress,
       (index) => requests[index].context + requests[index].continuation,
+      undefined,
+      options.signal,
     );
   }
 
-  async loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<Answer<number>[]> {
+  async loglikelihoodRolling(
+    requests: RollingRequest[],
+    progress?: ProgressSink,
+    options: CallOptions = {},
+  ): Promise<Answer<number>[]> {
     if (!this.tokenizer) {
       // Text mode: the whole text is one prompt scored from its first token (the server's BOS is its context).
       const answers = await this.score(
@@ -158,6 +169,8 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
         (index) => ({ prompt: requests[index].text, contextLength: 0 }),
         progress,
         (index) => requests[index].text,
+        undefined,
+        options.signal,
       );
       return answers.map((answer) => (answer instanceof RequestError ? answer : answer.logprob));
     }
@@ -177,6 +190,8 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
       async (index) => windows[index].prompt,
       undefined,
       (index) => requests[windows[index].owner].text,
+      undefined,
+      options.signal,
     );
     answers.forEach((answer, index) => {
       const owner = windows[index].owner;
@@ -188,8 +203,12 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
     return totals;
   }
 
-  async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]> {
-    const generations = await this.generateWithLogprobs(requests, progress);
+  async generate(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+    options: CallOptions = {},
+  ): Promise<Answer<string>[]> {
+    const generations = await this.generateWithLogprobs(requests, progress, options);
     return generations.map((generation) =>
       generation instanceof RequestError ? generation : generation.text,
     );
@@ -199,6 +218,7 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
   async generateWithLogprobs(
     requests: GenerateRequest[],
     progress?: ProgressSink,
+    options: CallOptions = {},
   ): Promise<Answer<Generation>[]> {
     const results: Answer<Generation>[] = new Array(requests.length);
     const wantLogprobs = this.args.gen_logprobs ?? this.name !== 'openai-completions';
@@ -225,6 +245,7 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
           describe: () => describeBatch('generate_until', batch, (index) => requests[index].context),
           parse: (json) => parseCompletionsResponse(json, batch.length),
           tokens: usageTokens,
+          signal: options.signal,
         });
         batch.forEach((index, position) => {
           if (!outcome.ok) {
@@ -343,13 +364,14 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
     progress: ProgressSink | undefined,
     textAt: (index: number) => string,
     read: ChoiceReader<T> = readLoglikelihood as ChoiceReader<T>,
+    signal?: AbortSignal,
   ): Promise<Answer<T>[]> {
     const results: Answer<T>[] = new Array(count);
     let done = 0;
     const runBatch = async (batch: number[]): Promise<void> => {
       const prompts = await Promise.all(batch.map((index) => promptAt(index)));
       const probing = this.promptLogprobsSupport === undefined;
-      const outcome = await this.sendScoring(batch, prompts, textAt, read);
+      const outcome = await this.sendScoring(batch, prompts, textAt, read, signal);
       if (probing && !outcome.ok && (outcome.cause === 'HTTP 400' || outcome.cause === 'HTTP 422')) {
         // A server that rejects the unknown field: echo it is. Other failures settle nothing; the next
         // batch asks again.
@@ -378,6 +400,7 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
     prompts: ScoredPrompt[],
     textAt: (index: number) => string,
     read: ChoiceReader<T>,
+    signal?: AbortSignal,
   ): Promise<PostOutcome<ScoredAnswers<T>>> {
     const support = this.promptLogprobsSupport;
     const payload = {
@@ -415,6 +438,7 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
           return { values, tokensIn, tokensOut };
         },
         tokens: (answers) => ({ in: answers.tokensIn, out: answers.tokensOut }),
+        signal,
       });
       if (support === undefined && outcome.ok) this.promptLogprobsSupport = answered === true;
       return outcome;

@@ -52,6 +52,8 @@ export interface PostOptions<T> {
   /** Validates the parsed body; throws ResponseShapeError for a malformed answer, AssayError to stop the run. */
   parse: (json: unknown) => T;
   tokens: (value: T) => { in: number; out: number };
+  /** Stops the request (the evaluator's latency cap): the attempt in flight is aborted, none follows. */
+  signal?: AbortSignal;
 }
 
 /** `cause` is the kind of failure (`HTTP 500`, `connection error`, `timed out`, `bad answer`…). */
@@ -99,7 +101,19 @@ class Deadline extends EventEmitter {
   clear(): void {
     clearTimeout(this.timer);
   }
+
+  /** Aborts now (the caller's own signal fired); the reason says it was not the deadline. */
+  abortNow(reason: Error): void {
+    if (this.aborted) return;
+    clearTimeout(this.timer);
+    this.aborted = true;
+    this.reason = reason;
+    this.emit('abort');
+  }
 }
+
+/** A request its caller stopped: no answer, no retry, and not a failure of the server. */
+const CANCELLED = { ok: false, error: 'cancelled by the caller', cause: 'cancelled' } as const;
 
 /**
  * The one place HTTP happens: keep-alive pools, bounded and adaptive concurrency, rate limits, retries of
@@ -166,6 +180,7 @@ export class HttpClient {
       const wait = this.pausedUntil - Date.now();
       if (wait > 0) await sleep(wait);
       if (this.stopped) throw this.stopped;
+      if (options.signal?.aborted) return CANCELLED;
       if (this.options.rateLimiter.active) await this.options.rateLimiter.take();
       const epoch = await this.limit.acquire();
       const endpoint = this.leastLoaded();
@@ -178,6 +193,8 @@ export class HttpClient {
       let retryAfterMs: number | undefined;
       // The deadline covers the whole attempt, body included: undici's own timeouts restart at every byte.
       const deadline = new Deadline(this.options.timeoutMs);
+      const cancel = () => deadline.abortNow(new Error('cancelled by the caller'));
+      options.signal?.addEventListener('abort', cancel, { once: true });
       try {
         const response = await endpoint.pool.request({
           path: endpoint.path,
@@ -190,6 +207,7 @@ export class HttpClient {
         retryAfterMs = parseRetryAfter(response.headers['retry-after']);
         text = await response.body.text();
       } catch (error) {
+        if (options.signal?.aborted) return CANCELLED;
         status = 0;
         const timedOut = deadline.aborted || isTimeout(error);
         failure = {
@@ -199,6 +217,7 @@ export class HttpClient {
           connection: !timedOut,
         };
       } finally {
+        options.signal?.removeEventListener('abort', cancel);
         deadline.clear();
         endpoint.inFlight--;
         this.limit.release();

@@ -6,6 +6,7 @@ import { fileTimestamp } from '../../results/write.js';
 import type {
   Answer,
   BackendCapabilities,
+  CallOptions,
   GenerateRequest,
   Generation,
   GenerationLogprobs,
@@ -187,23 +188,40 @@ class ManagedServerBackend implements ModelBackend, TokenScoring, GenerationLogp
     this.capabilities = inner.capabilities;
   }
 
+  get concurrency(): number | undefined {
+    return this.inner.concurrency;
+  }
+
   loglikelihood(
     requests: LoglikelihoodRequest[],
     progress?: ProgressSink,
+    options?: CallOptions,
   ): Promise<Answer<LoglikelihoodResult>[]> {
-    return this.watch(this.inner.loglikelihood(requests, progress));
+    return this.watch(this.inner.loglikelihood(requests, progress, options));
   }
 
-  loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<Answer<number>[]> {
-    return this.watch(this.inner.loglikelihoodRolling(requests, progress));
+  loglikelihoodRolling(
+    requests: RollingRequest[],
+    progress?: ProgressSink,
+    options?: CallOptions,
+  ): Promise<Answer<number>[]> {
+    return this.watch(this.inner.loglikelihoodRolling(requests, progress, options));
   }
 
-  generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]> {
-    return this.watch(this.inner.generate(requests, progress));
+  generate(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+    options?: CallOptions,
+  ): Promise<Answer<string>[]> {
+    return this.watch(this.inner.generate(requests, progress, options));
   }
 
-  generateWithLogprobs(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<Generation>[]> {
-    return this.watch(this.required('generateWithLogprobs')(requests, progress));
+  generateWithLogprobs(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+    options?: CallOptions,
+  ): Promise<Answer<Generation>[]> {
+    return this.watch(this.required('generateWithLogprobs')(requests, progress, options));
   }
 
   tokenize(text: string): Promise<number[]> {

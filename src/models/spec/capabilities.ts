@@ -5,7 +5,7 @@
  */
 import type { Answer, Generation } from './answers.js';
 import type { ModelBackend } from './model-backend.js';
-import type { ChatMessage, GenerateRequest, ProgressSink, TokenWindow } from './requests.js';
+import type { CallOptions, ChatMessage, GenerateRequest, ProgressSink, TokenWindow } from './requests.js';
 
 /** Which tokenizer produced a token count: perplexities per token compare only under the same one. */
 export interface TokenizerInfo {
@@ -45,7 +45,11 @@ export interface TokenScoring {
  * evaluator prefers this method when it is declared.
  */
 export interface GenerationLogprobs {
-  generateWithLogprobs(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<Generation>[]>;
+  generateWithLogprobs(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+    options?: CallOptions,
+  ): Promise<Answer<Generation>[]>;
 }
 
 /** Capability `chatTemplate`: renders chat messages into one prompt (`--apply_chat_template`). */

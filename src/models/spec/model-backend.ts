@@ -1,5 +1,11 @@
 import type { Answer, LoglikelihoodResult } from './answers.js';
-import type { GenerateRequest, LoglikelihoodRequest, ProgressSink, RollingRequest } from './requests.js';
+import type {
+  CallOptions,
+  GenerateRequest,
+  LoglikelihoodRequest,
+  ProgressSink,
+  RollingRequest,
+} from './requests.js';
 
 /**
  * The version of the backend spec this assay speaks. A backend names the version it implements; the
@@ -67,9 +73,24 @@ export interface ModelBackend {
   loglikelihood(
     requests: LoglikelihoodRequest[],
     progress?: ProgressSink,
+    options?: CallOptions,
   ): Promise<Answer<LoglikelihoodResult>[]>;
-  loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<Answer<number>[]>;
-  generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<Answer<string>[]>;
+  loglikelihoodRolling(
+    requests: RollingRequest[],
+    progress?: ProgressSink,
+    options?: CallOptions,
+  ): Promise<Answer<number>[]>;
+  generate(
+    requests: GenerateRequest[],
+    progress?: ProgressSink,
+    options?: CallOptions,
+  ): Promise<Answer<string>[]>;
+  /**
+   * How many requests the backend works on at once (a served model's `num_concurrent`); default 1. With
+   * a latency cap the evaluator sends each request alone and keeps no more than this many in flight, so
+   * a request's time is its own, not time spent queued behind others. A positive integer when set.
+   */
+  readonly concurrency?: number;
   info(): ModelInfo;
   close?(): Promise<void>;
 }

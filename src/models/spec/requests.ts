@@ -38,3 +38,12 @@ export interface ChatMessage {
 
 /** Called after each finished request with the count done so far in this call. */
 export type ProgressSink = (done: number) => void;
+
+/**
+ * Per-call options. `signal` asks the backend to stop the call (the evaluator's latency cap, a client of
+ * `assay serve` that went away); a backend that cannot stop a call lets it finish, and the caller that
+ * aborted it ignores its answers.
+ */
+export interface CallOptions {
+  signal?: AbortSignal;
+}

@@ -1,0 +1,182 @@
+/**
+ * The per-request latency cap (`maxLatencyS`), at the request-execution layer and through a whole run:
+ * a request not answered in time is aborted, its doc is timed out (neither wrong nor an error), and the
+ * metrics are over the docs answered in time, as the results, the table and the sample log say.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CallOptions, GenerateRequest, ModelBackend } from '../models/backend.js';
+import { makeTable } from '../results/table.js';
+import { simpleEvaluate } from './evaluate.js';
+import { executeRequests } from './execute.js';
+import { LatencyTimeout } from './latency-cap.js';
+import type { Instance } from './requests.js';
+
+/**
+ * Answers each prompt with its last word after the delay the prompt names ("slow" 5 s, else at once),
+ * stopping when the call's signal aborts, as a backend that supports cancellation does.
+ */
+class ClockedBackend implements ModelBackend {
+  readonly specificationVersion = 'v1';
+  readonly name = 'clocked';
+  readonly capabilities = {
+    loglikelihood: false,
+    loglikelihoodRolling: false,
+    generate: true,
+    tokenScoring: false,
+    generationLogprobs: false,
+    chatTemplate: false,
+    usage: false,
+  };
+  calls: string[][] = [];
+  aborted: string[] = [];
+  inFlight = 0;
+  peak = 0;
+
+  constructor(readonly concurrency?: number) {}
+
+  async generate(requests: GenerateRequest[], _progress?: unknown, options: CallOptions = {}) {
+    this.calls.push(requests.map((request) => request.context));
+    this.inFlight++;
+    this.peak = Math.max(this.peak, this.inFlight);
+    try {
+      return await Promise.all(
+        requests.map(
+          (request) =>
+            new Promise<string>((resolve, reject) => {
+              const delay = request.context.includes('slow') ? 5000 : 0;
+              const timer = setTimeout(() => resolve(` ${request.context.split(' ').at(-1)}`), delay);
+              options.signal?.addEventListener('abort', () => {
+                clearTimeout(timer);
+                this.aborted.push(request.context);
+                reject(options.signal?.reason);
+              });
+            }),
+        ),
+      );
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  async loglikelihood(): Promise<never> {
+    throw new Error('generation only');
+  }
+
+  async loglikelihoodRolling(): Promise<never> {
+    throw new Error('generation only');
+  }
+
+  info() {
+    return { name: 'clocked' };
+  }
+}
+
+const generation = (docId: number, context: string): Instance => ({
+  task: 't',
+  docId,
+  index: 0,
+  repeats: 1,
+  resps: [],
+  args: {
+    type: 'generate_until',
+    context,
+    generation: { context, until: ['\n'], maxGenToks: 8, temperature: 0, doSample: false, extra: {} },
+  },
+});
+
+describe('executeRequests with a latency cap', () => {
+  it('sends each request alone, aborts the one over the cap and marks it timed out', async () => {
+    const backend = new ClockedBackend(2);
+    const instances = [
+      generation(0, 'say one'),
+      generation(1, 'say slow'),
+      generation(2, 'say three'),
+      generation(3, 'say four'),
+    ];
+    const started = performance.now();
+    await executeRequests(backend, instances, undefined, { maxLatencyS: 0.2 });
+    const seconds = (performance.now() - started) / 1000;
+    expect(instances.map((instance) => instance.resps)).toEqual([
+      [' one'],
+      [new LatencyTimeout(0.2)],
+      [' three'],
+      [' four'],
+    ]);
+    expect(backend.aborted).toEqual(['say slow']);
+    // One request per call, never more in flight than the backend serves at once.
+    expect(backend.calls.every((call) => call.length === 1)).toBe(true);
+    expect(backend.peak).toBeLessThanOrEqual(2);
+    // The slow request costs the cap, not its 5 s.
+    expect(seconds).toBeLessThan(2);
+  });
+
+  it('without a cap, keeps one call for every request (the backend batches)', async () => {
+    const backend = new ClockedBackend();
+    const instances = [generation(0, 'say one'), generation(1, 'say two')];
+    await executeRequests(backend, instances);
+    expect(backend.calls).toEqual([['say one', 'say two']]);
+  });
+});
+
+describe('a run with --max_latency_s', () => {
+  it('counts the late docs as timed out: not wrong, not errors, in no metric; results, table and samples say so', async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'assay-latency-'));
+    const task = path.join(directory, 'echo.jsonl');
+    await writeFile(
+      task,
+      [
+        '{"id": 0, "prompt": "say one", "targets": ["one"], "metric": "exact_match"}',
+        '{"id": 1, "prompt": "say slow", "targets": ["slow"], "metric": "exact_match"}',
+        '{"id": 2, "prompt": "say three", "targets": ["3"], "metric": "exact_match"}',
+        '{"id": 3, "prompt": "say four", "targets": ["four"], "metric": "exact_match"}',
+        '',
+      ].join('\n'),
+    );
+    const output = await simpleEvaluate({ model: new ClockedBackend(), tasks: [task], maxLatencyS: 0.2 });
+    const entry = output.results.results.echo;
+    // Over the 3 docs answered in time: 2 right, 1 wrong. Before, the slow doc had to be waited for.
+    expect(entry['exact_match,none']).toBeCloseTo(2 / 3, 15);
+    expect(output.taskResults[0].metrics[0].n).toBe(3);
+    expect(entry).toMatchObject({
+      timeouts: 1,
+      partial: true,
+      answered: 3,
+      note: 'metrics over the 3 docs answered in time of 4; 1 timed out count in no metric',
+    });
+    expect(entry).not.toHaveProperty('errors');
+    expect(output.results.timeouts).toEqual({ max_latency_s: 0.2, samples: 1, by_task: { echo: 1 } });
+    expect(output.results.errors.samples).toBe(0);
+    expect(output.erroredSamples).toBe(0);
+    expect(output.results.partial).toBe(true);
+    const lines = output.samples.echo;
+    expect(lines.map((line) => line.timed_out)).toEqual([undefined, true, undefined, undefined]);
+    expect(lines[1]).toMatchObject({ metrics: [], filtered_resps: [] });
+    expect(lines[1]).not.toHaveProperty('error');
+    expect(lines[1]).not.toHaveProperty('exact_match');
+    // A Timeouts column, and the mark beside the name; stderr of (1, 0, 1): sqrt(1/3)/sqrt(3) = 0.3333.
+    const table = makeTable(output.results).split('\n');
+    expect([table[0], table[2]]).toEqual([
+      '|                 Tasks                  |Version|Filter|n-shot|  Metric   |   |Value |   |Stderr|Timeouts|',
+      '|echo (partial: 1 timed out, 3 of 4 docs)|None   |none  |     0|exact_match|↑  |0.6667|±  |0.3333|       1|',
+    ]);
+  });
+
+  it('records timeouts: 0 when every request was in time, and nothing without a cap', async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'assay-latency-'));
+    const task = path.join(directory, 'quick.jsonl');
+    await writeFile(task, '{"id": 0, "prompt": "say one", "targets": ["one"], "metric": "exact_match"}\n');
+    const capped = await simpleEvaluate({ model: new ClockedBackend(), tasks: [task], maxLatencyS: 5 });
+    expect(capped.results.results.quick).toMatchObject({ timeouts: 0, 'exact_match,none': 1 });
+    expect(capped.results.results.quick).not.toHaveProperty('partial');
+    expect(capped.results.partial).toBe(false);
+    const uncapped = await simpleEvaluate({ model: new ClockedBackend(), tasks: [task] });
+    expect(uncapped.results.results.quick).not.toHaveProperty('timeouts');
+    expect(uncapped.results).not.toHaveProperty('timeouts');
+    await expect(
+      simpleEvaluate({ model: new ClockedBackend(), tasks: [task], maxLatencyS: 0 }),
+    ).rejects.toThrow('--max_latency_s must be a positive number of seconds, got 0');
+  });
+});

@@ -1,0 +1,237 @@
+/**
+ * Task modules that import a package the interpreter lacks (lm-eval's utils.py often imports numpy or
+ * sklearn at the top for one metric). The bridge imports such a module with a placeholder for the
+ * package: a function that cannot reach it runs as Python runs it, one that can is refused at validate
+ * and at run with a one-line error naming the package, and with the package installed (a tiny real
+ * one on PYTHONPATH) the module uses it as normal. Expected values come from calling the same Python
+ * functions directly.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../src/evaluate/evaluate.js';
+import { validateTasks } from '../src/evaluate/validate.js';
+import { testInterpreters } from './fixtures/python/bridge.conformance.js';
+import { runCli, tempDir } from './helpers.js';
+
+type Json = Record<string, any>;
+
+const interpreters = testInterpreters();
+if (interpreters.length === 0) {
+  if (process.env.CI === 'true') {
+    describe('Python tasks with missing packages', () => {
+      it('has an interpreter under CI', () => {
+        throw new Error('python3 is required under CI=true');
+      });
+    });
+  } else {
+    console.log('skipped: python3 not installed');
+  }
+}
+const [plain] = [...interpreters].sort((a) => (a === '/usr/bin/python3' ? -1 : 1));
+
+// The package no interpreter has until the last test puts a real one on PYTHONPATH.
+const PACKAGE = 'assay_tiny_numeric';
+
+const PURE_UTILS = String.raw`import datasets
+import assay_tiny_numeric as tn
+from assay_tiny_numeric.stats import spread
+
+
+def process_docs(dataset: datasets.Dataset) -> datasets.Dataset:
+    def _process(doc):
+        return {"query": "Q: " + " ".join(doc["question"].split()), "size": len(doc["values"])}
+
+    return dataset.map(_process)
+
+
+def spread_metric(items):
+    # Never referenced by the task: it alone needs the package.
+    return spread(items) + tn.mean(items)
+`;
+
+const NEEDY_UTILS = String.raw`import assay_tiny_numeric as tn
+
+
+def doc_to_text(doc):
+    return "Numbers: " + ", ".join(str(value) for value in doc["values"]) + "\nTotal:"
+
+
+def _weighted(values, weight):
+    return tn.mean(values) * weight
+
+
+def process_results(doc, results):
+    return {"score": _weighted(doc["values"], len(results[0]))}
+`;
+
+const TINY_PACKAGE = {
+  '__init__.py': 'def mean(values):\n    return sum(values) / len(values)\n',
+  'stats.py': 'def spread(values):\n    return max(values) - min(values)\n',
+};
+
+/** Imports a module and calls its functions as lm-eval does, with `datasets.Dataset.map` as documented. */
+const DIRECT = String.raw`
+import importlib.util, json, sys, types
+
+class Dataset:
+    def __init__(self, rows):
+        self.rows = rows
+    def map(self, function):
+        return Dataset([{**row, **function(dict(row))} for row in self.rows])
+
+datasets = types.ModuleType("datasets"); datasets.Dataset = Dataset; sys.modules["datasets"] = datasets
+request = json.load(sys.stdin)
+if request.get("stub"):
+    # The pure functions never touch the package: any module by that name does for a direct call.
+    for name in ("assay_tiny_numeric", "assay_tiny_numeric.stats"):
+        sys.modules[name] = types.ModuleType(name)
+    sys.modules["assay_tiny_numeric.stats"].spread = None
+spec = importlib.util.spec_from_file_location("m", request["module"])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+out = {}
+if "docs" in request:
+    out["docs"] = module.process_docs(Dataset(request["docs"])).rows
+if "scored" in request:
+    out["texts"] = [module.doc_to_text(doc) for doc, _ in request["scored"]]
+    out["scores"] = [module.process_results(doc, [response]) for doc, response in request["scored"]]
+print(json.dumps(out))
+`;
+
+function direct(python: string, request: object, env: Record<string, string> = {}): Json {
+  const result = spawnSync(python, ['-c', DIRECT], {
+    input: JSON.stringify(request),
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+  });
+  if (result.status !== 0) throw new Error(`direct Python run failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as Json;
+}
+
+const DOCS = [
+  { question: 'How   many  apples?', values: [1, 2, 3], answer: '2' },
+  { question: 'Sum of  these', values: [10, -4], answer: '6' },
+  { question: 'Mean?', values: [0.5, 0.25, 0.125, 2], answer: '0.71875' },
+];
+
+function writeTasks(): string {
+  const dir = tempDir('assay-missing-package-');
+  writeFileSync(path.join(dir, 'pure_utils.py'), PURE_UTILS);
+  writeFileSync(path.join(dir, 'needy_utils.py'), NEEDY_UTILS);
+  writeFileSync(path.join(dir, 'docs.jsonl'), `${DOCS.map((doc) => JSON.stringify(doc)).join('\n')}\n`);
+  const data = 'dataset_path: json\ndataset_kwargs:\n  data_files:\n    test: docs.jsonl\ntest_split: test\n';
+  writeFileSync(
+    path.join(dir, 'pure.yaml'),
+    `task: pure\n${data}output_type: generate_until\nprocess_docs: !function pure_utils.process_docs\ndoc_to_text: "{{query}}"\ndoc_to_target: answer\ngeneration_kwargs:\n  until: ["\\n"]\nmetric_list:\n  - metric: exact_match\n`,
+  );
+  writeFileSync(
+    path.join(dir, 'needy.yaml'),
+    `task: needy\n${data}output_type: generate_until\ndoc_to_text: !function needy_utils.doc_to_text\ndoc_to_target: answer\ngeneration_kwargs:\n  until: ["\\n"]\nprocess_results: !function needy_utils.process_results\nmetric_list:\n  - metric: score\n    aggregation: mean\n    higher_is_better: true\n`,
+  );
+  return dir;
+}
+
+async function withPythonPath<T>(site: string | undefined, body: () => Promise<T>): Promise<T> {
+  const saved = process.env.PYTHONPATH;
+  if (site === undefined) delete process.env.PYTHONPATH;
+  else process.env.PYTHONPATH = site;
+  try {
+    return await body();
+  } finally {
+    if (saved === undefined) delete process.env.PYTHONPATH;
+    else process.env.PYTHONPATH = saved;
+  }
+}
+
+describe.skipIf(!plain)('Python task modules that import a missing package', () => {
+  const dir = writeTasks();
+  const env = { PYTHONPATH: '' };
+
+  it('a pure process_docs beside a metric that needs the package runs as Python runs it', async () => {
+    const run = await withPythonPath(undefined, () =>
+      evaluate({ model: 'dummy', tasks: ['pure'], includePath: [dir], python: plain }),
+    );
+    const expected = direct(plain, { module: path.join(dir, 'pure_utils.py'), docs: DOCS, stub: true });
+    const samples = run.samples.pure as Json[];
+    expect(samples.map((line) => line.doc)).toEqual(expected.docs);
+    expect(samples.map((line) => line.arguments.gen_args_0.arg_0)).toEqual(
+      expected.docs.map((doc: Json) => doc.query),
+    );
+    expect(run.results.results.pure['exact_match,none']).toBeTypeOf('number');
+  });
+
+  it('a function that reaches the package is refused: validate names it, run stops at planning (exit 2)', () => {
+    const validated = runCli(
+      ['validate', '--no_data', '--include_path', dir, '--python', plain, '--format', 'json'],
+      { env },
+    );
+    expect(validated.status).toBe(1);
+    const records = JSON.parse(validated.stdout) as Json[];
+    const byName = Object.fromEntries(records.map((record) => [record.name, record]));
+    expect(byName.pure.ok).toBe(true);
+    expect(byName.needy.ok).toBe(false);
+    expect(byName.needy.code).toBe('python_package_missing');
+    const reason = `process_results: !function needy_utils.process_results needs ${PACKAGE}, not installed for ${plain} (via process_results -> _weighted -> tn); install it in that interpreter or pass --python`;
+    // Located at the reference in the YAML: its line, and the column where the function's name starts.
+    const yamlLines = readFileSync(path.join(dir, 'needy.yaml'), 'utf8').split('\n');
+    const line = yamlLines.findIndex((text) => text.startsWith('process_results:'));
+    const where = `${path.join(dir, 'needy.yaml')}:${line + 1}:${yamlLines[line].indexOf('needy_utils') + 1}`;
+    expect(byName.needy.error).toBe(`${where}: ${reason}`);
+
+    const stopped = runCli(
+      ['run', '--model', 'dummy', '--tasks', 'needy', '--include_path', dir, '--python', plain],
+      {
+        env,
+      },
+    );
+    expect(stopped.status).toBe(2);
+    expect(stopped.stderr.trim().split('\n')).toEqual([`assay: error: ${where}: ${reason}`]);
+  });
+
+  it('with the package installed the module uses it: no placeholder, the values Python computes', async () => {
+    const site = tempDir('assay-site-');
+    mkdirSync(path.join(site, PACKAGE));
+    for (const [file, text] of Object.entries(TINY_PACKAGE))
+      writeFileSync(path.join(site, PACKAGE, file), text);
+    const run = await withPythonPath(site, () =>
+      evaluate({ model: 'dummy', tasks: ['needy'], includePath: [dir], python: plain }),
+    );
+    const samples = run.samples.needy as Json[];
+    const expected = direct(
+      plain,
+      {
+        module: path.join(dir, 'needy_utils.py'),
+        scored: samples.map((line) => [line.doc, line.resps[0][0]]),
+      },
+      { PYTHONPATH: site },
+    );
+    expect(samples.map((line) => line.arguments.gen_args_0.arg_0)).toEqual(expected.texts);
+    expect(samples.map((line) => line.score)).toEqual(expected.scores.map((score: Json) => score.score));
+    const mean = expected.scores.reduce((sum: number, score: Json) => sum + score.score, 0) / samples.length;
+    expect(run.results.results.needy['score,none']).toBeCloseTo(mean, 12);
+
+    // An installed package whose own dependency is missing is its failure, never stood in for.
+    mkdirSync(path.join(site, 'assay_broken_dep'));
+    writeFileSync(path.join(site, 'assay_broken_dep', '__init__.py'), 'import assay_absent_dependency_xyz\n');
+    const broken = tempDir('assay-broken-dep-');
+    writeFileSync(
+      path.join(broken, 'broken_utils.py'),
+      'import assay_broken_dep\n\ndef doc_to_text(doc):\n    return doc["question"]\n',
+    );
+    writeFileSync(
+      path.join(broken, 'broken.yaml'),
+      'task: broken\ndataset_path: json\ntest_split: test\ndoc_to_text: !function broken_utils.doc_to_text\ndoc_to_target: answer\n',
+    );
+    const report = await withPythonPath(site, () =>
+      validateTasks({ includePath: [broken], builtinDir: false, data: false, python: plain }),
+    );
+    expect(report.records.map((record) => [record.name, record.ok, record.code])).toEqual([
+      ['broken', false, 'function_not_found'],
+    ]);
+    expect(report.records[0].error).toMatch(
+      /doc_to_text: !function broken_utils\.doc_to_text: importing broken_utils\.py failed: ModuleNotFoundError: No module named 'assay_absent_dependency_xyz' at __init__\.py:1 in <module>/,
+    );
+  });
+});
