@@ -177,7 +177,7 @@ describe('a third-party backend registered by name', () => {
     ).rejects.toThrow("--model hf is lm-eval's in-process Hugging Face transformers backend");
   });
 
-  it('refuses, when created, a backend of another spec version or one missing a declared capability', async () => {
+  it('refuses, when created, a backend of another spec version, one missing a declared capability, or one with no concurrency', async () => {
     registerBackend('old-spec', {
       create: () => ({ ...new BigramBackend(), specificationVersion: undefined }) as never,
     });
@@ -195,7 +195,14 @@ describe('a third-party backend registered by name', () => {
         };
       },
     });
+    // The latency cap keeps at most `concurrency` requests in flight: 0 would send none.
+    registerBackend('no-concurrency', {
+      create: () => Object.assign(new BigramBackend(), { concurrency: 0 }),
+    });
     try {
+      await expect(evaluate({ model: 'no-concurrency', tasks: [mcTask()] })).rejects.toThrow(
+        'backend no-concurrency declares concurrency 0; it must be a positive integer when set',
+      );
       await expect(evaluate({ model: 'old-spec', tasks: [mcTask()] })).rejects.toThrow(
         "backend old-spec implements backend spec (none: no specificationVersion); this assay implements specificationVersion 'v1'",
       );
@@ -205,6 +212,7 @@ describe('a third-party backend registered by name', () => {
     } finally {
       expect(unregisterBackend('old-spec')).toBe(true);
       expect(unregisterBackend('half-declared')).toBe(true);
+      expect(unregisterBackend('no-concurrency')).toBe(true);
     }
   });
 });

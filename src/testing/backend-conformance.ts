@@ -44,6 +44,8 @@ export type BackendConformanceTest =
   | 'error-slots-loglikelihood'
   | 'error-slots-rolling'
   | 'error-slots-generate'
+  | 'call-options'
+  | 'aborted-call'
   | 'capability-refusals';
 
 export interface BackendConformanceOptions {
@@ -178,6 +180,9 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
       expect(hasGenerationLogprobs(model)).toBe(model.capabilities.generationLogprobs);
       expect(hasChatTemplate(model)).toBe(model.capabilities.chatTemplate);
       expect(hasUsage(model)).toBe(model.capabilities.usage);
+      // How many requests it works on at once (the latency cap keeps no more in flight): unset, or ≥ 1.
+      const { concurrency } = model;
+      expect(concurrency === undefined || (Number.isInteger(concurrency) && concurrency >= 1)).toBe(true);
     });
 
     check('info', undefined, async (model) => {
@@ -443,6 +448,72 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
       (model, batch) => model.generate(batch),
       (got, expected) => expect(got).toBe(expected),
     );
+
+    // Per-call options (spec v1's third argument): a signal that never fires changes no answer.
+    check('call-options', undefined, async (model) => {
+      const live = () => ({ signal: new AbortController().signal });
+      const { capabilities } = model;
+      if (capabilities.loglikelihood) {
+        const plain = ok(await model.loglikelihood(REQUESTS));
+        const given = ok(await model.loglikelihood(REQUESTS, undefined, live()));
+        for (const [i, result] of given.entries()) {
+          expect(result.logprob).toBeCloseTo(plain[i].logprob, 4);
+          expect(result.isGreedy).toBe(plain[i].isGreedy);
+        }
+      }
+      if (capabilities.loglikelihoodRolling) {
+        const plain = ok(await model.loglikelihoodRolling(TEXTS));
+        const given = ok(await model.loglikelihoodRolling(TEXTS, undefined, live()));
+        for (const [i, value] of given.entries()) expect(value).toBeCloseTo(plain[i], 4);
+      }
+      if (capabilities.generate) {
+        const plain = ok(await model.generate([GENERATE, OTHER_GENERATE]));
+        expect(ok(await model.generate([GENERATE, OTHER_GENERATE], undefined, live()))).toEqual(plain);
+        if (hasGenerationLogprobs(model)) {
+          const given = ok(await model.generateWithLogprobs([GENERATE, OTHER_GENERATE], undefined, live()));
+          expect(given.map((generation) => generation.text)).toEqual(plain);
+        }
+      }
+    });
+
+    /**
+     * A call whose signal has already fired settles: refused, or answered with one slot per request by a
+     * backend that cannot stop a call (the caller ignores those answers). Either way the backend lets go
+     * of it and answers the next call as before, as the latency cap needs after it aborts a request.
+     */
+    check('aborted-call', undefined, async (model) => {
+      const aborted = () => {
+        const controller = new AbortController();
+        controller.abort(new Error('aborted by the conformance suite'));
+        return { signal: controller.signal };
+      };
+      const settles = async (count: number, call: () => Promise<unknown[]>) => {
+        const settled = await call().then(
+          (answers) => answers,
+          (error: unknown) => error,
+        );
+        if (Array.isArray(settled)) expect(settled).toHaveLength(count);
+      };
+      const { capabilities } = model;
+      if (capabilities.loglikelihood) {
+        const before = ok(await model.loglikelihood([REQUESTS[2]]));
+        await settles(1, () => model.loglikelihood([REQUESTS[2]], undefined, aborted()));
+        const after = ok(await model.loglikelihood([REQUESTS[2]]));
+        expect(after[0].logprob).toBeCloseTo(before[0].logprob, 4);
+      }
+      if (capabilities.loglikelihoodRolling) {
+        const before = ok(await model.loglikelihoodRolling([TEXTS[1]]));
+        await settles(1, () => model.loglikelihoodRolling([TEXTS[1]], undefined, aborted()));
+        expect(ok(await model.loglikelihoodRolling([TEXTS[1]]))[0]).toBeCloseTo(before[0], 4);
+      }
+      if (capabilities.generate) {
+        const before = ok(await model.generate([OTHER_GENERATE]));
+        await settles(1, () => model.generate([OTHER_GENERATE], undefined, aborted()));
+        if (hasGenerationLogprobs(model))
+          await settles(1, () => model.generateWithLogprobs([OTHER_GENERATE], undefined, aborted()));
+        expect(ok(await model.generate([OTHER_GENERATE]))).toEqual(before);
+      }
+    });
 
     check('capability-refusals', undefined, async (model) => {
       const { capabilities } = model;

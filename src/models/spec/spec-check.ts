@@ -36,4 +36,7 @@ export function checkBackendSpec(backend: unknown, label: string): asserts backe
       if (typeof value[method] !== 'function') missing.push(`${method} (capability ${capability})`);
   }
   if (missing.length) fail(`lacks method${missing.length === 1 ? '' : 's'} ${missing.join(', ')}`);
+  const concurrency = value.concurrency;
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && (concurrency as number) >= 1))
+    fail(`declares concurrency ${String(concurrency)}; it must be a positive integer when set`);
 }
