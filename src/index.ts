@@ -1,15 +1,7 @@
-export { withResponseCache } from './cache/caching-backend.js';
 export { MemoryResponseCache } from './cache/memory-response-cache.js';
 export type { ResponseCache } from './cache/response-cache.js';
 export { AssayError, type ErrorCode } from './errors.js';
-export {
-  type EvaluateOptions,
-  type EvaluateResult,
-  evaluate,
-  type SimpleEvaluateOptions,
-  simpleEvaluate,
-} from './evaluate/evaluate.js';
-export type { RunEvent, RunListener } from './evaluate/events.js';
+export type { Logger, RunEvent, RunListener } from './events.js';
 // The backend spec (v1): the ModelBackend type, its optional capabilities and their predicates.
 export {
   type Answer,
@@ -43,6 +35,7 @@ export {
   type UsageReporting,
   type UsageSummary,
 } from './models/backend.js';
+export { withResponseCache } from './models/caching-backend.js';
 export { DummyBackend } from './models/dummy/dummy-backend.js';
 export {
   type BackendContext,
@@ -54,6 +47,13 @@ export {
 } from './models/registry.js';
 export type { Tokenizer, TokenizerBackendName, TokenizerIdentity } from './models/tokenizers/tokenizer.js';
 export { makeTable } from './results/table.js';
+export {
+  type EvaluateOptions,
+  type EvaluateResult,
+  evaluate,
+  type SimpleEvaluateOptions,
+  simpleEvaluate,
+} from './run/evaluate.js';
 export { defineTask } from './tasks/define-task.js';
 export type { GroupNode, LoadedTask, TaskNode } from './tasks/task.js';
 export type { Doc, TaskConfig } from './tasks/types.js';

@@ -260,9 +260,14 @@ describe('assay compare', () => {
       noLogs,
     ]);
     expect(plain.status).toBe(0);
+    // Issue 20: a run without sample logs is compared on its leaderboard (here it shares no task with B).
     const withoutSamples = runCli(['compare', noLogs, runB]);
-    expect(withoutSamples.status).toBe(2);
-    expect(withoutSamples.stderr).toContain('--log_samples');
+    expect(withoutSamples.status).toBe(0);
+    expect(withoutSamples.stdout).toContain('no sample logs beside both runs, so no paired tests');
+    expect(withoutSamples.stdout).toContain('only in A: arithmetic');
+    const metricWithoutSamples = runCli(['compare', noLogs, runB, '--metric', 'acc']);
+    expect(metricWithoutSamples.status).toBe(2);
+    expect(metricWithoutSamples.stderr).toContain('--metric needs sample logs beside both runs');
     const unknownTask = runCli(['compare', runA, runB, '--tasks', 'compare_quizz']);
     expect(unknownTask.status).toBe(2);
     expect(unknownTask.stderr).toContain('did you mean compare_quiz');
@@ -270,6 +275,43 @@ describe('assay compare', () => {
     expect(unknownMetric.status).toBe(2);
     expect(unknownMetric.stderr).toContain('task compare_quiz has no metric f1');
     rmSync(noLogs, { recursive: true, force: true });
+  });
+
+  it('two leaderboards: paired tests when sample logs are beside them, else old, new, Δ and its interval', () => {
+    const leaderboardOf = (run: string) => findOne(path.join(run, 'dummy'), /^leaderboard_.*\.json$/);
+    // Beside their results and sample logs: the paired tests, as for the runs themselves.
+    const beside = runCli(['compare', leaderboardOf(runA), leaderboardOf(runB)]);
+    expect(beside.status).toBe(0);
+    expect(beside.stdout).toContain('Samples paired by doc_hash');
+    // Alone (copied away from their runs): a diff of the two files.
+    const alone = tempDir();
+    const [fileA, fileB] = [runA, runB].map((run, i) => {
+      const file = path.join(alone, `leaderboard_${i}.json`);
+      writeFileSync(file, readFileSync(leaderboardOf(run)));
+      return file;
+    });
+    const json = runCli(['compare', fileA, fileB, '--format', 'json']);
+    expect(json.stderr).toBe('');
+    expect(json.status).toBe(0);
+    const diff = JSON.parse(json.stdout);
+    const [a, b] = [fileA, fileB].map((file) => readJson<Sample>(file));
+    expect(diff.kind).toBe('leaderboard-diff');
+    expect(diff.tasks.map((row: Sample) => row.task)).toEqual(Object.keys(a.tasks));
+    for (const row of diff.tasks) {
+      const [old, now] = [a.tasks[row.task], b.tasks[row.task]];
+      expect([row.old, row.new]).toEqual([old.value, now.value]);
+      expect(row.delta).toBeCloseTo(now.value - old.value, 14);
+      // Newcombe's method 10 / MOVER from the two files' own Wilson intervals, recomputed here.
+      const low = now.value - old.value - Math.hypot(now.value - now.ci[0], old.ci[1] - old.value);
+      const high = now.value - old.value + Math.hypot(now.ci[1] - now.value, old.value - old.ci[0]);
+      expect(row.deltaCi[0]).toBeCloseTo(low, 12);
+      expect(row.deltaCi[1]).toBeCloseTo(high, 12);
+      expect(row.exceeds).toBe(low > 0 || high < 0);
+    }
+    const table = runCli(['compare', fileA, fileB]);
+    expect(table.status).toBe(0);
+    expect(table.stdout).toMatch(/^Task\s+Metric\s+A\s+B\s+Δ\s+95% CI of Δ\s+Exceeds\s+Change/m);
+    rmSync(alone, { recursive: true, force: true });
   });
 });
 

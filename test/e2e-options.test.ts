@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
-import { simpleEvaluate } from '../src/evaluate/evaluate.js';
+import { simpleEvaluate } from '../src/run/evaluate.js';
 import { findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './helpers.js';
 
 type Json = Record<string, any>;

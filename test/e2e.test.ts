@@ -111,15 +111,25 @@ describe('assay run, end to end on the real CLI', () => {
       path.basename(findOne(dir, /^results_.*\.json$/)).slice('results_'.length),
     );
     const leaderboard = readJson<Results>(leaderboardFile);
-    expect(leaderboard.schema).toBe('assay.leaderboard/v1');
+    // Issue 20: v2, each task's primary metric with its direction, scale, value, interval and n.
+    expect(leaderboard.schema).toBe('assay.leaderboard/v2');
     expect(leaderboard.tasks.arithmetic).toMatchObject({
       metric: 'exact_match',
       filter: 'none',
-      score: entry['exact_match,none'],
+      higher_is_better: true,
+      scale: '[0, 1]',
+      value: entry['exact_match,none'],
+      ci: entry['exact_match_ci,none'],
+      ci_level: 0.95,
       n: 40,
       correct: scores.filter((s) => s === 1).length,
+      errors: 0,
+      timeouts: 0,
     });
+    // The task's own 40 requests.
+    expect(leaderboard.tasks.arithmetic.latency.requests).toBe(40);
     expect(leaderboard.overall).toBe(entry['exact_match,none']);
+    expect(leaderboard.overall_tasks).toEqual(['arithmetic']);
   });
 
   it('writes byte-identical sample logs for two runs with the same seed', () => {
@@ -255,6 +265,21 @@ describe('assay run, end to end on the real CLI', () => {
     const results = readJson<Results>(findOne(path.join(out, 'dummy'), /^results_.*\.json$/));
     expect(results.results.generation['bypass,none']).toBe(999);
     expect(readJsonl(findOne(path.join(out, 'dummy'), /^samples_generation_.*\.jsonl$/))).toHaveLength(6);
+    // Issue 20: lm-eval's 999 placeholder stays in results.json, but the leaderboard shows no score.
+    const leaderboard = readJson<Results>(findOne(path.join(out, 'dummy'), /^leaderboard_.*\.json$/));
+    expect(leaderboard).toMatchObject({ predict_only: true, overall: null, overall_tasks: [] });
+    expect(leaderboard.overall_note).toBe('a predict-only run: nothing was scored');
+    expect(leaderboard.tasks.generation).toMatchObject({ metric: 'bypass', value: null, ci: null, n: 0 });
+    // No value anywhere is the placeholder (a substring test would trip on latency digits like 0.02299999).
+    const numbers: number[] = [];
+    const walk = (value: unknown): void => {
+      if (typeof value === 'number') numbers.push(value);
+      else if (typeof value === 'string' && value.trim() === '999') numbers.push(999);
+      else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+    };
+    walk(leaderboard);
+    expect(numbers.length).toBeGreaterThan(0);
+    expect(numbers).not.toContain(999);
   });
 
   it('a group with aggregate_metric_list reports a weighted group score', () => {

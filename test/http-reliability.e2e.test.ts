@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { evaluate } from '../src/evaluate/evaluate.js';
+import { evaluate } from '../src/run/evaluate.js';
 import { type Faults, startTestServer, type TestServer } from './fixtures/openai-server.js';
 import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
 

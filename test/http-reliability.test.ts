@@ -10,7 +10,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AssayError } from '../src/errors.js';
-import { simpleEvaluate } from '../src/evaluate/evaluate.js';
 import {
   hasTokenScoring,
   isRequestError,
@@ -21,6 +20,7 @@ import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import type { ChatBackend } from '../src/models/http/chat-backend.js';
 import type { CompletionsBackend } from '../src/models/http/completions-backend.js';
 import { createHttpBackend } from '../src/models/http/create.js';
+import { simpleEvaluate } from '../src/run/evaluate.js';
 import { type Faults, startTestServer, type TestServer } from './fixtures/openai-server.js';
 
 const servers: TestServer[] = [];

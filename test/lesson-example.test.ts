@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScriptedAdapter, SilentAdapter } from '../examples/lesson/adapters.js';
-import { simpleEvaluate } from '../src/evaluate/evaluate.js';
+import { simpleEvaluate } from '../src/run/evaluate.js';
 import type { ModelBackend } from '../src/models/backend.js';
 import { probeSandbox } from '../src/sandbox/bubblewrap.js';
 import { sandboxOptions } from '../src/sandbox/sandbox.js';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { simpleEvaluate } from '../src/evaluate/evaluate.js';
+import { simpleEvaluate } from '../src/run/evaluate.js';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { prepareOutputDirectory, writeOutputs } from '../src/results/output.js';
 import type { CommitStep } from '../src/results/staged-write.js';
@@ -118,6 +118,9 @@ describe('outputs are all or nothing', () => {
       'results_2026-01-01T00-00-00.000000.json',
       'results_2026-01-02T00-00-00.000000.json',
     ]);
-    expect(readJson<{ schema: string }>(first.leaderboard).schema).toBe('assay.leaderboard/v1');
+    // Issue 20: the leaderboard's schema was bumped (v2) and names the results file it summarises.
+    const leaderboard = readJson<{ schema: string; results_file: string }>(first.leaderboard);
+    expect(leaderboard.schema).toBe('assay.leaderboard/v2');
+    expect(leaderboard.results_file).toBe('results_2026-01-01T00-00-00.000000.json');
   });
 });

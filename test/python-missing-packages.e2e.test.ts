@@ -10,10 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../src/evaluate/evaluate.js';
 import { validateTasks } from '../src/evaluate/validate.js';
+import { evaluate } from '../src/run/evaluate.js';
 import { testInterpreters } from './fixtures/python/bridge.conformance.js';
-import { runCli, tempDir } from './helpers.js';
+import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
 
 type Json = Record<string, any>;
 
@@ -233,5 +233,94 @@ describe.skipIf(!plain)('Python task modules that import a missing package', () 
     expect(report.records[0].error).toMatch(
       /doc_to_text: !function broken_utils\.doc_to_text: importing broken_utils\.py failed: ModuleNotFoundError: No module named 'assay_absent_dependency_xyz' at __init__\.py:1 in <module>/,
     );
+  });
+});
+
+// aradice's shape: a multiple-choice task whose f1 aggregation is a function calling scikit-learn's
+// f1_score, which the interpreter does not have (assay's stand-in serves it).
+const ARADICE_METRICS = `from sklearn.metrics import f1_score
+
+
+def micro_f1_score(items):
+    golds, preds = list(zip(*items))
+    return f1_score(golds, preds, average="micro")
+
+
+def macro_f1_score(items):
+    golds, preds = list(zip(*items))
+    return f1_score(golds, preds, average="macro")
+`;
+
+const MC_DOCS = [
+  ['a cup', 'a hat', 'a kettle', 2],
+  ['rain', 'sun', 'snow', 0],
+  ['left', 'right', 'up', 1],
+  ['seven', 'eight', 'nine', 1],
+  ['iron', 'wood', 'glass', 0],
+  ['north', 'south', 'east', 2],
+  ['tea', 'milk', 'water', 2],
+  ['red', 'green', 'blue', 0],
+  ['cat', 'dog', 'bird', 1],
+].map(([sol1, sol2, sol3, label], id) => ({ goal: `Question ${id}: which one?`, sol1, sol2, sol3, label }));
+
+describe.skipIf(!plain)('scikit-learn f1_score in a task aggregation, without scikit-learn', () => {
+  it("an aradice-shaped task: the f1 aggregation gives the micro and macro F1 of the model's answers", () => {
+    const dir = tempDir('assay-aradice-like-');
+    writeFileSync(path.join(dir, 'metrics.py'), ARADICE_METRICS);
+    writeFileSync(path.join(dir, 'docs.jsonl'), `${MC_DOCS.map((doc) => JSON.stringify(doc)).join('\n')}\n`);
+    const yaml = (task: string, aggregation: string) =>
+      `task: ${task}\ndataset_path: json\ndataset_kwargs:\n  data_files:\n    test: docs.jsonl\ntraining_split: null\nvalidation_split: null\ntest_split: test\noutput_type: multiple_choice\ndoc_to_text: "Q: {{goal}}\\nA:"\ndoc_to_target: label\ndoc_to_choice: "{{[sol1, sol2, sol3]}}"\nmetric_list:\n  - metric: acc\n    aggregation: mean\n    higher_is_better: true\n  - metric: f1\n    higher_is_better: true\n    aggregation: !function metrics.${aggregation}\nmetadata:\n  version: 1.0\n`;
+    writeFileSync(path.join(dir, 'aradice_like_micro.yaml'), yaml('aradice_like_micro', 'micro_f1_score'));
+    writeFileSync(path.join(dir, 'aradice_like_macro.yaml'), yaml('aradice_like_macro', 'macro_f1_score'));
+    const out = tempDir('assay-aradice-like-out-');
+    const run = runCli(
+      [
+        'run',
+        '--model',
+        'dummy',
+        '--tasks',
+        'aradice_like_micro,aradice_like_macro',
+        '--include_path',
+        dir,
+      ].concat(['--log_samples', '--output_path', out, '--python', plain as string]),
+      { env: { PYTHONPATH: '' } },
+    );
+    expect(run.stderr).not.toMatch(/error/);
+    expect(run.status).toBe(0);
+    const results = readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/));
+    expect(results.manifest.python.stand_ins).toContain('sklearn');
+    for (const task of ['aradice_like_micro', 'aradice_like_macro']) {
+      const lines = readJsonl<Json>(findOne(path.join(out, 'dummy'), new RegExp(`^samples_${task}_\\d`)));
+      expect(lines).toHaveLength(MC_DOCS.length);
+      // The model's answer: the choice with the highest log-likelihood; gold: the doc's label.
+      const pairs = lines.map((line) => {
+        const lls = line.resps.map((resp: string[][]) => Number(resp[0][0]));
+        const pred = lls.reduce(
+          (best: number, value: number, i: number) => (value > lls[best] ? i : best),
+          0,
+        );
+        return [MC_DOCS[line.doc_id].label as number, pred] as const;
+      });
+      // F1 by hand: per label 2·TP / (2·TP + FP + FN); micro pools the counts, macro averages the labels
+      // (the sorted union of golds and answers).
+      const labels = [...new Set(pairs.flat())].sort((a, b) => a - b);
+      const counts = labels.map((label) => ({
+        tp: pairs.filter(([gold, pred]) => gold === label && pred === label).length,
+        golds: pairs.filter(([gold]) => gold === label).length,
+        preds: pairs.filter(([, pred]) => pred === label).length,
+      }));
+      const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+      const tp = sum(counts.map((count) => count.tp));
+      const micro =
+        (2 * tp) / (sum(counts.map((count) => count.golds)) + sum(counts.map((count) => count.preds)));
+      const perLabel = counts.map((count) => (2 * count.tp) / (count.golds + count.preds));
+      const macro = sum(perLabel) / labels.length;
+      const expected = task.endsWith('micro') ? micro : macro;
+      expect(results.results[task]['f1,none']).toBe(expected);
+      // Not a degenerate case: the answers are neither all right nor all one label.
+      expect(tp).toBeGreaterThan(0);
+      expect(tp).toBeLessThan(pairs.length);
+      expect(new Set(pairs.map(([, pred]) => pred)).size).toBeGreaterThan(1);
+    }
   });
 });

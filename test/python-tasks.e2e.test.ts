@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AssayError } from '../src/errors.js';
-import { evaluate } from '../src/evaluate/evaluate.js';
+import { evaluate } from '../src/run/evaluate.js';
 import { testInterpreters } from './fixtures/python/bridge.conformance.js';
 import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
 

@@ -143,13 +143,24 @@ function withoutTiming(results: Json): Json {
       delete stats.usage[key];
   }
   for (const report of Object.values(copy.perplexity ?? {}) as Json[]) delete report.seconds;
+  // Each task's own request times (issue 20): the counts must add up, the times are timing.
+  for (const latency of Object.values(stats.by_task ?? {}) as Json[]) withoutLatencyTimes(latency);
   return copy;
+}
+
+function withoutLatencyTimes(latency: Json | null): void {
+  if (!latency) return;
+  delete latency.mean_ms;
+  delete latency.p50_ms;
+  delete latency.p95_ms;
 }
 
 function leaderboardWithoutTiming(leaderboard: Json): Json {
   const copy = structuredClone(leaderboard);
   delete copy.date;
-  for (const task of Object.values(copy.tasks) as Json[]) delete task.mean_latency_ms;
+  // The results file's name carries the run's time stamp.
+  delete copy.results_file;
+  for (const task of Object.values(copy.tasks) as Json[]) withoutLatencyTimes(task.latency);
   return copy;
 }
 

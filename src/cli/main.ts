@@ -139,9 +139,13 @@ export function buildProgram(): Command {
       '--ppl_max_length <tokens>',
       'strided: window length; chunked: chunk size n_ctx (default: the model context)',
     )
-    .action(async (flags: Record<string, unknown>) => {
+    .action(async (flags: Record<string, unknown>, command: Command) => {
       const { runCommand } = await import('./run.js');
-      process.exitCode = await runCommand(flags);
+      // The flags declared here are the keys a --config file may set (run.ts does not import this file).
+      process.exitCode = await runCommand(
+        flags,
+        command.options.map((option) => option.attributeName()),
+      );
     });
   void run;
 
@@ -203,10 +207,10 @@ export function buildProgram(): Command {
   program
     .command('compare')
     .description(
-      'paired comparison of two runs (results dir or file, with --log_samples sample logs): B − A per task and group',
+      'paired comparison of two runs (results dir or file, with --log_samples sample logs): B − A per task and group; without sample logs, or given two leaderboard_<time>.json, the leaderboards are diffed',
     )
-    .argument('<run_a>', 'baseline run A')
-    .argument('<run_b>', 'candidate run B')
+    .argument('<run_a>', 'baseline run A (or its leaderboard)')
+    .argument('<run_b>', 'candidate run B (or its leaderboard)')
     .option('-t, --tasks <tasks...>', 'tasks or groups to compare (default: every task in both runs)')
     .option('--metric <name>', 'metric to compare (default: the first metric of each task)')
     .option('--format <format>', 'table | json | markdown', 'table')

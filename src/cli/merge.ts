@@ -1,5 +1,5 @@
 import { AssayError } from '../errors.js';
-import { mergeShards } from '../evaluate/merge-shards.js';
+import { mergeShards } from '../results/merge/merge-shards.js';
 import { makeTable } from '../results/table.js';
 import { reportError } from './errors.js';
 

@@ -1,4 +1,4 @@
-import type { RunEvent, RunListener } from '../evaluate/events.js';
+import type { RunEvent, RunListener } from '../events.js';
 
 /**
  * Progress on stderr: the phase, requests done/total, rate and ETA. Silent when stderr is not a TTY,

@@ -4,7 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AssayError } from '../errors.js';
-import { optionsFromFlags } from './run.js';
+import { buildProgram } from './main.js';
+import { optionsFromFlags as fromFlags } from './run.js';
+
+/** The flags of `assay run` as main.ts declares them, which the CLI passes to optionsFromFlags. */
+const runFlags = buildProgram()
+  .commands.find((command) => command.name() === 'run')
+  ?.options.map((option) => option.attributeName());
+if (!runFlags?.includes('model')) throw new Error('main.ts declares no run command with --model');
+const known = runFlags;
+const optionsFromFlags = (flags: Record<string, unknown>) => fromFlags(flags, known);
 
 async function config(text: string): Promise<string> {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'assay-config-')), 'run.yaml');

@@ -1,19 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { AssayError, closestNames } from '../errors.js';
-import { type EvaluateOptions, evaluate } from '../evaluate/evaluate.js';
-import type { RunEvent, RunListener } from '../evaluate/events.js';
 import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
+import type { RunEvent, RunListener } from '../events.js';
 import type { ExportRequest } from '../export/export-run.js';
 import { exportRun } from '../export/export-run.js';
 import { wandbRefusal } from '../export/wandb.js';
-import type { ResultsFile } from '../results/build.js';
+import type { ResultsFile } from '../results/results-file.js';
 import { makeTable } from '../results/table.js';
+import { type EvaluateOptions, evaluate } from '../run/evaluate.js';
 import { buildTaskIndex } from '../tasks/index.js';
 import { reportError } from './errors.js';
 import { consoleExportLogger, hubRequest } from './export.js';
 import { pinsFlag, secondsFlag } from './flag-values.js';
-import { buildProgram } from './main.js';
 import { progressListener } from './progress.js';
 import { isListing, taskListing } from './task-listing.js';
 import { taskSources } from './task-sources.js';
@@ -133,12 +132,6 @@ const LM_EVAL_ONLY = new Set([
   'wandb_config_args',
 ]);
 
-/** The flags of `assay run`, from the one option table (main.ts). */
-function runFlagNames(): string[] {
-  const run = buildProgram().commands.find((command) => command.name() === 'run');
-  return run ? run.options.map((option) => option.attributeName()) : [];
-}
-
 /** No --include_path stays undefined: the shard record keeps `include_path: null`. */
 function runTaskSources(flags: Record<string, unknown>): { includePath?: string[]; indexCacheDir: string } {
   const { includePath, indexCacheDir } = taskSources(flags);
@@ -174,9 +167,10 @@ function hubExport(flags: Record<string, unknown>): ExportRequest | undefined {
   return request;
 }
 
+/** `known`: the flags of `assay run` as commander declared them (main.ts), the keys --config may set. */
 export function optionsFromFlags(
   raw: Record<string, unknown>,
-  known: readonly string[] = runFlagNames(),
+  known: readonly string[],
 ): EvaluateOptions & { showConfig: boolean; writeOut: boolean; hubExport?: ExportRequest } {
   const flags = mergeConfigFile(raw, known);
   const tracking = hubExport(flags);
@@ -302,7 +296,7 @@ function errorSummary(results: ResultsFile, logged: string[] | undefined): strin
   return `${lines.join('\n')}\n`;
 }
 
-export async function runCommand(flags: Record<string, unknown>): Promise<number> {
+export async function runCommand(flags: Record<string, unknown>, known: readonly string[]): Promise<number> {
   let stopListening = () => {};
   try {
     // `--tasks list` (list_groups, list_tags, list_subtasks) prints the listing, as lm-eval did; no model.
@@ -317,7 +311,7 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
       process.stdout.write(`${taskListing(index, listing)}\n`);
       return 0;
     }
-    const options = optionsFromFlags(flags);
+    const options = optionsFromFlags(flags, known);
     const progress = progressListener();
     const state: RunState = { phase: 'loading', requests: new Map() };
     const listener: RunListener = (event) => {

@@ -5,6 +5,7 @@
  * per-program outcomes on the doc for the sample log. Aggregation runs after, on plain numbers.
  */
 import { AssayError } from '../errors.js';
+import type { RunListener } from '../events.js';
 import {
   type CodeScoreRequest,
   codeScoreProblem,
@@ -14,7 +15,6 @@ import {
 import { CodeSandbox, type CreateSandboxOptions, UNSAFE_WARNING } from '../sandbox/sandbox.js';
 import type { CodeOutcome } from '../sandbox/types.js';
 import { leafTasks, type TaskNode } from '../tasks/task.js';
-import type { RunListener } from './events.js';
 import type { ScoredDoc, ScoredTask } from './score.js';
 
 /** A scored doc whose metrics ran code: its outcomes, one per program, go to the sample log. */

@@ -1,4 +1,5 @@
 import { AssayError } from '../errors.js';
+import type { RunListener } from '../events.js';
 import {
   type Answer,
   type CallOptions,
@@ -11,8 +12,8 @@ import {
   type ProgressSink,
   type RequestError,
 } from '../models/backend.js';
-import type { RunListener } from './events.js';
 import { isLatencyTimeout, type LatencyTimeout, sendCapped } from './latency-cap.js';
+import { answerClock } from './request-timing.js';
 import type { Instance, RequestType, Response } from './requests.js';
 
 interface UniqueRequest {
@@ -85,15 +86,23 @@ export async function executeRequests(
     const total = unique.reduce((sum, request) => sum + request.copies, 0);
     listener?.({ type: 'request-batch-start', requestType: type, total: list.length, unique: total });
     const started = performance.now();
-    const progress = (done: number) =>
+    const clock = answerClock(total);
+    const progress = (done: number) => {
+      clock.progress(done);
       listener?.({ type: 'request-progress', requestType: type, done, total });
-    const { answers, logprobs } = await send(backend, type, unique, progress, options.maxLatencyS);
+    };
+    const sent = await send(backend, type, unique, progress, options.maxLatencyS);
+    const { answers, logprobs } = sent;
+    const clocked = clock.finish();
+    const times = sent.timesMs ?? clocked;
     let offset = 0;
     for (const request of unique) {
       const slice = answers.slice(offset, offset + request.copies);
       const logprobSlice = logprobs?.slice(offset, offset + request.copies);
+      const latencyMs = Array.from(times.subarray(offset, offset + request.copies));
       offset += request.copies;
       for (const instance of request.instances) {
+        instance.latencyMs = latencyMs;
         instance.resps = request.copies === 1 ? new Array(instance.repeats).fill(slice[0]) : slice;
         if (logprobSlice) {
           instance.genLogprobs =
@@ -168,13 +177,16 @@ async function send(
   unique: UniqueRequest[],
   progress: (done: number) => void,
   maxLatencyS: number | undefined,
-): Promise<{ answers: Response[]; logprobs?: Array<GeneratedTokens | null> }> {
+): Promise<{ answers: Response[]; logprobs?: Array<GeneratedTokens | null>; timesMs?: Float64Array }> {
   const expand = <T>(make: (request: UniqueRequest, copy: number) => T): T[] => {
     const out: T[] = [];
     for (const request of unique)
       for (let copy = 0; copy < request.copies; copy++) out.push(make(request, copy));
     return out;
   };
+  // Under a cap each request is timed alone (latency-cap.ts): its own time, not the progress clock's.
+  const timesMs =
+    maxLatencyS === undefined ? undefined : new Float64Array(unique.reduce((n, r) => n + r.copies, 0));
   /** One call with every request, or, under a latency cap, a call per request against the clock. */
   const dispatch = async <R, A>(
     requests: R[],
@@ -190,6 +202,7 @@ async function send(
       concurrency: backend.concurrency ?? 1,
       progress,
       backend: backend.name,
+      timesMs,
     });
   };
   let answers: Response[];
@@ -227,11 +240,12 @@ async function send(
         logprobs: generations.map((generation) =>
           failed(generation) ? null : (generation as Generation).logprobs,
         ),
+        timesMs,
       };
     }
     answers = await dispatch(requests, (batch, sink, options) => backend.generate(batch, sink, options));
   }
-  return { answers };
+  return { answers, timesMs };
 }
 
 function expectCount(backend: ModelBackend, type: RequestType, got: number, expected: number): void {

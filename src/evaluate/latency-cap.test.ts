@@ -8,8 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CallOptions, GenerateRequest, ModelBackend } from '../models/backend.js';
+import { buildLeaderboard } from '../results/leaderboard.js';
+import { leaderboardSchema, resultsFileSchema, sampleLineSchema } from '../results/schema.js';
 import { makeTable } from '../results/table.js';
-import { simpleEvaluate } from './evaluate.js';
+import { simpleEvaluate } from '../run/evaluate.js';
 import { executeRequests } from './execute.js';
 import { LatencyTimeout } from './latency-cap.js';
 import type { Instance } from './requests.js';
@@ -113,6 +115,28 @@ describe('executeRequests with a latency cap', () => {
     expect(seconds).toBeLessThan(2);
   });
 
+  it('times each request alone: the timed-out one costs the cap, answers in flight beside it do not', async () => {
+    const backend = new ClockedBackend(2);
+    // The slow request is the longest, so it is sent first, with quick ones finishing around it.
+    const instances = [
+      generation(0, 'say slow, and then a much longer prompt'),
+      generation(1, 'say one'),
+      generation(2, 'say two'),
+      generation(3, 'say six'),
+    ];
+    await executeRequests(backend, instances, undefined, { maxLatencyS: 0.2 });
+    expect(instances[0].resps).toEqual([new LatencyTimeout(0.2)]);
+    const [slow, ...quick] = instances.map((instance) => instance.latencyMs ?? []);
+    expect(slow).toHaveLength(1);
+    // Stamped at its deadline (timers fire no earlier than asked), well before the 5 s it would take.
+    expect(slow[0]).toBeGreaterThanOrEqual(199);
+    expect(slow[0]).toBeLessThan(1000);
+    for (const times of quick) {
+      expect(times).toHaveLength(1);
+      expect(times[0]).toBeLessThan(100);
+    }
+  });
+
   it('without a cap, keeps one call for every request (the backend batches)', async () => {
     const backend = new ClockedBackend();
     const instances = [generation(0, 'say one'), generation(1, 'say two')];
@@ -162,6 +186,19 @@ describe('a run with --max_latency_s', () => {
       '|                 Tasks                  |Version|Filter|n-shot|  Metric   |   |Value |   |Stderr|Timeouts|',
       '|echo (partial: 1 timed out, 3 of 4 docs)|None   |none  |     0|exact_match|↑  |0.6667|±  |0.3333|       1|',
     ]);
+    // The one results contract reads all of it back: the timeouts block, the timed-out line, and the
+    // leaderboard's per-task and run counts (not errors, not in n).
+    const read = resultsFileSchema.parse(JSON.parse(JSON.stringify(output.results)));
+    expect(read.timeouts).toEqual({ max_latency_s: 0.2, samples: 1, by_task: { echo: 1 } });
+    const readLines = lines.map((line) => sampleLineSchema.parse(JSON.parse(JSON.stringify(line))));
+    expect(readLines.map((line) => line.timed_out)).toEqual([undefined, true, undefined, undefined]);
+    expect(() => sampleLineSchema.parse({ ...readLines[1], timed_out: false })).toThrow();
+    const leaderboard = leaderboardSchema.parse(
+      buildLeaderboard({ results: read, samples: { echo: readLines } }),
+    );
+    expect(leaderboard).toMatchObject({ errors: 0, timeouts: 1, partial: true });
+    expect(leaderboard.tasks.echo).toMatchObject({ n: 3, correct: 2, errors: 0, timeouts: 1, partial: true });
+    expect(leaderboard.tasks.echo.value).toBeCloseTo(2 / 3, 15);
   });
 
   it('records timeouts: 0 when every request was in time, and nothing without a cap', async () => {

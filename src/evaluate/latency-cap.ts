@@ -45,13 +45,28 @@ const RELEASE_MS = 1000;
 export async function sendCapped<R, A>(
   requests: R[],
   call: (request: R, options: CallOptions) => Promise<Answer<A>[]>,
-  options: { maxLatencyS: number; concurrency: number; progress?: ProgressSink; backend: string },
+  options: {
+    maxLatencyS: number;
+    concurrency: number;
+    progress?: ProgressSink;
+    backend: string;
+    /**
+     * Filled with each request's own wall time in ms (by position), from its call to its answer, or to
+     * its deadline for one that timed out. Requests here are timed one by one, so these are exact, where
+     * a batched call's progress stamps are not (answers in flight together finish out of order).
+     */
+    timesMs?: Float64Array;
+  },
 ): Promise<Array<Answer<A> | LatencyTimeout>> {
   const limitMs = options.maxLatencyS * 1000;
   const answers = new Array<Answer<A> | LatencyTimeout>(requests.length);
   let next = 0;
   let done = 0;
-  const timed = async (request: R): Promise<Answer<A>[] | LatencyTimeout> => {
+  const timed = async (request: R, index: number): Promise<Answer<A>[] | LatencyTimeout> => {
+    const started = performance.now();
+    const stamp = () => {
+      if (options.timesMs) options.timesMs[index] = performance.now() - started;
+    };
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'late'>((resolve) => {
@@ -60,6 +75,7 @@ export async function sendCapped<R, A>(
     const pending = call(request, { signal: controller.signal });
     try {
       const first = await Promise.race([pending, deadline]);
+      stamp();
       if (first !== 'late') return first;
     } finally {
       clearTimeout(timer);
@@ -72,7 +88,7 @@ export async function sendCapped<R, A>(
   const worker = async (): Promise<void> => {
     while (next < requests.length) {
       const index = next++;
-      const answer = await timed(requests[index]);
+      const answer = await timed(requests[index], index);
       if (answer instanceof LatencyTimeout) {
         answers[index] = answer;
       } else {

@@ -11,7 +11,6 @@ import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import type { LoadedTask } from '../tasks/task.js';
 import type { Doc, FunctionRef, MetricConfig } from '../tasks/types.js';
 import { normalizeGenerationKwargs } from './generation-kwargs.js';
-import type { PlannedDoc, TaskPlan } from './plan.js';
 
 export type McMode = 'loglikelihood' | 'generate';
 
@@ -115,14 +114,20 @@ export function generativeChoiceGeneration(
   );
 }
 
+/** A planned doc's answer key (the fields of plan.ts's PlannedDoc it reads; plan.ts imports this file). */
+export interface ChoiceDoc {
+  target: unknown;
+  choices?: string[];
+}
+
 export function generativeChoiceResults(
-  plan: TaskPlan,
-  planned: PlannedDoc,
+  taskName: string,
+  planned: ChoiceDoc,
   results: unknown[],
 ): Record<string, unknown> {
   const choices = planned.choices ?? [];
   const answer = String(results[0] ?? '');
   const picked = extractChoice(answer, choices);
-  const gold = goldIndex(planned.target, choices, plan.task.name);
+  const gold = goldIndex(planned.target, choices, taskName);
   return { acc: picked === gold ? 1 : 0 };
 }

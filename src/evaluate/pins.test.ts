@@ -10,7 +10,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AssayError } from '../errors.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
-import { simpleEvaluate } from './evaluate.js';
+import { simpleEvaluate } from '../run/evaluate.js';
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 

@@ -1,4 +1,5 @@
 import { AssayError } from '../errors.js';
+import type { RunListener } from '../events.js';
 import {
   type ChatMessage,
   type GenerateRequest,
@@ -11,7 +12,6 @@ import { FewshotSampler, isSameSplit } from '../prompts/fewshot.js';
 import { prepareDocFunctions } from '../python/doc-functions.js';
 import type { LoadedTask } from '../tasks/task.js';
 import type { Doc, MetricConfig } from '../tasks/types.js';
-import type { RunListener } from './events.js';
 import { normalizeGenerationKwargs } from './generation-kwargs.js';
 import { sampleSize } from './limit.js';
 import {

@@ -12,7 +12,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { AssayError } from '../errors.js';
 import type { GenerateRequest, LoglikelihoodRequest, RollingRequest } from '../models/backend.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
-import { evaluate, type SimpleEvaluateOptions, simpleEvaluate } from './evaluate.js';
+import { evaluate, type SimpleEvaluateOptions, simpleEvaluate } from '../run/evaluate.js';
 
 /** The dummy model, counting every request that reaches it. */
 class CountingBackend extends DummyBackend {

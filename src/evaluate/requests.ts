@@ -41,6 +41,8 @@ export interface Instance {
   resps: Response[];
   /** generate_until from a backend with `generateWithLogprobs`: per repeat, the generated tokens' log-probabilities. */
   genLogprobs?: Array<GeneratedTokens | null>;
+  /** Wall time of each backend request that answered it, in ms (request-timing.ts); timing, not a score. */
+  latencyMs?: number[];
 }
 
 /** The `arguments` field of a sample line, as lm-eval writes it. */

@@ -1,68 +1,43 @@
 import { AssayError } from '../errors.js';
 import type { ModelBackend } from '../models/backend.js';
-import type { PythonRuntime } from '../python/python-runtime.js';
-import { buildResults, type ResultsFile } from '../results/build.js';
-import { type SampleLine, sampleLine, taskHash } from '../results/samples.js';
-import type { CodeSandbox } from '../sandbox/sandbox.js';
 import type { LoadedTask, TaskNode } from '../tasks/task.js';
 import { leafTasks } from '../tasks/task.js';
 import { aggregateGroup, aggregateTask, allGroups, type GroupResult, type TaskResult } from './aggregate.js';
 import { runCodeStage } from './code-stage.js';
-import { errorCauses } from './errored-samples.js';
-import type { RunListener } from './events.js';
-import { executeRequests } from './execute.js';
-import type { McMode } from './mc-generate.js';
-import type { PerplexityOptions } from './perplexity/settings.js';
+import { type ErrorCauses, errorCauses } from './errored-samples.js';
+import { executeRequests, type RequestLatency } from './execute.js';
 import { PerplexityStage } from './perplexity/stage.js';
-import { type TaskPins, verifyPins } from './pins.js';
+import type { PerplexityReport } from './perplexity/types.js';
+import { verifyPins } from './pins.js';
 import { planTask, type TaskPlan } from './plan.js';
+import { type TaskLatency, taskLatency } from './request-timing.js';
 import type { Instance } from './requests.js';
+import type { RunOptions } from './run-options.js';
+import { type RunRecord, runRecord } from './run-record.js';
 import { type ScoredTask, scoreTask } from './score.js';
-import type { Shard } from './shard.js';
 
-export interface Seeds {
-  random: number | null;
-  numpy: number | null;
-  torch: number | null;
-  fewshot: number | null;
-}
-
-export interface RunOptions {
-  limit?: number;
-  samples?: Record<string, number[]>;
-  shard?: Shard;
-  mcMode?: McMode;
-  numFewshot?: number;
-  seeds: Seeds;
-  systemInstruction?: string;
-  applyChatTemplate: boolean | string;
-  fewshotAsMultiturn: boolean;
-  genKwargs: Record<string, unknown>;
-  bootstrapIters: number;
-  predictOnly: boolean;
-  /** What results.json's `config` block records about how the model was asked for. */
-  modelLabel: { model: string; modelArgs: Record<string, unknown> | string; batchSize: string | number };
-  useCache?: string | null;
-  listener?: RunListener;
-  /** Runs model-written code for code metrics; set only when the run's tasks were confirmed as unsafe_code. */
-  codeSandbox?: CodeSandbox;
-  /** --ppl_mode / --ppl_stride / --ppl_max_length for loglikelihood_rolling tasks. */
-  perplexity?: PerplexityOptions;
-  /** The Python worker the tasks' Python functions are bound to, when any task has them (the manifest records it). */
-  python?: PythonRuntime;
-  /** Task → expected content sha256 (`--expect_sha256`), checked once the docs are loaded. */
-  pins?: TaskPins;
-  /** The per-request latency cap in seconds (`--max_latency_s`). */
-  maxLatencyS?: number;
-}
-
-export interface EvaluationOutput {
-  results: ResultsFile;
-  /** task name → one line per doc per filter. */
-  samples: Record<string, SampleLine[]>;
+/**
+ * The evaluation stage's output: everything the results stage (results/run-output.ts) turns into
+ * results.json and the sample logs, as plain data.
+ */
+export interface EvaluatedRun {
+  record: RunRecord;
+  nodes: TaskNode[];
+  plans: TaskPlan[];
+  /** Per task (in plan order): the scored docs of every filter. */
+  scored: ScoredTask[];
   taskResults: TaskResult[];
   groupResults: GroupResult[];
-  plans: TaskPlan[];
+  /** Per request type: wall seconds and requests. */
+  latency: RequestLatency;
+  /** Per task: its own requests' wall times (request-timing.ts). */
+  taskLatency: Record<string, TaskLatency>;
+  errors: ErrorCauses;
+  /** loglikelihood_rolling tasks' perplexity blocks. */
+  perplexity: Record<string, PerplexityReport>;
+  /** Seconds since the epoch when the run started. */
+  startDate: number;
+  seconds: number;
   /** Requests that failed and made errored samples; the CLI exits 1 when any did. */
   erroredSamples: number;
 }
@@ -72,7 +47,7 @@ export async function runEvaluation(
   backend: ModelBackend,
   nodes: TaskNode[],
   options: RunOptions,
-): Promise<EvaluationOutput> {
+): Promise<EvaluatedRun> {
   const started = performance.now();
   const startDate = Date.now() / 1000;
   const tasks = uniqueLeaves(nodes);
@@ -129,7 +104,6 @@ export async function runEvaluation(
 
   listener?.({ type: 'phase', phase: 'scoring' });
   const taskResults: TaskResult[] = [];
-  const samples: Record<string, SampleLine[]> = {};
   let erroredSamples = 0;
   const scoredTasks: ScoredTask[] = [];
   for (const plan of plans) {
@@ -143,44 +117,30 @@ export async function runEvaluation(
     });
     erroredSamples += result.erroredSamples;
     taskResults.push(result);
-    const lines: SampleLine[] = [];
-    const docsById = new Map(plan.docs.map((doc) => [doc.docId, doc]));
-    for (const filter of scored.filters) {
-      for (const doc of scored.byFilter.get(filter) ?? []) {
-        const planned = docsById.get(doc.docId);
-        if (planned) lines.push(sampleLine(planned, doc));
-      }
-    }
-    // As lm-eval writes them: every doc under the first filter, then every doc under the next (docs by id).
-    lines.sort(
-      (a, b) => scored.filters.indexOf(a.filter) - scored.filters.indexOf(b.filter) || a.doc_id - b.doc_id,
-    );
-    samples[plan.task.name] = lines;
   }
   const byName = new Map(taskResults.map((result) => [result.name, result]));
   const groupResults = (
     await Promise.all(allGroups(nodes).map((group) => aggregateGroup(group, byName)))
   ).filter((result): result is GroupResult => result !== undefined);
 
-  const taskHashes: Record<string, string> = {};
-  for (const [name, lines] of Object.entries(samples)) taskHashes[name] = taskHash(lines);
-  const results = buildResults({
+  const run: EvaluatedRun = {
+    // Built once, now: a served backend's usage covers the whole run.
+    record: runRecord(backend, options),
     nodes,
     plans,
+    scored: scoredTasks,
     taskResults,
     groupResults,
-    backend,
-    options,
-    taskHashes,
     latency,
+    taskLatency: taskLatency(instances),
+    errors: errorCauses(scoredTasks),
+    perplexity: perplexity.report(scoredTasks),
     startDate,
     seconds: (performance.now() - started) / 1000,
-    errors: errorCauses(scoredTasks),
-  });
-  const perplexityReports = perplexity.report(scoredTasks);
-  if (Object.keys(perplexityReports).length) results.perplexity = perplexityReports;
+    erroredSamples,
+  };
   listener?.({ type: 'run-end', seconds: (performance.now() - started) / 1000 });
-  return { results, samples, taskResults, groupResults, plans, erroredSamples };
+  return run;
 }
 
 function uniqueLeaves(nodes: TaskNode[]): LoadedTask[] {

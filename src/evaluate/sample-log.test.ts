@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
-import { simpleEvaluate } from './evaluate.js';
+import { simpleEvaluate } from '../run/evaluate.js';
 
 // lm-eval (api/task.py construct_requests, evaluator.py): a generate_until Instance carries
 // `deepcopy(config.generation_kwargs)` — the YAML's kwargs after TaskConfig.__post_init__ added

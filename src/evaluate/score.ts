@@ -17,7 +17,7 @@ import { pythonStr } from '../python/semantics/literal.js';
 import type { MetricConfig } from '../tasks/types.js';
 import { isLatencyTimeout } from './latency-cap.js';
 import { generativeChoiceResults } from './mc-generate.js';
-import type { DocPerplexity } from './perplexity/report.js';
+import type { DocPerplexity } from './perplexity/types.js';
 import { metricName, type PlannedDoc, type TaskPlan } from './plan.js';
 
 /** One doc's outcome under one filter pipeline: what the sample log writes and aggregation reads. */
@@ -251,7 +251,7 @@ export function processResults(
   python?: Record<string, Record<string, unknown>>,
 ): Record<string, unknown> {
   const { task } = plan;
-  if (plan.mcMode === 'generate') return generativeChoiceResults(plan, planned, results);
+  if (plan.mcMode === 'generate') return generativeChoiceResults(plan.task.name, planned, results);
   if (task.custom) return task.custom.processResults(planned.doc, results);
   if (task.config.process_results) {
     if (isPythonRef(task.config.process_results)) {

@@ -1,5 +1,5 @@
 import { AssayError } from '../errors.js';
-import type { Seeds } from './run-evaluation.js';
+import type { Seeds } from './run-options.js';
 
 const DEFAULTS = [0, 1234, 1234, 1234];
 

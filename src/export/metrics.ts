@@ -3,7 +3,7 @@
  * tracking system stores. Entries that are not metrics (`alias`, `name`, `sample_len`, notes) and values
  * that are not finite numbers (lm-eval's "N/A" stderr) are left out.
  */
-import type { RunResults } from '../results/compare/load-run.js';
+import type { ReadResults } from '../results/schema.js';
 
 export interface MetricPoint {
   /** Task or group name. */
@@ -40,7 +40,7 @@ function entryMetrics(scope: string, entry: Record<string, unknown>): MetricPoin
 }
 
 /** Tasks first, in the results file's order, then groups not already listed among them. */
-export function metricPoints(results: RunResults): MetricPoint[] {
+export function metricPoints(results: ReadResults): MetricPoint[] {
   const points: MetricPoint[] = [];
   const seen = new Set<string>();
   for (const block of [results.results, results.groups ?? {}]) {

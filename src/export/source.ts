@@ -1,17 +1,17 @@
 /**
  * What an export reads: one run's results file, the sample logs and the leaderboard written beside it.
- * The run is located as compare and gate locate it (results/compare/load-run.ts: the results file, its
+ * The run is located and read as compare and gate read it (results/read-run.ts: the results file, its
  * folder, or the --output_path above it); here sample logs are optional, since a run made without
  * --log_samples still has results worth tracking.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type LoadedRun, loadRun, type RunResults } from '../results/compare/load-run.js';
-import { leaderboardFileFor, stampOf } from '../results/run-files.js';
+import { type LoadedRun, loadRun } from '../results/read-run.js';
+import { stampOf } from '../results/run-files.js';
+import type { ReadResults } from '../results/schema.js';
 
 export interface ExportSource {
   resultsFile: string;
-  results: RunResults;
+  results: ReadResults;
   /** Leaf task → its sample log, in the order of the results file's configs. */
   sampleFiles: Map<string, string>;
   leaderboardFile: string | undefined;
@@ -22,12 +22,11 @@ export interface ExportSource {
 }
 
 export function fromLoadedRun(run: LoadedRun): ExportSource {
-  const leaderboard = leaderboardFileFor(run.resultsFile);
   return {
     resultsFile: run.resultsFile,
     results: run.results,
     sampleFiles: run.sampleFiles,
-    leaderboardFile: leaderboard !== undefined && existsSync(leaderboard) ? leaderboard : undefined,
+    leaderboardFile: run.leaderboardFile,
     stamp: stampOf(run.resultsFile),
     ignoredResultsFiles: run.ignoredResultsFiles,
   };

@@ -1,7 +1,5 @@
 import { AssayError, closestNames } from '../errors.js';
-import type { RunListener } from '../evaluate/events.js';
 import { checkBackendSpec, type ModelBackend } from './backend.js';
-import type { HttpModelName } from './http/create.js';
 import { inProcessBackendError } from './lm-eval-backends.js';
 import { checkModelArgKeys } from './model-arg-keys.js';
 
@@ -10,7 +8,13 @@ import { checkModelArgKeys } from './model-arg-keys.js';
  * registers (`registerBackend`). `evaluate({ model })` and `assay run --model` look names up here; an
  * unknown name lists the valid ones, and lm-eval's in-process backends (`hf`, …) name what to run instead.
  */
-export type BuiltInModelName = 'dummy' | 'gguf' | 'demo' | 'vllm' | 'sglang' | HttpModelName;
+export type BuiltInModelName =
+  | 'dummy'
+  | 'gguf'
+  | 'demo'
+  | 'vllm'
+  | 'sglang'
+  | import('./http/create.js').HttpModelName;
 
 /** What a run gives every backend besides its model args. */
 export interface BackendContext {
@@ -22,7 +26,7 @@ export interface BackendContext {
   /** The run's output folder, when it writes one: managed servers keep their log there. */
   outputDirectory?: string;
   /** Progress of slow starts (a managed server loading its model). */
-  listener?: RunListener;
+  listener?: import('../events.js').RunListener;
   warn?: (message: string) => void;
 }
 
@@ -42,7 +46,7 @@ export interface BackendDefinition {
   responseCache?: 'wrap' | 'inside';
 }
 
-const http = (name: HttpModelName): BackendDefinition => ({
+const http = (name: import('./http/create.js').HttpModelName): BackendDefinition => ({
   checkArgs: async (args) => {
     const { validateHttpModelArgs } = await import('./http/create.js');
     validateHttpModelArgs(name, args);
@@ -207,7 +211,7 @@ export async function createBackend(
   }
   if (inside || !context.cachePath) return backend;
   const [{ withResponseCache }, { SqliteResponseCache }] = await Promise.all([
-    import('../cache/caching-backend.js'),
+    import('./caching-backend.js'),
     import('../cache/sqlite-response-cache.js'),
   ]);
   return withResponseCache(backend, new SqliteResponseCache(context.cachePath), args);

@@ -5,6 +5,7 @@
  * stay in Python as handles that can be passed back by reference.
  */
 
+import { parsePythonFloat } from './semantics/format.js';
 import { isTuple, markTuple, PythonFloat } from './semantics/literal.js';
 
 /**
@@ -105,13 +106,7 @@ function revive(_key: string, value: unknown): unknown {
     case 'tuple':
       return pyTuple(tagged.v as unknown[]);
     case 'float':
-      return tagged.v === 'nan'
-        ? Number.NaN
-        : tagged.v === 'inf'
-          ? Number.POSITIVE_INFINITY
-          : tagged.v === '-inf'
-            ? Number.NEGATIVE_INFINITY
-            : Number(tagged.v);
+      return typeof tagged.v === 'number' ? tagged.v : parsePythonFloat(String(tagged.v));
     case 'handle':
       return new PyHandle(tagged.id as number, tagged.str as string, tagged.json);
     default:

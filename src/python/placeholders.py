@@ -21,14 +21,19 @@ import sys
 import traceback
 import types
 
-# Set by configure(): the worker's test for task files, and the packages it serves stand-ins for.
+# Set by configure(): the worker's test for task files, the packages it serves stand-ins for, those of
+# them that provide only a few names (sklearn: f1_score, accuracy_score), and the worker's own files.
 is_task_file = None
 STAND_INS = {}
+PARTIAL_STAND_INS = set()
+OWN_FILES = set()
 
 
-def configure(is_task_file, stand_ins):
+def configure(is_task_file, stand_ins, partial_stand_ins=(), own_files=()):
     globals()["is_task_file"] = is_task_file
     globals()["STAND_INS"] = stand_ins
+    globals()["PARTIAL_STAND_INS"] = set(partial_stand_ins)
+    globals()["OWN_FILES"] = set(own_files)
 
 
 # Package -> the task file that first needed it.
@@ -45,6 +50,15 @@ class PackageNeeded(ImportError):
     def __init__(self, message, root):
         super().__init__(message, name=root)
         self.assay_needs = root
+
+
+def active_placeholders():
+    return _active_placeholders
+
+
+def placeholder_for(root, name):
+    """A placeholder for `name`, a name of `root` that a partial stand-in lacks."""
+    return Placeholder(root, name, _loading[-1] if _loading else "task code")
 
 
 def placeholder_message(root, needed_by):
@@ -184,7 +198,10 @@ def placeholderable(error, path):
     if not name or type(error) is not ModuleNotFoundError:
         return None
     root = name.split(".")[0]
-    if root in _active_placeholders or root in STAND_INS or root in ("lm_eval", "datasets", "__main__"):
+    # A partial stand-in (sklearn's f1_score and accuracy_score) serves its names; the rest of the
+    # package is missing, and raises ModuleNotFoundError from the stand-in's own code.
+    partial = root in PARTIAL_STAND_INS
+    if root in _active_placeholders or (root in STAND_INS and not partial) or root in ("lm_eval", "datasets", "__main__"):
         return None
     if root in sys.builtin_module_names or root in getattr(sys, "stdlib_module_names", ()):
         return None
@@ -192,13 +209,15 @@ def placeholderable(error, path):
     folder = os.path.dirname(path)
     if os.path.exists(os.path.join(folder, root + ".py")) or os.path.isdir(os.path.join(folder, root)):
         return None
-    try:
-        if importlib.util.find_spec(root) is not None:
-            return None  # installed: the missing piece is inside it
-    except (ImportError, ValueError):
-        return None
+    if not partial:
+        try:
+            if importlib.util.find_spec(root) is not None:
+                return None  # installed: the missing piece is inside it
+        except (ImportError, ValueError):
+            return None
     # The import statement that failed must be task code, not an installed package's own dependency.
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if not f.filename.startswith("<frozen")]
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if not f.filename.startswith("<frozen") and not (partial and f.filename in OWN_FILES)]
     if not frames or not is_task_file(frames[-1].filename):
         return None
     return root
@@ -234,6 +253,11 @@ def import_with_placeholders(name, path, error):
         _active_placeholders.clear()
         # Placeholders leave sys.modules: later imports (by other code) see the package as missing.
         for key in [key for key, value in sys.modules.items() if type(value) is PlaceholderModule]:
+            parent, _, child = key.rpartition(".")
+            # ...and a partial stand-in's package (sklearn) loses the placeholder submodule set on it.
+            owner = sys.modules.get(parent) if parent else None
+            if owner is not None and type(owner) is not PlaceholderModule and owner.__dict__.get(child) is sys.modules[key]:
+                delattr(owner, child)
             del sys.modules[key]
 
 

@@ -216,6 +216,12 @@ class StandInFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             is_package = any(other.startswith(fullname + ".") for other in self.builders)
             return importlib.machinery.ModuleSpec(fullname, self, is_package=is_package)
         root = fullname.split(".")[0]
+        if root in PARTIAL_STAND_INS:
+            # A stand-in for a few names only: the rest of the package is missing, and a task module
+            # importing it gets placeholders (placeholders.py serves them while they are active).
+            if placeholders_active(root):
+                return None
+            raise ModuleNotFoundError(missing_message(fullname), name=fullname)
         if root in self.roots and not fullname.startswith("lm_eval.tasks."):
             raise ImportError(missing_message(fullname), name=fullname)
         return None
@@ -229,11 +235,16 @@ class StandInFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             module.__path__ = []
 
 
+# Import names whose distribution is called otherwise (what to install).
+DISTRIBUTIONS = {"sklearn": "scikit-learn"}
+
+
 def missing_message(what):
     root = what.split(".")[0]
     return (
         f"{what} is not available: this Python has no {root} package, and assay's stand-in for it does not "
-        f"provide {what}. Install {root} in the interpreter assay uses (--python PATH or ASSAY_PYTHON)"
+        f"provide {what}. Install {DISTRIBUTIONS.get(root, root)} in the interpreter assay uses "
+        "(--python PATH or ASSAY_PYTHON)"
     )
 
 
@@ -653,6 +664,43 @@ def build_datasets(module):
     strict_module(module, [name for name in vars(module) if not name.startswith("_")])
 
 
+# --- sklearn: f1_score and accuracy_score (sklearn_stand_in.py), every other name a placeholder ------
+
+
+def partial_missing(module, name):
+    """A name a partial stand-in lacks: a placeholder while a task module is imported with placeholders
+    for the package (so only the functions that reach it are refused), else a ModuleNotFoundError."""
+    if name.startswith("__") and name.endswith("__"):
+        raise AttributeError(name)
+    root = module.__name__.split(".")[0]
+    if placeholders_active(root) and is_task_file(sys._getframe(2).f_code.co_filename):
+        return placeholders().placeholder_for(root, f"{module.__name__}.{name}")
+    raise ModuleNotFoundError(missing_message(f"{module.__name__}.{name}"), name=root)
+
+
+def build_sklearn(module):
+    module.__version__ = "0+assay.stand-in"
+
+    def __getattr__(name):
+        # scikit-learn loads its submodules on attribute access: `import sklearn; sklearn.metrics.f1_score`.
+        if name == "metrics":
+            return importlib.import_module("sklearn.metrics")
+        return partial_missing(module, name)
+
+    module.__getattr__ = __getattr__
+
+
+def build_sklearn_metrics(module):
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sklearn_stand_in.py")
+    spec = importlib.util.spec_from_file_location("assay_sklearn_stand_in", path)
+    metrics = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(metrics)
+    module.f1_score = metrics.f1_score
+    module.accuracy_score = metrics.accuracy_score
+    module.__all__ = ["accuracy_score", "f1_score"]
+    module.__getattr__ = lambda name: partial_missing(module, name)
+
+
 # --- lm_eval: the helpers the task tree imports most -------------------------------------------------
 
 
@@ -860,6 +908,8 @@ def build_lm_eval_tasks(module):
 
 tasks_roots = []
 STAND_INS = {}
+# Stand-ins that provide a few names of a package; the rest of it is treated as missing.
+PARTIAL_STAND_INS = set()
 
 
 def install_stand_ins():
@@ -882,6 +932,11 @@ def install_stand_ins():
         ):
             finder.add(name, build)
         STAND_INS["lm_eval"] = True
+    if importlib.util.find_spec("sklearn") is None:
+        finder.add("sklearn", build_sklearn)
+        finder.add("sklearn.metrics", build_sklearn_metrics)
+        STAND_INS["sklearn"] = True
+        PARTIAL_STAND_INS.add("sklearn")
     if finder.builders:
         sys.meta_path.insert(0, finder)
 
@@ -891,6 +946,10 @@ def install_stand_ins():
 # this file, loaded only the first time a task module's import fails with ModuleNotFoundError (so
 # imports that succeed pay nothing, not even its compilation).
 
+_OWN_FILES = {
+    __file__,
+    *(os.path.join(os.path.dirname(os.path.abspath(__file__)), name) for name in ("placeholders.py", "sklearn_stand_in.py")),
+}
 # Folders whose files are task code: the folders of the modules loaded here, and the task trees.
 task_dirs = set()
 _placeholders = []
@@ -908,9 +967,16 @@ def placeholders():
         spec = importlib.util.spec_from_file_location("assay_placeholders", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        module.configure(is_task_file=is_task_file, stand_ins=STAND_INS)
+        module.configure(
+            is_task_file=is_task_file, stand_ins=STAND_INS, partial_stand_ins=PARTIAL_STAND_INS, own_files=_OWN_FILES
+        )
         _placeholders.append(module)
     return _placeholders[0]
+
+
+def placeholders_active(root):
+    """Whether a task module is being imported with placeholders for `root` right now."""
+    return bool(_placeholders) and root in _placeholders[0].active_placeholders()
 
 
 def check_reachable(fn, label):
@@ -955,7 +1021,6 @@ def load_module(path):
     return module
 
 
-_OWN_FILES = {__file__, os.path.join(os.path.dirname(os.path.abspath(__file__)), "placeholders.py")}
 
 
 def error_record(error, index=None):

@@ -1,17 +1,16 @@
+/**
+ * results_<time>.json from the evaluation stage's plain output: the score sections laid out as lm-eval
+ * lays them out (tree order, aliases indented by depth), assay's statistics, errors and manifest, and
+ * the run's settings from its RunRecord. Reads no backend and no options: `assay merge` calls it with a
+ * record rebuilt from the shards' results file.
+ */
 import type { GroupResult, MetricResult, TaskResult } from '../evaluate/aggregate.js';
 import type { ErrorCauses } from '../evaluate/errored-samples.js';
 import type { RequestLatency } from '../evaluate/execute.js';
-import type { PerplexityReport } from '../evaluate/perplexity/stage.js';
 import type { TaskPlan } from '../evaluate/plan.js';
-import type { RunOptions } from '../evaluate/run-evaluation.js';
-import type { Interval } from '../evaluate/uncertainty.js';
-import {
-  type GenerateRequest,
-  hasChatTemplate,
-  hasUsage,
-  type ModelBackend,
-  type UsageSummary,
-} from '../models/backend.js';
+import type { TaskLatency } from '../evaluate/request-timing.js';
+import type { RunRecord } from '../evaluate/run-record.js';
+import type { GenerateRequest } from '../models/backend.js';
 import { leafTasks, type TaskNode } from '../tasks/task.js';
 import type { TaskConfig } from '../tasks/types.js';
 import {
@@ -22,124 +21,26 @@ import {
   type Manifest,
   taskManifest,
 } from './manifest.js';
+import type { ErrorsBlock, MetricStats, ResultsEntry, ResultsFile, TimeoutsBlock } from './results-file.js';
 import { sha256 } from './samples.js';
+import { RESULTS_SCHEMA } from './schema.js';
 import { serializeConfig, serializeConfigValue } from './serialize.js';
 import { sanitizeModelName } from './write.js';
 
-export const RESULTS_SCHEMA = 'assay.results/v1';
-
-export type ResultsEntry = Record<string, unknown>;
-
-/** results_<time>.json: lm-eval's keys in lm-eval's order, then assay's additions. */
-export interface ResultsFile {
-  results: Record<string, ResultsEntry>;
-  groups?: Record<string, ResultsEntry>;
-  group_subtasks: Record<string, string[]>;
-  configs: Record<string, Record<string, unknown>>;
-  versions: Record<string, number | string | null>;
-  'n-shot': Record<string, number>;
-  higher_is_better: Record<string, Record<string, boolean>>;
-  'n-samples': Record<string, { original: number; effective: number }>;
-  config: Record<string, unknown>;
-  git_hash: string | null;
-  date: number;
-  task_hashes: Record<string, string>;
-  model_source: string;
-  model_name: string;
-  model_name_sanitized: string;
-  system_instruction: string | null;
-  system_instruction_sha: string | null;
-  fewshot_as_multiturn: boolean;
-  chat_template: string | null;
-  chat_template_sha: string | null;
-  total_evaluation_time_seconds: string;
-  assay_schema: string;
-  assay_version: string;
-  partial: boolean;
-  /** Per request type: wall seconds and count; `usage` from served backends (requests/s, p50/p95, tokens, cost). */
-  request_stats: RequestLatency & { usage?: UsageSummary };
-  manifest: Manifest;
-  /** task or group → `metric,filter` → how its stderr and interval were computed (docs/statistics.md). */
-  stats: Record<string, Record<string, MetricStats>>;
-  /** loglikelihood_rolling task → perplexity mode, parameters, tokenizer and the counts behind each metric. */
-  perplexity?: Record<string, PerplexityReport>;
-  /** Errored samples: docs a failed request or a failed metric left out of every metric. */
-  errors: ErrorsBlock;
-  /** Present when the run had a latency cap (`--max_latency_s`): the docs whose requests went over it. */
-  timeouts?: TimeoutsBlock;
-}
-
-/**
- * A capped run's timed-out samples: docs with a request not answered within `max_latency_s` seconds.
- * They are neither wrong nor errors and count in no metric; each task's entry has its `timeouts` count.
- */
-export interface TimeoutsBlock {
-  max_latency_s: number;
-  samples: number;
-  by_task: Record<string, number>;
-}
-
-/**
- * The run's errored samples. Every task (and group) with any also says so in its own entry:
- * `partial: true`, `errors`, `answered` (the docs its metrics are computed over) and a `note`.
- */
-export interface ErrorsBlock {
-  samples: number;
-  by_task: Record<string, number>;
-  /** Absent when the causes are not known (a merged run: sample logs keep the messages only). */
-  by_cause?: Record<string, number>;
-  first?: { task: string; doc_id: number; message: string } | null;
-}
-
-/** The statistics behind one `metric,filter` of results.json, beyond lm-eval's value and stderr. */
-export interface MetricStats {
-  n: number;
-  ci_level: number | null;
-  /** wilson (0/1 means), t (other means), percentile-bootstrap, normal (group means: value ± z·stderr). */
-  ci_method: Interval['method'] | null;
-  clustered?: {
-    by: string;
-    clusters: number;
-    /** null with fewer than 2 clusters, with `note` saying why. */
-    stderr: number | null;
-    stderr_cr1: number | null;
-    naive_stderr: number;
-    note?: string;
-    estimator: 'miller-2024-eq4';
-    cluster_correction_applied: false;
-  };
-  repeats?: {
-    k: number;
-    questions: number;
-    within_question_variance: number;
-    variance_of_question_means: number;
-    variance_of_mean: number;
-    within_share: number | null;
-  };
-}
-
-interface BuildInput {
+export interface BuildInput {
+  record: RunRecord;
   nodes: TaskNode[];
   plans: TaskPlan[];
   taskResults: TaskResult[];
   groupResults: GroupResult[];
-  backend: ModelBackend;
-  options: RunOptions;
   taskHashes: Record<string, string>;
   latency: RequestLatency;
+  /** Per task: its requests' wall times; absent for a merged run (percentiles do not merge). */
+  taskLatency?: Record<string, TaskLatency>;
   startDate: number;
   seconds: number;
   /** Causes of errored samples, when known; counts fall back to each task's own. */
   errors?: ErrorCauses;
-}
-
-/** lm-eval's model_name: the first of these model_args, else the backend name. */
-export function modelNameFrom(model: string, modelArgs: Record<string, unknown> | string): string {
-  if (typeof modelArgs === 'string') return modelArgs ? `${model}` : model;
-  for (const key of ['peft', 'delta', 'pretrained', 'model', 'path', 'engine']) {
-    if (typeof modelArgs[key] === 'string' && modelArgs[key]) return modelArgs[key] as string;
-  }
-  return model;
 }
 
 function metricEntries(metrics: MetricResult[]): ResultsEntry {
@@ -214,8 +115,8 @@ function partialMark(errors: number, docs: number, timeouts?: number): ResultsEn
 }
 
 function timeoutsBlock(input: BuildInput): TimeoutsBlock | undefined {
-  const cap = input.options.maxLatencyS;
-  if (cap === undefined) return undefined;
+  const cap = input.record.maxLatencyS;
+  if (cap === null) return undefined;
   const byTask = Object.fromEntries(
     input.taskResults
       .filter((result) => result.timedOutSamples > 0)
@@ -274,7 +175,7 @@ export function resultsConfig(
 }
 
 export function buildResults(input: BuildInput): ResultsFile {
-  const { options, plans, backend } = input;
+  const { record, plans } = input;
   const errors = errorsBlock(input);
   const timeouts = timeoutsBlock(input);
   const timeoutsOf = (name: string): number | undefined =>
@@ -345,56 +246,64 @@ export function buildResults(input: BuildInput): ResultsFile {
   const configs: Record<string, Record<string, unknown>> = {};
   for (const name of [...planByName.keys()].sort()) {
     const plan = planByName.get(name) as TaskPlan;
-    configs[name] = resultsConfig(plan.task.config, options.genKwargs, plan.generation);
+    configs[name] = resultsConfig(plan.task.config, record.genKwargs, plan.generation);
   }
   const nSamples: Record<string, { original: number; effective: number }> = {};
   for (const plan of plans)
     nSamples[plan.task.name] = { original: plan.original, effective: plan.docs.length };
 
-  const { model, modelArgs, batchSize } = options.modelLabel;
-  const modelName = modelNameFrom(model, modelArgs);
-  const chatTemplate =
-    options.applyChatTemplate !== false && hasChatTemplate(backend)
-      ? (backend.chatTemplate(
-          typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : undefined,
-        ) ?? null)
-      : null;
-  const limited = options.limit !== undefined || options.samples !== undefined;
-  const info = backend.info();
+  const { model, chatTemplate, seeds } = record;
+  const limited = record.limit !== null || record.samples;
+  const info = model.info;
   const manifest: Manifest = {
     schema: 'assay.manifest/v1',
     model: {
-      backend: model,
-      name: modelName,
+      backend: model.source,
+      name: model.name,
       revision: info.revision ?? null,
       sha256: info.sha256 ?? null,
-      model_args: typeof modelArgs === 'string' ? { raw: modelArgs } : modelArgs,
+      model_args: typeof model.args === 'string' ? { raw: model.args } : model.args,
       info,
     },
     assay: { version: assayVersion(), git_commit: assayGitCommit() },
-    tasks: Object.fromEntries(
-      plans.map((plan) => [plan.task.name, taskManifest(plan, options.seeds.fewshot)]),
-    ),
+    tasks: Object.fromEntries(plans.map((plan) => [plan.task.name, taskManifest(plan, seeds.fewshot)])),
     chat_template: {
-      applied: options.applyChatTemplate !== false,
-      name: typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : null,
-      sha256: chatTemplate ? sha256(chatTemplate) : null,
+      applied: chatTemplate.applied,
+      name: chatTemplate.name,
+      sha256: chatTemplate.text ? sha256(chatTemplate.text) : null,
     },
-    system_instruction_sha256: options.systemInstruction ? sha256(options.systemInstruction) : null,
-    fewshot_as_multiturn: options.fewshotAsMultiturn,
-    seeds: {
-      ...options.seeds,
-      sampling: typeof options.genKwargs.seed === 'number' ? options.genKwargs.seed : options.seeds.random,
-    },
-    limit: { used: limited, value: options.limit ?? null, samples: options.samples !== undefined },
+    system_instruction_sha256: record.systemInstruction ? sha256(record.systemInstruction) : null,
+    fewshot_as_multiturn: record.fewshotAsMultiturn,
+    seeds: { ...seeds, sampling: record.samplingSeed },
+    limit: { used: limited, value: record.limit, samples: record.samples },
     // A managed server's GPUs, as the machine reports them; in-process backends here run on the CPU.
     hardware: {
       ...hardware(info.numericFormat ?? null),
       gpu: typeof info.gpu === 'string' ? info.gpu : null,
     },
     runtime: { node: process.version, platform: process.platform, arch: process.arch },
-    ...(options.codeSandbox ? { code_execution: options.codeSandbox.describe() } : {}),
-    ...(options.python ? { python: options.python.describe() } : {}),
+    ...(record.codeExecution ? { code_execution: record.codeExecution } : {}),
+    ...(record.python ? { python: record.python } : {}),
+    // One slice of a sharded run: what `assay merge` needs to rebuild the whole (it removes this).
+    ...(record.shard ? { shard: record.shard } : {}),
+  };
+  const config: Record<string, unknown> = {
+    model: model.source,
+    model_args: model.args,
+    batch_size: model.batchSize,
+    batch_sizes: [],
+    device: null,
+    use_cache: record.useCache,
+    limit: record.limit,
+    bootstrap_iters: record.bootstrapIters,
+    gen_kwargs: Object.keys(record.genKwargs).length ? record.genKwargs : null,
+    random_seed: seeds.random,
+    numpy_seed: seeds.numpy,
+    torch_seed: seeds.torch,
+    fewshot_seed: seeds.fewshot,
+    // Recorded only when used, so default runs keep lm-eval's config keys.
+    ...(record.mcMode === 'generate' ? { mc_mode: 'generate' } : {}),
+    ...(record.shard ? { shard: `${record.shard.index}/${record.shard.count}` } : {}),
   };
 
   const out: ResultsFile = {
@@ -406,38 +315,29 @@ export function buildResults(input: BuildInput): ResultsFile {
     'n-shot': nShot,
     higher_is_better: higherIsBetter,
     'n-samples': nSamples,
-    config: {
-      model,
-      model_args: modelArgs,
-      batch_size: batchSize,
-      batch_sizes: [],
-      device: null,
-      use_cache: options.useCache ?? null,
-      limit: options.limit ?? null,
-      bootstrap_iters: options.bootstrapIters,
-      gen_kwargs: Object.keys(options.genKwargs).length ? options.genKwargs : null,
-      random_seed: options.seeds.random,
-      numpy_seed: options.seeds.numpy,
-      torch_seed: options.seeds.torch,
-      fewshot_seed: options.seeds.fewshot,
-    },
+    config,
     git_hash: gitDescribe(process.cwd()),
     date: input.startDate,
     task_hashes: input.taskHashes,
-    model_source: model,
-    model_name: modelName,
-    model_name_sanitized: sanitizeModelName(modelName),
-    system_instruction: options.systemInstruction ?? null,
-    system_instruction_sha: options.systemInstruction ? sha256(options.systemInstruction) : null,
-    fewshot_as_multiturn: options.fewshotAsMultiturn,
-    chat_template: chatTemplate,
-    chat_template_sha: chatTemplate ? sha256(chatTemplate) : null,
+    model_source: model.source,
+    model_name: model.name,
+    model_name_sanitized: sanitizeModelName(model.name),
+    system_instruction: record.systemInstruction,
+    system_instruction_sha: record.systemInstruction ? sha256(record.systemInstruction) : null,
+    fewshot_as_multiturn: record.fewshotAsMultiturn,
+    chat_template: chatTemplate.text,
+    chat_template_sha: chatTemplate.text ? sha256(chatTemplate.text) : null,
     total_evaluation_time_seconds: String(input.seconds),
     assay_schema: RESULTS_SCHEMA,
     assay_version: assayVersion(),
-    // Partial: a --limit / --samples subset, or docs that errored or timed out and count in no metric.
-    partial: limited || errors.samples > 0 || (timeouts?.samples ?? 0) > 0,
-    request_stats: { ...input.latency, ...(hasUsage(backend) ? { usage: backend.usage() } : {}) },
+    // Partial: a --limit / --samples subset, a shard's slice, or docs that errored or timed out and count
+    // in no metric.
+    partial: limited || record.shard !== null || errors.samples > 0 || (timeouts?.samples ?? 0) > 0,
+    request_stats: {
+      ...input.latency,
+      ...(model.usage ? { usage: model.usage } : {}),
+      ...(input.taskLatency ? { by_task: input.taskLatency } : {}),
+    },
     manifest,
     stats: {
       ...Object.fromEntries(input.taskResults.map((result) => [result.name, metricStats(result.metrics)])),

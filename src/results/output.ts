@@ -1,10 +1,11 @@
 import path from 'node:path';
-import type { EvaluationOutput } from '../evaluate/run-evaluation.js';
+import { fileTimestamp } from '../util/file-timestamp.js';
 import { buildLeaderboard } from './leaderboard.js';
 import { ensureDirectory, probeWritable } from './output-directory.js';
 import { leaderboardFileName, samplesFileName } from './run-files.js';
+import type { RunOutput } from './run-output.js';
 import { type CommitStep, recoverStaged, type StagedFile, writeStaged } from './staged-write.js';
-import { fileTimestamp, sanitizeModelName } from './write.js';
+import { sanitizeModelName } from './write.js';
 
 export interface WrittenFiles {
   results: string;
@@ -48,7 +49,7 @@ async function prepareFolder(directory: string): Promise<string> {
  * `<output_path>/<model_name_sanitized>/`, or beside a path ending in .json, as lm-eval does. The
  * files become visible together (staged-write.ts): a run killed while writing leaves none of them.
  */
-export async function writeOutputs(output: EvaluationOutput, options: WriteOptions): Promise<WrittenFiles> {
+export async function writeOutputs(output: RunOutput, options: WriteOptions): Promise<WrittenFiles> {
   const stamp = fileTimestamp(options.now ?? new Date());
   const directory = await prepareFolder(
     outputDirectory(options.outputPath, output.results.model_name_sanitized),
@@ -65,19 +66,12 @@ export async function writeOutputs(output: EvaluationOutput, options: WriteOptio
       samples.push(path.join(directory, name));
     }
   }
+  // Derived from what is written beside it: the results file and the sample lines.
   const leaderboard = buildLeaderboard({
-    model: output.results.model_name,
-    date: output.results.date,
-    partial: output.results.partial,
-    plans: output.plans,
-    taskResults: output.taskResults,
+    results: output.results,
     samples: output.samples,
-    latency: output.results.request_stats,
     includePerExample: options.includePerExample,
-    errorsByTask: output.results.errors.by_task,
-    taskSha256: Object.fromEntries(
-      Object.entries(output.results.manifest.tasks).map(([task, entry]) => [task, entry.sha256]),
-    ),
+    resultsFile: resultsName,
   });
   // Sample logs, then the results file that names them, then the leaderboard that summarises it.
   files.push({ name: resultsName, content: `${JSON.stringify(output.results, null, 2)}\n` });

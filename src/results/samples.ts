@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ExecutedDoc } from '../evaluate/code-stage.js';
-import type { DocPerplexity } from '../evaluate/perplexity/report.js';
+import type { DocPerplexity } from '../evaluate/perplexity/types.js';
 import type { PlannedDoc } from '../evaluate/plan.js';
 import { instanceArguments } from '../evaluate/requests.js';
 import type { ScoredDoc } from '../evaluate/score.js';

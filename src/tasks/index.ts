@@ -15,42 +15,19 @@ import {
   readCachedScan,
   writeCachedScan,
 } from './index-cache.js';
+import type { IndexEntry, IndexRoot, RootScan } from './index-types.js';
 import { loadYamlSync, locateLoadError, type YamlMapping } from './yaml-loader.js';
+
+export type { EntryFormat, EntryKind, IndexEntry, IndexRoot, RootScan } from './index-types.js';
 
 export interface TaskLogger {
   warn(message: string): void;
-}
-
-export type EntryKind = 'task' | 'group' | 'tag';
-export type EntryFormat = 'yaml' | 'jsonl' | 'typescript';
-
-export interface IndexEntry {
-  name: string;
-  kind: EntryKind;
-  /** Absent for tags, which live in the tasks that declare them. */
-  format?: EntryFormat;
-  /** Absolute path of the defining file; absent for tags. */
-  path?: string;
-  /** YAML tasks: `output_type` as merged from the includes, when it is a string. */
-  outputType?: string;
-  /** YAML tasks: the tags they declare. */
-  tags?: string[];
-  /** YAML groups: their members as written (a dict member by its `task` or `group` name). */
-  members?: string[];
-  /** Tag members, sorted by name. */
-  tasks?: string[];
 }
 
 export interface TaskIndex {
   entries: Map<string, IndexEntry>;
   /** Files that could not be indexed, with the reason (they are also reported to the logger). */
   skipped: Array<{ file: string; error: AssayError }>;
-}
-
-export interface IndexRoot {
-  dir: string;
-  /** False scans the folder itself only. */
-  recursive?: boolean;
 }
 
 export interface BuildIndexOptions {
@@ -65,16 +42,6 @@ export interface BuildIndexOptions {
    * is used only while every file it read has the same path, size and mtime.
    */
   cacheDir?: string;
-}
-
-/** What scanning one root found: entries in path order (duplicates included), unreadable files, inputs. */
-export interface RootScan {
-  found: IndexEntry[];
-  skipped: Array<{ file: string; error: AssayError }>;
-  /** Files listed in the root (task candidates), sorted. */
-  listed: string[];
-  /** Other files the scan read (includes outside the root or without a task extension), sorted. */
-  read: string[];
 }
 
 const IGNORED_DIRS = new Set(['node_modules', '.git', '__pycache__', '.ipynb_checkpoints']);

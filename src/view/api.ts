@@ -3,7 +3,7 @@
  * and the web app (viewer/). The app imports it with `import type`, so nothing here may need Node.
  */
 
-export const VIEW_API_VERSION = 'assay.view/v1';
+export const VIEW_API_VERSION = 'assay.view/v2';
 
 /** One results_<time>.json found under a viewed directory. */
 export interface RunSummary {
@@ -150,13 +150,17 @@ export interface DiscordantSample {
   candidateScore: number;
 }
 
+/** One row of the compare page: what `assay compare` reports for the row (the same engine). */
 export interface TaskComparison {
+  /** A task, or a group pooling its leaf tasks' pairs (as `assay compare` prints them). */
+  kind: 'task' | 'group';
+  /** The task's or group's name. */
   task: string;
   metric: string;
   filter: string;
   baselineRun: string;
   candidateRun: string;
-  /** Docs present in both sample logs. */
+  /** Docs scored in both sample logs, paired by doc_hash. */
   n: number;
   baselineMean: number;
   candidateMean: number;
@@ -166,12 +170,12 @@ export interface TaskComparison {
   ci: [number, number];
   test: 'mcnemar' | 'permutation';
   pValue: number;
-  /** Holm-adjusted across every row of the comparison. */
+  /** Holm-adjusted across this candidate's task rows (its group rows form their own family), as `assay compare`. */
   adjustedPValue: number;
   /** Present when both runs' scores are 0/1. */
   flips: FlipCounts | null;
   discordantCount: number;
-  /** The first discordant docs (at most COMPARE_DISCORDANT_MAX), with both responses. */
+  /** The first discordant docs (at most COMPARE_DISCORDANT_MAX), with both responses; none in group rows. */
   discordant: DiscordantSample[];
 }
 

@@ -1,15 +1,18 @@
-import {
-  adjustPValues,
-  isBinary,
-  mcnemarTest,
-  pairedDifference,
-  pairedDifferenceInterval,
-  pairedPermutationTest,
-} from '../stats/index.js';
+/**
+ * The compare page's data: each later run against the first (the baseline), computed by the engine of
+ * `assay compare` (results/compare/compare-runs.ts), so the page and the CLI show the same numbers for
+ * the same two runs: samples paired by doc_hash, each task on its first metric (every filter), McNemar
+ * for 0/1 scores and the sign-flip permutation test otherwise, Holm over the task rows of each candidate
+ * and over its group rows apart. The viewer adds what the CLI prints as ids: the discordant docs, with
+ * both responses, read from the sample-log indexes.
+ */
+import { AssayError } from '../errors.js';
+import { compareLoadedRuns, type PooledPairs } from '../results/compare/compare-runs.js';
 import {
   COMPARE_DISCORDANT_MAX,
   type CompareResponse,
   type DiscordantSample,
+  type FlipCounts,
   type TaskComparison,
 } from './api.js';
 import type { DiscoveredRun } from './discover.js';
@@ -18,154 +21,133 @@ import { sampleView } from './sample-view.js';
 
 export type IndexFor = (run: DiscoveredRun, task: string) => SampleIndex;
 
-interface Paired {
-  baselineLines: number[];
-  candidateLines: number[];
-  baseline: number[];
-  candidate: number[];
+/** Each doc's line under a filter (sampled repeats log one line per doc and filter: the first is it). */
+async function linesByDoc(index: SampleIndex, filter: string): Promise<Map<number, number>> {
+  await index.waitFor(Number.POSITIVE_INFINITY);
+  const filterId = index.filters.indexOf(filter);
+  const lines = new Map<number, number>();
+  for (let line = 0; line < index.lineCount; line++)
+    if (index.filterIds[line] === filterId && !lines.has(index.docIds[line]))
+      lines.set(index.docIds[line], line);
+  return lines;
 }
 
-/** Pairs two logs' lines by doc_id for one filter and metric, keeping docs scored in both. */
-function pairByDoc(baseline: SampleIndex, candidate: SampleIndex, filter: string, metric: string): Paired {
-  const bFilter = baseline.filters.indexOf(filter);
-  const cFilter = candidate.filters.indexOf(filter);
-  const bValues = baseline.metricValues[baseline.metrics.indexOf(metric)];
-  const cValues = candidate.metricValues[candidate.metrics.indexOf(metric)];
-  const candidateLineByDoc = new Map<number, number>();
-  for (let line = 0; line < candidate.lineCount; line++) {
-    // Sampled repeats log one line per doc and filter, so the first is the only one.
-    if (candidate.filterIds[line] === cFilter && !candidateLineByDoc.has(candidate.docIds[line])) {
-      candidateLineByDoc.set(candidate.docIds[line], line);
-    }
+function flipCounts(a: Float64Array, b: Float64Array): FlipCounts {
+  const counts: FlipCounts = { bothRight: 0, bothWrong: 0, rightToWrong: 0, wrongToRight: 0 };
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === 1 && b[i] === 1) counts.bothRight++;
+    else if (a[i] === 1) counts.rightToWrong++;
+    else if (b[i] === 1) counts.wrongToRight++;
+    else counts.bothWrong++;
   }
-  const paired: Paired = { baselineLines: [], candidateLines: [], baseline: [], candidate: [] };
-  for (let line = 0; line < baseline.lineCount; line++) {
-    if (baseline.filterIds[line] !== bFilter) continue;
-    const other = candidateLineByDoc.get(baseline.docIds[line]);
-    if (other === undefined) continue;
-    const b = bValues[line];
-    const c = cValues[other];
-    if (!Number.isFinite(b) || !Number.isFinite(c)) continue;
-    paired.baselineLines.push(line);
-    paired.candidateLines.push(other);
-    paired.baseline.push(b);
-    paired.candidate.push(c);
-  }
-  return paired;
+  return counts;
 }
 
+/** The first discordant docs of a task row, with both runs' prompts and responses. */
 async function discordantSamples(
+  entry: PooledPairs,
   baseline: SampleIndex,
   candidate: SampleIndex,
-  paired: Paired,
   positions: number[],
 ): Promise<DiscordantSample[]> {
-  const shown = positions.slice(0, COMPARE_DISCORDANT_MAX);
-  const bSamples = await baseline.readLines(shown.map((i) => paired.baselineLines[i]));
-  const cSamples = await candidate.readLines(shown.map((i) => paired.candidateLines[i]));
-  return shown.map((position, i) => {
-    const b = sampleView(bSamples[i], paired.baselineLines[position]);
-    const c = sampleView(cSamples[i], paired.candidateLines[position]);
+  const pairs = entry.pairs ?? [];
+  const [linesA, linesB] = await Promise.all([
+    linesByDoc(baseline, entry.target.filter),
+    linesByDoc(candidate, entry.target.filter),
+  ]);
+  const shown: Array<{ position: number; lineA: number; lineB: number }> = [];
+  for (const position of positions) {
+    if (shown.length >= COMPARE_DISCORDANT_MAX) break;
+    const pair = pairs[position];
+    const lineA = pair && linesA.get(pair.docIdA);
+    const lineB = pair && linesB.get(pair.docIdB);
+    if (lineA !== undefined && lineB !== undefined) shown.push({ position, lineA, lineB });
+  }
+  const aSamples = await baseline.readLines(shown.map((entry) => entry.lineA));
+  const bSamples = await candidate.readLines(shown.map((entry) => entry.lineB));
+  return shown.map(({ position, lineA, lineB }, i) => {
+    const a = sampleView(aSamples[i], lineA);
+    const b = sampleView(bSamples[i], lineB);
     return {
-      docId: b.docId,
-      prompt: b.prompt,
-      target: b.target,
-      baselineResponse: b.filteredResponse,
-      candidateResponse: c.filteredResponse,
-      baselineScore: paired.baseline[position],
-      candidateScore: paired.candidate[position],
+      docId: a.docId,
+      prompt: a.prompt,
+      target: a.target,
+      baselineResponse: a.filteredResponse,
+      candidateResponse: b.filteredResponse,
+      baselineScore: entry.a[position],
+      candidateScore: entry.b[position],
     };
   });
 }
 
-/**
- * Paired statistics of each later run against the first (the baseline), per shared task, filter and
- * metric, from the sample logs: the difference with its 95% interval (Tango's score interval for 0/1
- * scores, as `assay compare`), McNemar's test for 0/1 scores
- * (a permutation test otherwise), and Holm-adjusted p-values across every row.
- */
 export async function compareRuns(runs: DiscoveredRun[], indexFor: IndexFor): Promise<CompareResponse> {
   const [baseline, ...candidates] = runs;
-  const rows: Omit<TaskComparison, 'adjustedPValue'>[] = [];
+  const rows: TaskComparison[] = [];
   const skipped: CompareResponse['skipped'] = [];
   for (const candidate of candidates) {
+    const candidateRun = candidate.summary.id;
     for (const task of baseline.summary.tasks) {
-      if (!candidate.summary.tasks.includes(task)) continue;
-      const skip = (reason: string) => skipped.push({ task, candidateRun: candidate.summary.id, reason });
-      if (!baseline.sampleFiles.has(task) || !candidate.sampleFiles.has(task)) {
-        skip('no sample log in both runs (run with --log_samples)');
-        continue;
-      }
-      const bIndex = indexFor(baseline, task);
-      const cIndex = indexFor(candidate, task);
-      await Promise.all([bIndex.waitFor(Number.POSITIVE_INFINITY), cIndex.waitFor(Number.POSITIVE_INFINITY)]);
-      for (const filter of bIndex.filters) {
-        if (!cIndex.filters.includes(filter)) continue;
-        for (const metric of bIndex.metrics) {
-          if (!cIndex.metrics.includes(metric)) continue;
-          const paired = pairByDoc(bIndex, cIndex, filter, metric);
-          if (paired.baseline.length < 2) {
-            skip(`${metric} (${filter}): fewer than 2 docs scored in both runs`);
-            continue;
-          }
-          const stats = pairedDifference(paired.baseline, paired.candidate);
-          // The same interval `assay compare` reports: Tango's score interval for 0/1 scores.
-          const interval = pairedDifferenceInterval(paired.baseline, paired.candidate);
-          const binary = isBinary(paired.baseline) && isBinary(paired.candidate);
-          const differing: number[] = [];
-          for (let i = 0; i < paired.baseline.length; i++)
-            if (paired.baseline[i] !== paired.candidate[i]) differing.push(i);
-          let flips: TaskComparison['flips'] = null;
-          let pValue: number;
-          if (binary && stats.flips) {
-            const rightToWrong = stats.flips.rightToWrong.length;
-            const wrongToRight = stats.flips.wrongToRight.length;
-            let bothRight = 0;
-            for (let i = 0; i < paired.baseline.length; i++)
-              if (paired.baseline[i] === 1 && paired.candidate[i] === 1) bothRight++;
-            flips = {
-              bothRight,
-              bothWrong: paired.baseline.length - bothRight - rightToWrong - wrongToRight,
-              rightToWrong,
-              wrongToRight,
-            };
-            pValue = mcnemarTest(rightToWrong, wrongToRight).pValue;
-          } else {
-            const differences = paired.candidate.map((value, i) => value - paired.baseline[i]);
-            pValue = differing.length === 0 ? 1 : pairedPermutationTest(differences, { seed: 0 }).pValue;
-          }
-          rows.push({
-            task,
-            metric,
-            filter,
-            baselineRun: baseline.summary.id,
-            candidateRun: candidate.summary.id,
-            n: stats.n,
-            baselineMean: stats.baselineMean,
-            candidateMean: stats.candidateMean,
-            difference: stats.difference,
-            standardError: stats.standardError,
-            ci: [interval.low, interval.high],
-            test: binary ? 'mcnemar' : 'permutation',
-            pValue,
-            flips,
-            discordantCount: differing.length,
-            discordant: await discordantSamples(bIndex, cIndex, paired, differing),
-          });
-        }
+      if (
+        candidate.summary.tasks.includes(task) &&
+        !(baseline.sampleFiles.has(task) && candidate.sampleFiles.has(task))
+      )
+        skipped.push({ task, candidateRun, reason: 'no sample log in both runs (run with --log_samples)' });
+    }
+    let comparison: ReturnType<typeof compareLoadedRuns>;
+    try {
+      comparison = compareLoadedRuns(baseline, candidate);
+    } catch (error) {
+      // "Nothing to compare" and the like: shown on the page, not an error of the whole request.
+      if (!(error instanceof AssayError)) throw error;
+      skipped.push({ task: '*', candidateRun, reason: error.message });
+      continue;
+    }
+    for (const entry of comparison.skipped) {
+      // Tasks without logs in both runs are listed above, in the viewer's words.
+      if (entry.reason === 'not in run B' || entry.reason === 'not in run A') continue;
+      skipped.push({ task: entry.task, candidateRun, reason: entry.reason });
+    }
+    const families = [
+      { rows: comparison.tasks, pooled: comparison.pooled.tasks },
+      { rows: comparison.groups, pooled: comparison.pooled.groups },
+    ];
+    for (const family of families) {
+      for (const [i, row] of family.rows.entries()) {
+        const entry = family.pooled[i];
+        const differing: number[] = [];
+        for (let position = 0; position < entry.a.length; position++)
+          if (entry.a[position] !== entry.b[position]) differing.push(position);
+        const discordant =
+          row.kind === 'task'
+            ? await discordantSamples(
+                entry,
+                indexFor(baseline, row.name),
+                indexFor(candidate, row.name),
+                differing,
+              )
+            : [];
+        rows.push({
+          kind: row.kind,
+          task: row.name,
+          metric: row.metric,
+          filter: row.filter,
+          baselineRun: baseline.summary.id,
+          candidateRun,
+          n: row.n,
+          baselineMean: row.meanA,
+          candidateMean: row.meanB,
+          difference: row.difference,
+          standardError: row.standardError,
+          ci: row.interval,
+          test: row.defaultTest,
+          pValue: row.pValue,
+          adjustedPValue: row.pValueAdjusted,
+          flips: row.binary ? flipCounts(entry.a, entry.b) : null,
+          discordantCount: differing.length,
+          discordant,
+        });
       }
     }
   }
-  const adjusted = rows.length
-    ? adjustPValues(
-        rows.map((row) => row.pValue),
-        'holm',
-      )
-    : [];
-  return {
-    runs: runs.map((run) => run.summary),
-    baseline: baseline.summary.id,
-    rows: rows.map((row, i) => ({ ...row, adjustedPValue: adjusted[i] })),
-    skipped,
-  };
+  return { runs: runs.map((run) => run.summary), baseline: baseline.summary.id, rows, skipped };
 }

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { AssayError } from '../errors.js';
+import { leafTasksOf, parseResults } from '../results/read-run.js';
 import { isResultsFileName, isStagingName, samplesFileName, stampOf } from '../results/run-files.js';
+import type { ReadResults } from '../results/schema.js';
 import type { RunSummary } from './api.js';
-import { type ViewedResults, viewedResultsSchema } from './results-schema.js';
 import { primaryScores } from './run-detail.js';
 import { resolveInside } from './safe-path.js';
 
@@ -11,7 +13,7 @@ import { resolveInside } from './safe-path.js';
 export interface DiscoveredRun {
   summary: RunSummary;
   resultsFile: string;
-  results: ViewedResults;
+  results: ReadResults;
   /** task name → absolute path of samples_<task>_<time>.jsonl */
   sampleFiles: Map<string, string>;
 }
@@ -103,20 +105,15 @@ export async function discoverRuns(roots: string[]): Promise<Discovery> {
     const absoluteRoot = path.resolve(root);
     await walk(absoluteRoot, absoluteRoot, 0, found, problems);
     for (const file of found.sort()) {
-      let parsed: ViewedResults;
+      let parsed: ReadResults;
       try {
-        const result = viewedResultsSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
-        if (!result.success) {
-          problems.push({
-            file: path.relative(root, file),
-            message: result.error.issues
-              .map((issue) => `${issue.path.join('.')}: ${issue.message}`)
-              .join('; '),
-          });
+        // The one reader's contract (results/schema.ts), as compare and gate read the same file.
+        parsed = parseResults(JSON.parse(await readFile(file, 'utf8')), file);
+      } catch (error) {
+        if (error instanceof AssayError) {
+          problems.push({ file: path.relative(root, file), message: error.message });
           continue;
         }
-        parsed = result.data;
-      } catch (error) {
         problems.push({ file: path.relative(root, file), message: (error as Error).message });
         continue;
       }
@@ -124,7 +121,8 @@ export async function discoverRuns(roots: string[]): Promise<Discovery> {
         ? Object.keys(parsed['n-samples'])
         : Object.keys(parsed.results);
       const limit = limitOf(parsed.config);
-      const sampleFiles = await sampleFilesFor(absoluteRoot, file, tasks, problems);
+      // Leaf tasks as every reader lists them (results/read-run.ts), so compare pairs them in one order.
+      const sampleFiles = await sampleFilesFor(absoluteRoot, file, leafTasksOf(parsed), problems);
       runs.push({
         resultsFile: file,
         results: parsed,
@@ -133,11 +131,11 @@ export async function discoverRuns(roots: string[]): Promise<Discovery> {
           id: runId(file),
           label: path.relative(path.resolve(root), file),
           root: rootIndex,
-          model: parsed.model_name,
+          model: parsed.model_name ?? parsed.model_source ?? 'unknown model',
           modelArgs: modelArgsText(parsed.config),
           tasks,
-          date: parsed.date,
-          gitHash: parsed.git_hash,
+          date: parsed.date ?? 0,
+          gitHash: parsed.git_hash ?? null,
           partial: parsed.partial ?? limit !== null,
           limit,
           sampleTasks: [...sampleFiles.keys()],

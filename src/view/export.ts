@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from '
 import path from 'node:path';
 import { AssayError } from '../errors.js';
 import { ensureDirectory } from '../results/output-directory.js';
-import type { SampleView } from './api.js';
+import { type SampleView, VIEW_API_VERSION } from './api.js';
 import { compareRuns } from './compare.js';
 import type { DiscoveredRun } from './discover.js';
 import { runDetail } from './run-detail.js';
@@ -147,7 +147,7 @@ async function buildSite(
     files++;
   };
   const site: StaticSite = {
-    runs: { version: 'assay.view/v1', runs: runs.map((run) => run.summary), problems },
+    runs: { version: VIEW_API_VERSION, runs: runs.map((run) => run.summary), problems },
     runFiles: {},
     sampleIndexFiles: {},
     compareFiles: {},

@@ -76,6 +76,7 @@ describe('results matrix', () => {
       adjustedPValue: number,
       metric = 'acc',
     ): TaskComparison => ({
+      kind: 'task',
       task: metric === 'acc' ? 'arc' : 'ppl',
       metric,
       filter: 'none',

@@ -1,6 +1,5 @@
-import type { MetricRow, PrimaryScore, RunDetail } from './api.js';
-import type { DiscoveredRun } from './discover.js';
-import type { ViewedResults } from './results-schema.js';
+import type { ReadResults } from '../results/schema.js';
+import type { MetricRow, PrimaryScore, RunDetail, RunSummary } from './api.js';
 
 function numberOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
@@ -53,7 +52,7 @@ function rowsOf(
  * Each task's primary score for the Runs page's matrix: the first `metric,filter` of its results entry
  * (the metric compare and gate default to), read by the same rows as the Run page.
  */
-export function primaryScores(results: ViewedResults, tasks: string[]): Record<string, PrimaryScore> {
+export function primaryScores(results: ReadResults, tasks: string[]): Record<string, PrimaryScore> {
   const scores: Record<string, PrimaryScore> = {};
   for (const task of tasks) {
     const entry = results.results[task] ?? results.groups?.[task];
@@ -66,8 +65,11 @@ export function primaryScores(results: ViewedResults, tasks: string[]): Record<s
   return scores;
 }
 
-/** The Run page's data: one row per task/group × metric × filter, in the results file's order. */
-export function runDetail(run: DiscoveredRun): RunDetail {
+/**
+ * The Run page's data: one row per task/group × metric × filter, in the results file's order. `run` is a
+ * discovered run (discover.ts, which imports this file for primaryScores), by the fields read here.
+ */
+export function runDetail(run: { summary: RunSummary; results: ReadResults }): RunDetail {
   const { results } = run;
   const groups = results.groups ?? {};
   const rows: MetricRow[] = [];

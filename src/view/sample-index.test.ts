@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseResults } from '../results/read-run.js';
 import { compareRuns } from './compare.js';
 import type { DiscoveredRun } from './discover.js';
 import { SampleIndex } from './sample-index.js';
@@ -16,7 +17,7 @@ function line(docId: number, correct: number, response: string, filter = 'none')
     filtered_resps: [response],
     filter,
     metrics: ['exact_match', 'score'],
-    doc_hash: 'x',
+    doc_hash: `hash of doc ${docId}`,
     prompt_hash: 'y',
     target_hash: 'z',
     fewshot_ids: [],
@@ -133,14 +134,22 @@ describe('compareRuns', () => {
         limit: null,
         sampleTasks: ['t'],
       },
-      resultsFile: '',
-      results: {} as DiscoveredRun['results'],
+      resultsFile: `${id}/results_2026-01-01T00-00-00.000000.json`,
+      // exact_match is the task's first metric: the one compared, as `assay compare` does.
+      results: parseResults(
+        {
+          results: { t: { alias: 't', 'exact_match,none': 0.5, 'score,none': 0.25 } },
+          configs: { t: {} },
+          higher_is_better: { t: { exact_match: true, score: true } },
+        },
+        'results.json',
+      ),
       sampleFiles: new Map([['t', file]]),
     }) as DiscoveredRun;
 
-  it('pairs docs by id and counts flips; discordant samples carry both responses', async () => {
+  it('pairs docs by content hash and counts flips; discordant samples carry both responses', async () => {
     const baseline = [1, 1, 0, 0, 1, 0].map((value, i) => line(i, value, `b${i}`));
-    // Candidate written in another order: pairing is by doc_id, not position.
+    // Candidate written in another order: pairing is by doc_hash, not position.
     const candidate = [1, 0, 1, 0, 1, 1].map((value, i) => line(i, value, `c${i}`)).reverse();
     const indexes = new Map<string, SampleIndex>();
     const indexFor = (entry: DiscoveredRun) => {
@@ -166,10 +175,12 @@ describe('compareRuns', () => {
       [2, 'b2', 'c2'],
       [5, 'b5', 'c5'],
     ]);
-    // `score` is identical in both runs: no difference, p = 1, and two rows Holm-adjusted together.
-    const score = result.rows.find((row) => row.metric === 'score');
-    expect(score).toMatchObject({ test: 'permutation', pValue: 1, difference: 0, flips: null });
-    expect(accuracy?.adjustedPValue).toBeCloseTo(Math.min(1, 2 * (accuracy?.pValue ?? 0)), 12);
+    // Issue 18: the engine of `assay compare`, which compares each task on its first metric: one row,
+    // so Holm leaves p as it is (the viewer used to add a `score` row and adjust over both).
+    expect(result.rows.map((row) => [row.kind, row.task, row.metric])).toEqual([
+      ['task', 't', 'exact_match'],
+    ]);
+    expect(accuracy?.adjustedPValue).toBe(accuracy?.pValue);
   });
 
   it('reports the Tango score interval for 0/1 scores, inside [−1, 1]', async () => {

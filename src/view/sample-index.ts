@@ -1,7 +1,7 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
-import type { z } from 'zod';
+import { checkSampleLine } from '../results/read-samples.js';
+import { indexedSampleSchema, type ReadSampleLine, sampleLineSchema } from '../results/schema.js';
 import { isFilteredQuery, type SampleQuery, type SamplesPage } from './api.js';
-import { indexedSampleSchema, type ViewedSample, viewedSampleSchema } from './results-schema.js';
 import { correctness, sampleView } from './sample-view.js';
 import { searchableText } from './search-text.js';
 
@@ -9,36 +9,8 @@ const NEWLINE = 0x0a;
 const CHUNK_BYTES = 1 << 20;
 const TEXT_CACHE_SIZE = 8;
 
-/** A line of a sample log, parsed and checked, or what is wrong with it (with its 1-based number). */
-function parseSampleLine(
-  text: string,
-  line: number,
-  schema: z.ZodType,
-): { ok: true; sample: unknown } | { ok: false; problem: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return {
-      ok: false,
-      problem: `line ${line + 1} of the sample log is not JSON: ${shorten((error as Error).message)}`,
-    };
-  }
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return { ok: true, sample: parsed.data };
-  const issue = parsed.error.issues[0];
-  return {
-    ok: false,
-    problem: `line ${line + 1} of the sample log is not a sample line: ${issue?.path.join('.') || '(line)'}: ${issue?.message}`,
-  };
-}
-
-function shorten(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-}
-
 /** What a bad line shows as: no doc, no scores, its problem as the error. */
-function invalidSample(problem: string): ViewedSample {
+function invalidSample(problem: string): ReadSampleLine {
   return {
     doc_id: -1,
     doc: null,
@@ -48,7 +20,7 @@ function invalidSample(problem: string): ViewedSample {
     filter: '',
     metrics: [],
     error: problem,
-  } as ViewedSample;
+  } as ReadSampleLine;
 }
 
 /**
@@ -121,7 +93,7 @@ export class SampleIndex {
     const line = this.lineCount;
     this.offsets.push(offset);
     this.lengths.push(bytes.length);
-    const parsed = parseSampleLine(bytes.toString('utf8'), line, indexedSampleSchema);
+    const parsed = checkSampleLine(bytes.toString('utf8'), line, indexedSampleSchema);
     if (!parsed.ok) {
       // Kept as a line of its own, so it is shown where it is and every other line stays viewable.
       this.invalid.set(line, parsed.problem);
@@ -130,22 +102,20 @@ export class SampleIndex {
       this.correct.push(-1);
       return;
     }
-    const sample = parsed.sample as Record<string, unknown> & {
-      doc_id: number;
-      filter: string;
-      metrics: string[];
-    };
+    // The checked fields (with their defaults), and the metric values as the line holds them.
+    const sample = parsed.sample;
+    const values = parsed.raw;
     this.docIds.push(sample.doc_id);
     this.filterIds.push(this.idOf(this.filters, sample.filter));
     const first = sample.metrics[0];
-    const verdict = first === undefined ? null : correctness(sample[first]);
+    const verdict = first === undefined ? null : correctness(values[first]);
     this.correct.push(verdict === null ? -1 : verdict ? 1 : 0);
     for (const name of sample.metrics) {
       const id = this.idOf(this.metrics, name);
       if (!this.metricValues[id]) this.metricValues[id] = [];
     }
     for (const [id, name] of this.metrics.entries()) {
-      const value = sample[name];
+      const value = values[name];
       this.metricValues[id][line] =
         typeof value === 'number' ? value : typeof value === 'boolean' ? Number(value) : Number.NaN;
     }
@@ -190,7 +160,7 @@ export class SampleIndex {
    * hundred small reads from the page cache, and async reads would each wait a turn behind the
    * background indexing of a big log, so the first page would arrive only after the whole index.
    */
-  async readLines(lines: number[]): Promise<ViewedSample[]> {
+  async readLines(lines: number[]): Promise<ReadSampleLine[]> {
     const descriptor = openSync(this.file, 'r');
     try {
       return lines.map((line) => {
@@ -198,8 +168,8 @@ export class SampleIndex {
         if (known !== undefined) return invalidSample(known);
         const buffer = Buffer.alloc(this.lengths[line]);
         readSync(descriptor, buffer, 0, buffer.length, this.offsets[line]);
-        const parsed = parseSampleLine(buffer.toString('utf8'), line, viewedSampleSchema.loose());
-        return parsed.ok ? (parsed.sample as ViewedSample) : invalidSample(parsed.problem);
+        const parsed = checkSampleLine(buffer.toString('utf8'), line, sampleLineSchema);
+        return parsed.ok ? parsed.sample : invalidSample(parsed.problem);
       });
     } finally {
       closeSync(descriptor);
@@ -234,9 +204,9 @@ export class SampleIndex {
   }
 
   private confirm(raw: string, line: number, needle: string): number {
-    const parsed = parseSampleLine(raw, line, viewedSampleSchema.loose());
+    const parsed = checkSampleLine(raw, line, sampleLineSchema);
     if (!parsed.ok) return 0;
-    return searchableText(sampleView(parsed.sample as ViewedSample, line)).includes(needle) ? 1 : 0;
+    return searchableText(sampleView(parsed.sample, line)).includes(needle) ? 1 : 0;
   }
 
   async matchingLines(query: SampleQuery): Promise<number[]> {

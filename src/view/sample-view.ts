@@ -1,5 +1,5 @@
+import type { ReadSampleLine } from '../results/schema.js';
 import type { ChoiceView, SampleView } from './api.js';
-import type { ViewedSample } from './results-schema.js';
 
 /** Model outputs and docs are shown as plain text: strings as they are, anything else as JSON. */
 export function asText(value: unknown): string {
@@ -8,7 +8,7 @@ export function asText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function requestArguments(sample: ViewedSample): unknown[][] {
+function requestArguments(sample: ReadSampleLine): unknown[][] {
   const args = sample.arguments;
   if (!args) return [];
   // assay and lm-eval ≥ 0.4.3 write {gen_args_0: {arg_0, arg_1}}; older lm-eval wrote [[arg_0, arg_1]].
@@ -27,7 +27,7 @@ function loglikelihoodOf(response: unknown): { logprob: number; isGreedy: boolea
   return { logprob, isGreedy: greedy === true || greedy === 'True' };
 }
 
-function choicesOf(sample: ViewedSample, args: unknown[][], target: string): ChoiceView[] | null {
+function choicesOf(sample: ReadSampleLine, args: unknown[][], target: string): ChoiceView[] | null {
   if (sample.resps.length === 0) return null;
   const parsed = sample.resps.map(loglikelihoodOf);
   if (parsed.some((entry) => entry === null)) return null;
@@ -61,7 +61,7 @@ export function correctness(value: unknown): boolean | null {
   return null;
 }
 
-export function sampleView(sample: ViewedSample, line: number): SampleView {
+export function sampleView(sample: ReadSampleLine, line: number): SampleView {
   const args = requestArguments(sample);
   const target = asText(sample.target);
   const choices = choicesOf(sample, args, target);

@@ -140,7 +140,7 @@ describe("built-in tasks' own scoring functions match lm-eval's", () => {
 
 describe('every built-in task runs end to end on the fixtures', () => {
   test('metric keys per task and group, as lm-eval names them', async () => {
-    const { simpleEvaluate } = await import('../../src/evaluate/evaluate.js');
+    const { simpleEvaluate } = await import('../../src/run/evaluate.js');
     const names = Object.keys(LM_EVAL_EXPECTED).filter((name) => !name.startsWith('mmlu_'));
     const { results } = await simpleEvaluate({ model: new DummyBackend(), tasks: names, bootstrapIters: 0 });
     const keys = Object.fromEntries(

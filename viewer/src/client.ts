@@ -7,9 +7,8 @@ import type {
   SampleView,
 } from '../../src/view/api.js';
 import { isFilteredQuery, sampleQueryString } from '../../src/view/api.js';
-import type { StaticCompareKey, StaticSampleIndex, StaticSite } from '../../src/view/static-data.js';
 import { searchableText } from '../../src/view/search-text.js';
-import { adjustPValues } from '../../src/stats/p-value-adjustment.js';
+import type { StaticCompareKey, StaticSampleIndex, StaticSite } from '../../src/view/static-data.js';
 
 /** Where the app's data comes from: the `assay view` server, or files written by `assay view --export`. */
 export interface ApiClient {
@@ -146,7 +145,10 @@ export class StaticClient implements ApiClient {
     };
   }
 
-  /** Pairwise comparisons were computed at export; several runs are merged and Holm-adjusted again here. */
+  /**
+   * Pairwise comparisons were computed at export by `assay compare`'s engine; each candidate is its own
+   * family (as `assay compare BASELINE CANDIDATE` adjusts it), so several candidates are shown side by side.
+   */
   async compare(ids: string[]): Promise<CompareResponse> {
     const [baseline, ...candidates] = ids;
     const parts: CompareResponse[] = [];
@@ -157,19 +159,13 @@ export class StaticClient implements ApiClient {
       parts.push(await this.load<CompareResponse>(`compare:${key}`, file));
     }
     const rows = parts.flatMap((part) => part.rows);
-    const adjusted = rows.length
-      ? adjustPValues(
-          rows.map((row) => row.pValue),
-          'holm',
-        )
-      : [];
     const runs = ids
       .map((id) => this.site.runs.runs.find((run) => run.id === id))
       .filter((run) => run !== undefined);
     return {
       runs,
       baseline,
-      rows: rows.map((row, i) => ({ ...row, adjustedPValue: adjusted[i] })),
+      rows,
       skipped: parts.flatMap((part) => part.skipped),
     };
   }

@@ -4,24 +4,7 @@
  * build it with the same code from the same numbers in the same order.
  */
 import type { ScoredDoc } from '../score.js';
-import type { PerplexityReport } from './stage.js';
-
-/** What one doc contributes; written to its sample line as `ppl_doc`. */
-export interface DocPerplexity {
-  /** Σ log p over the doc's scored tokens. */
-  logprob: number;
-  /** Tokens of the text (BOS excluded); null when the backend cannot tokenize. */
-  text_tokens: number | null;
-  scored_tokens: number | null;
-  windows: number | null;
-  /** Words and bytes were counted on the detokenized scored spans (not every token was scored). */
-  scored_spans: boolean;
-  /** Chunked mode: Σ (−log p)² over the scored tokens, for llama-perplexity's standard error. */
-  nll_squares?: number;
-}
-
-/** The parts of a report that do not depend on the docs: equal in every shard of a run. */
-export type ReportIdentity = Pick<PerplexityReport, 'mode' | 'mode_source' | 'parameters' | 'tokenizer'>;
+import type { DocPerplexity, PerplexityReport, ReportIdentity } from './types.js';
 
 export function perplexityReport(
   identity: ReportIdentity,

@@ -4,13 +4,14 @@
  * skip executeRequests), adds token_perplexity and scored-span counts to the scored docs, and builds the
  * `perplexity` block of results.json.
  */
+
+import type { RunListener } from '../../events.js';
 import { hasTokenScoring, type ModelBackend, type TokenizerInfo } from '../../models/backend.js';
 import type { MetricConfig } from '../../tasks/types.js';
-import type { RunListener } from '../events.js';
 import type { TaskPlan } from '../plan.js';
 import type { Instance } from '../requests.js';
 import type { ScoredTask } from '../score.js';
-import { type DocPerplexity, perplexityReport, type ReportIdentity } from './report.js';
+import { perplexityReport } from './report.js';
 import { scoreTexts, sum, type TextPerplexity } from './score-texts.js';
 import {
   checkBackendFor,
@@ -20,41 +21,7 @@ import {
   type PerplexitySettings,
   settle,
 } from './settings.js';
-
-/** One task's entry in results.json `perplexity`. */
-export interface PerplexityReport {
-  mode: PerplexitySettings['mode'];
-  /** Where the mode came from: --ppl_mode, the task's metadata.ppl_mode, or the default. */
-  mode_source: PerplexitySettings['source'];
-  parameters: Record<string, unknown>;
-  tokenizer: TokenizerBlock | null;
-  docs: number;
-  windows: number | null;
-  /** Tokens of the texts (BOS excluded) and how many of them were scored. */
-  text_tokens: number | null;
-  scored_tokens: number | null;
-  /** The denominators behind token_perplexity, word_perplexity, byte_perplexity and bits_per_byte. */
-  counts: { tokens: number | null; words: number | null; bytes: number | null };
-  /** "text": counted on each doc as the task counts it; "scored spans": on the detokenized scored tokens. */
-  counts_from: 'text' | 'scored spans' | 'text and scored spans';
-  loglikelihood: number;
-  token_perplexity: number | null;
-  word_perplexity: number | null;
-  byte_perplexity: number | null;
-  bits_per_byte: number | null;
-  /** chunked: llama-perplexity's "Final estimate: PPL = … +/- …" over every scored token of the task. */
-  llama_cpp?: { ppl: number; ppl_stderr: number | null; chunks: number };
-  seconds: number;
-}
-
-/** The tokenizer behind token counts; vocab fields are null when the backend cannot see the vocabulary. */
-export interface TokenizerBlock {
-  name: string;
-  vocab_size: number | null;
-  vocab_sha256: string | null;
-  /** Why the vocabulary is unknown (served models whose server does not expose it). */
-  note?: string;
-}
+import type { DocPerplexity, PerplexityReport, ReportIdentity, TokenizerBlock } from './types.js';
 
 export function tokenizerBlock(info: TokenizerInfo | undefined): TokenizerBlock | null {
   if (!info) return null;

@@ -5,7 +5,8 @@
 import { hasTokenScoring, type ModelBackend, type ProgressSink } from '../../models/backend.js';
 import { scoreTexts } from './score-texts.js';
 import { checkBackendFor, describeParameters, type PerplexityOptions, settle } from './settings.js';
-import { type PerplexityReport, tokenizerBlock } from './stage.js';
+import { tokenizerBlock } from './stage.js';
+import type { PerplexityReport } from './types.js';
 import { llamaCppEstimate } from './windows.js';
 
 export type TextPerplexityReport = Omit<PerplexityReport, 'docs' | 'mode_source'> & {

@@ -1,8 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { AssayError } from '../../errors.js';
-import type { RunListener } from '../../evaluate/events.js';
-import { fileTimestamp } from '../../results/write.js';
+import type { RunListener } from '../../events.js';
+import { fileTimestamp } from '../../util/file-timestamp.js';
 import type {
   Answer,
   BackendCapabilities,

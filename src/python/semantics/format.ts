@@ -20,6 +20,17 @@ export function pythonFloatRepr(value: number): string {
   return Number.isInteger(value) ? `${text}.0` : text;
 }
 
+/**
+ * The inverse of `pythonFloatRepr`: a float back from what Python's `str(float)` wrote (`nan`, `inf`,
+ * `-inf`, `1e-05`, `-0.0`); JS's `Number()` reads all of them but the non-finite three.
+ */
+export function parsePythonFloat(text: string): number {
+  if (text === 'nan') return Number.NaN;
+  if (text === 'inf') return Number.POSITIVE_INFINITY;
+  if (text === '-inf') return Number.NEGATIVE_INFINITY;
+  return Number(text);
+}
+
 export function pythonScalarStr(value: unknown): string {
   if (value === null || value === undefined) return 'None';
   if (typeof value === 'boolean') return value ? 'True' : 'False';

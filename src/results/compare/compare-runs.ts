@@ -2,17 +2,19 @@
  * `assay compare RUN_A RUN_B`: paired comparison of two runs, per task and per group. Task rows form one
  * family for the multiple-comparison adjustment (Holm by default, or Benjamini-Hochberg); group rows pool
  * the paired items of their leaf tasks (a micro average: every item weighs the same) and form a second
- * family, since they re-use the tasks' data.
+ * family, since they re-use the tasks' data. The viewer's compare page calls the same pairing and tests
+ * (`compareLoadedRuns`), so both show the same numbers for the same two runs.
  */
 import { adjustPValues } from '../../stats/p-value-adjustment.js';
-import { loadRun, readSampleScores, type SampleScore } from './load-run.js';
+import { loadRun } from '../read-run.js';
+import { readSampleScores, type SampleScore } from '../read-samples.js';
 import { type ComparisonTarget, type PairedScores, pairScores } from './pair-samples.js';
 import {
   comparePairedScores,
   type PairedComparison,
   type PairedComparisonOptions,
 } from './paired-comparison.js';
-import { selectTargets } from './select-targets.js';
+import { type ComparedRun, selectTargets } from './select-targets.js';
 import { type Outcome, verdict } from './verdict.js';
 
 export type Adjustment = 'holm' | 'bh';
@@ -58,12 +60,16 @@ export interface RunComparison {
 
 const ADJUSTMENT_LABEL: Record<Adjustment, string> = { holm: 'Holm', bh: 'BH' };
 
-interface Pooled {
+/** One row's paired items, before the tests: a task's, or a group's pooled over its leaf tasks. */
+export interface PooledPairs {
   name: string;
   kind: 'task' | 'group';
   target: ComparisonTarget;
   tasks?: string[];
+  /** Per pair: run A's doc id (`task/doc_id` in group rows). */
   docIds: Array<number | string>;
+  /** Task rows: per pair, each run's doc id (they differ when the runs ordered docs differently). */
+  pairs?: Array<{ docIdA: number; docIdB: number }>;
   a: Float64Array;
   b: Float64Array;
   unpaired: { a: number; b: number };
@@ -80,7 +86,12 @@ function concat(parts: Float64Array[]): Float64Array {
   return out;
 }
 
-function rows(pooled: Pooled[], options: CompareOptions, adjustment: Adjustment): ComparisonRow[] {
+/** Every test of each row, with the family's adjusted p-values and the verdicts. */
+export function comparisonRows(
+  pooled: PooledPairs[],
+  options: CompareOptions,
+  adjustment: Adjustment,
+): ComparisonRow[] {
   const alpha = options.alpha ?? 0.05;
   const power = options.power ?? 0.8;
   const compared = pooled.map((entry) => comparePairedScores(entry.a, entry.b, options));
@@ -127,25 +138,17 @@ function rows(pooled: Pooled[], options: CompareOptions, adjustment: Adjustment)
   });
 }
 
-/** Loads both runs, pairs their samples and runs every test. */
-export function compareRuns(
-  locationA: string,
-  locationB: string,
+/**
+ * Pairs two runs' samples on the rows they are compared on (select-targets.ts): task rows, and group
+ * rows pooling their leaf tasks' pairs. Rows with fewer than 2 pairs are listed in `skipped`.
+ */
+export function pairRuns(
+  runA: ComparedRun,
+  runB: ComparedRun,
   options: CompareOptions = {},
-): RunComparison {
-  const runA = loadRun(locationA);
-  const runB = loadRun(locationB);
+  samples: (file: string) => SampleScore[] = cachedReader(),
+): { tasks: PooledPairs[]; groups: PooledPairs[]; skipped: RunComparison['skipped'] } {
   const selection = selectTargets(runA, runB, options);
-  const adjustment = options.adjustment ?? 'holm';
-  const cache = new Map<string, SampleScore[]>();
-  const samples = (file: string) => {
-    let lines = cache.get(file);
-    if (!lines) {
-      lines = readSampleScores(file);
-      cache.set(file, lines);
-    }
-    return lines;
-  };
   const paired: PairedScores[] = selection.targets.map((target) =>
     pairScores(
       samples(runA.sampleFiles.get(target.task) as string),
@@ -153,17 +156,18 @@ export function compareRuns(
       target,
     ),
   );
-  const taskEntries: Pooled[] = paired.map((pair) => ({
+  const taskEntries: PooledPairs[] = paired.map((pair) => ({
     name: pair.target.task,
     kind: 'task',
     target: pair.target,
     docIds: pair.docIds,
+    pairs: pair.docIds.map((docIdA, i) => ({ docIdA, docIdB: pair.docIdsB[i] })),
     a: pair.a,
     b: pair.b,
     unpaired: { a: pair.unpairedA, b: pair.unpairedB },
     unscored: { a: pair.unscoredA, b: pair.unscoredB },
   }));
-  const groupEntries: Pooled[] = [];
+  const groupEntries: PooledPairs[] = [];
   for (const [group, leaves] of selection.groups) {
     const members = paired.filter((pair) => leaves.includes(pair.target.task));
     const keys = [...new Set(members.map((pair) => `${pair.target.metric},${pair.target.filter}`))];
@@ -189,20 +193,60 @@ export function compareRuns(
       });
     }
   }
+  const skipped = [...selection.skipped];
   for (const entry of [...taskEntries, ...groupEntries]) {
-    if (entry.a.length < 2) {
-      selection.skipped.push({ task: entry.name, reason: `only ${entry.a.length} paired samples` });
-    }
+    if (entry.a.length < 2)
+      skipped.push({ task: entry.name, reason: `only ${entry.a.length} paired samples` });
   }
-  const enough = (entry: Pooled) => entry.a.length >= 2;
+  const enough = (entry: PooledPairs) => entry.a.length >= 2;
+  return { tasks: taskEntries.filter(enough), groups: groupEntries.filter(enough), skipped };
+}
+
+/** Reads each sample log once per comparison (a group's leaves and both families share them). */
+export function cachedReader(): (file: string) => SampleScore[] {
+  const cache = new Map<string, SampleScore[]>();
+  return (file) => {
+    let lines = cache.get(file);
+    if (!lines) {
+      lines = readSampleScores(file);
+      cache.set(file, lines);
+    }
+    return lines;
+  };
+}
+
+/** Pairs two loaded runs and runs every test: tasks as one family, groups as another. */
+export function compareLoadedRuns(
+  runA: ComparedRun,
+  runB: ComparedRun,
+  options: CompareOptions = {},
+  samples?: (file: string) => SampleScore[],
+): RunComparison & { pooled: { tasks: PooledPairs[]; groups: PooledPairs[] } } {
+  const adjustment = options.adjustment ?? 'holm';
+  const pooled = pairRuns(runA, runB, options, samples);
   return {
     runA: { resultsFile: runA.resultsFile, model: runA.results.model_name ?? null },
     runB: { resultsFile: runB.resultsFile, model: runB.results.model_name ?? null },
     adjustment,
     alpha: options.alpha ?? 0.05,
     power: options.power ?? 0.8,
-    tasks: rows(taskEntries.filter(enough), options, adjustment),
-    groups: rows(groupEntries.filter(enough), options, adjustment),
-    skipped: selection.skipped,
+    tasks: comparisonRows(pooled.tasks, options, adjustment),
+    groups: comparisonRows(pooled.groups, options, adjustment),
+    skipped: pooled.skipped,
+    pooled: { tasks: pooled.tasks, groups: pooled.groups },
   };
+}
+
+/** `assay compare RUN_A RUN_B` on runs with sample logs: loads both, pairs their samples, runs every test. */
+export function compareRuns(
+  locationA: string,
+  locationB: string,
+  options: CompareOptions = {},
+): RunComparison {
+  const { pooled: _pooled, ...comparison } = compareLoadedRuns(
+    loadRun(locationA),
+    loadRun(locationB),
+    options,
+  );
+  return comparison;
 }

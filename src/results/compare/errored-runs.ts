@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { AssayError } from '../../errors.js';
-import { type LoadedRun, loadRun } from './load-run.js';
+import { type LoadedRun, loadRun } from '../read-run.js';
 
 /** Task → errored samples: results.json's `errors.by_task`, or counted in the sample logs of older runs. */
 export function erroredSamplesOf(run: LoadedRun): Record<string, number> {

@@ -7,9 +7,9 @@ export type ComparisonFormat = 'table' | 'markdown';
 /** Doc ids listed per flip direction in text output (JSON lists them all). */
 const LISTED_IDS = 20;
 
-const fixed = (value: number | null | undefined, digits = 4) =>
+export const fixed = (value: number | null | undefined, digits = 4) =>
   value === null || value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits);
-const signed = (value: number) => (value > 0 ? `+${value.toFixed(4)}` : value.toFixed(4));
+export const signed = (value: number) => (value > 0 ? `+${value.toFixed(4)}` : value.toFixed(4));
 const interval = ([low, high]: [number, number]) => `[${signed(low)}, ${signed(high)}]`;
 
 function testLabel(row: ComparisonRow): string {
@@ -35,7 +35,7 @@ function summaryRow(row: ComparisonRow): string[] {
   ];
 }
 
-function renderGrid(headers: string[], body: string[][], format: ComparisonFormat): string {
+export function renderGrid(headers: string[], body: string[][], format: ComparisonFormat): string {
   const widths = headers.map((header, column) =>
     Math.max(header.length, ...body.map((row) => row[column].length)),
   );

@@ -17,7 +17,8 @@
 import { AssayError } from '../../errors.js';
 import { mean } from '../../stats/descriptive.js';
 import { adjustPValues } from '../../stats/p-value-adjustment.js';
-import { loadRun, readSampleScores, type SampleScore } from './load-run.js';
+import { loadRun } from '../read-run.js';
+import { readSampleScores, type SampleScore } from '../read-samples.js';
 import { NON_INFERIORITY_METHODS, type NonInferiorityMethod, nonInferiority } from './non-inferiority.js';
 import { pairScores } from './pair-samples.js';
 import { selectTargets } from './select-targets.js';

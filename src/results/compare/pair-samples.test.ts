@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SampleScore } from './load-run.js';
+import type { SampleScore } from '../read-samples.js';
 import { pairScores } from './pair-samples.js';
 
 const target = { task: 't', metric: 'acc', filter: 'none', higherIsBetter: true };

@@ -4,7 +4,7 @@
  * correctly; a doc that appears k times in a dataset pairs its i-th occurrence with the other run's i-th.
  */
 import { AssayError } from '../../errors.js';
-import type { SampleScore } from './load-run.js';
+import type { SampleScore } from '../read-samples.js';
 
 export interface ComparisonTarget {
   task: string;
@@ -17,6 +17,8 @@ export interface PairedScores {
   target: ComparisonTarget;
   /** doc_id in run A of each pair. */
   docIds: number[];
+  /** doc_id in run B of each pair (the same doc may sit at another position there). */
+  docIdsB: number[];
   a: Float64Array;
   b: Float64Array;
   /** Scored samples of A with no partner in B, and the reverse. */
@@ -86,18 +88,21 @@ export function pairScores(
   const left = keyed(samplesA, target);
   const right = keyed(samplesB, target);
   const docIds: number[] = [];
+  const docIdsB: number[] = [];
   const a: number[] = [];
   const b: number[] = [];
   for (const [key, entry] of left.scored) {
     const partner = right.scored.get(key);
     if (!partner) continue;
     docIds.push(entry.docId);
+    docIdsB.push(partner.docId);
     a.push(entry.score);
     b.push(partner.score);
   }
   return {
     target,
     docIds,
+    docIdsB,
     a: Float64Array.from(a),
     b: Float64Array.from(b),
     unpairedA: left.scored.size - docIds.length,

@@ -4,8 +4,12 @@
  * metric list (every filter), so the family that Holm/BH adjusts is one test per task and filter.
  */
 import { AssayError, closestNames } from '../../errors.js';
-import type { LoadedRun, RunResults } from './load-run.js';
+import type { LoadedRun } from '../read-run.js';
+import type { ReadResults } from '../schema.js';
 import type { ComparisonTarget } from './pair-samples.js';
+
+/** What a comparison reads of a run: its results and where its sample logs are (a LoadedRun, a viewed run). */
+export type ComparedRun = Pick<LoadedRun, 'resultsFile' | 'results' | 'sampleFiles'>;
 
 export interface TargetSelection {
   targets: ComparisonTarget[];
@@ -15,7 +19,7 @@ export interface TargetSelection {
   groups: Map<string, string[]>;
 }
 
-function leavesOf(results: RunResults, name: string, seen = new Set<string>()): string[] {
+function leavesOf(results: ReadResults, name: string, seen = new Set<string>()): string[] {
   if (seen.has(name)) return [];
   seen.add(name);
   const children = results.group_subtasks[name];
@@ -41,7 +45,7 @@ function metricKeys(entry: Record<string, unknown> | undefined): Array<{ metric:
  * numbers of tokens, so the values are on different scales. bits_per_byte (and word/byte perplexity)
  * divide by counts of the text itself and stay comparable.
  */
-function tokenizerMismatch(a: LoadedRun, b: LoadedRun, task: string): string | undefined {
+function tokenizerMismatch(a: ComparedRun, b: ComparedRun, task: string): string | undefined {
   const left = a.results.perplexity?.[task]?.tokenizer;
   const right = b.results.perplexity?.[task]?.tokenizer;
   const label = (tokenizer: typeof left) =>
@@ -63,8 +67,8 @@ function tokenizerMismatch(a: LoadedRun, b: LoadedRun, task: string): string | u
 }
 
 export function selectTargets(
-  a: LoadedRun,
-  b: LoadedRun,
+  a: ComparedRun,
+  b: ComparedRun,
   options: { tasks?: string[]; metric?: string },
 ): TargetSelection {
   const skipped: TargetSelection['skipped'] = [];

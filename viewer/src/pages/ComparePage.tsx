@@ -129,9 +129,11 @@ export function ComparePage({ client, ids }: { client: ApiClient; ids: string[] 
       </ul>
       {compare.runs.some((run) => run.partial) && <PartialBanner limit={null} />}
       <p className="muted small">
-        Differences are candidate − baseline over docs scored in both runs, with a 95% paired interval; p is
-        McNemar's test for 0/1 scores and a paired permutation test otherwise; adjusted p is Holm's over every
-        row. <a href={href(['charts'], { runs: ids.join(',') })}>Charts</a>
+        Differences are candidate − baseline over docs scored in both runs (paired by content hash), each task
+        on its first metric, with a 95% paired interval; p is McNemar's test for 0/1 scores and a paired
+        permutation test otherwise; adjusted p is Holm's over each candidate's task rows, and over its group
+        rows apart, as <code>assay compare</code> reports them.{' '}
+        <a href={href(['charts'], { runs: ids.join(',') })}>Charts</a>
       </p>
       <table className="data" data-testid="compare-table">
         <thead>
@@ -153,7 +155,7 @@ export function ComparePage({ client, ids }: { client: ApiClient; ids: string[] 
         <tbody>
           {compare.rows.map((entry, i) => (
             <tr
-              key={`${entry.task}:${entry.metric}:${entry.filter}:${entry.candidateRun}`}
+              key={`${entry.kind}:${entry.task}:${entry.metric}:${entry.filter}:${entry.candidateRun}`}
               className={i === open ? 'selected' : ''}
               onClick={() => setOpen(i)}
               data-task={entry.task}
@@ -161,7 +163,7 @@ export function ComparePage({ client, ids }: { client: ApiClient; ids: string[] 
             >
               <td>
                 <button type="button" className="link">
-                  {entry.task}
+                  {entry.kind === 'group' ? `group ${entry.task}` : entry.task}
                 </button>
               </td>
               <td>{entry.metric}</td>

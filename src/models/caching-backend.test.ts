@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../test/fixtures/openai-server.js';
+import { MemoryResponseCache } from '../cache/memory-response-cache.js';
+import { runBackendConformance } from '../testing/backend-conformance.js';
 import {
   type Answer,
   checkBackendSpec,
@@ -10,12 +12,10 @@ import {
   type ModelBackend,
   RequestError,
   type RollingRequest,
-} from '../models/backend.js';
-import { DummyBackend } from '../models/dummy/dummy-backend.js';
-import { createHttpBackend } from '../models/http/create.js';
-import { runBackendConformance } from '../testing/backend-conformance.js';
+} from './backend.js';
 import { withResponseCache } from './caching-backend.js';
-import { MemoryResponseCache } from './memory-response-cache.js';
+import { DummyBackend } from './dummy/dummy-backend.js';
+import { createHttpBackend } from './http/create.js';
 
 /** The dummy model, except that a request whose text holds `marker` fails in its own slot. */
 class FailingDummy extends DummyBackend {

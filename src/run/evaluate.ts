@@ -1,37 +1,39 @@
+/**
+ * The composition root of a run, what `assay run` and the library's `evaluate` call: resolves the tasks
+ * and the model, runs the evaluation stage (evaluate/), turns its output into results (results/) and
+ * writes them. It sits above both folders, so neither imports the other's way back.
+ */
 import { readFileSync } from 'node:fs';
 import { AssayError, closestNames } from '../errors.js';
+import { type CodeExecutionOptions, prepareCodeSandbox } from '../evaluate/code-stage.js';
+import { parseLimit } from '../evaluate/limit.js';
+import { type McMode, parseMcMode } from '../evaluate/mc-generate.js';
+import type { PerplexityOptions } from '../evaluate/perplexity/settings.js';
+import { checkPins, type TaskPins } from '../evaluate/pins.js';
+import { effectiveNumFewshot } from '../evaluate/plan.js';
+import { runEvaluation } from '../evaluate/run-evaluation.js';
+import { modelNameFrom } from '../evaluate/run-record.js';
+import { parseSeeds } from '../evaluate/seeds.js';
+import { parseShard, type Shard } from '../evaluate/shard.js';
+import type { Logger, RunListener } from '../events.js';
 import { checkBackendSpec, type ModelBackend } from '../models/backend.js';
 import { checkModelArgs, createBackend } from '../models/registry.js';
 import { startPythonFor } from '../python/python-for-tasks.js';
 import type { PythonRuntime } from '../python/python-runtime.js';
-import { modelNameFrom } from '../results/build.js';
 import {
   outputDirectory,
   prepareOutputDirectory,
   type WrittenFiles,
   writeOutputs,
 } from '../results/output.js';
-import { recordShard } from '../results/shard-record.js';
+import { type EvaluationOutput, runOutput } from '../results/run-output.js';
 import { sanitizeModelName } from '../results/write.js';
 import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
 import { type LoadedTask, leafTasks, type TaskNode } from '../tasks/task.js';
 import { parseKeyValueArgs } from '../util/key-value-args.js';
-import { type CodeExecutionOptions, prepareCodeSandbox } from './code-stage.js';
-import type { RunListener } from './events.js';
-import { parseLimit } from './limit.js';
-import { type McMode, parseMcMode } from './mc-generate.js';
-import type { PerplexityOptions } from './perplexity/settings.js';
-import { checkPins, type TaskPins } from './pins.js';
-import { effectiveNumFewshot } from './plan.js';
-import { type EvaluationOutput, runEvaluation } from './run-evaluation.js';
-import { parseSeeds } from './seeds.js';
-import { parseShard, type Shard } from './shard.js';
 
-export interface Logger {
-  warn(message: string): void;
-  info?(message: string): void;
-}
+export type { Logger };
 
 export interface CommonOptions extends CodeExecutionOptions {
   /** Task names, globs, files or directories (lm-eval's --tasks), or tasks already loaded. */
@@ -286,10 +288,18 @@ async function run(
     python,
     pins,
   } = prepared;
-  const output = await runEvaluation(backend, nodes, {
+  const evaluated = await runEvaluation(backend, nodes, {
     limit,
     samples,
     shard,
+    shardRecord: shard && {
+      index: shard.index,
+      count: shard.count,
+      tasks: options.tasks.filter((task): task is string => typeof task === 'string'),
+      include_path: options.includePath ?? null,
+      samples: samples ?? null,
+      predict_only: options.predictOnly ?? false,
+    },
     mcMode,
     numFewshot: options.numFewshot,
     seeds,
@@ -309,18 +319,7 @@ async function run(
     pins,
     maxLatencyS: options.maxLatencyS,
   }).finally(() => closePrepared(prepared));
-  // Recorded only when used, so default runs keep lm-eval's config keys.
-  if (mcMode === 'generate') output.results.config.mc_mode = 'generate';
-  if (shard) {
-    recordShard(output.results, {
-      index: shard.index,
-      count: shard.count,
-      tasks: options.tasks.filter((task): task is string => typeof task === 'string'),
-      include_path: options.includePath ?? null,
-      samples: samples ?? null,
-      predict_only: options.predictOnly ?? false,
-    });
-  }
+  const output = runOutput(evaluated);
   let files: WrittenFiles | undefined;
   if (options.outputPath) {
     options.listener?.({ type: 'phase', phase: 'writing' });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson, type ResponseCache } from '../cache/response-cache.js';
 import type {
   Answer,
   CallOptions,
@@ -8,7 +9,7 @@ import type {
   ModelBackend,
   ProgressSink,
   RollingRequest,
-} from '../models/backend.js';
+} from './backend.js';
 import {
   CAPABILITY_METHODS,
   type Generation,
@@ -17,8 +18,7 @@ import {
   hasUsage,
   isRequestError,
   type UsageReporting,
-} from '../models/backend.js';
-import { canonicalJson, type ResponseCache } from './response-cache.js';
+} from './backend.js';
 
 /**
  * `--use_cache` for in-process backends (dummy, gguf), lm-eval's CachingLM: answers are looked up by the

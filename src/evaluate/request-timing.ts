@@ -1,0 +1,91 @@
+/**
+ * Per-request wall times, for each task's latency (mean, p50, p95 of its own requests). A backend answers
+ * a whole list of requests in one call and reports progress as answers arrive, so the clock here stamps
+ * each answer when the progress sink says it is done: a request's time is the wall time from the answer
+ * before it (or the start of the call) to its own. For a backend that answers one request at a time
+ * (dummy, GGUF, an HTTP server with num_concurrent=1) that is the request's own time; requests reported
+ * together (one HTTP call carrying several prompts) each get the whole interval; with num_concurrent > 1
+ * answers overlap, and the times are their spacing. Under a latency cap (--max_latency_s) each request
+ * is sent and timed alone (latency-cap.ts), and those exact times are used instead of this clock's.
+ * docs/ARCHITECTURE.md says the same for readers.
+ */
+import type { Instance } from './requests.js';
+
+export interface AnswerClock {
+  /** Wrap of the backend's progress sink: stamps answers `[previous done, done)` now. */
+  progress(done: number): void;
+  /** Milliseconds each request (by position in the call) took; call after the backend returned. */
+  finish(): Float64Array;
+}
+
+export function answerClock(requests: number, now: () => number = () => performance.now()): AnswerClock {
+  const started = now();
+  const answeredAt = new Float64Array(requests);
+  let reported = 0;
+  return {
+    progress(done) {
+      const at = now();
+      for (let i = reported; i < Math.min(done, requests); i++) answeredAt[i] = at;
+      reported = Math.max(reported, Math.min(done, requests));
+    },
+    finish() {
+      const end = now();
+      // Answers the backend never reported arrived by the time it returned.
+      for (let i = reported; i < requests; i++) answeredAt[i] = end;
+      const times = new Float64Array(requests);
+      let intervalStart = started;
+      let previous = started;
+      for (let i = 0; i < requests; i++) {
+        // Answers stamped at one instant share the interval that ended there.
+        if (answeredAt[i] !== previous) {
+          intervalStart = previous;
+          previous = answeredAt[i];
+        }
+        times[i] = answeredAt[i] - intervalStart;
+      }
+      return times;
+    },
+  };
+}
+
+/** A task's request latency: how many requests and their mean, median and 95th percentile in ms. */
+export interface TaskLatency {
+  requests: number;
+  mean_ms: number | null;
+  p50_ms: number | null;
+  p95_ms: number | null;
+}
+
+/** Nearest-rank percentile (as the HTTP usage summary computes its p50/p95). */
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
+export function summarizeLatency(times: ArrayLike<number>): TaskLatency {
+  if (times.length === 0) return { requests: 0, mean_ms: null, p50_ms: null, p95_ms: null };
+  const sorted = Float64Array.from(times).sort();
+  let sum = 0;
+  for (const time of sorted) sum += time;
+  return {
+    requests: sorted.length,
+    mean_ms: sum / sorted.length,
+    p50_ms: percentile(sorted, 0.5),
+    p95_ms: percentile(sorted, 0.95),
+  };
+}
+
+/**
+ * Each task's latency over the requests it sent: every instance with answer times (`latencyMs`, one per
+ * backend request that answered it; a request shared by identical instances counts for each of them).
+ * Tasks whose requests a stage answered without the clock (token-window perplexity) have none.
+ */
+export function taskLatency(instances: Iterable<Instance>): Record<string, TaskLatency> {
+  const byTask = new Map<string, number[]>();
+  for (const instance of instances) {
+    if (!instance.latencyMs?.length) continue;
+    const list = byTask.get(instance.task);
+    if (list) list.push(...instance.latencyMs);
+    else byTask.set(instance.task, [...instance.latencyMs]);
+  }
+  return Object.fromEntries([...byTask].map(([task, times]) => [task, summarizeLatency(times)]));
+}

@@ -1,0 +1,113 @@
+/**
+ * `assay merge` of capped shards, in process: a run under --max_latency_s split in two shards and merged
+ * keeps what one unsharded capped run records about its timed-out docs (results, sample logs,
+ * leaderboard), and the merged files read back under the one results contract.
+ */
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CallOptions, GenerateRequest, ModelBackend } from '../../models/backend.js';
+import { simpleEvaluate } from '../../run/evaluate.js';
+import { readSampleLog } from '../read-samples.js';
+import { leaderboardSchema, resultsFileSchema } from '../schema.js';
+import { mergeShards } from './merge-shards.js';
+
+/** Answers with the prompt's last word at once, or never for a prompt containing "slow" (until aborted). */
+class ClockedBackend implements ModelBackend {
+  readonly specificationVersion = 'v1';
+  readonly name = 'clocked';
+  readonly capabilities = {
+    loglikelihood: false,
+    loglikelihoodRolling: false,
+    generate: true,
+    tokenScoring: false,
+    generationLogprobs: false,
+    chatTemplate: false,
+    usage: false,
+  };
+
+  async generate(requests: GenerateRequest[], _progress?: unknown, options: CallOptions = {}) {
+    return Promise.all(
+      requests.map(
+        (request) =>
+          new Promise<string>((resolve, reject) => {
+            if (!request.context.includes('slow')) {
+              resolve(` ${request.context.split(' ').at(-1)}`);
+              return;
+            }
+            options.signal?.addEventListener('abort', () => reject(options.signal?.reason));
+          }),
+      ),
+    );
+  }
+
+  async loglikelihood(): Promise<never> {
+    throw new Error('generation only');
+  }
+
+  async loglikelihoodRolling(): Promise<never> {
+    throw new Error('generation only');
+  }
+
+  info() {
+    return { name: 'clocked' };
+  }
+}
+
+describe('assay merge of runs under --max_latency_s', () => {
+  it('keeps the timeouts: per task, the block, partial, the timed-out lines and the leaderboard counts', async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'assay-merge-latency-'));
+    const task = path.join(directory, 'echo.jsonl');
+    await writeFile(
+      task,
+      [
+        '{"id": 0, "prompt": "say one", "targets": ["one"], "metric": "exact_match"}',
+        '{"id": 1, "prompt": "say slow", "targets": ["slow"], "metric": "exact_match"}',
+        '{"id": 2, "prompt": "say three", "targets": ["3"], "metric": "exact_match"}',
+        '{"id": 3, "prompt": "say four", "targets": ["four"], "metric": "exact_match"}',
+        '{"id": 4, "prompt": "say slow again", "targets": ["again"], "metric": "exact_match"}',
+        '',
+      ].join('\n'),
+    );
+    const common = { tasks: [task], maxLatencyS: 0.2, logSamples: true, bootstrapIters: 0 };
+    const shards = ['0/2', '1/2'].map((shard) => path.join(directory, `shard-${shard[0]}`));
+    for (const [index, outputPath] of shards.entries()) {
+      await simpleEvaluate({ ...common, model: new ClockedBackend(), shard: `${index}/2`, outputPath });
+    }
+    const merged = await mergeShards({ shards, outputPath: path.join(directory, 'merged') });
+
+    // What the one run would say: 5 docs, 2 over the cap (ids 1 and 4), 2 of the 3 others right.
+    const entry = merged.results.results.echo;
+    expect(entry['exact_match,none']).toBeCloseTo(2 / 3, 15);
+    expect(entry).toMatchObject({
+      timeouts: 2,
+      partial: true,
+      answered: 3,
+      note: 'metrics over the 3 docs answered in time of 5; 2 timed out count in no metric',
+    });
+    expect(entry).not.toHaveProperty('errors');
+    expect(merged.results.timeouts).toEqual({ max_latency_s: 0.2, samples: 2, by_task: { echo: 2 } });
+    expect(merged.results.partial).toBe(true);
+    expect(merged.results.errors.samples).toBe(0);
+
+    // The files it wrote, read back under the contract.
+    const read = resultsFileSchema.parse(JSON.parse(await readFile(merged.files.results, 'utf8')));
+    expect(read.timeouts).toEqual(merged.results.timeouts);
+    const lines = readSampleLog(merged.files.samples[0]);
+    expect(lines.map((line) => [line.doc_id, line.timed_out])).toEqual([
+      [0, undefined],
+      [1, true],
+      [2, undefined],
+      [3, undefined],
+      [4, true],
+    ]);
+    const leaderboard = leaderboardSchema.parse(
+      JSON.parse(await readFile(merged.files.leaderboard as string, 'utf8')),
+    );
+    expect(leaderboard).toMatchObject({ errors: 0, timeouts: 2, partial: true });
+    expect(leaderboard.tasks.echo).toMatchObject({ n: 3, correct: 2, errors: 0, timeouts: 2 });
+    // The content hash the shards' manifest recorded (config and data), not a re-read of the file.
+    expect(leaderboard.tasks.echo.sha256).toBe(read.manifest?.tasks?.echo?.sha256);
+  });
+});

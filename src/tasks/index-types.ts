@@ -1,0 +1,41 @@
+/**
+ * The task index's records: what an entry, a root and one root's scan are. Types only, shared by the
+ * index (index.ts) and its scan cache (index-cache.ts), which would otherwise import each other.
+ */
+import type { AssayError } from '../errors.js';
+
+export type EntryKind = 'task' | 'group' | 'tag';
+export type EntryFormat = 'yaml' | 'jsonl' | 'typescript';
+
+export interface IndexEntry {
+  name: string;
+  kind: EntryKind;
+  /** Absent for tags, which live in the tasks that declare them. */
+  format?: EntryFormat;
+  /** Absolute path of the defining file; absent for tags. */
+  path?: string;
+  /** YAML tasks: `output_type` as merged from the includes, when it is a string. */
+  outputType?: string;
+  /** YAML tasks: the tags they declare. */
+  tags?: string[];
+  /** YAML groups: their members as written (a dict member by its `task` or `group` name). */
+  members?: string[];
+  /** Tag members, sorted by name. */
+  tasks?: string[];
+}
+
+export interface IndexRoot {
+  dir: string;
+  /** False scans the folder itself only. */
+  recursive?: boolean;
+}
+
+/** What scanning one root found: entries in path order (duplicates included), unreadable files, inputs. */
+export interface RootScan {
+  found: IndexEntry[];
+  skipped: Array<{ file: string; error: AssayError }>;
+  /** Files listed in the root (task candidates), sorted. */
+  listed: string[];
+  /** Other files the scan read (includes outside the root or without a task extension), sorted. */
+  read: string[];
+}
