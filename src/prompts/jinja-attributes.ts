@@ -8,13 +8,13 @@
 import { PythonError } from '../python/semantics/errors.js';
 import { pythonStr } from '../python/semantics/literal.js';
 import { pythonMethod } from '../python/semantics/methods.js';
-import { characters } from '../python/semantics/string.js';
-import { dictGet, isDict, pythonIndex, typeName } from '../python/semantics/values.js';
+import { characterAt } from '../python/semantics/string.js';
+import { dictLookup, isDict, pythonPosition, typeName } from '../python/semantics/values.js';
 import { Callable, renderValue, strictValue, TemplateEvaluationError, Undefined } from './jinja-values.js';
 
 /** Python's `getattr(value, name)` as a template callable, or undefined when the type has no such attribute. */
 function pythonAttribute(value: unknown, name: string): Callable | undefined {
-  const method = pythonMethod(value, name, renderValue);
+  const method = pythonMethod(value, name);
   if (method === undefined) return undefined;
   if (typeof method !== 'function') {
     const owner = method.unsupported;
@@ -24,7 +24,7 @@ function pythonAttribute(value: unknown, name: string): Callable | undefined {
   }
   return new Callable(name, (args, kwargs) => {
     try {
-      return method(args, kwargs);
+      return method(value as never, args, kwargs, renderValue);
     } catch (error) {
       if (error instanceof PythonError) throw new TemplateEvaluationError(error.message);
       throw error;
@@ -36,22 +36,23 @@ function describe(value: unknown): string {
   return `'${typeName(value)} object'`;
 }
 
-/** Python's `value[key]`, or not found when it raises a LookupError/TypeError. */
-function pythonItem(value: unknown, key: unknown): { found: boolean; value?: unknown } {
-  if (isDict(value)) return dictGet(value, key);
+/** What `pythonItem` returns where Python raises a LookupError/TypeError. */
+const NOT_FOUND = Symbol('not found');
+
+/** Python's `value[key]`, or NOT_FOUND when it raises a LookupError/TypeError. */
+function pythonItem(value: unknown, key: unknown): unknown {
+  if (isDict(value)) return dictLookup(value, key, NOT_FOUND);
   if (
     (typeof value === 'string' || Array.isArray(value)) &&
     (typeof key === 'number' || typeof key === 'boolean')
   ) {
     const index = Number(key);
-    if (!Number.isInteger(index)) return { found: false };
-    const items = typeof value === 'string' ? characters(value) : value;
-    const item = pythonIndex(items, index);
-    return item === undefined && (index >= items.length || index < -items.length)
-      ? { found: false }
-      : { found: true, value: item };
+    if (!Number.isInteger(index)) return NOT_FOUND;
+    if (typeof value === 'string') return characterAt(value, index) ?? NOT_FOUND;
+    const position = pythonPosition(value.length, index);
+    return position === undefined ? NOT_FOUND : value[position];
   }
-  return { found: false };
+  return NOT_FOUND;
 }
 
 /** Jinja2's `obj.name`: Python attribute first, then `obj['name']`. */
@@ -60,7 +61,7 @@ export function getAttribute(value: unknown, name: string): unknown {
   const attribute = pythonAttribute(value, name);
   if (attribute) return attribute;
   const item = pythonItem(value, name);
-  if (item.found) return item.value;
+  if (item !== NOT_FOUND) return item;
   return new Undefined(name, `${describe(value)} has no attribute '${name}'`);
 }
 
@@ -68,7 +69,7 @@ export function getAttribute(value: unknown, name: string): unknown {
 export function getItem(value: unknown, key: unknown): unknown {
   strictValue(value);
   const item = pythonItem(value, key);
-  if (item.found) return item.value;
+  if (item !== NOT_FOUND) return item;
   if (typeof key === 'string') {
     const attribute = pythonAttribute(value, key);
     if (attribute) return attribute;

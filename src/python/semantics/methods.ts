@@ -26,10 +26,13 @@ import {
 /** `str(value)` for `{}` and `%s`: the caller's, so that a template's own values print its way. */
 export type StrFunction = (value: unknown) => string;
 
-type Method = (self: never, args: unknown[], kwargs: Map<string, unknown>, str: StrFunction) => unknown;
-
-/** A method bound to its object: `"a b".split` called with (args, kwargs). */
-export type BoundMethod = (args: unknown[], kwargs: Map<string, unknown>) => unknown;
+/** A method of str, list or dict: called with its object (`self`), the call's arguments and `str()`. */
+export type Method = (
+  self: never,
+  args: unknown[],
+  kwargs: Map<string, unknown>,
+  str: StrFunction,
+) => unknown;
 
 function argument(args: unknown[], kwargs: Map<string, unknown>, index: number, name: string): unknown {
   return args.length > index ? args[index] : kwargs.get(name);
@@ -333,30 +336,32 @@ const OTHER_LIST_ATTRIBUTES = new Set([
 ]);
 const OTHER_DICT_ATTRIBUTES = new Set(['clear', 'fromkeys', 'pop', 'popitem', 'setdefault', 'update']);
 
+/** A real attribute of `str`, `list` or `dict` that assay does not implement. */
+export interface UnsupportedMethod {
+  unsupported: 'str' | 'list' | 'dict';
+}
+const UNSUPPORTED_STR: UnsupportedMethod = Object.freeze({ unsupported: 'str' });
+const UNSUPPORTED_LIST: UnsupportedMethod = Object.freeze({ unsupported: 'list' });
+const UNSUPPORTED_DICT: UnsupportedMethod = Object.freeze({ unsupported: 'dict' });
+
 /**
- * Python's `getattr(value, name)` for the methods of str, list and dict: the bound method; `unsupported`
- * with its type for a real attribute that assay does not implement; undefined when the type has none.
+ * Python's `getattr(type(value), name)` for the methods of str, list and dict: the method, unbound (call it
+ * as `method(value, args, kwargs, str)`); `unsupported` with its type for a real attribute that assay does
+ * not implement; undefined when the type has none. Nothing is allocated per lookup: templates look methods
+ * up once per attribute access, tens of thousands of times per task.
  */
-export function pythonMethod(
-  value: unknown,
-  name: string,
-  str: StrFunction = pythonStr,
-): BoundMethod | { unsupported: 'str' | 'list' | 'dict' } | undefined {
-  const bind =
-    (method: Method): BoundMethod =>
-    (args, kwargs) =>
-      method(value as never, args, kwargs, str);
+export function pythonMethod(value: unknown, name: string): Method | UnsupportedMethod | undefined {
   if (typeof value === 'string') {
-    if (Object.hasOwn(STRING_METHODS, name)) return bind(STRING_METHODS[name] as Method);
-    if (OTHER_STR_ATTRIBUTES.has(name)) return { unsupported: 'str' };
+    if (Object.hasOwn(STRING_METHODS, name)) return STRING_METHODS[name] as Method;
+    if (OTHER_STR_ATTRIBUTES.has(name)) return UNSUPPORTED_STR;
   } else if (Array.isArray(value)) {
     if (Object.hasOwn(LIST_METHODS, name) && (name !== 'copy' || typeName(value) === 'list')) {
-      return bind(LIST_METHODS[name] as Method);
+      return LIST_METHODS[name] as Method;
     }
-    if (typeName(value) === 'list' && OTHER_LIST_ATTRIBUTES.has(name)) return { unsupported: 'list' };
+    if (typeName(value) === 'list' && OTHER_LIST_ATTRIBUTES.has(name)) return UNSUPPORTED_LIST;
   } else if (isDict(value)) {
-    if (Object.hasOwn(DICT_METHODS, name)) return bind(DICT_METHODS[name] as Method);
-    if (OTHER_DICT_ATTRIBUTES.has(name)) return { unsupported: 'dict' };
+    if (Object.hasOwn(DICT_METHODS, name)) return DICT_METHODS[name] as Method;
+    if (OTHER_DICT_ATTRIBUTES.has(name)) return UNSUPPORTED_DICT;
   }
   return undefined;
 }

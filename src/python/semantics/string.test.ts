@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSpace, pythonSplit, pythonStrip, removeCharacters } from './string.js';
+import { characterAt, isSpace, pythonSplit, pythonStrip, removeCharacters } from './string.js';
 
 describe('Python str helpers', () => {
   // Expected values: CPython 3.11 on this machine, as quoted above each assertion.
@@ -33,5 +33,24 @@ describe('Python str helpers', () => {
 
   it('removes characters as str.translate does', () => {
     expect(removeCharacters('a,b.c!', ',.!')).toBe('abc');
+  });
+});
+
+describe('characterAt: Python text[index]', () => {
+  // CPython 3.11: 'héllo'[1] == 'é', 'abc'[-1] == 'c', 'a😀b'[1] == '😀', 'a😀b'[-1] == 'b', 'a😀b'[2] == 'b';
+  // 'abc'[3] and 'abc'[-4] raise IndexError.
+  it('indexes code points, from the end for negative indexes', () => {
+    expect(characterAt('héllo', 1)).toBe('é');
+    expect(characterAt('abc', -1)).toBe('c');
+    expect(characterAt('a😀b', 1)).toBe('😀');
+    expect(characterAt('a😀b', 2)).toBe('b');
+    expect(characterAt('a😀b', -1)).toBe('b');
+    expect(characterAt('a😀b', -3)).toBe('a');
+  });
+  it('is undefined where Python raises IndexError', () => {
+    expect(characterAt('abc', 3)).toBeUndefined();
+    expect(characterAt('abc', -4)).toBeUndefined();
+    expect(characterAt('a😀b', 3)).toBeUndefined();
+    expect(characterAt('', 0)).toBeUndefined();
   });
 });

@@ -33,6 +33,20 @@ export function codePointLength(text: string): number {
   return SURROGATE.test(text) ? Array.from(text).length : text.length;
 }
 
+/**
+ * Python's `text[index]` (code points, negative indexes from the end); undefined where Python raises
+ * IndexError. Without astral characters a UTF-16 unit is a code point, so no character array is built.
+ */
+export function characterAt(text: string, index: number): string | undefined {
+  if (SURROGATE.test(text)) {
+    const items = Array.from(text);
+    const position = index < 0 ? index + items.length : index;
+    return position >= 0 && position < items.length ? items[position] : undefined;
+  }
+  const position = index < 0 ? index + text.length : index;
+  return position >= 0 && position < text.length ? text[position] : undefined;
+}
+
 /** `char.isspace()` for one character. */
 export function isSpace(char: string): boolean {
   return ONE.test(char);

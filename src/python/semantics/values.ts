@@ -58,16 +58,22 @@ export function dictKeys(dict: PythonDict): unknown[] {
   return dict instanceof Map ? [...dict.keys()] : Object.keys(dict);
 }
 
-export function dictGet(dict: PythonDict, key: unknown): { found: boolean; value?: unknown } {
+/** Python's `dict[key]`: the value, or `missing` where Python raises KeyError. Allocates nothing. */
+export function dictLookup<M>(dict: PythonDict, key: unknown, missing: M): unknown | M {
   if (dict instanceof Map) {
-    for (const [candidate, value] of dict) if (pythonEquals(candidate, key)) return { found: true, value };
-    return { found: false };
+    for (const [candidate, value] of dict) if (pythonEquals(candidate, key)) return value;
+    return missing;
   }
-  if (typeof key !== 'string') {
-    // A plain-object dict came from JSON, where every key is a string; Python would not find an int key.
-    return { found: false };
-  }
-  return Object.hasOwn(dict, key) ? { found: true, value: dict[key] } : { found: false };
+  // A plain-object dict came from JSON, where every key is a string; Python would not find an int key.
+  if (typeof key !== 'string') return missing;
+  return Object.hasOwn(dict, key) ? dict[key] : missing;
+}
+
+const MISSING = Symbol('missing');
+
+export function dictGet(dict: PythonDict, key: unknown): { found: boolean; value?: unknown } {
+  const value = dictLookup(dict, key, MISSING);
+  return value === MISSING ? { found: false } : { found: true, value };
 }
 
 export function truthy(value: unknown): boolean {
