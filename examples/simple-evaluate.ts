@@ -7,6 +7,7 @@
  * The "model" here is a toy that learns one arithmetic operation per epoch, so the score visibly climbs.
  */
 import {
+  AssayError,
   type BackendCapabilities,
   defineTask,
   type GenerateRequest,
@@ -45,11 +46,16 @@ const arithmetic = defineTask<Problem>({
 
 /** A model that can only do the operations it has "learned" so far. */
 class ToyModel implements ModelBackend {
+  readonly specificationVersion = 'v1';
   readonly name = 'toy';
   readonly capabilities: BackendCapabilities = {
     loglikelihood: false,
     loglikelihoodRolling: false,
     generate: true,
+    tokenScoring: false,
+    generationLogprobs: false,
+    chatTemplate: false,
+    usage: false,
   };
   readonly learned = new Set<string>();
 
@@ -62,12 +68,13 @@ class ToyModel implements ModelBackend {
     });
   }
 
+  // Declared false above: a run that needs these stops at planning, and a direct call is refused.
   async loglikelihood(_requests: LoglikelihoodRequest[]): Promise<never[]> {
-    throw new Error('the toy model only generates');
+    throw new AssayError('capability_missing', 'the toy model only generates');
   }
 
   async loglikelihoodRolling(_requests: RollingRequest[]): Promise<never[]> {
-    throw new Error('the toy model only generates');
+    throw new AssayError('capability_missing', 'the toy model only generates');
   }
 
   info(): ModelInfo {

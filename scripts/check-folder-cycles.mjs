@@ -37,9 +37,20 @@ function sourceFiles(dir) {
   return out;
 }
 
-/** The node of a file: its first folder under src/, or the file itself when it sits in src/. */
+/**
+ * Sub-folders that are a layer of their own, below the rest of their folder, and so a node of their own:
+ * python/semantics (Python's str, regex, format, random and literal rules, which metrics, stats, sandbox
+ * and prompts use) imports nothing from src/ but errors.ts, while the rest of python/ (the bridge to the
+ * user's interpreter) sits above tasks/. A cycle through such a sub-folder, its parent included, still fails.
+ */
+const LAYERS = ['python/semantics'];
+
+/** The node of a file: its layer, else its first folder under src/, or the file itself when it sits in src/. */
 function nodeOf(file) {
   const relative = path.relative(root, file).split(path.sep);
+  const folder = relative.slice(0, -1).join('/');
+  const layer = LAYERS.find((name) => folder === name || folder.startsWith(`${name}/`));
+  if (layer) return layer;
   return relative.length > 1 ? relative[0] : relative[0].replace(/\.[mc]?[jt]sx?$/, '');
 }
 

@@ -1,26 +1,52 @@
 /** The public API: what a Node user builds on (docs/library.md has a runnable example of each). */
+export { MemoryResponseCache } from './cache/memory-response-cache.js';
+export type { ResponseCache } from './cache/response-cache.js';
 export { AssayError, ERROR_CODES, type ErrorCode, type ErrorLocation } from './errors.js';
 export type { Logger, RunEvent, RunListener } from './events.js';
-export type {
-  BackendCapabilities,
-  ChatMessage,
-  GenerateRequest,
-  LoglikelihoodRequest,
-  LoglikelihoodResult,
-  ModelBackend,
-  ModelInfo,
-  RollingRequest,
-} from './models/backend.js';
+// The backend spec (v1): the ModelBackend type, its optional capabilities and their predicates.
 export {
   type Answer,
+  BACKEND_SPECIFICATION_VERSION,
+  type BackendCapabilities,
+  type BackendSpecificationVersion,
+  CAPABILITY_NAMES,
+  type CapabilityName,
+  type ChatMessage,
+  type ChatTemplating,
+  checkBackendSpec,
+  type GeneratedTokens,
+  type GenerateRequest,
   type Generation,
+  type GenerationLogprobs,
+  hasChatTemplate,
+  hasGenerationLogprobs,
+  hasTokenScoring,
+  hasUsage,
   isRequestError,
+  type LoglikelihoodRequest,
+  type LoglikelihoodResult,
+  type ModelBackend,
+  type ModelInfo,
+  type ProgressSink,
   RequestError,
+  type RollingRequest,
   type TokenizerInfo,
+  type TokenScoring,
   type TokenWindow,
+  type UsageReporting,
   type UsageSummary,
 } from './models/backend.js';
+export { withResponseCache } from './models/caching-backend.js';
 export { DummyBackend } from './models/dummy/dummy-backend.js';
+export {
+  type BackendContext,
+  type BackendDefinition,
+  type BuiltInModelName,
+  backendNames,
+  registerBackend,
+  unregisterBackend,
+} from './models/registry.js';
+export type { Tokenizer, TokenizerBackendName, TokenizerIdentity } from './models/tokenizers/tokenizer.js';
 export {
   type Adjustment,
   type CompareOptions,

@@ -1,15 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBackendConformance } from '../src/models/backend.conformance.js';
 import { isRequestError, type LoglikelihoodResult } from '../src/models/backend.js';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { createHttpBackend } from '../src/models/http/create.js';
+import { runBackendConformance } from '../src/testing/backend-conformance.js';
 import { startTestServer, type TestServer } from './fixtures/openai-server.js';
 
 let server: TestServer;
+/** Servers that answer HTTP 500 to bodies holding the suite's marker (createFailing). */
+const failing: TestServer[] = [];
 beforeAll(async () => {
   server = await startTestServer();
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  for (const started of failing) await started.close();
+});
 
 const completions = (extra: Record<string, unknown> = {}) =>
   createHttpBackend('local-completions', {
@@ -19,24 +24,52 @@ const completions = (extra: Record<string, unknown> = {}) =>
     ...extra,
   });
 
-runBackendConformance({ name: 'local-completions (text, text_offset)', create: () => completions() });
+/** The same backend against a server that fails every request naming the marker, after one retry. */
+const failingOn =
+  (name: 'local-completions' | 'local-chat-completions', extra: Record<string, unknown> = {}) =>
+  async (marker: string) => {
+    const poisoned = await startTestServer({ failBodiesContaining: { text: marker, message: 'poisoned' } });
+    failing.push(poisoned);
+    return createHttpBackend(name, {
+      model: 'test',
+      base_url: name === 'local-completions' ? poisoned.completionsUrl : poisoned.chatUrl,
+      num_concurrent: 4,
+      max_retries: 2,
+      retry_backoff: 0.001,
+      ...extra,
+    });
+  };
+
+const TOKEN_IDS = {
+  reason: 'scoring requests carry token ids, not the marker text (the text-mode suite checks the same slots)',
+  tests: ['error-slots-loglikelihood', 'error-slots-rolling'] as const,
+};
+
+runBackendConformance({
+  name: 'local-completions (text, text_offset)',
+  create: () => completions(),
+  createFailing: failingOn('local-completions'),
+});
 runBackendConformance({
   name: 'local-completions (batched, 3 prompts per request)',
   create: () => completions({ batch_size: 3 }),
+  skip: [
+    {
+      reason: 'three prompts go in one HTTP request, which fails as a whole: no slot fails alone',
+      tests: ['error-slots-loglikelihood', 'error-slots-rolling', 'error-slots-generate'],
+    },
+  ],
 });
 runBackendConformance({
   name: 'local-completions (token ids via /tokenize)',
   create: () => completions({ tokenized_requests: true }),
+  createFailing: failingOn('local-completions', { tokenized_requests: true }),
+  skip: [{ ...TOKEN_IDS, tests: [...TOKEN_IDS.tests] }],
 });
 runBackendConformance({
   name: 'local-chat-completions',
   create: () => createHttpBackend('local-chat-completions', { model: 'test', base_url: server.chatUrl }),
-  skip: [
-    {
-      reason: 'chat endpoints give no prompt log-probabilities',
-      tests: ['loglikelihood-shape', 'loglikelihood-batch-invariance', 'rolling-shape'],
-    },
-  ],
+  createFailing: failingOn('local-chat-completions'),
 });
 
 describe('local-completions against the loopback vLLM-shaped server', () => {

@@ -10,10 +10,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AssayError } from '../src/errors.js';
-import { simpleEvaluate } from '../src/run/evaluate.js';
-import { isRequestError, type LoglikelihoodResult, type ModelBackend } from '../src/models/backend.js';
+import {
+  hasTokenScoring,
+  isRequestError,
+  type LoglikelihoodResult,
+  type ModelBackend,
+} from '../src/models/backend.js';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
+import type { ChatBackend } from '../src/models/http/chat-backend.js';
+import type { CompletionsBackend } from '../src/models/http/completions-backend.js';
 import { createHttpBackend } from '../src/models/http/create.js';
+import { simpleEvaluate } from '../src/run/evaluate.js';
 import { type Faults, startTestServer, type TestServer } from './fixtures/openai-server.js';
 
 const servers: TestServer[] = [];
@@ -33,7 +40,7 @@ function backend(
   name: 'local-completions' | 'local-chat-completions',
   url: string,
   extra: Record<string, unknown> = {},
-): ModelBackend {
+): CompletionsBackend | ChatBackend {
   const created = createHttpBackend(name, { model: 'test', base_url: url, retry_backoff: 0.001, ...extra });
   backends.push(created);
   return created;
@@ -116,8 +123,9 @@ describe('server answers are verified before they are scored', () => {
       tokenized_requests: true,
       prompt_logprobs: false,
     });
-    const tokens = await model.tokenize!('one two three four');
-    await expect(model.scoreTokenWindows!([{ tokens: [0, ...tokens], scoreFrom: 1 }])).rejects.toThrow(
+    if (!hasTokenScoring(model)) throw new Error('tokenized_requests=true declares token scoring');
+    const tokens = await model.tokenize('one two three four');
+    await expect(model.scoreTokenWindows([{ tokens: [0, ...tokens], scoreFrom: 1 }])).rejects.toThrow(
       /perplexity window 0 failed.*log-probability 3\.5/,
     );
   });
@@ -169,7 +177,7 @@ describe('usage counts every request type as sent', () => {
       });
       await model.loglikelihood(requests);
       await model.loglikelihoodRolling([{ text: 'The quick brown fox jumps over the lazy dog.' }]);
-      const usage = model.usage!();
+      const usage = model.usage();
       // What the server counted for the prompts it scored (its BOS included) and the tokens it generated.
       expect(usage.tokensIn).toBe(billed.stats.promptTokens);
       expect(usage.tokensOut).toBe(billed.stats.completionTokens);
@@ -179,8 +187,8 @@ describe('usage counts every request type as sent', () => {
         await model.generate([
           { context: 'Q: hi?\nA:', until: ['\n'], maxGenToks: 8, temperature: 0, doSample: false, extra: {} },
         ]);
-        expect(model.usage!().tokensIn).toBe(billed.stats.promptTokens);
-        expect(model.usage!().tokensOut).toBe(billed.stats.completionTokens);
+        expect(model.usage().tokensIn).toBe(billed.stats.promptTokens);
+        expect(model.usage().tokensOut).toBe(billed.stats.completionTokens);
       }
     }
   });

@@ -13,6 +13,7 @@ import type { LoglikelihoodRequest, ModelBackend } from '../src/models/backend.j
 import { createHttpBackend } from '../src/models/http/create.js';
 import { createManagedBackend } from '../src/models/managed-server/managed-backend.js';
 import { checkModelArgs } from '../src/models/registry.js';
+import { runBackendConformance } from '../src/testing/backend-conformance.js';
 import { fakeServerBin } from './fixtures/fake-server-bin.js';
 import { startTestServer, type TestServer } from './fixtures/openai-server.js';
 import { tempDir } from './helpers.js';
@@ -72,6 +73,39 @@ afterAll(async () => {
   process.env.PATH = savedPath;
   delete process.env.FAKE_SERVER_RECORD;
   await reference?.close();
+});
+
+/** Servers that answer HTTP 500 to bodies holding the suite's marker (createFailing). */
+const poisoned: TestServer[] = [];
+afterAll(async () => {
+  for (const started of poisoned) await started.close();
+});
+
+runBackendConformance({
+  name: 'vllm (managed: the fake vllm serve, started for the suite)',
+  create: () => {
+    fakeEnv();
+    return createManagedBackend('vllm', { pretrained: 'org/fake-7b', max_model_len: 512 });
+  },
+  // The same client attached to a running server (base_url=) that fails the requests naming the marker.
+  createFailing: async (marker) => {
+    const server = await startTestServer({ failBodiesContaining: { text: marker, message: 'poisoned' } });
+    poisoned.push(server);
+    return createManagedBackend('vllm', {
+      base_url: server.completionsUrl,
+      pretrained: 'test',
+      max_model_len: 512,
+      max_retries: 2,
+      retry_backoff: 0.001,
+    });
+  },
+  skip: [
+    {
+      reason:
+        'scoring requests carry token ids, not the marker text (local-completions in text mode checks these slots)',
+      tests: ['error-slots-loglikelihood', 'error-slots-rolling'],
+    },
+  ],
 });
 
 describe('--model vllm starts vllm serve, evaluates through it and stops it', () => {

@@ -10,9 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../src/run/evaluate.js';
 import { validateTasks } from '../src/evaluate/validate.js';
-import { testInterpreters } from '../src/python/bridge.conformance.js';
+import { evaluate } from '../src/run/evaluate.js';
+import { testInterpreters } from './fixtures/python/bridge.conformance.js';
 import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
 
 type Json = Record<string, any>;

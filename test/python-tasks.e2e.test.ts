@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AssayError } from '../src/errors.js';
 import { evaluate } from '../src/run/evaluate.js';
-import { testInterpreters } from '../src/python/bridge.conformance.js';
+import { testInterpreters } from './fixtures/python/bridge.conformance.js';
 import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
 
 type Json = Record<string, any>;

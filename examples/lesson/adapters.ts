@@ -18,11 +18,16 @@ import type {
 
 /** A generation-only adapter: `answer` maps one prompt to one reply. */
 abstract class GenerationAdapter implements ModelBackend {
+  readonly specificationVersion = 'v1';
   abstract readonly name: string;
   readonly capabilities: BackendCapabilities = {
     loglikelihood: false,
     loglikelihoodRolling: false,
     generate: true,
+    tokenScoring: false,
+    generationLogprobs: false,
+    chatTemplate: false,
+    usage: false,
   };
 
   protected abstract answer(prompt: string): string;

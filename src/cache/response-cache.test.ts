@@ -2,19 +2,25 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runResponseCacheConformance } from '../testing/response-cache-conformance.js';
 import { MemoryResponseCache } from './memory-response-cache.js';
-import { runResponseCacheConformance } from './response-cache.conformance.js';
 import { cacheKey, canonicalJson } from './response-cache.js';
 import { SqliteResponseCache } from './sqlite-response-cache.js';
 
-runResponseCacheConformance('sqlite', () => {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'assay-cache-')), 'cache.sqlite');
-  return { cache: new SqliteResponseCache(file), reopen: () => new SqliteResponseCache(file) };
+runResponseCacheConformance({
+  name: 'sqlite',
+  create: () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'assay-cache-')), 'cache.sqlite');
+    return { cache: new SqliteResponseCache(file), reopen: () => new SqliteResponseCache(file) };
+  },
 });
 
-runResponseCacheConformance('memory', () => {
-  const cache = new MemoryResponseCache();
-  return { cache, reopen: () => cache };
+runResponseCacheConformance({
+  name: 'memory',
+  create: () => {
+    const cache = new MemoryResponseCache();
+    return { cache, reopen: () => cache };
+  },
 });
 
 describe('cache keys', () => {

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { MODEL_NAMES } from '../models/registry.js';
+import { backendNames } from '../models/registry.js';
 import {
   COMPARE_FLAGS,
   DATA_FETCH_FLAGS,
@@ -119,7 +119,7 @@ export function buildProgram(): Command {
     });
 
   subcommand(program, 'run', 'evaluate a model on tasks (lm_eval run)', RUN_FLAGS)
-    .addHelpText('after', () => runHelpText(MODEL_NAMES))
+    .addHelpText('after', () => runHelpText(backendNames()))
     .action(async (flags: Record<string, unknown>) => {
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand(flags);

@@ -106,7 +106,7 @@ describe('executeRequests', () => {
   it('stops with a clear error when the backend lacks a capability', async () => {
     const backend = new DummyBackend();
     Object.assign(backend, {
-      capabilities: { loglikelihood: false, loglikelihoodRolling: true, generate: true },
+      capabilities: { ...backend.capabilities, loglikelihood: false },
     });
     await expect(executeRequests(backend, [ll(0, 0, 'c', ' x')])).rejects.toThrow(
       'model dummy cannot serve loglikelihood requests',

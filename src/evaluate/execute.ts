@@ -6,6 +6,7 @@ import {
   type GeneratedTokens,
   type GenerateRequest,
   type Generation,
+  hasGenerationLogprobs,
   isRequestError,
   type ModelBackend,
   type ProgressSink,
@@ -224,9 +225,10 @@ async function send(
       const seed = typeof generation.extra.seed === 'number' ? generation.extra.seed : 0;
       return { ...generation, extra: { ...generation.extra, seed: seed + copy } };
     });
-    const withLogprobs = backend.generateWithLogprobs?.bind(backend);
-    if (withLogprobs) {
-      const generations = await dispatch(requests, withLogprobs);
+    if (hasGenerationLogprobs(backend)) {
+      const generations = await dispatch(requests, (batch, sink, options) =>
+        backend.generateWithLogprobs(batch, sink, options),
+      );
       const failed = (generation: (typeof generations)[number]) =>
         isRequestError(generation) || isLatencyTimeout(generation);
       return {

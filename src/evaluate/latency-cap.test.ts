@@ -22,8 +22,17 @@ import type { Instance } from './requests.js';
  * stopping when the call's signal aborts, as a backend that supports cancellation does.
  */
 class ClockedBackend implements ModelBackend {
+  readonly specificationVersion = 'v1';
   readonly name = 'clocked';
-  readonly capabilities = { loglikelihood: false, loglikelihoodRolling: false, generate: true };
+  readonly capabilities = {
+    loglikelihood: false,
+    loglikelihoodRolling: false,
+    generate: true,
+    tokenScoring: false,
+    generationLogprobs: false,
+    chatTemplate: false,
+    usage: false,
+  };
   calls: string[][] = [];
   aborted: string[] = [];
   inFlight = 0;

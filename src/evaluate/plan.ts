@@ -1,6 +1,11 @@
 import { AssayError } from '../errors.js';
 import type { RunListener } from '../events.js';
-import type { ChatMessage, GenerateRequest, ModelBackend } from '../models/backend.js';
+import {
+  type ChatMessage,
+  type GenerateRequest,
+  hasChatTemplate,
+  type ModelBackend,
+} from '../models/backend.js';
 import { buildContext } from '../prompts/context.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import { FewshotSampler, isSameSplit } from '../prompts/fewshot.js';
@@ -35,7 +40,7 @@ export interface PlanOptions {
   applyChatTemplate: boolean | string;
   fewshotAsMultiturn: boolean;
   genKwargs: Record<string, unknown>;
-  backend: Pick<ModelBackend, 'applyChatTemplate' | 'name'>;
+  backend: ModelBackend;
   listener?: RunListener;
 }
 
@@ -377,16 +382,17 @@ function chatOptions(
   | { render: (messages: ChatMessage[], addGenerationPrompt: boolean) => string; fewshotAsMultiturn: boolean }
   | undefined {
   if (options.applyChatTemplate === false) return undefined;
-  const apply = options.backend.applyChatTemplate?.bind(options.backend);
-  if (!apply) {
+  const backend = options.backend;
+  if (!hasChatTemplate(backend)) {
     throw new AssayError(
       'capability_missing',
-      `\`applyChatTemplate\`: model ${options.backend.name} has no chat template`,
+      `\`applyChatTemplate\`: model ${backend.name} has no chat template`,
     );
   }
   const templateName = typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : undefined;
   return {
-    render: (messages, addGenerationPrompt) => apply(messages, { addGenerationPrompt, templateName }),
+    render: (messages, addGenerationPrompt) =>
+      backend.applyChatTemplate(messages, { addGenerationPrompt, templateName }),
     fewshotAsMultiturn: options.fewshotAsMultiturn,
   };
 }

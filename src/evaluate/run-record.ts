@@ -4,7 +4,13 @@
  * from the live backend and the run's options; the results stage (results/build.ts) reads only this, so
  * `assay merge` builds one from a results file instead of faking a backend.
  */
-import type { ModelBackend, ModelInfo, UsageSummary } from '../models/backend.js';
+import {
+  hasChatTemplate,
+  hasUsage,
+  type ModelBackend,
+  type ModelInfo,
+  type UsageSummary,
+} from '../models/backend.js';
 import type { PythonDescription } from '../python/python-runtime.js';
 import type { SandboxDescription } from '../sandbox/sandbox.js';
 import type { McMode } from './mc-generate.js';
@@ -58,7 +64,9 @@ export function runRecord(backend: ModelBackend, options: RunOptions): RunRecord
   const { model, modelArgs, batchSize } = options.modelLabel;
   const templateName = typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : null;
   const chatTemplate =
-    options.applyChatTemplate !== false ? (backend.chatTemplate?.(templateName ?? undefined) ?? null) : null;
+    options.applyChatTemplate !== false && hasChatTemplate(backend)
+      ? (backend.chatTemplate(templateName ?? undefined) ?? null)
+      : null;
   return {
     model: {
       source: model,
@@ -66,7 +74,7 @@ export function runRecord(backend: ModelBackend, options: RunOptions): RunRecord
       args: modelArgs,
       batchSize,
       info: backend.info(),
-      usage: backend.usage?.() ?? null,
+      usage: hasUsage(backend) ? backend.usage() : null,
     },
     chatTemplate: { applied: options.applyChatTemplate !== false, name: templateName, text: chatTemplate },
     systemInstruction: options.systemInstruction ?? null,

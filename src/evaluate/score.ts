@@ -4,7 +4,6 @@ import type { FilterPipeline } from '../metrics/filters/types.js';
 import { getMetric } from '../metrics/registry.js';
 import type { GenerationMetricInput } from '../metrics/types.js';
 import { isRequestError, type LoglikelihoodResult } from '../models/backend.js';
-import { pythonStr } from '../prompts/python-literal.js';
 import { pyTuple } from '../python/codec.js';
 import { isPythonRef } from '../python/python-ref.js';
 import {
@@ -14,6 +13,7 @@ import {
   type PythonValueRef,
 } from '../python/python-runtime.js';
 import { pythonResponse } from '../python/responses.js';
+import { pythonStr } from '../python/semantics/literal.js';
 import type { MetricConfig } from '../tasks/types.js';
 import { isLatencyTimeout } from './latency-cap.js';
 import { generativeChoiceResults } from './mc-generate.js';

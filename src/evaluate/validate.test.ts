@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { testInterpreters } from '../../test/fixtures/python/bridge.conformance.js';
 import { requireComponent } from '../../test/require-component.js';
-import { testInterpreters } from '../python/bridge.conformance.js';
 import { clearYamlCache } from '../tasks/yaml-loader.js';
 import { type ValidationRecord, validateTasks } from './validate.js';
 

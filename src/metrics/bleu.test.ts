@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { CORPUS, EXPECTED, MULTI_REFERENCE, SEGMENTS } from '../../test/fixtures/metrics/sacrebleu.js';
 import { bleuAggregation, bleuMetric, corpusBleu } from './bleu.js';
-import { CORPUS, EXPECTED, MULTI_REFERENCE, SEGMENTS } from './sacrebleu.fixtures.js';
 import { tokenize13a } from './tokenizer-13a.js';
 
 // Values agree with sacreBLEU to ~1e-15 relative: JS Math.log/Math.exp may differ from libm in the last bit.

@@ -5,8 +5,9 @@
  * closest reference length (ties to the shorter). 0–100 scale. Written from sacreBLEU 2.x's algorithm
  * (metrics/bleu.py), not translated from its code.
  */
+
+import { pythonStrip } from '../python/semantics/string.js';
 import { readCorpus, referencePredictionItem, segmentReferences } from './corpus-items.js';
-import { pythonRstrip } from './python-string.js';
 import { tokenize13a } from './tokenizer-13a.js';
 import type { MetricDefinition } from './types.js';
 
@@ -25,7 +26,7 @@ function ngramCounts(tokens: readonly string[]): Map<string, number> {
 }
 
 function tokens(text: string): string[] {
-  const tokenized = tokenize13a(pythonRstrip(text));
+  const tokenized = tokenize13a(pythonStrip(text, null, 'right'));
   return tokenized === '' ? [] : tokenized.split(' ');
 }
 

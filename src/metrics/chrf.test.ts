@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { CORPUS, EXPECTED, MULTI_REFERENCE, SEGMENTS } from '../../test/fixtures/metrics/sacrebleu.js';
 import { chrfAggregation, corpusChrf } from './chrf.js';
-import { CORPUS, EXPECTED, MULTI_REFERENCE, SEGMENTS } from './sacrebleu.fixtures.js';
 
 describe('chrf', () => {
   it('matches lm-eval/sacreBLEU on a corpus', () => {

@@ -5,8 +5,9 @@
  * the orders where both sides have n-grams, then F_β. Per segment the reference with the best F is kept;
  * the statistics are summed over the corpus. 0–100 scale. Characters are code points, as in Python.
  */
+
+import { pythonSplit } from '../python/semantics/string.js';
 import { readCorpus, referencePredictionItem, segmentReferences } from './corpus-items.js';
-import { pythonSplit } from './python-string.js';
 import type { MetricDefinition } from './types.js';
 
 const CHAR_ORDER = 6;

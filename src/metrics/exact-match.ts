@@ -7,9 +7,9 @@
  */
 
 import { AssayError } from '../errors.js';
-import { compilePythonRegex, pythonSub } from '../util/python-regex.js';
+import { compilePythonRegex, pythonSub } from '../python/semantics/regex.js';
+import { PYTHON_PUNCTUATION, removeCharacters } from '../python/semantics/string.js';
 import { booleanKwarg, checkKwargs, requireReferences } from './kwargs.js';
-import { PYTHON_PUNCTUATION, removeCharacters } from './python-string.js';
 import type { GenerationMetricInput, MetricDefinition } from './types.js';
 
 export interface ExactMatchOptions {

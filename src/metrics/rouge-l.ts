@@ -6,6 +6,7 @@
  * references; 0–1 scale. Unlike `rougeL` (rouge_score), non-ASCII words are words, and there is no
  * stemming.
  */
+
 import { checkKwargs, requireReferences } from './kwargs.js';
 import { lcsLength } from './rouge.js';
 import type { GenerationMetricInput, MetricDefinition } from './types.js';

@@ -7,7 +7,7 @@ import { terAggregation } from './ter.js';
 // See the fixture's `_how`: values from lm-eval's bleu/chrf/ter aggregations over sacreBLEU (f615c72).
 // Random edits with moved blocks exercise TER's shift search and beam far more than hand-written cases.
 const fixture = JSON.parse(
-  readFileSync(new URL('./sacrebleu-random.fixture.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../test/fixtures/metrics/sacrebleu-random.json', import.meta.url), 'utf8'),
 ) as {
   cases: Array<[string, string]>;
   ter: number[];

@@ -5,9 +5,9 @@
  * the score is 1 if both are empty, else 0 (v1.1 gives 0 there). Max over references; on the 0–1 scale
  * (the squad_v2 metric reports ×100). Registered as `squad_f1` because lm-eval's `f1` is sklearn's F1.
  */
-import { pythonSub } from '../util/python-regex.js';
+import { pythonSub } from '../python/semantics/regex.js';
+import { PYTHON_PUNCTUATION, pythonSplit, removeCharacters } from '../python/semantics/string.js';
 import { checkKwargs } from './kwargs.js';
-import { PYTHON_PUNCTUATION, pythonSplit, removeCharacters } from './python-string.js';
 import type { GenerationMetricInput, MetricDefinition } from './types.js';
 
 export function squadNormalize(text: string): string {

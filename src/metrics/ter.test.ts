@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { CORPUS, EXPECTED, MULTI_REFERENCE, TER_SHIFTS } from '../../test/fixtures/metrics/sacrebleu.js';
 import { METRICS } from './registry.js';
-import { CORPUS, EXPECTED, MULTI_REFERENCE, TER_SHIFTS } from './sacrebleu.fixtures.js';
 import { corpusTer, terAggregation, translationEditRate } from './ter.js';
 
 describe('ter', () => {

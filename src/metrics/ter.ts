@@ -10,8 +10,9 @@
  * Lower is better. lm-eval registers `ter` with higher_is_better=True (its own docstring says lower is
  * better); assay registers it as false, so comparisons and gates point the right way.
  */
+
+import { pythonSplit, pythonStrip } from '../python/semantics/string.js';
 import { readCorpus, referencePredictionItem, segmentReferences } from './corpus-items.js';
-import { pythonRstrip, pythonSplit } from './python-string.js';
 import type { MetricDefinition } from './types.js';
 
 const MAX_SHIFT_SIZE = 10;
@@ -231,7 +232,7 @@ export function translationEditRate(
 
 /** sacreBLEU's default TER tokenizer: lowercase and split on whitespace. */
 function terTokens(text: string): string[] {
-  return pythonSplit(pythonRstrip(text).toLowerCase());
+  return pythonSplit(pythonStrip(text, null, 'right').toLowerCase());
 }
 
 export function corpusTer(hypotheses: readonly string[], referencesPerSegment: readonly string[][]): number {

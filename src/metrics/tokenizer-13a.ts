@@ -3,8 +3,8 @@
  * breaks, unescape four XML entities, split punctuation and symbols, split `.`/`,` unless between digits,
  * split `-` after a digit, then collapse whitespace. The regexes are sacreBLEU's, run with Python semantics.
  */
-import { compilePythonRegex, pythonSub } from '../util/python-regex.js';
-import { pythonSplit } from './python-string.js';
+import { compilePythonRegex, pythonSub } from '../python/semantics/regex.js';
+import { pythonSplit } from '../python/semantics/string.js';
 
 const RULES = [
   [compilePythonRegex('([\\{-\\~\\[-\\` -\\&\\(-\\+\\:-\\@\\/])'), ' \\1 '],

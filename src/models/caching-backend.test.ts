@@ -1,8 +1,127 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../test/fixtures/openai-server.js';
 import { MemoryResponseCache } from '../cache/memory-response-cache.js';
-import type { GenerateRequest, LoglikelihoodRequest } from './backend.js';
+import { runBackendConformance } from '../testing/backend-conformance.js';
+import {
+  type Answer,
+  checkBackendSpec,
+  type GenerateRequest,
+  hasGenerationLogprobs,
+  type LoglikelihoodRequest,
+  type LoglikelihoodResult,
+  type ModelBackend,
+  RequestError,
+  type RollingRequest,
+} from './backend.js';
 import { withResponseCache } from './caching-backend.js';
 import { DummyBackend } from './dummy/dummy-backend.js';
+import { createHttpBackend } from './http/create.js';
+
+/** The dummy model, except that a request whose text holds `marker` fails in its own slot. */
+class FailingDummy extends DummyBackend {
+  constructor(private readonly marker: string) {
+    super({ seed: 7 });
+  }
+  private fail<T>(texts: string[], answers: T[]): Answer<T>[] {
+    return answers.map((answer, i) =>
+      texts[i].includes(this.marker) ? new RequestError(`request ${i} poisoned`, 'HTTP 500') : answer,
+    );
+  }
+  override async loglikelihood(requests: LoglikelihoodRequest[]) {
+    const answers = await super.loglikelihood(requests);
+    return this.fail(
+      requests.map((request) => request.context + request.continuation),
+      answers,
+    ) as LoglikelihoodResult[];
+  }
+  override async loglikelihoodRolling(requests: RollingRequest[]) {
+    const answers = await super.loglikelihoodRolling(requests);
+    return this.fail(
+      requests.map((request) => request.text),
+      answers,
+    ) as number[];
+  }
+  override async generate(requests: GenerateRequest[]) {
+    const answers = await super.generate(requests);
+    return this.fail(
+      requests.map((request) => request.context),
+      answers,
+    ) as string[];
+  }
+}
+
+runBackendConformance({
+  name: 'withResponseCache(dummy)',
+  create: () => withResponseCache(new DummyBackend({ seed: 7 }), new MemoryResponseCache(), { seed: 7 }),
+  createFailing: (marker) =>
+    withResponseCache(new FailingDummy(marker), new MemoryResponseCache(), { seed: 7 }),
+});
+
+// A backend with every optional capability but a chat template (token scoring, generation logprobs,
+// usage): the wrapper must keep each one.
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+const served = () =>
+  createHttpBackend('local-completions', {
+    model: 'test',
+    base_url: server.completionsUrl,
+    tokenized_requests: true,
+    num_concurrent: 2,
+  });
+
+runBackendConformance({
+  name: 'withResponseCache(local-completions with token ids)',
+  create: () => withResponseCache(served(), new MemoryResponseCache(), {}),
+  skip: [
+    {
+      reason: 'the error slots of the wrapper are checked over the dummy model above',
+      tests: ['error-slots-loglikelihood', 'error-slots-rolling', 'error-slots-generate'],
+    },
+  ],
+});
+
+describe('withResponseCache as a backend of the same spec', () => {
+  it('declares exactly what the wrapped backend declares, and has the methods of each', async () => {
+    for (const inner of [new DummyBackend(), served()] as ModelBackend[]) {
+      const wrapped = withResponseCache(inner, new MemoryResponseCache(), {});
+      expect(wrapped.specificationVersion).toBe('v1');
+      expect(wrapped.capabilities).toEqual(inner.capabilities);
+      expect(() => checkBackendSpec(wrapped, 'wrapped')).not.toThrow();
+      await wrapped.close?.();
+    }
+  });
+
+  it('caches generations with their logprobs apart from bare texts, and never a failed request', async () => {
+    const cache = new MemoryResponseCache();
+    const wrapped = withResponseCache(served(), cache, {});
+    if (!hasGenerationLogprobs(wrapped)) throw new Error('local-completions declares generationLogprobs');
+    const request = generation(false);
+    const before = server.stats.received;
+    const [first] = await wrapped.generateWithLogprobs([request]);
+    const sent = server.stats.received - before;
+    expect(sent).toBe(1);
+    const [again] = await wrapped.generateWithLogprobs([request]);
+    expect(again).toEqual(first);
+    expect(server.stats.received - before).toBe(1);
+    // The bare text is keyed apart: its first call reaches the model.
+    const [text] = await wrapped.generate([request]);
+    expect(text).toBe((first as { text: string }).text);
+    expect(server.stats.received - before).toBe(2);
+
+    await wrapped.close?.();
+
+    const flaky = withResponseCache(new FailingDummy('poison'), cache, {});
+    const poisoned = { context: 'poison', continuation: ' x' };
+    expect((await flaky.loglikelihood([poisoned]))[0]).toBeInstanceOf(RequestError);
+    // Not cached: the same request answers once the model does.
+    const healthy = withResponseCache(new DummyBackend({ seed: 7 }), cache, {});
+    const [answer] = await healthy.loglikelihood([poisoned]);
+    expect(answer).toEqual((await new DummyBackend({ seed: 7 }).loglikelihood([poisoned]))[0]);
+  });
+});
 
 /** The dummy model, counting what reaches it. */
 class CountingBackend extends DummyBackend {

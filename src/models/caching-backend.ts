@@ -10,14 +10,23 @@ import type {
   ProgressSink,
   RollingRequest,
 } from './backend.js';
-import { isRequestError } from './backend.js';
+import {
+  CAPABILITY_METHODS,
+  type Generation,
+  type GenerationLogprobs,
+  hasGenerationLogprobs,
+  hasUsage,
+  isRequestError,
+  type UsageReporting,
+} from './backend.js';
 
 /**
  * `--use_cache` for in-process backends (dummy, gguf), lm-eval's CachingLM: answers are looked up by the
  * canonical request plus the model's identity (backend, name, revision or file sha256, model args), only
  * misses reach the model, and each call's answers are stored when the call returns. Served backends keep
  * their cache inside the HTTP client instead, where it can store each response as it arrives. Sampled
- * generations are never cached, and neither are failed requests.
+ * generations are never cached, and neither are failed requests. The wrapper is itself a backend of the
+ * same spec, declaring what the wrapped one declares, and runs the same conformance suite.
  */
 export function withResponseCache(
   backend: ModelBackend,
@@ -34,6 +43,9 @@ export function withResponseCache(
   };
   const keyOf = (method: string, request: unknown) =>
     createHash('sha256').update(canonicalJson({ identity, method, request })).digest('hex');
+
+  /** Requests this wrapper answered itself: the wrapped backend's usage never sees them. */
+  let answeredFromCache = 0;
 
   async function cached<Q, A>(
     method: string,
@@ -52,6 +64,7 @@ export function withResponseCache(
       else answers[i] = JSON.parse(hit) as A;
     });
     const hits = requests.length - missIndex.length;
+    answeredFromCache += hits;
     if (hits > 0) progress?.(hits);
     if (missIndex.length > 0) {
       const fresh = await send(
@@ -67,7 +80,8 @@ export function withResponseCache(
     return answers;
   }
 
-  const wrapped: ModelBackend = {
+  const wrapped: ModelBackend & Partial<GenerationLogprobs> = {
+    specificationVersion: 'v1',
     name: backend.name,
     capabilities: backend.capabilities,
     ...(backend.concurrency !== undefined ? { concurrency: backend.concurrency } : {}),
@@ -99,19 +113,42 @@ export function withResponseCache(
       cache.close();
     },
   };
-  // Everything else (chat templates, token-level scoring, usage) passes straight through.
-  for (const method of [
-    'applyChatTemplate',
-    'chatTemplate',
-    'tokenize',
-    'detokenize',
-    'tokenizerInfo',
-    'scoreTokenWindows',
-    'usage',
-  ] as const) {
-    const original = backend[method];
-    if (typeof original === 'function')
-      (wrapped as unknown as Record<string, unknown>)[method] = original.bind(backend);
+  // Generations with their tokens' log-probabilities are cached apart from the bare texts: a hit must
+  // give back what this method returns, logprobs included.
+  if (hasGenerationLogprobs(backend)) {
+    wrapped.generateWithLogprobs = (
+      requests: GenerateRequest[],
+      progress?: ProgressSink,
+      options?: CallOptions,
+    ) =>
+      cached<GenerateRequest, Generation>(
+        'generate_until_with_logprobs',
+        requests,
+        (misses, p) => backend.generateWithLogprobs(misses, p, options),
+        progress,
+        (request) => !request.doSample,
+      );
+  }
+  // Usage counts the requests answered here as cached ones, as a served backend's own cache does.
+  if (hasUsage(backend)) {
+    (wrapped as ModelBackend & UsageReporting).usage = () => {
+      const usage = backend.usage();
+      return {
+        ...usage,
+        requests: usage.requests + answeredFromCache,
+        cachedRequests: usage.cachedRequests + answeredFromCache,
+      };
+    };
+  }
+  // The other optional capabilities (chat templates, token-level scoring) pass straight through, as the
+  // wrapped backend declares them: the wrapper declares exactly the same capabilities.
+  for (const capability of ['tokenScoring', 'chatTemplate'] as const) {
+    if (backend.capabilities[capability] !== true) continue;
+    for (const method of CAPABILITY_METHODS[capability]) {
+      const original = (backend as unknown as Record<string, unknown>)[method];
+      if (typeof original === 'function')
+        (wrapped as unknown as Record<string, unknown>)[method] = original.bind(backend);
+    }
   }
   return wrapped;
 }

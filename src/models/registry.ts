@@ -1,13 +1,27 @@
 import { AssayError, closestNames } from '../errors.js';
-import type { ModelBackend } from './backend.js';
+import { checkBackendSpec, type ModelBackend } from './backend.js';
 import { inProcessBackendError } from './lm-eval-backends.js';
 import { checkModelArgKeys } from './model-arg-keys.js';
 
-export type ModelName = 'dummy' | 'gguf' | 'demo' | 'vllm' | 'sglang';
+/**
+ * Backends by name: the built-in ones, an exhaustive record over their names, and those a program
+ * registers (`registerBackend`). `evaluate({ model })` and `assay run --model` look names up here; an
+ * unknown name lists the valid ones, and lm-eval's in-process backends (`hf`, …) name what to run instead.
+ */
+export type BuiltInModelName =
+  | 'dummy'
+  | 'gguf'
+  | 'demo'
+  | 'vllm'
+  | 'sglang'
+  | import('./http/create.js').HttpModelName;
 
 /** What a run gives every backend besides its model args. */
 export interface BackendContext {
-  /** `--use_cache PATH`: backends that make requests keep a response cache there. */
+  /**
+   * `useCache` (`--use_cache PATH`), for a backend registered with `responseCache: 'inside'`; the others
+   * get the cache as a wrapper around the whole backend and never see the path.
+   */
   cachePath?: string;
   /** The run's output folder, when it writes one: managed servers keep their log there. */
   outputDirectory?: string;
@@ -16,87 +30,70 @@ export interface BackendContext {
   warn?: (message: string) => void;
 }
 
-type Factory = (args: Record<string, unknown>, context: BackendContext) => Promise<ModelBackend>;
+export interface BackendDefinition {
+  /**
+   * Checks the model args before anything is loaded or sent (names, types, required ones) and throws an
+   * AssayError naming the bad one. A run calls it before it loads tasks.
+   */
+  checkArgs?(args: Record<string, unknown>): void | Promise<void>;
+  /** Builds the backend; it must implement backend spec v1 (checked when it is created). */
+  create(args: Record<string, unknown>, context: BackendContext): ModelBackend | Promise<ModelBackend>;
+  /**
+   * How `useCache` applies: `wrap` (the default) puts the response cache in front of the whole backend, as
+   * lm-eval's CachingLM does; `inside` hands the path to `create` in `context.cachePath`, for a backend
+   * that stores each response as it arrives (the HTTP backends).
+   */
+  responseCache?: 'wrap' | 'inside';
+}
 
-const http =
-  (name: import('./http/create.js').HttpModelName): Factory =>
-  async (args, context) => {
-    const { openHttpBackend } = await import('./http/create.js');
-    return openHttpBackend(name, args, context.cachePath);
-  };
-
-/**
- * In-process backends get `--use_cache` as a wrapper around the whole backend (lm-eval's CachingLM);
- * served backends keep the cache inside their HTTP client.
- */
-const inProcess =
-  (create: (args: Record<string, unknown>) => Promise<ModelBackend>): Factory =>
-  async (args, context) => {
-    const backend = await create(args);
-    if (!context.cachePath) return backend;
-    const [{ withResponseCache }, { SqliteResponseCache }] = await Promise.all([
-      import('./caching-backend.js'),
-      import('../cache/sqlite-response-cache.js'),
-    ]);
-    return withResponseCache(backend, new SqliteResponseCache(context.cachePath), args);
-  };
-
-/** What each backend checks of its args before anything is loaded or sent: names, types, required ones. */
-type Check = (args: Record<string, unknown>) => Promise<void>;
-
-const httpCheck =
-  (name: import('./http/create.js').HttpModelName): Check =>
-  async (args) => {
+const http = (name: import('./http/create.js').HttpModelName): BackendDefinition => ({
+  checkArgs: async (args) => {
     const { validateHttpModelArgs } = await import('./http/create.js');
     validateHttpModelArgs(name, args);
-  };
+  },
+  create: async (args, context) => {
+    const { openHttpBackend } = await import('./http/create.js');
+    return openHttpBackend(name, args, context.cachePath);
+  },
+  responseCache: 'inside',
+});
 
-const ggufCheck: Check = async (args) => {
+const ggufCheck = async (args: Record<string, unknown>): Promise<void> => {
   const { parseGgufModelArgs } = await import('./gguf/gguf-backend.js');
   parseGgufModelArgs(args);
 };
 
 /** A server assay starts for the run and stops after it (or, with base_url=, one already running). */
-function managed(kind: 'vllm' | 'sglang'): { check: Check; create: Factory } {
-  return {
-    check: async (args) => {
-      const { checkManagedArgs } = await import('./managed-server/managed-backend.js');
-      checkManagedArgs(kind, args);
-    },
-    create: async (args, context) => {
-      const { createManagedBackend } = await import('./managed-server/managed-backend.js');
-      return createManagedBackend(kind, args, context);
-    },
-  };
-}
+const managed = (kind: 'vllm' | 'sglang'): BackendDefinition => ({
+  checkArgs: async (args) => {
+    const { checkManagedArgs } = await import('./managed-server/managed-backend.js');
+    checkManagedArgs(kind, args);
+  },
+  create: async (args, context) => {
+    const { createManagedBackend } = await import('./managed-server/managed-backend.js');
+    return createManagedBackend(kind, args, context);
+  },
+  responseCache: 'inside',
+});
 
 /** Backends load lazily so that `assay --help` never pays for an engine it does not use. */
-const MODELS: Record<
-  ModelName | import('./http/create.js').HttpModelName,
-  { check: Check; create: Factory }
-> = {
-  'local-completions': { check: httpCheck('local-completions'), create: http('local-completions') },
-  'openai-completions': { check: httpCheck('openai-completions'), create: http('openai-completions') },
-  'local-chat-completions': {
-    check: httpCheck('local-chat-completions'),
-    create: http('local-chat-completions'),
-  },
-  'openai-chat-completions': {
-    check: httpCheck('openai-chat-completions'),
-    create: http('openai-chat-completions'),
-  },
+const BUILT_IN: Record<BuiltInModelName, BackendDefinition> = {
+  'local-completions': http('local-completions'),
+  'openai-completions': http('openai-completions'),
+  'local-chat-completions': http('local-chat-completions'),
+  'openai-chat-completions': http('openai-chat-completions'),
   vllm: managed('vllm'),
   sglang: managed('sglang'),
   gguf: {
-    check: ggufCheck,
-    create: inProcess(async (args) => {
+    checkArgs: ggufCheck,
+    create: async (args) => {
       const { createGgufBackend } = await import('./gguf/create.js');
       return createGgufBackend(args);
-    }),
+    },
   },
   /** The built-in demo GGUF (a bigram model built and cached on first use): `--model gguf` without `model=`. */
   demo: {
-    check: async (args) => {
+    checkArgs: async (args) => {
       if (args.model !== undefined) {
         throw new AssayError(
           'bad_model_args',
@@ -105,48 +102,117 @@ const MODELS: Record<
       }
       await ggufCheck(args);
     },
-    create: inProcess(async (args) => {
+    create: async (args) => {
       const { createGgufBackend } = await import('./gguf/create.js');
       return createGgufBackend({ ...args, model: undefined });
-    }),
+    },
   },
   dummy: {
-    check: async (args) => checkModelArgKeys('dummy', args, ['seed']),
-    create: inProcess(async (args) => {
+    checkArgs: (args) => checkModelArgKeys('dummy', args, ['seed']),
+    create: async (args) => {
       const { DummyBackend } = await import('./dummy/dummy-backend.js');
       const seed = args.seed === undefined ? undefined : Number(args.seed);
       return new DummyBackend({ seed });
-    }),
+    },
   },
 };
 
-export const MODEL_NAMES = Object.keys(MODELS) as ModelName[];
+const registered = new Map<string, BackendDefinition>();
 
-function entryOf(name: string, args: Record<string, unknown>): { check: Check; create: Factory } {
-  const entry = (MODELS as Record<string, { check: Check; create: Factory } | undefined>)[name];
-  if (!entry) {
-    const inProcess = inProcessBackendError(name, args);
-    if (inProcess) throw inProcess;
-    const close = closestNames(name, MODEL_NAMES);
+function builtIn(name: string): BackendDefinition | undefined {
+  return Object.hasOwn(BUILT_IN, name) ? BUILT_IN[name as BuiltInModelName] : undefined;
+}
+
+/**
+ * Registers a backend under a name, for `evaluate({ model: name })` and, in the same process, the CLI's
+ * `--model name`. A built-in name or one already registered is refused (unregister it first).
+ */
+export function registerBackend(name: string, definition: BackendDefinition): void {
+  if (!/^[A-Za-z0-9][\w.:/-]*$/.test(name)) {
     throw new AssayError(
-      'unknown_model',
-      `unknown model "${name}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}; valid models: ${MODEL_NAMES.join(', ')}`,
+      'bad_option',
+      `registerBackend: ${JSON.stringify(name)} is not a backend name (letters, digits and _ . : / -, starting with a letter or digit)`,
     );
   }
-  return entry;
+  if (builtIn(name)) {
+    throw new AssayError('bad_option', `registerBackend: "${name}" is a built-in backend`);
+  }
+  if (registered.has(name)) {
+    throw new AssayError(
+      'bad_option',
+      `registerBackend: "${name}" is already registered (unregisterBackend("${name}") first to replace it)`,
+    );
+  }
+  if (typeof definition?.create !== 'function') {
+    throw new AssayError('bad_option', `registerBackend: "${name}" has no create function`);
+  }
+  if (definition.responseCache !== undefined && !['wrap', 'inside'].includes(definition.responseCache)) {
+    throw new AssayError(
+      'bad_option',
+      `registerBackend: "${name}": responseCache is ${JSON.stringify(definition.responseCache)}, not "wrap" or "inside"`,
+    );
+  }
+  registered.set(name, definition);
+}
+
+/** Removes a registered backend; true when there was one. Built-in backends stay. */
+export function unregisterBackend(name: string): boolean {
+  return registered.delete(name);
+}
+
+/** Every name a run accepts: the built-in backends, then the registered ones in registration order. */
+export function backendNames(): string[] {
+  return [...Object.keys(BUILT_IN), ...registered.keys()];
+}
+
+function definitionOf(name: string, args: Record<string, unknown>): BackendDefinition {
+  const definition = registered.get(name) ?? builtIn(name);
+  if (definition) return definition;
+  const inProcess = inProcessBackendError(name, args);
+  if (inProcess) throw inProcess;
+  const names = backendNames();
+  const close = closestNames(name, names);
+  throw new AssayError(
+    'unknown_model',
+    `unknown model "${name}"${close.length ? ` (did you mean ${close.join(', ')}?)` : ''}; valid models: ${names.join(', ')}`,
+  );
 }
 
 /** Checks a backend's name and model args without creating it (no model loaded, no request sent). */
 export async function checkModelArgs(name: string, args: Record<string, unknown>): Promise<void> {
-  await entryOf(name, args).check(args);
+  await definitionOf(name, args).checkArgs?.(args);
 }
 
+/**
+ * Creates a backend by name, checks that it implements this backend spec, and puts the response cache in
+ * front of it when `context.cachePath` is set (unless the backend keeps the cache inside).
+ */
 export async function createBackend(
   name: string,
   args: Record<string, unknown>,
   context: BackendContext = {},
 ): Promise<ModelBackend> {
-  const entry = entryOf(name, args);
-  await entry.check(args);
-  return entry.create(args, context);
+  const definition = definitionOf(name, args);
+  await definition.checkArgs?.(args);
+  const inside = definition.responseCache === 'inside';
+  const backend: unknown = await definition.create(
+    args,
+    inside ? context : { ...context, cachePath: undefined },
+  );
+  try {
+    checkBackendSpec(backend, name);
+  } catch (error) {
+    try {
+      await (backend as Partial<ModelBackend> | null)?.close?.();
+    } catch {
+      // The spec error is the one to report.
+    }
+    throw error;
+  }
+  if (inside || !context.cachePath) return backend;
+  const [{ withResponseCache }, { SqliteResponseCache }] = await Promise.all([
+    import('./caching-backend.js'),
+    import('../cache/sqlite-response-cache.js'),
+  ]);
+  return withResponseCache(backend, new SqliteResponseCache(context.cachePath), args);
 }

@@ -11,10 +11,11 @@
  */
 import { AssayError } from '../errors.js';
 import type { ChatMessage } from '../models/backend.js';
+import { pythonStr } from '../python/semantics/literal.js';
+import { characters, isSpace } from '../python/semantics/string.js';
+import { pythonIndex } from '../python/semantics/values.js';
 import type { Doc, TaskConfig } from '../tasks/types.js';
 import { type DocLocation, docToChoice, docToTarget, docToText, resolveField } from './doc-to.js';
-import { pythonStr } from './python-literal.js';
-import { characters, isSpace, pythonIndex } from './python-values.js';
 
 /** The config fields prompt assembly reads. */
 export type ContextConfig = Pick<

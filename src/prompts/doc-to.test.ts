@@ -1,7 +1,7 @@
 /**
  * docToText / docToTarget / docToChoice against lm-eval's ConfigurableTask (lm_eval/api/task.py at
  * 4e7e0d47): each `result` is what the real method returned for the config and doc, run by the same
- * harness as parity.fixtures.ts.
+ * harness as test/fixtures/prompts/parity.ts.
  */
 import { describe, expect, test } from 'vitest';
 import { AssayError } from '../errors.js';

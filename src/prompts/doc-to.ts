@@ -6,9 +6,9 @@
  * `ast.literal_eval`.
  */
 import { AssayError } from '../errors.js';
+import { parsePythonLiteral, pythonStr } from '../python/semantics/literal.js';
+import { isDict } from '../python/semantics/values.js';
 import type { ChoiceField, Doc, FunctionRef, TaskConfig, TemplateField } from '../tasks/types.js';
-import { parsePythonLiteral, pythonStr } from './python-literal.js';
-import { isDict } from './python-values.js';
 import { renderTemplate } from './template.js';
 
 export interface DocLocation {

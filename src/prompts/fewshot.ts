@@ -10,9 +10,9 @@
  * `sample` also returns where each shot sits in the pool, so sample logs can record the few-shot ids.
  */
 import { AssayError } from '../errors.js';
+import { PythonRandom } from '../python/semantics/random.js';
+import { pythonEquals } from '../python/semantics/values.js';
 import type { Doc, TaskConfig } from '../tasks/types.js';
-import { PythonRandom } from '../util/python-random.js';
-import { pythonEquals } from './python-values.js';
 
 export type SamplerName = 'default' | 'first_n';
 

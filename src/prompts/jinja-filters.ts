@@ -1,23 +1,15 @@
 /**
  * Jinja2's builtin filters and tests with their Python behaviour, plus lm-eval's one extra filter,
  * `regex_replace` (`re.sub(pattern, repl, string, count=count)`, lm_eval/utils.py). Filters receive
- * Python values (python-literal.ts) and apply Python's `str()` where Jinja2 does.
+ * Python values (python/semantics/literal.ts) and apply Python's `str()` where Jinja2 does.
  */
-import { pythonSub } from '../util/python-regex.js';
-import {
-  Callable,
-  makeFloat,
-  Namespace,
-  renderValue,
-  strictValue,
-  TemplateEvaluationError,
-  Undefined,
-} from './jinja-values.js';
-import { PythonFloat } from './python-literal.js';
-import { getItem, percentFormat } from './python-methods.js';
+
+import { PythonFloat } from '../python/semantics/literal.js';
+import { percentFormat } from '../python/semantics/methods.js';
+import { pythonSub } from '../python/semantics/regex.js';
+import { characters, pythonStrip } from '../python/semantics/string.js';
 import {
   asTuple,
-  characters,
   dictEntries,
   isDict,
   isFloat,
@@ -28,10 +20,19 @@ import {
   pythonEquals,
   pythonIterate,
   pythonLen,
-  pythonStrip,
   truthy,
   typeName,
-} from './python-values.js';
+} from '../python/semantics/values.js';
+import { getItem } from './jinja-attributes.js';
+import {
+  Callable,
+  makeFloat,
+  Namespace,
+  renderValue,
+  strictValue,
+  TemplateEvaluationError,
+  Undefined,
+} from './jinja-values.js';
 
 type Filter = (value: unknown, args: unknown[], kwargs: Map<string, unknown>) => unknown;
 
@@ -288,7 +289,11 @@ const FILTERS: Record<string, Filter> = {
   format: (value, args, kwargs) => {
     if (args.length && kwargs.size)
       throw new TemplateEvaluationError("can't handle positional and keyword arguments at the same time");
-    return percentFormat(renderValue(value), kwargs.size ? Object.fromEntries(kwargs) : asTuple(args));
+    return percentFormat(
+      renderValue(value),
+      kwargs.size ? Object.fromEntries(kwargs) : asTuple(args),
+      renderValue,
+    );
   },
   items: (value) => {
     if (value instanceof Undefined) return [];

@@ -5,9 +5,27 @@
  * Jinja2 prints `['a']`), drops `None`, has no StrictUndefined, no way to add a filter such as lm-eval's
  * `regex_replace`, and JS string methods where Python's differ (`strip`, `split`). lm-eval prompts must
  * match byte for byte, so only the lexer and parser are reused and evaluation happens here, on plain JS
- * values read as Python values (see python-literal.ts for the mapping).
+ * values read as Python values (see python/semantics/literal.ts for the mapping).
  */
 import type { parse } from '@huggingface/jinja';
+import { PythonError } from '../python/semantics/errors.js';
+import { percentFormat } from '../python/semantics/methods.js';
+import { characters } from '../python/semantics/string.js';
+import {
+  asTuple,
+  dictGet,
+  isDict,
+  isFloat,
+  isNumber,
+  numeric,
+  pythonCompare,
+  pythonEquals,
+  pythonIterate,
+  pythonSlice,
+  truthy,
+  typeName,
+} from '../python/semantics/values.js';
+import { getAttribute, getItem } from './jinja-attributes.js';
 import { callFilter, callTest, isKnownFilter } from './jinja-filters.js';
 import {
   Callable,
@@ -18,23 +36,6 @@ import {
   TemplateEvaluationError,
   Undefined,
 } from './jinja-values.js';
-import { getAttribute, getItem, percentFormat } from './python-methods.js';
-import {
-  asTuple,
-  characters,
-  dictGet,
-  isDict,
-  isFloat,
-  isNumber,
-  numeric,
-  PythonTypeError,
-  pythonCompare,
-  pythonEquals,
-  pythonIterate,
-  pythonSlice,
-  truthy,
-  typeName,
-} from './python-values.js';
 
 class Scope {
   private readonly variables = new Map<string, unknown>();
@@ -378,7 +379,7 @@ export class JinjaInterpreter {
     try {
       return binaryOperation(operator, left, right);
     } catch (error) {
-      if (error instanceof PythonTypeError) throw new TemplateEvaluationError(error.message);
+      if (error instanceof PythonError) throw new TemplateEvaluationError(error.message);
       throw error;
     }
   }
@@ -455,7 +456,7 @@ function binaryOperation(operator: string, left: unknown, right: unknown): unkno
       if (Array.isArray(sequence)) return Array.from({ length: Math.max(0, count) }, () => sequence).flat();
     }
   }
-  if (operator === '%' && typeof left === 'string') return percentFormat(left, right);
+  if (operator === '%' && typeof left === 'string') return percentFormat(left, right, renderValue);
   throw new TemplateEvaluationError(
     `unsupported operand type(s) for ${operator}: '${typeName(left)}' and '${typeName(right)}'`,
   );

@@ -2,7 +2,7 @@
  * The runtime values of the template interpreter that are not Python data: StrictUndefined, callables and
  * namespaces, and the rule for printing a value (`{{ value }}` prints Python's `str(value)`).
  */
-import { PythonFloat, pythonStr } from './python-literal.js';
+import { PythonFloat, pythonStr } from '../python/semantics/literal.js';
 
 /** Jinja2's StrictUndefined: any use other than `is defined` or `|default` raises. */
 export class Undefined {

@@ -1,18 +1,18 @@
 /**
- * Prompt parity with lm-eval: every expected string in parity.fixtures.ts was produced by lm-eval's own
+ * Prompt parity with lm-eval: every expected string in test/fixtures/prompts/parity.ts was produced by lm-eval's own
  * prompt code (see that file's header for the files and commit). This test rebuilds each prompt with
  * assay's prompts/ modules, through the same seams the evaluator uses: FewshotSampler (one RNG per task,
  * consumed in doc order), docToChoice/docToTarget, buildContext, multipleChoiceContinuations.
  */
 import { describe, expect, test } from 'vitest';
+import { PARITY_CASES, type ParityCase } from '../../test/fixtures/prompts/parity.js';
 import type { ChatMessage } from '../models/backend.js';
+import { pythonSub } from '../python/semantics/regex.js';
+import { pythonStrip } from '../python/semantics/string.js';
 import type { Doc, FunctionRef, TaskConfig } from '../tasks/types.js';
-import { pythonSub } from '../util/python-regex.js';
 import { buildContext, isMultipleInput, multipleChoiceContinuations } from './context.js';
 import { docToChoice, docToTarget } from './doc-to.js';
 import { FewshotSampler, isSameSplit } from './fewshot.js';
-import { PARITY_CASES, type ParityCase } from './parity.fixtures.js';
-import { pythonStrip } from './python-values.js';
 
 /** The chat template the fixture generator used (continue_final_message when there is no generation prompt). */
 function chatMl(messages: ChatMessage[], addGenerationPrompt: boolean): string {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { AssayError } from '../errors.js';
-import { PythonFloat } from './python-literal.js';
+import { PythonFloat } from '../python/semantics/literal.js';
 import { checkTemplate, renderTemplate } from './template.js';
 
 const location = { task: 'fixture_task', docId: 3, field: 'doc_to_text' };

@@ -3,7 +3,7 @@
  * /usr/bin/python3, ASSAY_TEST_PYTHONS); without any it skips, and fails under CI=true.
  */
 import { describe, it } from 'vitest';
-import { runBridgeConformance, testInterpreters } from './bridge.conformance.js';
+import { runBridgeConformance, testInterpreters } from '../../test/fixtures/python/bridge.conformance.js';
 
 const interpreters = testInterpreters();
 if (interpreters.length === 0) {

@@ -5,22 +5,23 @@
  * stay in Python as handles that can be passed back by reference.
  */
 
-/** Marks an array that came from (or must become) a Python tuple. Not enumerable: JSON and tests ignore it. */
-const TUPLE = Symbol('python tuple');
+import { parsePythonFloat } from './semantics/format.js';
+import { isTuple, markTuple, PythonFloat } from './semantics/literal.js';
 
-export function pyTuple<T>(items: T[]): T[] {
-  Object.defineProperty(items, TUPLE, { value: true });
-  return items;
-}
+/**
+ * Marks an array that came from (or must become) a Python tuple: the same mark the Python semantics use
+ * (semantics/literal.ts), so a tuple prints as one and a tuple parsed from a template reaches Python as one.
+ * Not enumerable: JSON and tests ignore it.
+ */
+export const pyTuple: <T extends unknown[]>(items: T) => T = markTuple;
+export const isPyTuple: (value: unknown) => boolean = isTuple;
 
-export function isPyTuple(value: unknown): boolean {
-  return Array.isArray(value) && (value as unknown as Record<symbol, unknown>)[TUPLE] === true;
-}
-
-/** A number Python must receive as a float even when it is integral (a log-likelihood of 0). */
-export class PyFloat {
-  constructor(readonly value: number) {}
-}
+/**
+ * A number Python must receive as a float even when it is integral (a log-likelihood of 0): the
+ * semantics' integral float, so it also prints as Python's `0.0`.
+ */
+export const PyFloat = PythonFloat;
+export type PyFloat = PythonFloat;
 
 /**
  * A Python object kept in the worker. `text` is its `str()`, `json` what lm-eval's sample log writes for
@@ -105,13 +106,7 @@ function revive(_key: string, value: unknown): unknown {
     case 'tuple':
       return pyTuple(tagged.v as unknown[]);
     case 'float':
-      return tagged.v === 'nan'
-        ? Number.NaN
-        : tagged.v === 'inf'
-          ? Number.POSITIVE_INFINITY
-          : tagged.v === '-inf'
-            ? Number.NEGATIVE_INFINITY
-            : Number(tagged.v);
+      return typeof tagged.v === 'number' ? tagged.v : parsePythonFloat(String(tagged.v));
     case 'handle':
       return new PyHandle(tagged.id as number, tagged.str as string, tagged.json);
     default:

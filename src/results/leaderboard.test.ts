@@ -112,8 +112,9 @@ describe('leaderboard_<time>.json', () => {
     vi.spyOn(performance, 'now').mockImplementation(() => now);
     const dummy = new DummyBackend();
     const timed: ModelBackend = {
+      specificationVersion: 'v1',
       name: 'timed',
-      capabilities: dummy.capabilities,
+      capabilities: { ...dummy.capabilities, chatTemplate: false },
       loglikelihood: (requests, progress) => dummy.loglikelihood(requests, progress),
       loglikelihoodRolling: (requests, progress) => dummy.loglikelihoodRolling(requests, progress),
       async generate(requests: GenerateRequest[], progress?: ProgressSink) {
@@ -161,8 +162,17 @@ describe('leaderboard_<time>.json', () => {
       'Summarise: the cat sat on the mat.': 'the cat sat',
     };
     const scripted: ModelBackend = {
+      specificationVersion: 'v1',
       name: 'scripted',
-      capabilities: { loglikelihood: false, loglikelihoodRolling: false, generate: true },
+      capabilities: {
+        loglikelihood: false,
+        loglikelihoodRolling: false,
+        generate: true,
+        tokenScoring: false,
+        generationLogprobs: false,
+        chatTemplate: false,
+        usage: false,
+      },
       loglikelihood: async () => [],
       loglikelihoodRolling: async () => [],
       async generate(requests, progress) {

@@ -5,8 +5,8 @@ import type { PlannedDoc } from '../evaluate/plan.js';
 import { instanceArguments } from '../evaluate/requests.js';
 import type { ScoredDoc } from '../evaluate/score.js';
 import type { GeneratedTokens } from '../models/backend.js';
-import { pythonStr } from '../prompts/python-literal.js';
-import { pythonScalarStr } from '../util/python-format.js';
+import { pythonScalarStr } from '../python/semantics/format.js';
+import { pythonStr } from '../python/semantics/literal.js';
 
 /** One line of samples_<task>_<time>.jsonl, with lm-eval's fields and assay's few-shot ids. */
 export interface SampleLine {

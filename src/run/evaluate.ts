@@ -17,7 +17,7 @@ import { settleSeeds } from '../evaluate/seeds.js';
 import { checkShard, type Shard } from '../evaluate/shard.js';
 import { checkTaskIntegrity } from '../evaluate/task-integrity.js';
 import type { Logger, RunListener } from '../events.js';
-import type { ModelBackend } from '../models/backend.js';
+import { checkBackendSpec, type ModelBackend } from '../models/backend.js';
 import { checkModelArgs, createBackend } from '../models/registry.js';
 import { deviceWarning, type RunModelSettings, withRunSettings } from '../models/run-settings.js';
 import { startPythonFor } from '../python/python-for-tasks.js';
@@ -392,6 +392,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
 
 /** Evaluates a backend the caller holds. Writes nothing unless `outputPath` is given. */
 export async function simpleEvaluate(options: SimpleEvaluateOptions): Promise<EvaluateResult> {
+  checkBackendSpec(options.model, options.modelName ?? String(options.model?.name));
   const label = { model: options.modelName ?? options.model.name, modelArgs: {} };
   return run(options.model, label, options, await prepareRun(options, modelNameFrom(label.model, {})));
 }

@@ -38,8 +38,17 @@ const LIMITS = { timeoutMs: 2000, cpuSeconds: 2 };
 
 function backendFor(answers: (prompt: string) => string): ModelBackend {
   return {
+    specificationVersion: 'v1',
     name: 'fixture',
-    capabilities: { loglikelihood: false, loglikelihoodRolling: false, generate: true },
+    capabilities: {
+      loglikelihood: false,
+      loglikelihoodRolling: false,
+      generate: true,
+      tokenScoring: false,
+      generationLogprobs: false,
+      chatTemplate: false,
+      usage: false,
+    },
     loglikelihood: async () => [],
     loglikelihoodRolling: async () => [],
     generate: async (requests: GenerateRequest[]) => requests.map((request) => answers(request.context)),

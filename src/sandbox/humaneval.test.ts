@@ -70,8 +70,17 @@ const PROBLEMS: Problem[] = [
 /** Answers each prompt with its completions, one per sampled repeat (the repeat's seed offset picks it). */
 function fixtureBackend(completions: Map<string, string[]>): ModelBackend {
   return {
+    specificationVersion: 'v1',
     name: 'fixture',
-    capabilities: { loglikelihood: false, loglikelihoodRolling: false, generate: true },
+    capabilities: {
+      loglikelihood: false,
+      loglikelihoodRolling: false,
+      generate: true,
+      tokenScoring: false,
+      generationLogprobs: false,
+      chatTemplate: false,
+      usage: false,
+    },
     loglikelihood: async () => [],
     loglikelihoodRolling: async () => [],
     generate: async (requests: GenerateRequest[]) =>

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { pythonJson, pythonSame } from './python-values.js';
+import { pythonJson, pythonSame } from '../python/semantics/json-values.js';
 import type { CodeOutcome, IoProgram, Language } from './types.js';
 
 export interface IoTest {

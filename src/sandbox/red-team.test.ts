@@ -933,8 +933,17 @@ const CODE_EXEC_CASES: CodeExecCase[] = [
 
 function fixtureBackend(answers: Map<string, string>): ModelBackend {
   return {
+    specificationVersion: 'v1',
     name: 'fixture',
-    capabilities: { loglikelihood: false, loglikelihoodRolling: false, generate: true },
+    capabilities: {
+      loglikelihood: false,
+      loglikelihoodRolling: false,
+      generate: true,
+      tokenScoring: false,
+      generationLogprobs: false,
+      chatTemplate: false,
+      usage: false,
+    },
     loglikelihood: async () => [],
     loglikelihoodRolling: async () => [],
     generate: async (requests: GenerateRequest[]) =>

@@ -12,7 +12,7 @@
  *   one binomial draw per replicate. It is deterministic for a given seed but its replicates are not
  *   lm-eval's, so the stderr agrees with lm-eval's only up to Monte Carlo error (≈ stderr/√(2·iterations)).
  */
-import { PythonRandom } from '../util/python-random.js';
+import { PythonRandom } from '../python/semantics/random.js';
 import { sampleStddev } from './descriptive.js';
 import { FastRandom } from './fast-random.js';
 import { BinomialSampler, sampleMultinomial } from './multinomial-sampler.js';

@@ -8,10 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../test/fixtures/openai-server.js';
-import type { ModelBackend } from '../../models/backend.js';
 import { GgufBackend } from '../../models/gguf/gguf-backend.js';
 import { randomLlamaGguf } from '../../models/gguf/llama-model.js';
 import { writeGguf } from '../../models/gguf/writer.js';
+import type { CompletionsBackend } from '../../models/http/completions-backend.js';
 import { createHttpBackend } from '../../models/http/create.js';
 import { type RunningServer, startServer } from '../../serve/server.js';
 import { textPerplexity } from './text-perplexity.js';
@@ -27,7 +27,7 @@ await writeFile(modelPath, writeGguf(randomLlamaGguf({ seed: 23 })));
 describe('strided and chunked perplexity through assay serve', () => {
   let inProcess: GgufBackend;
   let server: RunningServer;
-  let client: ModelBackend;
+  let client: CompletionsBackend;
   beforeAll(async () => {
     inProcess = await GgufBackend.create({ modelPath, threads: 1, sequences: 2, nCtx: 64 });
     server = await startServer({ model: inProcess, name: 'served', port: 0, concurrency: 2 });
@@ -49,12 +49,12 @@ describe('strided and chunked perplexity through assay serve', () => {
 
   it('declares token scoring and names the served vocabulary as the GGUF does', async () => {
     expect(client.capabilities.tokenScoring).toBe(true);
-    const remote = await client.tokenizerInfo?.();
+    const remote = await client.tokenizerInfo();
     const local = await inProcess.tokenizerInfo();
     expect(remote).toEqual({ ...local, name: 'served', maxWindowTokens: 64 });
-    expect(await client.tokenize?.(TEXT)).toEqual(await inProcess.tokenize(TEXT));
+    expect(await client.tokenize(TEXT)).toEqual(await inProcess.tokenize(TEXT));
     const tokens = await inProcess.tokenize(TEXT);
-    expect(await client.detokenize?.(tokens.slice(3, 20))).toBe(
+    expect(await client.detokenize(tokens.slice(3, 20))).toBe(
       await inProcess.detokenize(tokens.slice(3, 20)),
     );
   });
@@ -117,7 +117,7 @@ describe('token windows against a vLLM-shaped server', () => {
     const echo = backend(false);
     const vllm = backend(true);
     try {
-      const tokens = (await echo.tokenize?.('one two three, four five six seven eight nine')) as number[];
+      const tokens = await echo.tokenize('one two three, four five six seven eight nine');
       expect(tokens).toHaveLength(10);
       const windows = [
         { tokens, scoreFrom: 1 },
@@ -125,8 +125,8 @@ describe('token windows against a vLLM-shaped server', () => {
         { tokens: tokens.slice(2, 9), scoreFrom: 3 },
       ];
       const [viaEcho, viaPromptLogprobs] = [
-        await echo.scoreTokenWindows?.(windows),
-        await vllm.scoreTokenWindows?.(windows),
+        await echo.scoreTokenWindows(windows),
+        await vllm.scoreTokenWindows(windows),
       ];
       expect(viaPromptLogprobs).toEqual(viaEcho);
       const [whole, tail, inner] = viaEcho as number[][];

@@ -3,7 +3,13 @@
  * strided and chunked through windows laid out here (windows.ts) and scored by the backend token by
  * token. Every window of every text goes to the backend in one call, so its sequences stay busy.
  */
-import type { ModelBackend, ProgressSink, TokenizerInfo } from '../../models/backend.js';
+import {
+  hasTokenScoring,
+  type ModelBackend,
+  type ProgressSink,
+  type TokenizerInfo,
+  type TokenScoring,
+} from '../../models/backend.js';
 import type { PerplexitySettings } from './settings.js';
 import { chunkedWindows, contiguousSpans, type LaidOut, stridedWindows } from './windows.js';
 
@@ -39,12 +45,11 @@ export async function scoreTexts(
   options: ScoreTextsOptions = {},
 ): Promise<TextPerplexity[]> {
   if (settings.mode === 'rolling') return scoreRolling(backend, texts, tokenizer, options.progress);
-  // checkBackendFor has already made sure these exist.
-  const tokenize = backend.tokenize?.bind(backend) as (text: string) => Promise<number[]>;
+  if (!hasTokenScoring(backend)) throw new Error('unreachable: checkBackendFor refuses this mode');
   const info = tokenizer as TokenizerInfo;
   const layouts: LaidOut[] = [];
   for (const text of texts) {
-    const tokens = await tokenize(text);
+    const tokens = await backend.tokenize(text);
     layouts.push(
       settings.mode === 'strided'
         ? stridedWindows(tokens, info.prefixToken, settings.maxLength, settings.stride)
@@ -57,13 +62,7 @@ export async function scoreTexts(
     );
   }
   const all = layouts.flatMap((layout) => layout.windows);
-  const scored = all.length
-    ? await (backend.scoreTokenWindows as NonNullable<ModelBackend['scoreTokenWindows']>).call(
-        backend,
-        all,
-        options.progress,
-      )
-    : [];
+  const scored = all.length ? await backend.scoreTokenWindows(all, options.progress) : [];
   const results: TextPerplexity[] = [];
   let next = 0;
   for (const layout of layouts) {
@@ -98,7 +97,8 @@ async function scoreRolling(
   const results: TextPerplexity[] = [];
   for (const [index, answer] of answers.entries()) {
     if (typeof answer !== 'number') throw answer;
-    const tokens = tokenizer && backend.tokenize ? (await backend.tokenize(texts[index])).length : null;
+    const tokens =
+      tokenizer && hasTokenScoring(backend) ? (await backend.tokenize(texts[index])).length : null;
     results.push({
       logprob: answer,
       textTokens: tokens,
@@ -113,14 +113,13 @@ async function scoreRolling(
 
 /** Words (lm-eval's whitespace split, empty pieces dropped) and UTF-8 bytes of the scored spans. */
 async function countScoredText(
-  backend: ModelBackend,
+  backend: TokenScoring,
   layout: LaidOut,
 ): Promise<{ words: number; bytes: number }> {
-  const detokenize = backend.detokenize?.bind(backend) as (tokens: number[]) => Promise<string>;
   let words = 0;
   let bytes = 0;
   for (const [start, end] of contiguousSpans(layout.scoredPositions)) {
-    const text = await detokenize(layout.sequence.slice(start, end));
+    const text = await backend.detokenize(layout.sequence.slice(start, end));
     words += text.split(/\s+/u).filter(Boolean).length;
     bytes += Buffer.byteLength(text, 'utf8');
   }

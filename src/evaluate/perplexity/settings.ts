@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
-import type { ModelBackend, TokenizerInfo } from '../../models/backend.js';
+import { hasTokenScoring, type ModelBackend, type TokenizerInfo } from '../../models/backend.js';
 
 export const PPL_MODES = ['rolling', 'strided', 'chunked'] as const;
 export type PplMode = (typeof PPL_MODES)[number];
@@ -77,13 +77,7 @@ function definedOnly(options: PerplexityOptions | undefined): PerplexityOptions 
 /** Throws at planning time when the backend cannot serve the mode. */
 export function checkBackendFor(backend: ModelBackend, mode: PplMode, taskName: string): void {
   if (mode === 'rolling') return;
-  const capable =
-    backend.capabilities.tokenScoring === true &&
-    backend.tokenize !== undefined &&
-    backend.detokenize !== undefined &&
-    backend.tokenizerInfo !== undefined &&
-    backend.scoreTokenWindows !== undefined;
-  if (!capable) {
+  if (!hasTokenScoring(backend)) {
     throw new AssayError(
       'capability_missing',
       `perplexity mode ${mode} (task ${taskName}) scores token windows the harness lays out itself, and model ${backend.name} does not declare token-level scoring (tokenize + scoreTokenWindows); use \`perplexity.mode\` rolling or a backend with this capability (gguf)`,

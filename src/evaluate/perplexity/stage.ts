@@ -6,7 +6,7 @@
  */
 
 import type { RunListener } from '../../events.js';
-import type { ModelBackend, TokenizerInfo } from '../../models/backend.js';
+import { hasTokenScoring, type ModelBackend, type TokenizerInfo } from '../../models/backend.js';
 import type { MetricConfig } from '../../tasks/types.js';
 import type { TaskPlan } from '../plan.js';
 import type { Instance } from '../requests.js';
@@ -60,10 +60,7 @@ export class PerplexityStage {
     }));
     for (const entry of chosen)
       checkBackendFor(backend, entry.options.mode ?? 'rolling', entry.plan.task.name);
-    const tokenizer =
-      rolling.length && backend.capabilities.tokenScoring && backend.tokenizerInfo
-        ? await backend.tokenizerInfo()
-        : undefined;
+    const tokenizer = rolling.length && hasTokenScoring(backend) ? await backend.tokenizerInfo() : undefined;
     const tasks = new Map<string, TaskPerplexity>();
     for (const entry of chosen) {
       tasks.set(entry.plan.task.name, {
@@ -138,7 +135,7 @@ export class PerplexityStage {
     for (const [index, doc] of docs.entries()) {
       const answer = doc.instances[0]?.resps[0];
       const tokens =
-        this.tokenizer && backend.tokenize ? (await backend.tokenize(texts[index])).length : null;
+        this.tokenizer && hasTokenScoring(backend) ? (await backend.tokenize(texts[index])).length : null;
       out.push({
         logprob: typeof answer === 'number' ? answer : Number.NaN,
         textTokens: tokens,

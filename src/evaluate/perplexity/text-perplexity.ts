@@ -2,7 +2,7 @@
  * `assay ppl`'s library side: the perplexity of one text in one mode, with the tokenizer and the
  * counts behind every number. Chunked mode keeps llama-perplexity's rule of at least two chunks.
  */
-import type { ModelBackend, ProgressSink } from '../../models/backend.js';
+import { hasTokenScoring, type ModelBackend, type ProgressSink } from '../../models/backend.js';
 import { scoreTexts } from './score-texts.js';
 import { checkBackendFor, describeParameters, type PerplexityOptions, settle } from './settings.js';
 import { tokenizerBlock } from './stage.js';
@@ -23,8 +23,7 @@ export async function textPerplexity(
 ): Promise<TextPerplexityReport> {
   const mode = options.mode ?? 'rolling';
   checkBackendFor(backend, mode, 'ppl');
-  const tokenizer =
-    backend.capabilities.tokenScoring && backend.tokenizerInfo ? await backend.tokenizerInfo() : undefined;
+  const tokenizer = hasTokenScoring(backend) ? await backend.tokenizerInfo() : undefined;
   const settings = settle({ ...options, mode }, 'cli', tokenizer);
   const started = performance.now();
   const [result] = await scoreTexts(backend, [text], settings, tokenizer, {

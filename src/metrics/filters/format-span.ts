@@ -8,8 +8,8 @@
  * 2. `\n` → `$`, strip; every `(PER|LOC|ORG|DATE):\s*([^$]+)` match gives its comma-separated entities,
  *    stripped, without `none`, as `label: entity`; joined with ` $ `.
  */
-import { compilePythonRegex, pythonFindAll, pythonSub } from '../../util/python-regex.js';
-import { pythonStrip } from '../python-string.js';
+import { compilePythonRegex, pythonFindAll, pythonSub } from '../../python/semantics/regex.js';
+import { pythonStrip } from '../../python/semantics/string.js';
 import { mapStrings } from './lowercase.js';
 import type { FilterDefinition } from './types.js';
 

@@ -7,15 +7,15 @@
  * and `fallback` when all three find nothing. Punctuation means every Unicode category P* character.
  */
 import { AssayError } from '../../errors.js';
-import type { Doc, FilterStepConfig } from '../../tasks/types.js';
 import {
   type CompiledPythonRegex,
   compilePythonRegex,
   pythonEscape,
   pythonFindAll,
   pythonSub,
-} from '../../util/python-regex.js';
-import { pythonStrip } from '../python-string.js';
+} from '../../python/semantics/regex.js';
+import { pythonStrip } from '../../python/semantics/string.js';
+import type { Doc, FilterStepConfig } from '../../tasks/types.js';
 import { DEFAULT_FALLBACK, DEFAULT_REGEX_PATTERN } from './regex.js';
 import {
   badArgument,
@@ -24,7 +24,7 @@ import {
   type FilterStep,
   integerArgument,
   iterateResponses,
-  pythonIndex,
+  selectIndex,
   stringArgument,
 } from './types.js';
 
@@ -58,7 +58,7 @@ function build(config: FilterStepConfig): FilterStep {
   ): string | undefined => {
     const matches = pythonFindAll(pattern, response);
     if (matches.length === 0) return undefined;
-    let match = pythonIndex(
+    let match = selectIndex(
       matches,
       groupSelect,
       `multi_choice_regex ${JSON.stringify(pattern.pattern)} group_select`,

@@ -5,8 +5,8 @@
  */
 
 import { AssayError } from '../../errors.js';
+import { pythonFindAll } from '../../python/semantics/regex.js';
 import type { FilterStepConfig } from '../../tasks/types.js';
-import { pythonFindAll } from '../../util/python-regex.js';
 import { badArgument, describe, type FilterDefinition, type FilterStep, iterateResponses } from './types.js';
 
 const TAGGED_TOKEN = "\\('([^']*)', '([^']*)'\\)";

@@ -3,15 +3,16 @@
  * `group_select`-th match (negative counts from the end), take a tuple's first non-empty group, strip it.
  * No match → `fallback`. A response that is not a string is treated as "".
  */
+
+import { type CompiledPythonRegex, compilePythonRegex, pythonFindAll } from '../../python/semantics/regex.js';
+import { pythonStrip } from '../../python/semantics/string.js';
 import type { FilterStepConfig } from '../../tasks/types.js';
-import { type CompiledPythonRegex, compilePythonRegex, pythonFindAll } from '../../util/python-regex.js';
-import { pythonStrip } from '../python-string.js';
 import {
   type FilterDefinition,
   type FilterStep,
   integerArgument,
   iterateResponses,
-  pythonIndex,
+  selectIndex,
   stringArgument,
 } from './types.js';
 
@@ -27,7 +28,7 @@ export function extractMatch(
 ): string | undefined {
   const matches = pythonFindAll(regex, typeof response === 'string' ? response : '');
   if (matches.length === 0) return undefined;
-  let match = pythonIndex(matches, groupSelect, `regex ${JSON.stringify(regex.pattern)} group_select`);
+  let match = selectIndex(matches, groupSelect, `regex ${JSON.stringify(regex.pattern)} group_select`);
   if (Array.isArray(match)) match = match.find((group) => group !== '') ?? fallback;
   return pythonStrip(match);
 }

@@ -4,7 +4,7 @@
  */
 
 import { AssayError } from '../../errors.js';
-import { pythonStrip } from '../python-string.js';
+import { pythonStrip } from '../../python/semantics/string.js';
 import { describe, type FilterDefinition, iterateResponses } from './types.js';
 
 export const removeWhitespaceFilter: FilterDefinition = {

@@ -4,6 +4,7 @@
  * is a list of responses, after it a single response.
  */
 import { AssayError } from '../../errors.js';
+import { pythonPosition } from '../../python/semantics/values.js';
 import type { Doc, FilterStepConfig } from '../../tasks/types.js';
 
 export type FilterStep = ((responses: unknown, doc: Doc) => unknown) & {
@@ -81,14 +82,14 @@ export function booleanArgument(config: FilterStepConfig, key: string, fallback:
 }
 
 /** `sequence[index]` with Python's negative indexes; out of range is Python's IndexError, as an AssayError. */
-export function pythonIndex<T>(sequence: readonly T[], index: number, what: string): T {
-  const resolved = index < 0 ? sequence.length + index : index;
-  if (resolved < 0 || resolved >= sequence.length) {
+export function selectIndex<T>(sequence: readonly T[], index: number, what: string): T {
+  const position = pythonPosition(sequence.length, index);
+  if (position === undefined) {
     throw new AssayError(
       'scoring_error',
       `${what}: index ${index} is out of range for ${sequence.length} item${sequence.length === 1 ? '' : 's'}`,
       { location: { field: 'filter_list' } },
     );
   }
-  return sequence[resolved];
+  return sequence[position];
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type {
   BackendCapabilities,
   ChatMessage,
+  ChatTemplating,
   GenerateRequest,
   LoglikelihoodRequest,
   LoglikelihoodResult,
@@ -46,12 +47,17 @@ const WORDS = [
  * Deterministic pseudo-random answers derived from a seed and the request alone, so results never depend
  * on batch composition or order. It is for wiring tests and quickstarts: its scores mean nothing.
  */
-export class DummyBackend implements ModelBackend {
+export class DummyBackend implements ModelBackend, ChatTemplating {
+  readonly specificationVersion = 'v1';
   readonly name = 'dummy';
   readonly capabilities: BackendCapabilities = {
     loglikelihood: true,
     loglikelihoodRolling: true,
     generate: true,
+    tokenScoring: false,
+    generationLogprobs: false,
+    chatTemplate: true,
+    usage: false,
   };
   private readonly seed: number;
 

@@ -10,7 +10,7 @@ import {
   type Token as LlamaToken,
 } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBackendConformance } from '../backend.conformance.js';
+import { runBackendConformance } from '../../testing/backend-conformance.js';
 import type { GenerateRequest, LoglikelihoodRequest } from '../backend.js';
 import { fileSha256, GgufBackend } from './gguf-backend.js';
 import { randomLlamaGguf, seededRandom } from './llama-model.js';
@@ -38,6 +38,13 @@ const storiesPresent = existsSync(STORIES);
 runBackendConformance({
   name: 'gguf (generated 2-layer llama)',
   create: () => GgufBackend.create({ modelPath, threads: 1 }),
+  skip: [
+    {
+      reason:
+        'llama.cpp runs in a child process of assay: an engine failure fails the whole call, no request fails alone',
+      tests: ['error-slots-loglikelihood', 'error-slots-rolling', 'error-slots-generate'],
+    },
+  ],
 });
 
 /**

@@ -9,6 +9,7 @@ import type {
   BackendCapabilities,
   CallOptions,
   ChatMessage,
+  ChatTemplating,
   GenerateRequest,
   LoglikelihoodRequest,
   LoglikelihoodResult,
@@ -17,6 +18,7 @@ import type {
   ProgressSink,
   RollingRequest,
   TokenizerInfo,
+  TokenScoring,
   TokenWindow,
 } from '../backend.js';
 import { renderChatTemplate } from '../chat-template.js';
@@ -116,14 +118,9 @@ export async function fileSha256(file: string): Promise<string> {
  * BOS as the model's metadata says, trailing context whitespace moved to the continuation, rolling
  * loglikelihood over disjoint windows of n_ctx tokens, greedy generation cut at stop strings.
  */
-export class GgufBackend implements ModelBackend {
+export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
+  readonly specificationVersion = 'v1';
   readonly name = 'gguf';
-  readonly capabilities: BackendCapabilities = {
-    loglikelihood: true,
-    loglikelihoodRolling: true,
-    generate: true,
-    tokenScoring: true,
-  };
   private nextId = 1;
   private tokenizer: Promise<TokenizerInfo> | undefined;
   private readonly pending = new Map<number, Pending>();
@@ -239,6 +236,19 @@ export class GgufBackend implements ModelBackend {
       });
       this.child.send({ ...message, id } as WorkerCall);
     });
+  }
+
+  /** A chat template is declared when the model's metadata has one (tokenizer.chat_template). */
+  get capabilities(): BackendCapabilities {
+    return {
+      loglikelihood: true,
+      loglikelihoodRolling: true,
+      generate: true,
+      tokenScoring: true,
+      generationLogprobs: false,
+      chatTemplate: Boolean(this.engineInfo?.chatTemplate),
+      usage: false,
+    };
   }
 
   get engine(): EngineInfo {

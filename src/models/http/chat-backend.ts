@@ -6,12 +6,15 @@ import {
   type BackendCapabilities,
   type CallOptions,
   type ChatMessage,
+  type ChatTemplating,
   type GenerateRequest,
   type Generation,
+  type GenerationLogprobs,
   type ModelBackend,
   type ModelInfo,
   type ProgressSink,
   RequestError,
+  type UsageReporting,
   type UsageSummary,
 } from '../backend.js';
 import { cutAtStops } from '../stop-strings.js';
@@ -57,11 +60,16 @@ const messagesSchema = z.array(
  * model's chat template. Generation only: chat endpoints give no prompt log-probabilities, so the backend
  * declares no loglikelihood capability and such tasks stop at planning with a clear message.
  */
-export class ChatBackend implements ModelBackend {
+export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTemplating, UsageReporting {
+  readonly specificationVersion = 'v1';
   readonly capabilities: BackendCapabilities = {
     loglikelihood: false,
     loglikelihoodRolling: false,
     generate: true,
+    tokenScoring: false,
+    generationLogprobs: true,
+    chatTemplate: true,
+    usage: true,
   };
   private readonly client: HttpClient;
   private readonly usageRecorder: UsageRecorder;
@@ -104,6 +112,11 @@ export class ChatBackend implements ModelBackend {
    */
   applyChatTemplate(messages: ChatMessage[]): string {
     return JSON.stringify(messages);
+  }
+
+  /** The server holds the template; results record none. */
+  chatTemplate(): undefined {
+    return undefined;
   }
 
   async loglikelihood(): Promise<never> {

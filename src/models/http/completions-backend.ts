@@ -6,6 +6,7 @@ import {
   type CallOptions,
   type GenerateRequest,
   type Generation,
+  type GenerationLogprobs,
   type LoglikelihoodRequest,
   type LoglikelihoodResult,
   type ModelBackend,
@@ -14,7 +15,9 @@ import {
   RequestError,
   type RollingRequest,
   type TokenizerInfo,
+  type TokenScoring,
   type TokenWindow,
+  type UsageReporting,
   type UsageSummary,
 } from '../backend.js';
 import { cutAtStops } from '../stop-strings.js';
@@ -53,7 +56,8 @@ interface ScoredPrompt {
  * asks for the prompt's own log-probabilities (`echo: true, logprobs: 1, max_tokens: 1`) and sums the
  * continuation's; generation sends `prompt, max_tokens, temperature, stop, seed`.
  */
-export class CompletionsBackend implements ModelBackend {
+export class CompletionsBackend implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting {
+  readonly specificationVersion = 'v1';
   readonly capabilities: BackendCapabilities;
   private readonly client: HttpClient;
   private readonly usageRecorder: UsageRecorder;
@@ -83,6 +87,9 @@ export class CompletionsBackend implements ModelBackend {
       loglikelihoodRolling: true,
       generate: true,
       tokenScoring: args.tokenized_requests,
+      generationLogprobs: true,
+      chatTemplate: false,
+      usage: true,
     };
     this.concurrency = args.num_concurrent;
     const promptLogprobs = args.prompt_logprobs ?? (name === 'openai-completions' ? false : 'auto');
@@ -267,7 +274,7 @@ export class CompletionsBackend implements ModelBackend {
     return results;
   }
 
-  /** Text to token ids, without BOS, by the run's tokenizer (capability tokenScoring). */
+  /** Text to token ids, without BOS, by the run's tokenizer (capability tokenScoring; refused without one). */
   async tokenize(text: string): Promise<number[]> {
     return this.requireTokenizer().encode(text);
   }

@@ -1,5 +1,4 @@
 import { SqliteResponseCache } from '../../cache/sqlite-response-cache.js';
-import type { ModelBackend } from '../backend.js';
 import { findTokenizer } from '../tokenizers/find-tokenizer.js';
 import { HfTokenizer } from '../tokenizers/hf-tokenizer.js';
 import { ChatBackend } from './chat-backend.js';
@@ -45,12 +44,30 @@ export function validateHttpModelArgs(
   localTokenizerFiles(name, parseHttpModelArgs(raw, { ...DEFAULTS[name], backend: label }));
 }
 
+type CompletionsName = 'local-completions' | 'openai-completions';
+type ChatName = 'local-chat-completions' | 'openai-chat-completions';
+
 /** Builds an HTTP backend, reading its local tokenizer when it has one (tokenizer_backend=huggingface). */
+export async function openHttpBackend(
+  name: CompletionsName,
+  raw: Record<string, unknown>,
+  cachePath?: string,
+): Promise<CompletionsBackend>;
+export async function openHttpBackend(
+  name: ChatName,
+  raw: Record<string, unknown>,
+  cachePath?: string,
+): Promise<ChatBackend>;
 export async function openHttpBackend(
   name: HttpModelName,
   raw: Record<string, unknown>,
   cachePath?: string,
-): Promise<ModelBackend> {
+): Promise<CompletionsBackend | ChatBackend>;
+export async function openHttpBackend(
+  name: HttpModelName,
+  raw: Record<string, unknown>,
+  cachePath?: string,
+): Promise<CompletionsBackend | ChatBackend> {
   const defaults = DEFAULTS[name];
   const args = parseHttpModelArgs(raw, { backend: name, ...defaults });
   const files = localTokenizerFiles(name, args);
@@ -66,12 +83,30 @@ export async function openHttpBackend(
  * SQLite response cache inside its client. A local tokenizer needs `openHttpBackend`, which reads it.
  */
 export function createHttpBackend(
+  name: CompletionsName,
+  raw: Record<string, unknown>,
+  cachePath?: string,
+  clientOptions?: Pick<HttpClientOptions, 'sleep'>,
+): CompletionsBackend;
+export function createHttpBackend(
+  name: ChatName,
+  raw: Record<string, unknown>,
+  cachePath?: string,
+  clientOptions?: Pick<HttpClientOptions, 'sleep'>,
+): ChatBackend;
+export function createHttpBackend(
+  name: HttpModelName,
+  raw: Record<string, unknown>,
+  cachePath?: string,
+  clientOptions?: Pick<HttpClientOptions, 'sleep'>,
+): CompletionsBackend | ChatBackend;
+export function createHttpBackend(
   name: HttpModelName,
   raw: Record<string, unknown>,
   cachePath?: string,
   /** Injected into the backend's HTTP clients (a test's recording sleep); see HttpClientOptions. */
   clientOptions: Pick<HttpClientOptions, 'sleep'> = {},
-): ModelBackend {
+): CompletionsBackend | ChatBackend {
   const defaults = DEFAULTS[name];
   const args = parseHttpModelArgs(raw, { backend: name, ...defaults });
   if (localTokenizerFiles(name, args)) {

@@ -9,6 +9,7 @@ import type {
   CallOptions,
   GenerateRequest,
   Generation,
+  GenerationLogprobs,
   LoglikelihoodRequest,
   LoglikelihoodResult,
   ModelBackend,
@@ -16,7 +17,9 @@ import type {
   ProgressSink,
   RollingRequest,
   TokenizerInfo,
+  TokenScoring,
   TokenWindow,
+  UsageReporting,
   UsageSummary,
 } from '../backend.js';
 import { openHttpBackend, validateHttpModelArgs } from '../http/create.js';
@@ -169,8 +172,11 @@ async function attachToRunningServer(
   });
 }
 
+type ClientMethods = TokenScoring & GenerationLogprobs & UsageReporting;
+
 /** The local-completions backend, raced against the server's death, which ends the run with its log. */
-class ManagedServerBackend implements ModelBackend {
+class ManagedServerBackend implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting {
+  readonly specificationVersion = 'v1';
   readonly capabilities: BackendCapabilities;
 
   constructor(
@@ -215,9 +221,7 @@ class ManagedServerBackend implements ModelBackend {
     progress?: ProgressSink,
     options?: CallOptions,
   ): Promise<Answer<Generation>[]> {
-    const inner = this.inner.generateWithLogprobs;
-    if (!inner) throw new Error('unreachable: local-completions has generateWithLogprobs');
-    return this.watch(inner.call(this.inner, requests, progress, options));
+    return this.watch(this.required('generateWithLogprobs')(requests, progress, options));
   }
 
   tokenize(text: string): Promise<number[]> {
@@ -253,12 +257,14 @@ class ManagedServerBackend implements ModelBackend {
     }
   }
 
-  private required<K extends 'tokenize' | 'detokenize' | 'tokenizerInfo' | 'scoreTokenWindows' | 'usage'>(
-    key: K,
-  ): NonNullable<ModelBackend[K]> {
-    const method = this.inner[key];
-    if (!method) throw new Error(`unreachable: local-completions has ${key}`);
-    return (method as (...values: unknown[]) => unknown).bind(this.inner) as NonNullable<ModelBackend[K]>;
+  /**
+   * The client's own method: local-completions has every one (its token-scoring methods refuse with
+   * capability_missing when it has no tokenizer, and the capabilities copied from it say so).
+   */
+  private required<K extends keyof ClientMethods>(key: K): ClientMethods[K] {
+    const method = (this.inner as Partial<ClientMethods>)[key];
+    if (typeof method !== 'function') throw new Error(`unreachable: local-completions has ${key}`);
+    return (method as (...values: unknown[]) => unknown).bind(this.inner) as ClientMethods[K];
   }
 
   /** A call that ends when it does, or when the server dies first (with the end of the server's log). */

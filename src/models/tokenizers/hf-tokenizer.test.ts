@@ -21,10 +21,11 @@ import {
 import { bin as assayBin, findOne, readJson, repoRoot } from '../../../test/helpers.js';
 import { textPerplexity } from '../../evaluate/perplexity/text-perplexity.js';
 import { type RunningServer, startServer } from '../../serve/server.js';
-import type { ModelBackend } from '../backend.js';
+import { runTokenizerConformance } from '../../testing/tokenizer-conformance.js';
 import { GgufBackend } from '../gguf/gguf-backend.js';
 import { asciiCharPieces, buildSpmVocab, randomLlamaGguf, SPM_SPACE } from '../gguf/llama-model.js';
 import { writeGguf } from '../gguf/writer.js';
+import type { CompletionsBackend } from '../http/completions-backend.js';
 import { openHttpBackend, validateHttpModelArgs } from '../http/create.js';
 import { HttpClient } from '../http/http-client.js';
 import { RateLimiter } from '../http/rate-limiter.js';
@@ -32,7 +33,6 @@ import { RemoteTokenizer, serverUrl } from '../http/remote-tokenizer.js';
 import { UsageRecorder } from '../http/usage-recorder.js';
 import { findTokenizer } from './find-tokenizer.js';
 import { HfTokenizer } from './hf-tokenizer.js';
-import { runTokenizerConformance } from './tokenizer.conformance.js';
 
 const directory = await mkdtemp(path.join(os.tmpdir(), 'assay-tokenizers-'));
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -283,7 +283,7 @@ describe('tokenizer= as lm-eval takes it', () => {
 });
 
 describe('local-completions with a local tokenizer', () => {
-  let client: ModelBackend;
+  let client: CompletionsBackend;
   beforeAll(async () => {
     client = await openHttpBackend('local-completions', {
       model: 'spm',
@@ -322,7 +322,7 @@ describe('local-completions with a local tokenizer', () => {
       vocab_size: vocab.tokens.length,
       vocab_sha256: sha256(JSON.stringify(vocab.tokens)),
     });
-    const served = await client.tokenizerInfo?.();
+    const served = await client.tokenizerInfo();
     expect(served).toEqual({ ...(await engine.tokenizerInfo()), name: spmFolder, maxWindowTokens: 96 });
   });
 

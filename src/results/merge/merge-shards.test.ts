@@ -15,8 +15,17 @@ import { mergeShards } from './merge-shards.js';
 
 /** Answers with the prompt's last word at once, or never for a prompt containing "slow" (until aborted). */
 class ClockedBackend implements ModelBackend {
+  readonly specificationVersion = 'v1';
   readonly name = 'clocked';
-  readonly capabilities = { loglikelihood: false, loglikelihoodRolling: false, generate: true };
+  readonly capabilities = {
+    loglikelihood: false,
+    loglikelihoodRolling: false,
+    generate: true,
+    tokenScoring: false,
+    generationLogprobs: false,
+    chatTemplate: false,
+    usage: false,
+  };
 
   async generate(requests: GenerateRequest[], _progress?: unknown, options: CallOptions = {}) {
     return Promise.all(

@@ -15,6 +15,7 @@ import { shardDocIds } from '../../evaluate/shard.js';
 import { buildFilterPipeline, defaultFilterPipeline } from '../../metrics/filters/registry.js';
 import { docToChoice, docToTarget, docToText } from '../../prompts/doc-to.js';
 import { prepareDocFunctions } from '../../python/doc-functions.js';
+import { parsePythonFloat } from '../../python/semantics/format.js';
 import { type LoadedTask, leafTasks, type TaskNode } from '../../tasks/task.js';
 import { resultsConfig } from '../build.js';
 import type { SampleLine } from '../samples.js';
@@ -257,9 +258,9 @@ function instancesFrom(task: LoadedTask, line: SampleLine): Instance[] {
   const outputType = task.config.output_type;
   const parse = (value: unknown): Response => {
     if (outputType === 'generate_until') return String(value);
-    if (outputType === 'loglikelihood_rolling') return pythonFloat(String(value));
+    if (outputType === 'loglikelihood_rolling') return parsePythonFloat(String(value));
     const [logprob, greedy] = value as [string, string];
-    return { logprob: pythonFloat(logprob), isGreedy: greedy === 'True' };
+    return { logprob: parsePythonFloat(logprob), isGreedy: greedy === 'True' };
   };
   return line.resps.map((resps, index) => ({
     task: task.name,
@@ -269,11 +270,4 @@ function instancesFrom(task: LoadedTask, line: SampleLine): Instance[] {
     args: { type: 'loglikelihood_rolling', text: '' },
     resps: (resps as unknown[]).map(parse),
   }));
-}
-
-function pythonFloat(text: string): number {
-  if (text === 'nan') return Number.NaN;
-  if (text === 'inf') return Number.POSITIVE_INFINITY;
-  if (text === '-inf') return Number.NEGATIVE_INFINITY;
-  return Number(text);
 }

@@ -10,7 +10,7 @@ import {
   parsePythonLiteral,
   pythonRepr,
   pythonStr,
-} from './python-literal.js';
+} from './literal.js';
 
 const LITERALS: Array<[string, string]> = [
   ["['a', \"b'c\"]", "['a', \"b'c\"]"],

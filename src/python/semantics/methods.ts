@@ -1,14 +1,17 @@
 /**
- * Attribute and item lookup as Jinja2 does it on Python objects, and the Python methods lm-eval templates
- * call on doc values (`choices.label.index(answerKey)`, `question.strip()`, `text.split(' ')`,
- * `d.items()`…). Method semantics are Python's, not JavaScript's: `strip()` uses `str.isspace()`,
- * `split()` with no separator collapses whitespace runs, `index()` raises when the item is missing.
+ * The methods of Python's `str`, `list` and `dict` that lm-eval templates call on doc values
+ * (`choices.label.index(answerKey)`, `question.strip()`, `text.split(' ')`, `d.items()`…), with Python's
+ * semantics, not JavaScript's: `strip()` uses `str.isspace()`, `split()` with no separator collapses
+ * whitespace runs, `index()` raises when the item is missing; and `str.format` / `%` formatting. Errors
+ * are PythonError with Python's messages. Jinja2's attribute lookup over them is prompts/jinja-attributes.ts.
+ * Hand-written for Python parity: prompts must match lm-eval's byte for byte, and no JS library
+ * implements Python's str/list/dict methods.
  */
-import { Callable, renderValue, strictValue, TemplateEvaluationError, Undefined } from './jinja-values.js';
-import { pythonRepr, pythonStr } from './python-literal.js';
+import { PythonError } from './errors.js';
+import { pythonRepr, pythonStr } from './literal.js';
+import { characters, pythonSplit, pythonStrip } from './string.js';
 import {
   asTuple,
-  characters,
   dictEntries,
   dictGet,
   dictKeys,
@@ -16,14 +19,20 @@ import {
   isFloat,
   numeric,
   pythonEquals,
-  pythonIndex,
   pythonIterate,
-  pythonSplit,
-  pythonStrip,
   typeName,
-} from './python-values.js';
+} from './values.js';
 
-type Method = (self: never, args: unknown[], kwargs: Map<string, unknown>) => unknown;
+/** `str(value)` for `{}` and `%s`: the caller's, so that a template's own values print its way. */
+export type StrFunction = (value: unknown) => string;
+
+/** A method of str, list or dict: called with its object (`self`), the call's arguments and `str()`. */
+export type Method = (
+  self: never,
+  args: unknown[],
+  kwargs: Map<string, unknown>,
+  str: StrFunction,
+) => unknown;
 
 function argument(args: unknown[], kwargs: Map<string, unknown>, index: number, name: string): unknown {
   return args.length > index ? args[index] : kwargs.get(name);
@@ -31,7 +40,7 @@ function argument(args: unknown[], kwargs: Map<string, unknown>, index: number, 
 
 function requireString(value: unknown, method: string): string {
   if (typeof value !== 'string')
-    throw new TemplateEvaluationError(`${method}() argument must be str, not ${typeName(value)}`);
+    throw new PythonError('TypeError', `${method}() argument must be str, not ${typeName(value)}`);
   return value;
 }
 
@@ -39,7 +48,7 @@ function optionalInt(value: unknown, fallback: number): number {
   if (value === undefined || value === null) return fallback;
   const number = numeric(value);
   if (number === undefined || isFloat(value))
-    throw new TemplateEvaluationError(`'${typeName(value)}' object cannot be interpreted as an integer`);
+    throw new PythonError('TypeError', `'${typeName(value)}' object cannot be interpreted as an integer`);
   return number;
 }
 
@@ -65,7 +74,8 @@ function prefixTest(
   const affix = args[0];
   if (typeof affix === 'string') return test(self, affix);
   if (Array.isArray(affix)) return affix.some((item) => test(self, requireString(item, method)));
-  throw new TemplateEvaluationError(
+  throw new PythonError(
+    'TypeError',
     `${method} first arg must be str or a tuple of str, not ${typeName(affix)}`,
   );
 }
@@ -83,27 +93,32 @@ function titleCase(text: string): string {
 }
 
 /** `str.format` for positional/keyword fields, with `!r`/`!s` and no format spec. */
-export function strFormat(template: string, args: unknown[], kwargs: Map<string, unknown>): string {
+export function strFormat(
+  template: string,
+  args: unknown[],
+  kwargs: Map<string, unknown>,
+  str: StrFunction = pythonStr,
+): string {
   let auto = 0;
   return template.replace(
     /\{\{|\}\}|\{([^{}!:]*)(?:!([rsa]))?(?::([^{}]*))?\}/g,
     (match, field, conversion, spec) => {
       if (match === '{{') return '{';
       if (match === '}}') return '}';
-      if (spec) throw new TemplateEvaluationError(`format spec '${spec}' is not supported in str.format`);
+      if (spec) throw new PythonError('ValueError', `format spec '${spec}' is not supported in str.format`);
       let value: unknown;
       if (field === '') value = args[auto++];
       else if (/^\d+$/.test(field)) value = args[Number(field)];
       else value = kwargs.get(field);
       if (value === undefined)
-        throw new TemplateEvaluationError(`Replacement index ${field || auto - 1} out of range`);
-      return conversion === 'r' || conversion === 'a' ? pythonRepr(value) : renderValue(value);
+        throw new PythonError('IndexError', `Replacement index ${field || auto - 1} out of range`);
+      return conversion === 'r' || conversion === 'a' ? pythonRepr(value) : str(value);
     },
   );
 }
 
 /** `"fmt" % args`: Python's printf-style formatting for %s %r %d %i %f %%. */
-export function percentFormat(template: string, values: unknown): string {
+export function percentFormat(template: string, values: unknown, str: StrFunction = pythonStr): string {
   const list = Array.isArray(values) && typeName(values) === 'tuple' ? [...values] : [values];
   let position = 0;
   const result = template.replace(
@@ -112,19 +127,20 @@ export function percentFormat(template: string, values: unknown): string {
       if (kind === '%') return '%';
       let value: unknown;
       if (key !== undefined) {
-        if (!isDict(values)) throw new TemplateEvaluationError('format requires a mapping');
+        if (!isDict(values)) throw new PythonError('TypeError', 'format requires a mapping');
         value = dictGet(values, key).value;
       } else {
         if (position >= list.length)
-          throw new TemplateEvaluationError('not enough arguments for format string');
+          throw new PythonError('TypeError', 'not enough arguments for format string');
         value = list[position++];
       }
       let text: string;
       const number = numeric(value);
-      if (kind === 's') text = renderValue(value);
+      if (kind === 's') text = str(value);
       else if (kind === 'r') text = pythonRepr(value);
       else if (number === undefined)
-        throw new TemplateEvaluationError(
+        throw new PythonError(
+          'TypeError',
           `%${kind} format: a real number is required, not ${typeName(value)}`,
         );
       else if (kind === 'd' || kind === 'i') text = String(Math.trunc(number));
@@ -143,14 +159,14 @@ export function percentFormat(template: string, values: unknown): string {
     },
   );
   if (!isDict(values) && position < list.length) {
-    throw new TemplateEvaluationError('not all arguments converted during string formatting');
+    throw new PythonError('TypeError', 'not all arguments converted during string formatting');
   }
   return result;
 }
 
 const STRING_METHODS: Record<
   string,
-  (self: string, args: unknown[], kwargs: Map<string, unknown>) => unknown
+  (self: string, args: unknown[], kwargs: Map<string, unknown>, str: StrFunction) => unknown
 > = {
   strip: (self, args, kwargs) =>
     pythonStrip(self, argument(args, kwargs, 0, 'chars') as string | null, 'both'),
@@ -224,14 +240,14 @@ const STRING_METHODS: Record<
     pythonIterate(args[0])
       .map((item) => {
         if (typeof item !== 'string')
-          throw new TemplateEvaluationError(`sequence item: expected str instance, ${typeName(item)} found`);
+          throw new PythonError('TypeError', `sequence item: expected str instance, ${typeName(item)} found`);
         return item;
       })
       .join(self),
   find: (self, args, kwargs) => stringFind(self, args, kwargs, 'find'),
   index: (self, args, kwargs) => {
     const found = stringFind(self, args, kwargs, 'index');
-    if (found < 0) throw new TemplateEvaluationError('substring not found');
+    if (found < 0) throw new PythonError('ValueError', 'substring not found');
     return found;
   },
   count: (self, args) => {
@@ -243,7 +259,7 @@ const STRING_METHODS: Record<
   isnumeric: (self) => self.length > 0 && /^[\p{Nd}\p{Nl}\p{No}]+$/u.test(self),
   isalpha: (self) => self.length > 0 && /^\p{L}+$/u.test(self),
   isalnum: (self) => self.length > 0 && /^[\p{L}\p{Nd}\p{Nl}\p{No}]+$/u.test(self),
-  isspace: (self) => self.length > 0 && pythonStrip(self, null, 'both') === '',
+  isspace: (self) => self.length > 0 && pythonStrip(self) === '',
   isupper: (self) => /\p{Lu}/u.test(self) && self === self.toUpperCase(),
   islower: (self) => /\p{Ll}/u.test(self) && self === self.toLowerCase(),
   zfill: (self, args) => {
@@ -252,7 +268,7 @@ const STRING_METHODS: Record<
     const body = sign ? self.slice(1) : self;
     return sign + body.padStart(width - sign.length, '0');
   },
-  format: (self, args, kwargs) => strFormat(self, args, kwargs),
+  format: (self, args, kwargs, str) => strFormat(self, args, kwargs, str),
 };
 
 function sequenceIndex(self: unknown[], args: unknown[]): number {
@@ -261,7 +277,7 @@ function sequenceIndex(self: unknown[], args: unknown[]): number {
   const clamp = (index: number) =>
     Math.min(Math.max(index < 0 ? index + self.length : index, 0), self.length);
   for (let i = clamp(start); i < clamp(end); i++) if (pythonEquals(self[i], args[0])) return i;
-  throw new TemplateEvaluationError(`${pythonRepr(args[0])} is not in ${typeName(self)}`);
+  throw new PythonError('ValueError', `${pythonRepr(args[0])} is not in ${typeName(self)}`);
 }
 
 const LIST_METHODS: Record<
@@ -320,76 +336,32 @@ const OTHER_LIST_ATTRIBUTES = new Set([
 ]);
 const OTHER_DICT_ATTRIBUTES = new Set(['clear', 'fromkeys', 'pop', 'popitem', 'setdefault', 'update']);
 
-function bound(name: string, self: unknown, method: Method): Callable {
-  return new Callable(name, (args, kwargs) => method(self as never, args, kwargs));
+/** A real attribute of `str`, `list` or `dict` that assay does not implement. */
+export interface UnsupportedMethod {
+  unsupported: 'str' | 'list' | 'dict';
 }
+const UNSUPPORTED_STR: UnsupportedMethod = Object.freeze({ unsupported: 'str' });
+const UNSUPPORTED_LIST: UnsupportedMethod = Object.freeze({ unsupported: 'list' });
+const UNSUPPORTED_DICT: UnsupportedMethod = Object.freeze({ unsupported: 'dict' });
 
-function unsupported(owner: string, name: string): Callable {
-  return new Callable(name, () => {
-    throw new TemplateEvaluationError(`${owner}.${name}() is not supported by assay's template engine`);
-  });
-}
-
-/** Python's `getattr(value, name)`, or undefined when the type has no such attribute. */
-function pythonAttribute(value: unknown, name: string): Callable | undefined {
+/**
+ * Python's `getattr(type(value), name)` for the methods of str, list and dict: the method, unbound (call it
+ * as `method(value, args, kwargs, str)`); `unsupported` with its type for a real attribute that assay does
+ * not implement; undefined when the type has none. Nothing is allocated per lookup: templates look methods
+ * up once per attribute access, tens of thousands of times per task.
+ */
+export function pythonMethod(value: unknown, name: string): Method | UnsupportedMethod | undefined {
   if (typeof value === 'string') {
-    if (Object.hasOwn(STRING_METHODS, name)) return bound(name, value, STRING_METHODS[name] as Method);
-    if (OTHER_STR_ATTRIBUTES.has(name)) return unsupported('str', name);
+    if (Object.hasOwn(STRING_METHODS, name)) return STRING_METHODS[name] as Method;
+    if (OTHER_STR_ATTRIBUTES.has(name)) return UNSUPPORTED_STR;
   } else if (Array.isArray(value)) {
     if (Object.hasOwn(LIST_METHODS, name) && (name !== 'copy' || typeName(value) === 'list')) {
-      return bound(name, value, LIST_METHODS[name] as Method);
+      return LIST_METHODS[name] as Method;
     }
-    if (typeName(value) === 'list' && OTHER_LIST_ATTRIBUTES.has(name)) return unsupported('list', name);
+    if (typeName(value) === 'list' && OTHER_LIST_ATTRIBUTES.has(name)) return UNSUPPORTED_LIST;
   } else if (isDict(value)) {
-    if (Object.hasOwn(DICT_METHODS, name)) return bound(name, value, DICT_METHODS[name] as Method);
-    if (OTHER_DICT_ATTRIBUTES.has(name)) return unsupported('dict', name);
+    if (Object.hasOwn(DICT_METHODS, name)) return DICT_METHODS[name] as Method;
+    if (OTHER_DICT_ATTRIBUTES.has(name)) return UNSUPPORTED_DICT;
   }
   return undefined;
-}
-
-function describe(value: unknown): string {
-  return `'${typeName(value)} object'`;
-}
-
-/** Python's `value[key]`, or undefined when it raises a LookupError/TypeError. */
-function pythonItem(value: unknown, key: unknown): { found: boolean; value?: unknown } {
-  if (isDict(value)) return dictGet(value, key);
-  if (
-    (typeof value === 'string' || Array.isArray(value)) &&
-    (typeof key === 'number' || typeof key === 'boolean')
-  ) {
-    const index = Number(key);
-    if (!Number.isInteger(index)) return { found: false };
-    const items = typeof value === 'string' ? characters(value) : value;
-    const item = pythonIndex(items, index);
-    return item === undefined && (index >= items.length || index < -items.length)
-      ? { found: false }
-      : { found: true, value: item };
-  }
-  return { found: false };
-}
-
-/** Jinja2's `obj.name`: Python attribute first, then `obj['name']`. */
-export function getAttribute(value: unknown, name: string): unknown {
-  strictValue(value);
-  const attribute = pythonAttribute(value, name);
-  if (attribute) return attribute;
-  const item = pythonItem(value, name);
-  if (item.found) return item.value;
-  return new Undefined(name, `${describe(value)} has no attribute '${name}'`);
-}
-
-/** Jinja2's `obj[key]`: the item first, then (for a string key) the attribute. */
-export function getItem(value: unknown, key: unknown): unknown {
-  strictValue(value);
-  const item = pythonItem(value, key);
-  if (item.found) return item.value;
-  if (typeof key === 'string') {
-    const attribute = pythonAttribute(value, key);
-    if (attribute) return attribute;
-    return new Undefined(key, `${describe(value)} has no attribute '${key}'`);
-  }
-  const label =
-    typeof value === 'string' || Array.isArray(value) ? `${typeName(value)} object` : describe(value);
-  return new Undefined(String(key), `${label} has no element ${pythonStr(key)}`);
 }

@@ -1,9 +1,13 @@
 /**
- * Python semantics over the JS value model of python-literal.ts: truthiness, equality, ordering, type
+ * Python semantics over the JS value model of literal.ts: truthiness, equality, ordering, type
  * names, len(), iteration and slicing. Jinja2 evaluates template expressions with these semantics, so
  * the template interpreter and the few-shot sampler (which compares docs with `!=`) both need them.
+ * Hand-written for Python parity: JS's `==`, `<`, truthiness and `.length` disagree with Python's
+ * (`[] == []`, `'10' < '9'` by UTF-16 unit, `[]` truthy, astral characters counted twice).
  */
-import { isTuple, markTuple, PythonFloat } from './python-literal.js';
+import { PythonTypeError } from './errors.js';
+import { isTuple, markTuple, PythonFloat } from './literal.js';
+import { characters, codePointLength } from './string.js';
 
 export type PythonDict = Record<string, unknown> | Map<unknown, unknown>;
 
@@ -54,16 +58,22 @@ export function dictKeys(dict: PythonDict): unknown[] {
   return dict instanceof Map ? [...dict.keys()] : Object.keys(dict);
 }
 
-export function dictGet(dict: PythonDict, key: unknown): { found: boolean; value?: unknown } {
+/** Python's `dict[key]`: the value, or `missing` where Python raises KeyError. Allocates nothing. */
+export function dictLookup<M>(dict: PythonDict, key: unknown, missing: M): unknown | M {
   if (dict instanceof Map) {
-    for (const [candidate, value] of dict) if (pythonEquals(candidate, key)) return { found: true, value };
-    return { found: false };
+    for (const [candidate, value] of dict) if (pythonEquals(candidate, key)) return value;
+    return missing;
   }
-  if (typeof key !== 'string') {
-    // A plain-object dict came from JSON, where every key is a string; Python would not find an int key.
-    return { found: false };
-  }
-  return Object.hasOwn(dict, key) ? { found: true, value: dict[key] } : { found: false };
+  // A plain-object dict came from JSON, where every key is a string; Python would not find an int key.
+  if (typeof key !== 'string') return missing;
+  return Object.hasOwn(dict, key) ? dict[key] : missing;
+}
+
+const MISSING = Symbol('missing');
+
+export function dictGet(dict: PythonDict, key: unknown): { found: boolean; value?: unknown } {
+  const value = dictLookup(dict, key, MISSING);
+  return value === MISSING ? { found: false } : { found: true, value };
 }
 
 export function truthy(value: unknown): boolean {
@@ -103,13 +113,6 @@ export function pythonEquals(a: unknown, b: unknown): boolean {
   return false;
 }
 
-export class PythonTypeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TypeError';
-  }
-}
-
 /** Python ordering (`<`): numbers, strings by code point, sequences lexicographically. */
 export function pythonCompare(a: unknown, b: unknown, operator: string): number {
   const left = numeric(a);
@@ -139,15 +142,8 @@ function compareCodePoints(a: string, b: string): number {
   return left.length - right.length;
 }
 
-const SURROGATE = /[\uD800-\uDFFF]/;
-
-/** Python's characters of a string: code points, not UTF-16 units. */
-export function characters(text: string): string[] {
-  return SURROGATE.test(text) ? Array.from(text) : text.split('');
-}
-
 export function pythonLen(value: unknown): number {
-  if (typeof value === 'string') return SURROGATE.test(value) ? Array.from(value).length : value.length;
+  if (typeof value === 'string') return codePointLength(value);
   if (Array.isArray(value)) return value.length;
   if (value instanceof Map) return value.size;
   if (isDict(value)) return Object.keys(value).length;
@@ -183,72 +179,18 @@ export function pythonSlice<T>(items: readonly T[], start?: number, stop?: numbe
   return result;
 }
 
+/** Where `seq[index]` reads, with Python's negative indexes; undefined where Python raises IndexError. */
+export function pythonPosition(length: number, index: number): number | undefined {
+  const position = index < 0 ? index + length : index;
+  return position >= 0 && position < length ? position : undefined;
+}
+
 /** `seq[index]` with negative indices; `undefined` when out of range (Jinja then tries an attribute). */
 export function pythonIndex<T>(items: readonly T[], index: number): T | undefined {
-  const position = index < 0 ? index + items.length : index;
-  return position >= 0 && position < items.length ? items[position] : undefined;
+  const position = pythonPosition(items.length, index);
+  return position === undefined ? undefined : items[position];
 }
 
 export function asTuple<T>(items: T[]): T[] {
   return markTuple(items);
-}
-
-// Python's str.isspace(): Unicode White_Space plus the ASCII separators \x1c-\x1f, without U+FEFF
-// (which JS's trim() removes but Python keeps).
-const PY_SPACE = '\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000';
-const LEADING_SPACE = new RegExp(`^[${PY_SPACE}]+`);
-const TRAILING_SPACE = new RegExp(`[${PY_SPACE}]+$`);
-const WHITESPACE_RUN = new RegExp(`[${PY_SPACE}]+`);
-const IS_SPACE = new RegExp(`^[${PY_SPACE}]$`);
-
-export function isSpace(char: string): boolean {
-  return IS_SPACE.test(char);
-}
-
-export function pythonStrip(
-  text: string,
-  chars: string | null | undefined,
-  side: 'both' | 'left' | 'right',
-): string {
-  if (chars === null || chars === undefined) {
-    let result = text;
-    if (side !== 'right') result = result.replace(LEADING_SPACE, '');
-    if (side !== 'left') result = result.replace(TRAILING_SPACE, '');
-    return result;
-  }
-  const set = new Set(characters(chars));
-  const items = characters(text);
-  let from = 0;
-  let to = items.length;
-  if (side !== 'right') while (from < to && set.has(items[from])) from++;
-  if (side !== 'left') while (to > from && set.has(items[to - 1])) to--;
-  return items.slice(from, to).join('');
-}
-
-/** `str.split(sep=None, maxsplit=-1)`. */
-export function pythonSplit(text: string, separator: string | null | undefined, maxsplit = -1): string[] {
-  if (separator === null || separator === undefined) {
-    const result: string[] = [];
-    let rest = text.replace(LEADING_SPACE, '');
-    while (rest.length > 0) {
-      if (maxsplit >= 0 && result.length >= maxsplit) {
-        result.push(rest); // Python keeps the remainder's trailing whitespace
-        break;
-      }
-      const match = WHITESPACE_RUN.exec(rest);
-      if (!match) {
-        result.push(rest);
-        break;
-      }
-      result.push(rest.slice(0, match.index));
-      rest = rest.slice(match.index + match[0].length);
-    }
-    return result;
-  }
-  if (separator === '') throw new Error('empty separator');
-  const parts = text.split(separator);
-  if (maxsplit >= 0 && parts.length > maxsplit + 1) {
-    return [...parts.slice(0, maxsplit), parts.slice(maxsplit).join(separator)];
-  }
-  return parts;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AssayError } from '../errors.js';
-import { compilePythonRegex, pythonEscape, pythonFindAll, pythonSearch, pythonSub } from './python-regex.js';
+import { AssayError } from '../../errors.js';
+import { compilePythonRegex, pythonEscape, pythonFindAll, pythonSearch, pythonSub } from './regex.js';
 
 // Expected values were produced by CPython 3.11.7 on this machine: `re.findall(pattern, text, flags)` and
 // `re.sub(pattern, replacement, text)` for each row (tuples printed as lists), dumped with json.dumps.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PythonRandom } from './python-random.js';
+import { PythonRandom } from './random.js';
 
 // Expected values printed by CPython 3.11's `random` module (the reference implementation).
 describe('PythonRandom', () => {

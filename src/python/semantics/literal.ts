@@ -3,12 +3,13 @@
  * Python's `str()`, and then parses some rendered strings back with `ast.literal_eval` (ARC's
  * `{{choices.text}}` becomes `['a', "b'c"]` and then a list again). Matching lm-eval byte for byte needs
  * both halves to be exact: `pythonRepr`/`pythonStr` for the printing and `parsePythonLiteral` for the parse.
+ * Hand-written for that parity: JSON is not Python's literal syntax (quotes, `None`, tuples, `1.0`).
  *
- * Value model (shared with template.ts): string = str, integral number = int, other number = float,
+ * Value model (shared with the template interpreter): string = str, integral number = int, other number = float,
  * `PythonFloat` = a float whose value happens to be integral (`1.0`), boolean = bool, null/undefined = None,
  * array = list (or tuple when marked with `markTuple`), plain object or Map = dict.
  */
-import { pythonFloatRepr } from '../util/python-format.js';
+import { pythonFloatRepr } from './format.js';
 
 /** A Python float with an integral value. A JS number cannot tell `1` from `1.0`; this wrapper can. */
 export class PythonFloat {

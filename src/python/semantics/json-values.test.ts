@@ -4,8 +4,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { findExecutable } from './bubblewrap.js';
-import { pythonJson, pythonSame } from './python-values.js';
+import { findExecutable } from '../../sandbox/bubblewrap.js';
+import { pythonJson, pythonSame } from './json-values.js';
 
 const python = findExecutable('python3');
 if (!python && process.env.CI === 'true') throw new Error('python3 is required under CI=true');

@@ -1,5 +1,6 @@
 /**
- * Python `re` patterns, run on the JavaScript regex engine.
+ * Python `re` patterns, run on the JavaScript regex engine. Hand-written for parity: no library translates
+ * Python's regex dialect to JavaScript's with Python's matching semantics.
  *
  * lm-eval task YAMLs carry Python regexes (filter `regex_pattern`, exact_match `regexes_to_ignore`), and
  * scores only reproduce if they match exactly what Python's `re` matches. The pattern is parsed with
@@ -20,7 +21,8 @@
  * Known remaining difference: a backreference to a group that did not take part in the match matches the
  * empty string in JS but fails in Python.
  */
-import { AssayError } from '../errors.js';
+import { AssayError } from '../../errors.js';
+import { PYTHON_WHITESPACE } from './string.js';
 
 export interface CompiledPythonRegex {
   /** The Python source pattern. */
@@ -179,8 +181,6 @@ interface Flags {
   verbose: boolean;
 }
 
-const PYTHON_SPACE =
-  '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const ASCII_SPACE = '\\t\\n\\v\\f\\r\\x20';
 const UNICODE_WORD = '\\p{L}\\p{N}_';
 const ASCII_WORD = 'A-Za-z0-9_';
@@ -542,7 +542,7 @@ class Translator {
     const positive: Record<string, string> = {
       d: ascii ? '0-9' : '\\p{Nd}',
       w: this.wordClass(),
-      s: ascii ? ASCII_SPACE : PYTHON_SPACE,
+      s: ascii ? ASCII_SPACE : PYTHON_WHITESPACE,
     };
     const lower = character.toLowerCase();
     const negated = character !== lower;

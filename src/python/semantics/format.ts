@@ -1,6 +1,7 @@
 /**
  * Python's `str()` of the scalars that reach sample logs (floats, bools, None), so that stringified
- * responses read as lm-eval writes them: `-1.5`, `1.0`, `1e-05`, `True`, `None`.
+ * responses read as lm-eval writes them: `-1.5`, `1.0`, `1e-05`, `True`, `None`. Hand-written for Python
+ * parity: JS's `String(number)` differs (`1`, `0.00001`, `true`), and no library prints Python's repr.
  */
 export function pythonFloatRepr(value: number): string {
   if (Number.isNaN(value)) return 'nan';
@@ -17,6 +18,17 @@ export function pythonFloatRepr(value: number): string {
   }
   const text = String(value);
   return Number.isInteger(value) ? `${text}.0` : text;
+}
+
+/**
+ * The inverse of `pythonFloatRepr`: a float back from what Python's `str(float)` wrote (`nan`, `inf`,
+ * `-inf`, `1e-05`, `-0.0`); JS's `Number()` reads all of them but the non-finite three.
+ */
+export function parsePythonFloat(text: string): number {
+  if (text === 'nan') return Number.NaN;
+  if (text === 'inf') return Number.POSITIVE_INFINITY;
+  if (text === '-inf') return Number.NEGATIVE_INFINITY;
+  return Number(text);
 }
 
 export function pythonScalarStr(value: unknown): string {

@@ -4,6 +4,7 @@
  * (bool is not a number, ints equal floats by value, lists and dicts element-wise), and the text of
  * `json.dumps` for the messages. Hand-written: no library reproduces Python's float repr in JSON.
  */
+import { pythonFloatRepr } from './format.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -24,18 +25,11 @@ export function pythonSame(a: unknown, b: unknown): boolean {
   return a === b && typeof a === typeof b && !Array.isArray(a) && !isObject(a);
 }
 
-/** repr() of a float: shortest round-trip digits, exponent form below 1e-4 or from 1e16 on. */
+/** json.dumps of a float: its repr(), with JSON's spellings of the non-finite values. */
 function pythonFloat(value: number): string {
   if (Number.isNaN(value)) return 'NaN';
   if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
-  const [mantissa, exponentText] = value.toExponential().split('e');
-  const exponent = Number(exponentText);
-  if (exponent < -4 || exponent >= 16) {
-    const sign = exponent < 0 ? '-' : '+';
-    return `${mantissa}e${sign}${String(Math.abs(exponent)).padStart(2, '0')}`;
-  }
-  const text = String(value);
-  return text.includes('.') ? text : `${text}.0`;
+  return pythonFloatRepr(value);
 }
 
 function pythonString(text: string): string {

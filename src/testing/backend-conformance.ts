@@ -1,0 +1,558 @@
+/**
+ * The conformance suite of the model seam (backend spec v1), shipped as `assay/testing`. Every backend
+ * runs it: the built-in ones, the response-cache wrapper, and any third-party backend. Tests of a
+ * capability the backend declares false are skipped with that reason, and `capability-refusals` checks
+ * that such a capability refuses instead of answering. A test the backend cannot pass for a reason of its
+ * own goes in `skip` with that reason; nothing is faked.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  type Answer,
+  BACKEND_SPECIFICATION_VERSION,
+  type BackendCapabilities,
+  CAPABILITY_METHODS,
+  CAPABILITY_NAMES,
+  type GenerateRequest,
+  hasChatTemplate,
+  hasGenerationLogprobs,
+  hasTokenScoring,
+  hasUsage,
+  isRequestError,
+  type LoglikelihoodResult,
+  type ModelBackend,
+  type OptionalCapability,
+  type TokenWindow,
+} from '../models/backend.js';
+import { checkBackendSpec } from '../models/spec/spec-check.js';
+
+export type BackendConformanceTest =
+  | 'spec'
+  | 'info'
+  | 'empty-batches'
+  | 'progress'
+  | 'loglikelihood-shape'
+  | 'loglikelihood-batch-invariance'
+  | 'rolling-shape'
+  | 'rolling-batch-invariance'
+  | 'generate-stops'
+  | 'generate-deterministic'
+  | 'generation-logprobs'
+  | 'token-scoring-tokenizer'
+  | 'token-scoring-windows'
+  | 'chat-template'
+  | 'usage'
+  | 'error-slots-loglikelihood'
+  | 'error-slots-rolling'
+  | 'error-slots-generate'
+  | 'call-options'
+  | 'aborted-call'
+  | 'capability-refusals';
+
+export interface BackendConformanceOptions {
+  name: string;
+  /** Called once for the suite; the backend is closed when the suite ends. */
+  create: () => ModelBackend | Promise<ModelBackend>;
+  /**
+   * The same backend, except that every request whose text contains `marker` fails for good (after the
+   * backend's own retries), for the error-slot tests: a server that answers those with HTTP 500, say.
+   * Without it, list the error-slot tests in `skip` with the reason.
+   */
+  createFailing?: (marker: string) => ModelBackend | Promise<ModelBackend>;
+  skip?: Array<{ reason: string; tests: BackendConformanceTest[] }>;
+}
+
+const REQUESTS = [
+  { context: 'Question: 2+2=\nAnswer:', continuation: ' 4' },
+  { context: 'Question: 2+2=\nAnswer:', continuation: ' 5' },
+  { context: 'The capital of France is', continuation: ' Paris' },
+  { context: 'Once', continuation: ' upon a time' },
+];
+
+const TEXTS = [{ text: 'One day, a little girl named Lily went to the park.' }, { text: 'Hello.' }];
+
+const GENERATE: GenerateRequest = {
+  context: 'Question: What is 3+4?\nAnswer:',
+  until: ['\n\n', 'Question:'],
+  maxGenToks: 32,
+  temperature: 0,
+  doSample: false,
+  extra: {},
+};
+
+const OTHER_GENERATE: GenerateRequest = { ...GENERATE, context: 'Question: Name a colour.\nAnswer:' };
+
+/** What the failing backend must fail on; no other request of the suite contains it. */
+const MARKER = 'assay-conformance-fail-this-request';
+
+/** A healthy backend answers every request; a RequestError here is a failure, not a skipped value. */
+function ok<T>(answers: Answer<T>[]): T[] {
+  for (const answer of answers)
+    if (isRequestError(answer)) throw new Error(`backend returned an error: ${answer.message}`);
+  return answers as T[];
+}
+
+/** Resolves to the AssayError `code` the call refused with; fails the test when it answered instead. */
+async function refusal(call: () => unknown): Promise<unknown> {
+  let answered: unknown;
+  try {
+    answered = await call();
+  } catch (error) {
+    return (error as { code?: unknown }).code;
+  }
+  throw new Error(`answered ${JSON.stringify(answered)?.slice(0, 200)} instead of refusing`);
+}
+
+/** Progress reports of one call: never backwards, never past the batch, ending at it when any. */
+function progressRecorder(): { sink: (done: number) => void; check: (total: number) => void } {
+  const seen: number[] = [];
+  return {
+    sink: (done) => seen.push(done),
+    check: (total) => {
+      for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]);
+      for (const done of seen) {
+        expect(Number.isInteger(done)).toBe(true);
+        expect(done).toBeLessThanOrEqual(total);
+      }
+      expect(seen.at(-1)).toBe(total);
+    },
+  };
+}
+
+export function runBackendConformance(options: BackendConformanceOptions): void {
+  const skipped = new Map<BackendConformanceTest, string>();
+  for (const entry of options.skip ?? []) for (const test of entry.tests) skipped.set(test, entry.reason);
+
+  let healthy: Promise<ModelBackend> | undefined;
+  let failing: Promise<ModelBackend> | undefined;
+  const backend = () => {
+    healthy ??= Promise.resolve(options.create());
+    return healthy;
+  };
+  const failingBackend = () => {
+    if (!options.createFailing)
+      throw new Error(
+        'no createFailing given: pass one, or list the error-slot tests in skip with the reason',
+      );
+    failing ??= Promise.resolve(options.createFailing(MARKER));
+    return failing;
+  };
+
+  /**
+   * One test. With `needs`, it runs only when the backend declares that capability and is skipped, with
+   * that reason, when it declares it false (`capability-refusals` then checks the refusal).
+   */
+  const check = (
+    test: BackendConformanceTest,
+    needs: keyof BackendCapabilities | undefined,
+    body: (model: ModelBackend) => Promise<void>,
+  ) => {
+    const reason = skipped.get(test);
+    if (reason) {
+      it.skip(`${test} (skipped: ${reason})`, () => {});
+      return;
+    }
+    it(test, async (context) => {
+      const model = await backend();
+      if (needs && model.capabilities[needs] !== true) context.skip(`${model.name} declares ${needs}: false`);
+      await body(model);
+    });
+  };
+
+  describe(`ModelBackend conformance: ${options.name}`, () => {
+    afterAll(async () => {
+      await Promise.all(
+        [healthy, failing].map(async (pending) => {
+          const model = await pending?.catch(() => undefined);
+          await model?.close?.();
+        }),
+      );
+    });
+
+    check('spec', undefined, async (model) => {
+      expect(model.specificationVersion).toBe(BACKEND_SPECIFICATION_VERSION);
+      expect(typeof model.name).toBe('string');
+      expect(model.name.length).toBeGreaterThan(0);
+      for (const capability of CAPABILITY_NAMES)
+        expect(typeof model.capabilities[capability]).toBe('boolean');
+      // A declared capability comes with every method of its sub-interface.
+      expect(() => checkBackendSpec(model, options.name)).not.toThrow();
+      expect(hasTokenScoring(model)).toBe(model.capabilities.tokenScoring);
+      expect(hasGenerationLogprobs(model)).toBe(model.capabilities.generationLogprobs);
+      expect(hasChatTemplate(model)).toBe(model.capabilities.chatTemplate);
+      expect(hasUsage(model)).toBe(model.capabilities.usage);
+      // How many requests it works on at once (the latency cap keeps no more in flight): unset, or ≥ 1.
+      const { concurrency } = model;
+      expect(concurrency === undefined || (Number.isInteger(concurrency) && concurrency >= 1)).toBe(true);
+    });
+
+    check('info', undefined, async (model) => {
+      const info = model.info();
+      expect(typeof info.name).toBe('string');
+      expect(info.name.length).toBeGreaterThan(0);
+      // The manifest records it as JSON.
+      expect(JSON.parse(JSON.stringify(info))).toEqual(info);
+    });
+
+    check('empty-batches', undefined, async (model) => {
+      const { capabilities } = model;
+      if (capabilities.loglikelihood) expect(await model.loglikelihood([])).toEqual([]);
+      if (capabilities.loglikelihoodRolling) expect(await model.loglikelihoodRolling([])).toEqual([]);
+      if (capabilities.generate) expect(await model.generate([])).toEqual([]);
+      if (hasGenerationLogprobs(model)) expect(await model.generateWithLogprobs([])).toEqual([]);
+      if (hasTokenScoring(model)) expect(await model.scoreTokenWindows([])).toEqual([]);
+    });
+
+    check('progress', undefined, async (model) => {
+      const { capabilities } = model;
+      if (capabilities.loglikelihood) {
+        const progress = progressRecorder();
+        ok(await model.loglikelihood(REQUESTS, progress.sink));
+        progress.check(REQUESTS.length);
+      }
+      if (capabilities.loglikelihoodRolling) {
+        const progress = progressRecorder();
+        ok(await model.loglikelihoodRolling(TEXTS, progress.sink));
+        progress.check(TEXTS.length);
+      }
+      if (capabilities.generate) {
+        const progress = progressRecorder();
+        ok(await model.generate([GENERATE, OTHER_GENERATE], progress.sink));
+        progress.check(2);
+      }
+    });
+
+    check('loglikelihood-shape', 'loglikelihood', async (model) => {
+      const results = ok(await model.loglikelihood(REQUESTS));
+      expect(results).toHaveLength(REQUESTS.length);
+      for (const result of results) {
+        expect(Number.isFinite(result.logprob)).toBe(true);
+        expect(result.logprob).toBeLessThanOrEqual(0);
+        expect(typeof result.isGreedy).toBe('boolean');
+      }
+      // A longer continuation of the same context cannot be more likely than its prefix.
+      const [prefix, longer] = ok(
+        await model.loglikelihood([
+          { context: 'Once', continuation: ' upon' },
+          { context: 'Once', continuation: ' upon a time' },
+        ]),
+      );
+      expect(longer.logprob).toBeLessThanOrEqual(prefix.logprob + 1e-6);
+    });
+
+    check('loglikelihood-batch-invariance', 'loglikelihood', async (model) => {
+      const together = ok(await model.loglikelihood(REQUESTS));
+      const reversed = ok(await model.loglikelihood([...REQUESTS].reverse()));
+      const alone: LoglikelihoodResult[] = [];
+      for (const request of REQUESTS) alone.push(ok(await model.loglikelihood([request]))[0]);
+      for (let i = 0; i < REQUESTS.length; i++) {
+        expect(reversed[REQUESTS.length - 1 - i].logprob).toBeCloseTo(together[i].logprob, 4);
+        expect(alone[i].logprob).toBeCloseTo(together[i].logprob, 4);
+        expect(alone[i].isGreedy).toBe(together[i].isGreedy);
+      }
+    });
+
+    check('rolling-shape', 'loglikelihoodRolling', async (model) => {
+      const results = ok(await model.loglikelihoodRolling(TEXTS));
+      expect(results).toHaveLength(2);
+      for (const value of results) {
+        expect(Number.isFinite(value)).toBe(true);
+        expect(value).toBeLessThan(0);
+      }
+    });
+
+    check('rolling-batch-invariance', 'loglikelihoodRolling', async (model) => {
+      const together = ok(await model.loglikelihoodRolling(TEXTS));
+      const reversed = ok(await model.loglikelihoodRolling([...TEXTS].reverse()));
+      const alone = ok(await model.loglikelihoodRolling([TEXTS[1]]));
+      expect(reversed[1]).toBeCloseTo(together[0], 4);
+      expect(reversed[0]).toBeCloseTo(together[1], 4);
+      expect(alone[0]).toBeCloseTo(together[1], 4);
+    });
+
+    check('generate-stops', 'generate', async (model) => {
+      const [text] = ok(await model.generate([GENERATE]));
+      expect(typeof text).toBe('string');
+      for (const stop of GENERATE.until) expect(text.includes(stop)).toBe(false);
+    });
+
+    check('generate-deterministic', 'generate', async (model) => {
+      const first = ok(await model.generate([GENERATE, OTHER_GENERATE]));
+      const second = ok(await model.generate([OTHER_GENERATE, GENERATE]));
+      expect(second).toEqual([first[1], first[0]]);
+    });
+
+    check('generation-logprobs', 'generationLogprobs', async (model) => {
+      if (!hasGenerationLogprobs(model)) throw new Error('declared generationLogprobs without the method');
+      const texts = ok(await model.generate([GENERATE, OTHER_GENERATE]));
+      const generations = ok(await model.generateWithLogprobs([GENERATE, OTHER_GENERATE]));
+      // The same texts `generate` returns, with each generated token's log-probability where known.
+      expect(generations.map((generation) => generation.text)).toEqual(texts);
+      for (const { logprobs } of generations) {
+        if (logprobs === null) continue;
+        expect(logprobs.tokens.length).toBe(logprobs.logprobs.length);
+        expect(logprobs.tokens.every((token) => typeof token === 'string')).toBe(true);
+        for (const value of logprobs.logprobs) {
+          expect(Number.isFinite(value)).toBe(true);
+          expect(value).toBeLessThanOrEqual(0);
+        }
+      }
+    });
+
+    check('token-scoring-tokenizer', 'tokenScoring', async (model) => {
+      if (!hasTokenScoring(model)) throw new Error('declared tokenScoring without its methods');
+      const info = await model.tokenizerInfo();
+      expect(typeof info.name).toBe('string');
+      expect(Number.isInteger(info.prefixToken) && info.prefixToken >= 0).toBe(true);
+      expect(info.bos === null || Number.isInteger(info.bos)).toBe(true);
+      expect(typeof info.addBos).toBe('boolean');
+      expect(Number.isInteger(info.maxWindowTokens) && info.maxWindowTokens > 1).toBe(true);
+      if (info.vocabSha256 === null) expect(info.note).toBeTruthy();
+      else {
+        expect(info.vocabSha256).toMatch(/^[0-9a-f]{64}$/);
+        expect(info.vocabSize).toBeGreaterThan(info.prefixToken);
+      }
+      const text = 'Once upon a time, there was a cat.';
+      const tokens = await model.tokenize(text);
+      expect(tokens.length).toBeGreaterThan(1);
+      expect(tokens.every((token) => Number.isInteger(token) && token >= 0)).toBe(true);
+      // Without BOS: the ids are the text's own, and they spell it again (up to the leading space a
+      // SentencePiece tokenizer adds and drops).
+      if (info.bos !== null) expect(tokens[0]).not.toBe(info.bos);
+      expect((await model.detokenize(tokens)).trim()).toBe(text);
+      expect(await model.tokenize(text)).toEqual(tokens);
+    });
+
+    check('token-scoring-windows', 'tokenScoring', async (model) => {
+      if (!hasTokenScoring(model)) throw new Error('declared tokenScoring without its methods');
+      const info = await model.tokenizerInfo();
+      const tokens = [
+        info.prefixToken,
+        ...(await model.tokenize('Once upon a time, there was a little cat.')),
+      ];
+      const split = Math.min(4, tokens.length - 1);
+      const windows: TokenWindow[] = [
+        { tokens, scoreFrom: 1 },
+        { tokens, scoreFrom: split },
+        { tokens: tokens.slice(0, split + 1), scoreFrom: 1 },
+      ];
+      const [whole, tail, head] = await model.scoreTokenWindows(windows);
+      expect(whole).toHaveLength(tokens.length - 1);
+      for (const value of whole) {
+        expect(Number.isFinite(value)).toBe(true);
+        expect(value).toBeLessThanOrEqual(0);
+      }
+      // Scoring from s keeps the same log-probabilities for the same positions, and a window's scores do
+      // not depend on the tokens after them or on the other windows of the call.
+      expect(tail).toHaveLength(tokens.length - split);
+      for (const [i, value] of tail.entries()) expect(value).toBeCloseTo(whole[split - 1 + i], 4);
+      for (const [i, value] of head.entries()) expect(value).toBeCloseTo(whole[i], 4);
+      const [alone] = await model.scoreTokenWindows([windows[1]]);
+      expect(alone).toHaveLength(tail.length);
+      for (const [i, value] of alone.entries()) expect(value).toBeCloseTo(tail[i], 4);
+    });
+
+    check('chat-template', 'chatTemplate', async (model) => {
+      if (!hasChatTemplate(model)) throw new Error('declared chatTemplate without its methods');
+      const messages = [
+        { role: 'system' as const, content: 'You answer in one word.' },
+        { role: 'user' as const, content: 'What colour is the sky?' },
+        { role: 'assistant' as const, content: 'Blue.' },
+        { role: 'user' as const, content: 'And grass?' },
+      ];
+      const prompt = model.applyChatTemplate(messages, { addGenerationPrompt: true });
+      expect(typeof prompt).toBe('string');
+      let from = 0;
+      for (const message of messages) {
+        // Every message appears, in order.
+        const at = prompt.indexOf(message.content, from);
+        expect(at).toBeGreaterThanOrEqual(from);
+        from = at + message.content.length;
+      }
+      expect(model.applyChatTemplate(messages, { addGenerationPrompt: true })).toBe(prompt);
+      const template = model.chatTemplate();
+      expect(template === undefined || (typeof template === 'string' && template.length > 0)).toBe(true);
+    });
+
+    check('usage', 'usage', async (model) => {
+      if (!hasUsage(model)) throw new Error('declared usage without the method');
+      const before = model.usage();
+      const count = 2;
+      if (model.capabilities.generate) ok(await model.generate([GENERATE, OTHER_GENERATE]));
+      else ok(await model.loglikelihood(REQUESTS.slice(0, count)));
+      const after = model.usage();
+      // One logical request per request of the call, whether it was sent, answered from cache or failed.
+      expect(after.requests - before.requests).toBe(count);
+      for (const key of [
+        'requests',
+        'httpRequests',
+        'cachedRequests',
+        'retries',
+        'failedRequests',
+        'tokensIn',
+        'tokensOut',
+      ] as const) {
+        expect(Number.isInteger(after[key]) && after[key] >= 0).toBe(true);
+        expect(after[key]).toBeGreaterThanOrEqual(before[key]);
+      }
+      expect(after.cachedRequests + after.failedRequests).toBeLessThanOrEqual(after.requests);
+      expect(after.seconds).toBeGreaterThanOrEqual(0);
+      expect(after.requestsPerSecond).toBeGreaterThanOrEqual(0);
+      if (after.latencyP50Ms !== null && after.latencyP95Ms !== null)
+        expect(after.latencyP50Ms).toBeLessThanOrEqual(after.latencyP95Ms);
+      expect(after.costUsd === null || after.costUsd >= 0).toBe(true);
+    });
+
+    /** A batch of three whose middle request fails: its slot holds the RequestError, the others answer. */
+    const errorSlots = <R, A>(
+      test: BackendConformanceTest,
+      needs: 'loglikelihood' | 'loglikelihoodRolling' | 'generate',
+      requests: [R, R, R],
+      send: (model: ModelBackend, batch: R[]) => Promise<Answer<A>[]>,
+      same: (got: A, expected: A) => void,
+    ) =>
+      check(test, needs, async (model) => {
+        const poisoned = await failingBackend();
+        const answers = await send(poisoned, requests);
+        expect(answers).toHaveLength(3);
+        const failed = answers[1];
+        expect(isRequestError(failed)).toBe(true);
+        if (isRequestError(failed)) {
+          expect(typeof failed.message).toBe('string');
+          expect(failed.message.length).toBeGreaterThan(0);
+          expect(typeof failed.cause).toBe('string');
+        }
+        // The other slots hold the answers the healthy backend gives for the same requests.
+        const expected = ok(await send(model, [requests[0], requests[2]]));
+        same(ok([answers[0]])[0], expected[0]);
+        same(ok([answers[2]])[0], expected[1]);
+      });
+
+    errorSlots(
+      'error-slots-loglikelihood',
+      'loglikelihood',
+      [REQUESTS[0], { context: `${MARKER} says`, continuation: ' hello' }, REQUESTS[2]],
+      (model, batch) => model.loglikelihood(batch),
+      (got, expected) => expect(got.logprob).toBeCloseTo(expected.logprob, 4),
+    );
+    errorSlots(
+      'error-slots-rolling',
+      'loglikelihoodRolling',
+      [TEXTS[0], { text: `The word ${MARKER} is not a word.` }, TEXTS[1]],
+      (model, batch) => model.loglikelihoodRolling(batch),
+      (got, expected) => expect(got).toBeCloseTo(expected, 4),
+    );
+    errorSlots(
+      'error-slots-generate',
+      'generate',
+      [GENERATE, { ...GENERATE, context: `Question: what is ${MARKER}?\nAnswer:` }, OTHER_GENERATE],
+      (model, batch) => model.generate(batch),
+      (got, expected) => expect(got).toBe(expected),
+    );
+
+    // Per-call options (spec v1's third argument): a signal that never fires changes no answer.
+    check('call-options', undefined, async (model) => {
+      const live = () => ({ signal: new AbortController().signal });
+      const { capabilities } = model;
+      if (capabilities.loglikelihood) {
+        const plain = ok(await model.loglikelihood(REQUESTS));
+        const given = ok(await model.loglikelihood(REQUESTS, undefined, live()));
+        for (const [i, result] of given.entries()) {
+          expect(result.logprob).toBeCloseTo(plain[i].logprob, 4);
+          expect(result.isGreedy).toBe(plain[i].isGreedy);
+        }
+      }
+      if (capabilities.loglikelihoodRolling) {
+        const plain = ok(await model.loglikelihoodRolling(TEXTS));
+        const given = ok(await model.loglikelihoodRolling(TEXTS, undefined, live()));
+        for (const [i, value] of given.entries()) expect(value).toBeCloseTo(plain[i], 4);
+      }
+      if (capabilities.generate) {
+        const plain = ok(await model.generate([GENERATE, OTHER_GENERATE]));
+        expect(ok(await model.generate([GENERATE, OTHER_GENERATE], undefined, live()))).toEqual(plain);
+        if (hasGenerationLogprobs(model)) {
+          const given = ok(await model.generateWithLogprobs([GENERATE, OTHER_GENERATE], undefined, live()));
+          expect(given.map((generation) => generation.text)).toEqual(plain);
+        }
+      }
+    });
+
+    /**
+     * A call whose signal has already fired settles: refused, or answered with one slot per request by a
+     * backend that cannot stop a call (the caller ignores those answers). Either way the backend lets go
+     * of it and answers the next call as before, as the latency cap needs after it aborts a request.
+     */
+    check('aborted-call', undefined, async (model) => {
+      const aborted = () => {
+        const controller = new AbortController();
+        controller.abort(new Error('aborted by the conformance suite'));
+        return { signal: controller.signal };
+      };
+      const settles = async (count: number, call: () => Promise<unknown[]>) => {
+        const settled = await call().then(
+          (answers) => answers,
+          (error: unknown) => error,
+        );
+        if (Array.isArray(settled)) expect(settled).toHaveLength(count);
+      };
+      const { capabilities } = model;
+      if (capabilities.loglikelihood) {
+        const before = ok(await model.loglikelihood([REQUESTS[2]]));
+        await settles(1, () => model.loglikelihood([REQUESTS[2]], undefined, aborted()));
+        const after = ok(await model.loglikelihood([REQUESTS[2]]));
+        expect(after[0].logprob).toBeCloseTo(before[0].logprob, 4);
+      }
+      if (capabilities.loglikelihoodRolling) {
+        const before = ok(await model.loglikelihoodRolling([TEXTS[1]]));
+        await settles(1, () => model.loglikelihoodRolling([TEXTS[1]], undefined, aborted()));
+        expect(ok(await model.loglikelihoodRolling([TEXTS[1]]))[0]).toBeCloseTo(before[0], 4);
+      }
+      if (capabilities.generate) {
+        const before = ok(await model.generate([OTHER_GENERATE]));
+        await settles(1, () => model.generate([OTHER_GENERATE], undefined, aborted()));
+        if (hasGenerationLogprobs(model))
+          await settles(1, () => model.generateWithLogprobs([OTHER_GENERATE], undefined, aborted()));
+        expect(ok(await model.generate([OTHER_GENERATE]))).toEqual(before);
+      }
+    });
+
+    check('capability-refusals', undefined, async (model) => {
+      const { capabilities } = model;
+      if (!capabilities.loglikelihood)
+        expect(await refusal(() => model.loglikelihood(REQUESTS))).toBe('capability_missing');
+      if (!capabilities.loglikelihoodRolling)
+        expect(await refusal(() => model.loglikelihoodRolling(TEXTS))).toBe('capability_missing');
+      if (!capabilities.generate)
+        expect(await refusal(() => model.generate([GENERATE]))).toBe('capability_missing');
+      // An optional capability declared false: its methods, where the object has them anyway, refuse too
+      // (a chat template that is not there may also read as undefined).
+      const methods = model as unknown as Record<string, (...args: unknown[]) => unknown>;
+      const calls: Record<string, unknown[]> = {
+        tokenize: ['Hello.'],
+        detokenize: [[1, 2]],
+        tokenizerInfo: [],
+        scoreTokenWindows: [[{ tokens: [1, 2, 3], scoreFrom: 1 }]],
+        generateWithLogprobs: [[GENERATE]],
+        applyChatTemplate: [[{ role: 'user', content: 'Hi' }], { addGenerationPrompt: true }],
+        chatTemplate: [],
+        usage: [],
+      };
+      for (const capability of Object.keys(CAPABILITY_METHODS) as OptionalCapability[]) {
+        if (capabilities[capability]) continue;
+        for (const method of CAPABILITY_METHODS[capability]) {
+          if (typeof methods[method] !== 'function') continue;
+          if (method === 'chatTemplate') {
+            let template: unknown;
+            try {
+              template = methods[method].call(model);
+            } catch (error) {
+              template = (error as { code?: unknown }).code;
+            }
+            expect([undefined, 'capability_missing']).toContain(template);
+            continue;
+          }
+          expect(await refusal(() => methods[method].apply(model, calls[method]))).toBe('capability_missing');
+        }
+      }
+    });
+  });
+}
