@@ -36,6 +36,7 @@ describe('docs/library.md', () => {
     expect(list.map((example) => example.file)).toEqual([
       'toy.ts',
       'runs.ts',
+      'registry.ts',
       'read.ts',
       'stats.ts',
       'compare.ts',

@@ -174,7 +174,7 @@ describe('a third-party backend registered by name', () => {
     // lm-eval's in-process names are still refused with what to run instead.
     await expect(
       evaluate({ model: 'hf', modelArgs: { pretrained: 'org/m' }, tasks: [mcTask()] }),
-    ).rejects.toThrow("--model hf is lm-eval's in-process Hugging Face transformers backend");
+    ).rejects.toThrow("`model` hf is lm-eval's in-process Hugging Face transformers backend");
   });
 
   it('refuses, when created, a backend of another spec version, one missing a declared capability, or one with no concurrency', async () => {
