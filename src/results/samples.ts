@@ -57,7 +57,11 @@ function docHashes(planned: PlannedDoc, target = pythonStr(planned.target)): Doc
   if (!hashes) {
     const first = planned.instances[0];
     const prompt = first ? String(instanceArguments(first.args).arg_0) : '';
-    hashes = { doc: sha256(JSON.stringify(planned.doc, null, 2)), prompt: sha256(prompt), target: sha256(target) };
+    hashes = {
+      doc: sha256(JSON.stringify(planned.doc, null, 2)),
+      prompt: sha256(prompt),
+      target: sha256(target),
+    };
     docHashesCache.set(planned, hashes);
   }
   return hashes;
