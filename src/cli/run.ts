@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { AssayError, closestNames } from '../errors.js';
 import { parsePerplexityOptions } from '../evaluate/perplexity/settings.js';
 import type { RunEvent, RunListener } from '../events.js';
@@ -69,6 +70,10 @@ function boolFlag(value: unknown): boolean | undefined {
   if (['false', '0', 'no'].includes(text)) return false;
   throw new AssayError('bad_argument', `expected true or false, got "${value}"`);
 }
+
+/** The `yaml` package, loaded for a --config file only (~60 ms of start-up otherwise). */
+const requireModule = createRequire(import.meta.url);
+const parseYaml = (text: string): unknown => (requireModule('yaml') as typeof Yaml).parse(text);
 
 /** CLI > --config YAML > defaults. A YAML key must be a flag name: `known` lists them. */
 function mergeConfigFile(flags: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
