@@ -3,8 +3,13 @@
  * case). An unknown key is refused with a did-you-mean, as lm-eval refuses keys EvaluatorConfig lacks.
  */
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { AssayError, closestNames } from '../errors.js';
+
+/** The `yaml` package, loaded for a --config file only (~60 ms of start-up otherwise). */
+const requireModule = createRequire(import.meta.url);
+const parseYaml = (text: string): unknown => (requireModule('yaml') as typeof Yaml).parse(text);
 
 export function readConfigFile(
   file: string,

@@ -7,8 +7,6 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
 import { AssayError } from '../errors.js';
 import type { Doc } from '../tasks/types.js';
 import { decodeUtf8 } from './utf8.js';
@@ -166,6 +164,11 @@ async function readCsv(file: string): Promise<Doc[]> {
 
 async function readParquet(file: string): Promise<Doc[]> {
   try {
+    // Loaded on the first parquet file, not at start-up (~70 ms of modules a JSON task never uses).
+    const [{ asyncBufferFromFile, parquetReadObjects }, { compressors }] = await Promise.all([
+      import('hyparquet'),
+      import('hyparquet-compressors'),
+    ]);
     const buffer = await asyncBufferFromFile(file);
     const rows = await parquetReadObjects({ file: buffer, compressors });
     return rows.map((row) => toPlain(row) as Doc);

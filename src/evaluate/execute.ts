@@ -17,7 +17,8 @@ import { answerClock } from './request-timing.js';
 import type { Instance, RequestType, Response } from './requests.js';
 
 interface UniqueRequest {
-  key: string;
+  /** Identical requests share one; log-likelihood requests get theirs only when a sort tie needs it. */
+  key: string | undefined;
   instances: Instance[];
   /** How many answers this request needs: its repeats when sampling, else one shared by every repeat. */
   copies: number;
@@ -97,17 +98,33 @@ export async function executeRequests(
     const times = sent.timesMs ?? clocked;
     let offset = 0;
     for (const request of unique) {
-      const slice = answers.slice(offset, offset + request.copies);
-      const logprobSlice = logprobs?.slice(offset, offset + request.copies);
-      const latencyMs = Array.from(times.subarray(offset, offset + request.copies));
-      offset += request.copies;
+      const { copies } = request;
+      // One answer shared by every repeat (the usual case) needs no slices: they allocate per request.
+      if (copies === 1) {
+        const answer = answers[offset];
+        const logprob = logprobs?.[offset];
+        const latencyMs = [times[offset]];
+        for (const instance of request.instances) {
+          instance.latencyMs = latencyMs;
+          instance.resps = instance.repeats === 1 ? [answer] : new Array(instance.repeats).fill(answer);
+          if (logprobs) {
+            instance.genLogprobs =
+              instance.repeats === 1
+                ? [logprob as GeneratedTokens | null]
+                : new Array(instance.repeats).fill(logprob);
+          }
+        }
+        offset += 1;
+        continue;
+      }
+      const slice = answers.slice(offset, offset + copies);
+      const logprobSlice = logprobs?.slice(offset, offset + copies);
+      const latencyMs = Array.from(times.subarray(offset, offset + copies));
+      offset += copies;
       for (const instance of request.instances) {
         instance.latencyMs = latencyMs;
-        instance.resps = request.copies === 1 ? new Array(instance.repeats).fill(slice[0]) : slice;
-        if (logprobSlice) {
-          instance.genLogprobs =
-            request.copies === 1 ? new Array(instance.repeats).fill(logprobSlice[0]) : logprobSlice;
-        }
+        instance.resps = slice;
+        if (logprobSlice) instance.genLogprobs = logprobSlice;
       }
     }
     const seconds = (performance.now() - started) / 1000;
@@ -134,8 +151,28 @@ function checkCapability(backend: ModelBackend, type: RequestType): void {
 
 function dedupe(instances: Instance[]): UniqueRequest[] {
   const byKey = new Map<string, UniqueRequest>();
+  // Log-likelihood requests by context, then continuation: the choices of a question share one context
+  // string, so this hashes it once instead of building and hashing `context\0continuation` per choice.
+  const byContext = new Map<string, Map<string, UniqueRequest>>();
   const result: UniqueRequest[] = [];
   for (const instance of instances) {
+    const { args } = instance;
+    if (args.type === 'loglikelihood') {
+      let byContinuation = byContext.get(args.context);
+      if (!byContinuation) {
+        byContinuation = new Map();
+        byContext.set(args.context, byContinuation);
+      }
+      const existing = byContinuation.get(args.continuation);
+      if (existing) {
+        existing.instances.push(instance);
+        continue;
+      }
+      const request: UniqueRequest = { key: undefined, instances: [instance], copies: 1 };
+      byContinuation.set(args.continuation, request);
+      result.push(request);
+      continue;
+    }
     const deterministic = isDeterministic(instance);
     const key = deterministic
       ? requestKey(instance)
@@ -152,6 +189,12 @@ function dedupe(instances: Instance[]): UniqueRequest[] {
   return result;
 }
 
+/** A request's dedupe key, built on demand for log-likelihood requests (see dedupe). */
+function keyOf(request: UniqueRequest): string {
+  request.key ??= requestKey(request.instances[0]);
+  return request.key;
+}
+
 /**
  * Loglikelihood requests are grouped by context, longest context first, so that the choices of one
  * question reach a backend together (a server's prefix cache, a local engine's shared prefix); lm-eval's
@@ -165,10 +208,16 @@ function compareForThroughput(a: UniqueRequest, b: UniqueRequest): number {
     const contextDiff = second.context.length - first.context.length;
     if (contextDiff !== 0) return contextDiff;
     if (first.context !== second.context) return first.context < second.context ? -1 : 1;
+    // One context: what the length and key comparisons below come to, without building the keys.
+    const continuationDiff = second.continuation.length - first.continuation.length;
+    if (continuationDiff !== 0) return continuationDiff;
+    return first.continuation < second.continuation ? -1 : first.continuation > second.continuation ? 1 : 0;
   }
   const lengthDiff = requestLength(b.instances[0]) - requestLength(a.instances[0]);
   if (lengthDiff !== 0) return lengthDiff;
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+  const keyA = keyOf(a);
+  const keyB = keyOf(b);
+  return keyA < keyB ? -1 : keyA > keyB ? 1 : 0;
 }
 
 async function send(

@@ -21,7 +21,7 @@ import {
   generativeChoiceGeneration,
   type McMode,
 } from './mc-generate.js';
-import type { Instance } from './requests.js';
+import type { Instance, RequestArgs, Response } from './requests.js';
 import { type Shard, shardDocIds } from './shard.js';
 
 export interface PlanOptions {
@@ -187,7 +187,14 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     const target = docToTarget(config, doc, location);
     const instances: Instance[] = [];
     const repeats = config.repeats ?? 1;
-    const base = { task: task.name, docId, repeats, resps: [] };
+    const resps: Response[] = [];
+    // A literal per instance, not a spread of a shared base plus index and args: V8's spread-then-add
+    // is ~20× slower per object, and a task plans tens of thousands. Same keys in the same order, and
+    // one empty `resps` shared by the doc's instances, as before.
+    const instance = (index: number, args: RequestArgs, unconditional?: true): Instance =>
+      unconditional
+        ? { task: task.name, docId, repeats, resps, index, unconditional, args }
+        : { task: task.name, docId, repeats, resps, index, args };
     const text = docToText(config, doc, location);
     const contextFor = (textOverride?: string) =>
       buildContext({
@@ -203,29 +210,23 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     switch (config.output_type) {
       case 'loglikelihood': {
         const { context } = contextFor();
-        instances.push({
-          ...base,
-          index: 0,
-          args: { type: 'loglikelihood', context, continuation: String(target) },
-        });
+        instances.push(instance(0, { type: 'loglikelihood', context, continuation: String(target) }));
         break;
       }
       case 'loglikelihood_rolling':
-        instances.push({ ...base, index: 0, args: { type: 'loglikelihood_rolling', text: String(target) } });
+        instances.push(instance(0, { type: 'loglikelihood_rolling', text: String(target) }));
         break;
       case 'generate_until': {
         const { context } = contextFor();
         if (!generation) throw new Error('unreachable: generate_until without generation kwargs');
-        instances.push({
-          ...base,
-          index: 0,
-          args: {
+        instances.push(
+          instance(0, {
             type: 'generate_until',
             context,
             generation: { ...generation, context },
             kwargs: structuredClone(loggedKwargs),
-          },
-        });
+          }),
+        );
         break;
       }
       case 'multiple_choice': {
@@ -247,11 +248,9 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
             systemInstruction: options.systemInstruction,
             chat,
           });
-          instances.push({
-            ...base,
-            index: 0,
-            args: { type: 'generate_until', context, generation: { ...generation, context } },
-          });
+          instances.push(
+            instance(0, { type: 'generate_until', context, generation: { ...generation, context } }),
+          );
           break;
         }
         if (typeof text === 'number') {
@@ -259,41 +258,34 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
           const continuation = String(target);
           choices.forEach((choice, index) => {
             const built = contextFor(choice);
-            instances.push({
-              ...base,
-              index,
-              args: {
+            instances.push(
+              instance(index, {
                 type: 'loglikelihood',
                 context: built.context,
                 continuation: `${built.targetDelimiter}${continuation}`,
-              },
-            });
+              }),
+            );
           });
         } else {
           const built = contextFor();
           choices.forEach((choice, index) => {
-            instances.push({
-              ...base,
-              index,
-              args: {
+            instances.push(
+              instance(index, {
                 type: 'loglikelihood',
                 context: built.context,
                 continuation: `${built.targetDelimiter}${choice}`,
-              },
-            });
+              }),
+            );
           });
           if (wantsMutualInfo) {
             choices.forEach((choice, index) => {
-              instances.push({
-                ...base,
-                index: choices.length + index,
-                unconditional: true,
-                args: {
-                  type: 'loglikelihood',
-                  context: '',
-                  continuation: `${built.targetDelimiter}${choice}`,
-                },
-              });
+              instances.push(
+                instance(
+                  choices.length + index,
+                  { type: 'loglikelihood', context: '', continuation: `${built.targetDelimiter}${choice}` },
+                  true,
+                ),
+              );
             });
           }
         }

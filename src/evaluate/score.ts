@@ -3,7 +3,7 @@ import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/r
 import type { FilterPipeline } from '../metrics/filters/types.js';
 import { getMetric } from '../metrics/registry.js';
 import type { GenerationMetricInput } from '../metrics/types.js';
-import { isRequestError, type LoglikelihoodResult } from '../models/backend.js';
+import { isRequestError, type LoglikelihoodResult, type RequestError } from '../models/backend.js';
 import { pyTuple } from '../python/codec.js';
 import { isPythonRef } from '../python/python-ref.js';
 import {
@@ -53,9 +53,7 @@ export async function scoreTask(plan: TaskPlan, predictOnly: boolean): Promise<S
     : [defaultFilterPipeline()];
   // A request that failed for good makes its doc an errored sample carrying the server's message; one
   // over the latency cap (and none failed) makes it timed out. Either way it is not scored.
-  const failures = plan.docs.map((planned) =>
-    planned.instances.flatMap((instance) => instance.resps).find(isRequestError),
-  );
+  const failures = plan.docs.map(firstRequestError);
   const timeouts = plan.docs.map(
     (planned, position) =>
       failures[position] === undefined &&
@@ -69,38 +67,51 @@ export async function scoreTask(plan: TaskPlan, predictOnly: boolean): Promise<S
     const scored: ScoredDoc[] = [];
     for (const [position, planned] of plan.docs.entries()) {
       const failed = failures[position];
-      const base = { docId: planned.docId, filter: pipeline.name };
+      // Literals, not a spread of a shared base: V8's spread-then-add is many times slower per object.
+      const { docId } = planned;
+      const filter = pipeline.name;
       if (failed) {
-        scored.push({ ...base, filtered: [], metrics: {}, error: failed.message });
+        scored.push({ docId, filter, filtered: [], metrics: {}, error: failed.message });
         continue;
       }
       if (timeouts[position]) {
-        scored.push({ ...base, filtered: [], metrics: {}, timedOut: true });
+        scored.push({ docId, filter, filtered: [], metrics: {}, timedOut: true });
         continue;
       }
       const filtered = filteredDocs[position] as unknown[];
       if (predictOnly) {
-        scored.push({ ...base, filtered, metrics: { bypass: null } });
+        scored.push({ docId, filter, filtered, metrics: { bypass: null } });
         continue;
       }
       const fromPython = python?.[position];
       if (fromPython?.error) {
-        scored.push({ ...base, filtered, metrics: {}, error: fromPython.error.message });
+        scored.push({ docId, filter, filtered, metrics: {}, error: fromPython.error.message });
         continue;
       }
       try {
         const metrics = fromPython?.whole
           ? fromPython.metrics
           : processResults(plan, planned, filtered, fromPython?.byEntry);
-        scored.push({ ...base, filtered, metrics, ...(fromPython ? { python: fromPython.refs } : {}) });
+        scored.push(
+          fromPython
+            ? { docId, filter, filtered, metrics, python: fromPython.refs }
+            : { docId, filter, filtered, metrics },
+        );
       } catch (error) {
         if (error instanceof AssayError && error.code !== 'backend_error') throw error;
-        scored.push({ ...base, filtered, metrics: {}, error: (error as Error).message });
+        scored.push({ docId, filter, filtered, metrics: {}, error: (error as Error).message });
       }
     }
     byFilter.set(pipeline.name, scored);
   }
   return { plan, filters: pipelines.map((pipeline) => pipeline.name), byFilter };
+}
+
+/** The first failed response of a doc, over its instances and repeats in order. */
+function firstRequestError(planned: PlannedDoc): RequestError | undefined {
+  for (const instance of planned.instances)
+    for (const response of instance.resps) if (isRequestError(response)) return response;
+  return undefined;
 }
 
 /** Each doc's filtered responses (one per instance); undefined for docs whose requests failed or timed out. */
@@ -387,8 +398,9 @@ function multipleChoiceResults(
   const golds = goldIndices(planned.gold ?? planned.target, choices, location);
   const pred = argmax(lls);
   // acc_norm divides by the choice's length in characters, as lm-eval does (not bytes; see lm-eval #3278).
-  const predNorm = argmax(lls.map((ll, i) => ll / [...choices[i]].length));
-  const predBytes = argmax(lls.map((ll, i) => ll / Buffer.byteLength(choices[i], 'utf8')));
+  // Each computed only when its metric is asked for.
+  const predNorm = () => argmax(lls.map((ll, i) => ll / [...choices[i]].length));
+  const predBytes = () => argmax(lls.map((ll, i) => ll / Buffer.byteLength(choices[i], 'utf8')));
   const hit = (index: number) => (golds.includes(index) ? 1 : 0);
   const out: Record<string, unknown> = {};
   for (const name of names) {
@@ -397,10 +409,10 @@ function multipleChoiceResults(
         out.acc = hit(pred);
         break;
       case 'acc_norm':
-        out.acc_norm = hit(predNorm);
+        out.acc_norm = hit(predNorm());
         break;
       case 'acc_bytes':
-        out.acc_bytes = hit(predBytes);
+        out.acc_bytes = hit(predBytes());
         break;
       case 'acc_mutual_info': {
         const unconditional = results.slice(choices.length).map((result) => result.logprob);

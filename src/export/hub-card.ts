@@ -6,9 +6,15 @@
  * `load_dataset(repo, "<folder>__<task>", split="latest")` reads the newest sample log. Paths are the
  * files' own (lm-eval writes `**` globs, which also match other models' files of the same name).
  */
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { stringify } from 'yaml';
+import type * as Yaml from 'yaml';
 import { isResultsFileName, parseSamplesFileName, stampOf } from '../results/run-files.js';
+
+/** The `yaml` package, loaded when a card is built, not when `assay run` loads this module. */
+const requireModule = createRequire(import.meta.url);
+const stringify = (value: unknown, options: { lineWidth: number }): string =>
+  (requireModule('yaml') as typeof Yaml).stringify(value, options);
 
 export interface CardInput {
   /** Every file path in the repo after this commit (README.md aside). */

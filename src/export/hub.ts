@@ -13,7 +13,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { commit, createRepo, HubApiError, listFiles, whoAmI } from '@huggingface/hub';
+import type { HubApiError as HubApiErrorClass } from '@huggingface/hub';
 import { z } from 'zod';
 import { hubEndpoint, hubToken } from '../data/hub/client.js';
 import { AssayError, closestNames } from '../errors.js';
@@ -150,7 +150,12 @@ interface RepoPlan {
   titles: string[];
 }
 
-function hubFailure(error: unknown, what: string, settings: HubSettings): AssayError {
+function hubFailure(
+  error: unknown,
+  what: string,
+  settings: HubSettings,
+  HubApiError: typeof HubApiErrorClass,
+): AssayError {
   if (error instanceof AssayError) return error;
   if (error instanceof HubApiError) {
     const hint =
@@ -175,6 +180,8 @@ export async function exportToHub(
   settings: HubSettings,
   context: ExportContext = {},
 ): Promise<ExportReport> {
+  // Loaded on the first push, not when `assay run` loads this module (~45 ms of start-up).
+  const { commit, createRepo, HubApiError, listFiles, whoAmI } = await import('@huggingface/hub');
   const { results } = source;
   if (settings.pushSamples && source.sampleFiles.size === 0) {
     throw new AssayError(
@@ -191,7 +198,7 @@ export async function exportToHub(
     try {
       org = (await whoAmI(credentials)).name;
     } catch (error) {
-      throw hubFailure(error, 'find the token owner (whoami) for hub_results_org', settings);
+      throw hubFailure(error, 'find the token owner (whoami) for hub_results_org', settings, HubApiError);
     }
     context.logger?.warn(`hub_results_org was not given: pushing to ${org}, the owner of HF_TOKEN`);
   }
@@ -231,14 +238,14 @@ export async function exportToHub(
     } catch (error) {
       // 409: the repo exists (lm-eval's create_repo(exist_ok=True)).
       if (!(error instanceof HubApiError && error.statusCode === 409))
-        throw hubFailure(error, `create dataset ${target.repo}`, settings);
+        throw hubFailure(error, `create dataset ${target.repo}`, settings, HubApiError);
     }
     const existing: string[] = [];
     try {
       for await (const entry of listFiles({ ...credentials, repo, recursive: true }))
         if (entry.type === 'file') existing.push(entry.path);
     } catch (error) {
-      throw hubFailure(error, `list the files of dataset ${target.repo}`, settings);
+      throw hubFailure(error, `list the files of dataset ${target.repo}`, settings, HubApiError);
     }
     const paths = [...new Set([...existing, ...target.files.keys()])].filter((file) => file !== 'README.md');
     const card = buildDatasetCard({
@@ -261,7 +268,7 @@ export async function exportToHub(
     try {
       await commit({ ...credentials, repo, title: target.titles.join('; '), operations });
     } catch (error) {
-      throw hubFailure(error, `commit to dataset ${target.repo}`, settings);
+      throw hubFailure(error, `commit to dataset ${target.repo}`, settings, HubApiError);
     }
     for (const repoPath of [...target.files.keys(), 'README.md']) uploaded.push(`${target.repo}:${repoPath}`);
   }

@@ -3,11 +3,12 @@
  * results file and one sample log per task. Nothing here reads a backend or the run's options.
  */
 import type { GroupResult, TaskResult } from '../evaluate/aggregate.js';
-import type { TaskPlan } from '../evaluate/plan.js';
+import type { PlannedDoc, TaskPlan } from '../evaluate/plan.js';
 import type { EvaluatedRun } from '../evaluate/run-evaluation.js';
+import type { ScoredDoc } from '../evaluate/score.js';
 import { buildResults } from './build.js';
 import type { ResultsFile } from './results-file.js';
-import { type SampleLine, sampleLine, taskHash } from './samples.js';
+import { type SampleLine, sampleLine, taskHash, taskHashOfDocs } from './samples.js';
 
 /** What writeOutputs writes: results_<time>.json and, per task, samples_<task>_<time>.jsonl. */
 export interface RunOutput {
@@ -25,30 +26,76 @@ export interface EvaluationOutput extends RunOutput {
   erroredSamples: number;
 }
 
-/** Each task's sample lines, as lm-eval writes them: every doc under the first filter, then the next. */
-export function sampleLines(run: Pick<EvaluatedRun, 'plans' | 'scored'>): Record<string, SampleLine[]> {
-  const samples: Record<string, SampleLine[]> = {};
-  run.plans.forEach((plan, position) => {
-    const scored = run.scored[position];
-    const docsById = new Map(plan.docs.map((doc) => [doc.docId, doc]));
-    const lines: SampleLine[] = [];
-    for (const filter of scored.filters) {
-      for (const doc of scored.byFilter.get(filter) ?? []) {
-        const planned = docsById.get(doc.docId);
-        if (planned) lines.push(sampleLine(planned, doc));
-      }
+/**
+ * A record whose values are computed on first read and then kept. A run's sample lines (three sha256
+ * and the Python forms of every doc) cost more than the rest of the results stage, and a run that writes
+ * nothing never reads them; JSON.stringify, Object.entries and indexing read them as usual.
+ */
+function lazyRecord<T>(entries: Array<[string, () => T]>): Record<string, T> {
+  const record: Record<string, T> = {};
+  for (const [key, compute] of entries) {
+    Object.defineProperty(record, key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const value = compute();
+        Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+        return value;
+      },
+      set(value: T) {
+        Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+      },
+    });
+  }
+  return record;
+}
+
+/** A task's docs in sample-log order: every doc under the first filter by id, then the next filter. */
+function orderedDocs(
+  plan: TaskPlan,
+  scored: EvaluatedRun['scored'][number],
+): Array<{ planned: PlannedDoc; doc: ScoredDoc }> {
+  const docsById = new Map(plan.docs.map((doc) => [doc.docId, doc]));
+  const rows: Array<{ planned: PlannedDoc; doc: ScoredDoc; filterIndex: number }> = [];
+  for (const filter of scored.filters) {
+    for (const doc of scored.byFilter.get(filter) ?? []) {
+      const planned = docsById.get(doc.docId);
+      if (planned) rows.push({ planned, doc, filterIndex: scored.filters.indexOf(doc.filter) });
     }
-    // Docs by id within each filter.
-    lines.sort(
-      (a, b) => scored.filters.indexOf(a.filter) - scored.filters.indexOf(b.filter) || a.doc_id - b.doc_id,
-    );
-    samples[plan.task.name] = lines;
-  });
-  return samples;
+  }
+  // Docs by id within each filter.
+  rows.sort((a, b) => a.filterIndex - b.filterIndex || a.doc.docId - b.doc.docId);
+  return rows;
+}
+
+/**
+ * Each task's sample lines, as lm-eval writes them: every doc under the first filter, then the next.
+ * Built per task on first read (lazyRecord).
+ */
+export function sampleLines(run: Pick<EvaluatedRun, 'plans' | 'scored'>): Record<string, SampleLine[]> {
+  return lazyRecord(
+    run.plans.map((plan, position): [string, () => SampleLine[]] => [
+      plan.task.name,
+      () => orderedDocs(plan, run.scored[position]).map(({ planned, doc }) => sampleLine(planned, doc)),
+    ]),
+  );
 }
 
 export function taskHashes(samples: Record<string, SampleLine[]>): Record<string, string> {
   return Object.fromEntries(Object.entries(samples).map(([name, lines]) => [name, taskHash(lines)]));
+}
+
+/**
+ * The same task hashes as taskHashes(sampleLines(run)), from each doc's three hashes alone (the sample
+ * lines are not built), on first read.
+ */
+function runTaskHashes(run: Pick<EvaluatedRun, 'plans' | 'scored'>): Record<string, string> {
+  return lazyRecord(
+    run.plans.map((plan, position): [string, () => string] => [
+      plan.task.name,
+      () => taskHashOfDocs(orderedDocs(plan, run.scored[position]).map(({ planned }) => planned)),
+    ]),
+  );
 }
 
 export function runOutput(run: EvaluatedRun): EvaluationOutput {
@@ -59,7 +106,7 @@ export function runOutput(run: EvaluatedRun): EvaluationOutput {
     plans: run.plans,
     taskResults: run.taskResults,
     groupResults: run.groupResults,
-    taskHashes: taskHashes(samples),
+    taskHashes: runTaskHashes(run),
     latency: run.latency,
     taskLatency: run.taskLatency,
     startDate: run.startDate,

@@ -8,7 +8,7 @@
  * check is structural, not `instanceof`; a request that does not have the shape is an error that says
  * what is wrong, never a silent zero.
  */
-import { passAtK } from '../stats/index.js';
+import { passAtK } from '../stats/pass-at-k.js';
 import { type IoTest, judgeIoAnswers, scoreIoTests } from './io-tests.js';
 import { classifyRun } from './outcome.js';
 import type { CodeSandbox } from './sandbox.js';

@@ -7,7 +7,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 import { AssayError, type ErrorLocation } from '../errors.js';
 import { createPythonRef } from '../python/python-ref.js';
 import { installSelfReference } from './self-reference.js';
@@ -29,6 +28,8 @@ export function importModule(file: string): Promise<ImportedModule> {
   if (!loading) {
     loading = (async () => {
       installSelfReference();
+      // Loaded here, not at start-up: tsx and esbuild cost ~100 ms to load, and most runs import no module.
+      const { tsImport } = await import('tsx/esm/api');
       const exports = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
       return { exports, files: localImports(file) };
     })();

@@ -60,6 +60,9 @@ export class DummyBackend implements ModelBackend, ChatTemplating {
     usage: false,
   };
   private readonly seed: number;
+  /** The last context scored and the state after it (score). */
+  private lastContext: string | undefined;
+  private lastState = 0;
 
   constructor(options: DummyOptions = {}) {
     this.seed = options.seed ?? 1234;
@@ -85,7 +88,12 @@ export class DummyBackend implements ModelBackend, ChatTemplating {
    * continuation is never more likely than its prefix, and rolling equals the sum of its pieces).
    */
   private score(context: string, continuation: string): LoglikelihoodResult {
-    let hash = this.stateAfter(context);
+    // The choices of a question arrive together with one context: its state is read once for them.
+    if (context !== this.lastContext) {
+      this.lastContext = context;
+      this.lastState = this.stateAfter(context);
+    }
+    let hash = this.lastState;
     let logprob = 0;
     let greedy = true;
     for (let i = 0; i < continuation.length; i++) {
