@@ -427,4 +427,40 @@ describe('model args of the managed servers', () => {
       expect(text).toContain('--model vllm --model_args pretrained=MODEL');
     }
   });
+
+  it("lm-eval's API clients assay has no client for are answered by name with what works instead", async () => {
+    const said = (name: string, args: Record<string, unknown> = {}) =>
+      checkModelArgs(name, args).then(
+        () => 'accepted',
+        (error: Error & { code?: string }) => `${error.code}: ${withFlagNames(error.message)}`,
+      );
+    expect(await said('litellm')).toBe(
+      "unknown_model: lm-eval's --model litellm is a client of the LiteLLM library; assay runs no Python model code. Run a LiteLLM proxy and use --model local-chat-completions --model_args model=MODEL,base_url=http://HOST:4000/v1/chat/completions (or local-completions for its /v1/completions)",
+    );
+    expect(await said('sglang-generate')).toContain(
+      'use --model sglang --model_args base_url=http://HOST:PORT',
+    );
+    for (const name of ['anthropic-chat', 'anthropic-completions', 'anthropic-chat-completions']) {
+      expect(await said(name)).toContain(
+        'use --model openai-chat-completions --model_args model=MODEL,base_url=https://api.anthropic.com/v1/chat/completions',
+      );
+    }
+    for (const name of ['azure-openai-chat-completions', 'textsynth', 'watsonx_llm']) {
+      const text = await said(name);
+      expect(text).toMatch(
+        new RegExp(`^unknown_model: lm-eval's --model ${name} is a client of [^;]+; assay has no`),
+      );
+      expect(text).toMatch(
+        / --model local-(chat-)?completions --model_args model=\w+,base_url=| --model openai-chat-completions /,
+      );
+    }
+    // lm-eval's gguf is a llama.cpp server client: base_url= under assay's in-process gguf says so.
+    for (const name of ['ggml', 'gguf']) {
+      expect(await said(name, { base_url: 'http://127.0.0.1:8080' })).toContain(
+        'for a running llama-server use --model local-completions --model_args base_url=http://HOST:PORT/v1/completions',
+      );
+    }
+    // A name close to no lm-eval backend is still the usual did-you-mean.
+    expect(await said('dumy')).toMatch(/^unknown_model: unknown model "dumy" \(did you mean dummy[,)]/);
+  });
 });

@@ -1,6 +1,6 @@
 import { AssayError, closestNames } from '../errors.js';
 import { checkBackendSpec, type ModelBackend } from './backend.js';
-import { inProcessBackendError } from './lm-eval-backends.js';
+import { apiClientBackendError, inProcessBackendError } from './lm-eval-backends.js';
 import { checkModelArgKeys } from './model-arg-keys.js';
 
 /**
@@ -167,6 +167,9 @@ export function backendNames(): string[] {
 
 function definitionOf(name: string, args: Record<string, unknown>): BackendDefinition {
   const definition = registered.get(name) ?? builtIn(name);
+  if (definition && !(name === 'gguf' && args.base_url !== undefined)) return definition;
+  const apiClient = apiClientBackendError(name, args);
+  if (apiClient) throw apiClient;
   if (definition) return definition;
   const inProcess = inProcessBackendError(name, args);
   if (inProcess) throw inProcess;
