@@ -2,16 +2,20 @@
  * The real CLI's messages: library errors name option fields and the user sees the flag that sets each
  * one; lm-eval's flags are accepted with their meaning or refused with one `assay:` line; commander's
  * own errors carry the `assay:` prefix and a hint; `run --help` lists every model and three examples.
- * Each child process costs about half a second: errors end a run, so it is one message per run.
+ * Errors end a run, so it is one message per run: each through the CLI's main() in process
+ * (test/cli-in-process.ts, stdout, stderr and exit code as a child process returns them); `run --help` is
+ * the real child process.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { backendNames } from '../src/models/registry.js';
+import { runCliInProcess } from './cli-in-process.js';
 import { findOne, runCli, tempDir } from './helpers.js';
 
 const arithmetic = 'examples/tasks/arithmetic.jsonl';
-const run = (...args: string[]) => runCli(['run', '--model', 'dummy', '--tasks', arithmetic, ...args]);
+const run = (...args: string[]) =>
+  runCliInProcess(['run', '--model', 'dummy', '--tasks', arithmetic, ...args]);
 
 /** A folder with one generate_until YAML task over two local rows; `lines` add to (or set) its keys. */
 function taskFolder(...lines: string[]): string {
@@ -39,39 +43,39 @@ function taskFolder(...lines: string[]): string {
 }
 
 describe('library errors through the CLI name flags, not option fields', () => {
-  it('`limit` and `samples` are --limit and --samples', () => {
-    const result = run('--limit', '2', '--samples', '{"arithmetic": [0]}');
+  it('`limit` and `samples` are --limit and --samples', async () => {
+    const result = await run('--limit', '2', '--samples', '{"arithmetic": [0]}');
     expect(result.status).toBe(2);
     expect(result.stderr).toBe('assay: error: --limit and --samples cannot be used together\n');
   });
 
-  it('`maxBatchSize` and `modelArgs` are --max_batch_size and --model_args (lm-eval flag, refused for dummy)', () => {
-    const result = run('--max_batch_size', '8');
+  it('`maxBatchSize` and `modelArgs` are --max_batch_size and --model_args (lm-eval flag, refused for dummy)', async () => {
+    const result = await run('--max_batch_size', '8');
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(
       "assay: error: --max_batch_size bounds lm-eval's batch_size=auto search, which assay does not run; model dummy batches as its --model_args say (batch_size=N); it applies to vllm and sglang (the sequences the server batches)\n",
     );
   });
 
-  it('`device` is --device (lm-eval flag, refused with the reason for dummy)', () => {
-    const result = run('--device', 'cuda:0');
+  it('`device` is --device (lm-eval flag, refused with the reason for dummy)', async () => {
+    const result = await run('--device', 'cuda:0');
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(
       'assay: error: --device does not apply to model dummy: it runs no model; it applies to gguf (gpu=) and sglang\n',
     );
   });
 
-  it('`outDirectory` of assay view is --export', () => {
+  it('`outDirectory` of assay view is --export', async () => {
     const file = path.join(tempDir(), 'a-file');
     writeFileSync(file, 'not a folder');
-    const result = runCli(['view', '--export', file]);
+    const result = await runCliInProcess(['view', '--export', file]);
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(`assay: error: --export: ${file} is a file, not a folder\n`);
   });
 });
 
 describe("lm-eval's run flags", () => {
-  it('--cache_requests, --check_integrity, --trust_remote_code and --metadata are accepted with their meaning', () => {
+  it('--cache_requests, --check_integrity, --trust_remote_code and --metadata are accepted with their meaning', async () => {
     const tasks = taskFolder(
       'task: answered',
       'doc_to_text: "{{ question }}"',
@@ -79,7 +83,7 @@ describe("lm-eval's run flags", () => {
       '  version: 2.0',
     );
     const out = tempDir();
-    const result = runCli([
+    const result = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -114,9 +118,9 @@ describe("lm-eval's run flags", () => {
     expect(results.configs.answered.metadata).toEqual({ version: 2, max_seq_lengths: [4096] });
   });
 
-  it('--check_integrity stops before the model on a task that fails validation; --verbosity ERROR prints only errors', () => {
+  it('--check_integrity stops before the model on a task that fails validation; --verbosity ERROR prints only errors', async () => {
     const dir = taskFolder('task: broken', 'doc_to_text: "{{ question.upper( }}"');
-    const result = runCli([
+    const result = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -138,15 +142,15 @@ describe("lm-eval's run flags", () => {
 });
 
 describe('commander errors and help', () => {
-  it('an unknown flag is one assay: line and a hint, exit 2', () => {
-    const result = run('--num_fewshots', '5');
+  it('an unknown flag is one assay: line and a hint, exit 2', async () => {
+    const result = await run('--num_fewshots', '5');
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(
       "assay: error: unknown option '--num_fewshots'; did you mean --num_fewshot?\nassay: hint: assay run --help lists its flags (lm-eval's spellings, snake or kebab case, are accepted)\n",
     );
   });
 
-  it('run --help lists every model, demo included, and three examples', () => {
+  it('run --help lists every model, demo included, and three examples', async () => {
     const result = runCli(['run', '--help']);
     expect(result.status).toBe(0);
     const models = result.stdout.slice(result.stdout.indexOf('Models (--model):'));

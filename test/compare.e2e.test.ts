@@ -1,19 +1,22 @@
 /**
- * compare, gate and power on the real CLI. Two "models" are the dummy backend under two seeds, run on the
+ * compare, gate and power through the CLI: its main() in process (test/cli-in-process.ts, stdout, stderr
+ * and exit code as a child process returns them), and one real child process each for compare, gate and
+ * power. Two "models" are the dummy backend under two seeds, run on the
  * fixture tasks in test/fixtures/compare; every expected number is recomputed here from the sample logs.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runCliInProcess } from './cli-in-process.js';
 import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
 
 type Sample = Record<string, any>;
 const FIXTURES = 'test/fixtures/compare';
 const TASKS = 'compare_suite,compare_words';
 
-function runModel(seed: number): string {
+async function runModel(seed: number): Promise<string> {
   const out = tempDir(`assay-compare-${seed}-`);
-  const run = runCli([
+  const run = await runCliInProcess([
     'run',
     '--model',
     'dummy',
@@ -71,13 +74,13 @@ const variance = (values: number[]) => {
 let runA = '';
 let runB = '';
 
-beforeAll(() => {
-  runA = runModel(1);
-  runB = runModel(2);
+beforeAll(async () => {
+  runA = await runModel(1);
+  runB = await runModel(2);
 });
 
 describe('per-run statistics in results.json', () => {
-  it('records the CI method, the clustered stderr (Miller eq. 4) and the within-question variance', () => {
+  it('records the CI method, the clustered stderr (Miller eq. 4) and the within-question variance', async () => {
     const results = readJson<Record<string, any>>(findOne(path.join(runA, 'dummy'), /^results_.*\.json$/));
     const quiz = samples(runA, 'compare_quiz');
     const scores = quiz.map((line) => line.acc as number);
@@ -131,7 +134,7 @@ describe('per-run statistics in results.json', () => {
 });
 
 describe('assay compare', () => {
-  it('pairs by doc_hash and reports McNemar, flips, t, Holm and verdicts that match the sample logs', () => {
+  it('pairs by doc_hash and reports McNemar, flips, t, Holm and verdicts that match the sample logs', async () => {
     const run = runCli(['compare', runA, runB, '--format', 'json']);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
@@ -202,8 +205,8 @@ describe('assay compare', () => {
     expect(report.groups[0].tasks).toEqual(['compare_mini', 'compare_quiz']);
   });
 
-  it('a run against itself: no flips, nothing detectable, with BH', () => {
-    const run = runCli([
+  it('a run against itself: no flips, nothing detectable, with BH', async () => {
+    const run = await runCliInProcess([
       'compare',
       runA,
       runA,
@@ -225,18 +228,26 @@ describe('assay compare', () => {
     expect(row.outcome).toBe('no detectable difference');
   });
 
-  it('renders table and markdown, and counts unpaired samples', () => {
+  it('renders table and markdown, and counts unpaired samples', async () => {
     // Drop two docs from B's quiz log: they become unpaired in A.
     const dir = path.join(runB, 'dummy');
     const file = findOne(dir, /^samples_compare_quiz_.*\.jsonl$/);
     const original = readFileSync(file, 'utf8');
     try {
       writeFileSync(file, `${original.split('\n').filter(Boolean).slice(2).join('\n')}\n`);
-      const markdown = runCli(['compare', runA, runB, '--tasks', 'compare_quiz', '--format', 'markdown']);
+      const markdown = await runCliInProcess([
+        'compare',
+        runA,
+        runB,
+        '--tasks',
+        'compare_quiz',
+        '--format',
+        'markdown',
+      ]);
       expect(markdown.status).toBe(0);
       expect(markdown.stdout).toContain('| Task ');
       expect(markdown.stdout).toContain('n = 238 pairs; unpaired 2 in A, 0 in B');
-      const table = runCli(['compare', runA, runB]);
+      const table = await runCliInProcess(['compare', runA, runB]);
       expect(table.status).toBe(0);
       expect(table.stdout).toMatch(/^Task\s+Metric\s+n\s+A\s+B\s+B − A/m);
       expect(table.stdout).toContain('flips A right→B wrong');
@@ -245,12 +256,12 @@ describe('assay compare', () => {
     }
   });
 
-  it('bad input exits 2 with a message', () => {
-    const missing = runCli(['compare', path.join(runA, 'nope'), runB]);
+  it('bad input exits 2 with a message', async () => {
+    const missing = await runCliInProcess(['compare', path.join(runA, 'nope'), runB]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('run not found');
     const noLogs = tempDir();
-    const plain = runCli([
+    const plain = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -261,26 +272,34 @@ describe('assay compare', () => {
     ]);
     expect(plain.status).toBe(0);
     // Issue 20: a run without sample logs is compared on its leaderboard (here it shares no task with B).
-    const withoutSamples = runCli(['compare', noLogs, runB]);
+    const withoutSamples = await runCliInProcess(['compare', noLogs, runB]);
     expect(withoutSamples.status).toBe(0);
     expect(withoutSamples.stdout).toContain('no sample logs beside both runs, so no paired tests');
     expect(withoutSamples.stdout).toContain('only in A: arithmetic');
-    const metricWithoutSamples = runCli(['compare', noLogs, runB, '--metric', 'acc']);
+    const metricWithoutSamples = await runCliInProcess(['compare', noLogs, runB, '--metric', 'acc']);
     expect(metricWithoutSamples.status).toBe(2);
     expect(metricWithoutSamples.stderr).toContain('--metric needs sample logs beside both runs');
-    const unknownTask = runCli(['compare', runA, runB, '--tasks', 'compare_quizz']);
+    const unknownTask = await runCliInProcess(['compare', runA, runB, '--tasks', 'compare_quizz']);
     expect(unknownTask.status).toBe(2);
     expect(unknownTask.stderr).toContain('did you mean compare_quiz');
-    const unknownMetric = runCli(['compare', runA, runB, '--tasks', 'compare_quiz', '--metric', 'f1']);
+    const unknownMetric = await runCliInProcess([
+      'compare',
+      runA,
+      runB,
+      '--tasks',
+      'compare_quiz',
+      '--metric',
+      'f1',
+    ]);
     expect(unknownMetric.status).toBe(2);
     expect(unknownMetric.stderr).toContain('task compare_quiz has no metric f1');
     rmSync(noLogs, { recursive: true, force: true });
   });
 
-  it('two leaderboards: paired tests when sample logs are beside them, else old, new, Δ and its interval', () => {
+  it('two leaderboards: paired tests when sample logs are beside them, else old, new, Δ and its interval', async () => {
     const leaderboardOf = (run: string) => findOne(path.join(run, 'dummy'), /^leaderboard_.*\.json$/);
     // Beside their results and sample logs: the paired tests, as for the runs themselves.
-    const beside = runCli(['compare', leaderboardOf(runA), leaderboardOf(runB)]);
+    const beside = await runCliInProcess(['compare', leaderboardOf(runA), leaderboardOf(runB)]);
     expect(beside.status).toBe(0);
     expect(beside.stdout).toContain('Samples paired by doc_hash');
     // Alone (copied away from their runs): a diff of the two files.
@@ -290,7 +309,7 @@ describe('assay compare', () => {
       writeFileSync(file, readFileSync(leaderboardOf(run)));
       return file;
     });
-    const json = runCli(['compare', fileA, fileB, '--format', 'json']);
+    const json = await runCliInProcess(['compare', fileA, fileB, '--format', 'json']);
     expect(json.stderr).toBe('');
     expect(json.status).toBe(0);
     const diff = JSON.parse(json.stdout);
@@ -308,7 +327,7 @@ describe('assay compare', () => {
       expect(row.deltaCi[1]).toBeCloseTo(high, 12);
       expect(row.exceeds).toBe(low > 0 || high < 0);
     }
-    const table = runCli(['compare', fileA, fileB]);
+    const table = await runCliInProcess(['compare', fileA, fileB]);
     expect(table.status).toBe(0);
     expect(table.stdout).toMatch(/^Task\s+Metric\s+A\s+B\s+Δ\s+95% CI of Δ\s+Exceeds\s+Change/m);
     rmSync(alone, { recursive: true, force: true });
@@ -316,13 +335,13 @@ describe('assay compare', () => {
 });
 
 describe('assay gate', () => {
-  it('a run gated against itself: exit 3 at a margin its n cannot rule out, exit 0 at one it can', () => {
+  it('a run gated against itself: exit 3 at a margin its n cannot rule out, exit 0 at one it can', async () => {
     const report = tempDir();
     const json = path.join(report, 'gate.json');
     // No item flips, but 240 items cannot rule out a 0.005 drop: a model that lost 0.005 on every item
     // would show no flip among 240 with probability 0.995^240 = 0.30. Tango's test (continuity 1) needs
     // about 894 unflipped items for that margin.
-    const tight = runCli([
+    const tight = await runCliInProcess([
       'gate',
       '--baseline',
       runA,
@@ -343,7 +362,17 @@ describe('assay gate', () => {
       ['underpowered', 'tango-score'],
     ]);
     // At a margin of 0.25 even the 16 items of compare_mini decide: Z = (16·0.25 − 1)/√(16·0.25·0.75) = 1.73.
-    const run = runCli(['gate', '--baseline', runA, '--current', runA, '--max-drop', '0.25', '--json', json]);
+    const run = await runCliInProcess([
+      'gate',
+      '--baseline',
+      runA,
+      '--current',
+      runA,
+      '--max-drop',
+      '0.25',
+      '--json',
+      json,
+    ]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('gate passed');
     expect(run.stdout).toContain('test: Tango score test for matched pairs, continuity correction 1');
@@ -352,7 +381,7 @@ describe('assay gate', () => {
     expect(written.tasks.map((task: any) => task.status)).toEqual(['pass', 'pass', 'pass']);
   });
 
-  it('exit 1: B significantly worse than the margin, by the Tango score test on the flips counted here', () => {
+  it('exit 1: B significantly worse than the margin, by the Tango score test on the flips counted here', async () => {
     const run = runCli([
       'gate',
       '--baseline',
@@ -394,8 +423,8 @@ describe('assay gate', () => {
     expect(report.exitCode).toBe(1);
   });
 
-  it('exit 3: too few items to tell a 0.005 drop apart', () => {
-    const run = runCli([
+  it('exit 3: too few items to tell a 0.005 drop apart', async () => {
+    const run = await runCliInProcess([
       'gate',
       '--baseline',
       runA,
@@ -413,8 +442,8 @@ describe('assay gate', () => {
     expect(run.stdout).toContain('gate undecided (exit 3)');
   });
 
-  it('threshold mode keeps the plain rule', () => {
-    const worse = runCli([
+  it('threshold mode keeps the plain rule', async () => {
+    const worse = await runCliInProcess([
       'gate',
       '--baseline',
       runB,
@@ -429,7 +458,7 @@ describe('assay gate', () => {
     ]);
     expect(worse.status).toBe(1);
     expect(worse.stdout).toContain('drops by more than the margin 0.005 (threshold rule, no test)');
-    const within = runCli([
+    const within = await runCliInProcess([
       'gate',
       '--baseline',
       runA,
@@ -445,8 +474,8 @@ describe('assay gate', () => {
     expect(within.status).toBe(0);
   });
 
-  it('missing --max-drop exits 2', () => {
-    const run = runCli(['gate', '--baseline', runA, '--current', runB]);
+  it('missing --max-drop exits 2', async () => {
+    const run = await runCliInProcess(['gate', '--baseline', runA, '--current', runB]);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--max-drop is required');
   });
@@ -454,7 +483,7 @@ describe('assay gate', () => {
 
 describe('assay power', () => {
   const z = 1.959963984540054 + 0.8416212335729143;
-  it('items needed, paired and unpaired (Miller eq. 9)', () => {
+  it('items needed, paired and unpaired (Miller eq. 9)', async () => {
     const run = runCli(['power', '--baseline', '0.72', '--delta', '0.01', '--json']);
     expect(run.status).toBe(0);
     const report = JSON.parse(run.stdout);
@@ -466,12 +495,21 @@ describe('assay power', () => {
     expect(report.paired).toBe(Math.ceil(report.pairedExact));
     expect(report.paired).toBe(15648);
     expect(report.unpaired).toBe(31294);
-    const text = runCli(['power', '--baseline', '0.72', '--delta', '0.01']);
+    const text = await runCliInProcess(['power', '--baseline', '0.72', '--delta', '0.01']);
     expect(text.stdout).toContain('paired (both models on the same items): 15648');
   });
 
-  it('minimum detectable effect at n (Miller eq. 10), which solves back to the sample size', () => {
-    const run = runCli(['power', '--baseline', '0.72', '--n', '14042', '--correlation', '0.5', '--json']);
+  it('minimum detectable effect at n (Miller eq. 10), which solves back to the sample size', async () => {
+    const run = await runCliInProcess([
+      'power',
+      '--baseline',
+      '0.72',
+      '--n',
+      '14042',
+      '--correlation',
+      '0.5',
+      '--json',
+    ]);
     expect(run.status).toBe(0);
     const { paired, unpaired } = JSON.parse(run.stdout);
     const va = 0.72 * 0.28;
@@ -483,20 +521,28 @@ describe('assay power', () => {
     expect(unpaired).toBeCloseTo(check(unpaired, 0), 10);
   });
 
-  it('an MDE beyond the headroom is "not reachable", and an impossible correlation exits 2 with its bound', () => {
+  it('an MDE beyond the headroom is "not reachable", and an impossible correlation exits 2 with its bound', async () => {
     // Before: a paired MDE of 0.1329 over a baseline of 0.9, which leaves 0.1.
-    const high = runCli(['power', '--baseline', '0.9', '--n', '40']);
+    const high = await runCliInProcess(['power', '--baseline', '0.9', '--n', '40']);
     expect(high.status).toBe(0);
     expect(high.stdout).toContain('paired: not reachable at this n (no improvement up to the headroom 0.1');
     // Two 0/1 scores with means 0.72 and 0.73 correlate at most 0.975; 0.99 gave 315 items instead of 778.
-    const rho = runCli(['power', '--baseline', '0.72', '--delta', '0.01', '--correlation', '0.99']);
+    const rho = await runCliInProcess([
+      'power',
+      '--baseline',
+      '0.72',
+      '--delta',
+      '0.01',
+      '--correlation',
+      '0.99',
+    ]);
     expect(rho.status).toBe(2);
     expect(rho.stderr).toContain('--correlation 0.99 is not possible for accuracies 0.72 and 0.73');
     expect(rho.stderr).toContain('max correlation 0.975');
   });
 
-  it('needs exactly one of --delta and --n', () => {
-    const run = runCli(['power', '--baseline', '0.72']);
+  it('needs exactly one of --delta and --n', async () => {
+    const run = await runCliInProcess(['power', '--baseline', '0.72']);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('exactly one of --delta');
   });

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
+import { runCliInProcess } from './cli-in-process.js';
 import { findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './helpers.js';
 
 type Json = Record<string, any>;
@@ -38,11 +39,13 @@ function taskDir(): string {
 }
 
 describe('run options end to end', () => {
+  // The CLI's main() runs in process (test/cli-in-process.ts) with the same arguments and checks; the real
+  // child process stays for --config (a file the CLI reads) and for one run each of ls and validate.
   const dir = taskDir();
 
-  it('loglikelihood_rolling reports word/byte perplexity and bits per byte with lm-eval’s weighting', () => {
+  it('loglikelihood_rolling reports word/byte perplexity and bits per byte with lm-eval’s weighting', async () => {
     const out = tempDir();
-    const run = runCli([
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -77,9 +80,9 @@ describe('run options end to end', () => {
     expect(samples[0].arguments.gen_args_0.arg_0).toBe(texts[0]);
   });
 
-  it('acc_mutual_info adds unconditional requests and scores ll(cond) − ll(uncond)', () => {
+  it('acc_mutual_info adds unconditional requests and scores ll(cond) − ll(uncond)', async () => {
     const out = tempDir();
-    const run = runCli([
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -104,9 +107,9 @@ describe('run options end to end', () => {
     }
   });
 
-  it('repeats with sampling: three responses per doc, reduced by the majority_vote filter', () => {
+  it('repeats with sampling: three responses per doc, reduced by the majority_vote filter', async () => {
     const out = tempDir();
-    const run = runCli([
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -132,9 +135,9 @@ describe('run options end to end', () => {
     expect(results.results.gen3).toHaveProperty(['exact_match,vote']);
   });
 
-  it('--apply_chat_template renders few-shot turns with the model’s template and drops the MC delimiter', () => {
+  it('--apply_chat_template renders few-shot turns with the model’s template and drops the MC delimiter', async () => {
     const out = tempDir();
-    const run = runCli([
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -169,9 +172,9 @@ describe('run options end to end', () => {
     expect(results.manifest.chat_template.applied).toBe(true);
   });
 
-  it('--samples evaluates the chosen doc ids and marks the run partial', () => {
+  it('--samples evaluates the chosen doc ids and marks the run partial', async () => {
     const out = tempDir();
-    const run = runCli([
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -206,11 +209,11 @@ describe('run options end to end', () => {
     expect(results['n-samples'].yesno.effective).toBe(2);
   });
 
-  it('--use_cache with an in-process backend: a rerun answers from the cache with identical results', () => {
+  it('--use_cache with an in-process backend: a rerun answers from the cache with identical results', async () => {
     const cache = path.join(tempDir(), 'responses.sqlite');
     const outs = [tempDir(), tempDir()];
     for (const out of outs) {
-      const run = runCli([
+      const run = await runCliInProcess([
         'run',
         '--model',
         'dummy',
@@ -238,7 +241,7 @@ describe('run options end to end', () => {
     expect(results.config.use_cache).toBe(cache);
   });
 
-  it('ls and validate', () => {
+  it('ls and validate', async () => {
     const ls = runCli(['ls', 'tasks', '--include_path', dir]);
     expect(ls.status).toBe(0);
     expect(ls.stdout).toMatch(/\|ppl\s*\|.*ppl\.yaml\s*\|loglikelihood_rolling\s*\|/);
@@ -246,13 +249,13 @@ describe('run options end to end', () => {
     expect(validate.status).toBe(0);
     expect(validate.stdout).toContain('ok  yesno: 3 docs, multiple_choice, doc 0 → 4 request(s)');
     expect(validate.stdout).toContain('2 task(s) valid');
-    const bad = runCli(['validate', '--tasks', 'nope', '--include_path', dir]);
+    const bad = await runCliInProcess(['validate', '--tasks', 'nope', '--include_path', dir]);
     expect(bad.status).toBe(2);
   });
 });
 
 describe('multiple-input tasks (winogrande-shaped)', () => {
-  it('scores against doc_to_text’s index and logs doc_to_target as the target, as lm-eval does', () => {
+  it('scores against doc_to_text’s index and logs doc_to_target as the target, as lm-eval does', async () => {
     const dir = tempDir();
     writeFileSync(
       path.join(dir, 'wg.jsonl'),
@@ -291,7 +294,7 @@ describe('multiple-input tasks (winogrande-shaped)', () => {
       ].join('\n'),
     );
     const out = tempDir();
-    const run = runCli([
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -323,7 +326,7 @@ describe('multiple-input tasks (winogrande-shaped)', () => {
 });
 
 describe('!function metrics and aggregations in metric_list', () => {
-  it('scores with the function, reports under its name, and bootstraps the custom aggregation', () => {
+  it('scores with the function, reports under its name, and bootstraps the custom aggregation', async () => {
     const dir = tempDir();
     writeFileSync(
       path.join(dir, 'qa.jsonl'),
@@ -366,7 +369,7 @@ describe('!function metrics and aggregations in metric_list', () => {
       ].join('\n'),
     );
     const out = tempDir();
-    const run = runCli([
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',

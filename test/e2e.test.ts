@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from './cli-in-process.js';
 import { findOne, readJson, readJsonl, repoRoot, runCli, sampleStderr, tempDir } from './helpers.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -29,6 +30,8 @@ const LM_EVAL_KEYS = [
 type Results = Record<string, any>;
 
 describe('assay run, end to end on the real CLI', () => {
+  // The one child process of this file: bin/assay.js and dist/ as a user runs them. The rest run the CLI's
+  // main() in process (test/cli-in-process.ts), with the same arguments and checks.
   it('JSONL task: results, samples, leaderboard and manifest, field by field', () => {
     const out = tempDir();
     const run = runCli([
@@ -132,9 +135,10 @@ describe('assay run, end to end on the real CLI', () => {
     expect(leaderboard.overall_tasks).toEqual(['arithmetic']);
   });
 
-  it('writes byte-identical sample logs for two runs with the same seed', () => {
-    const runs = [tempDir(), tempDir()].map((out) => {
-      const run = runCli([
+  it('writes byte-identical sample logs for two runs with the same seed', async () => {
+    const runs: string[] = [];
+    for (const out of [tempDir(), tempDir()]) {
+      const run = await runCliInProcess([
         'run',
         '--model',
         'dummy',
@@ -147,14 +151,14 @@ describe('assay run, end to end on the real CLI', () => {
         '--log_samples',
       ]);
       expect(run.status).toBe(0);
-      return readFileSync(findOne(path.join(out, 'dummy'), /^samples_medqa_mini_.*\.jsonl$/), 'utf8');
-    });
+      runs.push(readFileSync(findOne(path.join(out, 'dummy'), /^samples_medqa_mini_.*\.jsonl$/), 'utf8'));
+    }
     expect(runs[0]).toBe(runs[1]);
   });
 
-  it('YAML multiple choice with few-shot: contexts, continuations and acc from the logged log-likelihoods', () => {
+  it('YAML multiple choice with few-shot: contexts, continuations and acc from the logged log-likelihoods', async () => {
     const out = tempDir();
-    const run = runCli([
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -201,9 +205,9 @@ describe('assay run, end to end on the real CLI', () => {
     });
   });
 
-  it('TypeScript task with a custom metric and aggregation', () => {
+  it('TypeScript task with a custom metric and aggregation', async () => {
     const out = tempDir();
-    const run = runCli([
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -227,9 +231,9 @@ describe('assay run, end to end on the real CLI', () => {
     expect(results.higher_is_better['medical-ner']).toEqual({ entity_f1: true });
   });
 
-  it('--limit marks the run partial everywhere', () => {
+  it('--limit marks the run partial everywhere', async () => {
     const out = tempDir();
-    const run = runCli([
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -249,9 +253,9 @@ describe('assay run, end to end on the real CLI', () => {
     expect(readJson<Results>(findOne(path.join(out, 'dummy'), /^leaderboard_.*\.json$/)).partial).toBe(true);
   });
 
-  it('--predict_only logs samples and reports bypass', () => {
+  it('--predict_only logs samples and reports bypass', async () => {
     const out = tempDir();
-    const run = runCli([
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -282,7 +286,7 @@ describe('assay run, end to end on the real CLI', () => {
     expect(numbers).not.toContain(999);
   });
 
-  it('a group with aggregate_metric_list reports a weighted group score', () => {
+  it('a group with aggregate_metric_list reports a weighted group score', async () => {
     const dir = tempDir();
     const data = path.join(dir, 'data.jsonl');
     writeFileSync(
@@ -300,7 +304,7 @@ describe('assay run, end to end on the real CLI', () => {
       'group: yn\ntask:\n  - yn_a\n  - yn_b\naggregate_metric_list:\n  - metric: acc\n    weight_by_size: true\nmetadata:\n  version: 1\n',
     );
     const out = tempDir();
-    const run = runCli([
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -388,10 +392,10 @@ describe('assay run, bad input: one clear line and exit code 2', () => {
     ],
   ];
   for (const [name, make, pattern] of cases) {
-    it(name, () => {
+    it(name, async () => {
       const [file] = make();
       const out = tempDir();
-      const run = runCli(['run', '--model', 'dummy', '--tasks', file, '--output_path', out]);
+      const run = await runCliInProcess(['run', '--model', 'dummy', '--tasks', file, '--output_path', out]);
       expect(run.status).toBe(2);
       expect(run.stderr).toMatch(pattern);
       expect(run.stderr).not.toMatch(/^\s+at /m);
@@ -399,19 +403,19 @@ describe('assay run, bad input: one clear line and exit code 2', () => {
     });
   }
 
-  it('bad JSONL line names file:line', () => {
+  it('bad JSONL line names file:line', async () => {
     const file = path.join(dir, 'bad.jsonl');
     writeFileSync(
       file,
       '# comment\n{"id": 1, "prompt": "p", "targets": ["a"], "metric": "exact_match"}\n{"id": 2, "prompt": \n',
     );
-    const run = runCli(['run', '--model', 'dummy', '--tasks', file]);
+    const run = await runCliInProcess(['run', '--model', 'dummy', '--tasks', file]);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/bad\.jsonl:3/);
   });
 
-  it('bad --limit', () => {
-    const run = runCli([
+  it('bad --limit', async () => {
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -424,8 +428,8 @@ describe('assay run, bad input: one clear line and exit code 2', () => {
     expect(run.stderr).toContain('--limit must be');
   });
 
-  it('unknown task suggests close names', () => {
-    const run = runCli([
+  it('unknown task suggests close names', async () => {
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',
@@ -438,8 +442,8 @@ describe('assay run, bad input: one clear line and exit code 2', () => {
     expect(run.stderr).toMatch(/medqa_mimi.*medqa_mini/);
   });
 
-  it('kebab-case flags work like snake_case', () => {
-    const run = runCli([
+  it('kebab-case flags work like snake_case', async () => {
+    const run = await runCliInProcess([
       'run',
       '--model',
       'dummy',

@@ -1,7 +1,8 @@
 /**
  * Perplexity modes: assay run --ppl_mode, assay ppl --text, assay compare across tokenizers. One CLI run per
- * command checks the flags and the output; the other runs go in process through `evaluate`, which is what
- * `assay run` calls (same model args, same options), so that llama.cpp is not loaded again per check.
+ * command checks the flags and the output; the other runs go in process, through `evaluate` (what
+ * `assay run` calls, with the same model args and options) or, where a command's output is checked,
+ * through the CLI's main() (test/cli-in-process.ts), so that no CLI process is started per check.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { DEMO_CORPUS } from '../src/models/gguf/demo-corpus.js';
 import { ensureDemoModel } from '../src/models/gguf/demo-model.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
+import { runCliInProcess } from './cli-in-process.js';
 import { findOne, runCli, tempDir } from './helpers.js';
 
 const work = tempDir('assay-ppl-e2e-');
@@ -142,7 +144,7 @@ describe('assay run --ppl_mode', () => {
 });
 
 describe('assay ppl --text', () => {
-  it('scores a text file in chunked mode and prints the report as JSON', () => {
+  it('scores a text file in chunked mode and prints the report as JSON', async () => {
     const result = runCli([
       'ppl',
       '--model',
@@ -166,7 +168,8 @@ describe('assay ppl --text', () => {
     expect(report.windows).toBe(Math.floor((report.text_tokens + 1) / 64));
     expect(report.scored_tokens).toBe(report.windows * 31);
     expect(report.text.bytes).toBe(Buffer.byteLength(DEMO_CORPUS));
-    const text = runCli([
+    // The text report through the CLI's main() in process (test/cli-in-process.ts).
+    const text = await runCliInProcess([
       'ppl',
       '--model',
       'gguf',
@@ -188,12 +191,13 @@ describe('assay compare across tokenizers', () => {
     const b = path.join(work, 'cmp-b');
     await runInProcess(randomModel, a);
     await runInProcess(demoModel, b);
-    const refused = runCli(['compare', a, b, '--metric', 'token_perplexity']);
+    // assay compare through its main() in process; test/compare.e2e.test.ts runs the real one.
+    const refused = await runCliInProcess(['compare', a, b, '--metric', 'token_perplexity']);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(
       /token_perplexity of stories_ppl is not compared: run A counted tokens with gguf:llama \(vocab \d+, sha256 [0-9a-f]{12}\) and run B with .*different tokenizers are on different scales; compare bits_per_byte/,
     );
-    const bits = runCli(['compare', a, b, '--metric', 'bits_per_byte', '--format', 'json']);
+    const bits = await runCliInProcess(['compare', a, b, '--metric', 'bits_per_byte', '--format', 'json']);
     expect(bits.status).toBe(0);
     const report = JSON.parse(bits.stdout);
     expect(report.tasks.map((row: { metric: string; n: number }) => [row.metric, row.n])).toEqual([

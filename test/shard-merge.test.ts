@@ -1,15 +1,21 @@
 /**
- * `assay run --shard i/N` then `assay merge`, through the real CLI, compared with one unsharded run field
- * by field: only timing fields may differ, and the sample logs must be the same bytes.
+ * Sharded runs then a merge, compared with one unsharded run field by field: only timing fields may
+ * differ, and the sample logs must be the same bytes. The runs and merges go through the library
+ * (evaluate() with `shard: {index, count}`, mergeShards()) in this process; the real CLI runs once for
+ * `assay run --shard` (a shard merged with shards the library wrote, so both write the same run), once
+ * for `assay merge`, and once for the parser's --shard refusal. Refusals the library raises are shown as
+ * the CLI shows them, by its one error reporter (src/cli/errors.ts).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { reportError } from '../src/cli/errors.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
+import { type MergeOptions, type MergeResult, mergeShards } from '../src/results/merge/merge-shards.js';
+import { type EvaluateOptions, type EvaluateResult, evaluate } from '../src/run/evaluate.js';
 import { startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { bin, findOne, readJson, repoRoot, runCli, tempDir } from './helpers.js';
+import { findOne, readJson, runCli, tempDir } from './helpers.js';
 
 type Json = Record<string, any>;
 
@@ -174,16 +180,45 @@ function expectSameRun(single: ReturnType<typeof readRun>, merged: ReturnType<ty
   for (const [task, text] of Object.entries(single.samples)) expect(merged.samples[task]).toBe(text);
 }
 
+/** A merge in this process; a run's or merge's warnings are collected so that a test can read them. */
+async function merge(shards: string[], outputPath: string, warnings: string[] = []): Promise<MergeResult> {
+  const options: MergeOptions = { shards, outputPath, logger: { warn: (message) => warnings.push(message) } };
+  return mergeShards(options);
+}
+
+/**
+ * A library call that must be refused, shown as `assay` shows it: the CLI's one error reporter writes the
+ * stderr line and picks the exit code.
+ */
+async function refusal(work: () => Promise<unknown>): Promise<{ status: number; stderr: string }> {
+  let error: unknown;
+  try {
+    await work();
+  } catch (caught) {
+    error = caught;
+  }
+  if (error === undefined) return { status: 0, stderr: '' };
+  let stderr = '';
+  const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    return { status: reportError(error), stderr };
+  } finally {
+    write.mockRestore();
+  }
+}
+
 describe('--shard i/N and assay merge (dummy backend)', () => {
   const out = tempDir('assay-shard-dummy-');
+  const tasks = ['shard_group', 'shard_gen', 'examples/tasks/arithmetic.jsonl'];
   const common = [
     'run',
     '--model',
     'dummy',
     '--tasks',
-    'shard_group',
-    'shard_gen',
-    'examples/tasks/arithmetic.jsonl',
+    ...tasks,
     '--include_path',
     '',
     '--log_samples',
@@ -195,15 +230,34 @@ describe('--shard i/N and assay merge (dummy backend)', () => {
     list[list.indexOf('--include_path') + 1] = taskDir;
     return list;
   };
+  /** The run `args` makes, through the library: the options `assay run` passes for those flags. */
+  const run = (output: string, extra: Partial<EvaluateOptions> = {}): Promise<EvaluateResult> =>
+    evaluate({
+      model: 'dummy',
+      tasks,
+      includePath: [taskDir],
+      logSamples: true,
+      bootstrapIters: 500,
+      batchSize: 1,
+      outputPath: output,
+      ...extra,
+    });
 
-  it('three shards merge into exactly the single run', () => {
+  it('three shards merge into exactly the single run', async () => {
     const single = runCli(args(path.join(out, 'single')));
     expect(single.stderr).not.toMatch(/error/);
     expect(single.status).toBe(0);
+    // Shard 1 through the CLI, shards 0 and 2 through the library: the merge checks they were run alike.
     for (let index = 0; index < 3; index++) {
-      const shard = runCli(args(path.join(out, `shard${index}`), ['--shard', `${index}/3`]));
-      expect(shard.status).toBe(0);
-      expect(shard.stdout).toContain(`--shard ${index}/3; combine the shards with assay merge`);
+      if (index === 1) {
+        const shard = runCli(args(path.join(out, `shard${index}`), ['--shard', `${index}/3`]));
+        expect(shard.status).toBe(0);
+        expect(shard.stdout).toContain(`--shard ${index}/3; combine the shards with assay merge`);
+      } else {
+        const shard = await run(path.join(out, `shard${index}`), { shard: { index, count: 3 } });
+        expect(shard.results.errors.samples).toBe(0);
+        expect(shard.results.config.shard).toBe(`${index}/3`);
+      }
     }
     const shard1 = readRun(path.join(out, 'shard1', 'dummy'));
     expect(shard1.results.config.shard).toBe('1/3');
@@ -232,7 +286,7 @@ describe('--shard i/N and assay merge (dummy backend)', () => {
       [1, 4, 7, 10, 13, 16, 19, 22].map((id) => singleLines[id].fewshot_ids),
     );
 
-    // Shards given out of order, as directories of different depths.
+    // The real `assay merge`: shards given out of order, as directories of different depths.
     const merge = runCli([
       'merge',
       path.join(out, 'shard2'),
@@ -267,17 +321,17 @@ describe('--shard i/N and assay merge (dummy backend)', () => {
     expect(merge.stdout).toBe(single.stdout.slice(single.stdout.indexOf('\n') + 1));
   });
 
-  it('--samples in any order: shards split by position, and the merge aggregates in the given order', () => {
-    const samples = JSON.stringify({
+  it('--samples in any order: shards split by position, and the merge aggregates in the given order', async () => {
+    const samples = {
       shard_gen: [17, 3, 9, 0, 21, 5, 12, 8, 1],
       shard_mc_a: [24, 2, 11, 6, 19],
-    });
-    const single = runCli(args(path.join(out, 'samples-single'), ['--samples', samples]));
-    expect(single.status).toBe(0);
+    };
+    const single = await run(path.join(out, 'samples-single'), { samples });
+    expect(single.results.errors.samples).toBe(0);
     for (let index = 0; index < 2; index++) {
       expect(
-        runCli(args(path.join(out, `samples-shard${index}`), ['--samples', samples, '--shard', `${index}/2`]))
-          .status,
+        (await run(path.join(out, `samples-shard${index}`), { samples, shard: { index, count: 2 } })).results
+          .errors.samples,
       ).toBe(0);
     }
     const shard0 = readRun(path.join(out, 'samples-shard0', 'dummy'));
@@ -287,104 +341,102 @@ describe('--shard i/N and assay merge (dummy backend)', () => {
         .split('\n')
         .map((line) => JSON.parse(line).doc_id);
     expect([...new Set(ids(shard0.samples.shard_gen))]).toEqual([1, 9, 12, 17, 21]);
-    const merge = runCli([
-      'merge',
-      path.join(out, 'samples-shard0'),
-      path.join(out, 'samples-shard1'),
-      '-o',
+    const merged = await merge(
+      [path.join(out, 'samples-shard0'), path.join(out, 'samples-shard1')],
       path.join(out, 'samples-merged'),
-    ]);
-    expect(merge.status).toBe(0);
+    );
+    expect(merged.erroredSamples).toBe(0);
     expectSameRun(
       readRun(path.join(out, 'samples-single', 'dummy')),
       readRun(path.join(out, 'samples-merged', 'dummy')),
     );
   });
 
-  it('--limit with more shards than some tasks have docs', () => {
-    const single = runCli(args(path.join(out, 'limit-single'), ['--limit', '4']));
-    expect(single.status).toBe(0);
+  it('--limit with more shards than some tasks have docs', async () => {
+    const single = await run(path.join(out, 'limit-single'), { limit: 4 });
+    expect(single.results.errors.samples).toBe(0);
     for (let index = 0; index < 5; index++) {
       expect(
-        runCli(args(path.join(out, `limit-shard${index}`), ['--limit', '4', '--shard', `${index}/5`])).status,
+        (await run(path.join(out, `limit-shard${index}`), { limit: 4, shard: { index, count: 5 } })).results
+          .errors.samples,
       ).toBe(0);
     }
     const shard4 = readRun(path.join(out, 'limit-shard4', 'dummy'));
     expect(shard4.samples.shard_gen).toBe('');
-    const merge = runCli([
-      'merge',
-      ...Array.from({ length: 5 }, (_, index) => path.join(out, `limit-shard${index}`)),
-      '-o',
+    const result = await merge(
+      Array.from({ length: 5 }, (_, index) => path.join(out, `limit-shard${index}`)),
       path.join(out, 'limit-merged'),
-    ]);
-    expect(merge.status).toBe(0);
+    );
+    expect(result.erroredSamples).toBe(0);
     const merged = readRun(path.join(out, 'limit-merged', 'dummy'));
     expectSameRun(readRun(path.join(out, 'limit-single', 'dummy')), merged);
     expect(merged.results.partial).toBe(true);
   });
 
-  it('refuses shards that do not fit together (exit 2, the reason named)', () => {
+  it('refuses shards that do not fit together (exit 2, the reason named)', async () => {
     const shard = (index: number) => path.join(out, `shard${index}`);
-    const merge = (...shards: string[]) => runCli(['merge', ...shards, '-o', path.join(out, 'refused')]);
+    const refusedMerge = (...shards: string[]) => refusal(() => merge(shards, path.join(out, 'refused')));
 
-    let result = merge(shard(0), shard(2));
+    let result = await refusedMerge(shard(0), shard(2));
     expect(result.status).toBe(2);
     expect(result.stderr).toBe('assay: error: missing shard 1/3: a merge needs all 3\n');
 
-    result = merge(shard(0), shard(1), shard(1), shard(2));
+    result = await refusedMerge(shard(0), shard(1), shard(1), shard(2));
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/^assay: error: shard 1\/3 given twice: /);
 
-    result = merge(shard(0), shard(1), path.join(out, 'samples-shard1'));
+    result = await refusedMerge(shard(0), shard(1), path.join(out, 'samples-shard1'));
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/shards of different splits: .* is 0\/3, .* is 1\/2/);
 
-    result = merge(shard(0), path.join(out, 'single'));
+    result = await refusedMerge(shard(0), path.join(out, 'single'));
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(
       /results_.*\.json is not a shard run \(its manifest has no shard\); run each part with --shard i\/N/,
     );
 
-    // Another seed for shard 1: the model args and seeds differ.
-    const seeded = runCli(args(path.join(out, 'seeded1'), ['--shard', '1/3', '--seed', '7']));
-    expect(seeded.status).toBe(0);
-    result = merge(shard(0), path.join(out, 'seeded1'), shard(2));
+    // Another seed for shard 1 (--seed 7 sets all four): the model args and seeds differ.
+    const seeded = await run(path.join(out, 'seeded1'), {
+      shard: { index: 1, count: 3 },
+      seeds: { random: 7, numpy: 7, torch: 7, fewshot: 7 },
+    });
+    expect(seeded.results.errors.samples).toBe(0);
+    result = await refusedMerge(shard(0), path.join(out, 'seeded1'), shard(2));
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(
       /^assay: error: shard 1\/3 \(.*\) was not run like shard 0\/3 \(.*\): config\.random_seed is 0 in one and 7 in the other\n$/,
     );
 
     // Same --limit everywhere but a different one in shard 2.
-    result = merge(path.join(out, 'limit-shard0'), path.join(out, 'limit-shard1'), shard(2));
+    result = await refusedMerge(path.join(out, 'limit-shard0'), path.join(out, 'limit-shard1'), shard(2));
     expect(result.status).toBe(2);
 
     // A shard without sample logs.
     const bare = path.join(out, 'bare2');
-    expect(runCli(args(bare, ['--shard', '2/3'])).status).toBe(0);
+    expect((await run(bare, { shard: { index: 2, count: 3 } })).results.errors.samples).toBe(0);
     for (const name of readdirSync(path.join(bare, 'dummy')))
       if (name.startsWith('samples_')) rmSync(path.join(bare, 'dummy', name));
-    result = merge(shard(0), shard(1), bare);
+    result = await refusedMerge(shard(0), shard(1), bare);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(
       /no sample logs beside .*: assay merge re-aggregates from the sample logs, so every shard must be run with --log_samples/,
     );
 
-    // --shard without --log_samples is refused before anything runs.
-    const withoutLogs = runCli([
-      'run',
-      '--model',
-      'dummy',
-      '--tasks',
-      'examples/tasks/arithmetic.jsonl',
-      '--shard',
-      '0/2',
-      '-o',
-      bare,
-    ]);
+    // A shard without sample logs is refused before anything runs.
+    const withoutLogs = await refusal(() =>
+      evaluate({
+        model: 'dummy',
+        tasks: ['examples/tasks/arithmetic.jsonl'],
+        shard: { index: 0, count: 2 },
+        outputPath: bare,
+        batchSize: 1,
+      }),
+    );
     expect(withoutLogs.status).toBe(2);
     expect(withoutLogs.stderr).toBe(
       'assay: error: --shard needs --output_path and --log_samples: assay merge reads the sample logs\n',
     );
+    // The flag's own parsing, in the real CLI.
     const badShard = runCli([
       'run',
       '--model',
@@ -404,19 +456,6 @@ describe('--shard i/N and assay merge (dummy backend)', () => {
   });
 });
 
-/** The real CLI, asynchronously: the loopback server lives in this process and must keep answering. */
-function runCliAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child: ChildProcess = spawn(process.execPath, [bin, ...args], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => (stdout += chunk));
-  child.stderr?.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}
-
 describe('--shard and assay merge through the HTTP backend', () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -428,37 +467,30 @@ describe('--shard and assay merge through the HTTP backend', () => {
 
   it('three local-completions shards merge into the single run', async () => {
     const out = tempDir('assay-shard-http-');
-    const args = (output: string, extra: string[] = []) => [
-      'run',
-      '--model',
-      'local-completions',
-      '--model_args',
-      `model=test,base_url=${server.completionsUrl},num_concurrent=4,batch_size=3`,
-      '--tasks',
-      'shard_group',
-      'shard_gen',
-      '--include_path',
-      taskDir,
-      '--samples',
-      JSON.stringify({ shard_gen: [20, 1, 14, 7, 3, 11, 0] }),
-      '--output_path',
-      output,
-      '--log_samples',
-      ...extra,
-    ];
-    const single = await runCliAsync(args(path.join(out, 'single')));
-    expect(single.status).toBe(0);
+    // The shards run at the same time, against the one loopback server.
+    const run = (output: string, extra: Partial<EvaluateOptions> = {}) =>
+      evaluate({
+        model: 'local-completions',
+        modelArgs: { model: 'test', base_url: server.completionsUrl, num_concurrent: 4, batch_size: 3 },
+        tasks: ['shard_group', 'shard_gen'],
+        includePath: [taskDir],
+        samples: { shard_gen: [20, 1, 14, 7, 3, 11, 0] },
+        outputPath: output,
+        logSamples: true,
+        batchSize: 1,
+        ...extra,
+      });
+    const single = await run(path.join(out, 'single'));
+    expect(single.results.errors.samples).toBe(0);
     const shards = await Promise.all(
-      [0, 1, 2].map((index) => runCliAsync(args(path.join(out, `shard${index}`), ['--shard', `${index}/3`]))),
+      [0, 1, 2].map((index) => run(path.join(out, `shard${index}`), { shard: { index, count: 3 } })),
     );
-    for (const shard of shards) expect(shard.status).toBe(0);
-    const merge = runCli([
-      'merge',
-      ...[0, 1, 2].map((index) => path.join(out, `shard${index}`)),
-      '-o',
+    for (const shard of shards) expect(shard.results.errors.samples).toBe(0);
+    const result = await merge(
+      [0, 1, 2].map((index) => path.join(out, `shard${index}`)),
       path.join(out, 'merged'),
-    ]);
-    expect(merge.status).toBe(0);
+    );
+    expect(result.erroredSamples).toBe(0);
     const singleRun = readRun(path.join(out, 'single', 'test'));
     const merged = readRun(path.join(out, 'merged', 'test'));
     expectSameRun(singleRun, merged);
@@ -468,7 +500,6 @@ describe('--shard and assay merge through the HTTP backend', () => {
     expect(merged.results.request_stats.usage.latencyP50Ms).toBeNull();
   });
 });
-
 describe('assay merge of perplexity runs (loglikelihood_rolling)', () => {
   const out = tempDir('assay-shard-ppl-');
   const words = ['alpha', 'beta', 'gamma', 'delta', 'river', 'stone', 'light', 'seven', 'north', 'quiet'];
@@ -505,31 +536,34 @@ describe('assay merge of perplexity runs (loglikelihood_rolling)', () => {
   const model = path.join(out, 'random.gguf');
   writeFileSync(model, writeGguf(randomLlamaGguf({ seed: 5 })));
 
-  function singleAndMerged(name: string, modelArgs: string[], extra: string[], shards: number) {
-    const args = (output: string, more: string[] = []) => [
-      'run',
-      ...modelArgs,
-      '--tasks',
-      task,
-      '--output_path',
-      path.join(out, name, output),
-      '--log_samples',
-      ...extra,
-      ...more,
-    ];
-    const single = runCli(args('single'));
-    expect(single.stderr).not.toMatch(/Error/);
-    expect(single.status).toBe(0);
+  async function singleAndMerged(name: string, model: Partial<EvaluateOptions>, shards: number) {
+    const warnings: string[] = [];
+    const run = (output: string, extra: Partial<EvaluateOptions> = {}) =>
+      evaluate({
+        model: 'dummy',
+        ...model,
+        tasks: [task],
+        outputPath: path.join(out, name, output),
+        logSamples: true,
+        batchSize: 1,
+        logger: { warn: (message) => warnings.push(message) },
+        ...extra,
+      });
+    const single = await run('single');
+    expect(warnings.join('\n')).not.toMatch(/Error/);
+    expect(single.results.errors.samples).toBe(0);
     for (let index = 0; index < shards; index++)
-      expect(runCli(args(`shard${index}`, ['--shard', `${index}/${shards}`])).status).toBe(0);
-    const merge = runCli([
-      'merge',
-      ...Array.from({ length: shards }, (_, index) => path.join(out, name, `shard${index}`)),
-      '-o',
+      expect((await run(`shard${index}`, { shard: { index, count: shards } })).results.errors.samples).toBe(
+        0,
+      );
+    const mergeWarnings: string[] = [];
+    const result = await merge(
+      Array.from({ length: shards }, (_, index) => path.join(out, name, `shard${index}`)),
       path.join(out, name, 'merged'),
-    ]);
-    expect(merge.stderr).not.toMatch(/error/i);
-    expect(merge.status).toBe(0);
+      mergeWarnings,
+    );
+    expect(mergeWarnings.join('\n')).not.toMatch(/error/i);
+    expect(result.erroredSamples).toBe(0);
     const [directory] = readdirSync(path.join(out, name, 'single'));
     return {
       single: readRun(path.join(out, name, 'single', directory)),
@@ -537,8 +571,8 @@ describe('assay merge of perplexity runs (loglikelihood_rolling)', () => {
     };
   }
 
-  it('dummy backend, rolling: the merged perplexity block and logs equal the single run', () => {
-    const { single, merged } = singleAndMerged('dummy', ['--model', 'dummy'], [], 3);
+  it('dummy backend, rolling: the merged perplexity block and logs equal the single run', async () => {
+    const { single, merged } = await singleAndMerged('dummy', { model: 'dummy' }, 3);
     const report = single.results.perplexity.shard_ppl;
     expect(report.mode).toBe('rolling');
     expect(report.docs).toBe(7);
@@ -548,15 +582,18 @@ describe('assay merge of perplexity runs (loglikelihood_rolling)', () => {
     expect(merged.results.perplexity.shard_ppl.counts).toEqual(report.counts);
   });
 
-  for (const [mode, flags] of [
-    ['strided', ['--ppl_mode', 'strided', '--ppl_max_length', '32', '--ppl_stride', '16']],
-    ['chunked', ['--ppl_mode', 'chunked', '--ppl_max_length', '16']],
+  for (const [mode, perplexity] of [
+    ['strided', { mode: 'strided', maxLength: 32, stride: 16 }],
+    ['chunked', { mode: 'chunked', maxLength: 16 }],
   ] as const) {
-    it(`gguf, ${mode}: the merged block is what the merged logs add up to; counts and tokenizer equal the single run's`, () => {
-      const { single, merged } = singleAndMerged(
+    it(`gguf, ${mode}: the merged block is what the merged logs add up to; counts and tokenizer equal the single run's`, async () => {
+      const { single, merged } = await singleAndMerged(
         `gguf-${mode}`,
-        ['--model', 'gguf', '--model_args', `model=${model},n_ctx=64,threads=1,batch_size=1`],
-        [...flags],
+        {
+          model: 'gguf',
+          modelArgs: { model, n_ctx: 64, threads: 1, batch_size: 1 },
+          perplexity: { ...perplexity },
+        },
         2,
       );
       const report = single.results.perplexity.shard_ppl;
