@@ -11,6 +11,7 @@ import {
   text,
 } from './flag-values.js';
 import type { FlagTable } from './option-table.js';
+import { PPL_WINDOW_FLAGS } from './run-flags.js';
 
 const python = {
   value: '<path>',
@@ -198,21 +199,6 @@ export const POWER_FLAGS = {
   json: { help: 'print JSON', parse: switchFlag },
 } satisfies FlagTable;
 
-const pplFlags = {
-  ppl_stride: {
-    value: '<tokens>',
-    help: 'strided: a window starts every S tokens (default: half the window)',
-    parse: integer(1),
-    field: 'perplexity.stride',
-  },
-  ppl_max_length: {
-    value: '<tokens>',
-    help: 'strided: window length; chunked: chunk size n_ctx (default: the model context)',
-    parse: integer(1),
-    field: 'perplexity.maxLength',
-  },
-};
-
 export const PPL_FLAGS = {
   model: {
     short: 'M',
@@ -231,7 +217,7 @@ export const PPL_FLAGS = {
     default: 'rolling' as const,
     field: 'perplexity.mode',
   },
-  ...pplFlags,
+  ...PPL_WINDOW_FLAGS,
   format: textOrJson,
   output_path: {
     short: 'o',

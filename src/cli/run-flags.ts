@@ -21,6 +21,22 @@ import {
 const lmEvalTracker = (what: string, instead: string) => (flag: string) =>
   `${flag} is lm-eval's ${what}; in assay use ${instead}`;
 
+/** The perplexity window flags, shared by `run` and `ppl`. */
+export const PPL_WINDOW_FLAGS = {
+  ppl_stride: {
+    value: '<tokens>',
+    help: 'strided: a window starts every S tokens (default: half the window)',
+    parse: integer(1),
+    field: 'perplexity.stride',
+  },
+  ppl_max_length: {
+    value: '<tokens>',
+    help: 'strided: window length; chunked: chunk size n_ctx (default: the model context)',
+    parse: integer(1),
+    field: 'perplexity.maxLength',
+  },
+} satisfies FlagTable;
+
 export const RUN_FLAGS = {
   config: {
     short: 'C',
@@ -302,16 +318,5 @@ export const RUN_FLAGS = {
     defaultHelp: 'rolling',
     field: 'perplexity.mode',
   },
-  ppl_stride: {
-    value: '<tokens>',
-    help: 'strided: a window starts every S tokens (default: half the window)',
-    parse: integer(1),
-    field: 'perplexity.stride',
-  },
-  ppl_max_length: {
-    value: '<tokens>',
-    help: 'strided: window length; chunked: chunk size n_ctx (default: the model context)',
-    parse: integer(1),
-    field: 'perplexity.maxLength',
-  },
+  ...PPL_WINDOW_FLAGS,
 } satisfies FlagTable;

@@ -1,7 +1,7 @@
 import { AssayError } from '../errors.js';
 import type { ModelBackend } from '../models/backend.js';
-import type { LoadedTask, TaskNode } from '../tasks/task.js';
-import { leafTasks } from '../tasks/task.js';
+import type { TaskNode } from '../tasks/task.js';
+import { uniqueLeaves } from '../tasks/task.js';
 import { aggregateGroup, aggregateTask, allGroups, type GroupResult, type TaskResult } from './aggregate.js';
 import { runCodeStage } from './code-stage.js';
 import { type ErrorCauses, errorCauses } from './errored-samples.js';
@@ -141,17 +141,4 @@ export async function runEvaluation(
   };
   listener?.({ type: 'run-end', seconds: (performance.now() - started) / 1000 });
   return run;
-}
-
-function uniqueLeaves(nodes: TaskNode[]): LoadedTask[] {
-  const seen = new Set<string>();
-  const out: LoadedTask[] = [];
-  for (const node of nodes) {
-    for (const task of leafTasks(node)) {
-      if (seen.has(task.name)) continue;
-      seen.add(task.name);
-      out.push(task);
-    }
-  }
-  return out;
 }

@@ -68,3 +68,17 @@ export function leafTasks(node: TaskNode): LoadedTask[] {
   if (node.kind === 'task') return [node];
   return node.children.flatMap(leafTasks);
 }
+
+/** The leaf tasks of a run's nodes, each once, in first-seen order (a task in two groups runs once). */
+export function uniqueLeaves(nodes: TaskNode[]): LoadedTask[] {
+  const seen = new Set<string>();
+  const out: LoadedTask[] = [];
+  for (const node of nodes) {
+    for (const task of leafTasks(node)) {
+      if (seen.has(task.name)) continue;
+      seen.add(task.name);
+      out.push(task);
+    }
+  }
+  return out;
+}

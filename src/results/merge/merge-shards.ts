@@ -23,19 +23,13 @@ import { startPythonFor } from '../../python/python-for-tasks.js';
 import { checkIncludePath } from '../../tasks/include-path.js';
 import { resolveTasks } from '../../tasks/manager.js';
 import { applyRunMetadata } from '../../tasks/run-metadata.js';
-import type { LoadedTask, TaskNode } from '../../tasks/task.js';
+import { type LoadedTask, type TaskNode, uniqueLeaves } from '../../tasks/task.js';
 import { prepareOutputDirectory, type WrittenFiles, writeOutputs } from '../output.js';
 import { type EvaluationOutput, taskHashes } from '../run-output.js';
 import type { SampleLine } from '../samples.js';
 import { assembleResults } from './assemble.js';
 import { checkSameRun, loadShardRun, orderedShards, type ShardRun } from './load-shards.js';
-import {
-  checkTasksUnchanged,
-  mergeLogs,
-  mergePerplexity,
-  rebuildScoredTask,
-  uniqueLeaves,
-} from './rebuild-tasks.js';
+import { checkTasksUnchanged, mergeLogs, mergePerplexity, rebuildScoredTask } from './rebuild-tasks.js';
 
 export interface MergeOptions {
   /** Each shard's results file, its directory, or the --output_path above it. */

@@ -16,24 +16,11 @@ import { buildFilterPipeline, defaultFilterPipeline } from '../../metrics/filter
 import { docToChoice, docToTarget, docToText } from '../../prompts/doc-to.js';
 import { prepareDocFunctions } from '../../python/doc-functions.js';
 import { parsePythonFloat } from '../../python/semantics/format.js';
-import { type LoadedTask, leafTasks, type TaskNode } from '../../tasks/task.js';
+import type { LoadedTask } from '../../tasks/task.js';
 import { resultsConfig } from '../build.js';
 import type { SampleLine } from '../samples.js';
 import type { ShardResults } from '../schema.js';
 import { firstDifference, type ShardRun } from './load-shards.js';
-
-export function uniqueLeaves(nodes: TaskNode[]): LoadedTask[] {
-  const seen = new Set<string>();
-  const out: LoadedTask[] = [];
-  for (const node of nodes) {
-    for (const task of leafTasks(node)) {
-      if (seen.has(task.name)) continue;
-      seen.add(task.name);
-      out.push(task);
-    }
-  }
-  return out;
-}
 
 /** The tasks are loaded again (groups are not in results.json): they must be the ones the shards ran. */
 export function checkTasksUnchanged(tasks: LoadedTask[], results: ShardResults): void {
