@@ -105,26 +105,34 @@ function gitKey(args: string[], directory: string): string {
  * Starts, in the background, the two git lookups a run's results record (assay's own commit and the
  * working directory's `git describe`), so they run while the evaluation does instead of after it. Each
  * is a child process of ~10-20 ms; one not answered by the time the results are built runs then, as
- * without this call.
+ * without this call. The promise settles when both have answered (runs do not wait for it).
  */
-export function startGitLookups(): void {
+export function startGitLookups(): Promise<void> {
   // Each run asks afresh (a long-lived process may see a new commit); a late answer of an earlier call is dropped.
   gitAnswers.clear();
   const generation = ++gitGeneration;
-  for (const [args, directory] of [
-    [['rev-parse', 'HEAD'], packageRoot],
-    [['describe', '--always'], process.cwd()],
-  ] as const) {
-    const key = gitKey([...args], directory);
-    try {
-      const child = execFile('git', args, { cwd: directory, timeout: 2000 }, (error, stdout) => {
-        if (generation === gitGeneration) gitAnswers.set(key, error ? null : stdout.toString().trim());
-      });
-      child.stdin?.end();
-    } catch {
-      // No git: the synchronous lookup will say so.
-    }
-  }
+  const lookups = (
+    [
+      [['rev-parse', 'HEAD'], packageRoot],
+      [['describe', '--always'], process.cwd()],
+    ] as const
+  ).map(
+    ([args, directory]) =>
+      new Promise<void>((resolve) => {
+        const key = gitKey([...args], directory);
+        try {
+          const child = execFile('git', args, { cwd: directory, timeout: 2000 }, (error, stdout) => {
+            if (generation === gitGeneration) gitAnswers.set(key, error ? null : stdout.toString().trim());
+            resolve();
+          });
+          child.stdin?.end();
+        } catch {
+          // No git: the synchronous lookup will say so.
+          resolve();
+        }
+      }),
+  );
+  return Promise.all(lookups).then(() => undefined);
 }
 
 function gitOutput(args: string[], directory: string): string | null {

@@ -189,7 +189,7 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
   }
   checkIncludePath(options.includePath);
   // The results record two git answers; they are asked now, while the run goes on.
-  startGitLookups();
+  void startGitLookups();
   // The output folder is made and probed now, so an unwritable path fails before the evaluation.
   if (options.outputPath) await prepareOutputDirectory(options.outputPath, modelName);
   if (options.checkIntegrity) await checkTaskIntegrity(options);
