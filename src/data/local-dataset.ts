@@ -215,6 +215,18 @@ async function loadLocalSplit(config: DatasetConfig, taskFile: string, split: st
   return { docs: parts.length === 1 ? parts[0] : parts.flat(), files: read };
 }
 
+/** Whether a config's data is local files (no Hub dataset id); a config the Hub check rejects counts as not. */
+export function hasLocalData(
+  config: DatasetConfig & Pick<TaskConfig, 'revision'>,
+  taskFile: string,
+): boolean {
+  try {
+    return hubDatasetOf(config, taskFile) === undefined;
+  } catch {
+    return false;
+  }
+}
+
 /** The Hub dataset behind a config: a dataset_path that is neither a builder nor a local path. */
 function hubDatasetOf(config: DatasetConfig & Pick<TaskConfig, 'revision'>, taskFile: string) {
   const datasetPath = config.dataset_path;

@@ -227,34 +227,66 @@ export class PythonRuntime implements PythonBinding {
     if (calls.length === 0) return;
     const positions = new Map<Doc, number>();
     const docs: Doc[] = [];
-    const plan = calls.map(({ ref, docs: callDocs }) => ({
-      fn: this.id(ref),
-      items: callDocs.map((doc) => {
-        let position = positions.get(doc);
-        if (position === undefined) {
-          position = docs.length;
-          positions.set(doc, position);
-          docs.push(doc);
-        }
-        return position;
-      }),
-    }));
+    const handle = this.heldInOrder(calls);
+    let payload: Record<string, unknown>;
+    if (handle !== undefined) {
+      // The usual case (a split the worker produced, read from its start): the worker's own rows, by
+      // count. Doc position p is the handle's row p, so the error path below finds the same doc.
+      const longest = calls.reduce((a, b) => (b.docs.length > a.docs.length ? b : a));
+      longest.docs.forEach((doc, position) => {
+        positions.set(doc, position);
+        docs.push(doc);
+      });
+      payload = {
+        handle,
+        calls: calls.map(({ ref, docs: callDocs }) => ({ fn: this.id(ref), count: callDocs.length })),
+      };
+    } else {
+      const plan = calls.map(({ ref, docs: callDocs }) => ({
+        fn: this.id(ref),
+        items: callDocs.map((doc) => {
+          let position = positions.get(doc);
+          if (position === undefined) {
+            position = docs.length;
+            positions.set(doc, position);
+            docs.push(doc);
+          }
+          return position;
+        }),
+      }));
+      payload = { ...this.docPayload(docs), calls: plan };
+    }
     let values: unknown[][];
     try {
-      values = await this.worker.request<unknown[][]>('apply', { ...this.docPayload(docs), calls: plan });
+      values = await this.worker.request<unknown[][]>('apply', payload);
     } catch (error) {
       if (!(error instanceof PythonCallError))
         throw workerError(calls[0].ref, error, docs[0] && locate(docs[0]));
       // The worker stops at the first failure; find which call it was in from the position reported.
       const position = error.failure.index ?? -1;
       const failed =
-        calls.find((call) => call.docs.some((doc) => positions.get(doc) === position)) ?? calls[0];
+        calls[error.failure.call ?? -1] ??
+        calls.find((call) => call.docs.some((doc) => positions.get(doc) === position)) ??
+        calls[0];
       throw callError(failed.ref, error.failure, locate(docs[position]));
     }
     for (const [index, { ref, docs: callDocs }] of calls.entries()) {
       const results = values[index];
       for (const [position, doc] of callDocs.entries()) ref.prepared.set(doc, results[position]);
     }
+  }
+
+  /** The handle whose rows 0, 1, 2, … every call's docs are, in that order; undefined when there is none. */
+  private heldInOrder(calls: ReadonlyArray<{ docs: readonly Doc[] }>): number | undefined {
+    let handle: number | undefined;
+    for (const { docs } of calls) {
+      for (let index = 0; index < docs.length; index++) {
+        const ref = this.worker.refs.get(docs[index]);
+        if (ref?.i !== index || (handle !== undefined && ref.h !== handle)) return undefined;
+        handle = ref.h;
+      }
+    }
+    return handle;
   }
 
   /** Docs as the worker receives them: those it holds by reference, out of band, the rest as values. */

@@ -40,6 +40,8 @@ export interface PythonFailure {
   needs?: string;
   /** For batched calls: the position in the batch that raised. */
   index?: number;
+  /** For several calls in one request (doc functions): which call raised. */
+  call?: number;
   /** For Dataset.map/filter in the stand-in: the row being processed. */
   row?: number;
 }

@@ -22,7 +22,6 @@ functions that cannot reach a placeholder are bound.
 """
 
 import functools
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
@@ -43,14 +42,26 @@ _IN = sys.stdin.buffer
 _OUT = os.fdopen(os.dup(1), "wb")
 os.dup2(2, 1)
 sys.stdout = sys.stderr
-# Larger pipes (1 MiB, Linux) carry a split in a few writes instead of hundreds of 64 KiB round trips.
+# Larger buffers carry a split in a few writes instead of hundreds of round trips. Node (libuv) gives a
+# child its stdio as a Unix socket pair, whose buffers (208 KiB by default) are raised with setsockopt
+# (capped by net.core.wmem_max/rmem_max); a pipe (another parent) takes F_SETPIPE_SZ (1 MiB, Linux).
 try:
-    import fcntl
+    import socket
 
-    for _fd in (_IN.fileno(), _OUT.fileno()):
-        fcntl.fcntl(_fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+    for _fd, _option in ((_IN.fileno(), socket.SO_RCVBUF), (_OUT.fileno(), socket.SO_SNDBUF)):
+        _sock = socket.socket(fileno=os.dup(_fd))
+        try:
+            _sock.setsockopt(socket.SOL_SOCKET, _option, 4 << 20)
+        finally:
+            _sock.close()
 except (ImportError, OSError):
-    pass
+    try:
+        import fcntl
+
+        for _fd in (_IN.fileno(), _OUT.fileno()):
+            fcntl.fcntl(_fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+    except (ImportError, OSError):
+        pass
 # Task code must not see this file's folder on sys.path (python puts a script's folder first).
 if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
     sys.path.pop(0)
@@ -200,7 +211,9 @@ def loglikelihood_results(results):
 # Stand-ins, installed only for packages the interpreter cannot import.
 
 
-class StandInFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class StandInFinder:
+    # A finder and loader by protocol (find_spec, create_module, exec_module), without the abstract
+    # base classes: importing them pulls in importlib.resources, pathlib and tempfile (~25 ms of start-up).
     """Serves stand-in modules by name; an unknown name under a stand-in package is a clear ImportError."""
 
     def __init__(self):
@@ -1048,9 +1061,10 @@ def error_record(error, index=None):
 
 
 class BatchError(Exception):
-    def __init__(self, error, index):
+    def __init__(self, error, index, call=None):
         self.error = error
         self.index = index
+        self.call = call
 
 
 def op_load(request):
@@ -1147,16 +1161,21 @@ def _rows_reply(rows):
 
 
 def op_apply(request):
-    docs = with_refs(request["docs"], request.get("refs"))
+    # Either docs (values and references) with each call's positions in them, or a handle whose first
+    # `count` rows each call reads (a split the worker produced, in order).
+    if "handle" in request:
+        docs = handles[request["handle"]]
+    else:
+        docs = with_refs(request["docs"], request.get("refs"))
     out = []
-    for call in request["calls"]:
+    for number, call in enumerate(request["calls"]):
         fn = functions[call["fn"]]
         values = []
-        for position in call["items"]:
+        for position in (range(call["count"]) if "count" in call else call["items"]):
             try:
                 values.append(encode(fn(docs[position])))
             except Exception as error:
-                raise BatchError(error, position)
+                raise BatchError(error, position, number)
         out.append(values)
     return out
 
@@ -1323,7 +1342,10 @@ def main():
             body = value if isinstance(value, RawJson) else dump(value)
             write_frame('{"id":%d,"ok":true,"value":%s}' % (number, body))
         except BatchError as failure:
-            write_frame(dump({"id": number, "ok": False, "error": error_record(failure.error, failure.index)}))
+            record = error_record(failure.error, failure.index)
+            if failure.call is not None:
+                record["call"] = failure.call
+            write_frame(dump({"id": number, "ok": False, "error": record}))
         except BaseException as error:  # noqa: BLE001 - reported to assay, which decides
             if isinstance(error, KeyboardInterrupt):
                 return

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -93,7 +93,51 @@ export function assayVersion(): string {
   return cachedVersion;
 }
 
+/** git answers started ahead of need (startGitLookups), by `directory\0args`; settled ones are read at once. */
+const gitAnswers = new Map<string, string | null>();
+let gitGeneration = 0;
+
+function gitKey(args: string[], directory: string): string {
+  return `${directory}\0${args.join(' ')}`;
+}
+
+/**
+ * Starts, in the background, the two git lookups a run's results record (assay's own commit and the
+ * working directory's `git describe`), so they run while the evaluation does instead of after it. Each
+ * is a child process of ~10-20 ms; one not answered by the time the results are built runs then, as
+ * without this call. The promise settles when both have answered (runs do not wait for it).
+ */
+export function startGitLookups(): Promise<void> {
+  // Each run asks afresh (a long-lived process may see a new commit); a late answer of an earlier call is dropped.
+  gitAnswers.clear();
+  const generation = ++gitGeneration;
+  const lookups = (
+    [
+      [['rev-parse', 'HEAD'], packageRoot],
+      [['describe', '--always'], process.cwd()],
+    ] as const
+  ).map(
+    ([args, directory]) =>
+      new Promise<void>((resolve) => {
+        const key = gitKey([...args], directory);
+        try {
+          const child = execFile('git', args, { cwd: directory, timeout: 2000 }, (error, stdout) => {
+            if (generation === gitGeneration) gitAnswers.set(key, error ? null : stdout.toString().trim());
+            resolve();
+          });
+          child.stdin?.end();
+        } catch {
+          // No git: the synchronous lookup will say so.
+          resolve();
+        }
+      }),
+  );
+  return Promise.all(lookups).then(() => undefined);
+}
+
 function gitOutput(args: string[], directory: string): string | null {
+  const known = gitAnswers.get(gitKey(args, directory));
+  if (known !== undefined) return known;
   try {
     return execFileSync('git', args, { cwd: directory, stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 })
       .toString()

@@ -55,8 +55,25 @@ export function normalSf(x: number): number {
  * lower tail @stdlib computes through erfc with full relative precision.
  */
 export function normalQuantile(p: number): number {
+  // The two-sided levels runs use by default (95%, and 90% and 99%) are answered from a table: loading
+  // @stdlib's quantile and CDF for one z costs ~30 ms of a run's start-up. Each entry is this function's
+  // own value for that p, bit for bit (distributions.test.ts computes them the long way and compares).
+  const known = KNOWN_QUANTILES.get(p);
+  if (known !== undefined) return known;
+  return computedNormalQuantile(p);
+}
+
+/** Φ⁻¹ at the upper points of the usual two-sided levels: 0.5 + level / 2 for 90%, 95% and 99%. */
+export const KNOWN_QUANTILES: ReadonlyMap<number, number> = new Map([
+  [0.95, 1.6448536269514724],
+  [0.975, 1.959963984540054],
+  [0.995, 2.575829303548901],
+]);
+
+/** normalQuantile without the table (exported for the test that checks the table). */
+export function computedNormalQuantile(p: number): number {
   if (!(p > 0 && p < 1)) return normalQuantileImpl()(p, 0, 1);
-  if (p > 0.5) return -normalQuantile(1 - p);
+  if (p > 0.5) return -computedNormalQuantile(1 - p);
   let x = normalQuantileImpl()(p, 0, 1);
   if (!Number.isFinite(x)) {
     // Below ~1e-17, 2p − 1 rounds to −1 and @stdlib returns −∞: start from Abramowitz & Stegun 26.2.23

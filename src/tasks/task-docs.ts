@@ -3,7 +3,7 @@
  * lm-eval's order (api/task.py `eval_docs`, `fewshot_docs`). Loading is lazy and happens once.
  */
 import type { HubDataSource } from '../data/hub/dataset.js';
-import { type DataFile, loadSplitWithSource } from '../data/local-dataset.js';
+import { type DataFile, hasLocalData, type LoadedSplit, loadSplitWithSource } from '../data/local-dataset.js';
 import { AssayError } from '../errors.js';
 import type { Doc, TaskConfig } from './types.js';
 
@@ -12,6 +12,11 @@ export interface TaskDocs {
   fewshotSplit?: string;
   evalDocs(): Promise<Doc[]>;
   fewshotDocs(): Promise<Doc[]>;
+  /**
+   * Starts reading the evaluation split's local files now (a Hub split is left for evalDocs), so the read
+   * overlaps other start-up work such as a Python worker's start; evalDocs then uses that read.
+   */
+  prefetchEvalDocs(): void;
   /** Hub splits read so far (revision, commit, file sha256s), for the manifest. */
   dataSources(): HubDataSource[];
   /** Every data file read so far (local or Hub), once each, for the manifest and the content sha256. */
@@ -36,8 +41,9 @@ async function splitDocs(
   process: TaskConfig['process_docs'],
   sources: HubDataSource[],
   files: DataFile[],
+  prefetched?: Promise<LoadedSplit>,
 ): Promise<Doc[]> {
-  const loaded = await loadSplitWithSource(config, taskFile, split);
+  const loaded = await (prefetched ?? loadSplitWithSource(config, taskFile, split));
   if (loaded.source && !sources.some((known) => known.split === loaded.source?.split))
     sources.push(loaded.source);
   for (const file of loaded.files) {
@@ -65,6 +71,8 @@ export function taskDocs(config: TaskConfig, taskFile: string): TaskDocs {
       : (config.training_split ?? config.validation_split ?? config.test_split));
   const sources: HubDataSource[] = [];
   const files: DataFile[] = [];
+  // A read started by prefetchEvalDocs, used once by the next evalDocs load (a retry after a failure reads again).
+  let prefetched: Promise<LoadedSplit> | undefined;
   return {
     evalSplit,
     fewshotSplit,
@@ -80,8 +88,16 @@ export function taskDocs(config: TaskConfig, taskFile: string): TaskDocs {
           },
         );
       }
-      return splitDocs(config, taskFile, evalSplit, config.process_docs, sources, files);
+      const read = prefetched;
+      prefetched = undefined;
+      return splitDocs(config, taskFile, evalSplit, config.process_docs, sources, files, read);
     }),
+    prefetchEvalDocs: () => {
+      if (evalSplit === undefined || prefetched || !hasLocalData(config, taskFile)) return;
+      prefetched = loadSplitWithSource(config, taskFile, evalSplit);
+      // A failed read is reported by evalDocs, where it would have been without the prefetch.
+      prefetched.catch(() => {});
+    },
     fewshotDocs: once(async () => {
       if (fewshotSplit !== undefined) {
         return splitDocs(

@@ -26,6 +26,8 @@ export interface LoadedTask {
   evalDocs(): Promise<Doc[]>;
   /** The few-shot pool, after process_docs (lm-eval's order: fewshot_split, samples, train, validation, test). */
   fewshotDocs(): Promise<Doc[]>;
+  /** Starts reading the evaluation split's local files ahead of evalDocs (see TaskDocs.prefetchEvalDocs). */
+  prefetchEvalDocs?(): void;
   /** Hub splits loaded so far (revision, commit, file sha256s), for the manifest; absent for local data. */
   dataSources?(): readonly HubDataSource[];
   /** Every data file read so far (local or Hub): listed in the manifest, covered by the content sha256. */

@@ -140,6 +140,7 @@ export async function loadYamlTask(
     fewshotSplit: docs.fewshotSplit,
     evalDocs: docs.evalDocs,
     fewshotDocs: docs.fewshotDocs,
+    prefetchEvalDocs: docs.prefetchEvalDocs,
     dataSources: docs.dataSources,
     dataFiles: docs.dataFiles,
   };
