@@ -14,21 +14,12 @@ import { validateTasks } from '../src/evaluate/validate.js';
 import { evaluate } from '../src/run/evaluate.js';
 import { testInterpreters } from './fixtures/python/bridge.conformance.js';
 import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
+import { requireComponent } from './require-component.js';
 
 type Json = Record<string, any>;
 
 const interpreters = testInterpreters();
-if (interpreters.length === 0) {
-  if (process.env.CI === 'true') {
-    describe('Python tasks with missing packages', () => {
-      it('has an interpreter under CI', () => {
-        throw new Error('python3 is required under CI=true');
-      });
-    });
-  } else {
-    console.log('skipped: python3 not installed');
-  }
-}
+requireComponent('python3', interpreters.length > 0);
 const [plain] = [...interpreters].sort((a) => (a === '/usr/bin/python3' ? -1 : 1));
 
 // The package no interpreter has until the last test puts a real one on PYTHONPATH.

@@ -13,21 +13,12 @@ import { AssayError } from '../src/errors.js';
 import { evaluate } from '../src/run/evaluate.js';
 import { testInterpreters } from './fixtures/python/bridge.conformance.js';
 import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
+import { requireComponent } from './require-component.js';
 
 type Json = Record<string, any>;
 
 const interpreters = testInterpreters();
-if (interpreters.length === 0) {
-  if (process.env.CI === 'true') {
-    describe('Python tasks end to end', () => {
-      it('has an interpreter under CI', () => {
-        throw new Error('python3 is required under CI=true');
-      });
-    });
-  } else {
-    console.log('skipped: python3 not installed');
-  }
-}
+requireComponent('python3', interpreters.length > 0);
 // The system interpreter first: the plain python3 of a fresh machine.
 const [plain, other] = [...interpreters].sort((a) => (a === '/usr/bin/python3' ? -1 : 1));
 

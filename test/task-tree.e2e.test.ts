@@ -3,8 +3,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers.js';
+import { requireComponent } from './require-component.js';
 
-const hasPython = spawnSync('python3', ['-c', '0']).status === 0;
+const hasPython = requireComponent('python3', spawnSync('python3', ['-c', '0']).status === 0);
 
 function tree(): string {
   const dir = tempDir();

@@ -3,20 +3,10 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { requireComponent } from '../../test/require-component.js';
 import { expandIncludePath } from './lm-eval-tree.js';
 
-const hasPython = spawnSync('python3', ['-c', '0']).status === 0;
-if (!hasPython) {
-  if (process.env.CI === 'true') {
-    describe('lm_eval include path', () => {
-      it('has python3 under CI', () => {
-        throw new Error('python3 is required under CI=true');
-      });
-    });
-  } else {
-    console.log('skipped: python3 not installed');
-  }
-}
+const hasPython = requireComponent('python3', spawnSync('python3', ['-c', '0']).status === 0);
 
 const saved = { cwd: process.cwd(), pythonPath: process.env.PYTHONPATH };
 afterEach(() => {

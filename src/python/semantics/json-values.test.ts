@@ -4,12 +4,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { requireComponent } from '../../../test/require-component.js';
 import { findExecutable } from '../../sandbox/bubblewrap.js';
 import { pythonJson, pythonSame } from './json-values.js';
 
 const python = findExecutable('python3');
-if (!python && process.env.CI === 'true') throw new Error('python3 is required under CI=true');
-if (!python) console.log('skipped: python3 not installed');
+requireComponent('python3', python !== undefined);
 
 const OLD_SAME = `
 def _assay_same(a, b):
