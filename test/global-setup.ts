@@ -15,7 +15,8 @@ function newestSource(directory: string): number {
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
     const file = path.join(directory, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(file));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(file).mtimeMs);
+    // Test files are not part of the build (tsconfig.build.json excludes them): editing one leaves dist/ current.
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(file).mtimeMs);
   }
   return newest;
 }
