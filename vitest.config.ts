@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 /**
  * Test files that time themselves against a wall-clock bound (a render under 1 s, a YAML bomb refused
  * under 2 s, an HTTP deadline between 1.9 and 3.5 s, a sandbox timeout within 1.5 s of its limit…). They
- * run in a project of their own with one worker, which vitest starts after the parallel files are done,
- * so that no other test file of this run competes for the CPU while they measure.
+ * run in a project of their own, which vitest starts after the parallel files are done, two files at a
+ * time: one per core, so that no file of this run competes with another for a core while they measure
+ * (one worker left a core idle for the 17 s these files take, most of it spent waiting on timeouts).
  */
 const timed = [
   'src/prompts/template.test.ts',
@@ -70,6 +71,10 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll's default of 1 s is shorter than a browser page's update takes when the suite loads
+    // both cores (the viewer's paired tests after a baseline change); a poll still fails at once on a
+    // wrong final value only after this long, so it is a bound on waiting, not on correctness.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
     projects: [
@@ -102,8 +107,7 @@ export default defineConfig({
         test: {
           name: 'timed',
           include: timed,
-          maxWorkers: 1,
-          fileParallelism: false,
+          maxWorkers: 2,
         },
       },
     ],

@@ -315,8 +315,12 @@ describe('errors name the field, the task and the doc', () => {
   });
 });
 
-test('compiled templates are cached: an MMLU-sized task renders in well under a second', () => {
-  // 14k docs x 6 templates, the brief's hot path; each source is compiled once.
+test('compiled templates are cached: a source seen before renders without being compiled again', () => {
+  // A task renders the same few templates for every doc (14k docs x 6 templates for MMLU): each source
+  // must be tokenized and parsed once. The baseline, measured in the same run, is the same renders with
+  // each source made new by a distinct Jinja comment (same output, compiled every time). Compiling costs
+  // several times a render (4-15x here, depending on JIT warm-up), so without the cache both loops cost
+  // the same; a ratio does not depend on how busy the machine is, as a bound in milliseconds would.
   const templates = [
     '{{question.strip()}}\nA. {{choices[0]}}\nB. {{choices[1]}}\nC. {{choices[2]}}\nD. {{choices[3]}}\nAnswer:',
     '{{choices}}',
@@ -325,19 +329,30 @@ test('compiled templates are cached: an MMLU-sized task renders in well under a 
     "{{question.split(' ')|length}}",
     '{% for c in choices %}{{ loop.index }}. {{ c }}\n{% endfor %}',
   ];
-  const docs = Array.from({ length: 14_000 }, (_, i) => ({
+  const docs = Array.from({ length: 1_000 }, (_, i) => ({
     question: `  Question number ${i} about anatomy? `,
     choices: ['alpha', "beta's", 'gamma', 'delta'],
     answer: i % 4,
     subject: 'anatomy',
   }));
-  const start = performance.now();
-  let total = 0;
-  for (const doc of docs)
-    for (const template of templates) total += renderTemplate(template, doc, location).length;
-  const elapsed = performance.now() - start;
-  expect(total).toBeGreaterThan(0);
-  expect(elapsed).toBeLessThan(1000);
+  const renderAll = (suffix: (doc: number) => string) => {
+    const start = performance.now();
+    const out: string[] = [];
+    docs.forEach((doc, i) => {
+      for (const template of templates) out.push(renderTemplate(template + suffix(i), doc, location));
+    });
+    return { ms: performance.now() - start, out };
+  };
+  // Warm both paths up first (JIT), then measure.
+  renderAll(() => '');
+  renderAll((i) => `{# warm ${i} #}`);
+  const cached = renderAll(() => '');
+  const fresh = renderAll((i) => `{# ${i} #}`);
+  expect(fresh.out).toEqual(cached.out);
+  expect(cached.out[0]).toBe(
+    'Question number 0 about anatomy?\nA. alpha\nB. beta\'s\nC. gamma\nD. delta\nAnswer:',
+  );
+  expect(cached.ms * 2).toBeLessThan(fresh.ms);
 });
 
 describe('names with non-ASCII letters (galician_bench parafrases_gl)', () => {
