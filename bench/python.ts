@@ -22,9 +22,9 @@ import { chooseInterpreter } from '../src/python/interpreter.js';
 import { startPythonFor } from '../src/python/python-for-tasks.js';
 import { createPythonRef } from '../src/python/python-ref.js';
 import { PythonRuntime } from '../src/python/python-runtime.js';
+import type { Doc } from '../src/task-config/doc.js';
 import { resolveTasks } from '../src/tasks/manager.js';
 import { leafTasks } from '../src/tasks/task.js';
-import type { Doc } from '../src/tasks/types.js';
 import { median } from './median.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -5,7 +5,7 @@
  */
 import { AssayError } from '../errors.js';
 import type { FilterStep } from '../metrics/filters/types.js';
-import type { Doc } from '../tasks/types.js';
+import type { Doc } from '../task-config/doc.js';
 import { keyLabel, type PythonFunctionRef } from './python-ref.js';
 import { boundRuntime } from './python-runtime.js';
 import { pythonResponse } from './responses.js';

@@ -6,7 +6,8 @@
  */
 import path from 'node:path';
 import { AssayError } from '../errors.js';
-import type { Doc, FunctionRef } from '../tasks/types.js';
+import type { Doc } from '../task-config/doc.js';
+import type { FunctionRef } from '../task-config/function-ref.js';
 import { INTERPRETER_HINT } from './interpreter.js';
 
 /** What lm-eval does with the function, from where the YAML puts it. */

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { AssayError, type ErrorLocation } from '../errors.js';
-import type { Doc } from '../tasks/types.js';
+import type { Doc } from '../task-config/doc.js';
 import { locateFunctionTag } from '../tasks/yaml-loader.js';
 import type { WorkerRef } from './codec.js';
 import { chooseInterpreter } from './interpreter.js';

@@ -6,7 +6,8 @@
 import { AssayError } from '../../errors.js';
 import { pythonFilterFunction } from '../../python/python-filter.js';
 import { isPythonRef } from '../../python/python-ref.js';
-import type { Doc, FilterStepConfig } from '../../tasks/types.js';
+import type { Doc } from '../../task-config/doc.js';
+import type { FilterStepConfig } from '../../task-config/filter-config.js';
 import { badArgument, type FilterDefinition, type FilterStep } from './types.js';
 
 type BatchFilter = (responses: unknown[], docs: Doc[]) => Iterable<unknown>;

@@ -4,7 +4,8 @@
 import { AssayError, closestNames } from '../../errors.js';
 import { pythonFilterClass } from '../../python/python-filter.js';
 import { isPythonRef } from '../../python/python-ref.js';
-import type { Doc, FilterConfig, FilterStepConfig } from '../../tasks/types.js';
+import type { Doc } from '../../task-config/doc.js';
+import type { FilterConfig, FilterStepConfig } from '../../task-config/filter-config.js';
 import { classFilterStep } from './class-filter.js';
 import { customFilter } from './custom.js';
 import { formatSpanFilter } from './format-span.js';
