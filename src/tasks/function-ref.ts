@@ -123,7 +123,7 @@ export async function resolveFunction(
       (candidate): candidate is string => candidate !== undefined && existsSync(candidate),
     );
     if (python) {
-      return { ref: createPythonRef(ref, python, exportName, yamlFile, keyPath), files: [python] };
+      return { ref: createPythonRef(ref, python, exportName, yamlFile, keyPath, location), files: [python] };
     }
     const tried = [...MODULE_EXTENSIONS, '.py']
       .map((extension) => path.basename(base) + extension)
