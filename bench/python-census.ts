@@ -16,13 +16,13 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AssayError } from '../src/errors.js';
-import { pythonRefsOf } from '../src/python/python-for-tasks.js';
 import { collectPythonRefs, type PythonFunctionRef } from '../src/python/python-ref.js';
 import { PythonRuntime } from '../src/python/python-runtime.js';
 import { PythonCallError, type PythonFailure } from '../src/python/worker-process.js';
 import { resolveFunctions } from '../src/tasks/function-ref.js';
 import { buildTaskIndex } from '../src/tasks/index.js';
 import { resolveTasks } from '../src/tasks/manager.js';
+import { pythonRefsOf } from '../src/tasks/python-for-tasks.js';
 import { cloneYaml, DeferredFunction } from '../src/tasks/yaml-loader.js';
 
 /** Whether a raw config has a `!function` whose module is a .py file (no .ts/.js beside it). */

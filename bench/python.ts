@@ -19,12 +19,12 @@ import { planTask } from '../src/evaluate/plan.js';
 import type { LoglikelihoodResult } from '../src/models/backend.js';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { chooseInterpreter } from '../src/python/interpreter.js';
-import { startPythonFor } from '../src/python/python-for-tasks.js';
 import { createPythonRef } from '../src/python/python-ref.js';
 import { PythonRuntime } from '../src/python/python-runtime.js';
+import type { Doc } from '../src/task-config/doc.js';
 import { resolveTasks } from '../src/tasks/manager.js';
+import { startPythonFor } from '../src/tasks/python-for-tasks.js';
 import { leafTasks } from '../src/tasks/task.js';
-import type { Doc } from '../src/tasks/types.js';
 import { median } from './median.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

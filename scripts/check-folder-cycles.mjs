@@ -4,11 +4,10 @@
  * first half, checks cycles between files). Every relative import of a non-test source file, value or
  * type, static or dynamic (read with TypeScript's own preProcessFile), is an edge from its folder (the
  * first level under src/; a file directly in src/ is its own node) to the imported file's; a cycle is a
- * strongly connected component of more than one node.
- *
- * Folder cycles that predate this check are listed in KNOWN (issue 18 item 3 says what is left to
- * untangle): a cycle is allowed only inside one of them, so they can shrink but not grow, and any other
- * cycle (evaluate ⇄ results, say) fails. Remove an entry when its cycle is gone; the check says so.
+ * strongly connected component of more than one node. No folder cycle is allowed: the layers, from the
+ * bottom, are drawn in docs/ARCHITECTURE.md ("Which folder may import which"); the task config types every
+ * stage reads live in their own bottom folder, src/task-config/, so that data/, python/ (the bridge),
+ * metrics/ and tasks/ stack one way (tasks above data and metrics, metrics above the bridge).
  * Hand-written because no cycle checker is a dependency and this one is ~100 lines over TypeScript's.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -17,12 +16,6 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
-
-/** Folder cycles not yet untangled: allowed, but only within one of these sets. */
-const KNOWN = [
-  // tasks/types.ts (task config types) sits below metrics, python and data, while tasks/ loads them.
-  ['data', 'metrics', 'python', 'tasks'],
-];
 
 const isSource = (name) =>
   /\.(ts|mts|tsx)$/.test(name) && !name.endsWith('.d.ts') && !/\.test\.[mc]?tsx?$/.test(name);
@@ -41,7 +34,8 @@ function sourceFiles(dir) {
  * Sub-folders that are a layer of their own, below the rest of their folder, and so a node of their own:
  * python/semantics (Python's str, regex, format, random and literal rules, which metrics, stats, sandbox
  * and prompts use) imports nothing from src/ but errors.ts, while the rest of python/ (the bridge to the
- * user's interpreter) sits above tasks/. A cycle through such a sub-folder, its parent included, still fails.
+ * user's interpreter) sits above it, with task-config/, and below metrics/ (whose filters run Python filter
+ * steps) and tasks/. A cycle through such a sub-folder, its parent included, still fails.
  */
 const LAYERS = ['python/semantics'];
 
@@ -113,25 +107,14 @@ function components(graph) {
 const cycles = components(edges);
 const problems = [];
 for (const cycle of cycles) {
-  if (KNOWN.some((known) => cycle.every((node) => known.includes(node)))) continue;
   const lines = [`import cycle between folders of src/: ${cycle.join(', ')}`];
   for (const from of cycle)
     for (const [to, imports] of edges.get(from) ?? [])
       if (cycle.includes(to)) lines.push(`  ${from} -> ${to}: ${imports.slice(0, 3).join('; ')}`);
   problems.push(lines.join('\n'));
 }
-for (const known of KNOWN) {
-  const still = cycles.some((cycle) => known.some((node) => cycle.includes(node)));
-  if (!still) {
-    problems.push(
-      `the known folder cycle ${known.join(', ')} is gone: remove it from KNOWN in scripts/check-folder-cycles.mjs`,
-    );
-  }
-}
 if (problems.length) {
   process.stderr.write(`${problems.join('\n')}\n`);
   process.exit(1);
 }
-process.stdout.write(
-  `folder import cycles: none beyond the ${KNOWN.length} known (${KNOWN.map((known) => known.join('/')).join('; ')})\n`,
-);
+process.stdout.write('folder import cycles: none\n');

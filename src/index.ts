@@ -76,6 +76,7 @@ export {
   simpleEvaluate,
 } from './run/evaluate.js';
 export * as stats from './stats/index.js';
+export type { Doc } from './task-config/doc.js';
+export type { TaskConfig } from './task-config/task-config.js';
 export { defineTask } from './tasks/define-task.js';
 export type { GroupNode, LoadedTask, TaskNode } from './tasks/task.js';
-export type { Doc, TaskConfig } from './tasks/types.js';

@@ -10,9 +10,10 @@ import { existsSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AssayError } from '../errors.js';
-import { fnmatchToRegExp, isGlob } from '../tasks/fnmatch.js';
-import { fileSha256 } from '../tasks/source-hash.js';
-import type { Doc, TaskConfig } from '../tasks/types.js';
+import { fnmatchToRegExp, isGlob } from '../python/semantics/fnmatch.js';
+import type { Doc } from '../task-config/doc.js';
+import type { TaskConfig } from '../task-config/task-config.js';
+import { fileSha256 } from '../util/file-digest.js';
 import { type HubDataSource, hubSplit, looksLikeHubId } from './hub/dataset.js';
 import { type DataFormat, formatOfFile, readDataFile } from './readers.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { AssayError } from '../errors.js';
-import type { Doc } from '../tasks/types.js';
+import type { Doc } from '../task-config/doc.js';
 import { decodeUtf8 } from './utf8.js';
 
 export type DataFormat = 'json' | 'csv' | 'parquet';

@@ -7,9 +7,10 @@ import { boundRuntime } from '../python/python-runtime.js';
 import { bootstrapInterval } from '../stats/bootstrap-interval.js';
 import { sampleStddev } from '../stats/descriptive.js';
 import { groupStderr } from '../stats/group-stderr.js';
+import type { FunctionRef } from '../task-config/function-ref.js';
+import type { MetricConfig } from '../task-config/metric-config.js';
 import type { GroupNode, LoadedTask, TaskNode } from '../tasks/task.js';
 import { leafTasks } from '../tasks/task.js';
-import type { FunctionRef, MetricConfig } from '../tasks/types.js';
 import {
   type ClusteredSummary,
   clusteredSummary,

@@ -8,8 +8,10 @@ import { extractChoice } from '../metrics/extract-choice.js';
 import type { GenerateRequest } from '../models/backend.js';
 import type { ContextConfig } from '../prompts/context.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
+import type { Doc } from '../task-config/doc.js';
+import type { FunctionRef } from '../task-config/function-ref.js';
+import type { MetricConfig } from '../task-config/metric-config.js';
 import type { LoadedTask } from '../tasks/task.js';
-import type { Doc, FunctionRef, MetricConfig } from '../tasks/types.js';
 import { normalizeGenerationKwargs } from './generation-kwargs.js';
 
 export type McMode = 'loglikelihood' | 'generate';

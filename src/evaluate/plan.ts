@@ -10,8 +10,9 @@ import { buildContext } from '../prompts/context.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import { FewshotSampler, isSameSplit } from '../prompts/fewshot.js';
 import { prepareDocFunctions } from '../python/doc-functions.js';
+import type { Doc } from '../task-config/doc.js';
+import type { MetricConfig } from '../task-config/metric-config.js';
 import type { LoadedTask } from '../tasks/task.js';
-import type { Doc, MetricConfig } from '../tasks/types.js';
 import { normalizeGenerationKwargs } from './generation-kwargs.js';
 import { sampleSize } from './limit.js';
 import {

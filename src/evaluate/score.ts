@@ -14,7 +14,7 @@ import {
 } from '../python/python-runtime.js';
 import { pythonResponse } from '../python/responses.js';
 import { pythonStr } from '../python/semantics/literal.js';
-import type { MetricConfig } from '../tasks/types.js';
+import type { MetricConfig } from '../task-config/metric-config.js';
 import { isLatencyTimeout } from './latency-cap.js';
 import { generativeChoiceResults } from './mc-generate.js';
 import type { DocPerplexity } from './perplexity/types.js';

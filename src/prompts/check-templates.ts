@@ -4,7 +4,7 @@
  * Jinja (plain text), so no data is needed to decide which strings are templates.
  */
 import { AssayError, type ErrorLocation } from '../errors.js';
-import type { TaskConfig } from '../tasks/types.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 import { checkTemplate } from './template.js';
 
 type KeyPath = readonly (string | number)[];

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { ChatMessage } from '../models/backend.js';
-import type { TaskConfig } from '../tasks/types.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 import { buildContext, maybeDelimit, multipleChoiceContinuations } from './context.js';
 
 describe('maybeDelimit (lm-eval api/utils.py)', () => {

@@ -14,7 +14,8 @@ import type { ChatMessage } from '../models/backend.js';
 import { pythonStr } from '../python/semantics/literal.js';
 import { characters, isSpace } from '../python/semantics/string.js';
 import { pythonIndex } from '../python/semantics/values.js';
-import type { Doc, TaskConfig } from '../tasks/types.js';
+import type { Doc } from '../task-config/doc.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 import { type DocLocation, docToChoice, docToTarget, docToText, resolveField } from './doc-to.js';
 
 /** The config fields prompt assembly reads. */

@@ -5,7 +5,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import { AssayError } from '../errors.js';
-import type { Doc, FunctionRef, TaskConfig } from '../tasks/types.js';
+import type { Doc } from '../task-config/doc.js';
+import type { FunctionRef } from '../task-config/function-ref.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 import { docToChoice, docToTarget, docToText } from './doc-to.js';
 
 const DOC: Doc = {

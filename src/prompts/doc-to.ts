@@ -8,7 +8,9 @@
 import { AssayError } from '../errors.js';
 import { parsePythonLiteral, pythonStr } from '../python/semantics/literal.js';
 import { isDict } from '../python/semantics/values.js';
-import type { ChoiceField, Doc, FunctionRef, TaskConfig, TemplateField } from '../tasks/types.js';
+import type { Doc } from '../task-config/doc.js';
+import type { FunctionRef } from '../task-config/function-ref.js';
+import type { ChoiceField, TaskConfig, TemplateField } from '../task-config/task-config.js';
 import { renderTemplate } from './template.js';
 
 export interface DocLocation {

@@ -12,7 +12,8 @@
 import { AssayError } from '../errors.js';
 import { PythonRandom } from '../python/semantics/random.js';
 import { pythonEquals } from '../python/semantics/values.js';
-import type { Doc, TaskConfig } from '../tasks/types.js';
+import type { Doc } from '../task-config/doc.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 
 export type SamplerName = 'default' | 'first_n';
 

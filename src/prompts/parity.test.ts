@@ -9,7 +9,9 @@ import { PARITY_CASES, type ParityCase } from '../../test/fixtures/prompts/parit
 import type { ChatMessage } from '../models/backend.js';
 import { pythonSub } from '../python/semantics/regex.js';
 import { pythonStrip } from '../python/semantics/string.js';
-import type { Doc, FunctionRef, TaskConfig } from '../tasks/types.js';
+import type { Doc } from '../task-config/doc.js';
+import type { FunctionRef } from '../task-config/function-ref.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 import { buildContext, isMultipleInput, multipleChoiceContinuations } from './context.js';
 import { docToChoice, docToTarget } from './doc-to.js';
 import { FewshotSampler, isSameSplit } from './fewshot.js';

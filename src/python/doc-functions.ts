@@ -3,7 +3,8 @@
  * fewshot_config overrides) run over every doc the plan will read, in one request per task; the
  * evaluator's synchronous calls then read the results (python-ref.ts).
  */
-import type { Doc, TaskConfig } from '../tasks/types.js';
+import type { Doc } from '../task-config/doc.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 import { isPythonRef, type PythonFunctionRef } from './python-ref.js';
 import { boundRuntime, type ItemLocation, type PythonRuntime } from './python-runtime.js';
 

@@ -5,8 +5,9 @@
  * the runtime the ref is bound to (python-runtime.ts).
  */
 import path from 'node:path';
-import { AssayError } from '../errors.js';
-import type { Doc, FunctionRef } from '../tasks/types.js';
+import { AssayError, type ErrorLocation } from '../errors.js';
+import type { Doc } from '../task-config/doc.js';
+import type { FunctionRef } from '../task-config/function-ref.js';
 import { INTERPRETER_HINT } from './interpreter.js';
 
 /** What lm-eval does with the function, from where the YAML puts it. */
@@ -42,6 +43,11 @@ export interface PythonFunctionRef extends FunctionRef {
   /** The YAML that wrote the tag, and where in the config it sits (`metric_list.0.aggregation`). */
   readonly yamlFile: string;
   readonly keyPath: readonly (string | number)[];
+  /**
+   * Where the tag is written (file, line, column), for errors found after loading, when binding fails.
+   * The task loader, which reads the YAML's positions, gives it; otherwise the location is the YAML file.
+   */
+  readonly locate: () => Promise<ErrorLocation>;
   readonly usage: PythonFunctionKind;
   /** Set by PythonRuntime.bind: the worker's number for the function. */
   binding?: { runtime: PythonBinding; id: number };
@@ -98,6 +104,7 @@ export function createPythonRef(
   name: string,
   yamlFile: string,
   keyPath: readonly (string | number)[],
+  locate: () => Promise<ErrorLocation> = async () => ({ file: yamlFile }),
 ): PythonFunctionRef {
   const usage = usageOf(keyPath);
   const prepared = new WeakMap<object, unknown>();
@@ -110,6 +117,7 @@ export function createPythonRef(
     name,
     yamlFile,
     keyPath,
+    locate,
     usage,
     prepared,
     fn: undefined as unknown as FunctionRef['fn'],

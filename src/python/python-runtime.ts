@@ -7,8 +7,7 @@
  */
 import path from 'node:path';
 import { AssayError, type ErrorLocation } from '../errors.js';
-import type { Doc } from '../tasks/types.js';
-import { locateFunctionTag } from '../tasks/yaml-loader.js';
+import type { Doc } from '../task-config/doc.js';
 import type { WorkerRef } from './codec.js';
 import { chooseInterpreter } from './interpreter.js';
 import {
@@ -464,7 +463,7 @@ async function bindError(ref: PythonFunctionRef, failure: PythonFailure): Promis
       'python_package_missing',
       `${keyLabel(ref.keyPath)}: !function ${ref.ref} ${failure.message}`,
       {
-        location: { ...(await locateFunctionTag(ref.yamlFile, ref.ref)), field: keyLabel(ref.keyPath) },
+        location: { ...(await ref.locate()), field: keyLabel(ref.keyPath) },
         cause: new PythonCallError(failure),
       },
     );
@@ -474,7 +473,7 @@ async function bindError(ref: PythonFunctionRef, failure: PythonFailure): Promis
     ? `importing ${path.basename(ref.module)} failed: ${describeFailure(failure)}`
     : failure.message;
   return new AssayError('function_not_found', `${keyLabel(ref.keyPath)}: !function ${ref.ref}: ${what}`, {
-    location: { ...(await locateFunctionTag(ref.yamlFile, ref.ref)), field: keyLabel(ref.keyPath) },
+    location: { ...(await ref.locate()), field: keyLabel(ref.keyPath) },
     cause: new PythonCallError(failure),
   });
 }

@@ -11,8 +11,8 @@ import type { TaskPlan } from '../evaluate/plan.js';
 import type { TaskLatency } from '../evaluate/request-timing.js';
 import type { RunRecord } from '../evaluate/run-record.js';
 import type { GenerateRequest } from '../models/backend.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 import { leafTasks, type TaskNode } from '../tasks/task.js';
-import type { TaskConfig } from '../tasks/types.js';
 import {
   assayGitCommit,
   assayVersion,

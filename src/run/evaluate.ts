@@ -20,7 +20,6 @@ import type { Logger, RunListener } from '../events.js';
 import { checkBackendSpec, type ModelBackend } from '../models/backend.js';
 import { checkModelArgs, createBackend } from '../models/registry.js';
 import { deviceWarning, type RunModelSettings, withRunSettings } from '../models/run-settings.js';
-import { pythonRefsOf, startPythonFor } from '../python/python-for-tasks.js';
 import type { PythonRuntime } from '../python/python-runtime.js';
 import { startGitLookups } from '../results/manifest.js';
 import {
@@ -33,6 +32,7 @@ import { type EvaluationOutput, runOutput } from '../results/run-output.js';
 import { sanitizeModelName } from '../results/write.js';
 import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
+import { pythonRefsOf, startPythonFor } from '../tasks/python-for-tasks.js';
 import { applyRunMetadata } from '../tasks/run-metadata.js';
 import { type LoadedTask, leafTasks, type TaskNode } from '../tasks/task.js';
 

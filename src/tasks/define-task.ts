@@ -8,12 +8,15 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { AssayError } from '../errors.js';
+import type { Doc } from '../task-config/doc.js';
+import type { FunctionRef } from '../task-config/function-ref.js';
+import { OUTPUT_TYPES, type OutputType } from '../task-config/output-type.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 import { importModule } from './function-ref.js';
 import { applyGenerationDefaults } from './schema.js';
 import { hashFiles } from './source-hash.js';
 import type { LoadedTask } from './task.js';
 import { taskDocs } from './task-docs.js';
-import { type Doc, type FunctionRef, OUTPUT_TYPES, type OutputType, type TaskConfig } from './types.js';
 
 type DocsSource<D> = D[] | (() => D[] | Promise<D[]>);
 

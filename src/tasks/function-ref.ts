@@ -9,8 +9,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AssayError, type ErrorLocation } from '../errors.js';
 import { createPythonRef } from '../python/python-ref.js';
+import type { FunctionRef } from '../task-config/function-ref.js';
 import { installSelfReference } from './self-reference.js';
-import type { FunctionRef } from './types.js';
 import { DeferredFunction, locateFunctionTag } from './yaml-loader.js';
 
 /** A module's exports, and the local files it loaded (for the task's content hash). */
@@ -123,7 +123,7 @@ export async function resolveFunction(
       (candidate): candidate is string => candidate !== undefined && existsSync(candidate),
     );
     if (python) {
-      return { ref: createPythonRef(ref, python, exportName, yamlFile, keyPath), files: [python] };
+      return { ref: createPythonRef(ref, python, exportName, yamlFile, keyPath, location), files: [python] };
     }
     const tried = [...MODULE_EXTENSIONS, '.py']
       .map((extension) => path.basename(base) + extension)

@@ -14,8 +14,8 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssayError, type ErrorCode, type ErrorLocation } from '../errors.js';
+import { SETTLED_MS } from '../util/file-digest.js';
 import type { IndexEntry, IndexRoot, RootScan } from './index-types.js';
-import { SETTLED_MS } from './source-hash.js';
 
 /** Bumped whenever what a scan records changes, so caches written by older code are not read. */
 const FORMAT = 2;

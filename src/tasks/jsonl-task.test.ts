@@ -4,8 +4,8 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AssayError } from '../errors.js';
 import { isCodeScoreRequest } from '../sandbox/code-score.js';
+import type { Doc } from '../task-config/doc.js';
 import { codeExecRequest, codeExecTests, loadJsonlTask, parseJsonlTask } from './jsonl-task.js';
-import type { Doc } from './types.js';
 
 let dir: string;
 beforeEach(async () => {

@@ -14,9 +14,10 @@ import type { MetricDefinition } from '../metrics/types.js';
 import { CODE_SCORE_KIND, type CodeScoreRequest } from '../sandbox/code-score.js';
 import { type IoTest, ioProgram } from '../sandbox/io-tests.js';
 import { LANGUAGES, type Language } from '../sandbox/types.js';
+import type { Doc } from '../task-config/doc.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 import { hashFiles } from './source-hash.js';
 import type { LoadedTask } from './task.js';
-import type { Doc, TaskConfig } from './types.js';
 
 export const JSONL_METRICS = [
   'exact_match',

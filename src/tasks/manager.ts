@@ -6,8 +6,8 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AssayError, closestNames } from '../errors.js';
+import { fnmatch, isGlob } from '../python/semantics/fnmatch.js';
 import { loadModuleTask } from './define-task.js';
-import { fnmatch, isGlob } from './fnmatch.js';
 import { resolveFunctions } from './function-ref.js';
 import { buildTaskIndex, type IndexEntry, kindOf, type TaskIndex, type TaskLogger } from './index.js';
 import { loadJsonlTask } from './jsonl-task.js';

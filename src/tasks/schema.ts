@@ -6,8 +6,9 @@ import { z } from 'zod';
 import { AssayError, closestNames, type ErrorLocation } from '../errors.js';
 import { buildFilterPipeline } from '../metrics/filters/registry.js';
 import { getAggregation, getMetric } from '../metrics/registry.js';
+import { OUTPUT_TYPES } from '../task-config/output-type.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 import type { AggregateMetricConfig, GroupConfig } from './task.js';
-import { OUTPUT_TYPES, type TaskConfig } from './types.js';
 import { DeferredFunction } from './yaml-loader.js';
 
 /** Task fields assay reads (lm-eval's TaskConfig, minus the ones listed as unsupported below). */

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AssayError } from '../errors.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 import { taskDocs } from './task-docs.js';
-import type { TaskConfig } from './types.js';
 
 let dir: string;
 beforeAll(async () => {

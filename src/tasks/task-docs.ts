@@ -5,7 +5,8 @@
 import type { HubDataSource } from '../data/hub/dataset.js';
 import { type DataFile, hasLocalData, type LoadedSplit, loadSplitWithSource } from '../data/local-dataset.js';
 import { AssayError } from '../errors.js';
-import type { Doc, TaskConfig } from './types.js';
+import type { Doc } from '../task-config/doc.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 
 export interface TaskDocs {
   evalSplit?: string;

@@ -1,6 +1,18 @@
 import type { HubDataSource } from '../data/hub/dataset.js';
 import type { DataFile } from '../data/local-dataset.js';
-import type { Doc, FunctionRef, TaskConfig, TaskSource } from './types.js';
+import type { Doc } from '../task-config/doc.js';
+import type { FunctionRef } from '../task-config/function-ref.js';
+import type { TaskConfig } from '../task-config/task-config.js';
+
+/** Where a task came from, for the manifest and error messages. */
+export interface TaskSource {
+  /** `yaml`, `jsonl` or `typescript`. */
+  format: 'yaml' | 'jsonl' | 'typescript';
+  /** Absolute path of the file that defines the task. */
+  path: string;
+  /** sha256 of the task's content: its file plus every file it includes or imports. */
+  sha256: string;
+}
 
 /** What a custom (TypeScript) task adds on top of a TaskConfig: its own metrics and aggregations. */
 export interface CustomScoring {

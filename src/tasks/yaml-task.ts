@@ -7,12 +7,12 @@ import { FILTERS, getFilter } from '../metrics/filters/registry.js';
 import { isMetricName } from '../metrics/registry.js';
 import { hfEvaluateImportable } from '../python/interpreter.js';
 import { collectPythonRefs, createHfMetricRef, createRegisteredFilterRef } from '../python/python-ref.js';
+import type { TaskConfig } from '../task-config/task-config.js';
 import { resolveFunctions } from './function-ref.js';
 import { type Locate, parseTaskConfig, validateNames } from './schema.js';
 import { hashFiles } from './source-hash.js';
 import type { LoadedTask } from './task.js';
 import { taskDocs } from './task-docs.js';
-import type { TaskConfig } from './types.js';
 import { cloneYaml, locateKey, type YamlMapping } from './yaml-loader.js';
 
 export interface YamlTaskSource {

@@ -1,10 +1,10 @@
 /**
  * `assay data fetch`: downloads every split a task names (training, validation, test, few-shot) into
  * the Hub cache, so a later run, or a run on an air-gapped machine that gets a copy of the cache, needs
- * no network. Local datasets are skipped: there is nothing to fetch.
+ * no network. Local datasets are skipped: there is nothing to fetch. It takes tasks as plain data (a
+ * loaded task is one), so data/ stays below the task loaders.
  */
-
-import type { LoadedTask } from '../../tasks/task.js';
+import type { TaskConfig } from '../../task-config/task-config.js';
 import { loadSplitWithSource } from '../local-dataset.js';
 import type { HubDataSource } from './dataset.js';
 
@@ -13,11 +13,19 @@ export interface FetchedSplit {
   source: HubDataSource;
 }
 
+/** What prefetching needs of a task: its name, its config's dataset and split fields, and its file. */
+export interface PrefetchTask {
+  name: string;
+  config: TaskConfig;
+  /** The task file: relative data paths resolve against its folder. */
+  source: { path: string };
+}
+
 export interface PrefetchEvents {
   onSplit?(fetched: FetchedSplit): void;
 }
 
-function namedSplits(task: LoadedTask): string[] {
+function namedSplits(task: PrefetchTask): string[] {
   const { config } = task;
   const splits = [
     config.training_split,
@@ -30,7 +38,7 @@ function namedSplits(task: LoadedTask): string[] {
 }
 
 export async function prefetchTasks(
-  tasks: readonly LoadedTask[],
+  tasks: readonly PrefetchTask[],
   events: PrefetchEvents = {},
 ): Promise<FetchedSplit[]> {
   const fetched: FetchedSplit[] = [];

@@ -7,7 +7,7 @@
 
 import type { RunListener } from '../../events.js';
 import { hasTokenScoring, type ModelBackend, type TokenizerInfo } from '../../models/backend.js';
-import type { MetricConfig } from '../../tasks/types.js';
+import type { MetricConfig } from '../../task-config/metric-config.js';
 import type { TaskPlan } from '../plan.js';
 import type { Instance } from '../requests.js';
 import type { ScoredTask } from '../score.js';

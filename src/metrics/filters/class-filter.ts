@@ -5,7 +5,9 @@
  * `apply([responses], [doc])`; its first result is the doc's value.
  */
 import { AssayError } from '../../errors.js';
-import type { Doc, FilterStepConfig, FunctionRef } from '../../tasks/types.js';
+import type { Doc } from '../../task-config/doc.js';
+import type { FilterStepConfig } from '../../task-config/filter-config.js';
+import type { FunctionRef } from '../../task-config/function-ref.js';
 import type { FilterStep } from './types.js';
 
 interface FilterInstance {

@@ -4,9 +4,10 @@
  * and its first result is the doc's value.
  */
 import { AssayError } from '../../errors.js';
-import { pythonFilterFunction } from '../../python/python-filter.js';
 import { isPythonRef } from '../../python/python-ref.js';
-import type { Doc, FilterStepConfig } from '../../tasks/types.js';
+import type { Doc } from '../../task-config/doc.js';
+import type { FilterStepConfig } from '../../task-config/filter-config.js';
+import { pythonFilterFunction } from './python-filter.js';
 import { badArgument, type FilterDefinition, type FilterStep } from './types.js';
 
 type BatchFilter = (responses: unknown[], docs: Doc[]) => Iterable<unknown>;

@@ -2,7 +2,7 @@
  * lm-eval `map` (MapFilter): `mapping_dict.get(resp, default_value)` on each response. YAML mapping keys
  * arrive as strings, so a numeric response is looked up by its decimal form (Python would tell 1 from "1").
  */
-import type { FilterStepConfig } from '../../tasks/types.js';
+import type { FilterStepConfig } from '../../task-config/filter-config.js';
 import { badArgument, type FilterDefinition, type FilterStep, iterateResponses } from './types.js';
 
 function build(config: FilterStepConfig): FilterStep {

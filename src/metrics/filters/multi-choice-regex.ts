@@ -15,7 +15,8 @@ import {
   pythonSub,
 } from '../../python/semantics/regex.js';
 import { pythonStrip } from '../../python/semantics/string.js';
-import type { Doc, FilterStepConfig } from '../../tasks/types.js';
+import type { Doc } from '../../task-config/doc.js';
+import type { FilterStepConfig } from '../../task-config/filter-config.js';
 import { DEFAULT_FALLBACK, DEFAULT_REGEX_PATTERN } from './regex.js';
 import {
   badArgument,

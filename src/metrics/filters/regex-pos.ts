@@ -6,7 +6,7 @@
 
 import { AssayError } from '../../errors.js';
 import { pythonFindAll } from '../../python/semantics/regex.js';
-import type { FilterStepConfig } from '../../tasks/types.js';
+import type { FilterStepConfig } from '../../task-config/filter-config.js';
 import { badArgument, describe, type FilterDefinition, type FilterStep, iterateResponses } from './types.js';
 
 const TAGGED_TOKEN = "\\('([^']*)', '([^']*)'\\)";

@@ -6,7 +6,7 @@
 
 import { type CompiledPythonRegex, compilePythonRegex, pythonFindAll } from '../../python/semantics/regex.js';
 import { pythonStrip } from '../../python/semantics/string.js';
-import type { FilterStepConfig } from '../../tasks/types.js';
+import type { FilterStepConfig } from '../../task-config/filter-config.js';
 import {
   type FilterDefinition,
   type FilterStep,

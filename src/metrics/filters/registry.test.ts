@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AssayError } from '../../errors.js';
-import type { FilterStepConfig } from '../../tasks/types.js';
+import type { FilterStepConfig } from '../../task-config/filter-config.js';
 import { buildFilterPipeline, buildFilterStep, defaultFilterPipeline, getFilter } from './registry.js';
 
 // Expected values come from running lm-eval's own filter classes (lm_eval/filters/extraction.py,

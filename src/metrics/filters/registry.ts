@@ -2,9 +2,9 @@
  * Every filter lm-eval's task YAMLs can name, and the pipeline that runs a `filter_list` entry.
  */
 import { AssayError, closestNames } from '../../errors.js';
-import { pythonFilterClass } from '../../python/python-filter.js';
 import { isPythonRef } from '../../python/python-ref.js';
-import type { Doc, FilterConfig, FilterStepConfig } from '../../tasks/types.js';
+import type { Doc } from '../../task-config/doc.js';
+import type { FilterConfig, FilterStepConfig } from '../../task-config/filter-config.js';
 import { classFilterStep } from './class-filter.js';
 import { customFilter } from './custom.js';
 import { formatSpanFilter } from './format-span.js';
@@ -12,6 +12,7 @@ import { lowercaseFilter } from './lowercase.js';
 import { majorityVoteFilter } from './majority-vote.js';
 import { mapFilter } from './map.js';
 import { multiChoiceRegexFilter } from './multi-choice-regex.js';
+import { pythonFilterClass } from './python-filter.js';
 import { regexFilter } from './regex.js';
 import { regexPosFilter } from './regex-pos.js';
 import { removeWhitespaceFilter } from './remove-whitespace.js';

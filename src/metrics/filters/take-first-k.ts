@@ -1,6 +1,6 @@
 /** lm-eval `take_first_k`: keeps the first `k` responses; fewer than `k` is an error (raise `repeats`). */
 import { AssayError } from '../../errors.js';
-import type { FilterStepConfig } from '../../tasks/types.js';
+import type { FilterStepConfig } from '../../task-config/filter-config.js';
 import { badArgument, type FilterDefinition, integerArgument, iterateResponses } from './types.js';
 
 function build(config: FilterStepConfig) {

@@ -5,7 +5,8 @@
  */
 import { AssayError } from '../../errors.js';
 import { pythonPosition } from '../../python/semantics/values.js';
-import type { Doc, FilterStepConfig } from '../../tasks/types.js';
+import type { Doc } from '../../task-config/doc.js';
+import type { FilterStepConfig } from '../../task-config/filter-config.js';
 
 export type FilterStep = ((responses: unknown, doc: Doc) => unknown) & {
   /**

@@ -19,9 +19,9 @@ import {
 import type { PerplexityReport } from '../../evaluate/perplexity/types.js';
 import type { TaskPlan } from '../../evaluate/plan.js';
 import type { Logger } from '../../events.js';
-import { startPythonFor } from '../../python/python-for-tasks.js';
 import { checkIncludePath } from '../../tasks/include-path.js';
 import { resolveTasks } from '../../tasks/manager.js';
+import { startPythonFor } from '../../tasks/python-for-tasks.js';
 import { applyRunMetadata } from '../../tasks/run-metadata.js';
 import { type LoadedTask, type TaskNode, uniqueLeaves } from '../../tasks/task.js';
 import { prepareOutputDirectory, type WrittenFiles, writeOutputs } from '../output.js';

@@ -1,6 +1,9 @@
 /**
  * Python's `fnmatch.fnmatchcase`: `*`, `?`, `[seq]`, `[!seq]`, whole-string match. lm-eval matches task
- * globs such as `mmlu_*` with it, so `--tasks` patterns select the same tasks here.
+ * globs such as `mmlu_*` with it, so `--tasks` patterns select the same tasks here (tasks/manager.ts);
+ * the last component of a local `data_files` glob is matched with it too (data/local-dataset.ts).
+ * Hand-written for parity: glob libraries (minimatch, picomatch) stop `*` at `/` and add syntax of their own
+ * (`**`, braces, extglobs) that fnmatch does not have.
  */
 export function fnmatchToRegExp(pattern: string): RegExp {
   let source = '';

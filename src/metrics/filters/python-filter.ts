@@ -3,12 +3,12 @@
  * applies them: a filter class (`function: !function utils.MyFilter`, built with the step's other keys)
  * and `custom`'s `filter_fn: !function utils.fn` (called as `filter_fn(resps, docs)`).
  */
-import { AssayError } from '../errors.js';
-import type { FilterStep } from '../metrics/filters/types.js';
-import type { Doc } from '../tasks/types.js';
-import { keyLabel, type PythonFunctionRef } from './python-ref.js';
-import { boundRuntime } from './python-runtime.js';
-import { pythonResponse } from './responses.js';
+import { AssayError } from '../../errors.js';
+import { keyLabel, type PythonFunctionRef } from '../../python/python-ref.js';
+import { boundRuntime } from '../../python/python-runtime.js';
+import { pythonResponse } from '../../python/responses.js';
+import type { Doc } from '../../task-config/doc.js';
+import type { FilterStep } from './types.js';
 
 function step(ref: PythonFunctionRef, mode: 'class' | 'custom', kwargs: Record<string, unknown>): FilterStep {
   const perDoc = (() => {

@@ -3,9 +3,9 @@
  * and binds every such function in one call. No Python function, no interpreter: a run of TypeScript
  * and template-only tasks never needs one.
  */
-import type { TaskNode } from '../tasks/task.js';
-import { collectPythonRefs, type PythonFunctionRef } from './python-ref.js';
-import { PythonRuntime, type PythonRuntimeOptions } from './python-runtime.js';
+import { collectPythonRefs, type PythonFunctionRef } from '../python/python-ref.js';
+import { PythonRuntime, type PythonRuntimeOptions } from '../python/python-runtime.js';
+import type { TaskNode } from './task.js';
 
 /** Every Python function of the tasks and groups under `nodes`. */
 export function pythonRefsOf(nodes: readonly TaskNode[]): PythonFunctionRef[] {
