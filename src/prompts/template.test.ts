@@ -350,7 +350,7 @@ test('compiled templates are cached: a source seen before renders without being 
   const fresh = renderAll((i) => `{# ${i} #}`);
   expect(fresh.out).toEqual(cached.out);
   expect(cached.out[0]).toBe(
-    'Question number 0 about anatomy?\nA. alpha\nB. beta\'s\nC. gamma\nD. delta\nAnswer:',
+    "Question number 0 about anatomy?\nA. alpha\nB. beta's\nC. gamma\nD. delta\nAnswer:",
   );
   expect(cached.ms * 2).toBeLessThan(fresh.ms);
 });
