@@ -5,6 +5,8 @@
  * the suite starts some twenty of them. When dist/ was built after the last change to any source file
  * (as `npm test` does: build, typecheck, then vitest), the tests use dist's compiled worker instead; the
  * worker speaks the same protocol because it is built from the same sources. Otherwise nothing changes.
+ * "Built after" reads the build's own record, dist/tsconfig.build.tsbuildinfo, which `tsc -b` rewrites on
+ * every build that saw a change: the worker's own file keeps its old time when its output did not change.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +18,8 @@ function newestSource(directory: string): number {
     const file = path.join(directory, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(file));
     // Test files are not part of the build (tsconfig.build.json excludes them): editing one leaves dist/ current.
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(file).mtimeMs);
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+      newest = Math.max(newest, statSync(file).mtimeMs);
   }
   return newest;
 }
@@ -24,8 +27,9 @@ function newestSource(directory: string): number {
 export default function setup(): void {
   if (process.env.ASSAY_GGUF_WORKER) return;
   const worker = path.join(repoRoot, 'dist', 'models', 'gguf', 'engine-worker.js');
-  if (!existsSync(worker)) return;
-  if (statSync(worker).mtimeMs > newestSource(path.join(repoRoot, 'src'))) {
+  const buildInfo = path.join(repoRoot, 'dist', 'tsconfig.build.tsbuildinfo');
+  if (!existsSync(worker) || !existsSync(buildInfo)) return;
+  if (statSync(buildInfo).mtimeMs >= newestSource(path.join(repoRoot, 'src'))) {
     process.env.ASSAY_GGUF_WORKER = worker;
   }
 }

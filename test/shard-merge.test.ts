@@ -10,10 +10,17 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reportError } from '../src/cli/errors.js';
+import { GgufBackend } from '../src/models/gguf/gguf-backend.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
 import { type MergeOptions, type MergeResult, mergeShards } from '../src/results/merge/merge-shards.js';
-import { type EvaluateOptions, type EvaluateResult, evaluate } from '../src/run/evaluate.js';
+import {
+  type EvaluateOptions,
+  type EvaluateResult,
+  evaluate,
+  type SimpleEvaluateOptions,
+  simpleEvaluate,
+} from '../src/run/evaluate.js';
 import { startTestServer, type TestServer } from './fixtures/openai-server.js';
 import { findOne, readJson, runCli, tempDir } from './helpers.js';
 
@@ -536,19 +543,30 @@ describe('assay merge of perplexity runs (loglikelihood_rolling)', () => {
   const model = path.join(out, 'random.gguf');
   writeFileSync(model, writeGguf(randomLlamaGguf({ seed: 5 })));
 
-  async function singleAndMerged(name: string, model: Partial<EvaluateOptions>, shards: number) {
+  /**
+   * The single run, then each shard, then the merge. `model` is a backend by name (evaluate creates and
+   * closes one per run) or one backend held across all the runs (simpleEvaluate): a GGUF engine costs
+   * about 1.3 CPU s to start, and which process scores a shard's windows does not change what the merge
+   * must add up to.
+   */
+  async function singleAndMerged(
+    name: string,
+    model: Partial<EvaluateOptions> | Pick<SimpleEvaluateOptions, 'model' | 'modelName' | 'perplexity'>,
+    shards: number,
+  ) {
     const warnings: string[] = [];
-    const run = (output: string, extra: Partial<EvaluateOptions> = {}) =>
-      evaluate({
-        model: 'dummy',
-        ...model,
+    const run = (output: string, extra: Pick<EvaluateOptions, 'shard'> = {}) => {
+      const common = {
         tasks: [task],
         outputPath: path.join(out, name, output),
         logSamples: true,
         batchSize: 1,
-        logger: { warn: (message) => warnings.push(message) },
-        ...extra,
-      });
+        logger: { warn: (message: string) => warnings.push(message) },
+      };
+      return typeof model.model === 'object'
+        ? simpleEvaluate({ ...(model as SimpleEvaluateOptions), ...common, ...extra })
+        : evaluate({ model: 'dummy', ...(model as Partial<EvaluateOptions>), ...common, ...extra });
+    };
     const single = await run('single');
     expect(warnings.join('\n')).not.toMatch(/Error/);
     expect(single.results.errors.samples).toBe(0);
@@ -587,15 +605,13 @@ describe('assay merge of perplexity runs (loglikelihood_rolling)', () => {
     ['chunked', { mode: 'chunked', maxLength: 16 }],
   ] as const) {
     it(`gguf, ${mode}: the merged block is what the merged logs add up to; counts and tokenizer equal the single run's`, async () => {
+      // --model gguf --model_args model=…,n_ctx=64,threads=1,batch_size=1, one engine for the three runs.
+      const backend = await GgufBackend.create({ modelPath: model, nCtx: 64, threads: 1, sequences: 1 });
       const { single, merged } = await singleAndMerged(
         `gguf-${mode}`,
-        {
-          model: 'gguf',
-          modelArgs: { model, n_ctx: 64, threads: 1, batch_size: 1 },
-          perplexity: { ...perplexity },
-        },
+        { model: backend, modelName: 'gguf', perplexity: { ...perplexity } },
         2,
-      );
+      ).finally(() => backend.close());
       const report = single.results.perplexity.shard_ppl;
       expect(report.mode).toBe(mode);
       expect(report.scored_tokens).toBeGreaterThan(100);
