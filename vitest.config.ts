@@ -17,45 +17,24 @@ const timed = [
 ];
 
 /**
- * Every other file runs in parallel: each in its own forked process (so process.env, process.chdir and
- * loaded native modules are per file), on ports the OS picks (listen(0)), in temporary folders of its own.
- * Most of the suite waits on child processes, loopback servers and timers, so one worker more than the two
- * cores keeps them busy. Measured on this 2-core machine over 29 files (gguf, perplexity, kld, viewer,
- * http-e2e, cluster, red-team, python, data, results): 2 workers 160 s, 3 workers 110 s, 4 workers 123 s
- * wall, each about 140 CPU s.
+ * Every file runs in parallel with the others, on ports the OS picks (listen(0)), in temporary folders of its own.
+ * Most of the suite waits on child processes (CLI runs, GGUF engines, Python, sandboxes), loopback servers
+ * and timers, so two workers more than the two cores keep them busy. Measured on this 2-core machine, whole
+ * suite with the files shared as below: 3 workers 135 s, 4 workers 117 and 117 s, 5 workers 121 s.
  */
-const MAX_WORKERS = 3;
+const MAX_WORKERS = 4;
 
 /**
- * Pure unit folders, run without per-file isolation (`isolate: false`): a worker runs several of their files
- * in one process and imports shared modules once, instead of a fork and a fresh module graph per file.
- * Audited for what would leak from one file to the next (grep of their tests): none sets process.env, calls
- * process.chdir, installs fake timers, stubs globals or modules, registers signal handlers or sets
- * process.exitCode; the files that do are listed in `isolated` and keep a process of their own (a new test
- * file here that does any of these goes there too). Measured on this machine: the 82 files of the first ten
- * folders 64 -> 37 CPU s, the 15 of cli and models 14.0 -> 11.9 CPU s.
+ * Files run without per-file isolation (`isolate: false`): a worker runs several files in one process and
+ * imports shared modules (vitest's runtime, zod, node-llama-cpp, the CLI) once, instead of a fork and a
+ * fresh module graph per file. What could leak from one file to the next was audited by grep of the tests:
+ * the files that set process.env, call process.chdir, install fake timers, stub globals or modules, leave
+ * a spy in place or register signal handlers are listed in `isolated` and keep a process of their own (a
+ * new test file that does any of these goes there too); spies that are restored in a `finally`
+ * (runCliInProcess, the merge refusals) and process.exitCode saved and restored are fine. Measured on this
+ * machine, whole suite at 3 workers: every file isolated but the unit folders 144.5 s wall and 229 s user
+ * CPU, all shared but `isolated` 135 s and 204 s.
  */
-const shared = [
-  'src/stats/**/*.test.ts',
-  'src/metrics/**/*.test.ts',
-  'src/results/**/*.test.ts',
-  'src/evaluate/**/*.test.ts',
-  'src/util/**/*.test.ts',
-  'src/view/**/*.test.ts',
-  'src/export/**/*.test.ts',
-  'src/cache/**/*.test.ts',
-  'src/tasks/**/*.test.ts',
-  'src/prompts/**/*.test.ts',
-  'src/cli/**/*.test.ts',
-  'src/models/dummy/**/*.test.ts',
-  'src/models/tokenizers/**/*.test.ts',
-  'src/models/managed-server/**/*.test.ts',
-  'src/models/run-settings.test.ts',
-  'src/models/caching-backend.test.ts',
-  'src/models/gguf/writer.test.ts',
-  'src/models/gguf/token-requests.test.ts',
-  'src/models/gguf/model-file.test.ts',
-];
 const isolated = [
   // process.chdir and PYTHONPATH.
   'src/tasks/lm-eval-tree.test.ts',
@@ -65,6 +44,17 @@ const isolated = [
   'src/cli/main.test.ts',
   // process.env (the hub's variables).
   'src/cli/run.test.ts',
+  // Loads a model in this process and reads llama.cpp's log, which node-llama-cpp routes to the first
+  // Llama instance of a process only.
+  'src/models/gguf/model-file.test.ts',
+  // process.chdir.
+  'src/data/local-dataset.test.ts',
+  'test/e2e-options.test.ts',
+  // process.env: the Hub's variables, PATH, PYTHONPATH.
+  'test/builtin-tasks/parity.test.ts',
+  'test/managed-server.test.ts',
+  'test/python-missing-packages.e2e.test.ts',
+  'test/python-tasks.e2e.test.ts',
 ];
 
 export default defineConfig({
@@ -81,26 +71,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'parallel',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [...timed, ...shared],
-          maxWorkers: MAX_WORKERS,
-        },
-      },
-      {
-        // The files of the shared folders that must keep a process of their own.
-        extends: true,
-        test: { name: 'isolated', include: isolated, exclude: timed, maxWorkers: MAX_WORKERS },
-      },
-      {
-        extends: true,
-        test: {
           name: 'shared',
-          include: shared,
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: [...timed, ...isolated],
           isolate: false,
           maxWorkers: MAX_WORKERS,
         },
+      },
+      {
+        // The files that must keep a process of their own.
+        extends: true,
+        test: { name: 'isolated', include: isolated, exclude: timed, maxWorkers: MAX_WORKERS },
       },
       {
         extends: true,
@@ -108,6 +89,8 @@ export default defineConfig({
           name: 'timed',
           include: timed,
           maxWorkers: 2,
+          // After the other projects (group 0), which share the cores among themselves.
+          sequence: { groupOrder: 1 },
         },
       },
     ],
