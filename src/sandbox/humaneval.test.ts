@@ -168,9 +168,15 @@ describeSandbox('humaneval in the sandbox', () => {
 
   it('gives the exact unbiased pass@1 and pass@10 for a mix, with per-sample outcomes', async () => {
     const n = 12;
-    // Correct samples per problem, and what the wrong ones do: a wrong answer, an exception, a hang.
+    // Correct samples per problem, and what the wrong ones do: a wrong answer, an exception, a hang. The
+    // hang sleeps rather than spins: the timeout is on the wall clock either way, and eleven busy loops of
+    // 1.5 s each would burn 16 CPU s (adversarial.test.ts stops a spinning loop).
     const correct = [12, 3, 0, 1];
-    const wrong = ['    return 0\n', '    raise ValueError("no idea")\n', '    while True:\n        pass\n'];
+    const wrong = [
+      '    return 0\n',
+      '    raise ValueError("no idea")\n',
+      '    import time\n    while True:\n        time.sleep(1)\n',
+    ];
     const completions = new Map(
       PROBLEMS.map((problem, index) => [
         problem.prompt,
