@@ -9,7 +9,6 @@ import { getAggregation, getMetric } from '../metrics/registry.js';
 import { OUTPUT_TYPES } from '../task-config/output-type.js';
 import type { TaskConfig } from '../task-config/task-config.js';
 import type { AggregateMetricConfig, GroupConfig } from './task.js';
-import { DeferredFunction } from './yaml-loader.js';
 
 /** Task fields assay reads (lm-eval's TaskConfig, minus the ones listed as unsupported below). */
 export const TASK_FIELDS = [

@@ -18,7 +18,7 @@ import { regexPosFilter } from './regex-pos.js';
 import { removeWhitespaceFilter } from './remove-whitespace.js';
 import { takeFirstFilter } from './take-first.js';
 import { takeFirstKFilter } from './take-first-k.js';
-import { type FilterDefinition, type FilterPipeline, type FilterStep, filterLabel } from './types.js';
+import type { FilterDefinition, FilterPipeline, FilterStep } from './types.js';
 import { uppercaseFilter } from './uppercase.js';
 
 export type FilterName =
