@@ -62,8 +62,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // expect.poll's default of 1 s is shorter than a browser page's update takes when the suite loads
-    // both cores (the viewer's paired tests after a baseline change); a poll still fails at once on a
-    // wrong final value only after this long, so it is a bound on waiting, not on correctness.
+    // both cores (the viewer's paired tests after a baseline change). A poll whose expected value never
+    // comes fails after this long: it bounds the wait, not what is checked.
     expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
