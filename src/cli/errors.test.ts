@@ -68,6 +68,37 @@ describe('option fields in library messages', () => {
     expect(unmapped).toEqual([]);
   });
 
+  it('no library message names a flag of its own (the CLI maps fields to flags)', () => {
+    const flags = new Set<string>();
+    for (const [, table] of TABLES) for (const name of Object.keys(table)) flags.add(name);
+    // Files whose --words are another program's flags or a command for the user to type, not assay's options.
+    const elsewhere = new Map([
+      [`models${path.sep}managed-server${path.sep}server-args.ts`, "vLLM's and SGLang's flags"],
+      [`models${path.sep}managed-server${path.sep}managed-backend.ts`, "the server's --host and --port"],
+      [`models${path.sep}managed-server${path.sep}server-facts.ts`, "nvidia-smi's flags"],
+      [`sandbox${path.sep}bubblewrap.ts`, "bwrap's and prlimit's flags"],
+      [`data${path.sep}hub${path.sep}dataset.ts`, 'the `assay data fetch` command to run'],
+      [`view${path.sep}compare.ts`, "the viewer's page, for CLI and library users alike"],
+    ]);
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter(
+      (file) =>
+        file.endsWith('.ts') &&
+        !file.endsWith('.test.ts') &&
+        !file.startsWith(`cli${path.sep}`) &&
+        !elsewhere.has(file),
+    );
+    const named: string[] = [];
+    for (const file of files) {
+      for (const [index, line] of readFileSync(path.join(src, file), 'utf8').split('\n').entries()) {
+        const code = line.trim();
+        if (code.startsWith('*') || code.startsWith('//') || code.startsWith('/*')) continue;
+        for (const match of line.matchAll(/--([a-z][a-z_]*)/g))
+          if (flags.has(match[1])) named.push(`${file}:${index + 1} --${match[1]}`);
+      }
+    }
+    expect(named).toEqual([]);
+  });
+
   it('become the flag of the table, whole messages included', () => {
     expect(
       withFlagNames(

@@ -29,7 +29,7 @@ export function isLatencyTimeout(value: unknown): value is LatencyTimeout {
 /** The reason given to the AbortSignal of a request that went over the cap. */
 export class LatencyCapExceeded extends Error {
   constructor(seconds: number) {
-    super(`no answer within --max_latency_s ${seconds}`);
+    super(`no answer within ${seconds} s (\`maxLatencyS\`)`);
     this.name = 'LatencyCapExceeded';
   }
 }

@@ -33,7 +33,7 @@ const TRAILING_ANSWER = /\s*Answer:\s*$/i;
 export const GENERATE_METRICS: MetricConfig[] = [{ metric: 'acc' }];
 
 function functionRef<F>(ref: string, fn: F): FunctionRef<F> {
-  return { kind: 'function', ref, file: '<assay --mc_mode generate>', fn };
+  return { kind: 'function', ref, file: '<assay mcMode generate>', fn };
 }
 
 /** Refuses tasks whose multiple-choice scoring cannot be re-read from a letter. */

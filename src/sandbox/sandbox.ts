@@ -67,7 +67,7 @@ export interface SandboxDescription {
 }
 
 export const UNSAFE_WARNING =
-  'UNSAFE: model-written code ran WITHOUT a sandbox (--unsafe_code_without_sandbox): rlimits only, with access to the host filesystem and network';
+  'UNSAFE: model-written code ran WITHOUT a sandbox (`unsafeCodeWithoutSandbox`): rlimits only, with access to the host filesystem and network';
 
 const VERDICTS =
   'checked programs (HumanEval, MBPP): the test runs in a trusted checker process that the program cannot reach, and passes only when it returns; code_exec: the outputs are compared outside the sandbox, whose program never sees the expected values';

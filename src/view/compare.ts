@@ -91,7 +91,12 @@ export async function compareRuns(runs: DiscoveredRun[], indexFor: IndexFor): Pr
         candidate.summary.tasks.includes(task) &&
         !(baseline.sampleFiles.has(task) && candidate.sampleFiles.has(task))
       )
-        skipped.push({ task, candidateRun, reason: 'no sample log in both runs (run with --log_samples)' });
+        skipped.push({
+          task,
+          candidateRun,
+          reason:
+            'no sample log in both runs (paired tests need runs made with --log_samples, `logSamples` in the library)',
+        });
     }
     let comparison: ReturnType<typeof compareLoadedRuns>;
     try {

@@ -56,7 +56,7 @@ export function renderGrid(headers: string[], body: string[][], format: Comparis
 function ids(list: Array<number | string>): string {
   const shown = list.slice(0, LISTED_IDS).join(', ');
   return list.length > LISTED_IDS
-    ? `${shown}, … (${list.length - LISTED_IDS} more; --format json lists all)`
+    ? `${shown}, … (${list.length - LISTED_IDS} more; the JSON report lists all)`
     : shown || '-';
 }
 
