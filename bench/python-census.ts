@@ -23,7 +23,7 @@ import { resolveFunctions } from '../src/tasks/function-ref.js';
 import { buildTaskIndex } from '../src/tasks/index.js';
 import { resolveTasks } from '../src/tasks/manager.js';
 import { pythonRefsOf } from '../src/tasks/python-for-tasks.js';
-import { cloneYaml, DeferredFunction } from '../src/tasks/yaml-loader.js';
+import { cloneYaml, DeferredFunction, loadYaml } from '../src/tasks/yaml-loader.js';
 
 /** Whether a raw config has a `!function` whose module is a .py file (no .ts/.js beside it). */
 function hasPythonTag(node: unknown, root: string): boolean {
@@ -165,17 +165,24 @@ async function main(): Promise<void> {
   for (const [count, name] of names.entries()) {
     if (count % 1000 === 0) process.stderr.write(`census: ${count}/${names.length}\n`);
     const entry = index.entries.get(name);
-    const usesPython = hasPythonTag(entry?.config, root);
+    // The index keeps a few keys of each file, not its config: read the task's YAML (includes merged) for the
+    // failure path's questions (does it name Python functions, would they import).
+    const rawConfig = async () =>
+      entry?.path && entry.format === 'yaml'
+        ? (await loadYaml(entry.path).catch(() => undefined))?.config
+        : undefined;
     let nodes: Awaited<ReturnType<typeof resolveTasks>>;
     try {
       nodes = await resolveTasks([name], { index, builtinDir: false, python });
     } catch (error) {
       if (!(error instanceof AssayError)) throw error;
       const unsupported = UNSUPPORTED.test(error.message);
+      const config = await rawConfig();
+      const usesPython = hasPythonTag(config, root);
       // Would its Python functions import once the loader gap is fixed?
       let pythonImports: boolean | null = null;
       try {
-        const resolved = await resolveFunctions(cloneYaml(entry?.config ?? {}));
+        const resolved = await resolveFunctions(cloneYaml(config ?? {}));
         const refs = collectPythonRefs(resolved.value);
         if (refs.length) pythonImports = (await bind(refs)).every((failure) => failure === undefined);
       } catch {

@@ -43,7 +43,8 @@ async function inflateSampleLog(directory: string): Promise<{ file: string; byte
       filtered_resps: [` answer ${i}`],
       exact_match: i % 3 === 0 ? 1 : 0,
     };
-    if (!out.write(`${JSON.stringify(line)}\n`)) await new Promise((resolve) => out.once('drain', resolve));
+    if (!out.write(`${JSON.stringify(line)}\n`))
+      await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve, reject) =>
     out.end((error?: Error | null) => (error ? reject(error) : resolve())),
