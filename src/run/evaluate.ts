@@ -291,23 +291,11 @@ async function run(
   options: CommonOptions,
   prepared: PreparedRun,
 ): Promise<EvaluateResult> {
-  const {
-    limit,
-    samples,
-    shard,
-    mcMode,
-    seeds,
-    genKwargs,
-    applyChatTemplate,
-    nodes,
-    codeSandbox,
-    python,
-    pins,
-  } = prepared;
+  // What prepareRun settled goes to the evaluation as it is (its fields are RunOptions' own).
+  const { nodes, ...settled } = prepared;
+  const { shard, samples, applyChatTemplate } = settled;
   const evaluated = await runEvaluation(backend, nodes, {
-    limit,
-    samples,
-    shard,
+    ...settled,
     shardRecord: shard && {
       index: shard.index,
       count: shard.count,
@@ -317,23 +305,16 @@ async function run(
       predict_only: options.predictOnly ?? false,
       ...(options.metadata ? { metadata: options.metadata } : {}),
     },
-    mcMode,
     numFewshot: options.numFewshot,
-    seeds,
     systemInstruction: options.systemInstruction,
-    applyChatTemplate,
     // lm-eval ≥ 0.4.10: few-shot as multi-turn is the default under a chat template.
     fewshotAsMultiturn: options.fewshotAsMultiturn ?? applyChatTemplate !== false,
-    genKwargs,
     bootstrapIters: options.bootstrapIters ?? 100000,
     predictOnly: options.predictOnly ?? false,
     modelLabel: { ...label, batchSize: options.batchSize ?? 1 },
     useCache: options.useCache ?? null,
     listener: options.listener,
-    codeSandbox,
     perplexity: options.perplexity,
-    python,
-    pins,
     maxLatencyS: options.maxLatencyS,
   }).finally(() => closePrepared(prepared));
   const output = runOutput(evaluated);
