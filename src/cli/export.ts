@@ -1,6 +1,6 @@
 import { AssayError } from '../errors.js';
 import { type ExportRequest, exportRun } from '../export/export-run.js';
-import { hubSettingsFromArgs } from '../export/hub.js';
+import { hubSettingsFromArgs } from '../export/hub-settings.js';
 import { mlflowSettingsFromEnv } from '../export/mlflow.js';
 import { loadExportSource } from '../export/source.js';
 import { EXPORT_TARGETS, type ExportLogger, type ExportTargetName } from '../export/target.js';

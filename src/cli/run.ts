@@ -1,15 +1,13 @@
 import { AssayError } from '../errors.js';
 import type { RunEvent, RunListener } from '../events.js';
 import type { ExportRequest } from '../export/export-run.js';
-import { exportRun } from '../export/export-run.js';
-import { hubSettingsFromArgs } from '../export/hub.js';
+import { hubSettingsFromArgs } from '../export/hub-settings.js';
 import type { ResultsFile } from '../results/results-file.js';
 import { makeTable } from '../results/table.js';
 import { type EvaluateOptions, evaluate } from '../run/evaluate.js';
 import { buildTaskIndex } from '../tasks/index.js';
 import { readConfigFile } from './config-file.js';
 import { reportError, withFlagNames } from './errors.js';
-import { consoleExportLogger } from './export.js';
 import { splitList } from './flag-values.js';
 import { configKeys, type FlagValues, parseFlags } from './option-table.js';
 import { progressListener } from './progress.js';
@@ -295,6 +293,11 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
     if (result.files) info(`results written to ${result.files.results}`);
     if (result.files && options.hubExport) {
       try {
+        // Loaded only when the run pushes: the upload code is no part of a plain run's start-up.
+        const [{ exportRun }, { consoleExportLogger }] = await Promise.all([
+          import('../export/export-run.js'),
+          import('./export.js'),
+        ]);
         const report = await exportRun(result.files.results, options.hubExport, {
           logger: consoleExportLogger,
         });

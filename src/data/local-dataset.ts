@@ -14,7 +14,8 @@ import { fnmatchToRegExp, isGlob } from '../python/semantics/fnmatch.js';
 import type { Doc } from '../task-config/doc.js';
 import type { TaskConfig } from '../task-config/task-config.js';
 import { fileSha256 } from '../util/file-digest.js';
-import { type HubDataSource, hubSplit, looksLikeHubId } from './hub/dataset.js';
+import type { HubDataSource, HubSplit } from './hub/dataset.js';
+import { looksLikeHubId } from './hub/repo-id.js';
 import { type DataFormat, formatOfFile, readDataFile } from './readers.js';
 
 /** HF's packaged builders that read local files. `jsonl` is accepted as a synonym of `json`. */
@@ -272,8 +273,9 @@ export async function loadSplitWithSource(
 ): Promise<LoadedSplit> {
   const hub = hubDatasetOf(config, taskFile);
   if (!hub) return loadLocalSplit(config, taskFile, split);
-  let found: Awaited<ReturnType<typeof hubSplit>>;
+  let found: HubSplit;
   try {
+    const { hubSplit } = await import('./hub/dataset.js');
     found = await hubSplit(hub, split);
   } catch (error) {
     if (error instanceof AssayError && error.location.file === undefined) {

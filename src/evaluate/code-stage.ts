@@ -6,13 +6,8 @@
  */
 import { AssayError } from '../errors.js';
 import type { RunListener } from '../events.js';
-import {
-  type CodeScoreRequest,
-  codeScoreProblem,
-  isCodeScoreMarked,
-  runCodeRequest,
-} from '../sandbox/code-score.js';
-import { CodeSandbox, type CreateSandboxOptions, UNSAFE_WARNING } from '../sandbox/sandbox.js';
+import { type CodeScoreRequest, codeScoreProblem, isCodeScoreMarked } from '../sandbox/code-score-request.js';
+import type { CodeSandbox, CreateSandboxOptions } from '../sandbox/sandbox.js';
 import type { CodeOutcome } from '../sandbox/types.js';
 import { leafTasks, type TaskNode } from '../tasks/task.js';
 import type { ScoredDoc, ScoredTask } from './score.js';
@@ -71,6 +66,7 @@ export async function runCodeStage(
     phase: 'scoring',
     detail: `${task}: running ${programs} programs in the ${sandbox.options.mode} sandbox`,
   });
+  const { runCodeRequest } = await import('../sandbox/code-score.js');
   const results = await Promise.all(pending.map((item) => runCodeRequest(sandbox, item.request)));
   pending.forEach((item, index) => {
     const { metrics, outcomes } = results[index];
@@ -92,13 +88,14 @@ export interface CodeExecutionOptions {
 
 /**
  * Checks the run's unsafe_code tasks against the user's confirmation, as lm-eval does, and sets up the
- * sandbox they need before any model request is made, so that a missing bubblewrap fails fast.
+ * sandbox they need before any model request is made, so that a missing bubblewrap fails fast. The
+ * sandbox's code is loaded only for a run that has such a task.
  */
-export function prepareCodeSandbox(
+export async function prepareCodeSandbox(
   nodes: TaskNode[],
   options: CodeExecutionOptions & { predictOnly?: boolean },
   logger?: { warn(message: string): void },
-): CodeSandbox | undefined {
+): Promise<CodeSandbox | undefined> {
   const unsafe = [
     ...new Set(
       nodes
@@ -117,6 +114,7 @@ export function prepareCodeSandbox(
   }
   // Predict-only runs score nothing, so they execute nothing.
   if (options.predictOnly) return undefined;
+  const { CodeSandbox, UNSAFE_WARNING } = await import('../sandbox/sandbox.js');
   const sandbox = CodeSandbox.create({
     ...options.sandbox,
     unsafeWithoutSandbox: options.unsafeCodeWithoutSandbox,

@@ -6,7 +6,6 @@ import { aggregateGroup, aggregateTask, allGroups, type GroupResult, type TaskRe
 import { runCodeStage } from './code-stage.js';
 import { type ErrorCauses, errorCauses } from './errored-samples.js';
 import { executeRequests, type RequestLatency } from './execute.js';
-import { PerplexityStage } from './perplexity/stage.js';
 import type { PerplexityReport } from './perplexity/types.js';
 import { verifyPins } from './pins.js';
 import { planTask, type TaskPlan } from './plan.js';
@@ -80,16 +79,19 @@ export async function runEvaluation(
   verifyPins(options.pins, tasks);
 
   // Perplexity modes are settled now, so a backend that cannot serve one stops the run before any request.
-  const perplexity = await PerplexityStage.plan(backend, plans, options.perplexity);
+  // The stage does nothing for a run without loglikelihood_rolling tasks, which so never loads it.
+  const perplexity = plans.some((plan) => plan.task.config.output_type === 'loglikelihood_rolling')
+    ? await (await import('./perplexity/stage.js')).PerplexityStage.plan(backend, plans, options.perplexity)
+    : undefined;
 
   listener?.({ type: 'phase', phase: 'requests' });
   const instances: Instance[] = [];
   for (const plan of plans)
     for (const doc of plan.docs)
-      for (const instance of doc.instances) if (!perplexity.ownsInstance(instance)) instances.push(instance);
+      for (const instance of doc.instances) if (!perplexity?.ownsInstance(instance)) instances.push(instance);
   if (options.maxLatencyS !== undefined) {
     const windowed = plans.find((plan) =>
-      plan.docs.some((doc) => doc.instances.some((instance) => perplexity.ownsInstance(instance))),
+      plan.docs.some((doc) => doc.instances.some((instance) => perplexity?.ownsInstance(instance))),
     );
     if (windowed) {
       throw new AssayError(
@@ -100,7 +102,7 @@ export async function runEvaluation(
     }
   }
   const latency = await executeRequests(backend, instances, listener, { maxLatencyS: options.maxLatencyS });
-  await perplexity.run(backend, listener);
+  await perplexity?.run(backend, listener);
 
   listener?.({ type: 'phase', phase: 'scoring' });
   const taskResults: TaskResult[] = [];
@@ -108,7 +110,7 @@ export async function runEvaluation(
   const scoredTasks: ScoredTask[] = [];
   for (const plan of plans) {
     const scored = await scoreTask(plan, options.predictOnly);
-    perplexity.annotate(scored);
+    perplexity?.annotate(scored);
     scoredTasks.push(scored);
     await runCodeStage(scored, options.codeSandbox, listener);
     const result = await aggregateTask(scored, {
@@ -134,7 +136,7 @@ export async function runEvaluation(
     latency,
     taskLatency: taskLatency(instances),
     errors: errorCauses(scoredTasks),
-    perplexity: perplexity.report(scoredTasks),
+    perplexity: perplexity?.report(scoredTasks) ?? {},
     startDate,
     seconds: (performance.now() - started) / 1000,
     erroredSamples,

@@ -8,7 +8,6 @@
 import { AssayError } from '../errors.js';
 import type { TaskLogger } from '../tasks/index.js';
 import type { TaskNode } from '../tasks/task.js';
-import { validateTasks } from './validate.js';
 
 export interface IntegrityOptions {
   tasks: ReadonlyArray<string | TaskNode>;
@@ -24,6 +23,8 @@ export async function checkTaskIntegrity(options: IntegrityOptions): Promise<voi
   // Tasks handed over already loaded have no spec to check again; they were checked as they loaded.
   const specs = options.tasks.filter((task): task is string => typeof task === 'string');
   if (specs.length === 0) return;
+  // `assay validate`'s checks load only for a run that asks for them.
+  const { validateTasks } = await import('./validate.js');
   const report = await validateTasks({
     tasks: specs,
     includePath: options.includePath,

@@ -2,7 +2,8 @@
  * `assay export` and the export at the end of `assay run`: one located run (source.ts) to one target.
  * The registry is exhaustive over the target names; W&B answers with its refusal (wandb.ts).
  */
-import { exportToHub, type HubSettings } from './hub.js';
+import { exportToHub } from './hub.js';
+import type { HubSettings } from './hub-settings.js';
 import { exportToMlflow, type MlflowSettings } from './mlflow.js';
 import { type ExportSource, loadExportSource } from './source.js';
 import type { ExportContext, ExportReport, ExportTargetName } from './target.js';

@@ -12,7 +12,7 @@ import { type FakeHub, startFakeHub } from '../../test/hub/fake-hub.js';
 import { type FakeHubWrites, fakeHubWrites } from '../../test/hub/fake-hub-writes.js';
 import { AssayError } from '../errors.js';
 import { exportRun } from './export-run.js';
-import { hubSettingsFromArgs } from './hub.js';
+import { hubSettingsFromArgs } from './hub-settings.js';
 
 const TOKEN = 'hf_writeToken0123456789';
 let hub: FakeHub;

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { fileTimestamp } from '../util/file-timestamp.js';
-import { buildLeaderboard } from './leaderboard.js';
 import { ensureDirectory, probeWritable } from './output-directory.js';
 import { leaderboardFileName, samplesFileName } from './run-files.js';
 import type { RunOutput } from './run-output.js';
@@ -66,7 +65,9 @@ export async function writeOutputs(output: RunOutput, options: WriteOptions): Pr
       samples.push(path.join(directory, name));
     }
   }
-  // Derived from what is written beside it: the results file and the sample lines.
+  // Derived from what is written beside it: the results file and the sample lines. Its code loads only
+  // for a run that writes outputs.
+  const { buildLeaderboard } = await import('./leaderboard.js');
   const leaderboard = buildLeaderboard({
     results: output.results,
     samples: output.samples,

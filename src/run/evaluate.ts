@@ -156,7 +156,7 @@ interface PreparedRun {
   genKwargs: Record<string, unknown>;
   applyChatTemplate: boolean | string;
   nodes: TaskNode[];
-  codeSandbox: ReturnType<typeof prepareCodeSandbox>;
+  codeSandbox: Awaited<ReturnType<typeof prepareCodeSandbox>>;
   python?: PythonRuntime;
   pins?: TaskPins;
 }
@@ -205,7 +205,7 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
       '`limit` SHOULD ONLY BE USED FOR TESTING. REAL METRICS SHOULD NOT BE COMPUTED USING LIMIT.',
     );
   }
-  const codeSandbox = prepareCodeSandbox(nodes, options, options.logger);
+  const codeSandbox = await prepareCodeSandbox(nodes, options, options.logger);
   let python: PythonRuntime | undefined;
   // Node would wait while the worker starts (~0.1 s): the tasks' local eval splits are read meanwhile.
   if (pythonRefsOf(nodes).length > 0) for (const task of tasks) task.prefetchEvalDocs?.();

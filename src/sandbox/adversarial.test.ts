@@ -10,7 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from './bubblewrap.js';
-import { passAtKRequest, runCodeRequest } from './code-score.js';
+import { runCodeRequest } from './code-score.js';
+import { passAtKRequest } from './code-score-request.js';
 import { CodeSandbox, sandboxOptions } from './sandbox.js';
 import type { CodeOutcome, RunResult } from './types.js';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AssayError } from '../errors.js';
-import { isCodeScoreRequest } from '../sandbox/code-score.js';
+import { isCodeScoreRequest } from '../sandbox/code-score-request.js';
 import type { Doc } from '../task-config/doc.js';
 import { codeExecRequest, codeExecTests, loadJsonlTask, parseJsonlTask } from './jsonl-task.js';
 

@@ -11,7 +11,7 @@ import { decodeUtf8 } from '../data/utf8.js';
 import { AssayError, closestNames } from '../errors.js';
 import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { MetricDefinition } from '../metrics/types.js';
-import { CODE_SCORE_KIND, type CodeScoreRequest } from '../sandbox/code-score.js';
+import { CODE_SCORE_KIND, type CodeScoreRequest } from '../sandbox/code-score-request.js';
 import { type IoTest, ioProgram } from '../sandbox/io-tests.js';
 import { LANGUAGES, type Language } from '../sandbox/types.js';
 import type { Doc } from '../task-config/doc.js';

@@ -14,6 +14,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
+import { hubEndpoint, hubToken } from './endpoint.js';
 
 export interface HubClientOptions {
   endpoint?: string;
@@ -49,14 +50,6 @@ const revisionSchema = z.object({
 
 /** `{config: {split: [url, ...]}}`, the Hub's parquet listing. */
 const parquetListingSchema = z.record(z.string(), z.record(z.string(), z.array(z.string())));
-
-export function hubEndpoint(env: NodeJS.ProcessEnv = process.env): string {
-  return (env.HF_ENDPOINT || 'https://huggingface.co').replace(/\/+$/, '');
-}
-
-export function hubToken(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.HF_TOKEN || env.HUGGING_FACE_HUB_TOKEN || undefined;
-}
 
 /** Path segments of a repo id are URL-encoded one by one; the slash between org and name stays. */
 function encodeRepo(repoId: string): string {

@@ -13,14 +13,8 @@ import { readdir, rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AssayError } from '../../errors.js';
 import { HubCache, hubCacheDir, withFileLock } from './cache.js';
-import {
-  HubClient,
-  type HubRevision,
-  type HubSibling,
-  hubEndpoint,
-  hubToken,
-  sha256OfFile,
-} from './client.js';
+import { HubClient, type HubRevision, type HubSibling, sha256OfFile } from './client.js';
+import { hubEndpoint, hubToken } from './endpoint.js';
 
 /** The conversion branch the Hub's dataset viewer writes (huggingface_hub: `refs/convert/parquet`). */
 export const PARQUET_REVISION = 'refs/convert/parquet';
@@ -65,13 +59,6 @@ export interface HubOptions {
 
 export function isOffline(env: NodeJS.ProcessEnv = process.env): boolean {
   return ['1', 'on', 'yes', 'true'].includes((env.HF_HUB_OFFLINE ?? '').trim().toLowerCase());
-}
-
-/** A Hub repo id: `name` or `org/name`, made of the characters the Hub allows. */
-export function looksLikeHubId(value: string): boolean {
-  return (
-    /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/.test(value) && !/\.(jsonl?|csv|parquet|tsv)$/i.test(value)
-  );
 }
 
 /**

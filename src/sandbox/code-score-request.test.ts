@@ -1,6 +1,6 @@
 /** The code-score request is checked where it enters: a malformed one says what is wrong. */
 import { describe, expect, it } from 'vitest';
-import { codeScoreProblem, isCodeScoreRequest, passAtKRequest } from './code-score.js';
+import { codeScoreProblem, isCodeScoreRequest, passAtKRequest } from './code-score-request.js';
 
 describe('code-score requests', () => {
   it('accept checked programs and io tests, and refuse a program that would judge itself', () => {
