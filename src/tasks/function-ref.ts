@@ -10,7 +10,6 @@ import { pathToFileURL } from 'node:url';
 import { AssayError, type ErrorLocation } from '../errors.js';
 import { createPythonRef } from '../python/python-ref.js';
 import type { FunctionRef } from '../task-config/function-ref.js';
-import { installSelfReference } from './self-reference.js';
 import { DeferredFunction, locateFunctionTag } from './yaml-loader.js';
 
 /** A module's exports, and the local files it loaded (for the task's content hash). */
@@ -27,8 +26,8 @@ export function importModule(file: string): Promise<ImportedModule> {
   let loading = modules.get(file);
   if (!loading) {
     loading = (async () => {
-      installSelfReference();
       // Loaded here, not at start-up: tsx and esbuild cost ~100 ms to load, and most runs import no module.
+      (await import('./self-reference.js')).installSelfReference();
       const { tsImport } = await import('tsx/esm/api');
       const exports = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
       return { exports, files: localImports(file) };

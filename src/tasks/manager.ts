@@ -10,7 +10,6 @@ import { fnmatch, isGlob } from '../python/semantics/fnmatch.js';
 import { loadModuleTask } from './define-task.js';
 import { resolveFunctions } from './function-ref.js';
 import { buildTaskIndex, type IndexEntry, kindOf, type TaskIndex, type TaskLogger } from './index.js';
-import { loadJsonlTask } from './jsonl-task.js';
 import { GROUP_FIELDS, parseGroupConfig } from './schema.js';
 import { type GroupNode, type LoadedTask, leafTasks, type TaskNode } from './task.js';
 import { cloneYaml, loadYaml, locateKey, type YamlMapping } from './yaml-loader.js';
@@ -32,6 +31,12 @@ export interface ResolveOptions {
 }
 
 const TASK_FILE = /\.(ya?ml|jsonl|ts|mts|js|mjs)$/;
+
+/** The JSONL loader (and the sandbox's request types it builds) loads only for a run that has a JSONL task. */
+async function loadJsonl(file: string): Promise<LoadedTask> {
+  const { loadJsonlTask } = await import('./jsonl-task.js');
+  return loadJsonlTask(file);
+}
 
 /** `--tasks a,b c` → ['a', 'b', 'c']. */
 export function splitTaskSpecs(specs: readonly string[]): string[] {
@@ -158,7 +163,7 @@ export class TaskNodeBuilder {
 
   /** A task file named directly: it need not be in the index. */
   async buildFile(file: string): Promise<TaskNode> {
-    if (file.endsWith('.jsonl')) return loadJsonlTask(file);
+    if (file.endsWith('.jsonl')) return loadJsonl(file);
     if (!/\.ya?ml$/.test(file)) return loadModuleTask(file);
     const loaded = await loadYaml(file);
     const kind = kindOf(loaded.config);
@@ -217,7 +222,7 @@ export class TaskNodeBuilder {
       } satisfies GroupNode;
     }
     const file = entry.path as string;
-    if (entry.format === 'jsonl') return withOverrides(await loadJsonlTask(file), overrides, entry);
+    if (entry.format === 'jsonl') return withOverrides(await loadJsonl(file), overrides, entry);
     if (entry.format === 'typescript')
       return withOverrides(await loadModuleTask(file, entry.name), overrides, entry);
     const loaded = await loadYaml(file);
