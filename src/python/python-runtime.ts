@@ -175,9 +175,10 @@ export class PythonRuntime implements PythonBinding {
     op: string,
     payload: Record<string, unknown>,
     where: (failure: PythonFailure) => ItemLocation,
+    parts?: { key: string; items: readonly unknown[] },
   ): Promise<T> {
     try {
-      return await this.worker.request<T>(op, { fn: this.id(ref), ...payload });
+      return await this.worker.request<T>(op, { fn: this.id(ref), ...payload }, parts);
     } catch (error) {
       if (!(error instanceof PythonCallError)) throw workerError(ref, error, undefined);
       throw callError(ref, error.failure, where(error.failure));
@@ -193,7 +194,7 @@ export class PythonRuntime implements PythonBinding {
     const reply = await this.invoke<{ handle: number; docs: Doc[] }>(
       ref,
       'process_docs',
-      { docs },
+      {},
       (failure) => ({
         task: context.task,
         label:
@@ -201,6 +202,7 @@ export class PythonRuntime implements PythonBinding {
             ? `row ${failure.row} of split ${context.split ?? '?'}`
             : `split ${context.split ?? '?'}`,
       }),
+      { key: 'docs', items: docs },
     );
     this.remember(reply.docs, reply.handle);
     return reply.docs;
@@ -255,9 +257,15 @@ export class PythonRuntime implements PythonBinding {
       }));
       payload = { ...this.docPayload(docs), calls: plan };
     }
-    let values: unknown[][];
+    const values: unknown[][] = [];
     try {
-      values = await this.worker.request<unknown[][]>('apply', payload);
+      // One list for every call, in the calls' order (the worker sends it in parts as it computes it).
+      const reply = await this.worker.request<{ counts: number[]; values: unknown[] }>('apply', payload);
+      let start = 0;
+      for (const count of reply.counts) {
+        values.push(reply.values.slice(start, start + count));
+        start += count;
+      }
     } catch (error) {
       if (!(error instanceof PythonCallError))
         throw workerError(calls[0].ref, error, docs[0] && locate(docs[0]));

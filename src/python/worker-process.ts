@@ -1,6 +1,8 @@
 /**
  * One Python child running worker.py, spoken to over its stdin/stdout in length-prefixed JSON frames
  * (4-byte big-endian length, UTF-8 JSON). Requests are answered in order; several may be in flight.
+ * A long list (a split's docs, doc-function values) goes in parts, a frame each, so that one side decodes
+ * a part while the other encodes the next (docs/ARCHITECTURE.md, "Worker").
  * The child lives for a whole run: starting CPython costs tens of milliseconds, a call costs microseconds.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -57,7 +59,15 @@ export class PythonCallError extends Error {
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+  /** The parts of a reply's list received so far (worker.py's Parts), each decoded as it came. */
+  parts?: unknown[][];
 }
+
+/**
+ * Items per part when a request's list goes in parts (see `request`): the same size as worker.py's
+ * PART_ROWS, a few hundred kilobytes of a typical split.
+ */
+const PART_ITEMS = 2048;
 
 export interface StartOptions {
   /** The interpreter to run (an absolute path). */
@@ -165,7 +175,7 @@ export class PythonWorker {
       hello(JSON.parse(text) as PythonInfo);
       return;
     }
-    let reply: { id: number; ok: boolean; value?: unknown; error?: PythonFailure };
+    let reply: { id: number; ok: boolean; value?: unknown; error?: PythonFailure; part?: unknown[] };
     try {
       reply = decodeValue(text) as typeof reply;
     } catch (error) {
@@ -176,25 +186,56 @@ export class PythonWorker {
     }
     const pending = this.pending.get(reply.id);
     if (!pending) return;
+    if (reply.part !== undefined) {
+      (pending.parts ??= []).push(reply.part);
+      return;
+    }
     this.pending.delete(reply.id);
-    if (reply.ok) pending.resolve(reply.value);
-    else pending.reject(new PythonCallError(reply.error as PythonFailure));
+    if (!reply.ok) {
+      pending.reject(new PythonCallError(reply.error as PythonFailure));
+      return;
+    }
+    const value = reply.value as Record<string, unknown> | null;
+    const key = value?.$parts;
+    if (value && typeof key === 'string') {
+      // The final frame of a reply sent in parts: its list is the parts, in order.
+      delete value.$parts;
+      value[key] = pending.parts?.flat(1) ?? [];
+    }
+    pending.resolve(value);
   }
 
-  /** Sends one request; resolves with its value or rejects with a PythonCallError. */
-  request<T = unknown>(op: string, payload: Record<string, unknown> = {}): Promise<T> {
+  /**
+   * Sends one request; resolves with its value or rejects with a PythonCallError. A long list (a split's
+   * docs) given as `parts` goes after the request in parts of PART_ITEMS, one frame each, so that the
+   * worker decodes a part while this side encodes the next; the worker sees it as `payload[parts.key]`.
+   */
+  request<T = unknown>(
+    op: string,
+    payload: Record<string, unknown> = {},
+    parts?: { key: string; items: readonly unknown[] },
+  ): Promise<T> {
     if (this.exited) return Promise.reject(this.exited);
     const id = this.nextId++;
-    const body = Buffer.from(
-      encodeValue({ id, op, ...payload }, (value) => this.refs.get(value)),
-      'utf8',
-    );
-    const header = Buffer.alloc(4);
-    header.writeUInt32BE(body.length, 0);
+    const refOf = (value: object) => this.refs.get(value);
+    const count = parts ? Math.ceil(parts.items.length / PART_ITEMS) : 0;
+    const head = parts ? { id, op, ...payload, $parts: [parts.key, count] } : { id, op, ...payload };
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.child.stdin?.write(Buffer.concat([header, body]));
+      this.write(encodeValue(head, refOf));
+      for (let part = 0; part < count; part++) {
+        const start = part * PART_ITEMS;
+        this.write(encodeValue(parts?.items.slice(start, start + PART_ITEMS), refOf));
+      }
     });
+  }
+
+  /** One frame: its length (4 bytes, big-endian), then the UTF-8 text. */
+  private write(text: string): void {
+    const body = Buffer.from(text, 'utf8');
+    const header = Buffer.alloc(4);
+    header.writeUInt32BE(body.length, 0);
+    this.child.stdin?.write(Buffer.concat([header, body]));
   }
 
   /** Ends the worker: closes its stdin (it returns from its loop) and waits for it to exit. */

@@ -1151,33 +1151,62 @@ def op_samples(request):
     return _rows_reply(rows)
 
 
-class RawJson(str):
-    """A reply body already serialized (docs go through the fast encoder)."""
+class Parts:
+    """
+    A reply whose list `key` goes in parts, one frame each, ahead of the final frame (`value` without
+    `key`): assay decodes a part while the next is computed and encoded, instead of waiting for one frame
+    of megabytes and then decoding it while this side waits. `chunks` yields each part's JSON text.
+    """
+
+    def __init__(self, value, key, chunks):
+        self.value, self.key, self.chunks = value, key, chunks
+
+
+# Items per part: a few hundred kilobytes of a typical split, so the first part is out within milliseconds.
+PART_ITEMS = 2048
+
+
+def write_parts(number, parts):
+    for text in parts.chunks:
+        write_frame('{"id":%d,"part":%s}' % (number, text))
+    value = dict(parts.value)
+    value["$parts"] = parts.key
+    write_frame('{"id":%d,"ok":true,"value":%s}' % (number, dump(value)))
 
 
 def _rows_reply(rows):
-    number = keep(rows)
-    return RawJson('{"handle":%d,"docs":%s}' % (number, dump_rows(rows)))
+    chunks = (dump_rows(rows[start : start + PART_ITEMS]) for start in range(0, len(rows), PART_ITEMS))
+    return Parts({"handle": keep(rows)}, "docs", chunks)
 
 
 def op_apply(request):
     # Either docs (values and references) with each call's positions in them, or a handle whose first
-    # `count` rows each call reads (a split the worker produced, in order).
+    # `count` rows each call reads (a split the worker produced, in order). The values of every call go
+    # in one list, in parts as they are computed; `counts` splits it back into calls.
     if "handle" in request:
         docs = handles[request["handle"]]
     else:
         docs = with_refs(request["docs"], request.get("refs"))
-    out = []
-    for number, call in enumerate(request["calls"]):
-        fn = functions[call["fn"]]
+    calls = [
+        (functions[call["fn"]], range(call["count"]) if "count" in call else call["items"])
+        for call in request["calls"]
+    ]
+
+    def chunks():
         values = []
-        for position in (range(call["count"]) if "count" in call else call["items"]):
-            try:
-                values.append(encode(fn(docs[position])))
-            except Exception as error:
-                raise BatchError(error, position, number)
-        out.append(values)
-    return out
+        for number, (fn, positions) in enumerate(calls):
+            for position in positions:
+                try:
+                    values.append(encode(fn(docs[position])))
+                except Exception as error:
+                    raise BatchError(error, position, number)
+                if len(values) == PART_ITEMS:
+                    yield dump(values)
+                    values = []
+        if values:
+            yield dump(values)
+
+    return Parts({"counts": [len(positions) for _, positions in calls]}, "values", chunks())
 
 
 def _stored_results(values, errors):
@@ -1338,9 +1367,21 @@ def main():
         request = decode(payload)
         number = request.get("id")
         try:
+            if "$parts" in request:
+                # A list sent in parts, one frame each, after this one (see Parts for the other way).
+                key, count = request.pop("$parts")
+                items = []
+                for _ in range(count):
+                    part = read_frame()
+                    if part is None:
+                        raise EOFError("assay closed the pipe in the middle of a request")
+                    items.extend(decode(part))
+                request[key] = items
             value = OPS[request["op"]](request)
-            body = value if isinstance(value, RawJson) else dump(value)
-            write_frame('{"id":%d,"ok":true,"value":%s}' % (number, body))
+            if isinstance(value, Parts):
+                write_parts(number, value)
+            else:
+                write_frame('{"id":%d,"ok":true,"value":%s}' % (number, dump(value)))
         except BatchError as failure:
             record = error_record(failure.error, failure.index)
             if failure.call is not None:
