@@ -187,7 +187,8 @@ export class PythonWorker {
     const pending = this.pending.get(reply.id);
     if (!pending) return;
     if (reply.part !== undefined) {
-      (pending.parts ??= []).push(reply.part);
+      if (pending.parts) pending.parts.push(reply.part);
+      else pending.parts = [reply.part];
       return;
     }
     this.pending.delete(reply.id);
