@@ -24,6 +24,7 @@ import {
 } from './mc-generate.js';
 import type { Instance, RequestArgs, Response } from './requests.js';
 import { type Shard, shardDocIds } from './shard.js';
+import { effectiveNumFewshot } from './num-fewshot.js';
 
 export interface PlanOptions {
   limit?: number;
@@ -89,13 +90,6 @@ export function metricListFor(task: LoadedTask): MetricConfig[] {
   if (task.config.metric_list?.length) return task.config.metric_list;
   if (task.custom) return Object.keys(task.custom.aggregation).map((metric) => ({ metric }));
   return DEFAULT_METRICS[task.config.output_type].map((metric) => ({ metric }));
-}
-
-/** lm-eval: --num_fewshot overrides a task's value, except a task whose config pins num_fewshot: 0. */
-export function effectiveNumFewshot(task: LoadedTask, cli: number | undefined): number {
-  const own = task.config.num_fewshot;
-  if (own === 0) return 0;
-  return cli ?? own ?? 0;
 }
 
 export async function planTask(task: LoadedTask, options: PlanOptions): Promise<TaskPlan> {

@@ -9,8 +9,7 @@ import { type Limit, limitValue } from '../evaluate/limit.js';
 import { checkMcMode, type McMode } from '../evaluate/mc-generate.js';
 import type { PerplexityOptions } from '../evaluate/perplexity/settings.js';
 import { checkPins, type TaskPins } from '../evaluate/pins.js';
-import { effectiveNumFewshot } from '../evaluate/plan.js';
-import { runEvaluation } from '../evaluate/run-evaluation.js';
+import { effectiveNumFewshot } from '../evaluate/num-fewshot.js';
 import type { Seeds } from '../evaluate/run-options.js';
 import { modelNameFrom } from '../evaluate/run-record.js';
 import { settleSeeds } from '../evaluate/seeds.js';
@@ -28,7 +27,7 @@ import {
   type WrittenFiles,
   writeOutputs,
 } from '../results/output.js';
-import { type EvaluationOutput, runOutput } from '../results/run-output.js';
+import type { EvaluationOutput } from '../results/run-output.js';
 import { sanitizeModelName } from '../results/write.js';
 import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
@@ -220,6 +219,10 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
     codeSandbox?.close();
     throw error;
   }
+  // The first task planned reads its split first: its process_docs can start now, while the backend is
+  // created and the evaluation's code loads. Only the first, so Python sees its calls in the order it
+  // would without this (planning asks for each task's docs in turn).
+  if (python) tasks[0]?.startEvalDocs?.();
   return {
     limit,
     samples,
@@ -294,6 +297,12 @@ async function run(
   // What prepareRun settled goes to the evaluation as it is (its fields are RunOptions' own).
   const { nodes, ...settled } = prepared;
   const { shard, samples, applyChatTemplate } = settled;
+  // Loaded here, not at start-up: with Python tasks, the worker is mapping the first split meanwhile
+  // (prepareRun started it), so Node loads the evaluation's code while Python works instead of before.
+  const [{ runEvaluation }, { runOutput }] = await Promise.all([
+    import('../evaluate/run-evaluation.js'),
+    import('../results/run-output.js'),
+  ]);
   const evaluated = await runEvaluation(backend, nodes, {
     ...settled,
     shardRecord: shard && {

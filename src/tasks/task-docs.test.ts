@@ -48,3 +48,47 @@ describe('prefetchEvalDocs', () => {
     expect((actual as AssayError).code).toBe((expected as AssayError).code);
   });
 });
+
+describe('startEvalDocs', () => {
+  /** A process_docs that counts its calls and fails while `failing` is set. */
+  function counted() {
+    const state = { calls: 0, failing: false };
+    const fn = (docs: Array<{ q: string; n: number }>) => {
+      state.calls++;
+      if (state.failing) throw new Error('process_docs failed');
+      return docs.map((doc) => ({ ...doc, q: doc.q.toUpperCase() }));
+    };
+    const task = {
+      ...config('test.jsonl'),
+      process_docs: { kind: 'function', ref: 'utils.process_docs', file: 'utils.ts', fn },
+    } as unknown as TaskConfig;
+    return { state, docs: taskDocs(task, path.join(dir, 't.yaml')) };
+  }
+
+  it('runs process_docs ahead of evalDocs, once: evalDocs returns that load', async () => {
+    const { state, docs } = counted();
+    docs.startEvalDocs();
+    docs.startEvalDocs();
+    expect(state.calls).toBe(0); // it starts after the read, not in the call
+    expect(await docs.evalDocs()).toEqual([
+      { q: 'A', n: 1 },
+      { q: 'B', n: 2 },
+    ]);
+    await docs.evalDocs();
+    expect(state.calls).toBe(1);
+  });
+
+  it('a failure is reported by the next evalDocs, without a second process_docs; the call after retries', async () => {
+    const { state, docs } = counted();
+    state.failing = true;
+    docs.startEvalDocs();
+    // Let the early load fail before anyone asks for it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(state.calls).toBe(1);
+    await expect(docs.evalDocs()).rejects.toThrow('process_docs failed');
+    expect(state.calls).toBe(1);
+    state.failing = false;
+    expect(await docs.evalDocs()).toHaveLength(2);
+    expect(state.calls).toBe(2);
+  });
+});

@@ -18,6 +18,12 @@ export interface TaskDocs {
    * overlaps other start-up work such as a Python worker's start; evalDocs then uses that read.
    */
   prefetchEvalDocs(): void;
+  /**
+   * Starts evalDocs itself now, process_docs included, so that a Python worker maps the split while Node
+   * goes on with start-up (loading the evaluation's code, creating the backend). The next evalDocs call
+   * returns that load, its failure included; a call after a failure loads again, as without it.
+   */
+  startEvalDocs(): void;
   /** Hub splits read so far (revision, commit, file sha256s), for the manifest. */
   dataSources(): HubDataSource[];
   /** Every data file read so far (local or Hub), once each, for the manifest and the content sha256. */
@@ -74,25 +80,35 @@ export function taskDocs(config: TaskConfig, taskFile: string): TaskDocs {
   const files: DataFile[] = [];
   // A read started by prefetchEvalDocs, used once by the next evalDocs load (a retry after a failure reads again).
   let prefetched: Promise<LoadedSplit> | undefined;
+  const evalDocs = once(async () => {
+    if (evalSplit === undefined) {
+      throw new AssayError('invalid_config', `task ${config.task} has neither test_split nor validation_split`, {
+        location: { file: taskFile, task: config.task },
+      });
+    }
+    const read = prefetched;
+    prefetched = undefined;
+    return splitDocs(config, taskFile, evalSplit, config.process_docs, sources, files, read);
+  });
+  // A load startEvalDocs began, handed to the next evalDocs call (even when it failed: once() forgets a
+  // failed load at once, and the failure must be reported, not the split loaded a second time).
+  let started: Promise<Doc[]> | undefined;
   return {
     evalSplit,
     fewshotSplit,
     dataSources: () => [...sources],
     dataFiles: () => [...files],
-    evalDocs: once(async () => {
-      if (evalSplit === undefined) {
-        throw new AssayError(
-          'invalid_config',
-          `task ${config.task} has neither test_split nor validation_split`,
-          {
-            location: { file: taskFile, task: config.task },
-          },
-        );
-      }
-      const read = prefetched;
-      prefetched = undefined;
-      return splitDocs(config, taskFile, evalSplit, config.process_docs, sources, files, read);
-    }),
+    evalDocs: () => {
+      const load = started ?? evalDocs();
+      started = undefined;
+      return load;
+    },
+    startEvalDocs: () => {
+      if (started) return;
+      started = evalDocs();
+      // Reported by the evalDocs call that takes it over.
+      started.catch(() => {});
+    },
     prefetchEvalDocs: () => {
       if (evalSplit === undefined || prefetched || !hasLocalData(config, taskFile)) return;
       prefetched = loadSplitWithSource(config, taskFile, evalSplit);

@@ -40,6 +40,8 @@ export interface LoadedTask {
   fewshotDocs(): Promise<Doc[]>;
   /** Starts reading the evaluation split's local files ahead of evalDocs (see TaskDocs.prefetchEvalDocs). */
   prefetchEvalDocs?(): void;
+  /** Starts evalDocs (process_docs included) ahead of planning (see TaskDocs.startEvalDocs). */
+  startEvalDocs?(): void;
   /** Hub splits loaded so far (revision, commit, file sha256s), for the manifest; absent for local data. */
   dataSources?(): readonly HubDataSource[];
   /** Every data file read so far (local or Hub): listed in the manifest, covered by the content sha256. */

@@ -141,6 +141,7 @@ export async function loadYamlTask(
     evalDocs: docs.evalDocs,
     fewshotDocs: docs.fewshotDocs,
     prefetchEvalDocs: docs.prefetchEvalDocs,
+    startEvalDocs: docs.startEvalDocs,
     dataSources: docs.dataSources,
     dataFiles: docs.dataFiles,
   };
