@@ -22,9 +22,9 @@ import {
   generativeChoiceGeneration,
   type McMode,
 } from './mc-generate.js';
+import { effectiveNumFewshot } from './num-fewshot.js';
 import type { Instance, RequestArgs, Response } from './requests.js';
 import { type Shard, shardDocIds } from './shard.js';
-import { effectiveNumFewshot } from './num-fewshot.js';
 
 export interface PlanOptions {
   limit?: number;

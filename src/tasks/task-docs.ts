@@ -82,9 +82,13 @@ export function taskDocs(config: TaskConfig, taskFile: string): TaskDocs {
   let prefetched: Promise<LoadedSplit> | undefined;
   const evalDocs = once(async () => {
     if (evalSplit === undefined) {
-      throw new AssayError('invalid_config', `task ${config.task} has neither test_split nor validation_split`, {
-        location: { file: taskFile, task: config.task },
-      });
+      throw new AssayError(
+        'invalid_config',
+        `task ${config.task} has neither test_split nor validation_split`,
+        {
+          location: { file: taskFile, task: config.task },
+        },
+      );
     }
     const read = prefetched;
     prefetched = undefined;
