@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { loadNativeAddon } from '../src/models/gguf/native-scorer.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
-import { runCliInProcess } from './cli-in-process.js';
 import { bin, repoRoot, tempDir } from './helpers.js';
 
 const directory = tempDir('assay-bad-model-');
@@ -110,9 +109,7 @@ describe('ppl checks its text and report path before loading a model', () => {
     const text = path.join(directory, 'text.txt');
     const results = await Promise.all([
       cli(['ppl', '--model', 'gguf', '--model_args', `model=${good},threads=1`, '--text', latin1]),
-      // The second through the CLI's main() in this process (test/cli-in-process.ts): one real CLI run
-      // for the command is enough to show the exit code and message reach the process.
-      runCliInProcess([
+      cli([
         'ppl',
         '--model',
         'gguf',

@@ -1,17 +1,14 @@
 /**
  * Through the real CLI against the loopback server: multiple-choice tasks in generation mode on a chat
- * endpoint (`--mc_mode generate`), and the generated tokens' log-probabilities in the sample log. The
- * planning refusal and the gen_logprobs=false run go through the CLI's main() in this process
- * (test/cli-in-process.ts); the other runs are the real CLI's.
+ * endpoint (`--mc_mode generate`), and the generated tokens' log-probabilities in the sample log.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
-import { runCliInProcess } from './cli-in-process.js';
 import { startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
+import { bin, findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './helpers.js';
 
 type Json = Record<string, any>;
 
@@ -132,8 +129,8 @@ describe('--mc_mode generate on local-chat-completions', () => {
     }
   });
 
-  it('without --mc_mode generate a chat backend stops at planning, naming the option', async () => {
-    const result = await runCliInProcess([
+  it('without --mc_mode generate a chat backend stops at planning, naming the option', () => {
+    const result = runCli([
       'run',
       '--model',
       'local-chat-completions',
@@ -152,7 +149,7 @@ describe('gen_logprobs from local-completions', () => {
     const runs: Json[][] = [];
     for (const extra of ['', ',gen_logprobs=false']) {
       const out = tempDir('assay-gen-logprobs-');
-      const result = await (extra === '' ? runCliAsync : runCliInProcess)([
+      const result = await runCliAsync([
         'run',
         '--model',
         'local-completions',

@@ -1,15 +1,12 @@
 /**
  * Issue 15 through the real CLI: failed requests are never hidden (results, table, leaderboard, console,
  * gate and compare), a dead server stops the run with its cause, and Ctrl-C says what it interrupted.
- * Gate's refusal and compare's go through the CLI's main() in this process (test/cli-in-process.ts);
- * gate with --allow_errors and every run are the real CLI's.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/run/evaluate.js';
-import { runCliInProcess } from './cli-in-process.js';
 import { type Faults, startTestServer, type TestServer } from './fixtures/openai-server.js';
 import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
 
@@ -159,7 +156,7 @@ describe('failed requests are never hidden', () => {
     expect(run.stderr).toContain('assay: every error is in the sample logs: ');
 
     const gate = ['gate', '--baseline', baseline, '--current', out, '--max_drop', '0.5'];
-    const refused = await runCliInProcess(gate);
+    const refused = await startCli(gate).done;
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(
       /the current run has 2 errored samples \(rel_mc: 2\): .* pass --allow_errors/,
@@ -168,7 +165,7 @@ describe('failed requests are never hidden', () => {
     expect(allowed.stderr).toContain('--allow_errors: comparing the docs answered in both runs');
     expect(allowed.stdout).toMatch(/^PASS +rel_mc \(acc, none\), n = 18: /m);
     expect(allowed.status).toBe(0);
-    const compare = await runCliInProcess(['compare', out, baseline]);
+    const compare = await startCli(['compare', out, baseline]).done;
     expect(compare.status).toBe(2);
     expect(compare.stderr).toContain('the first run has 2 errored samples (rel_mc: 2)');
   }, 60_000);

@@ -5,7 +5,6 @@ import { klDivergence } from '../src/kld/kl-divergence.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { loadNativeAddon } from '../src/models/gguf/native-scorer.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
-import { runCliInProcess } from './cli-in-process.js';
 import { runCli, tempDir } from './helpers.js';
 
 const native = loadNativeAddon();
@@ -79,24 +78,26 @@ describe.skipIf(!native.addon)('assay kld (CLI)', () => {
     expect(report.chunks).toBe(Math.floor((text.length + 1) / 64));
   });
 
-  it('--tasks: the documents of a perplexity task form the text', async () => {
-    // Through the CLI's main() in this process (test/cli-in-process.ts); the real CLI ran above.
-    const result = await runCliInProcess([
-      'kld',
-      '--base',
-      base,
-      '--model',
-      half,
-      '--tasks',
-      'kld_pages',
-      '--include_path',
-      directory,
-      '-c',
-      '64',
-      '--format',
-      'json',
-    ]);
-    expect(result.status, result.stderr).toBe(0);
+  it('--tasks: the documents of a perplexity task form the text', () => {
+    const result = runCli(
+      [
+        'kld',
+        '--base',
+        base,
+        '--model',
+        half,
+        '--tasks',
+        'kld_pages',
+        '--include_path',
+        directory,
+        '-c',
+        '64',
+        '--format',
+        'json',
+      ],
+      { cwd: directory },
+    );
+    expect(result.status).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.source).toEqual({ tasks: ['kld_pages'], documents: { kld_pages: 3 } });
     expect(report.kl_divergence.mean).toBeGreaterThan(0);

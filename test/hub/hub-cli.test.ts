@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { cpSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCliInProcess } from '../cli-in-process.js';
 import { bin, readJson, repoRoot, tempDir } from '../helpers.js';
 import { conversionBranchDataset, type FakeHub, sha256Of, startFakeHub } from './fake-hub.js';
 import { writeParquet } from './parquet.js';
@@ -105,8 +104,7 @@ describe('assay and the Hub, end to end', () => {
       expect(tasks.stdout).toMatch(new RegExp(`^\\|${name} +\\|tasks/`, 'm'));
     }
     expect(MMLU_SUBJECTS).toHaveLength(57);
-    // The other listing through the CLI's main() in this process (test/cli-in-process.ts).
-    const groups = await runCliInProcess(['ls', 'groups']);
+    const groups = await runCliAsync(['ls', 'groups'], {});
     expect([...groups.stdout.matchAll(/^\|(mmlu\w*) *\|/gm)].map((match) => match[1])).toEqual([
       'mmlu',
       'mmlu_humanities',
