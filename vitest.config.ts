@@ -30,18 +30,15 @@ const MAX_WORKERS = 4;
  * fresh module graph per file. What could leak from one file to the next was audited by grep of the tests:
  * the files that set process.env, call process.chdir, install fake timers, stub globals or modules, leave
  * a spy in place or register signal handlers are listed in `isolated` and keep a process of their own (a
- * new test file that does any of these goes there too); spies that are restored in a `finally`
- * (runCliInProcess, the merge refusals) and process.exitCode saved and restored are fine. Measured on this
+ * new test file that does any of these goes there too); spies that are restored in a `finally` or an
+ * `afterEach` (runCliInProcess, the merge refusals, src/cli/main.test.ts's stderr, the leaderboard tests'
+ * clock) and process.exitCode saved and restored are fine. Measured on this
  * machine, whole suite at 3 workers: every file isolated but the unit folders 144.5 s wall and 229 s user
  * CPU, all shared but `isolated` 135 s and 204 s.
  */
 const isolated = [
   // process.chdir and PYTHONPATH.
   'src/tasks/lm-eval-tree.test.ts',
-  // vi.spyOn(performance, 'now') without a restore.
-  'src/results/leaderboard.test.ts',
-  // process.exitCode and process.stderr.
-  'src/cli/main.test.ts',
   // process.env (the hub's variables).
   'src/cli/run.test.ts',
   // Loads a model in this process and reads llama.cpp's log, which node-llama-cpp routes to the first

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AssayError, simpleEvaluate } from '../src/index.js';
 import { createHttpBackend } from '../src/models/http/create.js';
+import { runCliInProcess } from './cli-in-process.js';
 import { startTestServer, type TestServer } from './fixtures/openai-server.js';
 import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
 
@@ -132,9 +133,15 @@ async function evaluateOn(
   return out;
 }
 
-/** A clean run's results: the reference every faulty or interrupted run must match. */
-async function reference(): Promise<ReturnType<typeof comparable>> {
-  return comparable(await evaluateOn((await server()).completionsUrl));
+/**
+ * A clean run's results: the reference every faulty or interrupted run must match. The run is
+ * deterministic (the same tasks against the same fixture server), so it is made once, by the first test
+ * that asks, and its results are read once.
+ */
+let clean: Promise<ReturnType<typeof comparable>> | undefined;
+function reference(): Promise<ReturnType<typeof comparable>> {
+  clean ??= server().then(async (started) => comparable(await evaluateOn(started.completionsUrl)));
+  return clean;
 }
 
 describe('assay run --model local-completions, end to end on loopback', () => {
@@ -210,10 +217,11 @@ describe('assay run --model local-completions, end to end on loopback', () => {
     expect(answeredBefore.size + fresh - resent).toBeGreaterThanOrEqual(280 - 4);
     expect(fresh + answeredBefore.size).toBeLessThanOrEqual(280 + 4);
 
-    // A third run answers everything from the cache: no HTTP at all.
+    // A third run answers everything from the cache: no HTTP at all. The same command through the CLI's
+    // main() in this process (test/cli-in-process.ts): the two runs above are the real CLI's.
     const before = slow.stats.received;
     const thirdOut = tempDir();
-    const third = await startCli(runArgs(slow.completionsUrl, thirdOut, '', ['--use_cache', cache])).done;
+    const third = await runCliInProcess(runArgs(slow.completionsUrl, thirdOut, '', ['--use_cache', cache]));
     expect(third.status).toBe(0);
     expect(slow.stats.received).toBe(before);
     expect(comparable(thirdOut)).toEqual(expected);

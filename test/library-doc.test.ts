@@ -59,8 +59,9 @@ describe('docs/library.md', () => {
         )
         .join(''),
     );
-    const tsx = path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    const result = spawnSync(process.execPath, [tsx, 'run-all.ts'], {
+    // tsx's loader in the one process (tsx's CLI would start a second node process to run the file).
+    const tsx = path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs');
+    const result = spawnSync(process.execPath, ['--import', tsx, 'run-all.ts'], {
       cwd: folder,
       encoding: 'utf8',
       timeout: 120_000,

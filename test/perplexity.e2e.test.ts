@@ -1,16 +1,18 @@
 /**
  * Perplexity modes: assay run --ppl_mode, assay ppl --text, assay compare across tokenizers. One CLI run per
- * command checks the flags and the output; the other runs go in process, through `evaluate` (what
- * `assay run` calls, with the same model args and options) or, where a command's output is checked,
+ * command checks the flags and the output; the other runs go in process, through `simpleEvaluate` on one
+ * GGUF backend per model held across the runs (the backend `--model gguf --model_args model=…,n_ctx=64,
+ * threads=1` makes; an engine costs about 1 CPU s to start), or, where a command's output is checked,
  * through the CLI's main() (test/cli-in-process.ts), so that no CLI process is started per check.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { PerplexityOptions } from '../src/evaluate/perplexity/settings.js';
-import { AssayError, evaluate } from '../src/index.js';
+import { AssayError, evaluate, simpleEvaluate } from '../src/index.js';
 import { DEMO_CORPUS } from '../src/models/gguf/demo-corpus.js';
 import { ensureDemoModel } from '../src/models/gguf/demo-model.js';
+import { GgufBackend, parseGgufModelArgs } from '../src/models/gguf/gguf-backend.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
 import { runCliInProcess } from './cli-in-process.js';
@@ -60,11 +62,38 @@ function run(model: string, out: string, extra: string[]) {
   ]);
 }
 
-/** `run` in process: `evaluate` with the options the CLI builds from the same flags. */
+/**
+ * The backend `--model gguf --model_args model=MODEL,n_ctx=64,threads=1` makes (src/models/gguf/create.ts),
+ * one per model, started on first use and held for the file's in-process runs.
+ */
+const backends = new Map<string, Promise<GgufBackend>>();
+function backendFor(model: string): Promise<GgufBackend> {
+  let backend = backends.get(model);
+  if (!backend) {
+    const args = parseGgufModelArgs({ model, n_ctx: 64, threads: 1 });
+    backend = GgufBackend.create({
+      modelPath: model,
+      nCtx: args.n_ctx,
+      threads: args.threads,
+      gpu: args.gpu,
+      sequences: args.batch_size,
+      flashAttention: args.flash_attention,
+      kvCacheType: args.kv_cache_type,
+      scorer: args.scorer,
+    });
+    backends.set(model, backend);
+  }
+  return backend;
+}
+afterAll(async () => {
+  for (const backend of backends.values()) await (await backend).close();
+});
+
+/** `run` in process: `simpleEvaluate` on that backend, with the options the CLI builds from the same flags. */
 async function runInProcess(model: string, out: string, perplexity?: PerplexityOptions): Promise<void> {
-  await evaluate({
-    model: 'gguf',
-    modelArgs: { model, n_ctx: 64, threads: 1 },
+  await simpleEvaluate({
+    model: await backendFor(model),
+    modelName: 'gguf',
     tasks: [task],
     outputPath: out,
     logSamples: true,

@@ -1,10 +1,12 @@
 /**
  * Sharded runs then a merge, compared with one unsharded run field by field: only timing fields may
  * differ, and the sample logs must be the same bytes. The runs and merges go through the library
- * (evaluate() with `shard: {index, count}`, mergeShards()) in this process; the real CLI runs once for
- * `assay run --shard` (a shard merged with shards the library wrote, so both write the same run), once
- * for `assay merge`, and once for the parser's --shard refusal. Refusals the library raises are shown as
- * the CLI shows them, by its one error reporter (src/cli/errors.ts).
+ * (evaluate() with `shard: {index, count}`, mergeShards()) in this process, the GGUF ones on one engine
+ * held across them; the real CLI runs once for `assay run --shard` (a shard merged with shards the
+ * library wrote, so both write the same run), once for `assay merge`, and once for the parser's --shard
+ * refusal, and the unsharded run whose table the merge must print goes through the CLI's main() in
+ * process. Refusals the library raises are shown as the CLI shows them, by its one error reporter
+ * (src/cli/errors.ts).
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,6 +23,7 @@ import {
   type SimpleEvaluateOptions,
   simpleEvaluate,
 } from '../src/run/evaluate.js';
+import { runCliInProcess } from './cli-in-process.js';
 import { startTestServer, type TestServer } from './fixtures/openai-server.js';
 import { findOne, readJson, runCli, tempDir } from './helpers.js';
 
@@ -251,7 +254,9 @@ describe('--shard i/N and assay merge (dummy backend)', () => {
     });
 
   it('three shards merge into exactly the single run', async () => {
-    const single = runCli(args(path.join(out, 'single')));
+    // The single run through the CLI's main() in process (test/cli-in-process.ts): its table is compared
+    // with the real `assay merge`'s below.
+    const single = await runCliInProcess(args(path.join(out, 'single')));
     expect(single.stderr).not.toMatch(/error/);
     expect(single.status).toBe(0);
     // Shard 1 through the CLI, shards 0 and 2 through the library: the merge checks they were run alike.
@@ -600,18 +605,25 @@ describe('assay merge of perplexity runs (loglikelihood_rolling)', () => {
     expect(merged.results.perplexity.shard_ppl.counts).toEqual(report.counts);
   });
 
+  // --model gguf --model_args model=…,n_ctx=64,threads=1,batch_size=1: one engine for every run of both
+  // modes (each mode's single run, its shards), started by the first test that needs it.
+  let engine: Promise<GgufBackend> | undefined;
+  afterAll(async () => {
+    await (await engine)?.close();
+  });
+
   for (const [mode, perplexity] of [
     ['strided', { mode: 'strided', maxLength: 32, stride: 16 }],
     ['chunked', { mode: 'chunked', maxLength: 16 }],
   ] as const) {
     it(`gguf, ${mode}: the merged block is what the merged logs add up to; counts and tokenizer equal the single run's`, async () => {
-      // --model gguf --model_args model=…,n_ctx=64,threads=1,batch_size=1, one engine for the three runs.
-      const backend = await GgufBackend.create({ modelPath: model, nCtx: 64, threads: 1, sequences: 1 });
+      engine ??= GgufBackend.create({ modelPath: model, nCtx: 64, threads: 1, sequences: 1 });
+      const backend = await engine;
       const { single, merged } = await singleAndMerged(
         `gguf-${mode}`,
         { model: backend, modelName: 'gguf', perplexity: { ...perplexity } },
         2,
-      ).finally(() => backend.close());
+      );
       const report = single.results.perplexity.shard_ppl;
       expect(report.mode).toBe(mode);
       expect(report.scored_tokens).toBeGreaterThan(100);

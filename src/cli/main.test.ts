@@ -1,25 +1,25 @@
 /** Commander's parse errors in assay's form: one `assay: error:` line, one `assay: hint:` line, exit 2. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main, normalizeFlags } from './main.js';
 
+/** main() with stderr captured; the process's stderr and exit code are given back as they were. */
 async function stderrOf(argv: string[]): Promise<{ stderr: string; exitCode: number | undefined }> {
   const written: string[] = [];
   const write = process.stderr.write;
+  const previous = process.exitCode;
+  process.exitCode = undefined;
   process.stderr.write = ((text: string) => {
     written.push(text);
     return true;
   }) as typeof process.stderr.write;
   try {
     await main(argv);
+    return { stderr: written.join(''), exitCode: process.exitCode as number | undefined };
   } finally {
     process.stderr.write = write;
+    process.exitCode = previous;
   }
-  return { stderr: written.join(''), exitCode: process.exitCode as number | undefined };
 }
-
-afterEach(() => {
-  process.exitCode = undefined;
-});
 
 describe('commander errors', () => {
   it('name the command whose help to read, and what to do', async () => {

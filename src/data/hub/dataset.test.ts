@@ -343,12 +343,20 @@ test('split file names, as the conversion branch and repos with their own parque
 });
 
 describe('several processes on one cache', () => {
-  const tsx = path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  // tsx's loader in the child itself (tsx's CLI would start a second node process to run it).
+  const tsx = path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs');
   const fetchSplit = (extraEnv: NodeJS.ProcessEnv) =>
     new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(
         process.execPath,
-        [tsx, path.join(repoRoot, 'test', 'hub', 'fetch-split.ts'), 'org/quiz', 'anatomy', 'test'],
+        [
+          '--import',
+          tsx,
+          path.join(repoRoot, 'test', 'hub', 'fetch-split.ts'),
+          'org/quiz',
+          'anatomy',
+          'test',
+        ],
         { cwd: repoRoot, env: { ...process.env, ...env, HF_HUB_CACHE: cacheDir, ...extraEnv } },
       );
       let stdout = '';

@@ -35,7 +35,9 @@ const storiesPresent = existsSync(STORIES);
 /**
  * The independent computation: the same file loaded in this process, every window in a fresh
  * context, one token per decode, reading p(next token) from the full softmax. No batching, no prefix
- * reuse, no window logic shared with the code under test beyond the window list itself.
+ * reuse, no window logic shared with the code under test beyond the window list itself. The softmax is
+ * asked for only at the positions whose next token is scored (half of each llama-perplexity chunk is
+ * context only): computing it costs as much as the decode, and the others were never read.
  */
 class TokenByToken {
   private constructor(
@@ -60,10 +62,11 @@ class TokenByToken {
     const sequence = context.getSequence();
     const logprobs: number[] = [];
     for (let position = 0; position + 1 < window.tokens.length; position++) {
+      const scored = position + 1 >= window.scoreFrom;
       const [output] = await sequence.controlledEvaluate([
-        [window.tokens[position] as LlamaToken, { generateNext: { probabilities: true } }],
+        [window.tokens[position] as LlamaToken, scored ? { generateNext: { probabilities: true } } : {}],
       ]);
-      if (position + 1 >= window.scoreFrom) {
+      if (scored) {
         const next = window.tokens[position + 1] as LlamaToken;
         logprobs.push(Math.log(output?.next.probabilities?.get(next) ?? 0));
       }
