@@ -90,6 +90,8 @@ export class PythonWorker {
   private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  /** The frames being written, one request after another (see request). */
+  private sending: Promise<void> = Promise.resolve();
   private chunks: Buffer[] = [];
   private buffered = 0;
   private exited: Error | undefined;
@@ -208,8 +210,9 @@ export class PythonWorker {
 
   /**
    * Sends one request; resolves with its value or rejects with a PythonCallError. A long list (a split's
-   * docs) given as `parts` goes after the request in parts of PART_ITEMS, one frame each, so that the
-   * worker decodes a part while this side encodes the next; the worker sees it as `payload[parts.key]`.
+   * docs) given as `parts` goes after the request in parts of PART_ITEMS, one frame each, each part
+   * encoded once the one before it is in the pipe: the worker decodes a part while this side encodes the
+   * next. The worker sees the list as `payload[parts.key]`.
    */
   request<T = unknown>(
     op: string,
@@ -220,23 +223,37 @@ export class PythonWorker {
     const id = this.nextId++;
     const refOf = (value: object) => this.refs.get(value);
     const count = parts ? Math.ceil(parts.items.length / PART_ITEMS) : 0;
-    const head = parts ? { id, op, ...payload, $parts: [parts.key, count] } : { id, op, ...payload };
+    // The request itself is encoded now (its payload may be the caller's to change afterwards).
+    const head = encodeValue(
+      parts ? { id, op, ...payload, $parts: [parts.key, count] } : { id, op, ...payload },
+      refOf,
+    );
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.write(encodeValue(head, refOf));
-      for (let part = 0; part < count; part++) {
-        const start = part * PART_ITEMS;
-        this.write(encodeValue(parts?.items.slice(start, start + PART_ITEMS), refOf));
-      }
+      // One request's frames at a time, in order: the parts of two requests must not interleave.
+      this.sending = this.sending.then(async () => {
+        await this.write(head);
+        for (let part = 0; part < count; part++) {
+          const start = part * PART_ITEMS;
+          await this.write(encodeValue(parts?.items.slice(start, start + PART_ITEMS), refOf));
+        }
+      });
     });
   }
 
-  /** One frame: its length (4 bytes, big-endian), then the UTF-8 text. */
-  private write(text: string): void {
+  /**
+   * One frame: its length (4 bytes, big-endian), then the UTF-8 text. Resolves once the frame is handed to
+   * the pipe; a failed write resolves too (the worker's exit rejects what is pending).
+   */
+  private write(text: string): Promise<void> {
     const body = Buffer.from(text, 'utf8');
     const header = Buffer.alloc(4);
     header.writeUInt32BE(body.length, 0);
-    this.child.stdin?.write(Buffer.concat([header, body]));
+    return new Promise((done) => {
+      const stdin = this.child.stdin;
+      if (!stdin || stdin.destroyed) done();
+      else stdin.write(Buffer.concat([header, body]), () => done());
+    });
   }
 
   /** Ends the worker: closes its stdin (it returns from its loop) and waits for it to exit. */
