@@ -158,6 +158,14 @@ interface PreparedRun {
   codeSandbox: Awaited<ReturnType<typeof prepareCodeSandbox>>;
   python?: PythonRuntime;
   pins?: TaskPins;
+  /**
+   * The evaluation's code, loading since the run's checks passed rather than at start-up: Node loads it
+   * while the backend starts (a GGUF engine takes about a second) and, with Python tasks, while the worker
+   * maps the first split (see prepareRun).
+   */
+  stages: Promise<
+    [typeof import('../evaluate/run-evaluation.js'), typeof import('../results/run-output.js')]
+  >;
 }
 
 async function prepareRun(options: CommonOptions, modelName: string): Promise<PreparedRun> {
@@ -223,6 +231,9 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
   // created and the evaluation's code loads. Only the first, so Python sees its calls in the order it
   // would without this (planning asks for each task's docs in turn).
   if (python) tasks[0]?.startEvalDocs?.();
+  const stages = Promise.all([import('../evaluate/run-evaluation.js'), import('../results/run-output.js')]);
+  // A failure to load is reported where the run awaits it; a run that stops before then never does.
+  stages.catch(() => {});
   return {
     limit,
     samples,
@@ -235,6 +246,7 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
     codeSandbox,
     python,
     pins,
+    stages,
   };
 }
 
@@ -295,14 +307,9 @@ async function run(
   prepared: PreparedRun,
 ): Promise<EvaluateResult> {
   // What prepareRun settled goes to the evaluation as it is (its fields are RunOptions' own).
-  const { nodes, ...settled } = prepared;
+  const { nodes, stages, ...settled } = prepared;
   const { shard, samples, applyChatTemplate } = settled;
-  // Loaded here, not at start-up: with Python tasks, the worker is mapping the first split meanwhile
-  // (prepareRun started it), so Node loads the evaluation's code while Python works instead of before.
-  const [{ runEvaluation }, { runOutput }] = await Promise.all([
-    import('../evaluate/run-evaluation.js'),
-    import('../results/run-output.js'),
-  ]);
+  const [{ runEvaluation }, { runOutput }] = await stages;
   const evaluated = await runEvaluation(backend, nodes, {
     ...settled,
     shardRecord: shard && {
