@@ -10,9 +10,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PerplexityOptions } from '../src/evaluate/perplexity/settings.js';
 import { AssayError, evaluate, simpleEvaluate } from '../src/index.js';
+import { createGgufBackend } from '../src/models/gguf/create.js';
 import { DEMO_CORPUS } from '../src/models/gguf/demo-corpus.js';
 import { ensureDemoModel } from '../src/models/gguf/demo-model.js';
-import { GgufBackend, parseGgufModelArgs } from '../src/models/gguf/gguf-backend.js';
+import type { GgufBackend } from '../src/models/gguf/gguf-backend.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
 import { runCliInProcess } from './cli-in-process.js';
@@ -63,24 +64,14 @@ function run(model: string, out: string, extra: string[]) {
 }
 
 /**
- * The backend `--model gguf --model_args model=MODEL,n_ctx=64,threads=1` makes (src/models/gguf/create.ts),
- * one per model, started on first use and held for the file's in-process runs.
+ * The backend `--model gguf --model_args model=MODEL,n_ctx=64,threads=1` makes (createGgufBackend, as the
+ * CLI does), one per model, started on first use and held for the file's in-process runs.
  */
 const backends = new Map<string, Promise<GgufBackend>>();
 function backendFor(model: string): Promise<GgufBackend> {
   let backend = backends.get(model);
   if (!backend) {
-    const args = parseGgufModelArgs({ model, n_ctx: 64, threads: 1 });
-    backend = GgufBackend.create({
-      modelPath: model,
-      nCtx: args.n_ctx,
-      threads: args.threads,
-      gpu: args.gpu,
-      sequences: args.batch_size,
-      flashAttention: args.flash_attention,
-      kvCacheType: args.kv_cache_type,
-      scorer: args.scorer,
-    });
+    backend = createGgufBackend({ model, n_ctx: 64, threads: 1 });
     backends.set(model, backend);
   }
   return backend;
