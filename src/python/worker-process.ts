@@ -65,7 +65,7 @@ interface Pending {
 
 /**
  * Items per part when a request's list goes in parts (see `request`): the same size as worker.py's
- * PART_ROWS, a few hundred kilobytes of a typical split.
+ * PART_ITEMS, a few hundred kilobytes of a typical split.
  */
 const PART_ITEMS = 2048;
 
@@ -235,7 +235,18 @@ export class PythonWorker {
         await this.write(head);
         for (let part = 0; part < count; part++) {
           const start = part * PART_ITEMS;
-          await this.write(encodeValue(parts?.items.slice(start, start + PART_ITEMS), refOf));
+          let text: string;
+          try {
+            text = encodeValue(parts?.items.slice(start, start + PART_ITEMS), refOf);
+          } catch (error) {
+            // The worker waits for the rest of this request: a frame that is not JSON ends its wait (it
+            // answers with an error, ignored: the request fails here with the reason).
+            this.pending.delete(id);
+            reject(error as Error);
+            await this.write('');
+            return;
+          }
+          await this.write(text);
         }
       });
     });
