@@ -1,5 +1,5 @@
 /**
- * The Hub target's settings: lm-eval's `--hf_hub_log_args` keys (its EvaluationTracker arguments) and
+ * The Hub target's settings: lm-eval's `hf_hub_log_args` keys (its EvaluationTracker arguments) and
  * HF_TOKEN, checked before any work. Apart from the upload code (hub.ts), which a run loads only when
  * it pushes.
  */
@@ -50,7 +50,7 @@ const hubArgsSchema = z
 
 const HUB_ARG_KEYS = Object.keys(hubArgsSchema.shape);
 
-/** Checks lm-eval's `--hf_hub_log_args` keys (already split into an object) and HF_TOKEN, before any work. */
+/** Checks lm-eval's `hf_hub_log_args` keys (already split into an object) and HF_TOKEN, before any work. */
 export function hubSettingsFromArgs(
   args: Record<string, unknown>,
   env: NodeJS.ProcessEnv,
