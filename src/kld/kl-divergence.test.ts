@@ -1,11 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { type ControlledEvaluateInputItem, getLlama, LlamaLogLevel, type Token } from 'node-llama-cpp';
+import type { ControlledEvaluateInputItem, Token } from 'node-llama-cpp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chunkedWindows } from '../evaluate/perplexity/windows.js';
 import { randomLlamaGguf } from '../models/gguf/llama-model.js';
 import { loadNativeAddon } from '../models/gguf/native-scorer.js';
+import { processLlama } from '../models/gguf/process-llama.js';
 import { writeGguf } from '../models/gguf/writer.js';
 import { compareModels, klDivergence } from './kl-divergence.js';
 import { distribution, meanAndError, percentile } from './statistics.js';
@@ -72,7 +73,7 @@ describe.skipIf(!native.addon)(
     });
 
     it('per-token KL, same-top and log-probabilities equal an independent JS computation from node-llama-cpp’s probabilities', async () => {
-      const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error });
+      const llama = await processLlama();
       const baseModel = await llama.loadModel({ modelPath: basePath });
       const halfModel = await llama.loadModel({ modelPath: halfPath });
       const tokens = [...baseModel.tokenize(TEXT, false)] as number[];

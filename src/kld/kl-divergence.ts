@@ -8,7 +8,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { getLlama, type Llama, LlamaLogLevel, type LlamaModel } from 'node-llama-cpp';
+import type { Llama, LlamaModel } from 'node-llama-cpp';
 import { AssayError } from '../errors.js';
 import { chunkedWindows } from '../evaluate/perplexity/windows.js';
 import { defaultThreads } from '../models/gguf/engine.js';
@@ -16,6 +16,7 @@ import { fileSha256 } from '../models/gguf/gguf-backend.js';
 import { type LlamaErrorLog, llamaErrors } from '../models/gguf/llama-errors.js';
 import { checkGgufFile } from '../models/gguf/model-file.js';
 import { loadNativeAddon, type NativeAddon, type NativeHandle } from '../models/gguf/native-scorer.js';
+import { processLlama } from '../models/gguf/process-llama.js';
 import { readTokenizerInfo } from '../models/gguf/token-windows.js';
 import {
   type Distribution,
@@ -137,14 +138,8 @@ interface OpenLlama {
 
 async function openLlama(): Promise<OpenLlama> {
   const errors = llamaErrors;
-  // getLlama also registers llama.cpp's CPU backend in this process, which the addon's models use.
-  const llama = await getLlama({
-    gpu: false,
-    build: 'never',
-    logLevel: LlamaLogLevel.error,
-    logger: errors.logger,
-    progressLogs: false,
-  });
+  // The process's Llama also registers llama.cpp's CPU backend, which the addon's models use.
+  const llama = await processLlama();
   return { llama, errors };
 }
 

@@ -6,19 +6,14 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  getLlama,
-  type Llama,
-  LlamaLogLevel,
-  type LlamaModel,
-  type Token as LlamaToken,
-} from 'node-llama-cpp';
+import type { LlamaModel, Token as LlamaToken } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenWindow } from '../../models/backend.js';
 import { DummyBackend } from '../../models/dummy/dummy-backend.js';
 import { DEMO_CORPUS } from '../../models/gguf/demo-corpus.js';
 import { GgufBackend } from '../../models/gguf/gguf-backend.js';
 import { randomLlamaGguf } from '../../models/gguf/llama-model.js';
+import { processLlama } from '../../models/gguf/process-llama.js';
 import { writeGguf } from '../../models/gguf/writer.js';
 import { scoreTexts } from './score-texts.js';
 import { textPerplexity } from './text-perplexity.js';
@@ -40,14 +35,11 @@ const storiesPresent = existsSync(STORIES);
  * context only): computing it costs as much as the decode, and the others were never read.
  */
 class TokenByToken {
-  private constructor(
-    private readonly llama: Llama,
-    private readonly model: LlamaModel,
-  ) {}
+  private constructor(private readonly model: LlamaModel) {}
 
   static async load(file: string): Promise<TokenByToken> {
-    const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error });
-    return new TokenByToken(llama, await llama.loadModel({ modelPath: file }));
+    const llama = await processLlama();
+    return new TokenByToken(await llama.loadModel({ modelPath: file }));
   }
 
   async window(window: TokenWindow): Promise<number[]> {
@@ -77,7 +69,6 @@ class TokenByToken {
 
   async close(): Promise<void> {
     await this.model.dispose();
-    await this.llama.dispose();
   }
 }
 

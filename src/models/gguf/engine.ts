@@ -2,12 +2,9 @@ import { statSync } from 'node:fs';
 import os from 'node:os';
 import {
   type ControlledEvaluateInputItem,
-  getLlama,
   getModuleVersion,
-  type Llama,
   type LlamaContext,
   type LlamaContextSequence,
-  LlamaLogLevel,
   type LlamaModel,
   type Token as LlamaToken,
 } from 'node-llama-cpp';
@@ -15,6 +12,7 @@ import type { GenerateRequest, LoglikelihoodRequest, LoglikelihoodResult } from 
 import { llamaErrors } from './llama-errors.js';
 import { scoreNative } from './native-schedule.js';
 import { loadNativeAddon, type NativeAddon, type NativeHandle, type ScorerChoice } from './native-scorer.js';
+import { processLlama } from './process-llama.js';
 import {
   cutAtStops,
   encode,
@@ -116,7 +114,6 @@ export class ModelLoadError extends Error {
 
 export class GgufEngine {
   private constructor(
-    private readonly llama: Llama,
     private readonly model: LlamaModel,
     private readonly context: LlamaContext,
     private readonly sequences: LlamaContextSequence[],
@@ -129,14 +126,7 @@ export class GgufEngine {
   static async load(options: EngineOptions): Promise<GgufEngine> {
     const threads = options.threads ?? defaultThreads(statSync(options.modelPath).size);
     const errors = llamaErrors;
-    const llama = await getLlama({
-      gpu: options.gpu ?? false,
-      build: 'never',
-      maxThreads: threads,
-      logLevel: LlamaLogLevel.error,
-      logger: errors.logger,
-      progressLogs: false,
-    });
+    const llama = await processLlama({ gpu: options.gpu ?? false, maxThreads: threads });
     let model: LlamaModel;
     try {
       errors.clear();
@@ -220,7 +210,6 @@ export class GgufEngine {
       scorer: scorer.choice,
     };
     return new GgufEngine(
-      llama,
       model,
       context,
       sequences,
@@ -475,7 +464,6 @@ export class GgufEngine {
     if (this.native) this.native.addon.close(this.native.handle);
     await this.context.dispose();
     await this.model.dispose();
-    await this.llama.dispose();
   }
 }
 

@@ -2,19 +2,14 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  getLlama,
-  type Llama,
-  LlamaLogLevel,
-  type LlamaModel,
-  type Token as LlamaToken,
-} from 'node-llama-cpp';
+import type { LlamaModel, Token as LlamaToken } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackendConformance } from '../../testing/backend-conformance.js';
 import type { GenerateRequest, LoglikelihoodRequest } from '../backend.js';
 import { fileSha256, GgufBackend } from './gguf-backend.js';
 import { randomLlamaGguf, seededRandom } from './llama-model.js';
 import { loadNativeAddon } from './native-scorer.js';
+import { processLlama } from './process-llama.js';
 import {
   encodePair,
   rollingScoringInputs,
@@ -55,16 +50,15 @@ runBackendConformance({
  */
 class TokenByTokenReference {
   private constructor(
-    private readonly llama: Llama,
     readonly model: LlamaModel,
     readonly tokenizer: Tokenizer,
   ) {}
 
   static async load(file: string): Promise<TokenByTokenReference> {
-    const llama = await getLlama({ gpu: false, build: 'never', logLevel: LlamaLogLevel.error });
+    const llama = await processLlama();
     const model = await llama.loadModel({ modelPath: file });
     const bos = model.tokens.bos;
-    return new TokenByTokenReference(llama, model, {
+    return new TokenByTokenReference(model, {
       tokenize: (text) => (text === '' ? [] : [...model.tokenize(text, false)]),
       addBos: model.tokens.shouldPrependBosToken && bos !== null,
       prefixToken: bos ?? (model.tokens.eos as number),
@@ -100,7 +94,6 @@ class TokenByTokenReference {
 
   async close(): Promise<void> {
     await this.model.dispose();
-    await this.llama.dispose();
   }
 }
 

@@ -6,9 +6,9 @@ const GENERIC = /^llama_model_load_from_file_impl: failed to load model$/;
 /**
  * Collects llama.cpp's error log lines, so a model that fails to load is reported with llama.cpp's
  * own reason ("tensor 'output.weight' data is not within the file bounds") instead of node-llama-cpp's
- * "Failed to load model". getLlama returns one shared instance per process, which keeps the logger it
- * was first given, so there is one log per process (`llamaErrors`): pass its `logger` to every
- * getLlama, call `clear()` before a load and `reason()` after it fails.
+ * "Failed to load model". node-llama-cpp sends llama.cpp's log to the logger of the first Llama of a
+ * process only, so there is one log per process (`llamaErrors`): processLlama gives its `logger` to
+ * every instance; call `clear()` before a load and `reason()` after it fails.
  */
 export class LlamaErrorLog {
   private lines: string[] = [];
