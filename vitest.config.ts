@@ -63,6 +63,13 @@ export default defineConfig({
     // comes fails after this long: it bounds the wait, not what is checked.
     expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
+    // Vitest keeps each transformed module in node_modules/.experimental-vitest-cache, keyed by the
+    // file's content, its id and the configuration, so a rerun transforms only what changed. Measured
+    // here, whole suite: the summed transform time went from 20.1 s to 3.8 s and import from 45.0 s to
+    // 27.2 s, 14 CPU s less of about 190. A clean clone (CI) fills it on its first run. We have no Vite
+    // plugins, the case its documentation names as able to leave an entry stale; `vitest --clearCache`
+    // empties it.
+    experimental: { fsModuleCache: true },
     globalSetup: ['test/global-setup.ts'],
     projects: [
       {
