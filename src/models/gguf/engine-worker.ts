@@ -3,6 +3,8 @@
  * (node-llama-cpp's concurrent sequence scoring returns wrong values otherwise) and talks to it over
  * IPC. Calls run one at a time: they share the context's sequences. A `cancel` is handled as soon as
  * it arrives: a queued call is answered at once and skipped, a running one is aborted between steps.
+ * A `close` releases the model and leaves the process ready for another `init` (a kept engine process,
+ * engine-processes.ts); the process ends when its parent disconnects or goes away.
  */
 import { CancelledError, GgufEngine } from './engine.js';
 import { promptLogprobs } from './prompt-logprobs.js';
@@ -20,6 +22,7 @@ function send(reply: WorkerReply): void {
 
 async function handle(call: WorkerCall, signal: AbortSignal): Promise<unknown> {
   if (call.method === 'init') {
+    if (engine) throw new Error('engine already initialised');
     engine = await GgufEngine.load(call.params);
     return engine.info;
   }
@@ -84,8 +87,8 @@ process.on('message', (call: WorkerCall) => {
     entry.started = true;
     try {
       const result = await handle(call, entry.controller.signal);
+      // After a close the process stays, with no model, for the next backend's init (engine-processes.ts).
       send({ id: call.id, kind: 'result', result });
-      if (call.method === 'close') process.disconnect();
     } catch (error) {
       fail(call.id, error);
     } finally {

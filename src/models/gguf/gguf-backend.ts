@@ -1,8 +1,7 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
 import type {
@@ -24,6 +23,7 @@ import type {
 import { renderChatTemplate } from '../chat-template.js';
 import { checkModelArgKeys } from '../model-arg-keys.js';
 import type { EngineInfo, EngineOptions } from './engine.js';
+import { keepEngineProcess, takeEngineProcess } from './engine-processes.js';
 import { checkGgufFile } from './model-file.js';
 import type { PromptLogprobs, PromptLogprobsRequest } from './prompt-logprobs.js';
 import type { WorkerCall, WorkerReply } from './protocol.js';
@@ -86,20 +86,6 @@ interface Pending {
   progress?: ProgressSink;
 }
 
-/**
- * The worker entry: the compiled .js in dist, or the .ts source under tsx (tests, bench).
- * ASSAY_GGUF_WORKER names a compiled worker to use instead: the test suite points it at dist's when dist
- * is newer than every source file, since a worker under tsx costs about 1.3 s more CPU to start.
- */
-function workerEntry(): { file: string; execArgv: string[] } {
-  const override = process.env.ASSAY_GGUF_WORKER;
-  if (override) return { file: override, execArgv: [] };
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const js = path.join(here, 'engine-worker.js');
-  if (existsSync(js)) return { file: js, execArgv: [] };
-  return { file: path.join(here, 'engine-worker.ts'), execArgv: ['--import', 'tsx'] };
-}
-
 /** What a cancelled call rejects with: an AbortError, as fetch's is. */
 function cancelled(message: string): Error {
   const error = new Error(`gguf engine: ${message}`);
@@ -127,37 +113,39 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
   private exited: Error | undefined;
   private stderrTail = '';
 
+  private readonly onMessage = (reply: WorkerReply) => this.onReply(reply);
+  private readonly onStderr = (chunk: Buffer) => {
+    this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000);
+  };
+  private readonly onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+    this.exited = new AssayError(
+      'backend_error',
+      `gguf engine process exited (${signal ?? `code ${code}`})${this.stderrTail ? `: ${this.stderrTail.trim()}` : ''}`,
+    );
+    for (const pending of this.pending.values()) pending.reject(this.exited);
+    this.pending.clear();
+  };
+
   private constructor(
     private readonly child: ChildProcess,
     private readonly modelPath: string,
     private engineInfo: EngineInfo | undefined = undefined,
     private sha256 = '',
   ) {
-    child.on('message', (reply: WorkerReply) => this.onReply(reply));
-    child.stderr?.on('data', (chunk: Buffer) => {
-      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-4000);
-    });
-    child.on('exit', (code, signal) => {
-      this.exited = new AssayError(
-        'backend_error',
-        `gguf engine process exited (${signal ?? `code ${code}`})${this.stderrTail ? `: ${this.stderrTail.trim()}` : ''}`,
-      );
-      for (const pending of this.pending.values()) pending.reject(this.exited);
-      this.pending.clear();
-    });
+    child.on('message', this.onMessage);
+    child.stderr?.on('data', this.onStderr);
+    child.on('exit', this.onExit);
   }
 
+  /** The engine process's pid, while this backend holds it. */
+  get enginePid(): number | undefined {
+    return this.exited ? undefined : this.child.pid;
+  }
+
+  /** The engine process runs in a child of this one, started or kept by engine-processes.ts. */
   static async create(options: EngineOptions): Promise<GgufBackend> {
     await checkGgufFile(options.modelPath);
-    const entry = workerEntry();
-    const child = fork(entry.file, [], {
-      // Set before start-up: libuv sizes its pool once, and setting it later in-process does not help.
-      env: { ...process.env, UV_THREADPOOL_SIZE: '1' },
-      execArgv: entry.execArgv,
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    });
-    const backend = new GgufBackend(child, path.resolve(options.modelPath));
+    const backend = new GgufBackend(takeEngineProcess(), path.resolve(options.modelPath));
     try {
       const [info, sha256] = await Promise.all([
         backend.call({ method: 'init', params: options }) as Promise<EngineInfo>,
@@ -365,10 +353,25 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     };
   }
 
+  /**
+   * Closes the model. The engine process, with its model released, is kept for the next backend of
+   * this process (engine-processes.ts) or leaves; this backend hears nothing more from it either way.
+   */
   async close(): Promise<void> {
     if (this.exited) return;
-    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-    await this.call({ method: 'close', params: null }).catch(() => undefined);
-    await exited;
+    let closed = false;
+    await this.call({ method: 'close', params: null }).then(
+      () => {
+        closed = true;
+      },
+      () => undefined,
+    );
+    if (this.exited) return;
+    this.exited = new AssayError('backend_error', 'gguf engine: the backend was closed');
+    this.child.off('message', this.onMessage);
+    this.child.stderr?.off('data', this.onStderr);
+    this.child.off('exit', this.onExit);
+    if (closed && keepEngineProcess(this.child)) return;
+    await this.kill();
   }
 }
