@@ -15,6 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
 import { hubEndpoint, hubToken } from './endpoint.js';
+import { saveBody } from './save-body.js';
 
 export interface HubClientOptions {
   endpoint?: string;
@@ -210,7 +211,7 @@ export class HubClient {
             const body = response.body
               ? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
               : Readable.from([]);
-            await pipeline(body, createWriteStream(incomplete, { flags: append ? 'a' : 'w' }));
+            await saveBody(body, incomplete, append);
           }
         }
         const actual = await sha256OfFile(incomplete);
