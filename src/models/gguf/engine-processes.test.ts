@@ -3,14 +3,14 @@
  * (the same pid) and scores it exactly as a new process does, at most two are kept, and a kept one
  * neither keeps a script alive nor outlives it.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LoglikelihoodRequest } from '../backend.js';
-import { idleEngineProcesses, takeEngineProcess } from './engine-processes.js';
+import { idleEngineProcesses, keepEngineProcess, takeEngineProcess } from './engine-processes.js';
 import { GgufBackend } from './gguf-backend.js';
 import { randomLlamaGguf } from './llama-model.js';
 import { writeGguf } from './writer.js';
@@ -30,17 +30,23 @@ const requests: LoglikelihoodRequest[] = [
 
 const alive = (pid: number) => existsSync(`/proc/${pid}`);
 
-/** Ends every kept process, so that the next backend starts a new one. */
-function dropKept(): void {
-  while (idleEngineProcesses() > 0) takeEngineProcess().kill('SIGKILL');
+/** Takes every kept process out of the pool for a while, so that the next backend starts a new one. */
+async function withoutKept<T>(use: () => Promise<T>): Promise<T> {
+  const aside: ChildProcess[] = [];
+  while (idleEngineProcesses() > 0) aside.push(takeEngineProcess());
+  try {
+    return await use();
+  } finally {
+    // Back, idle as they were (or ended, past the limit): the next test file may load in them.
+    for (const child of aside) if (!keepEngineProcess(child)) child.kill('SIGKILL');
+  }
 }
 
 describe('kept engine processes', () => {
   it('the next backend loads its model in the closed one’s process and scores as a new process does', async () => {
-    dropKept();
     const a = await GgufBackend.create({ modelPath: first, threads: 1 });
     const pid = a.enginePid as number;
-    const fromNew = await a.loglikelihood(requests);
+    const fromA = await a.loglikelihood(requests);
     await a.close();
     expect(a.enginePid).toBeUndefined();
     expect(alive(pid)).toBe(true);
@@ -48,38 +54,35 @@ describe('kept engine processes', () => {
     // The same model again, in the kept process: the same numbers, bit for bit.
     const b = await GgufBackend.create({ modelPath: first, threads: 1 });
     expect(b.enginePid).toBe(pid);
-    expect(await b.loglikelihood(requests)).toEqual(fromNew);
+    expect(await b.loglikelihood(requests)).toEqual(fromA);
     await b.close();
 
     // Another model in it, against that model in a process that never held another.
     const c = await GgufBackend.create({ modelPath: second, threads: 1 });
     expect(c.enginePid).toBe(pid);
+    const text = [{ text: 'the sea was calm and the boats came home' }];
     const reused = await c.loglikelihood(requests);
-    const rolling = await c.loglikelihoodRolling([{ text: 'the sea was calm and the boats came home' }]);
-    dropKept();
-    const d = await GgufBackend.create({ modelPath: second, threads: 1 });
+    const rolling = await c.loglikelihoodRolling(text);
+    const d = await withoutKept(() => GgufBackend.create({ modelPath: second, threads: 1 }));
     expect(d.enginePid).not.toBe(pid);
     expect(reused).toEqual(await d.loglikelihood(requests));
-    expect(rolling).toEqual(
-      await d.loglikelihoodRolling([{ text: 'the sea was calm and the boats came home' }]),
-    );
-    expect(reused).not.toEqual(fromNew);
+    expect(rolling).toEqual(await d.loglikelihoodRolling(text));
+    expect(reused).not.toEqual(fromA);
     await Promise.all([c.close(), d.close()]);
-    dropKept();
   });
 
   it('keeps at most two; the others exit', async () => {
-    dropKept();
+    // Three at once: the kept ones (two after the test above) and a new one.
     const backends = await Promise.all(
       [0, 1, 2].map(() => GgufBackend.create({ modelPath: first, threads: 1 })),
     );
     const pids = backends.map((backend) => backend.enginePid as number);
     expect(new Set(pids).size).toBe(3);
+    expect(idleEngineProcesses()).toBe(0);
     for (const backend of backends) await backend.close();
     expect(idleEngineProcesses()).toBe(2);
     expect(pids.filter(alive)).toHaveLength(2);
     expect(alive(pids[2])).toBe(false);
-    dropKept();
   });
 
   it('a kept process does not keep a script alive, and leaves with it', async () => {
