@@ -71,6 +71,20 @@ describe('kept engine processes', () => {
     await Promise.all([c.close(), d.close()]);
   });
 
+  it('closing twice closes once; a call once the close began fails; the next backend is undisturbed', async () => {
+    const a = await GgufBackend.create({ modelPath: first, threads: 1 });
+    const pid = a.enginePid as number;
+    const fromA = await a.loglikelihood(requests);
+    // The second close used to send a second close call, whose answer nobody heard: it never settled.
+    const closing = [a.close(), a.close()];
+    await expect(a.loglikelihood(requests)).rejects.toThrow('gguf engine: the backend was closed');
+    await Promise.all(closing);
+    const b = await GgufBackend.create({ modelPath: first, threads: 1 });
+    expect(b.enginePid).toBe(pid);
+    expect(await b.loglikelihood(requests)).toEqual(fromA);
+    await b.close();
+  });
+
   it('keeps at most two; the others exit', async () => {
     // Three at once: the kept ones (two after the test above) and a new one.
     const backends = await Promise.all(

@@ -112,6 +112,7 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
   private readonly pending = new Map<number, Pending>();
   private exited: Error | undefined;
   private stderrTail = '';
+  private closing: Promise<void> | undefined;
 
   private readonly onMessage = (reply: WorkerReply) => this.onReply(reply);
   private readonly onStderr = (chunk: Buffer) => {
@@ -202,6 +203,9 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     signal?: AbortSignal,
   ): Promise<unknown> {
     if (this.exited) return Promise.reject(this.exited);
+    // Nothing may follow the close into the engine process: it may be another backend's by then.
+    if (this.closing)
+      return Promise.reject(new AssayError('backend_error', 'gguf engine: the backend was closed'));
     if (signal?.aborted) return Promise.reject(cancelled('cancelled before it was sent'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -355,9 +359,15 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
 
   /**
    * Closes the model. The engine process, with its model released, is kept for the next backend of
-   * this process (engine-processes.ts) or leaves; this backend hears nothing more from it either way.
+   * this process (engine-processes.ts) or leaves; this backend hears nothing more from it either way,
+   * and a call made meanwhile fails. Closing twice closes once.
    */
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     if (this.exited) return;
     let closed = false;
     await this.call({ method: 'close', params: null }).then(
@@ -371,6 +381,8 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     this.child.off('message', this.onMessage);
     this.child.stderr?.off('data', this.onStderr);
     this.child.off('exit', this.onExit);
+    for (const pending of this.pending.values()) pending.reject(this.exited);
+    this.pending.clear();
     if (closed && keepEngineProcess(this.child)) return;
     await this.kill();
   }
