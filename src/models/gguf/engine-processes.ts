@@ -9,7 +9,8 @@
  * the llama.cpp binding. It does not keep this process alive (its handles are unref'd), it leaves
  * after IDLE_MS unused, and it exits when this process does (its IPC channel closes; engine-worker.ts).
  * At most IDLE_LIMIT are kept; one that dies while idle is dropped. A process whose model failed to load,
- * or whose close failed, is never kept: GgufBackend kills it.
+ * or whose close failed, is never kept: GgufBackend kills it. A kept process keeps the environment it was
+ * started with (node-llama-cpp reads its variables once, at import).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -76,19 +77,19 @@ export function takeEngineProcess(): ChildProcess {
 export function keepEngineProcess(child: ChildProcess): boolean {
   if (child.exitCode !== null || child.signalCode !== null || !child.connected) return false;
   if (idle.length >= IDLE_LIMIT) return false;
+  const drop = () => {
+    const at = idle.indexOf(entry);
+    if (at >= 0) idle.splice(at, 1);
+    clearTimeout(entry.timer);
+    child.off('exit', entry.onExit);
+  };
   const entry: Idle = {
     child,
     timer: setTimeout(() => {
-      const at = idle.indexOf(entry);
-      if (at >= 0) idle.splice(at, 1);
-      child.off('exit', entry.onExit);
+      drop();
       if (child.connected) child.disconnect();
     }, IDLE_MS),
-    onExit: () => {
-      const at = idle.indexOf(entry);
-      if (at >= 0) idle.splice(at, 1);
-      clearTimeout(entry.timer);
-    },
+    onExit: drop,
   };
   entry.timer.unref();
   child.once('exit', entry.onExit);

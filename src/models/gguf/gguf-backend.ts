@@ -29,7 +29,7 @@ import type { PromptLogprobs, PromptLogprobsRequest } from './prompt-logprobs.js
 import type { WorkerCall, WorkerReply } from './protocol.js';
 import { readTokenizerInfo } from './token-windows.js';
 
-/** `--model_args` of the gguf backend, validated once here. */
+/** The gguf backend's model args (`modelArgs`), validated once here. */
 const schema = z
   .object({
     model: z.string().optional(),
@@ -64,7 +64,7 @@ const schema = z
 
 export type GgufModelArgs = z.output<typeof schema>;
 
-/** The names `--model_args` of the gguf backend may use. */
+/** The names the gguf backend's model args may use. */
 export const GGUF_MODEL_ARGS = Object.keys(schema.shape);
 
 export function parseGgufModelArgs(raw: Record<string, unknown>): GgufModelArgs {
