@@ -15,10 +15,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { HubApiError as HubApiErrorClass } from '@huggingface/hub';
 import { AssayError } from '../errors.js';
+import { quoteAnswer, redact } from '../util/secrets.js';
 import { exportError } from './http.js';
 import { buildDatasetCard } from './hub-card.js';
+import { HUB_REQUEST_TIMEOUT_MS, hubTimeoutOf, timedFetch } from './hub-fetch.js';
 import type { HubSettings } from './hub-settings.js';
-import { redact } from './secrets.js';
 import type { ExportSource } from './source.js';
 import type { ExportContext, ExportReport } from './target.js';
 
@@ -48,13 +49,21 @@ function hubFailure(
   HubApiError: typeof HubApiErrorClass,
 ): AssayError {
   if (error instanceof AssayError) return error;
+  const timeout = hubTimeoutOf(error);
+  if (timeout) {
+    return exportError(
+      `cannot ${what} on ${settings.endpoint}: ${timeout.message} (is the Hub up, and reachable from here?)`,
+      [settings.token],
+    );
+  }
   if (error instanceof HubApiError) {
     const hint =
       error.statusCode === 401 || error.statusCode === 403
         ? '; check that HF_TOKEN is a token with write access to this namespace'
         : '';
+    // The message is the Hub's answer: masked, then shortened.
     return exportError(
-      `cannot ${what} on ${settings.endpoint}: HTTP ${error.statusCode}: ${error.message}${hint}`,
+      `cannot ${what} on ${settings.endpoint}: HTTP ${error.statusCode}: ${quoteAnswer(error.message, [settings.token], 300)}${hint}`,
       [settings.token],
     );
   }
@@ -82,7 +91,11 @@ export async function exportToHub(
   }
   const modelName = results.model_name ?? 'model';
   const sanitized = results.model_name_sanitized ?? path.basename(path.dirname(source.resultsFile));
-  const credentials = { accessToken: settings.token, hubUrl: settings.endpoint };
+  const credentials = {
+    accessToken: settings.token,
+    hubUrl: settings.endpoint,
+    fetch: timedFetch(settings.timeoutMs ?? HUB_REQUEST_TIMEOUT_MS),
+  };
 
   let org = settings.org;
   if (!org) {

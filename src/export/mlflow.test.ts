@@ -214,6 +214,35 @@ describe('assay export --to mlflow', () => {
     expect(wrong.message).not.toContain('wrong-token-99');
   });
 
+  test('a long error answer is masked before it is cut: no part of the token is printed', async () => {
+    const run = writeRunFolder(tempDir('assay-mlflow-'), { samples: false });
+    const token = 'q7Zt-9b1e55aa02f4c7d3e8a16b2c0f9d4e7a';
+    server.requireAuthorization = `Bearer ${token}`;
+    server.echoAuthorization = true;
+    server.failArtifacts = 500;
+    // The token starts 268 characters into the answer, under the 300 that are quoted.
+    server.errorDetail = `; ${'the artifact store refused the write. '.repeat(5).trim()}`;
+    const quoted = async () => {
+      const error = await failure(exportTo(run.outputPath, { auth: { token } }));
+      for (let length = 4; length <= token.length; length++)
+        expect(error.message).not.toContain(token.slice(0, length));
+      return /answered HTTP 500 to PUT \S+: (.*) \(MLflow run run\d+ is marked FAILED\)$/.exec(
+        error.message,
+      )?.[1];
+    };
+    // The server's JSON answer, masked, is 273 characters: quoted whole.
+    const answer = () =>
+      JSON.stringify({
+        error_code: 'INTERNAL_ERROR',
+        message: `storage unavailable${server.errorDetail} (sent: Bearer ***)`,
+      });
+    expect(answer()).toHaveLength(273);
+    expect(await quoted()).toBe(answer());
+    // A longer one is cut at 300 characters, after masking.
+    server.errorDetail += ' '.repeat(3) + 'x'.repeat(40);
+    expect(await quoted()).toBe(`${answer().replace(/\s+/g, ' ').slice(0, 300)}…`);
+  });
+
   test('Basic credentials, from the environment or the URI, are redacted in every form', async () => {
     const run = writeRunFolder(tempDir('assay-mlflow-'), { samples: false });
     const basic = Buffer.from('ana:pa55-word-x').toString('base64');

@@ -13,9 +13,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { AssayError } from '../errors.js';
+import { redactUrl } from '../util/secrets.js';
 import { type HttpCall, type HttpOptions, send, statusError } from './http.js';
 import { metricPoints } from './metrics.js';
-import { redactUrl } from './secrets.js';
 import { type ExportSource, runFiles } from './source.js';
 import type { ExportContext, ExportReport } from './target.js';
 

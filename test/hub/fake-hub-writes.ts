@@ -33,6 +33,8 @@ export interface FakeHubWrites {
   violations: string[];
   /** Error answers quote the request's Authorization header (a careless server). */
   echoAuthorization: boolean;
+  /** Said in every error answer, before the echoed header (a long message puts the echo far in). */
+  errorDetail?: string;
   /** The next commit is refused with this status. */
   failCommit?: number;
 }
@@ -82,7 +84,7 @@ export function handleWrite(
   };
   const refuse = (status: number, message: string) => {
     const echo = writes.echoAuthorization ? ` (sent ${request.headers.authorization})` : '';
-    reply(status, { error: message + echo });
+    reply(status, { error: message + (writes.errorDetail ?? '') + echo });
   };
   const invalid = (message: string) => {
     writes.violations.push(`${request.method} ${pathname}: ${message}`);
