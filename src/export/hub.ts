@@ -4,7 +4,8 @@
  * `<model_name>/results_<time>.json`, sample logs to `<org>/<details_repo_name>` under
  * `<model_name_sanitized>/` (beside the results file and leaderboard, as lm-eval uploads the run's
  * folder), a `-private` suffix on both unless `public_repo=True`, and a dataset card with one config
- * per model and task (hub-card.ts). Each repo gets one commit, so a failed export leaves it unchanged.
+ * per model and task (hub-card.ts). A partial run (a limit, errored or timed-out docs) says so in the
+ * card, above its results, and in the commit's description. Each repo gets one commit, so a failed export leaves it unchanged.
  *
  * Uploads go through @huggingface/hub (the Hub's own JavaScript client): repo creation
  * (`POST /api/repos/create`), the commit API (`POST /api/datasets/<repo>/commit/<revision>`, NDJSON)
@@ -159,6 +160,7 @@ export async function exportToHub(
       latestResults: results.results,
       leaderboardUrl: settings.leaderboardUrl,
       pointOfContact: settings.pointOfContact,
+      partialReasons: source.partial.reasons,
     });
     const operations = [];
     for (const [repoPath, file] of target.files) {
@@ -170,7 +172,15 @@ export async function exportToHub(
     }
     operations.push({ operation: 'addOrUpdate' as const, path: 'README.md', content: new Blob([card]) });
     try {
-      await commit({ ...credentials, repo, title: target.titles.join('; '), operations });
+      await commit({
+        ...credentials,
+        repo,
+        title: target.titles.join('; '),
+        ...(source.partial.partial
+          ? { description: `Partial run: ${source.partial.reasons.join('; ')}` }
+          : {}),
+        operations,
+      });
     } catch (error) {
       throw hubFailure(error, `commit to dataset ${target.repo}`, settings, HubApiError);
     }

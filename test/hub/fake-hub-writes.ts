@@ -21,7 +21,7 @@ export interface WrittenRepo {
   id: string;
   private: boolean;
   files: Map<string, Uint8Array>;
-  commits: Array<{ title: string; paths: string[]; lfs: string[] }>;
+  commits: Array<{ title: string; description?: string; paths: string[]; lfs: string[] }>;
 }
 
 export interface FakeHubWrites {
@@ -285,7 +285,15 @@ export function handleWrite(
     }
   }
   for (const [file, content] of staged) repo.files.set(file, content);
-  repo.commits.push({ title: header.value.summary, paths: [...staged.keys()], lfs });
+  const description = header.value.description;
+  if (description !== undefined && typeof description !== 'string')
+    return invalid('the header description must be a string');
+  repo.commits.push({
+    title: header.value.summary,
+    ...(description ? { description } : {}),
+    paths: [...staged.keys()],
+    lfs,
+  });
   const oid = sha256(Buffer.from(`${repo.id}:${repo.commits.length}`)).slice(0, 40);
   return reply(200, {
     success: true,
