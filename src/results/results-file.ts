@@ -92,6 +92,12 @@ export interface MetricStats {
     estimator: 'miller-2024-eq4';
     cluster_correction_applied: false;
   };
+  /**
+   * A custom aggregation's bootstrap (assay's own: lm-eval bootstraps no function, and writes a
+   * `!function` aggregation's `_stderr` as "N/A"). `stderr` is null when a resample could not be
+   * aggregated (the function raised on it, or gave no finite number), with the reason in `note`.
+   */
+  bootstrap?: { stderr: number | null; iterations: number; note?: string };
   repeats?: {
     k: number;
     questions: number;

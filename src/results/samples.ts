@@ -7,6 +7,7 @@ import { instanceArguments } from '../evaluate/requests.js';
 import type { ScoredDoc } from '../evaluate/score.js';
 import type { GeneratedTokens } from '../models/backend.js';
 import { pythonScalarStr } from '../python/semantics/format.js';
+import { needsPythonJson, pythonJsonDumps } from '../python/semantics/json-values.js';
 import { pythonStr } from '../python/semantics/literal.js';
 
 /** One line of samples_<task>_<time>.jsonl, with lm-eval's fields and assay's few-shot ids. */
@@ -49,6 +50,19 @@ interface DocHashes {
   target: string;
 }
 
+/**
+ * A doc as lm-eval's json.dumps writes it (`indent` 2 for doc_hash, compact in the sample log): floats
+ * as Python writes them (`18.0`). JSON.stringify where that gives the same text (almost every doc).
+ */
+function docJson(doc: unknown, indent?: number): string {
+  return needsPythonJson(doc) ? pythonJsonDumps(doc, indent) : JSON.stringify(doc, null, indent);
+}
+
+/** A sample log line as written: JSON, with the doc's floats as lm-eval writes them. */
+export function sampleLineJson(line: SampleLine): string {
+  return needsPythonJson(line.doc) ? pythonJsonDumps(line) : JSON.stringify(line);
+}
+
 /** Per planned doc, its three hashes, computed once however many filters (sample lines) it has. */
 const docHashesCache = new WeakMap<PlannedDoc, DocHashes>();
 
@@ -58,7 +72,7 @@ function docHashes(planned: PlannedDoc, target = pythonStr(planned.target)): Doc
     const first = planned.instances[0];
     const prompt = first ? String(instanceArguments(first.args).arg_0) : '';
     hashes = {
-      doc: sha256(JSON.stringify(planned.doc, null, 2)),
+      doc: sha256(docJson(planned.doc, 2)),
       prompt: sha256(prompt),
       target: sha256(target),
     };
