@@ -21,7 +21,8 @@ const request = (context: string, maxGenToks = 64): GenerateRequest => ({
 });
 
 // "\n\n" occurs inside the thinking, as it does in real reasoning traces.
-const THOUGHT = '<think>First 20 + 20 = 40.\n\nThen #### 99? No, plus 2.</think>\n\nThe total is 42.\n\nQuestion: next';
+const THOUGHT =
+  '<think>First 20 + 20 = 40.\n\nThen #### 99? No, plus 2.</think>\n\nThe total is 42.\n\nQuestion: next';
 const LONG = `<think>${'counting sheep '.repeat(40)}`;
 
 let server: ReasoningServer | undefined;
@@ -98,7 +99,9 @@ describe('think_end_token on completions backends', () => {
       request('<|im_start|>assistant\n<think>\n\n</think>\n\nplain', 5),
     ])) as Generation[];
     expect(done.thinking).toEqual({ raw: THOUGHT, truncated: false });
-    const cut = LONG.match(/\s+|\S+/g)?.slice(0, 20).join('') as string;
+    const cut = LONG.match(/\s+|\S+/g)
+      ?.slice(0, 20)
+      .join('') as string;
     expect(long).toMatchObject({ text: cut, thinking: { raw: cut, truncated: true } });
     // Cut at max_gen_toks with no thinking anywhere: not thinking.
     expect(plain).toMatchObject({ text: 'The total', thinking: { raw: 'The total', truncated: false } });
@@ -135,7 +138,9 @@ describe('think_end_token on completions backends', () => {
         base_url: 'http://127.0.0.1:1/v1/completions',
         think_end_token: 151668,
       }),
-    ).rejects.toThrow(/think_end_token=151668 is a token id, which needs a tokenizer .*tokenized_requests=true/);
+    ).rejects.toThrow(
+      /think_end_token=151668 is a token id, which needs a tokenizer .*tokenized_requests=true/,
+    );
     await expect(
       checkModelArgs('local-completions', {
         model: 'm',
@@ -150,35 +155,43 @@ describe('chat answers with a reasoning field', () => {
   it.each([
     ['reasoning_content', 'top-level'],
     ['reasoning', 'completion_tokens_details'],
-  ] as const)('%s: the answer is content, the reasoning goes beside it, and usage counts its tokens (%s)', async (field, place) => {
-    server = await startReasoningServer({
-      generate: outputs,
-      mode: 'reasoning-parser',
-      reasoningField: field,
-      reasoningUsage: place,
-    });
-    const backend = createHttpBackend('local-chat-completions', { model: 'reasoner', base_url: server.chatUrl });
-    const [done, long] = (await backend.generateWithLogprobs([
-      { ...request('sum?'), until: ['Question:'] },
-      { ...request('long?', 20), until: ['Question:'] },
-    ])) as Generation[];
-    // The server split "<think>…</think>" off: content is what follows, cut at the stops.
-    expect(done).toEqual({
-      text: '\n\nThe total is 42.\n\n',
-      logprobs: null,
-      thinking: { reasoning: 'First 20 + 20 = 40.\n\nThen #### 99? No, plus 2.', truncated: false },
-    });
-    // All 20 tokens went to reasoning: content null, the answer "" (lm-eval's
-    // LMEVAL_MODEL_NONE_ANSWER_PLACEHOLDER default), counted as truncated thinking.
-    const cut = LONG.match(/\s+|\S+/g)?.slice(0, 20).join('') as string;
-    expect(long).toEqual({
-      text: '',
-      logprobs: null,
-      thinking: { reasoning: cut.slice('<think>'.length), truncated: true },
-    });
-    // Token counts as the server reported them (its tokens: runs of spaces or of other characters):
-    // 32 and 20 generated, of which 23 and 20 reasoning.
-    expect(backend.usage()).toMatchObject({ tokensOut: 32 + 20, reasoningTokens: 23 + 20 });
-    await backend.close();
-  });
+  ] as const)(
+    '%s: the answer is content, the reasoning goes beside it, and usage counts its tokens (%s)',
+    async (field, place) => {
+      server = await startReasoningServer({
+        generate: outputs,
+        mode: 'reasoning-parser',
+        reasoningField: field,
+        reasoningUsage: place,
+      });
+      const backend = createHttpBackend('local-chat-completions', {
+        model: 'reasoner',
+        base_url: server.chatUrl,
+      });
+      const [done, long] = (await backend.generateWithLogprobs([
+        { ...request('sum?'), until: ['Question:'] },
+        { ...request('long?', 20), until: ['Question:'] },
+      ])) as Generation[];
+      // The server split "<think>…</think>" off: content is what follows, cut at the stops.
+      expect(done).toEqual({
+        text: '\n\nThe total is 42.\n\n',
+        logprobs: null,
+        thinking: { reasoning: 'First 20 + 20 = 40.\n\nThen #### 99? No, plus 2.', truncated: false },
+      });
+      // All 20 tokens went to reasoning: content null, the answer "" (lm-eval's
+      // LMEVAL_MODEL_NONE_ANSWER_PLACEHOLDER default), counted as truncated thinking.
+      const cut = LONG.match(/\s+|\S+/g)
+        ?.slice(0, 20)
+        .join('') as string;
+      expect(long).toEqual({
+        text: '',
+        logprobs: null,
+        thinking: { reasoning: cut.slice('<think>'.length), truncated: true },
+      });
+      // Token counts as the server reported them (its tokens: runs of spaces or of other characters):
+      // 32 and 20 generated, of which 23 and 20 reasoning.
+      expect(backend.usage()).toMatchObject({ tokensOut: 32 + 20, reasoningTokens: 23 + 20 });
+      await backend.close();
+    },
+  );
 });

@@ -100,7 +100,10 @@ const outputOf = (prompt: string) => {
 /** The stand-in's tokens: runs of spaces or of other characters; the first 40 of doc 2's output. */
 const TRUNCATED = (DOCS[2].output.match(/\s+|\S+/g) ?? []).slice(0, 40).join('');
 
-async function run(model: string, modelArgs: string): Promise<{ results: Json; lines: Json[]; stderr: string }> {
+async function run(
+  model: string,
+  modelArgs: string,
+): Promise<{ results: Json; lines: Json[]; stderr: string }> {
   const out = tempDir('assay-reasoning-out-');
   const result = await runCliAsync([
     'run',
@@ -154,7 +157,10 @@ describe('reasoning models end to end', () => {
   };
 
   it('without think_end_token the thinking reaches the regex, which takes the decoys', async () => {
-    const { results, lines } = await run('local-chat-completions', `model=reasoner,base_url=${thinkTags.chatUrl}`);
+    const { results, lines } = await run(
+      'local-chat-completions',
+      `model=reasoner,base_url=${thinkTags.chatUrl}`,
+    );
     expect(lines.map((line) => line.filtered_resps[0])).toEqual(['99', '99', '77', '12', '8']);
     expect(results.results.gsm_think['exact_match,strict-match']).toBe(1 / 5);
     expect(lines[0].reasoning).toBeUndefined();

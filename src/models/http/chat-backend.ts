@@ -230,7 +230,8 @@ export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTempla
     const thinkEnd = this.args.think_end_token as string | undefined;
     const text = postprocessGeneratedText(content, request.until, thinkEnd);
     const logprobs = fromChatLogprobs(choice.logprobs?.content);
-    if (reasoning === undefined && thinkEnd === undefined) return { text, logprobs: trimToText(logprobs, text) };
+    if (reasoning === undefined && thinkEnd === undefined)
+      return { text, logprobs: trimToText(logprobs, text) };
     const length = choice.finish_reason === 'length';
     // The server split the reasoning off: it ended inside it when no answer followed. Otherwise the end
     // token tells; the prompt the server rendered is not seen here.

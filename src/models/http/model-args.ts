@@ -154,7 +154,7 @@ export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: Endpo
   if (typeof args.think_end_token === 'number' && (defaults.chat || !tokenizer.tokenized_requests)) {
     throw new AssayError(
       'bad_model_args',
-      `\`modelArgs\` for ${defaults.backend}: think_end_token=${args.think_end_token} is a token id, which needs a tokenizer to read it (${defaults.chat ? 'a chat endpoint has none' : 'tokenized_requests=true, with the server\'s /tokenize or tokenizer='}); or give its text (e.g. think_end_token=</think>)`,
+      `\`modelArgs\` for ${defaults.backend}: think_end_token=${args.think_end_token} is a token id, which needs a tokenizer to read it (${defaults.chat ? 'a chat endpoint has none' : "tokenized_requests=true, with the server's /tokenize or tokenizer="}); or give its text (e.g. think_end_token=</think>)`,
     );
   }
   return {

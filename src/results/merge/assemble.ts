@@ -10,9 +10,9 @@ import type { RunRecord } from '../../evaluate/run-record.js';
 import type { ModelInfo } from '../../models/backend.js';
 import type { TaskNode } from '../../tasks/task.js';
 import { buildResults } from '../build.js';
-import { reasoningBlock } from '../run-output.js';
 import type { Manifest } from '../manifest.js';
 import type { ResultsFile } from '../results-file.js';
+import { reasoningBlock } from '../run-output.js';
 import type { ShardResults } from '../schema.js';
 import { COMPUTED, type ShardRun } from './load-shards.js';
 
