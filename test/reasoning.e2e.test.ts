@@ -152,7 +152,7 @@ describe('reasoning models end to end', () => {
       by_task: { gsm_think: { generations: 5, truncated_in_thinking: 1 } },
     });
     expect(stderr).toContain(
-      'assay: warning: gsm_think: 1 of 5 generations hit max_gen_toks (40) inside the thinking section',
+      'assay: warning: gsm_think: 1 of 5 generations hit max_gen_toks (40) inside the thinking section, so their answers are empty or thinking text; raise max_gen_toks in --gen_kwargs to let the model finish thinking\n',
     );
   };
 
