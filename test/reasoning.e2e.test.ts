@@ -10,24 +10,14 @@
  * kept), lm_eval/models/api_models.py (a null `content` becomes LMEVAL_MODEL_NONE_ANSWER_PLACEHOLDER,
  * "" by default), and GSM8K's strict-match (`#### (\-?[0-9\.\,]+)`, take_first) with exact_match.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultsFileSchema, sampleLineSchema } from '../src/results/schema.js';
 import { type ReasoningServer, startReasoningServer } from './fixtures/reasoning-server.js';
-import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
+import { findOne, readJson, readJsonl, runCliAsync, tempDir } from './helpers.js';
 
 type Json = Record<string, any>;
-
-function runCliAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}
 
 /** question → the model's whole output (before max_gen_toks = 40 of the stand-in's tokens) and the gold. */
 const DOCS = [
