@@ -93,8 +93,9 @@ const TRUNCATED = (DOCS[2].output.match(/\s+|\S+/g) ?? []).slice(0, 40).join('')
 async function run(
   model: string,
   modelArgs: string,
+  extra: string[] = [],
+  out = tempDir('assay-reasoning-out-'),
 ): Promise<{ results: Json; lines: Json[]; stderr: string }> {
-  const out = tempDir('assay-reasoning-out-');
   const result = await runCliAsync([
     'run',
     '--model',
@@ -106,6 +107,7 @@ async function run(
     '--output_path',
     out,
     '--log_samples',
+    ...extra,
   ]);
   expect(result.stderr).not.toMatch(/error/);
   expect(result.status).toBe(0);
@@ -212,6 +214,37 @@ describe('reasoning models end to end', () => {
       index === 2 ? TRUNCATED.slice('<think>'.length) : reasoning(doc.output),
     ).reduce((sum, text) => sum + (text.match(/\s+|\S+/g) ?? []).length, 0);
     expect(results.request_stats.usage.reasoningTokens).toBe(reported);
+  });
+
+  it('assay merge sums the shards’ counts of truncated thinking', async () => {
+    const out = tempDir('assay-reasoning-shards-');
+    const modelArgs = `model=reasoner,base_url=${thinkTags.chatUrl},think_end_token=</think>`;
+    const shards = [];
+    for (const index of [0, 1])
+      shards.push(
+        await run('local-chat-completions', modelArgs, ['--shard', `${index}/2`], path.join(out, `${index}`)),
+      );
+    // Docs 0, 2, 4 in shard 0 (doc 2 cut off while thinking), docs 1, 3 in shard 1.
+    expect(shards.map(({ results }) => results.reasoning.by_task.gsm_think)).toEqual([
+      { generations: 3, truncated_in_thinking: 1 },
+      { generations: 2, truncated_in_thinking: 0 },
+    ]);
+    const merge = await runCliAsync([
+      'merge',
+      path.join(out, '0'),
+      path.join(out, '1'),
+      '--output_path',
+      path.join(out, 'merged'),
+    ]);
+    expect(merge.stderr).toContain('assay: merged 2 shards into');
+    expect(merge.status).toBe(0);
+    const merged = readJson<Json>(findOne(path.join(out, 'merged', 'reasoner'), /^results_.*\.json$/));
+    expect(merged.reasoning).toEqual({
+      generations: 5,
+      truncated_in_thinking: 1,
+      by_task: { gsm_think: { generations: 5, truncated_in_thinking: 1 } },
+    });
+    expect(merged.results.gsm_think['exact_match,strict-match']).toBe(3 / 5);
   });
 
   it('--model vllm attached to a server: no stop strings sent, the answer after the thinking', async () => {
