@@ -194,4 +194,24 @@ describe('chat answers with a reasoning field', () => {
       await backend.close();
     },
   );
+
+  it('a server that hides the reasoning but counts its tokens (OpenAI’s o-series): truncation still told', async () => {
+    server = await startReasoningServer({ generate: outputs, mode: 'hidden-reasoning' });
+    const backend = createHttpBackend('local-chat-completions', {
+      model: 'reasoner',
+      base_url: server.chatUrl,
+    });
+    const [done, long] = (await backend.generateWithLogprobs([
+      { ...request('sum?'), until: ['Question:'] },
+      { ...request('long?', 20), until: ['Question:'] },
+    ])) as Generation[];
+    expect(done).toEqual({
+      text: '\n\nThe total is 42.\n\n',
+      logprobs: null,
+      thinking: { truncated: false },
+    });
+    expect(long).toEqual({ text: '', logprobs: null, thinking: { truncated: true } });
+    expect(backend.usage()).toMatchObject({ reasoningTokens: 23 + 20 });
+    await backend.close();
+  });
 });

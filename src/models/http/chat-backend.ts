@@ -58,7 +58,8 @@ const chatResponseSchema = z.object({
   usage: usageSchema,
 });
 
-type ChatChoice = z.output<typeof chatResponseSchema>['choices'][number];
+type ChatResponse = z.output<typeof chatResponseSchema>;
+type ChatChoice = ChatResponse['choices'][number];
 
 /** The reasoning a server returned beside the answer; an empty or null field is none. */
 function reasoningOf(choice: ChatChoice): string | undefined {
@@ -211,7 +212,7 @@ export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTempla
         signal: options.signal,
       });
       if (outcome.ok) {
-        results[index] = this.answer(outcome.value.choices[0], request);
+        results[index] = this.answer(outcome.value, request);
       } else {
         results[index] = new RequestError(outcome.error, outcome.cause);
       }
@@ -224,19 +225,22 @@ export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTempla
    * The answer is `content`, past `think_end_token` when given, cut at the stop strings (the server was
    * sent at most 4); a reasoning field goes to the sample log beside it, never into the answer.
    */
-  private answer(choice: ChatChoice, request: GenerateRequest): Generation {
+  private answer(response: ChatResponse, request: GenerateRequest): Generation {
+    const choice = response.choices[0];
     const content = choice.message.content ?? '';
     const reasoning = reasoningOf(choice);
+    // A server that hides the reasoning (OpenAI's o-series) still counts its tokens.
+    const hidden = reasoning === undefined && (usageTokens(response).reasoning ?? 0) > 0;
     const thinkEnd = this.args.think_end_token as string | undefined;
     const text = postprocessGeneratedText(content, request.until, thinkEnd);
     const logprobs = fromChatLogprobs(choice.logprobs?.content);
-    if (reasoning === undefined && thinkEnd === undefined)
+    if (reasoning === undefined && !hidden && thinkEnd === undefined)
       return { text, logprobs: trimToText(logprobs, text) };
     const length = choice.finish_reason === 'length';
-    // The server split the reasoning off: it ended inside it when no answer followed. Otherwise the end
-    // token tells; the prompt the server rendered is not seen here.
+    // The reasoning was apart from the answer: it ended inside it when no answer followed. Otherwise the
+    // end token tells; the prompt the server rendered is not seen here.
     const truncated =
-      reasoning !== undefined
+      reasoning !== undefined || hidden
         ? length && content.trim() === ''
         : length && endsInThinking(content, thinkEnd as string, undefined);
     const thinking: GenerationThinking = {
