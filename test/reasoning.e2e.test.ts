@@ -219,11 +219,11 @@ describe('reasoning models end to end', () => {
   it('assay merge sums the shards’ counts of truncated thinking', async () => {
     const out = tempDir('assay-reasoning-shards-');
     const modelArgs = `model=reasoner,base_url=${thinkTags.chatUrl},think_end_token=</think>`;
-    const shards = [];
-    for (const index of [0, 1])
-      shards.push(
-        await run('local-chat-completions', modelArgs, ['--shard', `${index}/2`], path.join(out, `${index}`)),
-      );
+    const shards = await Promise.all(
+      [0, 1].map((index) =>
+        run('local-chat-completions', modelArgs, ['--shard', `${index}/2`], path.join(out, `${index}`)),
+      ),
+    );
     // Docs 0, 2, 4 in shard 0 (doc 2 cut off while thinking), docs 1, 3 in shard 1.
     expect(shards.map(({ results }) => results.reasoning.by_task.gsm_think)).toEqual([
       { generations: 3, truncated_in_thinking: 1 },
@@ -245,7 +245,8 @@ describe('reasoning models end to end', () => {
       by_task: { gsm_think: { generations: 5, truncated_in_thinking: 1 } },
     });
     expect(merged.results.gsm_think['exact_match,strict-match']).toBe(3 / 5);
-  });
+    // Three CLI processes: room for a loaded machine.
+  }, 180_000);
 
   it('--model vllm attached to a server: no stop strings sent, the answer after the thinking', async () => {
     const before = thinkTags.bodies.length;
