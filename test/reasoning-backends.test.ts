@@ -151,6 +151,16 @@ describe('think_end_token on completions backends', () => {
   });
 });
 
+/** A chat backend asks the sum question (answered) and the long one (20 tokens, all thinking). */
+async function askChat(at: ReasoningServer) {
+  const backend = createHttpBackend('local-chat-completions', { model: 'reasoner', base_url: at.chatUrl });
+  const [done, long] = (await backend.generateWithLogprobs([
+    { ...request('sum?'), until: ['Question:'] },
+    { ...request('long?', 20), until: ['Question:'] },
+  ])) as Generation[];
+  return { backend, done, long };
+}
+
 describe('chat answers with a reasoning field', () => {
   it.each([
     ['reasoning_content', 'top-level'],
@@ -164,14 +174,7 @@ describe('chat answers with a reasoning field', () => {
         reasoningField: field,
         reasoningUsage: place,
       });
-      const backend = createHttpBackend('local-chat-completions', {
-        model: 'reasoner',
-        base_url: server.chatUrl,
-      });
-      const [done, long] = (await backend.generateWithLogprobs([
-        { ...request('sum?'), until: ['Question:'] },
-        { ...request('long?', 20), until: ['Question:'] },
-      ])) as Generation[];
+      const { backend, done, long } = await askChat(server);
       // The server split "<think>…</think>" off: content is what follows, cut at the stops.
       expect(done).toEqual({
         text: '\n\nThe total is 42.\n\n',
@@ -197,14 +200,7 @@ describe('chat answers with a reasoning field', () => {
 
   it('a server that hides the reasoning but counts its tokens (OpenAI’s o-series): truncation still told', async () => {
     server = await startReasoningServer({ generate: outputs, mode: 'hidden-reasoning' });
-    const backend = createHttpBackend('local-chat-completions', {
-      model: 'reasoner',
-      base_url: server.chatUrl,
-    });
-    const [done, long] = (await backend.generateWithLogprobs([
-      { ...request('sum?'), until: ['Question:'] },
-      { ...request('long?', 20), until: ['Question:'] },
-    ])) as Generation[];
+    const { backend, done, long } = await askChat(server);
     expect(done).toEqual({
       text: '\n\nThe total is 42.\n\n',
       logprobs: null,
