@@ -10,7 +10,7 @@
  *
  * "All tasks pass" is an intersection-union test, valid at α without adjustment; the "fail" side is
  * Holm-adjusted so that many tasks do not raise the chance of a false alarm. The test depends on the scores
- * (non-inferiority.ts): Tango's score test for 0/1 scores, the one-sided paired t otherwise, and a
+ * (non-inferiority.ts): Tango's score test for 0/1 scores, a betting test valid at every n for other scores in [0, 1], the one-sided paired t for scores outside [0, 1], and a
  * distribution-free bound when every difference is the same. The report names it per task. `threshold`
  * mode keeps the plain rule: fail when the point estimate drops by more than the margin.
  */
