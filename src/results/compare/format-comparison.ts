@@ -10,7 +10,16 @@ const LISTED_IDS = 20;
 export const fixed = (value: number | null | undefined, digits = 4) =>
   value === null || value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits);
 export const signed = (value: number) => (value > 0 ? `+${value.toFixed(4)}` : value.toFixed(4));
-const interval = ([low, high]: [number, number]) => `[${signed(low)}, ${signed(high)}]`;
+const limit = (value: number) => (Number.isFinite(value) ? signed(value) : value > 0 ? '+∞' : '−∞');
+const interval = ([low, high]: [number, number]) => `[${limit(low)}, ${limit(high)}]`;
+
+function intervalLabel(row: ComparisonRow): string {
+  if (row.intervalMethod === 'sign-flip-permutation') return 'inverted sign-flip permutation test';
+  const shift = row.intervalContinuity ?? 0;
+  return shift === 0
+    ? 'Tango score interval'
+    : `Tango score interval, continuity shift ${shift.toFixed(2)} to match McNemar`;
+}
 
 function testLabel(row: ComparisonRow): string {
   if (row.defaultTest === 'mcnemar' && row.mcnemar)
@@ -75,7 +84,7 @@ function details(row: ComparisonRow, level: number, treatment: RunComparison['ti
     `${row.kind === 'group' ? 'group ' : ''}${row.name} (${row.metric}, filter ${row.filter}): n = ${row.n} pairs; unpaired ${row.unpaired.a} in A, ${row.unpaired.b} in B; unscored ${row.unscored.a} in A, ${row.unscored.b} in B${timedOutText(row, treatment)}${row.tasks ? `; pooled over ${row.tasks.join(', ')}` : ''}`,
   );
   lines.push(
-    `  mean A ${fixed(row.meanA)}, mean B ${fixed(row.meanB)}, B − A ${signed(row.difference)}, paired SE ${fixed(row.standardError)} (unpaired would be ${fixed(row.unpairedStandardError)}), ${pct}% CI ${interval(row.interval)} (${row.intervalMethod === 'tango-score' ? 'Tango score interval' : 'normal'}), correlation ${fixed(row.correlation, 3)}`,
+    `  mean A ${fixed(row.meanA)}, mean B ${fixed(row.meanB)}, B − A ${signed(row.difference)}, paired SE ${fixed(row.standardError)} (unpaired would be ${fixed(row.unpairedStandardError)}), ${pct}% CI ${interval(row.interval)} (${intervalLabel(row)}), correlation ${fixed(row.correlation, 3)}`,
   );
   if (row.mcnemar) {
     const m = row.mcnemar;
@@ -131,7 +140,7 @@ export function renderComparison(report: RunComparison, format: ComparisonFormat
     );
   const label = report.adjustment === 'holm' ? 'Holm' : 'Benjamini-Hochberg';
   out.push(
-    `Samples paired by doc_hash and filter; every difference is B − A. p is the default test (McNemar for 0/1 scores, sign-flip permutation otherwise); p_adj is ${label} across the ${report.tasks.length} task rows${report.groups.length ? ` (group rows adjusted separately)` : ''}. alpha = ${report.alpha}.`,
+    `Samples paired by doc_hash and filter; every difference is B − A. p is the default test (McNemar for 0/1 scores, sign-flip permutation otherwise) and the CI inverts the same test, so it excludes 0 exactly when p < alpha; p_adj is ${label} across the ${report.tasks.length} task rows${report.groups.length ? ` (group rows adjusted separately)` : ''}; the verdicts use p_adj, the CIs are not adjusted. alpha = ${report.alpha}.`,
   );
   out.push('');
   const headers = [
