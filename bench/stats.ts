@@ -7,7 +7,9 @@
  * - the gate on scores in [0, 1] that are not 0/1 (issue 28 S1): its false-pass rate when the true drop
  *   equals the margin and its pass rate with no change, 4,000 seeded replications per cell over the
  *   designs of test/fixtures/stats/gate-designs.ts, n = 200, 1,000, 5,000 and margins 0.005, 0.02, against
- *   the one-sided paired t it replaced (with the same constant-difference rule).
+ *   the one-sided paired t it replaced (with the same constant-difference rule);
+ * - compare's interval for scores that are not 0/1 (issue 28 C2): coverage with normal differences of the
+ *   inverted permutation test against B − A ± 1.96·SE, 2,000 seeded replications (500 at n = 20).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -19,6 +21,7 @@ import { nonInferiority } from '../src/results/compare/non-inferiority.js';
 import { bootstrapStderr, meanFromCounts } from '../src/stats/bootstrap-stderr.js';
 import { studentTSf } from '../src/stats/distributions.js';
 import { FastRandom } from '../src/stats/fast-random.js';
+import { pairedPermutationTest } from '../src/stats/permutation-test.js';
 import { DesignSampler, GATE_DESIGNS } from '../test/fixtures/stats/gate-designs.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -183,15 +186,39 @@ export function gateCalibrationFigure(report: (line: string) => void, replicatio
   );
 }
 
+export function compareIntervalFigure(report: (line: string) => void): void {
+  const random = new FastRandom(41);
+  const normal = () =>
+    Math.sqrt(-2 * Math.log(1 - random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
+  for (const n of [10, 15, 20, 30, 50]) {
+    const replications = n === 20 ? 500 : 2000;
+    let permutation = 0;
+    let normalInterval = 0;
+    for (let r = 0; r < replications; r++) {
+      const d = Float64Array.from({ length: n }, () => 0.02 + 0.1 * normal());
+      const { interval } = pairedPermutationTest(d, { seed: r, confidence: 0.95 });
+      if (interval && interval.low <= 0.02 && 0.02 <= interval.high) permutation++;
+      const mean = d.reduce((x, y) => x + y, 0) / n;
+      const se = Math.sqrt(d.reduce((x, y) => x + (y - mean) ** 2, 0) / (n - 1) / n);
+      if (Math.abs(mean - 0.02) <= 1.959963984540054 * se) normalInterval++;
+    }
+    report(
+      `compare interval, normal differences, n = ${n}: coverage ${(permutation / replications).toFixed(3)} (inverted permutation test), ${(normalInterval / replications).toFixed(3)} (B − A ± 1.96·SE); ${replications} replications`,
+    );
+  }
+}
+
 export async function runStatsBench(report: (line: string) => void): Promise<void> {
   bootstrapFigure(report);
   await compareFigure(report);
   gateCalibrationFigure(report);
+  compareIntervalFigure(report);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const report = (line: string) => process.stdout.write(`${line}\n`);
-  // `node --import tsx bench/stats.ts gate` runs the gate's calibration alone.
+  // `node --import tsx bench/stats.ts gate` (or `interval`) runs that figure alone.
   if (process.argv[2] === 'gate') gateCalibrationFigure(report);
+  else if (process.argv[2] === 'interval') compareIntervalFigure(report);
   else await runStatsBench(report);
 }
