@@ -82,6 +82,9 @@ afterAll(async () => {
   while (servers.length) await servers.pop()?.close();
 });
 
+const gate = (...flags: string[]) =>
+  runCliInProcess(['gate', '--baseline', baseline, '--current', current, ...flags]);
+
 const samplesOf = (run: string) => readJsonl<Json>(findOne(path.join(run, 'test'), /^samples_late_mc_/));
 
 describe('gate and compare on a run with timed-out docs', () => {
@@ -94,17 +97,7 @@ describe('gate and compare on a run with timed-out docs', () => {
 
   it('gate refuses it by default, in test and threshold mode, naming the count and the flag', async () => {
     for (const mode of ['test', 'threshold']) {
-      const run = await runCliInProcess([
-        'gate',
-        '--baseline',
-        baseline,
-        '--current',
-        current,
-        '--max-drop',
-        '0.5',
-        '--mode',
-        mode,
-      ]);
+      const run = await gate('--max-drop', '0.5', '--mode', mode);
       expect(run.status).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toContain(
@@ -116,19 +109,7 @@ describe('gate and compare on a run with timed-out docs', () => {
 
   it('--timeouts_as skip gates the answered docs and says so; wrong counts each as a wrong answer', async () => {
     const json = path.join(tempDir(), 'gate.json');
-    const skipped = await runCliInProcess([
-      'gate',
-      '--baseline',
-      baseline,
-      '--current',
-      current,
-      '--max-drop',
-      '0.5',
-      '--timeouts_as',
-      'skip',
-      '--json',
-      json,
-    ]);
+    const skipped = await gate('--max-drop', '0.5', '--timeouts_as', 'skip', '--json', json);
     // The 20 answered docs got the same answers as in the baseline: no flip among 20 rules out a drop
     // of 0.5 (Tango, continuity 1: Z = (20·0.5 − 1)/√(20·0.5·0.5) = 4.02).
     expect(skipped.status).toBe(0);
@@ -149,12 +130,7 @@ describe('gate and compare on a run with timed-out docs', () => {
     const base = samplesOf(baseline);
     const rightBefore = base.filter((sample) => SLOW.includes(sample.doc_id) && sample.acc === 1).length;
     expect(rightBefore).toBeGreaterThan(0);
-    const wrong = await runCliInProcess([
-      'gate',
-      '--baseline',
-      baseline,
-      '--current',
-      current,
+    const wrong = await gate(
       '--max-drop',
       '0.01',
       '--mode',
@@ -163,7 +139,7 @@ describe('gate and compare on a run with timed-out docs', () => {
       'wrong',
       '--format',
       'json',
-    ]);
+    );
     expect(wrong.status).toBe(1);
     const [task] = JSON.parse(wrong.stdout).tasks;
     expect(task.n).toBe(DOCS);

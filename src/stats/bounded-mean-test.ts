@@ -121,7 +121,7 @@ export class BoundedMeanTest {
       let log = 0;
       for (let t = 0; t < this.n; t++) {
         const y = reflect ? 1 - order[t] : order[t];
-        const lambda = bet[t] < cap ? bet[t] : cap;
+        const lambda = Math.min(bet[t], cap);
         log += Math.log1p(lambda * (y - m));
       }
       return log;

@@ -138,7 +138,8 @@ function select(values: Float64Array, k: number): number {
   while (right > left) {
     const middle = (left + right) >>> 1;
     const [x, y, z] = [values[left], values[middle], values[right]];
-    const pivot = x < y ? (y < z ? y : x < z ? z : x) : x < z ? x : y < z ? z : y;
+    // The median of the three.
+    const pivot = Math.max(Math.min(x, y), Math.min(Math.max(x, y), z));
     let i = left;
     let j = right;
     while (i <= j) {

@@ -45,9 +45,9 @@ describe("Tango's score test as the gate uses it: one-sided, continuity correcti
     let worstPass = 0;
     let worstFail = 0;
     let cells = 0;
+    // Discordant share ψ = margin: every flip goes one way (right → wrong).
     for (const n of [50, 200, 1000])
       for (const margin of [0.005, 0.02, 0.3])
-        // Discordant share ψ = margin: every flip goes one way (right → wrong).
         for (const extra of [0, 0.001, 0.01, 0.1, 0.3]) {
           const { p01, p10 } = flips(-margin, margin + extra);
           const table = (n01: number, n10: number) => ({ n, n01, n10 });
@@ -56,7 +56,8 @@ describe("Tango's score test as the gate uses it: one-sided, continuity correcti
             p01,
             p10,
             (n01, n10) =>
-              tangoScoreTest(table(n01, n10), -margin, { alternative: 'greater', continuity: 1 }).pValue < 0.05,
+              tangoScoreTest(table(n01, n10), -margin, { alternative: 'greater', continuity: 1 }).pValue <
+              0.05,
             true,
           );
           const fail = exactProbability(

@@ -62,7 +62,9 @@ describe('comparePairedScores on continuous scores: interval and verdict from on
         const result = comparePairedScores(a, b, { bootstrapIterations: 2, permutationResamples: 100 });
         if (result.interval[0] <= 0.02 && 0.02 <= result.interval[1]) covered++;
       }
-      expect(covered / replications).toBeGreaterThanOrEqual(0.95 - 3 * Math.sqrt((0.95 * 0.05) / replications));
+      expect(covered / replications).toBeGreaterThanOrEqual(
+        0.95 - 3 * Math.sqrt((0.95 * 0.05) / replications),
+      );
     });
 
   it('the interval excludes 0 exactly when the permutation p is below alpha (exact and Monte Carlo rows)', () => {
