@@ -1,7 +1,8 @@
 /**
- * The interval of candidate − baseline that comparisons report, chosen by the scores: Tango's score
- * interval when both runs are 0/1 scores, Miller's paired normal interval otherwise. `compare` and the
- * viewer both call this, so the CLI and the web view show the same interval.
+ * The interval of candidate − baseline, chosen by the scores: Tango's score interval when both runs are
+ * 0/1 scores, Miller's paired normal interval otherwise. `compare` (and the viewer, through the same
+ * comparison) reports the 0/1 one; for other scores it reports the inverted permutation test instead
+ * (results/compare/paired-comparison.ts), so that the interval agrees with its verdict.
  *
  * For 0/1 scores the interval agrees with compare's verdict, McNemar's test (exact below 25 discordant
  * pairs, χ² with continuity correction from 25): it inverts Tango's score test with the continuity shift
