@@ -22,7 +22,7 @@ import type {
 } from '../backend.js';
 import { renderChatTemplate } from '../chat-template.js';
 import { checkModelArgKeys } from '../model-arg-keys.js';
-import type { EngineInfo, EngineOptions } from './engine.js';
+import type { EngineInfo, EngineOptions, TokenGenerateRequest, TokenGeneration } from './engine.js';
 import { keepEngineProcess, takeEngineProcess } from './engine-processes.js';
 import { checkGgufFile } from './model-file.js';
 import type { PromptLogprobs, PromptLogprobsRequest } from './prompt-logprobs.js';
@@ -285,8 +285,22 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     return (await this.call({ method: 'generate', params: requests }, progress, options.signal)) as string[];
   }
 
-  async tokenize(text: string, withBos = false): Promise<number[]> {
-    return (await this.call({ method: 'tokenize', params: { text, withBos } })) as number[];
+  /** `special`: text spelling a special token becomes that token (as a Hugging Face tokenizer reads it). */
+  async tokenize(text: string, withBos = false, special = false): Promise<number[]> {
+    return (await this.call({ method: 'tokenize', params: { text, withBos, special } })) as number[];
+  }
+
+  /** Generation from prompt tokens, with the generated tokens and why it stopped (assay serve). */
+  async generateTokens(
+    requests: TokenGenerateRequest[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<TokenGeneration[]> {
+    if (requests.length === 0) return [];
+    return (await this.call(
+      { method: 'generateTokens', params: requests },
+      undefined,
+      options.signal,
+    )) as TokenGeneration[];
   }
 
   async detokenize(tokens: number[]): Promise<string> {
