@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { greedyContinuation } from '../../test/fixtures/greedy-text.js';
 import type { GenerateRequest, LoglikelihoodRequest, ModelBackend } from '../models/backend.js';
 import type { TokenGeneration } from '../models/gguf/engine.js';
 import { GgufBackend } from '../models/gguf/gguf-backend.js';
@@ -41,20 +42,6 @@ async function post(route: string, body: unknown): Promise<Reply> {
     body: JSON.stringify(body),
   });
   return { status: response.status, json: await response.json() };
-}
-
-/**
- * Greedy generation by repeated scoring: each next token is the argmax the engine's scoring pass gives
- * after the tokens so far (a path separate from the engine's sampler); the text is their decoding.
- */
-async function greedyText(prompt: number[], count: number): Promise<string> {
-  const tokens = [...prompt];
-  for (let i = 0; i < count; i++) {
-    const [scored] = await backend.promptLogprobs([{ tokens, topK: 1 }]);
-    if (scored.next.special) break;
-    tokens.push(scored.next.token);
-  }
-  return backend.detokenize(tokens.slice(prompt.length));
 }
 
 function requests(seed: number, count: number): LoglikelihoodRequest[] {
@@ -176,7 +163,9 @@ describe('assay serve over HTTP on loopback', () => {
     const withoutBos = await backend.tokenize(rendered, false);
     expect(plain.json.usage.prompt_tokens).toBe(withoutBos.length);
     expect(chat.json.usage.prompt_tokens).toBe(withoutBos.length + 1);
-    expect(plain.json.choices[0].message.content).toBe(await greedyText(withoutBos, 8));
+    expect(plain.json.choices[0].message.content).toBe(
+      (await greedyContinuation(backend, withoutBos, 8)).text,
+    );
   });
 
   it('rejects another model name, bad bodies and unknown routes with OpenAI-style errors', async () => {
