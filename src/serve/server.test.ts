@@ -349,7 +349,7 @@ describe('assay serve when a client disconnects', () => {
     }
     const model: ServedModel = {
       tokenize: (text, withBos, special) => backend.tokenize(text, withBos, special),
-      detokenize: (tokens) => backend.detokenize(tokens),
+      detokenize: (tokens, special) => backend.detokenize(tokens, special),
       tokenizerInfo: () => backend.tokenizerInfo(),
       promptLogprobs: (list, options) => backend.promptLogprobs(list, options),
       applyChatTemplate: (messages, options) => backend.applyChatTemplate(messages, options),

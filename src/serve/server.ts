@@ -429,7 +429,8 @@ class Handler {
           return { text: item, tokens, added };
         }
         this.checkVocabulary(item);
-        return { text: await model.detokenize(item), tokens: item };
+        // The prompt's decoding, special tokens spelled, as its echoed tokens spell it.
+        return { text: await model.detokenize(item, true), tokens: item };
       }),
     );
   }

@@ -269,6 +269,17 @@ describe("vLLM's /tokenize and token handling", () => {
     const expected = await greedyContinuation(backend, prompt, 6);
     expect(json.choices[0].text).toBe(expected.text);
     expect(json.usage).toEqual({ prompt_tokens: 4, completion_tokens: 6, total_tokens: 10 });
+    // Echoed, a token prompt is its decoding with special tokens spelled, and its tokens spell that.
+    const echoed = await post('/v1/completions', {
+      prompt: [vocab.bos, ...prompt],
+      max_tokens: 1,
+      temperature: 0,
+      echo: true,
+      logprobs: 0,
+    });
+    const tokens: string[] = echoed.json.choices[0].logprobs.tokens;
+    expect(tokens.slice(0, 5)).toEqual(['<s>', ' W', 'h', 'a', 't']);
+    expect(echoed.json.choices[0].text).toBe(tokens.join(''));
   });
 
   it('add_special_tokens: false scores a text prompt without BOS', async () => {

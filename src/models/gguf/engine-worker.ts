@@ -43,7 +43,9 @@ async function handle(call: WorkerCall, signal: AbortSignal): Promise<unknown> {
     case 'tokenize':
       return engine.tokenize(call.params.text, call.params.withBos, call.params.special);
     case 'detokenize':
-      return engine.detokenize(call.params);
+      return call.params.special
+        ? engine.detokenizeSpecial(call.params.tokens)
+        : engine.detokenize(call.params.tokens);
     case 'promptLogprobs':
       return promptLogprobs(engine, call.params, signal);
     case 'close':

@@ -303,8 +303,9 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     )) as TokenGeneration[];
   }
 
-  async detokenize(tokens: number[]): Promise<string> {
-    return (await this.call({ method: 'detokenize', params: tokens })) as string;
+  /** `special`: special tokens spelled as their text ("<s>"), as a prompt that contains them spells them. */
+  async detokenize(tokens: number[], special = false): Promise<string> {
+    return (await this.call({ method: 'detokenize', params: { tokens, special } })) as string;
   }
 
   /** Per-token log-probabilities of whole prompts (what `assay serve` answers `echo` + `logprobs` with). */

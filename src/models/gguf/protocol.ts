@@ -11,7 +11,7 @@ export type WorkerCall =
   | { id: number; method: 'scoreTokenWindows'; params: TokenWindow[] }
   | { id: number; method: 'generateTokens'; params: TokenGenerateRequest[] }
   | { id: number; method: 'tokenize'; params: { text: string; withBos: boolean; special?: boolean } }
-  | { id: number; method: 'detokenize'; params: number[] }
+  | { id: number; method: 'detokenize'; params: { tokens: number[]; special?: boolean } }
   | { id: number; method: 'promptLogprobs'; params: PromptLogprobsRequest[] }
   | { id: number; method: 'close'; params: null }
   /** Stops call `params.id` (its client went away): skipped if queued, aborted if running. */
