@@ -296,8 +296,8 @@ describe("vLLM's /tokenize and token handling", () => {
     const [expected] = await backend.scoreTokenWindows([{ tokens, scoreFrom: 1 }]);
     expect(json.usage.prompt_tokens).toBe(tokens.length);
     expect(json.choices[0].logprobs.tokens.slice(0, tokens.length).join('')).toBe(prompt);
-    expected.forEach((logprob, i) =>
-      expect(json.choices[0].logprobs.token_logprobs[i + 1]).toBeCloseTo(logprob, 9),
-    );
+    expected.forEach((logprob, i) => {
+      expect(json.choices[0].logprobs.token_logprobs[i + 1]).toBeCloseTo(logprob, 9);
+    });
   });
 });
