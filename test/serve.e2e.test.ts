@@ -15,26 +15,7 @@ writeFileSync(modelPath, writeGguf(randomLlamaGguf({ seed: 3 })));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 it('assay serve answers on loopback and stops cleanly on SIGTERM', async () => {
-  const child = spawn(
-    process.execPath,
-    [bin, 'serve', '--model', modelPath, '--port', '0', '--model_args', 'threads=1'],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "serving" line: ${stderr}`)), 60_000);
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /serving "tiny" at (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(stderr);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
+  const { url, child } = await serve(modelPath, 'tiny');
   const models = (await (await fetch(`${url}/v1/models`)).json()) as { data: Array<{ id: string }> };
   expect(models.data.map((model) => model.id)).toEqual(['tiny']);
   const response = await fetch(`${url}/v1/completions`, {
@@ -164,22 +145,27 @@ describe.each(models)('assay serve + assay run through the real CLI, on $label',
     expect(worst).toBeLessThanOrEqual(1e-5);
   }
 
-  it('local-completions (text prompts): every doc of story-cloze and an ARC-like task answered, as in process (1e-5)', async () => {
-    const run = path.join(out, 'local-completions');
-    const result = runCli([
-      'run',
-      '--model',
-      'local-completions',
-      '--model_args',
-      `model=${name},base_url=${server.url}/v1/completions,num_concurrent=2`,
-      '--tasks',
-      ...TASKS,
-      '--output_path',
-      run,
-      '--log_samples',
-    ]);
-    expect(result.stderr).not.toMatch(/errored|do not spell/);
+  /** `assay run` of both tasks with `model` and `modelArgs`, its samples logged under `out`/`folder`. */
+  function evaluate(model: string, modelArgs: string, folder: string): { run: string; stderr: string } {
+    const run = path.join(out, folder);
+    const result = runCli(
+      ['run', '--model', model, '--model_args', modelArgs, '--tasks', ...TASKS].concat([
+        '--output_path',
+        run,
+        '--log_samples',
+      ]),
+    );
     expect(result.status, result.stderr).toBe(0);
+    return { run, stderr: result.stderr };
+  }
+
+  it('local-completions (text prompts): every doc of story-cloze and an ARC-like task answered, as in process (1e-5)', async () => {
+    const { run, stderr } = evaluate(
+      'local-completions',
+      `model=${name},base_url=${server.url}/v1/completions,num_concurrent=2`,
+      'local-completions',
+    );
+    expect(stderr).not.toMatch(/errored|do not spell/);
     const results = resultsOf(run);
     expect(results.partial).toBe(false);
     expect(results['n-samples']).toMatchObject({
@@ -188,37 +174,12 @@ describe.each(models)('assay serve + assay run through the real CLI, on $label',
     });
     await expectInProcessScores(run);
     // The in-process run of the same tasks reaches the same metrics.
-    const gguf = path.join(out, 'gguf');
-    const inProcess = runCli([
-      'run',
-      '--model',
-      'gguf',
-      '--model_args',
-      `model=${file},threads=1`,
-      '--tasks',
-      ...TASKS,
-      '--output_path',
-      gguf,
-    ]);
-    expect(inProcess.status, inProcess.stderr).toBe(0);
-    expect(resultsOf(gguf).results).toEqual(results.results);
+    const inProcess = evaluate('gguf', `model=${file},threads=1`, 'gguf');
+    expect(resultsOf(inProcess.run).results).toEqual(results.results);
   }, 240_000);
 
   it('vllm with base_url (token ids from /tokenize, prompt_logprobs): the same, BOS as the GGUF says', async () => {
-    const run = path.join(out, 'vllm');
-    const result = runCli([
-      'run',
-      '--model',
-      'vllm',
-      '--model_args',
-      `base_url=${server.url},add_bos_token=true`,
-      '--tasks',
-      ...TASKS,
-      '--output_path',
-      run,
-      '--log_samples',
-    ]);
-    expect(result.status, result.stderr).toBe(0);
+    const { run } = evaluate('vllm', `base_url=${server.url},add_bos_token=true`, 'vllm');
     expect(resultsOf(run).partial).toBe(false);
     await expectInProcessScores(run);
   }, 240_000);
