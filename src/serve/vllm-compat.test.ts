@@ -188,6 +188,24 @@ describe("vLLM's prompt_logprobs", () => {
     ).toBe(prompt);
   });
 
+  it("the engine's Map path (no native scorer) gives the same ranks and alternatives as the native one", async () => {
+    const map = await GgufBackend.create({ modelPath, threads: 1, nCtx: 256, scorer: 'map' });
+    try {
+      const tokens = await backend.tokenize('Question: What is the sun?', true);
+      const [native] = await backend.promptLogprobs([{ tokens, topK: 3 }]);
+      const [viaMap] = await map.promptLogprobs([{ tokens, topK: 3 }]);
+      expect(native.ranks).toHaveLength(tokens.length);
+      expect(native.ranks.slice(1).every((rank) => typeof rank === 'number' && rank >= 1)).toBe(true);
+      expect(viaMap.ranks).toEqual(native.ranks);
+      expect(viaMap.pieces).toEqual(native.pieces);
+      viaMap.top.forEach((alternatives, i) => {
+        expect(alternatives?.map(([token]) => token)).toEqual(native.top[i]?.map(([token]) => token));
+      });
+    } finally {
+      await map.close();
+    }
+  });
+
   it('with echo and logprobs both come back, the prompt positions from the same entries', async () => {
     const { json } = await post('/v1/completions', {
       prompt: 'Question: Sun',
