@@ -2,7 +2,7 @@ import { SqliteResponseCache } from '../../cache/sqlite-response-cache.js';
 import { findTokenizer } from '../tokenizers/find-tokenizer.js';
 import { HfTokenizer } from '../tokenizers/hf-tokenizer.js';
 import { ChatBackend } from './chat-backend.js';
-import { CompletionsBackend } from './completions-backend.js';
+import { CompletionsBackend, type CompletionsSettings } from './completions-backend.js';
 import type { HttpClientOptions } from './http-client.js';
 import { type HttpModelArgs, parseHttpModelArgs } from './model-args.js';
 
@@ -52,6 +52,7 @@ export async function openHttpBackend(
   name: CompletionsName,
   raw: Record<string, unknown>,
   cachePath?: string,
+  settings?: CompletionsSettings,
 ): Promise<CompletionsBackend>;
 export async function openHttpBackend(
   name: ChatName,
@@ -67,6 +68,8 @@ export async function openHttpBackend(
   name: HttpModelName,
   raw: Record<string, unknown>,
   cachePath?: string,
+  /** A completions backend's settings (managed SGLang: stop strings on the server with think_end_token). */
+  settings: CompletionsSettings = {},
 ): Promise<CompletionsBackend | ChatBackend> {
   const defaults = DEFAULTS[name];
   const args = parseHttpModelArgs(raw, { backend: name, ...defaults });
@@ -75,7 +78,7 @@ export async function openHttpBackend(
   const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
   return defaults.chat
     ? new ChatBackend(name, args, cache)
-    : new CompletionsBackend(name, args, cache, tokenizer);
+    : new CompletionsBackend(name, args, cache, tokenizer, settings);
 }
 
 /**

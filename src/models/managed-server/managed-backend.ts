@@ -22,6 +22,7 @@ import type {
   UsageReporting,
   UsageSummary,
 } from '../backend.js';
+import type { CompletionsSettings } from '../http/completions-backend.js';
 import { openHttpBackend, validateHttpModelArgs } from '../http/create.js';
 import { type ManagedServerArgs, parseManagedServerArgs, type ServerKind } from './server-args.js';
 import { gpuSummary, localGpus, servedModels, serverVersion } from './server-facts.js';
@@ -67,6 +68,14 @@ export function checkManagedArgs(kind: ServerKind, raw: Record<string, unknown>)
     },
     kind,
   );
+}
+
+/**
+ * With think_end_token, lm-eval's vllm backend sends the server no task stop strings (they occur inside
+ * thinking) and cuts the answer at them after; its sglang backend sends them to the server as well.
+ */
+function clientSettings(kind: ServerKind): CompletionsSettings {
+  return { stopsWithThinking: kind === 'sglang' ? 'server' : 'after' };
 }
 
 export async function createManagedBackend(
@@ -118,6 +127,7 @@ export async function createManagedBackend(
         base_url: `${root}/v1/completions`,
       },
       context.cachePath,
+      clientSettings(kind),
     );
     const record: ServerRecord = {
       kind,
@@ -159,6 +169,7 @@ async function attachToRunningServer(
       base_url: baseUrl,
     },
     context.cachePath,
+    clientSettings(args.kind),
   );
   return new ManagedServerBackend(args.kind, inner, {
     kind: args.kind,
