@@ -78,6 +78,8 @@ export interface EngineInfo {
   addBos: boolean;
   engine: { name: 'node-llama-cpp'; version: string; llamaCpp: string; binary: 'prebuilt' | 'localBuild' };
   chatTemplate?: string;
+  /** Named templates (`tokenizer.chat_template.NAME`), and `tokenizer.chat_template` as `default`. */
+  chatTemplates?: Record<string, string>;
   bosString?: string;
   eosString?: string;
   /** The scoring path in use, and why the native one is not (when it is not). */
@@ -204,7 +206,7 @@ export class GgufEngine {
         llamaCpp: llama.llamaCppRelease.release,
         binary: llama.buildType,
       },
-      chatTemplate: (metadata.tokenizer as { chat_template?: string }).chat_template,
+      ...chatTemplatesOf(metadata.tokenizer as Record<string, unknown>),
       bosString: model.tokens.bosString ?? undefined,
       eosString: model.tokens.eosString ?? undefined,
       scorer: scorer.choice,
@@ -557,4 +559,23 @@ function compareTokens(a: readonly Token[], b: readonly Token[]): number {
   const limit = Math.min(a.length, b.length);
   for (let i = 0; i < limit; i++) if (a[i] !== b[i]) return a[i] - b[i];
   return a.length - b.length;
+}
+
+/**
+ * The chat templates in GGUF metadata: `tokenizer.chat_template`, and llama.cpp's named ones,
+ * `tokenizer.chat_template.NAME` (node-llama-cpp nests keys by their dots and keeps `chat_template.NAME`
+ * whole beside a string `chat_template`).
+ */
+function chatTemplatesOf(
+  tokenizer: Record<string, unknown>,
+): Pick<EngineInfo, 'chatTemplate' | 'chatTemplates'> {
+  const templates: Record<string, string> = {};
+  const main = tokenizer.chat_template;
+  if (typeof main === 'string') templates.default = main;
+  const nested = main && typeof main === 'object' ? Object.entries(main as Record<string, unknown>) : [];
+  const flat = Object.entries(tokenizer)
+    .filter(([key]) => key.startsWith('chat_template.'))
+    .map(([key, value]) => [key.slice('chat_template.'.length), value] as const);
+  for (const [name, value] of [...nested, ...flat]) if (typeof value === 'string') templates[name] = value;
+  return Object.keys(templates).length ? { chatTemplate: templates.default, chatTemplates: templates } : {};
 }

@@ -20,7 +20,8 @@ import type {
   TokenScoring,
   TokenWindow,
 } from '../backend.js';
-import { renderChatTemplate } from '../chat-template.js';
+import { ChatTemplates } from '../chat-template/chat-templates.js';
+import { TEMPLATE_VARIABLE_ARGS } from '../chat-template/template-variables.js';
 import { checkModelArgKeys } from '../model-arg-keys.js';
 import type { EngineInfo, EngineOptions } from './engine.js';
 import { keepEngineProcess, takeEngineProcess } from './engine-processes.js';
@@ -59,6 +60,7 @@ const schema = z
     /** native: assay's addon (fails when it was not built); map: node-llama-cpp's Map; auto: native if built. */
     scorer: z.enum(['auto', 'native', 'map']).default('auto'),
     seed: z.unknown().optional(),
+    ...TEMPLATE_VARIABLE_ARGS,
   })
   .strict();
 
@@ -127,6 +129,9 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     this.pending.clear();
   };
 
+  /** The model's chat templates (GGUF metadata), with the run's template variables. */
+  private templates: ChatTemplates | undefined;
+
   private constructor(
     private readonly child: ChildProcess,
     private readonly modelPath: string,
@@ -144,7 +149,11 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
   }
 
   /** The engine process runs in a child of this one, started or kept by engine-processes.ts. */
-  static async create(options: EngineOptions): Promise<GgufBackend> {
+  static async create(
+    options: EngineOptions,
+    /** Chat-template variables (enable_thinking, chat_template_args: template-variables.ts). */
+    chat: { variables?: Record<string, unknown> } = {},
+  ): Promise<GgufBackend> {
     await checkGgufFile(options.modelPath);
     const backend = new GgufBackend(takeEngineProcess(), path.resolve(options.modelPath));
     try {
@@ -154,6 +163,21 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
       ]);
       backend.engineInfo = info;
       backend.sha256 = sha256;
+      if (info.chatTemplates) {
+        const file = path.basename(options.modelPath);
+        backend.templates = new ChatTemplates(
+          {
+            origin: `the GGUF metadata of ${file} (tokenizer.chat_template)`,
+            templates: info.chatTemplates,
+            specialTokens: {
+              ...(info.bosString !== undefined ? { bos_token: info.bosString } : {}),
+              ...(info.eosString !== undefined ? { eos_token: info.eosString } : {}),
+            },
+          },
+          // lm-eval's gguf backend has no chat template; its hf and vllm backends retry without the system.
+          { variables: chat.variables ?? {}, retryWithoutSystem: true, backend: 'hf' },
+        );
+      }
     } catch (error) {
       // The engine process must not outlive a failed start: the CLI would never exit.
       await backend.kill();
@@ -238,7 +262,7 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
       generate: true,
       tokenScoring: true,
       generationLogprobs: false,
-      chatTemplate: Boolean(this.engineInfo?.chatTemplate),
+      chatTemplate: this.templates !== undefined,
       usage: false,
     };
   }
@@ -316,22 +340,21 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     return (await this.call({ method: 'scoreTokenWindows', params: windows }, progress)) as number[][];
   }
 
-  applyChatTemplate(messages: ChatMessage[], options: { addGenerationPrompt: boolean }): string {
-    const template = this.engine.chatTemplate;
-    if (!template) {
+  applyChatTemplate(
+    messages: ChatMessage[],
+    options: { addGenerationPrompt: boolean; templateName?: string; warn?: (message: string) => void },
+  ): string {
+    if (!this.templates) {
       throw new AssayError(
         'capability_missing',
         `${path.basename(this.modelPath)} has no tokenizer.chat_template in its metadata`,
       );
     }
-    return renderChatTemplate(template, messages, options.addGenerationPrompt, {
-      bos_token: this.engine.bosString ?? '',
-      eos_token: this.engine.eosString ?? '',
-    });
+    return this.templates.applyChatTemplate(messages, options);
   }
 
-  chatTemplate(): string | undefined {
-    return this.engine.chatTemplate;
+  chatTemplate(templateName?: string): string | undefined {
+    return this.templates?.chatTemplate(templateName);
   }
 
   info(): ModelInfo {
@@ -354,6 +377,11 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
       addBos: engine.addBos,
       engine: engine.engine,
       scorer: engine.scorer,
+      ...(this.templates
+        ? { chatTemplateSource: this.templates.source.origin }
+        : {
+            chatTemplateMissing: `${path.basename(this.modelPath)} has no tokenizer.chat_template in its GGUF metadata`,
+          }),
     };
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
+import { TEMPLATE_VARIABLE_ARGS } from '../chat-template/template-variables.js';
 import { checkModelArgKeys } from '../model-arg-keys.js';
 
 /**
@@ -66,6 +67,7 @@ const schema = z
     prompt_logprobs: z.union([z.boolean(), z.literal('auto')]).optional(),
     /** Ask for the generated tokens' log-probabilities and record them in the sample log (gen_logprobs). */
     gen_logprobs: z.boolean().optional(),
+    ...TEMPLATE_VARIABLE_ARGS,
   })
   .strict();
 

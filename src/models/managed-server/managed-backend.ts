@@ -7,6 +7,8 @@ import type {
   Answer,
   BackendCapabilities,
   CallOptions,
+  ChatMessage,
+  ChatTemplating,
   GenerateRequest,
   Generation,
   GenerationLogprobs,
@@ -118,6 +120,7 @@ export async function createManagedBackend(
         base_url: `${root}/v1/completions`,
       },
       context.cachePath,
+      { candidates: args.templateFrom, rule: kind },
     );
     const record: ServerRecord = {
       kind,
@@ -159,6 +162,10 @@ async function attachToRunningServer(
       base_url: baseUrl,
     },
     context.cachePath,
+    {
+      candidates: args.templateFrom.length ? args.templateFrom : [{ name: model, namedBy: 'pretrained' }],
+      rule: args.kind,
+    },
   );
   return new ManagedServerBackend(args.kind, inner, {
     kind: args.kind,
@@ -172,10 +179,12 @@ async function attachToRunningServer(
   });
 }
 
-type ClientMethods = TokenScoring & GenerationLogprobs & UsageReporting;
+type ClientMethods = TokenScoring & GenerationLogprobs & UsageReporting & ChatTemplating;
 
 /** The local-completions backend, raced against the server's death, which ends the run with its log. */
-class ManagedServerBackend implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting {
+class ManagedServerBackend
+  implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting, ChatTemplating
+{
   readonly specificationVersion = 'v1';
   readonly capabilities: BackendCapabilities;
 
@@ -242,6 +251,17 @@ class ManagedServerBackend implements ModelBackend, TokenScoring, GenerationLogp
 
   usage(): UsageSummary {
     return this.required('usage')();
+  }
+
+  applyChatTemplate(
+    messages: ChatMessage[],
+    options: { addGenerationPrompt: boolean; templateName?: string; warn?: (message: string) => void },
+  ): string {
+    return this.required('applyChatTemplate')(messages, options);
+  }
+
+  chatTemplate(templateName?: string): string | undefined {
+    return this.required('chatTemplate')(templateName);
   }
 
   info(): ModelInfo {

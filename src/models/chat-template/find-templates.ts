@@ -1,0 +1,59 @@
+/**
+ * Where a served model's chat template comes from, as lm-eval gets it from `AutoTokenizer.from_pretrained
+ * (tokenizer or pretrained)`: the tokenizer named by `tokenizer=`, else the model's own name — a folder, a
+ * file in a folder, or a Hub id read from the Hugging Face cache (the snapshot holding its tokenizer.json,
+ * models/tokenizers/find-tokenizer.ts). The folder's templates are read by tokenizer-templates.ts. Nothing
+ * is downloaded here: the folder is the one the tokenizer code resolved.
+ */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { AssayError } from '../../errors.js';
+import { findTokenizer } from '../tokenizers/find-tokenizer.js';
+import { type ChatTemplateLookup, type ChatTemplateRules, ChatTemplates } from './chat-templates.js';
+import { readTokenizerTemplates, templateFilesOf } from './tokenizer-templates.js';
+
+export interface TemplateCandidate {
+  /** A path or a Hub id. */
+  name: string;
+  /** The model arg that named it, for messages (`tokenizer`, `model`, `pretrained`). */
+  namedBy: string;
+  revision?: string;
+}
+
+/** The local folder of a tokenizer name, or why there is none. */
+function folderOf(candidate: TemplateCandidate): { folder: string } | { missing: string } {
+  const label = `${candidate.namedBy}=${candidate.name}`;
+  if (existsSync(candidate.name)) {
+    const folder = statSync(candidate.name).isDirectory() ? candidate.name : path.dirname(candidate.name);
+    return { folder: path.resolve(folder) };
+  }
+  try {
+    return { folder: path.dirname(findTokenizer(candidate.name, candidate.revision).file) };
+  } catch (error) {
+    if (error instanceof AssayError && error.code === 'not_found')
+      return { missing: `${label}: ${error.message}` };
+    throw error;
+  }
+}
+
+/** The first candidate's templates that has any; otherwise where each was looked for. */
+export function findChatTemplates(
+  candidates: TemplateCandidate[],
+  rules: ChatTemplateRules,
+): ChatTemplateLookup {
+  const looked: string[] = [];
+  for (const candidate of candidates) {
+    const found = folderOf(candidate);
+    if ('missing' in found) {
+      looked.push(found.missing);
+      continue;
+    }
+    const source = readTokenizerTemplates(found.folder);
+    if (source) return { templates: new ChatTemplates(source, rules) };
+    looked.push(
+      `${candidate.namedBy}=${candidate.name}: no chat template in ${templateFilesOf(found.folder).join(', ')}`,
+    );
+  }
+  if (looked.length === 0) return { missing: 'no tokenizer or model folder was named' };
+  return { missing: `${looked.join('; ')}; name a tokenizer folder that has one with tokenizer=` };
+}
