@@ -12,6 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/index.js';
+import { createHttpBackend } from '../src/models/http/create.js';
 import { startTestServer, type TestServer } from './fixtures/openai-server.js';
 import { readJson, tempDir } from './helpers.js';
 import { requireComponent } from './require-component.js';
@@ -295,5 +296,17 @@ describe('chat-template refusals stop the run before any request', () => {
       }),
     ).rejects.toThrow(`has a single chat template, no named ones`);
     expect(sentPrompts()).toEqual([]);
+  });
+
+  it('a chat-completions backend refuses template variables: its server renders its own template', () => {
+    expect(() =>
+      createHttpBackend('local-chat-completions', {
+        model: 'm',
+        base_url: server.chatUrl,
+        enable_thinking: false,
+      }),
+    ).toThrow(
+      'enable_thinking are chat-template variables, and a chat-completions server renders its own template',
+    );
   });
 });
