@@ -88,4 +88,37 @@ describe('gguf chat templates from the file metadata', () => {
       ),
     ).toBe('[user] Q\n[assistant] The answer is');
   });
+
+  it('scores a rendered prompt with its special tokens parsed and no second BOS; other texts as before', async () => {
+    const bos = vocab.tokens[vocab.bos];
+    const eos = vocab.tokens[vocab.eos];
+    const prompt = backend.applyChatTemplate([{ role: 'user', content: 'Hi' }], {
+      addGenerationPrompt: true,
+    });
+    expect(prompt.startsWith(bos) && prompt.endsWith(eos)).toBe(true);
+    // As a Hugging Face tokenizer reads it: "<s>" is BOS (one, not two), "</s>" is EOS, the rest characters.
+    const middle = await backend.tokenize(prompt.slice(bos.length, -eos.length));
+    const continuation = await backend.tokenize(' yes');
+    const context = [vocab.bos, ...middle, vocab.eos];
+    const [reference] = await backend.scoreTokenWindows([
+      { tokens: [...context, ...continuation], scoreFrom: context.length },
+    ]);
+    const [scored] = await backend.loglikelihood([{ context: prompt, continuation: ' yes' }]);
+    expect(scored.logprob).toBeCloseTo(
+      reference.reduce((a, b) => a + b, 0),
+      6,
+    );
+
+    // A text no template rendered keeps llama.cpp's plain reading: BOS added, "<s>" as characters.
+    const plain = `x${bos}y`;
+    const plainTokens = [vocab.bos, ...(await backend.tokenize(plain))];
+    const [plainReference] = await backend.scoreTokenWindows([
+      { tokens: [...plainTokens, ...continuation], scoreFrom: plainTokens.length },
+    ]);
+    const [plainScored] = await backend.loglikelihood([{ context: plain, continuation: ' yes' }]);
+    expect(plainScored.logprob).toBeCloseTo(
+      plainReference.reduce((a, b) => a + b, 0),
+      6,
+    );
+  });
 });

@@ -62,6 +62,11 @@ export interface EngineOptions {
   scorer?: 'auto' | 'native' | 'map';
 }
 
+/** A request whose context the backend's chat template rendered (token-requests.ts `encode`'s `special`). */
+export interface ChatTemplated {
+  chatTemplated?: boolean;
+}
+
 export interface EngineInfo {
   architecture: string;
   name?: string;
@@ -165,6 +170,8 @@ export class GgufEngine {
       throw new Error('the model has neither a BOS nor an EOS token to start scoring from');
     const tokenizer: Tokenizer = {
       tokenize: (text) => (text === '' ? [] : [...model.tokenize(text, false)]),
+      tokenizeSpecial: (text) => (text === '' ? [] : [...model.tokenize(text, true)]),
+      bosText: model.tokens.bosString ?? undefined,
       addBos: addBos && bos !== null,
       prefixToken,
       bos,
@@ -353,11 +360,11 @@ export class GgufEngine {
   }
 
   async loglikelihood(
-    requests: LoglikelihoodRequest[],
+    requests: Array<LoglikelihoodRequest & ChatTemplated>,
     onDone?: (index: number) => void,
   ): Promise<LoglikelihoodResult[]> {
     const inputs = requests.map((request) => {
-      const pair = encodePair(this.tokenizer, request.context, request.continuation);
+      const pair = encodePair(this.tokenizer, request.context, request.continuation, request.chatTemplated);
       return scoringInput(pair.context, pair.continuation, this.maxLength);
     });
     const scored = await this.score(inputs, onDone);
@@ -397,7 +404,7 @@ export class GgufEngine {
   /** Greedy (or seeded sampling when doSample) generation until a stop string, EOS or maxGenToks. */
   /** `signal` stops the generation between tokens (with a CancelledError), leaving the engine usable. */
   async generate(
-    requests: GenerateRequest[],
+    requests: Array<GenerateRequest & ChatTemplated>,
     onDone?: (index: number) => void,
     signal?: AbortSignal,
   ): Promise<string[]> {
@@ -418,11 +425,13 @@ export class GgufEngine {
 
   private async generateOne(
     sequence: LlamaContextSequence,
-    request: GenerateRequest,
+    request: GenerateRequest & ChatTemplated,
     signal?: AbortSignal,
   ): Promise<string> {
     const maxGenToks = Math.max(0, Math.min(request.maxGenToks, this.maxLength - 1));
-    const contextTokens = encode(this.tokenizer, request.context).slice(-(this.maxLength - maxGenToks));
+    const contextTokens = encode(this.tokenizer, request.context, request.chatTemplated).slice(
+      -(this.maxLength - maxGenToks),
+    );
     if (contextTokens.length === 0) contextTokens.push(this.tokenizer.prefixToken);
     if (maxGenToks === 0) return '';
     const keep = Math.min(

@@ -23,7 +23,7 @@ import type {
 import { ChatTemplates } from '../chat-template/chat-templates.js';
 import { TEMPLATE_VARIABLE_ARGS } from '../chat-template/template-variables.js';
 import { checkModelArgKeys } from '../model-arg-keys.js';
-import type { EngineInfo, EngineOptions } from './engine.js';
+import type { ChatTemplated, EngineInfo, EngineOptions } from './engine.js';
 import { keepEngineProcess, takeEngineProcess } from './engine-processes.js';
 import { checkGgufFile } from './model-file.js';
 import type { PromptLogprobs, PromptLogprobsRequest } from './prompt-logprobs.js';
@@ -82,6 +82,9 @@ export function parseGgufModelArgs(raw: Record<string, unknown>): GgufModelArgs 
   return parsed.data;
 }
 
+/** Rendered prompts remembered (each is a reference to a string the caller holds anyway). */
+const RENDERED_KEPT = 200_000;
+
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
@@ -131,6 +134,11 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
 
   /** The model's chat templates (GGUF metadata), with the run's template variables. */
   private templates: ChatTemplates | undefined;
+  /**
+   * Prompts this backend's chat template rendered, most recent last: their special tokens are parsed and
+   * a leading BOS text is not doubled (token-requests.ts `encode`). Capped for a long-lived `assay serve`.
+   */
+  private readonly rendered = new Set<string>();
 
   private constructor(
     private readonly child: ChildProcess,
@@ -280,7 +288,7 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
   ): Promise<LoglikelihoodResult[]> {
     if (requests.length === 0) return [];
     return (await this.call(
-      { method: 'loglikelihood', params: requests },
+      { method: 'loglikelihood', params: requests.map((request) => this.marked(request)) },
       progress,
       options.signal,
     )) as LoglikelihoodResult[];
@@ -306,7 +314,11 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     options: { signal?: AbortSignal } = {},
   ): Promise<string[]> {
     if (requests.length === 0) return [];
-    return (await this.call({ method: 'generate', params: requests }, progress, options.signal)) as string[];
+    return (await this.call(
+      { method: 'generate', params: requests.map((request) => this.marked(request)) },
+      progress,
+      options.signal,
+    )) as string[];
   }
 
   async tokenize(text: string, withBos = false): Promise<number[]> {
@@ -350,7 +362,16 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
         `${path.basename(this.modelPath)} has no tokenizer.chat_template in its metadata`,
       );
     }
-    return this.templates.applyChatTemplate(messages, options);
+    const prompt = this.templates.applyChatTemplate(messages, options);
+    if (this.rendered.size >= RENDERED_KEPT)
+      this.rendered.delete(this.rendered.values().next().value as string);
+    this.rendered.add(prompt);
+    return prompt;
+  }
+
+  /** A request whose context this backend's chat template rendered, marked so for the engine. */
+  private marked<R extends { context: string }>(request: R): R & ChatTemplated {
+    return this.rendered.has(request.context) ? { ...request, chatTemplated: true } : request;
   }
 
   chatTemplate(templateName?: string): string | undefined {
