@@ -23,7 +23,7 @@ import type {
 import { ChatTemplates } from '../chat-template/chat-templates.js';
 import { TEMPLATE_VARIABLE_ARGS } from '../chat-template/template-variables.js';
 import { checkModelArgKeys } from '../model-arg-keys.js';
-import type { ChatTemplated, EngineInfo, EngineOptions } from './engine.js';
+import type { EngineInfo, EngineOptions } from './engine.js';
 import { keepEngineProcess, takeEngineProcess } from './engine-processes.js';
 import { checkGgufFile } from './model-file.js';
 import type { PromptLogprobs, PromptLogprobsRequest } from './prompt-logprobs.js';
@@ -288,7 +288,18 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
   ): Promise<LoglikelihoodResult[]> {
     if (requests.length === 0) return [];
     return (await this.call(
-      { method: 'loglikelihood', params: requests.map((request) => this.marked(request)) },
+      {
+        method: 'loglikelihood',
+        params:
+          this.rendered.size === 0
+            ? requests
+            : requests.map((request) =>
+                // A literal, not a spread: V8's spread-then-add is ~20× slower per object.
+                this.rendered.has(request.context)
+                  ? { context: request.context, continuation: request.continuation, chatTemplated: true }
+                  : request,
+              ),
+      },
       progress,
       options.signal,
     )) as LoglikelihoodResult[];
@@ -315,7 +326,17 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
   ): Promise<string[]> {
     if (requests.length === 0) return [];
     return (await this.call(
-      { method: 'generate', params: requests.map((request) => this.marked(request)) },
+      {
+        method: 'generate',
+        params:
+          this.rendered.size === 0
+            ? requests
+            : requests.map((request) =>
+                this.rendered.has(request.context)
+                  ? Object.assign({ chatTemplated: true }, request)
+                  : request,
+              ),
+      },
       progress,
       options.signal,
     )) as string[];
@@ -367,11 +388,6 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
       this.rendered.delete(this.rendered.values().next().value as string);
     this.rendered.add(prompt);
     return prompt;
-  }
-
-  /** A request whose context this backend's chat template rendered, marked so for the engine. */
-  private marked<R extends { context: string }>(request: R): R & ChatTemplated {
-    return this.rendered.has(request.context) ? { ...request, chatTemplated: true } : request;
   }
 
   chatTemplate(templateName?: string): string | undefined {
