@@ -109,7 +109,10 @@ describe('lm-eval model args → server flags', () => {
       enable_thinking: false,
       chat_template_args: { reasoning_effort: 'low' },
     });
-    expect(parsed.client).toMatchObject({ enable_thinking: false, chat_template_args: { reasoning_effort: 'low' } });
+    expect(parsed.client).toMatchObject({
+      enable_thinking: false,
+      chat_template_args: { reasoning_effort: 'low' },
+    });
     expect(parsed.serverArgs).not.toContain('--enable-thinking');
     // lm-eval's get_tokenizer(tokenizer or pretrained): the tokenizer named first, then the model.
     expect(parsed.templateFrom).toEqual([
@@ -119,10 +122,12 @@ describe('lm-eval model args → server flags', () => {
   });
 
   it("vllm's enable_thinking=true needs think_end_token, as lm-eval's VLLM.__init__ requires", () => {
-    expect(() => parseManagedServerArgs('vllm', { pretrained: 'Qwen/Qwen3-8B', enable_thinking: true })).toThrow(
-      'enable_thinking=true needs think_end_token',
-    );
-    expect(parseManagedServerArgs('vllm', { pretrained: 'Qwen/Qwen3-8B', enable_thinking: false }).client).toMatchObject({
+    expect(() =>
+      parseManagedServerArgs('vllm', { pretrained: 'Qwen/Qwen3-8B', enable_thinking: true }),
+    ).toThrow('enable_thinking=true needs think_end_token');
+    expect(
+      parseManagedServerArgs('vllm', { pretrained: 'Qwen/Qwen3-8B', enable_thinking: false }).client,
+    ).toMatchObject({
       enable_thinking: false,
     });
   });
