@@ -280,6 +280,21 @@ describe('chat-template refusals stop the run before any request', () => {
     expect(bodies).toEqual([]);
   });
 
+  it('enable_thinking=true is taken with multiple-choice asked by generation (mcMode generate)', async () => {
+    await run(
+      'local-completions',
+      { model: qwen3(), tokenized_requests: false, enable_thinking: true },
+      [mcTask],
+      {
+        mcMode: 'generate',
+      },
+    );
+    const prompts = sentPrompts();
+    expect(prompts).toHaveLength(2);
+    // Qwen3 with thinking on: no empty <think></think> block after the generation prompt.
+    for (const prompt of prompts) expect(prompt.endsWith('<|im_start|>assistant\n')).toBe(true);
+  });
+
   it('a model without a chat template names where it looked', async () => {
     await expect(
       run('local-completions', { model: bare(), tokenized_requests: false }, [mcTask]),
