@@ -20,20 +20,13 @@ export interface TemplateCandidate {
   revision?: string;
 }
 
-/** The local folder of a tokenizer name, or why there is none. */
-function folderOf(candidate: TemplateCandidate): { folder: string } | { missing: string } {
-  const label = `${candidate.namedBy}=${candidate.name}`;
+/** The local folder of a tokenizer name; an AssayError (not_found) says why there is none. */
+function folderOf(candidate: TemplateCandidate): string {
   if (existsSync(candidate.name)) {
     const folder = statSync(candidate.name).isDirectory() ? candidate.name : path.dirname(candidate.name);
-    return { folder: path.resolve(folder) };
+    return path.resolve(folder);
   }
-  try {
-    return { folder: path.dirname(findTokenizer(candidate.name, candidate.revision).file) };
-  } catch (error) {
-    if (error instanceof AssayError && error.code === 'not_found')
-      return { missing: `${label}: ${error.message}` };
-    throw error;
-  }
+  return path.dirname(findTokenizer(candidate.name, candidate.revision).file);
 }
 
 /** The first candidate's templates that has any; otherwise where each was looked for. */
@@ -43,16 +36,18 @@ export function findChatTemplates(
 ): ChatTemplateLookup {
   const looked: string[] = [];
   for (const candidate of candidates) {
-    const found = folderOf(candidate);
-    if ('missing' in found) {
-      looked.push(found.missing);
-      continue;
+    const label = `${candidate.namedBy}=${candidate.name}`;
+    // A backend is made for runs with and without a chat template: what fails here is kept as the reason a
+    // run that asks for one stops, never an error of the backend's creation.
+    try {
+      const folder = folderOf(candidate);
+      const source = readTokenizerTemplates(folder);
+      if (source) return { templates: new ChatTemplates(source, rules) };
+      looked.push(`${label}: no chat template in ${templateFilesOf(folder).join(', ')}`);
+    } catch (error) {
+      if (!(error instanceof AssayError)) throw error;
+      looked.push(`${label}: ${error.message}`);
     }
-    const source = readTokenizerTemplates(found.folder);
-    if (source) return { templates: new ChatTemplates(source, rules) };
-    looked.push(
-      `${candidate.namedBy}=${candidate.name}: no chat template in ${templateFilesOf(found.folder).join(', ')}`,
-    );
   }
   if (looked.length === 0) return { missing: 'no tokenizer or model folder was named' };
   return { missing: `${looked.join('; ')}; name a tokenizer folder that has one with tokenizer=` };

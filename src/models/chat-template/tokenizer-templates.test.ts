@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChatTemplates } from './chat-templates.js';
+import { findChatTemplates } from './find-templates.js';
 import { readTokenizerTemplates } from './tokenizer-templates.js';
 
 /** transformers' layouts of a saved tokenizer (tokenization_utils_base.py `_from_pretrained`, `save_pretrained`). */
@@ -91,5 +92,31 @@ describe('chat templates of a tokenizer folder', () => {
     );
     const wrong = folder({ 'tokenizer_config.json': { chat_template: 3 } });
     expect(() => readTokenizerTemplates(wrong)).toThrow(/tokenizer_config\.json: chat_template: /);
+  });
+});
+
+describe("finding a backend's templates", () => {
+  it('a broken tokenizer folder does not stop the backend: it is the reason a chat-templated run stops', () => {
+    const broken = folder({ 'tokenizer_config.json': '{"chat_template": ' });
+    const lookup = findChatTemplates([{ name: broken, namedBy: 'model' }], rules);
+    // The JSON error's wording is Node's.
+    expect('missing' in lookup && lookup.missing).toMatch(
+      new RegExp(
+        `^model=${broken}: ${path.join(broken, 'tokenizer_config.json')}: not valid JSON: .+; name a tokenizer folder that has one with tokenizer=$`,
+      ),
+    );
+  });
+
+  it('the first candidate with a template wins: the tokenizer named, then the model', () => {
+    const empty = folder({ 'tokenizer_config.json': { eos_token: '</s>' } });
+    const model = folder({ 'chat_template.jinja': 'T' });
+    const lookup = findChatTemplates(
+      [
+        { name: empty, namedBy: 'tokenizer' },
+        { name: model, namedBy: 'pretrained' },
+      ],
+      rules,
+    );
+    expect('templates' in lookup && lookup.templates.chatTemplate()).toBe('T');
   });
 });
