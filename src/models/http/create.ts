@@ -6,7 +6,7 @@ import { templateVariables } from '../chat-template/template-variables.js';
 import { findTokenizer } from '../tokenizers/find-tokenizer.js';
 import { HfTokenizer } from '../tokenizers/hf-tokenizer.js';
 import { ChatBackend } from './chat-backend.js';
-import { CompletionsBackend } from './completions-backend.js';
+import { CompletionsBackend, type CompletionsSettings } from './completions-backend.js';
 import type { HttpClientOptions } from './http-client.js';
 import { type HttpModelArgs, parseHttpModelArgs } from './model-args.js';
 
@@ -94,6 +94,7 @@ export async function openHttpBackend(
   name: CompletionsName,
   raw: Record<string, unknown>,
   cachePath?: string,
+  settings?: CompletionsSettings,
   templates?: ChatTemplateOrigin,
 ): Promise<CompletionsBackend>;
 export async function openHttpBackend(
@@ -105,12 +106,15 @@ export async function openHttpBackend(
   name: HttpModelName,
   raw: Record<string, unknown>,
   cachePath?: string,
+  settings?: CompletionsSettings,
   templates?: ChatTemplateOrigin,
 ): Promise<CompletionsBackend | ChatBackend>;
 export async function openHttpBackend(
   name: HttpModelName,
   raw: Record<string, unknown>,
   cachePath?: string,
+  /** A completions backend's settings (managed SGLang: stop strings on the server with think_end_token). */
+  settings: CompletionsSettings = {},
   /** Where a managed server's client reads its chat template, and whose rules apply. */
   templates?: ChatTemplateOrigin,
 ): Promise<CompletionsBackend | ChatBackend> {
@@ -122,7 +126,7 @@ export async function openHttpBackend(
   const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
   return defaults.chat
     ? new ChatBackend(name, args, cache)
-    : new CompletionsBackend(name, args, cache, tokenizer, {}, templatesFor(args, templates));
+    : new CompletionsBackend(name, args, cache, tokenizer, settings, templatesFor(args, templates));
 }
 
 /**

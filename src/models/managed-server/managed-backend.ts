@@ -24,6 +24,7 @@ import type {
   UsageReporting,
   UsageSummary,
 } from '../backend.js';
+import type { CompletionsSettings } from '../http/completions-backend.js';
 import { openHttpBackend, validateHttpModelArgs } from '../http/create.js';
 import { type ManagedServerArgs, parseManagedServerArgs, type ServerKind } from './server-args.js';
 import { gpuSummary, localGpus, servedModels, serverVersion } from './server-facts.js';
@@ -69,6 +70,14 @@ export function checkManagedArgs(kind: ServerKind, raw: Record<string, unknown>)
     },
     kind,
   );
+}
+
+/**
+ * With think_end_token, lm-eval's vllm backend sends the server no task stop strings (they occur inside
+ * thinking) and cuts the answer at them after; its sglang backend sends them to the server as well.
+ */
+function clientSettings(kind: ServerKind): CompletionsSettings {
+  return { stopsWithThinking: kind === 'sglang' ? 'server' : 'after' };
 }
 
 export async function createManagedBackend(
@@ -120,6 +129,7 @@ export async function createManagedBackend(
         base_url: `${root}/v1/completions`,
       },
       context.cachePath,
+      clientSettings(kind),
       { candidates: args.templateFrom, rule: kind },
     );
     const record: ServerRecord = {
@@ -162,6 +172,7 @@ async function attachToRunningServer(
       base_url: baseUrl,
     },
     context.cachePath,
+    clientSettings(args.kind),
     {
       candidates: args.templateFrom.length ? args.templateFrom : [{ name: model, namedBy: 'pretrained' }],
       rule: args.kind,

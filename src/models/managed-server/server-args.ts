@@ -113,7 +113,6 @@ const REFUSED: Record<string, string> = {
   prefix_token_id: 'a custom prefix token is not supported; the server tokenizer’s BOS (else EOS) is used',
   custom_prefix_token_id:
     'a custom prefix token is not supported; the server tokenizer’s BOS (else EOS) is used',
-  think_end_token: 'thinking-tag handling (think_end_token) is not supported yet',
   truncation_side: 'only left truncation (lm-eval’s default) is supported',
   model: "name the model with pretrained= (lm-eval's name for it)",
 };
