@@ -235,6 +235,29 @@ if (requireComponent('python3-jinja2', python !== undefined)) {
       expect(stops).toEqual([['\n\n'], ['\n\n']]);
     });
 
+    it('vllm, generation with enable_thinking=true and think_end_token: the template sees enable_thinking', async () => {
+      await run(
+        'vllm',
+        {
+          base_url: server.url,
+          pretrained: qwen3(),
+          tokenizer_backend: null,
+          enable_thinking: true,
+          think_end_token: '</think>',
+        },
+        [genTask],
+      );
+      const expected = jinja2(
+        ['Which gas do plants release?', 'What does «pH» measure?'].map((question) => ({
+          template: template('Qwen-Qwen3-0.6B.jinja'),
+          messages: messagesFor(question, 'Water.'),
+          add_generation_prompt: true,
+          variables: { eos_token: '<|im_end|>', pad_token: '<|endoftext|>', enable_thinking: true },
+        })),
+      ).map((result) => result.text);
+      expect(sentPrompts().sort()).toEqual(expected.sort());
+    });
+
     it('vllm: a template that raises on the system message is rendered again without it, with a warning', async () => {
       const warnings: string[] = [];
       await run('vllm', { base_url: server.url, pretrained: gemma(), tokenizer_backend: null }, [mcTask], {
