@@ -166,6 +166,21 @@ function messagesFor(question: string, shotAnswer: string, system = true): Messa
   ];
 }
 
+const QUESTIONS = ['Which gas do plants release?', 'What does «pH» measure?'];
+
+/** jinja2's rendering of each test doc's messages under `file` (with a generation prompt). */
+function renderedDocs(file: string, shotAnswer: string, variables: Record<string, unknown>, retry = false) {
+  return jinja2(
+    QUESTIONS.map((question) => ({
+      template: template(file),
+      messages: messagesFor(question, shotAnswer),
+      add_generation_prompt: true,
+      variables,
+      fallback_without_system: retry,
+    })),
+  );
+}
+
 async function run(model: string, modelArgs: Record<string, unknown>, tasks: string[], extra: object = {}) {
   bodies.length = 0;
   const out = tempDir('assay-chat-out-');
@@ -194,14 +209,10 @@ if (requireComponent('python3-jinja2', python !== undefined)) {
   describe('chat-templated prompts equal Python jinja2 under transformers settings', () => {
     it('local-completions, loglikelihood (Llama-3.1 template in tokenizer_config.json): the rendered context, then the choice', async () => {
       const out = await run('local-completions', { model: llama(), tokenized_requests: false }, [mcTask]);
-      const contexts = jinja2(
-        ['Which gas do plants release?', 'What does «pH» measure?'].map((question) => ({
-          template: template('meta-llama-Llama-3.1-8B-Instruct.jinja'),
-          messages: messagesFor(question, 'B'),
-          add_generation_prompt: true,
-          variables: { bos_token: '<|begin_of_text|>', eos_token: '<|eot_id|>' },
-        })),
-      ).map((result) => result.text);
+      const contexts = renderedDocs('meta-llama-Llama-3.1-8B-Instruct.jinja', 'B', {
+        bos_token: '<|begin_of_text|>',
+        eos_token: '<|eot_id|>',
+      }).map((result) => result.text);
       // Under a chat template the target delimiter is "" (construct_requests): continuations are "A" and "B".
       const expected = contexts.flatMap((context) => [`${context}A`, `${context}B`]);
       expect([...new Set(sentPrompts())].sort()).toEqual(expected.sort());
@@ -219,14 +230,11 @@ if (requireComponent('python3-jinja2', python !== undefined)) {
       await run('local-completions', { model: qwen3(), tokenized_requests: false, enable_thinking: false }, [
         genTask,
       ]);
-      const expected = jinja2(
-        ['Which gas do plants release?', 'What does «pH» measure?'].map((question) => ({
-          template: template('Qwen-Qwen3-0.6B.jinja'),
-          messages: messagesFor(question, 'Water.'),
-          add_generation_prompt: true,
-          variables: { eos_token: '<|im_end|>', pad_token: '<|endoftext|>', enable_thinking: false },
-        })),
-      ).map((result) => result.text);
+      const expected = renderedDocs('Qwen-Qwen3-0.6B.jinja', 'Water.', {
+        eos_token: '<|im_end|>',
+        pad_token: '<|endoftext|>',
+        enable_thinking: false,
+      }).map((result) => result.text);
       expect(expected[0]).toContain('<think>\n\n</think>\n\n');
       expect(sentPrompts().sort()).toEqual(expected.sort());
       const stops = bodies
@@ -247,14 +255,11 @@ if (requireComponent('python3-jinja2', python !== undefined)) {
         },
         [genTask],
       );
-      const expected = jinja2(
-        ['Which gas do plants release?', 'What does «pH» measure?'].map((question) => ({
-          template: template('Qwen-Qwen3-0.6B.jinja'),
-          messages: messagesFor(question, 'Water.'),
-          add_generation_prompt: true,
-          variables: { eos_token: '<|im_end|>', pad_token: '<|endoftext|>', enable_thinking: true },
-        })),
-      ).map((result) => result.text);
+      const expected = renderedDocs('Qwen-Qwen3-0.6B.jinja', 'Water.', {
+        eos_token: '<|im_end|>',
+        pad_token: '<|endoftext|>',
+        enable_thinking: true,
+      }).map((result) => result.text);
       expect(sentPrompts().sort()).toEqual(expected.sort());
     });
 
@@ -264,14 +269,11 @@ if (requireComponent('python3-jinja2', python !== undefined)) {
         listener: (event: { type: string; message?: string }) =>
           event.type === 'warning' && warnings.push(event.message as string),
       });
-      const results = jinja2(
-        ['Which gas do plants release?', 'What does «pH» measure?'].map((question) => ({
-          template: template('google-gemma-2-2b-it.jinja'),
-          messages: messagesFor(question, 'B'),
-          add_generation_prompt: true,
-          variables: { bos_token: '<bos>', eos_token: '<eos>' },
-          fallback_without_system: true,
-        })),
+      const results = renderedDocs(
+        'google-gemma-2-2b-it.jinja',
+        'B',
+        { bos_token: '<bos>', eos_token: '<eos>' },
+        true,
       );
       expect(results.map((result) => result.fallback)).toEqual([true, true]);
       const expected = results.flatMap(({ text }) => [`${text}A`, `${text}B`]);

@@ -23,7 +23,7 @@ import type {
 import { ChatTemplates } from '../chat-template/chat-templates.js';
 import { TEMPLATE_VARIABLE_ARGS } from '../chat-template/template-variables.js';
 import { batchSizeArg, integerArg, parseModelArgs, positiveInteger } from '../model-arg-values.js';
-import type { EngineInfo, EngineOptions } from './engine.js';
+import type { ChatTemplated, EngineInfo, EngineOptions } from './engine.js';
 import { keepEngineProcess, takeEngineProcess } from './engine-processes.js';
 import { checkGgufFile } from './model-file.js';
 import type { PromptLogprobs, PromptLogprobsRequest } from './prompt-logprobs.js';
@@ -274,15 +274,12 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     return (await this.call(
       {
         method: 'loglikelihood',
-        params:
-          this.rendered.size === 0
-            ? requests
-            : requests.map((request) =>
-                // A literal, not a spread: V8's spread-then-add is ~20× slower per object.
-                this.rendered.has(request.context)
-                  ? { context: request.context, continuation: request.continuation, chatTemplated: true }
-                  : request,
-              ),
+        // A literal, not a spread: V8's spread-then-add is ~20× slower per object.
+        params: this.markRendered(requests, ({ context, continuation }) => ({
+          context,
+          continuation,
+          chatTemplated: true,
+        })),
       },
       progress,
       options.signal,
@@ -299,6 +296,15 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     return (await this.call({ method: 'rolling', params: texts }, progress, options.signal)) as number[];
   }
 
+  /** The requests, those whose context this backend's chat template rendered marked so (copies) for the engine. */
+  private markRendered<R extends { context: string }>(
+    requests: R[],
+    mark: (request: R) => R & ChatTemplated,
+  ): R[] {
+    if (this.rendered.size === 0) return requests;
+    return requests.map((request) => (this.rendered.has(request.context) ? mark(request) : request));
+  }
+
   /**
    * `options.signal` cancels the generation between tokens (assay serve, when the client goes away; the
    * evaluator's latency cap).
@@ -312,14 +318,7 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     return (await this.call(
       {
         method: 'generate',
-        params:
-          this.rendered.size === 0
-            ? requests
-            : requests.map((request) =>
-                this.rendered.has(request.context)
-                  ? Object.assign({ chatTemplated: true }, request)
-                  : request,
-              ),
+        params: this.markRendered(requests, (request) => Object.assign({ chatTemplated: true }, request)),
       },
       progress,
       options.signal,
