@@ -18,10 +18,13 @@ export interface TemplateCandidate {
   /** The model arg that named it, for messages (`tokenizer`, `model`, `pretrained`). */
   namedBy: string;
   revision?: string;
+  /** The folder, when the tokenizer code has already resolved (or downloaded) it. */
+  folder?: string;
 }
 
 /** The local folder of a tokenizer name; an AssayError (not_found) says why there is none. */
 function folderOf(candidate: TemplateCandidate): string {
+  if (candidate.folder !== undefined) return candidate.folder;
   if (existsSync(candidate.name)) {
     const folder = statSync(candidate.name).isDirectory() ? candidate.name : path.dirname(candidate.name);
     return path.resolve(folder);

@@ -120,3 +120,13 @@ describe("finding a backend's templates", () => {
     expect('templates' in lookup && lookup.templates.chatTemplate()).toBe('T');
   });
 });
+
+describe('a folder the tokenizer code resolved', () => {
+  it('is read as given, whatever the name says', () => {
+    const resolved = folder({ 'chat_template.jinja': 'R' });
+    const lookup = findChatTemplates([{ name: 'org/model', namedBy: 'model', folder: resolved }], rules);
+    expect('templates' in lookup && lookup.templates.source.origin).toBe(
+      path.join(resolved, 'chat_template.jinja'),
+    );
+  });
+});
