@@ -7,6 +7,8 @@ import type {
   Answer,
   BackendCapabilities,
   CallOptions,
+  ChatMessage,
+  ChatTemplating,
   GenerateRequest,
   Generation,
   GenerationLogprobs,
@@ -128,6 +130,7 @@ export async function createManagedBackend(
       },
       context.cachePath,
       clientSettings(kind),
+      { candidates: args.templateFrom, rule: kind },
     );
     const record: ServerRecord = {
       kind,
@@ -170,6 +173,10 @@ async function attachToRunningServer(
     },
     context.cachePath,
     clientSettings(args.kind),
+    {
+      candidates: args.templateFrom.length ? args.templateFrom : [{ name: model, namedBy: 'pretrained' }],
+      rule: args.kind,
+    },
   );
   return new ManagedServerBackend(args.kind, inner, {
     kind: args.kind,
@@ -183,10 +190,12 @@ async function attachToRunningServer(
   });
 }
 
-type ClientMethods = TokenScoring & GenerationLogprobs & UsageReporting;
+type ClientMethods = TokenScoring & GenerationLogprobs & UsageReporting & ChatTemplating;
 
 /** The local-completions backend, raced against the server's death, which ends the run with its log. */
-class ManagedServerBackend implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting {
+class ManagedServerBackend
+  implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting, ChatTemplating
+{
   readonly specificationVersion = 'v1';
   readonly capabilities: BackendCapabilities;
 
@@ -253,6 +262,17 @@ class ManagedServerBackend implements ModelBackend, TokenScoring, GenerationLogp
 
   usage(): UsageSummary {
     return this.required('usage')();
+  }
+
+  applyChatTemplate(
+    messages: ChatMessage[],
+    options: { addGenerationPrompt: boolean; templateName?: string; warn?: (message: string) => void },
+  ): string {
+    return this.required('applyChatTemplate')(messages, options);
+  }
+
+  chatTemplate(templateName?: string): string | undefined {
+    return this.required('chatTemplate')(templateName);
   }
 
   info(): ModelInfo {
