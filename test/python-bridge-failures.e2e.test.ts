@@ -9,8 +9,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { testInterpreters } from './fixtures/python/bridge.conformance.js';
 import { bin, findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
@@ -24,9 +24,7 @@ const [python] = [...interpreters].sort((a) => (a === '/usr/bin/python3' ? -1 : 
 
 const DOCS = Array.from({ length: 30 }, (_, id) => ({ id, q: `question ${id}`, a: id % 3 ? 'yes' : 'no' }));
 
-const UTILS = String.raw`import math
-import os
-import subprocess
+const UTILS = `import math
 import sys
 
 
@@ -64,7 +62,7 @@ def reads_stdin(doc):
     return "Q: " + doc["q"] + sys.stdin.read()
 `;
 
-const DIRECT = String.raw`
+const DIRECT = `
 import importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("utils", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
@@ -100,6 +98,20 @@ function taskYaml(task: string, lines: string[], data = 'docs.jsonl'): string {
   ].join('\n');
 }
 
+/** `assay run` of the dummy model over `tasks` in `dir`, with the test's interpreter. */
+const runArgs = (tasks: string, dir: string, ...extra: string[]) => [
+  'run',
+  '--model',
+  'dummy',
+  '--tasks',
+  tasks,
+  '--include_path',
+  dir,
+  '--python',
+  python,
+  ...extra,
+];
+
 const metricList = (...names: string[]) => [
   'metric_list:',
   ...names.flatMap((name) => [`  - metric: ${name}`, '    aggregation: mean', '    higher_is_better: true']),
@@ -112,7 +124,11 @@ function writeTasks(): string {
   const scored = (task: string, fn: string, ...metrics: string[]) =>
     writeFileSync(
       path.join(dir, `${task}.yaml`),
-      taskYaml(task, ['doc_to_text: "{{q}}"', `process_results: !function utils.${fn}`, ...metricList(...metrics)]),
+      taskYaml(task, [
+        'doc_to_text: "{{q}}"',
+        `process_results: !function utils.${fn}`,
+        ...metricList(...metrics),
+      ]),
     );
   scored('py_empty', 'empty_for_three', 'acc');
   scored('py_no_f1', 'no_f1_for_seven', 'acc', 'f1');
@@ -132,21 +148,7 @@ describe.skipIf(!python)('Python task code that misbehaves, through the CLI', ()
   const dir = writeTasks();
   const run = (tasks: string, extra: string[] = []) => {
     const out = tempDir('assay-python-failures-out-');
-    const result = runCli([
-      'run',
-      '--model',
-      'dummy',
-      '--tasks',
-      tasks,
-      '--include_path',
-      dir,
-      '--python',
-      python,
-      '--output_path',
-      out,
-      '--log_samples',
-      ...extra,
-    ]);
+    const result = runCli(runArgs(tasks, dir, '--output_path', out, '--log_samples', ...extra));
     const folder = path.join(out, 'dummy');
     const results = () => readJson<Json>(findOne(folder, /^results_/));
     const samples = (task: string) => readJsonl<Json>(findOne(folder, new RegExp(`^samples_${task}_\\d`)));
@@ -215,11 +217,12 @@ describe.skipIf(!python)('Python task code that misbehaves, through the CLI', ()
 
   it('task code reading stdin reads nothing and the run ends, whatever assay’s own stdin is', async () => {
     const out = tempDir('assay-python-stdin-out-');
-    const args = ['run', '--model', 'dummy', '--tasks', 'py_stdin,tpl_stdin', '--include_path', dir];
     // assay's stdin is a pipe this test keeps open: reading it would never end either.
-    const child = spawn(process.execPath, [bin, ...args, '--python', python, '--output_path', out, '--log_samples'], {
-      stdio: ['pipe', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, ...runArgs('py_stdin,tpl_stdin', dir, '--output_path', out, '--log_samples')],
+      { stdio: ['pipe', 'ignore', 'pipe'] },
+    );
     const status = await new Promise<number | string | null>((resolve) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
@@ -268,8 +271,7 @@ describe.skipIf(!python)('task modules that end or outlive the worker', () => {
       // The helper sleeps 120 s: an assay that waited for it would be killed at 45 s (result.error).
       const result = spawnSync(
         process.execPath,
-        [bin, 'run', '--model', 'dummy', '--tasks', 'helper_task', '--include_path', dir, '--python', python]
-          .concat(['--output_path', out]),
+        [bin, ...runArgs('helper_task', dir, '--output_path', out)],
         { encoding: 'utf8', timeout: 45_000, killSignal: 'SIGKILL' },
       );
       expect(result.error).toBeUndefined();
@@ -290,39 +292,41 @@ describe.skipIf(!python)('task modules that end or outlive the worker', () => {
     }
   }, 60_000);
 
-  it('os._exit(0) at module import: one line naming the task, the module, its file and line (exit 2)', () => {
-    const dir = tempDir('assay-python-exit-');
+  /** A task whose doc_to_text module runs `source` at import: the CLI's result and where the tag is. */
+  const importing = (name: string, source: string) => {
+    const dir = tempDir(`assay-python-${name}-`);
     writeFileSync(
-      path.join(dir, 'exit_utils.py'),
-      'import os\nos._exit(0)\n\ndef doc_to_text(doc):\n    return doc["q"]\n',
+      path.join(dir, `${name}_utils.py`),
+      `${source}\n\ndef doc_to_text(doc):\n    return doc["q"]\n`,
     );
     writeFileSync(path.join(dir, 'docs.jsonl'), `${JSON.stringify({ q: 'one', a: 'x' })}\n`);
-    const yaml = taskYaml('exit_task', ['doc_to_text: !function exit_utils.doc_to_text']);
-    writeFileSync(path.join(dir, 'exit.yaml'), yaml);
-    const result = runCli(['run', '--model', 'dummy', '--tasks', 'exit_task', '--include_path', dir, '--python', python]);
+    const lines = taskYaml(`${name}_task`, [`doc_to_text: !function ${name}_utils.doc_to_text`]).split('\n');
+    writeFileSync(path.join(dir, `${name}.yaml`), lines.join('\n'));
+    const tag = lines.findIndex((text) => text.startsWith('doc_to_text:'));
+    const where = `${path.join(dir, `${name}.yaml`)}:${tag + 1}:${lines[tag].indexOf(`${name}_utils`) + 1}`;
+    return {
+      result: runCli(runArgs(`${name}_task`, dir)),
+      where,
+      module: path.join(dir, `${name}_utils.py`),
+    };
+  };
+
+  it('os._exit(0) at module import: one line naming the task, the module, its file and line (exit 2)', () => {
+    const { result, where } = importing('exit', 'import os\nos._exit(0)');
     expect(result.status).toBe(2);
-    const tag = yaml.split('\n').findIndex((text) => text.startsWith('doc_to_text:'));
-    const column = yaml.split('\n')[tag].indexOf('exit_utils') + 1;
     expect(result.stderr.trim().split('\n')).toEqual([
-      `assay: error: ${path.join(dir, 'exit.yaml')}:${tag + 1}:${column}: task exit_task: doc_to_text: !function exit_utils.doc_to_text: importing exit_utils.py failed: ProcessExit: task code called os._exit(0), which would end assay's Python worker at exit_utils.py:2 in <module>: os._exit(0)`,
+      `assay: error: ${where}: task exit_task: doc_to_text: !function exit_utils.doc_to_text: importing exit_utils.py failed: ProcessExit: task code called os._exit(0), which would end assay's Python worker at exit_utils.py:2 in <module>: os._exit(0)`,
     ]);
   });
 
   it('a module that kills its interpreter at import: the task, the module and its path (no internal error)', () => {
-    const dir = tempDir('assay-python-kill-');
-    writeFileSync(
-      path.join(dir, 'kill_utils.py'),
-      'import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n\ndef doc_to_text(doc):\n    return doc["q"]\n',
+    const { result, where, module } = importing(
+      'kill',
+      'import os, signal\nos.kill(os.getpid(), signal.SIGKILL)',
     );
-    writeFileSync(path.join(dir, 'docs.jsonl'), `${JSON.stringify({ q: 'one', a: 'x' })}\n`);
-    const yaml = taskYaml('kill_task', ['doc_to_text: !function kill_utils.doc_to_text']);
-    writeFileSync(path.join(dir, 'kill.yaml'), yaml);
-    const result = runCli(['run', '--model', 'dummy', '--tasks', 'kill_task', '--include_path', dir, '--python', python]);
     expect(result.status).toBe(1);
-    const tag = yaml.split('\n').findIndex((text) => text.startsWith('doc_to_text:'));
-    const column = yaml.split('\n')[tag].indexOf('kill_utils') + 1;
     expect(result.stderr.trim().split('\n')).toEqual([
-      `assay: error: ${path.join(dir, 'kill.yaml')}:${tag + 1}:${column}: task kill_task: doc_to_text: !function kill_utils.doc_to_text: the Python worker exited (signal SIGKILL) while importing kill_utils.py (${path.join(dir, 'kill_utils.py')})`,
+      `assay: error: ${where}: task kill_task: doc_to_text: !function kill_utils.doc_to_text: the Python worker exited (signal SIGKILL) while importing kill_utils.py (${module})`,
     ]);
   });
 });
@@ -337,8 +341,16 @@ describe.skipIf(!python)('the content hash of a task whose utils.py imports help
       'import os, sys\nsys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\nimport assay_h1_helper\n\ndef doc_to_text(doc):\n    return assay_h1_helper.PREFIX + doc["q"]\n',
     );
     writeFileSync(path.join(dir, 'assay_h1_helper.py'), HELPER);
-    writeFileSync(path.join(dir, 'docs.jsonl'), `${DOCS.slice(0, 3).map((doc) => JSON.stringify(doc)).join('\n')}\n`);
-    writeFileSync(path.join(dir, 'helped.yaml'), taskYaml('helped', ['doc_to_text: !function utils.doc_to_text']));
+    writeFileSync(
+      path.join(dir, 'docs.jsonl'),
+      `${DOCS.slice(0, 3)
+        .map((doc) => JSON.stringify(doc))
+        .join('\n')}\n`,
+    );
+    writeFileSync(
+      path.join(dir, 'helped.yaml'),
+      taskYaml('helped', ['doc_to_text: !function utils.doc_to_text']),
+    );
     // Old files: their digests are kept (util/file-digest.ts), as for a task folder not edited just now.
     const old = new Date(Date.now() - 60_000);
     for (const name of ['utils.py', 'assay_h1_helper.py', 'docs.jsonl', 'helped.yaml'])
@@ -348,10 +360,7 @@ describe.skipIf(!python)('the content hash of a task whose utils.py imports help
 
   const runHelped = (dir: string, extra: string[] = []) => {
     const out = tempDir('assay-python-helped-out-');
-    const result = runCli(
-      ['run', '--model', 'dummy', '--tasks', 'helped', '--include_path', dir, '--python', python]
-        .concat(['--output_path', out, '--log_samples'], extra),
-    );
+    const result = runCli(runArgs('helped', dir, '--output_path', out, '--log_samples', ...extra));
     return { result, out };
   };
   const manifestOf = (out: string) =>
@@ -402,17 +411,17 @@ describe.skipIf(!python)('a lone surrogate in the data', () => {
       path.join(dir, 'sur_utils.py'),
       'def doc_to_text(doc):\n    return "Q: " + doc["q"]\n\ndef process_docs(dataset):\n    return dataset.map(lambda doc: {"q2": doc["q"]})\n',
     );
-    writeFileSync(path.join(dir, 'sur_py.yaml'), taskYaml('sur_py', ['doc_to_text: !function sur_utils.doc_to_text']));
+    writeFileSync(
+      path.join(dir, 'sur_py.yaml'),
+      taskYaml('sur_py', ['doc_to_text: !function sur_utils.doc_to_text']),
+    );
     writeFileSync(
       path.join(dir, 'sur_docs.yaml'),
       taskYaml('sur_docs', ['process_docs: !function sur_utils.process_docs', 'doc_to_text: "Q: {{q2}}"']),
     );
     writeFileSync(path.join(dir, 'sur_tpl.yaml'), taskYaml('sur_tpl', ['doc_to_text: "Q: {{q}}"']));
     const out = tempDir('assay-python-surrogate-out-');
-    const result = runCli(
-      ['run', '--model', 'dummy', '--tasks', 'sur_py,sur_docs,sur_tpl', '--include_path', dir, '--python', python]
-        .concat(['--output_path', out, '--log_samples']),
-    );
+    const result = runCli(runArgs('sur_py,sur_docs,sur_tpl', dir, '--output_path', out, '--log_samples'));
     expect(result.status).toBe(0);
     const line = (task: string) =>
       readJsonl<Json>(findOne(path.join(out, 'dummy'), new RegExp(`^samples_${task}_\\d`)))[0];

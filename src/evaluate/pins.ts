@@ -53,7 +53,10 @@ export function verifyPins(pins: TaskPins | undefined, tasks: LoadedTask[]): voi
     const modules = pythonModulesOf(task.config, { imported: true });
     const imported = modules.length
       ? `, ${modules.length} Python module${modules.length > 1 ? 's' : ''} its code imports: ${modules
-          .map((module) => `${path.relative(path.dirname(task.source.path), module.path)} (sha256 ${module.sha256})`)
+          .map(
+            (module) =>
+              `${path.relative(path.dirname(task.source.path), module.path)} (sha256 ${module.sha256})`,
+          )
           .join(', ')}`
       : '';
     const read = files.length

@@ -207,7 +207,10 @@ async function pythonScores(
     // The metrics aggregated: a doc that leaves out one the others give is an errored sample.
     const metrics = plan.metricList.map(metricName);
     absorb(
-      await boundRuntime(processResultsRef).processResults(processResultsRef, items, { loglikelihood, metrics }),
+      await boundRuntime(processResultsRef).processResults(processResultsRef, items, {
+        loglikelihood,
+        metrics,
+      }),
       true,
     );
     return out;

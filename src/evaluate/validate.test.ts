@@ -165,10 +165,16 @@ describe.skipIf(interpreters.length === 0)('validateTasks and a module that ends
     const own = await mkdtemp(path.join(os.tmpdir(), 'assay-validate-kill-'));
     const put = (name: string, text: string) => writeFile(path.join(own, name), text);
     await put('data.jsonl', '{"q": "a", "a": "b"}\n');
-    await put('killer_utils.py', 'import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n\ndef f(doc):\n    return doc["q"]\n');
+    await put(
+      'killer_utils.py',
+      'import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n\ndef f(doc):\n    return doc["q"]\n',
+    );
     await put('fine_utils.py', 'def f(doc):\n    return doc["q"]\n');
     for (const name of ['killer', 'fine'])
-      await put(`${name}.yaml`, `task: ${name}\n${data}doc_to_text: !function ${name}_utils.f\ndoc_to_target: a\n`);
+      await put(
+        `${name}.yaml`,
+        `task: ${name}\n${data}doc_to_text: !function ${name}_utils.f\ndoc_to_target: a\n`,
+      );
     const report = await validateTasks({
       tasks: ['killer,fine'],
       includePath: [own],

@@ -4,8 +4,8 @@
  * without any it skips, and fails under CI=true.
  */
 import { describe, it } from 'vitest';
-import { runBridgeFailureConformance } from '../../test/fixtures/python/bridge-failures.conformance.js';
 import { runBridgeConformance, testInterpreters } from '../../test/fixtures/python/bridge.conformance.js';
+import { runBridgeFailureConformance } from '../../test/fixtures/python/bridge-failures.conformance.js';
 
 const interpreters = testInterpreters();
 if (interpreters.length === 0) {

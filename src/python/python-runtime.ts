@@ -431,13 +431,17 @@ export class PythonRuntime implements PythonBinding {
 
   /** An errored sample for what a function returned (not what it raised): located at its definition. */
   private returnedError(ref: PythonFunctionRef, what: string, where: ItemLocation): AssayError {
-    return callError(ref, {
-      type: 'ValueError',
-      message: what,
-      frame: this.definitions.get(this.id(ref)) ?? null,
-      traceback: '',
-      returned: true,
-    }, where);
+    return callError(
+      ref,
+      {
+        type: 'ValueError',
+        message: what,
+        frame: this.definitions.get(this.id(ref)) ?? null,
+        traceback: '',
+        returned: true,
+      },
+      where,
+    );
   }
 
   /**
