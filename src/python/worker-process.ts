@@ -280,7 +280,7 @@ export class PythonWorker {
     payload: Record<string, unknown> = {},
     parts?: { key: string; items: readonly unknown[] },
   ): Promise<T> {
-    if (this.exited) return Promise.reject(this.exited);
+    if (this.exited) return Promise.reject(new WorkerExitError(this.exited.message));
     const id = this.nextId++;
     const refOf = (value: object) => this.refs.get(value);
     const count = parts ? Math.ceil(parts.items.length / PART_ITEMS) : 0;
