@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
-import { checkModelArgKeys } from '../model-arg-keys.js';
+import { TEMPLATE_VARIABLE_ARGS } from '../chat-template/template-variables.js';
+import {
+  batchSizeArg,
+  integerArg,
+  nonNegativeNumber,
+  parseModelArgs,
+  positiveInteger,
+  positiveNumber,
+} from '../model-arg-values.js';
+import { thinkEndTokenSchema } from '../thinking.js';
 
 /**
  * `--model_args` of the HTTP backends, validated once here. Names follow lm-eval's TemplateAPI where it has
@@ -11,8 +20,8 @@ const list = z
   .transform((value) =>
     (Array.isArray(value) ? value : value.split(',')).map((item) => item.trim()).filter(Boolean),
   );
-const positiveInt = z.coerce.number().int().positive();
-const nonNegative = z.coerce.number().nonnegative();
+const positiveInt = positiveInteger();
+const nonNegative = nonNegativeNumber();
 
 const schema = z
   .object({
@@ -26,7 +35,7 @@ const schema = z
     /** Attempts in all, as lm-eval's tenacity `stop_after_attempt(max_retries)`: 3 means 2 retries. */
     max_retries: positiveInt.default(3),
     /** Seconds per attempt, the body included. */
-    timeout: z.coerce.number().positive().default(300),
+    timeout: positiveNumber().default(300),
     /**
      * Seconds of Retry-After waits (429/503) one request may spend before it fails; these waits do not
      * count against max_retries.
@@ -35,7 +44,7 @@ const schema = z
     /** First retry delay in seconds; later ones double, capped at 10 s, with full jitter. */
     retry_backoff: nonNegative.default(0.5),
     /** Prompts per HTTP request. */
-    batch_size: z.union([positiveInt, z.literal('auto').transform(() => 1)]).default(1),
+    batch_size: batchSizeArg(1, /^auto$/).default(1),
     max_length: positiveInt.default(2048),
     max_gen_toks: positiveInt.default(256),
     /**
@@ -58,7 +67,7 @@ const schema = z
     max_tokens_per_minute: nonNegative.optional(),
     price_input_per_million: nonNegative.optional(),
     price_output_per_million: nonNegative.optional(),
-    seed: z.coerce.number().int().default(1234),
+    seed: integerArg().default(1234),
     /**
      * Loglikelihood from vLLM's `prompt_logprobs` instead of echo: auto (local-completions' default) asks
      * for both in the first request and keeps whichever the server answered; false never asks.
@@ -66,6 +75,12 @@ const schema = z
     prompt_logprobs: z.union([z.boolean(), z.literal('auto')]).optional(),
     /** Ask for the generated tokens' log-probabilities and record them in the sample log (gen_logprobs). */
     gen_logprobs: z.boolean().optional(),
+    /**
+     * Reasoning models: the text (or token id) that ends the thinking; each generation keeps only what
+     * follows its last occurrence (lm-eval's postprocess_generated_text), and the stop strings apply after.
+     */
+    think_end_token: thinkEndTokenSchema.optional(),
+    ...TEMPLATE_VARIABLE_ARGS,
   })
   .strict();
 
@@ -88,26 +103,19 @@ export interface EndpointDefaults {
   defaultBaseUrl?: string;
   /** openai-* backends require a key; local-* backends send one only when given. */
   requireKey: boolean;
+  /** Chat endpoints: the server renders the prompt, and no tokenizer is at hand. */
+  chat?: boolean;
 }
 
 export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: EndpointDefaults): HttpModelArgs {
-  checkModelArgKeys(defaults.backend, raw, HTTP_MODEL_ARGS);
+  const args = parseModelArgs(defaults.backend, schema, raw);
   // lm-eval lets `model` win silently, while results.json names the model by `pretrained` first.
-  if (typeof raw.model === 'string' && typeof raw.pretrained === 'string' && raw.model !== raw.pretrained) {
+  if (args.model !== undefined && args.pretrained !== undefined && args.model !== args.pretrained) {
     throw new AssayError(
       'bad_model_args',
-      `\`modelArgs\` for ${defaults.backend}: model=${raw.model} and pretrained=${raw.pretrained} name different models; give one of them`,
+      `\`modelArgs\` for ${defaults.backend}: model=${args.model} and pretrained=${args.pretrained} name different models; give one of them`,
     );
   }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AssayError(
-      'bad_model_args',
-      `\`modelArgs\` for ${defaults.backend}: ${issue.path.join('.')}: ${issue.message}`,
-    );
-  }
-  const args = parsed.data;
   const model = args.model ?? args.pretrained;
   if (!model)
     throw new AssayError(
@@ -141,9 +149,17 @@ export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: Endpo
       `${defaults.backend} needs an API key: set OPENAI_API_KEY or pass api_key / api_key_env`,
     );
   }
+  const tokenizer = tokenizerChoice(args, defaults.backend);
+  // A token id is read as its text by the run's tokenizer, which only token-id requests have.
+  if (typeof args.think_end_token === 'number' && (defaults.chat || !tokenizer.tokenized_requests)) {
+    throw new AssayError(
+      'bad_model_args',
+      `\`modelArgs\` for ${defaults.backend}: think_end_token=${args.think_end_token} is a token id, which needs a tokenizer to read it (${defaults.chat ? 'a chat endpoint has none' : "tokenized_requests=true, with the server's /tokenize or tokenizer="}); or give its text (e.g. think_end_token=</think>)`,
+    );
+  }
   return {
     ...args,
-    ...tokenizerChoice(args, defaults.backend),
+    ...tokenizer,
     model,
     baseUrls,
     apiKey,

@@ -1,5 +1,9 @@
+import { z } from 'zod';
 import { AssayError, editDistance } from '../../errors.js';
+import type { TemplateCandidate } from '../chat-template/find-templates.js';
+import { templateVariableArgs } from '../chat-template/template-variables.js';
 import { HTTP_MODEL_ARGS } from '../http/model-args.js';
+import { integerArg, numberArg, positiveInteger, positiveNumber } from '../model-arg-values.js';
 
 /**
  * `--model vllm` / `--model sglang` model args, in lm-eval's names (lm_eval/models/vllm_causallms.py,
@@ -32,6 +36,8 @@ export interface ManagedServerArgs {
   servedModel?: string;
   /** Args lm-eval accepts and ignores (device, swap_space), with why; reported as warnings. */
   ignored: string[];
+  /** Where the chat template is read: the tokenizer named, else the model (lm-eval's `tokenizer or pretrained`). */
+  templateFrom: TemplateCandidate[];
 }
 
 /** lm-eval arg → server flag. `null`: the arg is known but has no flag (handled elsewhere). */
@@ -107,9 +113,6 @@ const REFUSED: Record<string, string> = {
   prefix_token_id: 'a custom prefix token is not supported; the server tokenizer’s BOS (else EOS) is used',
   custom_prefix_token_id:
     'a custom prefix token is not supported; the server tokenizer’s BOS (else EOS) is used',
-  enable_thinking: 'thinking-tag handling (enable_thinking, think_end_token) is not supported yet',
-  think_end_token: 'thinking-tag handling (enable_thinking, think_end_token) is not supported yet',
-  chat_template_args: 'chat_template_args is not supported yet',
   truncation_side: 'only left truncation (lm-eval’s default) is supported',
   model: "name the model with pretrained= (lm-eval's name for it)",
 };
@@ -149,7 +152,57 @@ function fail(kind: ServerKind, message: string): never {
   throw new AssayError('bad_model_args', `\`modelArgs\` for ${kind}: ${message}`);
 }
 
-export function parseManagedServerArgs(kind: ServerKind, raw: Record<string, unknown>): ManagedServerArgs {
+const fraction = () => numberArg('a fraction in (0, 1]', (n) => n > 0 && n <= 1);
+const onOff = () =>
+  z.boolean({ error: (issue) => `expected True or False, got ${JSON.stringify(issue.input)}` });
+
+/**
+ * The types of the known args that are numbers or switches (lm-eval's types for them). A value of another
+ * type would reach the server as a flag it rejects minutes later (`--seed abc`), or be read wrong before
+ * (`server_timeout=True` as 1 s). `None` is lm-eval's "not given": the arg is left out. Unknown names go
+ * to the server as they are: it is the judge of its own flags.
+ */
+const TYPED_ARGS: Record<string, z.ZodType> = {
+  seed: integerArg(),
+  max_model_len: positiveInteger(),
+  max_length: positiveInteger(),
+  context_length: positiveInteger(),
+  tensor_parallel_size: positiveInteger(),
+  pipeline_parallel_size: positiveInteger(),
+  data_parallel_size: positiveInteger(),
+  tp_size: positiveInteger(),
+  dp_size: positiveInteger(),
+  max_batch_size: positiveInteger(),
+  max_num_seqs: positiveInteger(),
+  max_lora_rank: positiveInteger(),
+  chunked_prefill_size: integerArg(),
+  gpu_memory_utilization: fraction(),
+  mem_fraction_static: fraction(),
+  trust_remote_code: onOff(),
+  enforce_eager: onOff(),
+  enable_prefix_caching: onOff(),
+  server_timeout: positiveNumber(),
+};
+
+/** The args with each typed one checked and normalised ("8" → 8), `None` ones left out, order kept. */
+function checkTypedArgs(kind: ServerKind, raw: Record<string, unknown>): Record<string, unknown> {
+  const checked: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const type = Object.hasOwn(TYPED_ARGS, name) ? TYPED_ARGS[name] : undefined;
+    if (!type) {
+      checked[name] = value;
+      continue;
+    }
+    if (value === null || value === undefined) continue;
+    const parsed = type.safeParse(value);
+    if (!parsed.success) fail(kind, `${name}: ${parsed.error.issues[0].message}`);
+    checked[name] = parsed.data;
+  }
+  return checked;
+}
+
+export function parseManagedServerArgs(kind: ServerKind, given: Record<string, unknown>): ManagedServerArgs {
+  const raw = checkTypedArgs(kind, given);
   const table = kind === 'vllm' ? VLLM_FLAGS : SGLANG_FLAGS;
   const clientNames = HTTP_MODEL_ARGS.filter(
     (name) => !['model', 'pretrained', 'base_url', 'tokenizer', 'revision'].includes(name),
@@ -216,9 +269,19 @@ export function parseManagedServerArgs(kind: ServerKind, raw: Record<string, unk
     if (typeof revision === 'string') client.revision = revision;
   }
 
+  // lm-eval's VLLM.__init__: thinking on needs the token that ends it, or the thinking reaches the answer filters.
+  if (
+    kind === 'vllm' &&
+    templateVariableArgs(raw).enable_thinking === true &&
+    raw.think_end_token === undefined
+  )
+    fail(
+      kind,
+      'enable_thinking=true needs think_end_token (lm-eval requires it too): the text that ends the thinking section',
+    );
+  const templateFrom = templateCandidates(raw);
+
   const timeout = raw.server_timeout === undefined ? DEFAULT_START_TIMEOUT : Number(raw.server_timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0)
-    fail(kind, `server_timeout must be a positive number of seconds, got ${String(raw.server_timeout)}`);
   const executable = String(raw.executable ?? raw.python ?? (kind === 'vllm' ? 'vllm' : 'python'));
   if (kind === 'vllm' && raw.python !== undefined)
     fail(kind, 'python= is the interpreter of SGLang; for vLLM give executable=PATH of the vllm command');
@@ -242,6 +305,7 @@ export function parseManagedServerArgs(kind: ServerKind, raw: Record<string, unk
       client,
       servedModel: typeof raw.pretrained === 'string' ? raw.pretrained : undefined,
       ignored,
+      templateFrom,
     };
   }
   if (raw.base_url !== undefined) fail(kind, 'base_url must be a URL');
@@ -269,7 +333,20 @@ export function parseManagedServerArgs(kind: ServerKind, raw: Record<string, unk
     client,
     servedModel,
     ignored,
+    templateFrom,
   };
+}
+
+/** The tokenizer named (`tokenizer`, SGLang's `tokenizer_path`), then the model, at their revision. */
+function templateCandidates(raw: Record<string, unknown>): TemplateCandidate[] {
+  const revision = raw.tokenizer_revision ?? raw.revision;
+  const at = typeof revision === 'string' ? { revision } : {};
+  const candidates: TemplateCandidate[] = [];
+  for (const namedBy of ['tokenizer', 'tokenizer_path', 'pretrained']) {
+    const name = raw[namedBy];
+    if (typeof name === 'string' && name !== '') candidates.push({ name, namedBy, ...at });
+  }
+  return candidates;
 }
 
 /** A server root (`http://host:8000`) means its /v1/completions, as local-completions needs the full URL. */
