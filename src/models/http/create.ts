@@ -1,10 +1,11 @@
 import { SqliteResponseCache } from '../../cache/sqlite-response-cache.js';
-import { findTokenizer } from '../tokenizers/find-tokenizer.js';
 import { HfTokenizer } from '../tokenizers/hf-tokenizer.js';
+import { localTokenizerFolder, tokenizerFolder } from '../tokenizers/tokenizer-folder.js';
+import { autoTokenizerBackend } from './auto-tokenizer.js';
 import { ChatBackend } from './chat-backend.js';
 import { CompletionsBackend } from './completions-backend.js';
 import type { HttpClientOptions } from './http-client.js';
-import { type HttpModelArgs, parseHttpModelArgs } from './model-args.js';
+import { type EndpointDefaults, type HttpModelArgs, parseHttpModelArgs } from './model-args.js';
 
 export type HttpModelName =
   | 'local-completions'
@@ -12,8 +13,11 @@ export type HttpModelName =
   | 'local-chat-completions'
   | 'openai-chat-completions';
 
-const DEFAULTS: Record<HttpModelName, { defaultBaseUrl?: string; requireKey: boolean; chat: boolean }> = {
-  'local-completions': { requireKey: false, chat: false },
+const DEFAULTS: Record<
+  HttpModelName,
+  { defaultBaseUrl?: string; requireKey: boolean; chat: boolean; tokenizerDefault?: 'auto' | 'text' }
+> = {
+  'local-completions': { requireKey: false, chat: false, tokenizerDefault: 'auto' },
   'openai-completions': {
     defaultBaseUrl: 'https://api.openai.com/v1/completions',
     requireKey: true,
@@ -27,51 +31,85 @@ const DEFAULTS: Record<HttpModelName, { defaultBaseUrl?: string; requireKey: boo
   },
 };
 
-/** A completions backend with a local tokenizer reads it; the file is found (not read) when args are checked. */
-function localTokenizerFiles(name: HttpModelName, args: HttpModelArgs) {
-  if (DEFAULTS[name].chat || args.tokenizerBackend !== 'huggingface') return undefined;
-  const tokenizer = args.tokenizer ?? args.model;
-  return { name: tokenizer, ...findTokenizer(tokenizer, args.revision) };
+/**
+ * What a backend built over local-completions (`vllm`, `sglang`) sets in its place: the name messages use
+ * and lm-eval's add_bos_token default for the backend of that name.
+ */
+export type EndpointOverrides = Partial<Pick<EndpointDefaults, 'backend' | 'bosDefault'>>;
+
+function parseFor(name: HttpModelName, raw: Record<string, unknown>, overrides: EndpointOverrides = {}) {
+  return parseHttpModelArgs(raw, { backend: name, ...DEFAULTS[name], ...overrides });
 }
 
-/** Checks `--model_args` of an HTTP backend as creating it would, without creating it. */
+/** The name a local tokenizer is read by: `tokenizer=`, else the model's own (lm-eval's AutoTokenizer(model)). */
+function tokenizerName(args: HttpModelArgs) {
+  return args.tokenizer !== undefined
+    ? { name: args.tokenizer, namedBy: 'tokenizer' as const }
+    : { name: args.model, namedBy: 'model' as const };
+}
+
+/**
+ * Checks `--model_args` of an HTTP backend as creating it would, without creating it or reading the
+ * network: a local tokenizer path must exist (a Hub id is fetched when the backend is opened).
+ */
 export function validateHttpModelArgs(
   name: HttpModelName,
   raw: Record<string, unknown>,
   /** The backend the messages name (`vllm` for the client of a managed server). */
   label: string = name,
 ): void {
-  localTokenizerFiles(name, parseHttpModelArgs(raw, { ...DEFAULTS[name], backend: label }));
+  const args = parseFor(name, raw, { backend: label });
+  if (!DEFAULTS[name].chat && args.tokenizerBackend === 'huggingface') {
+    const { name: tokenizer, namedBy } = tokenizerName(args);
+    localTokenizerFolder(tokenizer, namedBy);
+  }
 }
 
 type CompletionsName = 'local-completions' | 'openai-completions';
 type ChatName = 'local-chat-completions' | 'openai-chat-completions';
 
-/** Builds an HTTP backend, reading its local tokenizer when it has one (tokenizer_backend=huggingface). */
+/**
+ * Builds an HTTP backend, settling lm-eval's `tokenizer_backend=auto` by asking the server, and reading
+ * its local tokenizer when it has one (tokenizer_backend=huggingface: a path, or a Hub id downloaded into
+ * the Hugging Face cache).
+ */
 export async function openHttpBackend(
   name: CompletionsName,
   raw: Record<string, unknown>,
   cachePath?: string,
+  overrides?: EndpointOverrides,
 ): Promise<CompletionsBackend>;
 export async function openHttpBackend(
   name: ChatName,
   raw: Record<string, unknown>,
   cachePath?: string,
+  overrides?: EndpointOverrides,
 ): Promise<ChatBackend>;
 export async function openHttpBackend(
   name: HttpModelName,
   raw: Record<string, unknown>,
   cachePath?: string,
+  overrides?: EndpointOverrides,
 ): Promise<CompletionsBackend | ChatBackend>;
 export async function openHttpBackend(
   name: HttpModelName,
   raw: Record<string, unknown>,
   cachePath?: string,
+  overrides: EndpointOverrides = {},
 ): Promise<CompletionsBackend | ChatBackend> {
   const defaults = DEFAULTS[name];
-  const args = parseHttpModelArgs(raw, { backend: name, ...defaults });
-  const files = localTokenizerFiles(name, args);
-  const tokenizer = files ? await HfTokenizer.load(files) : undefined;
+  let args = parseFor(name, raw, overrides);
+  if (args.tokenizerBackend === 'auto') {
+    const headers = { ...args.headerMap, ...(args.apiKey ? { authorization: `Bearer ${args.apiKey}` } : {}) };
+    // lm-eval's check_remote_tokenizer_support waits 5 s per request.
+    const chosen = await autoTokenizerBackend(args.baseUrls[0], headers, Math.min(5000, args.timeout * 1000));
+    args = { ...args, tokenizerBackend: chosen };
+  }
+  let tokenizer: HfTokenizer | undefined;
+  if (!defaults.chat && args.tokenizerBackend === 'huggingface') {
+    const { name: named, namedBy } = tokenizerName(args);
+    tokenizer = await HfTokenizer.load(await tokenizerFolder(named, { revision: args.revision, namedBy }));
+  }
   const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
   return defaults.chat
     ? new ChatBackend(name, args, cache)
@@ -80,7 +118,8 @@ export async function openHttpBackend(
 
 /**
  * Builds an HTTP backend whose tokenizer, if any, is the server's; `cachePath` (`--use_cache`) puts a
- * SQLite response cache inside its client. A local tokenizer needs `openHttpBackend`, which reads it.
+ * SQLite response cache inside its client. A local tokenizer, and lm-eval's `tokenizer_backend=auto`
+ * (local-completions' default), need `openHttpBackend`.
  */
 export function createHttpBackend(
   name: CompletionsName,
@@ -108,9 +147,11 @@ export function createHttpBackend(
   clientOptions: Pick<HttpClientOptions, 'sleep'> = {},
 ): CompletionsBackend | ChatBackend {
   const defaults = DEFAULTS[name];
-  const args = parseHttpModelArgs(raw, { backend: name, ...defaults });
-  if (localTokenizerFiles(name, args)) {
-    throw new Error('createHttpBackend: a local tokenizer is read by openHttpBackend');
+  const args = parseFor(name, raw);
+  if (!defaults.chat && (args.tokenizerBackend === 'huggingface' || args.tokenizerBackend === 'auto')) {
+    throw new Error(
+      `createHttpBackend: tokenizer_backend=${args.tokenizerBackend} is settled by openHttpBackend (a local tokenizer, or lm-eval's auto default); give tokenizer_backend=remote|none or tokenized_requests=false`,
+    );
   }
   const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
   return defaults.chat

@@ -23,6 +23,7 @@ import type {
   UsageSummary,
 } from '../backend.js';
 import { openHttpBackend, validateHttpModelArgs } from '../http/create.js';
+import { managedBosDefault } from './bos-default.js';
 import { type ManagedServerArgs, parseManagedServerArgs, type ServerKind } from './server-args.js';
 import { gpuSummary, localGpus, servedModels, serverVersion } from './server-facts.js';
 import { commandLine, freeLoopbackPort, ServerProcess } from './server-process.js';
@@ -118,6 +119,7 @@ export async function createManagedBackend(
         base_url: `${root}/v1/completions`,
       },
       context.cachePath,
+      { backend: kind, bosDefault: managedBosDefault(kind, args.pretrained) },
     );
     const record: ServerRecord = {
       kind,
@@ -159,6 +161,7 @@ async function attachToRunningServer(
       base_url: baseUrl,
     },
     context.cachePath,
+    { backend: args.kind, bosDefault: managedBosDefault(args.kind, args.pretrained ?? model) },
   );
   return new ManagedServerBackend(args.kind, inner, {
     kind: args.kind,

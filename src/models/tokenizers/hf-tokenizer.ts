@@ -19,7 +19,7 @@ export class HfTokenizer implements Tokenizer {
   private constructor(
     json: Record<string, unknown>,
     config: Record<string, unknown>,
-    options: { name: string; file: string; sha256: string },
+    options: { name: string; file: string; sha256: string; hub?: TokenizerIdentity['hub'] },
   ) {
     try {
       this.tokenizer = new HfTokenizerJs(json, config);
@@ -41,6 +41,7 @@ export class HfTokenizer implements Tokenizer {
       sha256: options.sha256,
       vocabSize: tokens.length,
       vocabSha256: createHash('sha256').update(JSON.stringify(tokens)).digest('hex'),
+      ...(options.hub ? { hub: options.hub } : {}),
     };
     this.specialIds = {
       bos: this.specialId(config.bos_token),
@@ -48,19 +49,32 @@ export class HfTokenizer implements Tokenizer {
     };
   }
 
-  /** Reads `file` (a tokenizer.json) and the tokenizer_config.json given with it. */
-  static async load(options: { name: string; file: string; configFile?: string }): Promise<HfTokenizer> {
+  /**
+   * Reads `file` (a tokenizer.json) and the tokenizer_config.json and special_tokens_map.json given with
+   * it; the map's special tokens win, as transformers' from_pretrained lets them.
+   */
+  static async load(options: {
+    name: string;
+    file: string;
+    configFile?: string;
+    specialTokensMapFile?: string;
+    hub?: TokenizerIdentity['hub'];
+  }): Promise<HfTokenizer> {
     const bytes = await readFile(options.file).catch((error: unknown) => {
       throw readError('tokenizer', options.file, error);
     });
     const json = parseJson(bytes.toString('utf8'), options.file);
-    const config = options.configFile
-      ? parseJson(await readFile(options.configFile, 'utf8'), options.configFile)
-      : {};
+    const readJson = async (file: string | undefined) =>
+      file ? parseJson(await readFile(file, 'utf8'), file) : {};
+    const config = {
+      ...(await readJson(options.configFile)),
+      ...(await readJson(options.specialTokensMapFile)),
+    };
     return new HfTokenizer(json, config, {
       name: options.name,
       file: options.file,
       sha256: createHash('sha256').update(bytes).digest('hex'),
+      hub: options.hub,
     });
   }
 
