@@ -37,6 +37,11 @@ const DEFAULTS: Record<
  */
 export type EndpointOverrides = Partial<Pick<EndpointDefaults, 'backend' | 'bosDefault'>>;
 
+export interface OpenHttpOptions extends EndpointOverrides {
+  /** Where a Hub tokenizer is fetched (HF_ENDPOINT, HF_TOKEN, HF_HUB_OFFLINE, HF_HUB_CACHE); default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
 function parseFor(name: HttpModelName, raw: Record<string, unknown>, overrides: EndpointOverrides = {}) {
   return parseHttpModelArgs(raw, { backend: name, ...DEFAULTS[name], ...overrides });
 }
@@ -77,27 +82,28 @@ export async function openHttpBackend(
   name: CompletionsName,
   raw: Record<string, unknown>,
   cachePath?: string,
-  overrides?: EndpointOverrides,
+  options?: OpenHttpOptions,
 ): Promise<CompletionsBackend>;
 export async function openHttpBackend(
   name: ChatName,
   raw: Record<string, unknown>,
   cachePath?: string,
-  overrides?: EndpointOverrides,
+  options?: OpenHttpOptions,
 ): Promise<ChatBackend>;
 export async function openHttpBackend(
   name: HttpModelName,
   raw: Record<string, unknown>,
   cachePath?: string,
-  overrides?: EndpointOverrides,
+  options?: OpenHttpOptions,
 ): Promise<CompletionsBackend | ChatBackend>;
 export async function openHttpBackend(
   name: HttpModelName,
   raw: Record<string, unknown>,
   cachePath?: string,
-  overrides: EndpointOverrides = {},
+  options: OpenHttpOptions = {},
 ): Promise<CompletionsBackend | ChatBackend> {
   const defaults = DEFAULTS[name];
+  const { env, ...overrides } = options;
   let args = parseFor(name, raw, overrides);
   if (args.tokenizerBackend === 'auto') {
     const headers = { ...args.headerMap, ...(args.apiKey ? { authorization: `Bearer ${args.apiKey}` } : {}) };
@@ -108,7 +114,7 @@ export async function openHttpBackend(
   let tokenizer: HfTokenizer | undefined;
   if (!defaults.chat && args.tokenizerBackend === 'huggingface') {
     const { name: named, namedBy } = tokenizerName(args);
-    tokenizer = await HfTokenizer.load(await tokenizerFolder(named, { revision: args.revision, namedBy }));
+    tokenizer = await HfTokenizer.load(await tokenizerFolder(named, { revision: args.revision, namedBy, env }));
   }
   const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
   return defaults.chat
