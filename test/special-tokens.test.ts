@@ -13,7 +13,12 @@ import { readGgufFileInfo } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoglikelihoodRequest, ModelBackend } from '../src/models/backend.js';
 import { GgufBackend } from '../src/models/gguf/gguf-backend.js';
-import { asciiCharPieces, buildSpmVocab, randomLlamaGguf, type SpmVocab } from '../src/models/gguf/llama-model.js';
+import {
+  asciiCharPieces,
+  buildSpmVocab,
+  randomLlamaGguf,
+  type SpmVocab,
+} from '../src/models/gguf/llama-model.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
 import { openHttpBackend } from '../src/models/http/create.js';
 import { encodePrompt } from '../src/models/http/special-tokens.js';
@@ -31,7 +36,8 @@ const work = tempDir('assay-special-tokens-');
 const STORIES =
   [path.resolve(process.cwd(), '..', 'shared'), path.resolve(process.cwd(), '..', '..', 'shared')]
     .map((folder) => path.join(folder, 'models', 'stories260K.gguf'))
-    .find((file) => existsSync(file)) ?? path.resolve(process.cwd(), '..', 'shared', 'models', 'stories260K.gguf');
+    .find((file) => existsSync(file)) ??
+  path.resolve(process.cwd(), '..', 'shared', 'models', 'stories260K.gguf');
 const storiesPresent = existsSync(STORIES);
 
 type Scorer = Pick<GgufBackend, 'tokenize' | 'scoreTokenWindows'>;
@@ -146,7 +152,7 @@ describe('a generated llama GGUF behind the vLLM stand-in', () => {
     });
   });
 
-  it("local-completions and sglang: no special tokens (TemplateAPI, SGLangLM add_bos_token=False), unless add_bos_token=true", async () => {
+  it('local-completions and sglang: no special tokens (TemplateAPI, SGLangLM add_bos_token=False), unless add_bos_token=true', async () => {
     for (const backend of [await make.local(), await make.sglang()]) {
       const answers = await backend.loglikelihood(REQUESTS);
       for (const [index, request] of REQUESTS.entries())
@@ -162,7 +168,7 @@ describe('a generated llama GGUF behind the vLLM stand-in', () => {
       expect(logprobOf(answers[index])).toBeCloseTo(await lmEvalPair(model, request, true), 4);
   });
 
-  it('sglang turns BOS on for a model named gemma, as lm-eval\'s SGLangLM.__init__ does; add_bos_token wins', async () => {
+  it("sglang turns BOS on for a model named gemma, as lm-eval's SGLangLM.__init__ does; add_bos_token wins", async () => {
     const gemma = await make.sglang({ pretrained: 'google/gemma-2-2b' });
     expect(gemma.info().add_bos_token).toEqual({
       value: true,
@@ -182,13 +188,17 @@ describe('a generated llama GGUF behind the vLLM stand-in', () => {
     const continuation = await model.tokenize(request.continuation, false);
     const bos = (await model.tokenize('', true))[0];
     const expected = await score(model, [bos, ...continuation], 1);
-    for (const backend of [await make.vllm(), await make.local(), await make.local({ add_bos_token: true })]) {
+    for (const backend of [
+      await make.vllm(),
+      await make.local(),
+      await make.local({ add_bos_token: true }),
+    ]) {
       const [answer] = await backend.loglikelihood([request]);
       expect(logprobOf(answer), backend.name).toBeCloseTo(expected, 4);
     }
   });
 
-  it("rolling windows encode the text under the same rule after the prefix token (loglikelihood_rolling)", async () => {
+  it('rolling windows encode the text under the same rule after the prefix token (loglikelihood_rolling)', async () => {
     const text = 'the thing and the end. Once upon a time';
     const bos = (await model.tokenize('', true))[0];
     // vllm_causallms.py VLLM.loglikelihood_rolling: get_rolling_token_windows(tok_encode(string),
@@ -202,7 +212,7 @@ describe('a generated llama GGUF behind the vLLM stand-in', () => {
     expect(fromLocal as number).toBeCloseTo(await score(model, templateTokens, 1), 3);
   });
 
-  it("a text that starts with the BOS text gets no second BOS (utils.py has_bos_prefix in VLLM.tok_encode)", async () => {
+  it('a text that starts with the BOS text gets no second BOS (utils.py has_bos_prefix in VLLM.tok_encode)', async () => {
     const tokenizer = await HfTokenizer.load({
       ...(localTokenizerFolder(tokenizerFolder) as TokenizerFolder),
       name: 'tiny',
@@ -367,9 +377,9 @@ describe.skipIf(!storiesPresent)(
         hub: { repo: NAME, revision: 'main', commit: COMMIT, from: 'hub' },
       });
       // Text prompts (tokenized_requests=false, assay's old default) get the server's BOS: −0.0304.
-      const [text] = await (await make.local({ tokenizer_backend: undefined, tokenized_requests: false })).loglikelihood(
-        ONCE,
-      );
+      const [text] = await (
+        await make.local({ tokenizer_backend: undefined, tokenized_requests: false })
+      ).loglikelihood(ONCE);
       expect(logprobOf(text)).toBeCloseTo(-0.0304, 3);
     });
   },

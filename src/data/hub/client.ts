@@ -137,9 +137,13 @@ export class HubClient {
         { exitCode: 2 },
       );
     }
-    return new AssayError('hub_error', `${what} of ${this.kind} ${repoId}: HTTP ${status} from ${this.endpoint}`, {
-      exitCode: 1,
-    });
+    return new AssayError(
+      'hub_error',
+      `${what} of ${this.kind} ${repoId}: HTTP ${status} from ${this.endpoint}`,
+      {
+        exitCode: 1,
+      },
+    );
   }
 
   private async json(url: string, what: string, repoId: string): Promise<unknown> {
@@ -223,7 +227,12 @@ export class HubClient {
       }
       const header = (name: string) => response.headers.get(name) ?? undefined;
       const location = header('location');
-      if (response.status >= 300 && response.status < 400 && location && !/^[a-z][a-z0-9+.-]*:/i.test(location)) {
+      if (
+        response.status >= 300 &&
+        response.status < 400 &&
+        location &&
+        !/^[a-z][a-z0-9+.-]*:/i.test(location)
+      ) {
         url = new URL(location, url).toString();
         continue;
       }
@@ -247,13 +256,17 @@ export class HubClient {
         };
       }
       const code = header('x-error-code');
-      if (code === 'EntryNotFound') return { found: false, reason: 'file', commit, detail: `HTTP ${response.status}` };
-      if (code === 'RevisionNotFound') return { found: false, reason: 'revision', detail: `HTTP ${response.status}` };
+      if (code === 'EntryNotFound')
+        return { found: false, reason: 'file', commit, detail: `HTTP ${response.status}` };
+      if (code === 'RevisionNotFound')
+        return { found: false, reason: 'revision', detail: `HTTP ${response.status}` };
       if (code === 'RepoNotFound' || (response.status === 404 && code === undefined))
         return { found: false, reason: 'repo', detail: `HTTP ${response.status}` };
       throw this.statusError(response.status, `file ${file}`, repoId);
     }
-    throw new AssayError('hub_error', `file ${file} of ${this.kind} ${repoId}: too many redirects`, { exitCode: 1 });
+    throw new AssayError('hub_error', `file ${file} of ${this.kind} ${repoId}: too many redirects`, {
+      exitCode: 1,
+    });
   }
 
   /**

@@ -177,10 +177,7 @@ async function ensureFile(
 /** A plain (non-LFS) file's etag is git's blob id: sha1 of `blob <size>\0` and the content. */
 async function checkGitBlob(file: string, etag: string, repo: string, name: string): Promise<void> {
   const content = await readFile(file);
-  const actual = createHash('sha1')
-    .update(`blob ${content.length}\0`)
-    .update(content)
-    .digest('hex');
+  const actual = createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
   if (actual !== etag) {
     await rm(file, { force: true });
     throw new AssayError(

@@ -38,9 +38,9 @@ import type { HttpModelArgs } from './model-args.js';
 import { scoreTextPromptLogprobs, scoreTokenPromptLogprobs } from './prompt-logprobs.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RemoteTokenizer, serverUrl, tokenizeUrl } from './remote-tokenizer.js';
-import { emptyContextPair, encodePrompt } from './special-tokens.js';
 import { batchesOf, generationBatches, preview } from './request-batches.js';
 import { rollingWindows } from './rolling-windows.js';
+import { emptyContextPair, encodePrompt } from './special-tokens.js';
 import { streamJobs } from './stream-jobs.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { windowLogprobsFromEcho, windowLogprobsFromPromptLogprobs } from './window-logprobs.js';
@@ -118,7 +118,8 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
       rateLimiter: new RateLimiter(args.max_requests_per_minute, args.max_tokens_per_minute),
       usage: this.usageRecorder,
     });
-    if (args.tokenizerBackend === 'auto') throw new Error('unreachable: tokenizer_backend=auto is settled by openHttpBackend');
+    if (args.tokenizerBackend === 'auto')
+      throw new Error('unreachable: tokenizer_backend=auto is settled by openHttpBackend');
     if (args.tokenized_requests && args.tokenizerBackend === 'huggingface') {
       if (!localTokenizer) throw new Error('unreachable: tokenizer_backend=huggingface without a tokenizer');
       this.tokenizer = localTokenizer;

@@ -114,7 +114,9 @@ export async function openHttpBackend(
   let tokenizer: HfTokenizer | undefined;
   if (!defaults.chat && args.tokenizerBackend === 'huggingface') {
     const { name: named, namedBy } = tokenizerName(args);
-    tokenizer = await HfTokenizer.load(await tokenizerFolder(named, { revision: args.revision, namedBy, env }));
+    tokenizer = await HfTokenizer.load(
+      await tokenizerFolder(named, { revision: args.revision, namedBy, env }),
+    );
   }
   const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
   return defaults.chat

@@ -23,6 +23,7 @@ import type {
   UsageSummary,
 } from '../backend.js';
 import { openHttpBackend, validateHttpModelArgs } from '../http/create.js';
+import { tokenizerFolder } from '../tokenizers/tokenizer-folder.js';
 import { managedBosDefault } from './bos-default.js';
 import { type ManagedServerArgs, parseManagedServerArgs, type ServerKind } from './server-args.js';
 import { gpuSummary, localGpus, servedModels, serverVersion } from './server-facts.js';
@@ -56,8 +57,12 @@ export interface ServerRecord {
 
 const HEALTH: Record<ServerKind, string> = { vllm: '/health', sglang: '/health' };
 
-/** The server's args and the client's, checked before a server spends minutes loading a model. */
-export function checkManagedArgs(kind: ServerKind, raw: Record<string, unknown>): void {
+/**
+ * The server's args and the client's, checked before a server spends minutes loading a model; a local
+ * tokenizer named by a Hub id (tokenizer_backend=huggingface) is fetched into the cache now, for the same
+ * reason.
+ */
+export async function checkManagedArgs(kind: ServerKind, raw: Record<string, unknown>): Promise<void> {
   const args = parseManagedServerArgs(kind, raw);
   validateHttpModelArgs(
     'local-completions',
@@ -68,6 +73,10 @@ export function checkManagedArgs(kind: ServerKind, raw: Record<string, unknown>)
     },
     kind,
   );
+  if (args.client.tokenizer_backend === 'huggingface' && typeof args.client.tokenizer === 'string') {
+    const revision = typeof args.client.revision === 'string' ? args.client.revision : undefined;
+    await tokenizerFolder(args.client.tokenizer, { revision });
+  }
 }
 
 export async function createManagedBackend(

@@ -10,8 +10,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { byteLevelBpe } from '../../../test/fixtures/tokenizer-json.js';
 import { startTestServer } from '../../../test/fixtures/openai-server.js';
+import { byteLevelBpe } from '../../../test/fixtures/tokenizer-json.js';
 import { bin, repoRoot, tempDir } from '../../../test/helpers.js';
 import { type FakeHub, gitBlobSha1, sha256Of, startFakeHub } from '../../../test/hub/fake-hub.js';
 import { openHttpBackend } from '../http/create.js';
@@ -118,7 +118,12 @@ describe('a Hub id is downloaded into the Hugging Face cache as huggingface_hub 
     // The special tokens come from special_tokens_map.json, as transformers reads them.
     const tokenizer = await HfTokenizer.load(found);
     expect(await tokenizer.prefixToken()).toBe(13);
-    expect(tokenizer.describe().hub).toEqual({ repo: 'org/tiny', revision: 'main', commit: MAIN, from: 'hub' });
+    expect(tokenizer.describe().hub).toEqual({
+      repo: 'org/tiny',
+      revision: 'main',
+      commit: MAIN,
+      from: 'hub',
+    });
   });
 
   it('reads revision= (a tag) at its own commit, with its own chat_template.jinja', async () => {
@@ -159,9 +164,9 @@ describe('a Hub id is downloaded into the Hugging Face cache as huggingface_hub 
     await expect(tokenizerFolder('org/liar', { env })).rejects.toThrow(
       `file tokenizer.json of model org/liar: git blob id ${gitBlobSha1(bytes({ not: 'it' }))} does not match the Hub's ETag ${gitBlobSha1(TOKENIZER)}`,
     );
-    expect(readdirSync(path.join(cache, 'models--org--liar', 'blobs')).filter((name) => !name.endsWith('.lock'))).toEqual(
-      [],
-    );
+    expect(
+      readdirSync(path.join(cache, 'models--org--liar', 'blobs')).filter((name) => !name.endsWith('.lock')),
+    ).toEqual([]);
   });
 });
 
@@ -195,10 +200,15 @@ describe('a name the Hub and the cache cannot answer stops with the ways out', (
     const server = await startTestServer();
     try {
       await expect(
-        openHttpBackend('local-completions', { model: 'org/missing', base_url: server.completionsUrl }, undefined, {
-          env,
-        }),
-      ).rejects.toThrow("model=org/missing: not a file or folder, and not a model on the Hub");
+        openHttpBackend(
+          'local-completions',
+          { model: 'org/missing', base_url: server.completionsUrl },
+          undefined,
+          {
+            env,
+          },
+        ),
+      ).rejects.toThrow('model=org/missing: not a file or folder, and not a model on the Hub');
       expect(server.stats.receivedBodies.size).toBe(0);
     } finally {
       await server.close();
