@@ -52,6 +52,8 @@ const isolated = [
   'test/managed-server.test.ts',
   'test/python-missing-packages.e2e.test.ts',
   'test/python-tasks.e2e.test.ts',
+  // process.env: MLFLOW_TRACKING_URI for `assay export` run in this process.
+  'test/export-partial.test.ts',
 ];
 
 export default defineConfig({

@@ -94,7 +94,7 @@ describe('tracking export from the CLI', () => {
     const exported = await runCli(['export', out, '--to', 'mlflow', '--experiment_name', 'nightly'], env);
     expect(exported.stderr).toBe('assay: created MLflow experiment "nightly" (id 1)\n');
     expect(exported.stdout).toBe(
-      `MLflow run run0001 in experiment "nightly": 16 params, 4 metrics, 4 tags in 1 batch, 3 artifacts\n${mlflow.uri}/#/experiments/1/runs/run0001\n`,
+      `MLflow run run0001 in experiment "nightly": 16 params, 5 metrics, 5 tags in 1 batch, 3 artifacts\n${mlflow.uri}/#/experiments/1/runs/run0001\n`,
     );
     expect(exported.status).toBe(0);
     expect(mlflow.violations).toEqual([]);
@@ -107,7 +107,10 @@ describe('tracking export from the CLI', () => {
       ['compare_words/substring_contains_stderr', entry['substring_contains_stderr,none']],
       ['compare_words/substring_contains_ci_low', entry['substring_contains_ci,none'][0]],
       ['compare_words/substring_contains_ci_high', entry['substring_contains_ci,none'][1]],
+      ['compare_words/errored_samples', results.errors.by_task.compare_words ?? 0],
     ]);
+    expect(results.partial).toBe(false);
+    expect(Object.fromEntries(mlflowRun.tags)['assay.partial']).toBe('false');
 
     for (const output of [run.stdout, run.stderr, exported.stdout, exported.stderr]) {
       expect(output).not.toContain(HF_TOKEN);

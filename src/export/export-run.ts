@@ -27,6 +27,13 @@ const TARGETS: Record<
   },
 };
 
+/** Where each target records that a run is partial. */
+const PARTIAL_MARK: Record<Exclude<ExportTargetName, 'wandb'>, string> = {
+  mlflow:
+    'MLflow tags assay.partial and assay.partial_reason, and per-task errored_samples and timed_out_samples metrics',
+  hub: 'a "Partial run" section in the dataset card and the commit description',
+};
+
 /** Exports the run at `location` (a results file, its folder, or the --output_path above it). */
 export async function exportRun(
   location: string,
@@ -38,6 +45,11 @@ export async function exportRun(
   if (source.ignoredResultsFiles.length) {
     context.logger?.warn(
       `${source.ignoredResultsFiles.length} older results files in the folder are not exported; exporting the newest, ${source.resultsFile}`,
+    );
+  }
+  if (source.partial.partial) {
+    context.logger?.warn(
+      `the run is partial: ${source.partial.reasons.join('; ')}. Its numbers cover only part of its docs; the export says so (${PARTIAL_MARK[request.to]})`,
     );
   }
   return TARGETS[request.to](source, request, context);

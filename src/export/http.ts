@@ -5,7 +5,7 @@
  * so a blind retry could log a metric twice.
  */
 import { AssayError } from '../errors.js';
-import { redact, redactUrl } from './secrets.js';
+import { quoteAnswer, redact, redactUrl } from '../util/secrets.js';
 
 export interface HttpCall {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH';
@@ -59,7 +59,7 @@ function describe(error: unknown): string {
 
 /** A non-2xx answer as an error: the status and the start of the server's message. */
 export function statusError(call: HttpCall, answer: HttpAnswer, options: HttpOptions, hint = ''): AssayError {
-  const body = answer.text.replace(/\s+/g, ' ').trim().slice(0, 300);
+  const body = quoteAnswer(answer.text, options.secrets, 300);
   return exportError(
     `cannot ${call.what}: ${options.service} answered HTTP ${answer.status} to ${call.method} ${redactUrl(call.url)}${
       body ? `: ${body}` : ''

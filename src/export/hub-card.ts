@@ -25,6 +25,8 @@ export interface CardInput {
   latestResults: unknown;
   leaderboardUrl?: string;
   pointOfContact?: string;
+  /** Why the run being exported is partial (a limit, errored or timed-out docs); empty when it is whole. */
+  partialReasons?: string[];
 }
 
 interface ConfigFile {
@@ -55,6 +57,19 @@ function configFile(file: string): ConfigFile | undefined {
 /** A split name the Hub accepts: the run's time with every character but letters, digits, `_` and `.` as `_`. */
 export function splitName(stamp: string): string {
   return stamp.replace(/[^\w.]/g, '_');
+}
+
+/** Says, above the latest results, that they cover only part of the run's docs and why. */
+export function partialSection(reasons: string[]): string[] {
+  if (reasons.length === 0) return [];
+  return [
+    '## Partial run',
+    '',
+    'The latest results cover only part of their docs, so they are not comparable with a full run:',
+    '',
+    ...reasons.map((reason) => `- ${reason}`),
+    '',
+  ];
 }
 
 export function buildDatasetCard(input: CardInput): string {
@@ -100,6 +115,7 @@ export function buildDatasetCard(input: CardInput): string {
     'aggregated results (`<model>__results`) or its per-sample results on one task (`<model>__<task>`); its',
     'splits are the newest run, named by its time, and `latest`.',
     '',
+    ...partialSection(input.partialReasons ?? []),
     '## Latest results',
     '',
     '```json',

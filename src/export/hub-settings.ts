@@ -19,6 +19,11 @@ export interface HubSettings {
   publicRepo: boolean;
   leaderboardUrl?: string;
   pointOfContact?: string;
+  /**
+   * The limit of one request to the Hub, connecting to the last byte of its answer, in milliseconds
+   * (default HUB_REQUEST_TIMEOUT_MS, 60 s; uploads get more for their size, see hub-fetch.ts).
+   */
+  timeoutMs?: number;
 }
 
 const flagBoolean = z.union([

@@ -4,6 +4,7 @@
  * (loggers/evaluation_tracker.py); file contents are compared byte for byte with the run folder.
  */
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { STAMP, writeRunFolder } from '../../test/export/run-folder.js';
@@ -12,7 +13,8 @@ import { type FakeHub, startFakeHub } from '../../test/hub/fake-hub.js';
 import { type FakeHubWrites, fakeHubWrites } from '../../test/hub/fake-hub-writes.js';
 import { AssayError } from '../errors.js';
 import { exportRun } from './export-run.js';
-import { hubSettingsFromArgs } from './hub-settings.js';
+import { HUB_REQUEST_TIMEOUT_MS } from './hub-fetch.js';
+import { type HubSettings, hubSettingsFromArgs } from './hub-settings.js';
 
 const TOKEN = 'hf_writeToken0123456789';
 let hub: FakeHub;
@@ -253,5 +255,74 @@ describe('assay export --to hub (lm-eval --hf_hub_log_args)', () => {
     expect(refused.message).toContain('HTTP 401');
     expect(refused.message).toContain('HF_TOKEN is a token with write access');
     expect(refused.message).not.toContain('hf_notAKnownToken42');
+
+    // A long answer is masked, then cut: the echo 250 characters in is masked, the rest left out.
+    writes.errorDetail = `; ${'the storage backend is busy. '.repeat(8)}`;
+    writes.failCommit = 500;
+    const long = await failure(() =>
+      push(run.outputPath, { hub_results_org: 'acme', push_samples_to_hub: true }),
+    );
+    const answer = /: HTTP 500: (.*)$/.exec(long.message)?.[1];
+    // The Hub client's message is the answer's `error`, then its URL.
+    const message = `commit refused${writes.errorDetail} (sent Bearer ***). URL: ${hub.endpoint}/api/datasets/acme/lm-eval-results-private/commit/main`;
+    expect(answer).toBe(`${message.replace(/\s+/g, ' ').slice(0, 300)}…`);
+    expect(long.message).not.toContain(TOKEN.slice(0, 6));
+  });
+
+  test('a Hub that accepts the connection and never answers (or stops mid-answer) fails within the limit, naming the request', async () => {
+    const run = writeRunFolder(tempDir('assay-hub-'), { samples: false });
+    // Accepts every connection and reads what is sent; answers nothing, or only the headers.
+    const sockets = new Set<net.Socket>();
+    let headersOnly = false;
+    const silent = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.once('data', () => {
+        if (headersOnly)
+          socket.write(
+            'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"na',
+          );
+      });
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+    const settings = (args: Record<string, unknown>): HubSettings => ({
+      ...hubSettingsFromArgs(args, { HF_TOKEN: TOKEN, HF_ENDPOINT: endpoint }, '--hf_hub_log_args'),
+      timeoutMs: 300,
+    });
+    try {
+      // The default is bounded.
+      const defaults = hubSettingsFromArgs({ push_results_to_hub: true }, env(), '--hf_hub_log_args');
+      expect(defaults.timeoutMs).toBeUndefined();
+      expect(HUB_REQUEST_TIMEOUT_MS).toBe(60_000);
+
+      let started = performance.now();
+      const created = await failure(() =>
+        exportRun(run.outputPath, {
+          to: 'hub',
+          hub: settings({ hub_results_org: 'acme', push_results_to_hub: true }),
+        }),
+      );
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(created.message).toBe(
+        `cannot create dataset acme/lm-eval-results-private on ${endpoint}: no complete answer to POST ${endpoint}/api/repos/create within 0.3 s (is the Hub up, and reachable from here?)`,
+      );
+      expect(created.exitCode).toBe(1);
+
+      // Headers, then a body that never ends: whoami (no org given) is bounded as a whole.
+      headersOnly = true;
+      started = performance.now();
+      const whoami = await failure(() =>
+        exportRun(run.outputPath, { to: 'hub', hub: settings({ push_results_to_hub: true }) }),
+      );
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(whoami.message).toBe(
+        `cannot find the token owner (whoami) for hub_results_org on ${endpoint}: no complete answer to GET ${endpoint}/api/whoami-v2 within 0.3 s (is the Hub up, and reachable from here?)`,
+      );
+      expect(whoami.message).not.toContain(TOKEN);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

@@ -4,7 +4,8 @@
  * `<model_name>/results_<time>.json`, sample logs to `<org>/<details_repo_name>` under
  * `<model_name_sanitized>/` (beside the results file and leaderboard, as lm-eval uploads the run's
  * folder), a `-private` suffix on both unless `public_repo=True`, and a dataset card with one config
- * per model and task (hub-card.ts). Each repo gets one commit, so a failed export leaves it unchanged.
+ * per model and task (hub-card.ts). A partial run (a limit, errored or timed-out docs) says so in the
+ * card, above its results, and in the commit's description. Each repo gets one commit, so a failed export leaves it unchanged.
  *
  * Uploads go through @huggingface/hub (the Hub's own JavaScript client): repo creation
  * (`POST /api/repos/create`), the commit API (`POST /api/datasets/<repo>/commit/<revision>`, NDJSON)
@@ -15,10 +16,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { HubApiError as HubApiErrorClass } from '@huggingface/hub';
 import { AssayError } from '../errors.js';
+import { quoteAnswer, redact } from '../util/secrets.js';
 import { exportError } from './http.js';
 import { buildDatasetCard } from './hub-card.js';
+import { HUB_REQUEST_TIMEOUT_MS, hubTimeoutOf, timedFetch } from './hub-fetch.js';
 import type { HubSettings } from './hub-settings.js';
-import { redact } from './secrets.js';
 import type { ExportSource } from './source.js';
 import type { ExportContext, ExportReport } from './target.js';
 
@@ -48,13 +50,21 @@ function hubFailure(
   HubApiError: typeof HubApiErrorClass,
 ): AssayError {
   if (error instanceof AssayError) return error;
+  const timeout = hubTimeoutOf(error);
+  if (timeout) {
+    return exportError(
+      `cannot ${what} on ${settings.endpoint}: ${timeout.message} (is the Hub up, and reachable from here?)`,
+      [settings.token],
+    );
+  }
   if (error instanceof HubApiError) {
     const hint =
       error.statusCode === 401 || error.statusCode === 403
         ? '; check that HF_TOKEN is a token with write access to this namespace'
         : '';
+    // The message is the Hub's answer: masked, then shortened.
     return exportError(
-      `cannot ${what} on ${settings.endpoint}: HTTP ${error.statusCode}: ${error.message}${hint}`,
+      `cannot ${what} on ${settings.endpoint}: HTTP ${error.statusCode}: ${quoteAnswer(error.message, [settings.token], 300)}${hint}`,
       [settings.token],
     );
   }
@@ -82,7 +92,11 @@ export async function exportToHub(
   }
   const modelName = results.model_name ?? 'model';
   const sanitized = results.model_name_sanitized ?? path.basename(path.dirname(source.resultsFile));
-  const credentials = { accessToken: settings.token, hubUrl: settings.endpoint };
+  const credentials = {
+    accessToken: settings.token,
+    hubUrl: settings.endpoint,
+    fetch: timedFetch(settings.timeoutMs ?? HUB_REQUEST_TIMEOUT_MS),
+  };
 
   let org = settings.org;
   if (!org) {
@@ -146,6 +160,7 @@ export async function exportToHub(
       latestResults: results.results,
       leaderboardUrl: settings.leaderboardUrl,
       pointOfContact: settings.pointOfContact,
+      partialReasons: source.partial.reasons,
     });
     const operations = [];
     for (const [repoPath, file] of target.files) {
@@ -157,7 +172,15 @@ export async function exportToHub(
     }
     operations.push({ operation: 'addOrUpdate' as const, path: 'README.md', content: new Blob([card]) });
     try {
-      await commit({ ...credentials, repo, title: target.titles.join('; '), operations });
+      await commit({
+        ...credentials,
+        repo,
+        title: target.titles.join('; '),
+        ...(source.partial.partial
+          ? { description: `Partial run: ${source.partial.reasons.join('; ')}` }
+          : {}),
+        operations,
+      });
     } catch (error) {
       throw hubFailure(error, `commit to dataset ${target.repo}`, settings, HubApiError);
     }

@@ -98,10 +98,14 @@ describe('assay export --to mlflow', () => {
       { key: 'gsm8k/exact_match_stderr/strict-match', value: 0.02, ...at },
       // lm-eval's "N/A" stderr is no number: the value alone.
       { key: 'gsm8k/exact_match/flexible-extract', value: 0.3, ...at },
+      // No sample line has an error: every task's count is 0 (a run without a latency cap has no timeouts).
+      { key: 'arc_easy/errored_samples', value: 0, ...at },
+      { key: 'gsm8k/errored_samples', value: 0, ...at },
     ]);
     expect(Object.fromEntries(mlflowRun.tags)).toEqual({
       'assay.version': '0.1.0',
       'assay.results_file': `results_${STAMP}.json`,
+      'assay.partial': 'false',
       'assay.task_hash.arc_easy': 'a'.repeat(64),
       'assay.task_hash.gsm8k': 'b'.repeat(64),
       'assay.task_sha256.arc_easy': 'c'.repeat(64),
@@ -114,7 +118,7 @@ describe('assay export --to mlflow', () => {
       expect(mlflowRun.artifacts.get(path.basename(file))).toEqual(readFileSync(file));
     expect(report.url).toBe(`${server.uri}/#/experiments/1/runs/run0001`);
     expect(report.summary).toBe(
-      'MLflow run run0001 in experiment "evals": 13 params, 9 metrics, 6 tags in 1 batch, 4 artifacts',
+      'MLflow run run0001 in experiment "evals": 13 params, 11 metrics, 7 tags in 1 batch, 4 artifacts',
     );
   });
 
@@ -152,11 +156,11 @@ describe('assay export --to mlflow', () => {
 
     expect(server.violations).toEqual([]);
     const batches = server.requests.filter((request) => request.path.endsWith('runs/log-batch'));
-    // 311 params (11 settings + 300 n-shot), 602 tags, 1200 metrics: 100 tags per request makes 7 the least.
+    // 311 params (11 settings + 300 n-shot), 603 tags, 1200 metrics: 100 tags per request makes 7 the least.
     expect(batches).toHaveLength(7);
     const [mlflowRun] = server.runs.values();
     expect(mlflowRun.params.size).toBe(311);
-    expect(mlflowRun.tags.size).toBe(602);
+    expect(mlflowRun.tags.size).toBe(603);
     expect(mlflowRun.metrics).toHaveLength(1200);
     expect(mlflowRun.metrics.find((metric) => metric.key === 'task_299/acc_ci_high')?.value).toBeCloseTo(
       1.515,
@@ -212,6 +216,35 @@ describe('assay export --to mlflow', () => {
     expect(wrong.message).toContain('HTTP 401');
     expect(wrong.message).toContain('set MLFLOW_TRACKING_TOKEN');
     expect(wrong.message).not.toContain('wrong-token-99');
+  });
+
+  test('a long error answer is masked before it is cut: no part of the token is printed', async () => {
+    const run = writeRunFolder(tempDir('assay-mlflow-'), { samples: false });
+    const token = 'q7Zt-9b1e55aa02f4c7d3e8a16b2c0f9d4e7a';
+    server.requireAuthorization = `Bearer ${token}`;
+    server.echoAuthorization = true;
+    server.failArtifacts = 500;
+    // The token starts 268 characters into the answer, under the 300 that are quoted.
+    server.errorDetail = `; ${'the artifact store refused the write. '.repeat(5).trim()}`;
+    const quoted = async () => {
+      const error = await failure(exportTo(run.outputPath, { auth: { token } }));
+      for (let length = 4; length <= token.length; length++)
+        expect(error.message).not.toContain(token.slice(0, length));
+      return /answered HTTP 500 to PUT \S+: (.*) \(MLflow run run\d+ is marked FAILED\)$/.exec(
+        error.message,
+      )?.[1];
+    };
+    // The server's JSON answer, masked, is 273 characters: quoted whole.
+    const answer = () =>
+      JSON.stringify({
+        error_code: 'INTERNAL_ERROR',
+        message: `storage unavailable${server.errorDetail} (sent: Bearer ***)`,
+      });
+    expect(answer()).toHaveLength(273);
+    expect(await quoted()).toBe(answer());
+    // A longer one is cut at 300 characters, after masking.
+    server.errorDetail += ' '.repeat(3) + 'x'.repeat(40);
+    expect(await quoted()).toBe(`${answer().replace(/\s+/g, ' ').slice(0, 300)}…`);
   });
 
   test('Basic credentials, from the environment or the URI, are redacted in every form', async () => {

@@ -1,8 +1,9 @@
 /**
  * Export to an MLflow tracking server through its REST API (`/api/2.0/mlflow/...`), as the MLflow
  * clients do: the experiment by name (got, or created), one run whose params are the run's settings and
- * seeds, whose metrics are every `metric,filter` with its stderr and interval, whose tags are the task
- * hashes and assay's version, and whose artifacts (the results file, sample logs and leaderboard, as
+ * seeds, whose metrics are every `metric,filter` with its stderr and interval (and, per task, its errored
+ * and timed-out samples), whose tags are the task hashes, assay's version and whether the run is partial
+ * (`assay.partial`, `assay.partial_reason`: a limit, a shard, errored or timed-out docs), and whose artifacts (the results file, sample logs and leaderboard, as
  * they are on disk) go through the tracking server's artifact proxy
  * (`/api/2.0/mlflow-artifacts/artifacts/...`), so a downloaded run folder reads in `assay compare`.
  *
@@ -13,9 +14,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { AssayError } from '../errors.js';
+import { redactUrl } from '../util/secrets.js';
 import { type HttpCall, type HttpOptions, send, statusError } from './http.js';
 import { metricPoints } from './metrics.js';
-import { redactUrl } from './secrets.js';
 import { type ExportSource, runFiles } from './source.js';
 import type { ExportContext, ExportReport } from './target.js';
 
@@ -133,8 +134,26 @@ export function buildRunData(source: ExportSource, timestamp: number, context: E
     }
   }
 
+  // A partial run's numbers say so where they are read: per-task counts beside its metrics, and tags.
+  const { partial } = source;
+  for (const [task, count] of Object.entries(partial.errors ?? {}))
+    addMetric(metricKey(task, 'errored_samples', 'none'), count);
+  for (const [task, count] of Object.entries(partial.timeouts ?? {}))
+    addMetric(metricKey(task, 'timed_out_samples', 'none'), count);
+
   const tags: KeyValue[] = [{ key: 'assay.version', value: results.assay_version ?? 'unknown' }];
   tags.push({ key: 'assay.results_file', value: path.basename(source.resultsFile) });
+  tags.push({ key: 'assay.partial', value: String(partial.partial) });
+  if (partial.partial) {
+    const reason = partial.reasons.join('; ');
+    tags.push({
+      key: 'assay.partial_reason',
+      value:
+        reason.length > MLFLOW_LIMITS.tagValueLength
+          ? `${reason.slice(0, MLFLOW_LIMITS.tagValueLength - 1)}…`
+          : reason,
+    });
+  }
   for (const [task, hash] of Object.entries(results.task_hashes ?? {}))
     tags.push({ key: `assay.task_hash.${keySegment(task)}`, value: hash });
   for (const [task, entry] of Object.entries(results.manifest?.tasks ?? {}))

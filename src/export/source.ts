@@ -5,6 +5,7 @@
  * --log_samples still has results worth tracking.
  */
 import path from 'node:path';
+import { type PartialRun, partialRunOf } from '../results/partial-run.js';
 import { type LoadedRun, loadRun } from '../results/read-run.js';
 import { stampOf } from '../results/run-files.js';
 import type { ReadResults } from '../results/schema.js';
@@ -19,6 +20,8 @@ export interface ExportSource {
   stamp: string | undefined;
   /** Other results files in the folder that were not exported (the newest one is). */
   ignoredResultsFiles: string[];
+  /** Whether the numbers cover every doc, and why not: every target carries it with the numbers. */
+  partial: PartialRun;
 }
 
 export function fromLoadedRun(run: LoadedRun): ExportSource {
@@ -29,6 +32,7 @@ export function fromLoadedRun(run: LoadedRun): ExportSource {
     leaderboardFile: run.leaderboardFile,
     stamp: stampOf(run.resultsFile),
     ignoredResultsFiles: run.ignoredResultsFiles,
+    partial: partialRunOf(run),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The export seam: each target (mlflow.ts, hub.ts, wandb.ts) takes a located run (source.ts) and its
  * own typed settings, and answers with what it wrote where. Progress goes through the injected logger;
- * errors are AssayErrors with every credential redacted (secrets.ts).
+ * errors are AssayErrors with every credential redacted (util/secrets.ts).
  */
 export type ExportTargetName = 'mlflow' | 'wandb' | 'hub';
 

@@ -1,7 +1,6 @@
 import { AssayError, closestNames } from '../errors.js';
 import { checkBackendSpec, type ModelBackend } from './backend.js';
 import { apiClientBackendError, inProcessBackendError } from './lm-eval-backends.js';
-import { checkModelArgKeys } from './model-arg-keys.js';
 
 /**
  * Backends by name: the built-in ones, an exhaustive record over their names, and those a program
@@ -108,11 +107,13 @@ const BUILT_IN: Record<BuiltInModelName, BackendDefinition> = {
     },
   },
   dummy: {
-    checkArgs: (args) => checkModelArgKeys('dummy', args, ['seed']),
+    checkArgs: async (args) => {
+      const { parseDummyModelArgs } = await import('./dummy/dummy-backend.js');
+      parseDummyModelArgs(args);
+    },
     create: async (args) => {
-      const { DummyBackend } = await import('./dummy/dummy-backend.js');
-      const seed = args.seed === undefined ? undefined : Number(args.seed);
-      return new DummyBackend({ seed });
+      const { DummyBackend, parseDummyModelArgs } = await import('./dummy/dummy-backend.js');
+      return new DummyBackend(parseDummyModelArgs(args));
     },
   },
 };

@@ -21,7 +21,7 @@ export interface WrittenRepo {
   id: string;
   private: boolean;
   files: Map<string, Uint8Array>;
-  commits: Array<{ title: string; paths: string[]; lfs: string[] }>;
+  commits: Array<{ title: string; description?: string; paths: string[]; lfs: string[] }>;
 }
 
 export interface FakeHubWrites {
@@ -33,6 +33,8 @@ export interface FakeHubWrites {
   violations: string[];
   /** Error answers quote the request's Authorization header (a careless server). */
   echoAuthorization: boolean;
+  /** Said in every error answer, before the echoed header (a long message puts the echo far in). */
+  errorDetail?: string;
   /** The next commit is refused with this status. */
   failCommit?: number;
 }
@@ -82,7 +84,7 @@ export function handleWrite(
   };
   const refuse = (status: number, message: string) => {
     const echo = writes.echoAuthorization ? ` (sent ${request.headers.authorization})` : '';
-    reply(status, { error: message + echo });
+    reply(status, { error: message + (writes.errorDetail ?? '') + echo });
   };
   const invalid = (message: string) => {
     writes.violations.push(`${request.method} ${pathname}: ${message}`);
@@ -283,7 +285,15 @@ export function handleWrite(
     }
   }
   for (const [file, content] of staged) repo.files.set(file, content);
-  repo.commits.push({ title: header.value.summary, paths: [...staged.keys()], lfs });
+  const description = header.value.description;
+  if (description !== undefined && typeof description !== 'string')
+    return invalid('the header description must be a string');
+  repo.commits.push({
+    title: header.value.summary,
+    ...(description ? { description } : {}),
+    paths: [...staged.keys()],
+    lfs,
+  });
   const oid = sha256(Buffer.from(`${repo.id}:${repo.commits.length}`)).slice(0, 40);
   return reply(200, {
     success: true,

@@ -60,6 +60,8 @@ export interface FakeMlflow {
   failArtifacts?: number;
   /** Error answers quote the request's Authorization header (a careless server). */
   echoAuthorization: boolean;
+  /** Said in every error answer, before the echoed header (a long message puts the echo far in). */
+  errorDetail?: string;
   close(): Promise<void>;
 }
 
@@ -111,7 +113,7 @@ export async function startFakeMlflow(): Promise<FakeMlflow> {
       };
       const fail = (status: number, code: string, message: string) => {
         const echo = state.echoAuthorization ? ` (sent: ${request.headers.authorization})` : '';
-        reply(status, { error_code: code, message: message + echo });
+        reply(status, { error_code: code, message: message + (state.errorDetail ?? '') + echo });
       };
       const invalid = (message: string) => {
         state.violations.push(`${record.method} ${url.pathname}: ${message}`);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import type {
   BackendCapabilities,
   ChatMessage,
@@ -12,10 +13,18 @@ import type {
   RollingRequest,
 } from '../backend.js';
 import { renderChatTemplate } from '../chat-template.js';
+import { integerArg, parseModelArgs } from '../model-arg-values.js';
 import { cutAtStops } from '../stop-strings.js';
 
 export interface DummyOptions {
   seed?: number;
+}
+
+/** `--model dummy`'s model args: the seed of its answers. */
+const schema = z.object({ seed: integerArg().optional() }).strict();
+
+export function parseDummyModelArgs(raw: Record<string, unknown>): DummyOptions {
+  return parseModelArgs('dummy', schema, raw);
 }
 
 /** ChatML, the template most instruction-tuned models ship; used to wire `--apply_chat_template`. */

@@ -21,7 +21,7 @@ import type {
   TokenWindow,
 } from '../backend.js';
 import { renderChatTemplate } from '../chat-template.js';
-import { checkModelArgKeys } from '../model-arg-keys.js';
+import { batchSizeArg, integerArg, parseModelArgs, positiveInteger } from '../model-arg-values.js';
 import type { EngineInfo, EngineOptions } from './engine.js';
 import { keepEngineProcess, takeEngineProcess } from './engine-processes.js';
 import { checkGgufFile } from './model-file.js';
@@ -33,22 +33,14 @@ import { readTokenizerInfo } from './token-windows.js';
 const schema = z
   .object({
     model: z.string().optional(),
-    n_ctx: z.coerce.number().int().positive().optional(),
-    threads: z.coerce.number().int().positive().optional(),
+    n_ctx: positiveInteger().optional(),
+    threads: positiveInteger().optional(),
     gpu: z
       .union([z.literal('auto'), z.literal(false), z.literal('false')])
       .transform((value) => (value === 'auto' ? ('auto' as const) : false))
       .default(false),
     /** Sequences evaluated concurrently (their tokens share decode batches). */
-    batch_size: z
-      .union([
-        z.coerce.number().int().positive(),
-        z
-          .string()
-          .startsWith('auto')
-          .transform(() => 4),
-      ])
-      .default(4),
+    batch_size: batchSizeArg(4, /^auto/).default(4),
     flash_attention: z
       .union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')])
       .default(false),
@@ -58,7 +50,8 @@ const schema = z
       .default('F32'),
     /** native: assay's addon (fails when it was not built); map: node-llama-cpp's Map; auto: native if built. */
     scorer: z.enum(['auto', 'native', 'map']).default('auto'),
-    seed: z.unknown().optional(),
+    /** Accepted (lm-eval command lines pass it) and recorded; sampling takes its seed from gen_kwargs. */
+    seed: integerArg().optional(),
   })
   .strict();
 
@@ -68,16 +61,7 @@ export type GgufModelArgs = z.output<typeof schema>;
 export const GGUF_MODEL_ARGS = Object.keys(schema.shape);
 
 export function parseGgufModelArgs(raw: Record<string, unknown>): GgufModelArgs {
-  checkModelArgKeys('gguf', raw, GGUF_MODEL_ARGS);
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AssayError(
-      'bad_model_args',
-      `\`modelArgs\` for gguf: ${issue.path.join('.') || '(args)'}: ${issue.message}`,
-    );
-  }
-  return parsed.data;
+  return parseModelArgs('gguf', schema, raw);
 }
 
 interface Pending {

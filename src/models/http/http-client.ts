@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { cacheKey, type ResponseCache } from '../../cache/response-cache.js';
 import { AssayError } from '../../errors.js';
+import { quoteAnswer } from '../../util/secrets.js';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { backoffMs, isOverloadStatus, isRetryableStatus, parseRetryAfter } from './retry.js';
@@ -135,9 +136,17 @@ export class HttpClient {
   private firstFailures: Array<{ key: string; request: string }> | undefined = [];
   private stopped?: AssayError;
   private readonly sleep: (ms: number) => Promise<unknown>;
+  /** What a quoted answer must never show: the key, and the values of headers that carry credentials. */
+  private readonly secrets: string[];
 
   constructor(private readonly options: HttpClientOptions) {
     this.sleep = options.sleep ?? sleep;
+    this.secrets = [
+      ...(options.apiKey ? [options.apiKey] : []),
+      ...Object.entries(options.headers)
+        .filter(([name]) => CREDENTIAL_HEADER.test(name))
+        .flatMap(([, value]) => [value, value.replace(/^(Bearer|Basic|Token)\s+/i, '')]),
+    ];
     const pools = new Map<string, Pool>();
     this.endpoints = options.urls.map((text) => {
       const url = new URL(text);
@@ -237,7 +246,7 @@ export class HttpClient {
           // A body cut short by a proxy or a dying server: the next attempt may arrive whole.
           failure = {
             cause: 'malformed JSON',
-            detail: `malformed JSON in the response (${text.length} bytes: ${JSON.stringify(text.slice(0, 80))})`,
+            detail: `malformed JSON in the response (${text.length} bytes: ${JSON.stringify(quoteAnswer(text, this.secrets, 80))})`,
             retryable: true,
             connection: false,
           };
@@ -264,7 +273,7 @@ export class HttpClient {
       } else if (status !== 0) {
         failure = {
           cause: `HTTP ${status}`,
-          detail: `HTTP ${status}: ${serverMessage(text)}`,
+          detail: `HTTP ${status}: ${serverMessage(text, this.secrets)}`,
           retryable: isRetryableStatus(status),
           connection: false,
         };
@@ -384,8 +393,14 @@ function describeNetworkError(error: unknown): string {
   return code ? `${error.message} (${code})` : error.message;
 }
 
-/** The server's own words: OpenAI-style `{"error": {"message"}}`, `{"message"}`, `{"detail"}` or the text. */
-export function serverMessage(text: string): string {
+/** Header names whose values are credentials: masked wherever an answer is quoted. */
+const CREDENTIAL_HEADER = /authorization|api[-_]?key|token|secret|cookie|password/i;
+
+/**
+ * The server's own words: OpenAI-style `{"error": {"message"}}`, `{"message"}`, `{"detail"}` or the text,
+ * with every secret masked before it is cut to 500 characters (a server may echo the request's headers).
+ */
+export function serverMessage(text: string, secrets: readonly string[] = []): string {
   try {
     const json = JSON.parse(text) as {
       error?: { message?: unknown } | string;
@@ -396,9 +411,9 @@ export function serverMessage(text: string): string {
       typeof json.error === 'object' && json.error
         ? json.error.message
         : (json.error ?? json.message ?? json.detail);
-    if (typeof candidate === 'string' && candidate) return candidate.slice(0, 500);
+    if (typeof candidate === 'string' && candidate) return quoteAnswer(candidate, secrets, 500);
   } catch {
     // not JSON: fall through to the raw text
   }
-  return text.slice(0, 500) || '(empty body)';
+  return quoteAnswer(text, secrets, 500) || '(empty body)';
 }

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
-import { checkModelArgKeys } from '../model-arg-keys.js';
+import {
+  batchSizeArg,
+  integerArg,
+  nonNegativeNumber,
+  parseModelArgs,
+  positiveInteger,
+  positiveNumber,
+} from '../model-arg-values.js';
 
 /**
  * `--model_args` of the HTTP backends, validated once here. Names follow lm-eval's TemplateAPI where it has
@@ -11,8 +18,8 @@ const list = z
   .transform((value) =>
     (Array.isArray(value) ? value : value.split(',')).map((item) => item.trim()).filter(Boolean),
   );
-const positiveInt = z.coerce.number().int().positive();
-const nonNegative = z.coerce.number().nonnegative();
+const positiveInt = positiveInteger();
+const nonNegative = nonNegativeNumber();
 
 const schema = z
   .object({
@@ -26,7 +33,7 @@ const schema = z
     /** Attempts in all, as lm-eval's tenacity `stop_after_attempt(max_retries)`: 3 means 2 retries. */
     max_retries: positiveInt.default(3),
     /** Seconds per attempt, the body included. */
-    timeout: z.coerce.number().positive().default(300),
+    timeout: positiveNumber().default(300),
     /**
      * Seconds of Retry-After waits (429/503) one request may spend before it fails; these waits do not
      * count against max_retries.
@@ -35,7 +42,7 @@ const schema = z
     /** First retry delay in seconds; later ones double, capped at 10 s, with full jitter. */
     retry_backoff: nonNegative.default(0.5),
     /** Prompts per HTTP request. */
-    batch_size: z.union([positiveInt, z.literal('auto').transform(() => 1)]).default(1),
+    batch_size: batchSizeArg(1, /^auto$/).default(1),
     max_length: positiveInt.default(2048),
     max_gen_toks: positiveInt.default(256),
     /**
@@ -60,7 +67,7 @@ const schema = z
     max_tokens_per_minute: nonNegative.optional(),
     price_input_per_million: nonNegative.optional(),
     price_output_per_million: nonNegative.optional(),
-    seed: z.coerce.number().int().default(1234),
+    seed: integerArg().default(1234),
     /**
      * Loglikelihood from vLLM's `prompt_logprobs` instead of echo: auto (local-completions' default) asks
      * for both in the first request and keeps whichever the server answered; false never asks.
@@ -130,23 +137,14 @@ export const TEMPLATE_API_BOS: BosDefault = {
 };
 
 export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: EndpointDefaults): HttpModelArgs {
-  checkModelArgKeys(defaults.backend, raw, HTTP_MODEL_ARGS);
+  const args = parseModelArgs(defaults.backend, schema, raw);
   // lm-eval lets `model` win silently, while results.json names the model by `pretrained` first.
-  if (typeof raw.model === 'string' && typeof raw.pretrained === 'string' && raw.model !== raw.pretrained) {
+  if (args.model !== undefined && args.pretrained !== undefined && args.model !== args.pretrained) {
     throw new AssayError(
       'bad_model_args',
-      `\`modelArgs\` for ${defaults.backend}: model=${raw.model} and pretrained=${raw.pretrained} name different models; give one of them`,
+      `\`modelArgs\` for ${defaults.backend}: model=${args.model} and pretrained=${args.pretrained} name different models; give one of them`,
     );
   }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AssayError(
-      'bad_model_args',
-      `\`modelArgs\` for ${defaults.backend}: ${issue.path.join('.')}: ${issue.message}`,
-    );
-  }
-  const args = parsed.data;
   const model = args.model ?? args.pretrained;
   if (!model)
     throw new AssayError(

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { AssayError, editDistance } from '../../errors.js';
 import { HTTP_MODEL_ARGS } from '../http/model-args.js';
+import { integerArg, numberArg, positiveInteger, positiveNumber } from '../model-arg-values.js';
 
 /**
  * `--model vllm` / `--model sglang` model args, in lm-eval's names (lm_eval/models/vllm_causallms.py,
@@ -149,7 +151,57 @@ function fail(kind: ServerKind, message: string): never {
   throw new AssayError('bad_model_args', `\`modelArgs\` for ${kind}: ${message}`);
 }
 
-export function parseManagedServerArgs(kind: ServerKind, raw: Record<string, unknown>): ManagedServerArgs {
+const fraction = () => numberArg('a fraction in (0, 1]', (n) => n > 0 && n <= 1);
+const onOff = () =>
+  z.boolean({ error: (issue) => `expected True or False, got ${JSON.stringify(issue.input)}` });
+
+/**
+ * The types of the known args that are numbers or switches (lm-eval's types for them). A value of another
+ * type would reach the server as a flag it rejects minutes later (`--seed abc`), or be read wrong before
+ * (`server_timeout=True` as 1 s). `None` is lm-eval's "not given": the arg is left out. Unknown names go
+ * to the server as they are: it is the judge of its own flags.
+ */
+const TYPED_ARGS: Record<string, z.ZodType> = {
+  seed: integerArg(),
+  max_model_len: positiveInteger(),
+  max_length: positiveInteger(),
+  context_length: positiveInteger(),
+  tensor_parallel_size: positiveInteger(),
+  pipeline_parallel_size: positiveInteger(),
+  data_parallel_size: positiveInteger(),
+  tp_size: positiveInteger(),
+  dp_size: positiveInteger(),
+  max_batch_size: positiveInteger(),
+  max_num_seqs: positiveInteger(),
+  max_lora_rank: positiveInteger(),
+  chunked_prefill_size: integerArg(),
+  gpu_memory_utilization: fraction(),
+  mem_fraction_static: fraction(),
+  trust_remote_code: onOff(),
+  enforce_eager: onOff(),
+  enable_prefix_caching: onOff(),
+  server_timeout: positiveNumber(),
+};
+
+/** The args with each typed one checked and normalised ("8" → 8), `None` ones left out, order kept. */
+function checkTypedArgs(kind: ServerKind, raw: Record<string, unknown>): Record<string, unknown> {
+  const checked: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const type = Object.hasOwn(TYPED_ARGS, name) ? TYPED_ARGS[name] : undefined;
+    if (!type) {
+      checked[name] = value;
+      continue;
+    }
+    if (value === null || value === undefined) continue;
+    const parsed = type.safeParse(value);
+    if (!parsed.success) fail(kind, `${name}: ${parsed.error.issues[0].message}`);
+    checked[name] = parsed.data;
+  }
+  return checked;
+}
+
+export function parseManagedServerArgs(kind: ServerKind, given: Record<string, unknown>): ManagedServerArgs {
+  const raw = checkTypedArgs(kind, given);
   const table = kind === 'vllm' ? VLLM_FLAGS : SGLANG_FLAGS;
   const clientNames = HTTP_MODEL_ARGS.filter(
     (name) => !['model', 'pretrained', 'base_url', 'tokenizer', 'revision'].includes(name),
@@ -218,8 +270,6 @@ export function parseManagedServerArgs(kind: ServerKind, raw: Record<string, unk
   }
 
   const timeout = raw.server_timeout === undefined ? DEFAULT_START_TIMEOUT : Number(raw.server_timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0)
-    fail(kind, `server_timeout must be a positive number of seconds, got ${String(raw.server_timeout)}`);
   const executable = String(raw.executable ?? raw.python ?? (kind === 'vllm' ? 'vllm' : 'python'));
   if (kind === 'vllm' && raw.python !== undefined)
     fail(kind, 'python= is the interpreter of SGLang; for vLLM give executable=PATH of the vllm command');

@@ -8,7 +8,7 @@ import { AssayError } from '../../errors.js';
 import { type LoadedRun, loadRun } from '../read-run.js';
 
 /** Task → errored samples: results.json's `errors.by_task`, or counted in the sample logs of older runs. */
-export function erroredSamplesOf(run: LoadedRun): Record<string, number> {
+export function erroredSamplesOf(run: Pick<LoadedRun, 'results' | 'sampleFiles'>): Record<string, number> {
   if (run.results.errors) return run.results.errors.by_task;
   const counts: Record<string, number> = {};
   for (const [task, file] of run.sampleFiles) {
