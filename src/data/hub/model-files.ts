@@ -88,17 +88,18 @@ export async function modelFiles(
   if (!commit) throw new Error('unreachable: no file was asked for');
   if (!isCommitHash(request.revision) && (await cache.readRef(request.revision)) !== commit)
     await cache.writeRef(request.revision, commit);
-  return {
-    ok: true,
-    snapshot: {
-      repo: request.repo,
-      revision: request.revision,
-      commit,
-      folder: cache.snapshotDir(commit),
-      files,
-      from: 'hub',
-    },
-  };
+  return found(request, cache, commit, files, 'hub');
+}
+
+function found(
+  request: ModelFilesRequest,
+  cache: HubCache,
+  commit: string,
+  files: Record<string, string>,
+  from: ModelSnapshot['from'],
+): ModelFilesOutcome {
+  const snapshot = { repo: request.repo, revision: request.revision, commit, files, from };
+  return { ok: true, snapshot: { ...snapshot, folder: cache.snapshotDir(commit) } };
 }
 
 function failure(
@@ -131,17 +132,7 @@ async function fromCache(
     else if (request.required.includes(file))
       return failure(reason, cache, `${detail}; the cache's snapshot ${commit} has no ${file}`, file);
   }
-  return {
-    ok: true,
-    snapshot: {
-      repo: request.repo,
-      revision: request.revision,
-      commit,
-      folder: cache.snapshotDir(commit),
-      files,
-      from: 'cache',
-    },
-  };
+  return found(request, cache, commit, files, 'cache');
 }
 
 /** The snapshot entry of one file, downloading its blob unless the cache has it. */

@@ -15,6 +15,7 @@ export class HfTokenizer implements Tokenizer {
   private readonly tokenizer: HfTokenizerJs;
   private readonly described: TokenizerIdentity;
   private readonly specialIds: { bos?: number; eos?: number };
+  private bosToken?: Promise<number | null>;
 
   private constructor(
     json: Record<string, unknown>,
@@ -86,9 +87,10 @@ export class HfTokenizer implements Tokenizer {
     return this.tokenizer.decode(tokens, { skip_special_tokens: true });
   }
 
-  async bos(): Promise<number | null> {
-    const withSpecial = await this.encode('', true);
-    return withSpecial.length ? withSpecial[0] : null;
+  /** Asked for every prompt encoded with special tokens (has_bos_prefix), so encoded once. */
+  bos(): Promise<number | null> {
+    this.bosToken ??= this.encode('', true).then((ids) => (ids.length ? ids[0] : null));
+    return this.bosToken;
   }
 
   /** transformers' bos_token_id, else eos_token_id (lm-eval's prefix_token_id), else what encoding adds. */
