@@ -455,5 +455,11 @@ describe('assay run with tokenizer=FOLDER (CLI)', () => {
       vocab_sha256: sha256(JSON.stringify(vocab.tokens)),
     });
     expect(results.config.model_args.tokenizer).toBe(spmFolder);
+    // The BOS rule applied, as lm-eval's local-completions (api_models.py TemplateAPI add_bos_token=False).
+    expect(results.manifest.model.info.add_bos_token).toEqual({
+      value: false,
+      source: 'default',
+      rule: "lm-eval's local-completions (TemplateAPI add_bos_token=False): no special tokens",
+    });
   });
 });
