@@ -4,6 +4,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AssayError } from '../errors.js';
+import { PythonFloat } from '../python/semantics/literal.js';
 import { datasetFiles, loadSplit } from './local-dataset.js';
 import { readDataFile } from './readers.js';
 
@@ -218,7 +219,8 @@ describe('readDataFile', () => {
     const file = await write('d.csv', 'id,score,flag,text,mixed\n1,0.5,True,"a, b",1\n2,3,False,,x\n');
     expect(await readDataFile(file, 'csv')).toEqual([
       { id: 1, score: 0.5, flag: true, text: 'a, b', mixed: '1' },
-      { id: 2, score: 3, flag: false, text: null, mixed: 'x' },
+      // A float column: pandas (and so Python) has 3.0, which only a PythonFloat can say.
+      { id: 2, score: new PythonFloat(3), flag: false, text: null, mixed: 'x' },
     ]);
   });
 

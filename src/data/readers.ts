@@ -7,7 +7,10 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { AssayError } from '../errors.js';
+import { parseJsonKeepingFloats, unwrapFloats, wrapFloatTokens } from '../python/semantics/json-floats.js';
+import { PythonFloat } from '../python/semantics/literal.js';
 import type { Doc } from '../task-config/doc.js';
+import { arrowTypedRows } from './arrow-columns.js';
 import { decodeUtf8 } from './utf8.js';
 
 export type DataFormat = 'json' | 'csv' | 'parquet';
@@ -62,14 +65,19 @@ function badData(file: string, message: string, line?: number, cause?: unknown):
   return new AssayError('bad_data', message, { location: { file, line }, cause });
 }
 
+/** JSON rows with datasets' column types: ints and floats as written, then unified per column (arrow-columns.ts). */
 async function readJson(file: string, options: ReadOptions): Promise<Doc[]> {
+  return arrowTypedRows(await readJsonRows(file, options));
+}
+
+async function readJsonRows(file: string, options: ReadOptions): Promise<Doc[]> {
   const text = await readText(file);
   const start = text.trimStart()[0];
   // A whole-file JSON document is either an array of rows or an object holding them under `field`.
   if (start === '[' || (start === '{' && options.field !== undefined)) {
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseJsonKeepingFloats(text);
     } catch (error) {
       if (start === '[') throw badData(file, `invalid JSON: ${(error as Error).message}`, undefined, error);
       value = undefined;
@@ -86,9 +94,11 @@ async function readJson(file: string, options: ReadOptions): Promise<Doc[]> {
       return rows.map((row, index) => checkRow(file, row, index + 1));
     }
   }
-  // JSON lines: one object per line, blank lines ignored (as pyarrow's JSON reader does).
+  // JSON lines: one object per line, blank lines ignored (as pyarrow's JSON reader does). Float tokens
+  // are wrapped in one scan of the whole text (json-floats.ts); a line's error is its text as written.
   const rows: Doc[] = [];
-  const lines = text.split('\n');
+  const wrapped = wrapFloatTokens(text);
+  const lines = (wrapped?.text ?? text).split('\n');
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index].trim();
     if (line === '') continue;
@@ -96,8 +106,18 @@ async function readJson(file: string, options: ReadOptions): Promise<Doc[]> {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw badData(file, `invalid JSON on line ${index + 1}: ${(error as Error).message}`, index + 1, error);
+      const original = wrapped ? text.split('\n')[index].trim() : line;
+      const reason = (() => {
+        try {
+          JSON.parse(original);
+          return (error as Error).message;
+        } catch (own) {
+          return (own as Error).message;
+        }
+      })();
+      throw badData(file, `invalid JSON on line ${index + 1}: ${reason}`, index + 1, error);
     }
+    if (wrapped && line.includes(wrapped.marker)) value = unwrapFloats(value, wrapped.key);
     if (options.field !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const nested = (value as Doc)[options.field];
       if (Array.isArray(nested)) {
@@ -137,18 +157,22 @@ async function readCsv(file: string): Promise<Doc[]> {
     throw badData(file, `invalid CSV: ${(error as Error).message}`, line, error);
   }
   if (records.length === 0) return [];
-  // pandas (behind HF's csv loader) types each column as a whole: all-integer columns become ints,
-  // all-numeric columns floats, True/False columns booleans; empty cells are missing values.
+  // pandas (behind HF's csv loader) types each column as a whole, and datasets takes the frame through
+  // Arrow: all-integer columns become ints, but an integer column with a missing value is float64 in
+  // pandas, so every value is a float (`3` → `3.0`); all-numeric columns are floats; True/False columns
+  // booleans. pandas' default missing-value spellings (`NA`, `null`, `nan`, the empty cell, …) are None.
   const columns = Object.keys(records[0]);
   const converters = new Map<string, (value: string) => unknown>();
   for (const column of columns) {
-    const values = records.map((record) => record[column]).filter((value) => value !== '');
+    const all = records.map((record) => record[column]);
+    const values = all.filter((value) => !CSV_MISSING.has(value));
     if (values.length === 0) continue;
+    const missing = values.length < all.length;
     if (values.every((value) => INTEGER.test(value)))
-      converters.set(column, (value) => Number.parseInt(value, 10));
-    else if (values.every((value) => NUMBER.test(value))) converters.set(column, Number);
-    else if (values.every((value) => value === 'True' || value === 'False')) {
-      converters.set(column, (value) => value === 'True');
+      converters.set(column, missing ? csvFloat : (value) => Number.parseInt(value, 10));
+    else if (values.every((value) => NUMBER.test(value))) converters.set(column, csvFloat);
+    else if (values.every((value) => CSV_TRUE.has(value) || CSV_FALSE.has(value))) {
+      converters.set(column, (value) => CSV_TRUE.has(value));
     }
   }
   return records.map((record) => {
@@ -156,22 +180,59 @@ async function readCsv(file: string): Promise<Doc[]> {
     for (const column of columns) {
       const value = record[column];
       const convert = converters.get(column);
-      row[column] = value === '' ? null : convert ? convert(value) : value;
+      row[column] = CSV_MISSING.has(value) ? null : convert ? convert(value) : value;
     }
     return row;
   });
 }
 
+/** pandas.read_csv's default na_values (keep_default_na=True). */
+const CSV_MISSING = new Set([
+  '',
+  '#N/A',
+  '#N/A N/A',
+  '#NA',
+  '-1.#IND',
+  '-1.#QNAN',
+  '-NaN',
+  '-nan',
+  '1.#IND',
+  '1.#QNAN',
+  '<NA>',
+  'N/A',
+  'NA',
+  'NULL',
+  'NaN',
+  'None',
+  'n/a',
+  'nan',
+  'null',
+]);
+const CSV_TRUE = new Set(['True', 'TRUE', 'true']);
+const CSV_FALSE = new Set(['False', 'FALSE', 'false']);
+
+/** A value of a float64 column: a Python float, integral or not. */
+function csvFloat(value: string): number | PythonFloat {
+  const number = Number(value);
+  return Number.isInteger(number) ? new PythonFloat(number) : number;
+}
+
 async function readParquet(file: string): Promise<Doc[]> {
   try {
     // Loaded on the first parquet file, not at start-up (~70 ms of modules a JSON task never uses).
-    const [{ asyncBufferFromFile, parquetReadObjects }, { compressors }] = await Promise.all([
-      import('hyparquet'),
-      import('hyparquet-compressors'),
-    ]);
+    const [
+      { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema },
+      { compressors },
+    ] = await Promise.all([import('hyparquet'), import('hyparquet-compressors')]);
     const buffer = await asyncBufferFromFile(file);
-    const rows = await parquetReadObjects({ file: buffer, compressors });
-    return rows.map((row) => toPlain(row) as Doc);
+    const metadata = await parquetMetadataAsync(buffer);
+    const rows = await parquetReadObjects({ file: buffer, metadata, compressors });
+    const columns = floatColumns(parquetSchema(metadata));
+    return rows.map((row) => {
+      const plain = toPlain(row) as Doc;
+      if (columns) for (const [name, float] of columns) plain[name] = asPythonFloats(plain[name], float);
+      return plain;
+    });
   } catch (error) {
     if (error instanceof AssayError) throw error;
     throw badData(
@@ -181,6 +242,75 @@ async function readParquet(file: string): Promise<Doc[]> {
       error,
     );
   }
+}
+
+/**
+ * Where a parquet column holds FLOAT/DOUBLE values: 'float' for the column itself, or the list element or
+ * struct fields that do. Python reads them as floats, so an integral one must stay `3.0`, which a JS
+ * number cannot say.
+ */
+type FloatShape = 'float' | { list: FloatShape } | { fields: Map<string, FloatShape> };
+
+interface SchemaNode {
+  element: {
+    name: string;
+    type?: string;
+    repetition_type?: string;
+    converted_type?: string;
+    logical_type?: { type: string };
+  };
+  children: SchemaNode[];
+}
+
+function floatShape(node: SchemaNode): FloatShape | undefined {
+  const { element, children } = node;
+  let shape: FloatShape | undefined;
+  if (children.length === 0) {
+    shape = element.type === 'DOUBLE' || element.type === 'FLOAT' ? 'float' : undefined;
+  } else if (element.converted_type === 'LIST' || element.logical_type?.type === 'LIST') {
+    // Three levels (`list` repeated group around `element`), or two (the repeated child is the element).
+    const repeated = children[0];
+    const item =
+      repeated.children.length === 1 && repeated.element.repetition_type === 'REPEATED'
+        ? repeated.children[0]
+        : { ...repeated, element: { ...repeated.element, repetition_type: 'REQUIRED' } };
+    const inner = floatShape(item);
+    return inner === undefined ? undefined : { list: inner };
+  } else if (element.converted_type === 'MAP' || element.logical_type?.type === 'MAP') {
+    return undefined;
+  } else {
+    const fields = new Map<string, FloatShape>();
+    for (const child of children) {
+      const inner = floatShape(child);
+      if (inner !== undefined) fields.set(child.element.name, inner);
+    }
+    shape = fields.size ? { fields } : undefined;
+  }
+  // A repeated field without a LIST annotation is a list of its values.
+  return shape !== undefined && element.repetition_type === 'REPEATED' ? { list: shape } : shape;
+}
+
+/** The top-level columns with float values somewhere, or undefined when there are none. */
+function floatColumns(root: SchemaNode): Map<string, FloatShape> | undefined {
+  const columns = new Map<string, FloatShape>();
+  for (const child of root.children) {
+    const shape = floatShape(child);
+    if (shape !== undefined) columns.set(child.element.name, shape);
+  }
+  return columns.size ? columns : undefined;
+}
+
+function asPythonFloats(value: unknown, shape: FloatShape): unknown {
+  if (value === null || value === undefined) return value;
+  if (shape === 'float')
+    return typeof value === 'number' && Number.isInteger(value) ? new PythonFloat(value) : value;
+  if ('list' in shape)
+    return Array.isArray(value) ? value.map((item) => asPythonFloats(item, shape.list)) : value;
+  if (typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  for (const [name, inner] of shape.fields)
+    if (name in record) record[name] = asPythonFloats(record[name], inner);
+  return record;
 }
 
 /**

@@ -4,8 +4,6 @@ import type { AggregationFunction } from '../metrics/types.js';
 import { plainValue } from '../python/codec.js';
 import { isPythonRef, type PythonFunctionRef } from '../python/python-ref.js';
 import { boundRuntime } from '../python/python-runtime.js';
-import { bootstrapInterval } from '../stats/bootstrap-interval.js';
-import { sampleStddev } from '../stats/descriptive.js';
 import { groupStderr } from '../stats/group-stderr.js';
 import type { FunctionRef } from '../task-config/function-ref.js';
 import type { MetricConfig } from '../task-config/metric-config.js';
@@ -19,7 +17,14 @@ import {
 } from './metric-stats.js';
 import { metricName } from './plan.js';
 import type { ScoredDoc, ScoredTask } from './score.js';
-import { type Interval, intervalFor, stderrFor } from './uncertainty.js';
+import {
+  type CustomBootstrap,
+  customBootstrap,
+  fromReplicates,
+  type Interval,
+  intervalFor,
+  stderrFor,
+} from './uncertainty.js';
 
 export type Stderr = number | 'N/A';
 
@@ -36,6 +41,12 @@ export interface MetricResult {
   /** Samples that contributed (docs minus those that errored). */
   n: number;
   higherIsBetter: boolean;
+  /**
+   * A custom aggregation's bootstrap, assay's own (results `stats`): lm-eval bootstraps no function, so
+   * for a `!function` aggregation `stderr` stays lm-eval's "N/A" and the bootstrap is only here. `stderr`
+   * is null when a resample could not be aggregated, with the reason in `note`.
+   */
+  bootstrap?: { stderr: number | null; iterations: number; note?: string };
 }
 
 export interface TaskResult {
@@ -101,10 +112,27 @@ export function resolveHigherIsBetter(task: LoadedTask, entry: MetricConfig): bo
 /** At most this many bootstrap replicates of a Python aggregation (as for any custom aggregation). */
 const PYTHON_BOOTSTRAP_ITERS = 1000;
 
+interface ComputedMetric {
+  value: number;
+  stderr: Stderr;
+  interval?: Interval;
+  bootstrap?: MetricResult['bootstrap'];
+}
+
+/** The bootstrap record of a result: what `stats` keeps (the interval goes to the metric itself). */
+function bootstrapRecord(bootstrap: CustomBootstrap): MetricResult['bootstrap'] {
+  return {
+    stderr: bootstrap.stderr,
+    iterations: bootstrap.iterations,
+    ...(bootstrap.note ? { note: bootstrap.note } : {}),
+  };
+}
+
 /**
  * A Python `aggregation: !function` over the doc values, run where the values live: a value computed in
- * Python reaches it as the original object (a tuple, a set), not its JSON form. Its stderr comes from
- * lm-eval's own bootstrap procedure run in the worker, and its 95% interval from the same replicates.
+ * Python reaches it as the original object (a tuple, a set), not its JSON form. Its stderr is lm-eval's
+ * ("N/A": lm-eval bootstraps no function); assay's bootstrap (lm-eval's own procedure, run in the worker)
+ * and the 95% interval from its replicates are kept apart, and a resample that raises leaves them unknown.
  */
 async function pythonAggregate(
   ref: PythonFunctionRef,
@@ -112,7 +140,7 @@ async function pythonAggregate(
   name: string,
   bootstrapIters: number,
   task: string,
-): Promise<{ value: number; stderr: Stderr; interval?: Interval }> {
+): Promise<ComputedMetric> {
   const items = docs
     .filter((doc) => doc.metrics[name] !== undefined)
     .map((doc) => {
@@ -121,7 +149,8 @@ async function pythonAggregate(
     });
   const iterations = bootstrapIters > 0 ? Math.min(bootstrapIters, PYTHON_BOOTSTRAP_ITERS) : 0;
   const runtime = boundRuntime(ref);
-  const { value, replicates } = await runtime.aggregate(ref, items, iterations, task);
+  const answer = await runtime.aggregate(ref, items, iterations, task);
+  const { value } = answer;
   const number = typeof value === 'boolean' ? Number(value) : value;
   if (typeof number !== 'number') {
     throw new AssayError(
@@ -130,19 +159,154 @@ async function pythonAggregate(
       { location: { task, field: 'metric_list' }, exitCode: 1 },
     );
   }
-  if (replicates.length < 2 || replicates.some((replicate) => !Number.isFinite(replicate))) {
-    return { value: number, stderr: 'N/A' };
+  let bootstrap: CustomBootstrap;
+  if (answer.bootstrap_error) {
+    const { resample, error } = answer.bootstrap_error;
+    bootstrap = {
+      stderr: null,
+      iterations,
+      note: `bootstrap resample ${resample} raised ${error.type}: ${error.message}${error.frame ? ` (${error.frame})` : ''}`,
+    };
+  } else if (iterations === 0) {
+    bootstrap = { stderr: null, iterations, note: 'bootstrap_iters is 0' };
+  } else if (items.length < 2) {
+    bootstrap = { stderr: null, iterations: 0, note: 'fewer than 2 values' };
+  } else {
+    bootstrap = fromReplicates(Float64Array.from(answer.replicates));
   }
-  const stderr = sampleStddev(replicates);
-  const interval = bootstrapInterval(Float64Array.from(replicates), {
-    confidence: 0.95,
-    method: 'percentile',
-  });
   return {
     value: number,
-    stderr,
-    interval: { lo: interval.low, hi: interval.high, level: 0.95, method: 'percentile-bootstrap' },
+    stderr: 'N/A',
+    interval: bootstrap.interval,
+    bootstrap: bootstrapRecord(bootstrap),
   };
+}
+
+/**
+ * The keys a metric_list entry reports under. A metric function of a generate_until task may return a
+ * dict (lm-eval's `pass_at_k` returns `{"pass@1": …}`): lm-eval spreads it into the doc's metrics and
+ * aggregates each key with the entry's aggregation (ConfigurableTask.process_results). Keys another
+ * entry names are that entry's.
+ */
+function reportedKeys(plan: ScoredTask['plan'], entry: MetricConfig, docs: ScoredDoc[]): string[] {
+  const name = metricName(entry);
+  const { config } = plan.task;
+  if (
+    !isPythonRef(entry.metric) ||
+    config.process_results !== undefined ||
+    config.output_type !== 'generate_until' ||
+    docs.some((doc) => doc.metrics[name] !== undefined)
+  ) {
+    return [name];
+  }
+  const claimed = new Set(plan.metricList.map(metricName));
+  const keys = new Set<string>();
+  for (const doc of docs) for (const key of Object.keys(doc.metrics)) if (!claimed.has(key)) keys.add(key);
+  return keys.size ? [...keys] : [name];
+}
+
+/**
+ * A score that is not a finite number (a mean whose sum overflows a float, a NaN) is an error naming the
+ * task and metric: JSON has no such number, so it would be written as null, a silent hole in the results.
+ */
+function checkFinite(
+  value: number,
+  context: { task: string; metric: string; filter: string; aggregation: string; items?: unknown[] },
+): void {
+  if (Number.isFinite(value)) return;
+  const numbers = (context.items ?? []).map(Number).filter((item) => !Number.isNaN(item));
+  const largest = numbers.length ? numbers.reduce((a, b) => (Math.abs(b) > Math.abs(a) ? b : a)) : undefined;
+  const why =
+    largest !== undefined && Number.isFinite(largest) && Math.abs(largest) > 1e300
+      ? ` (its ${context.items?.length} values overflow a float: one is ${largest})`
+      : context.items
+        ? ` over ${context.items.length} values`
+        : '';
+  throw new AssayError(
+    'scoring_error',
+    `task ${context.task}: metric ${context.metric} (filter ${context.filter}) aggregates to ${value} with ${context.aggregation}${why}; a score must be a finite number`,
+    { location: { task: context.task, field: 'metric_list' }, exitCode: 1 },
+  );
+}
+
+/** One metric of one filter: its value, lm-eval's stderr, assay's interval and statistics. */
+async function aggregateMetric(
+  scored: ScoredTask,
+  entry: MetricConfig,
+  name: string,
+  filter: string,
+  ok: ScoredDoc[],
+  options: AggregateOptions,
+): Promise<MetricResult | undefined> {
+  const { task } = scored.plan;
+  const items = ok.map((doc) => plainValue(doc.metrics[name])).filter((item) => item !== undefined);
+  if (items.length === 0) return undefined;
+  const higherIsBetter = resolveHigherIsBetter(task, entry);
+  if (isPythonRef(entry.aggregation)) {
+    const computed = await pythonAggregate(entry.aggregation, ok, name, options.bootstrapIters, task.name);
+    checkFinite(computed.value, {
+      task: task.name,
+      metric: name,
+      filter,
+      aggregation: entry.aggregation.ref,
+    });
+    return { metric: name, filter, ...computed, n: items.length, higherIsBetter };
+  }
+  const aggregation = resolveAggregation(task, entry);
+  let value: number;
+  try {
+    value = aggregation.fn(items);
+  } catch (error) {
+    throw new AssayError(
+      'invalid_config',
+      `aggregation ${aggregation.name} of metric ${name} failed: ${(error as Error).message}`,
+      {
+        location: { task: task.name, field: 'metric_list' },
+        cause: error,
+        exitCode: 1,
+      },
+    );
+  }
+  checkFinite(value, { task: task.name, metric: name, filter, aggregation: aggregation.name, items });
+  if (aggregation.name === 'custom') {
+    // lm-eval writes "N/A" for a `!function` aggregation; a TypeScript task's aggregation (no lm-eval
+    // counterpart) keeps assay's bootstrap as its stderr. Either way the bootstrap is also in `stats`.
+    const bootstrap = customBootstrap(aggregation.fn, items, options.bootstrapIters);
+    const lmEvalFunction = entry.aggregation !== undefined && typeof entry.aggregation !== 'string';
+    return {
+      metric: name,
+      filter,
+      value,
+      stderr: lmEvalFunction ? 'N/A' : (bootstrap.stderr ?? 'N/A'),
+      interval: bootstrap.interval,
+      bootstrap: bootstrapRecord(bootstrap),
+      n: items.length,
+      higherIsBetter,
+    };
+  }
+  const stderr = stderrFor(aggregation.name, aggregation.fn, items, options.bootstrapIters);
+  const result: MetricResult = {
+    metric: name,
+    filter,
+    value,
+    stderr,
+    interval: intervalFor(aggregation.name, aggregation.fn, value, stderr, items),
+    n: items.length,
+    higherIsBetter,
+  };
+  if (aggregation.name === 'mean') {
+    const contributing = ok.filter((doc) => doc.metrics[name] !== undefined);
+    const clusterBy = task.config.cluster_by;
+    if (clusterBy)
+      result.clustered = clusteredSummary(scored.plan, clusterBy, contributing, items.map(Number));
+    result.repeats = repeatsSummary(scored.plan, filter, name, contributing);
+  }
+  return result;
+}
+
+function finite(value: number, context: Parameters<typeof checkFinite>[1]): number {
+  checkFinite(value, context);
+  return value;
 }
 
 export async function aggregateTask(scored: ScoredTask, options: AggregateOptions): Promise<TaskResult> {
@@ -168,59 +332,10 @@ export async function aggregateTask(scored: ScoredTask, options: AggregateOption
       continue;
     }
     for (const entry of scored.plan.metricList) {
-      const name = metricName(entry);
-      const items = ok.map((doc) => plainValue(doc.metrics[name])).filter((item) => item !== undefined);
-      if (items.length === 0) continue;
-      if (isPythonRef(entry.aggregation)) {
-        const computed = await pythonAggregate(
-          entry.aggregation,
-          ok,
-          name,
-          options.bootstrapIters,
-          task.name,
-        );
-        metrics.push({
-          metric: name,
-          filter,
-          ...computed,
-          n: items.length,
-          higherIsBetter: resolveHigherIsBetter(task, entry),
-        });
-        continue;
+      for (const name of reportedKeys(scored.plan, entry, ok)) {
+        const result = await aggregateMetric(scored, entry, name, filter, ok, options);
+        if (result) metrics.push(result);
       }
-      const aggregation = resolveAggregation(task, entry);
-      let value: number;
-      try {
-        value = aggregation.fn(items);
-      } catch (error) {
-        throw new AssayError(
-          'invalid_config',
-          `aggregation ${aggregation.name} of metric ${name} failed: ${(error as Error).message}`,
-          {
-            location: { task: task.name, field: 'metric_list' },
-            cause: error,
-            exitCode: 1,
-          },
-        );
-      }
-      const stderr = stderrFor(aggregation.name, aggregation.fn, items, options.bootstrapIters);
-      const result: MetricResult = {
-        metric: name,
-        filter,
-        value,
-        stderr,
-        interval: intervalFor(aggregation.name, aggregation.fn, value, stderr, items),
-        n: items.length,
-        higherIsBetter: resolveHigherIsBetter(task, entry),
-      };
-      if (aggregation.name === 'mean') {
-        const contributing = ok.filter((doc) => doc.metrics[name] !== undefined);
-        const clusterBy = task.config.cluster_by;
-        if (clusterBy)
-          result.clustered = clusteredSummary(scored.plan, clusterBy, contributing, items.map(Number));
-        result.repeats = repeatsSummary(scored.plan, filter, name, contributing);
-      }
-      metrics.push(result);
     }
   }
   return {
@@ -267,7 +382,10 @@ export async function aggregateGroup(
         metrics.push({
           metric: entry.metric,
           filter,
-          value: await groupFunction(entry.aggregation, parts, sizes, entry.weight_by_size, group.name),
+          value: finite(
+            await groupFunction(entry.aggregation, parts, sizes, entry.weight_by_size, group.name),
+            { task: group.name, metric: entry.metric, filter, aggregation: entry.aggregation.ref },
+          ),
           // The pooled formula is for means; a function's stderr is unknown.
           stderr: 'N/A',
           n: total,
@@ -279,6 +397,13 @@ export async function aggregateGroup(
       const value = entry.weight_by_size
         ? parts.reduce((acc, part) => acc + part.value * part.n, 0) / total
         : parts.reduce((acc, part) => acc + part.value, 0) / parts.length;
+      checkFinite(value, {
+        task: group.name,
+        metric: entry.metric,
+        filter,
+        aggregation: entry.weight_by_size ? 'the size-weighted mean' : 'the mean of task scores',
+        items: parts.map((part) => part.value),
+      });
       let stderr: Stderr = 'N/A';
       if (parts.every((part) => typeof part.stderr === 'number')) {
         const ses = parts.map((part) => part.stderr as number);

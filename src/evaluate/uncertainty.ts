@@ -6,7 +6,7 @@ import {
   medianFromCounts,
   upperMedianFromCounts,
 } from '../stats/bootstrap-stderr.js';
-import { isBinary, meanStderr } from '../stats/descriptive.js';
+import { isBinary, meanStderr, sampleStddev } from '../stats/descriptive.js';
 import { proportionConfidenceInterval } from '../stats/proportion-interval.js';
 import { tInterval } from '../stats/t-interval.js';
 
@@ -72,15 +72,67 @@ export function stderrFor(
     );
     return Number.isFinite(se) ? se : 'N/A';
   }
-  if (aggregation === 'custom') {
-    const se = bootstrapStderr(
-      fn as (items: readonly unknown[]) => number,
-      items,
-      Math.min(bootstrapIters, CUSTOM_ITERS),
-    );
-    return Number.isFinite(se) ? se : 'N/A';
-  }
   return 'N/A';
+}
+
+/**
+ * assay's bootstrap of a custom aggregation (a function lm-eval does not bootstrap): its stderr from at
+ * most 1,000 replicates, and a 95% percentile interval from 1,000. A resample the function cannot
+ * aggregate (it raises, or gives no finite number) leaves both unknown, with the reason in `note`;
+ * the aggregation's own value stands.
+ */
+export interface CustomBootstrap {
+  stderr: number | null;
+  iterations: number;
+  interval?: Interval;
+  note?: string;
+}
+
+export function customBootstrap(
+  fn: AggregationFunction,
+  items: unknown[],
+  bootstrapIters: number,
+): CustomBootstrap {
+  if (bootstrapIters <= 0) return { stderr: null, iterations: 0, note: 'bootstrap_iters is 0' };
+  if (items.length < 2) return { stderr: null, iterations: 0, note: 'fewer than 2 values' };
+  const aggregate = fn as (items: readonly unknown[]) => number;
+  const iterations = Math.min(bootstrapIters, CUSTOM_ITERS);
+  let replicates: Float64Array;
+  let intervalReplicates: Float64Array;
+  try {
+    replicates = bootstrapReplicates(aggregate, items, iterations);
+    intervalReplicates =
+      iterations === CUSTOM_ITERS ? replicates : bootstrapReplicates(aggregate, items, CUSTOM_ITERS);
+  } catch (error) {
+    const name = error instanceof Error ? error.name : 'error';
+    return {
+      stderr: null,
+      iterations,
+      note: `a bootstrap resample failed: ${name}: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  return fromReplicates(replicates, intervalReplicates);
+}
+
+/** stderr and percentile interval of bootstrap replicates; unknown when a replicate is not finite. */
+export function fromReplicates(replicates: Float64Array, intervalReplicates = replicates): CustomBootstrap {
+  const iterations = replicates.length;
+  const bad = replicates.findIndex((replicate) => !Number.isFinite(replicate));
+  if (bad >= 0) {
+    return {
+      stderr: null,
+      iterations,
+      note: `bootstrap resample ${bad + 1} aggregates to ${replicates[bad]}`,
+    };
+  }
+  if (iterations < 2) return { stderr: null, iterations, note: 'fewer than 2 bootstrap replicates' };
+  const stderr = sampleStddev(Array.from(replicates));
+  const result: CustomBootstrap = { stderr, iterations };
+  if (!intervalReplicates.some((replicate) => Number.isNaN(replicate))) {
+    const interval = bootstrapInterval(intervalReplicates, { confidence: 0.95, method: 'percentile' });
+    result.interval = { lo: interval.low, hi: interval.high, level: 0.95, method: 'percentile-bootstrap' };
+  }
+  return result;
 }
 
 /**
@@ -109,9 +161,11 @@ export function intervalFor(
     const interval = tInterval(values, { confidence: level });
     return { lo: interval.low, hi: interval.high, level, method: 't' };
   }
-  const bootstrapped = BOOTSTRAPPED.has(aggregation) || aggregation === 'custom';
+  // A custom aggregation's interval comes with its bootstrap (customBootstrap), from the same replicates.
+  if (aggregation === 'custom') return undefined;
+  const bootstrapped = BOOTSTRAPPED.has(aggregation);
   if (fn && bootstrapped && items.length >= 2 && typeof stderr === 'number') {
-    const iters = CAPPED.has(aggregation) ? 100 : aggregation === 'custom' ? CUSTOM_ITERS : INTERVAL_ITERS;
+    const iters = CAPPED.has(aggregation) ? 100 : INTERVAL_ITERS;
     const replicates = bootstrapReplicates(
       fn as (items: readonly unknown[]) => number,
       items,

@@ -410,7 +410,12 @@ export class PythonRuntime implements PythonBinding {
     items: ReadonlyArray<(PythonValueRef & { key: string }) | { value: unknown }>,
     iterations: number,
     task: string,
-  ): Promise<{ value: unknown; replicates: number[] }> {
+  ): Promise<{
+    value: unknown;
+    replicates: number[];
+    /** Set when a resample raised: which one (1-based) and the error; `replicates` is then empty. */
+    bootstrap_error?: { resample: number; error: { type: string; message: string; frame?: string | null } };
+  }> {
     const encoded = items.map((item) =>
       'store' in item ? [item.store, item.index, item.key] : { v: item.value },
     );

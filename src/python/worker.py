@@ -1290,14 +1290,24 @@ def op_aggregate(request):
     value = fn(items)
     replicates = []
     iterations = request.get("iters") or 0
+    failed = None
     if iterations > 0 and len(items) >= 2:
         # lm-eval's bootstrap_stderr: chunks of min(1000, iters) replicates, chunk i drawn by Random(i).
+        # A resample the function cannot aggregate (no doc of some class) leaves the stderr unknown; the
+        # value above is still the task's score, as in lm-eval, which never bootstraps a function.
         chunk = min(1000, iterations)
-        for index in range(iterations // chunk):
-            rnd = random.Random(index)
-            for _ in range(chunk):
-                replicates.append(float(fn(rnd.choices(items, k=len(items)))))
-    return {"value": encode(value), "replicates": [encode(float(r)) for r in replicates]}
+        try:
+            for index in range(iterations // chunk):
+                rnd = random.Random(index)
+                for _ in range(chunk):
+                    replicates.append(float(fn(rnd.choices(items, k=len(items)))))
+        except Exception as error:  # noqa: BLE001 - any exception of task code on a resample
+            failed = {"resample": len(replicates) + 1, "error": error_record(error)}
+            replicates = []
+    reply = {"value": encode(value), "replicates": [encode(float(r)) for r in replicates]}
+    if failed is not None:
+        reply["bootstrap_error"] = failed
+    return reply
 
 
 def op_group_aggregate(request):

@@ -77,6 +77,7 @@ function metricStats(metrics: MetricResult[]): Record<string, MetricStats> {
         cluster_correction_applied: false,
       };
     }
+    if (m.bootstrap) entry.bootstrap = m.bootstrap;
     if (m.repeats) {
       entry.repeats = {
         k: m.repeats.k,
@@ -216,6 +217,14 @@ export function buildResults(input: BuildInput): ResultsFile {
       const leaves = [...new Set(leafTasks(node).map((task) => task.name))];
       Object.assign(
         entry,
+        // lm-eval's Group.aggregate: the leaf tasks' sample_len summed, each leaf as often as the tree
+        // lists it (get_all_tasks), written before the metrics.
+        {
+          sample_len: leafTasks(node).reduce(
+            (sum, task) => sum + (taskByName.get(task.name)?.sampleLen ?? 0),
+            0,
+          ),
+        },
         metricEntries(aggregated.metrics),
         { sample_count: aggregated.sampleCount },
         partialMark(

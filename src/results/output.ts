@@ -3,6 +3,7 @@ import { fileTimestamp } from '../util/file-timestamp.js';
 import { ensureDirectory, probeWritable } from './output-directory.js';
 import { leaderboardFileName, samplesFileName } from './run-files.js';
 import type { RunOutput } from './run-output.js';
+import { sampleLineJson } from './samples.js';
 import { type CommitStep, recoverStaged, type StagedFile, writeStaged } from './staged-write.js';
 import { sanitizeModelName } from './write.js';
 
@@ -61,7 +62,7 @@ export async function writeOutputs(output: RunOutput, options: WriteOptions): Pr
   if (options.logSamples) {
     for (const [task, lines] of Object.entries(output.samples)) {
       const name = samplesFileName(task, stamp);
-      files.push({ name, content: lines.map((line) => `${JSON.stringify(line)}\n`) });
+      files.push({ name, content: lines.map((line) => `${sampleLineJson(line)}\n`) });
       samples.push(path.join(directory, name));
     }
   }

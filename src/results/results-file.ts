@@ -51,6 +51,19 @@ export interface ResultsFile {
   errors: ErrorsBlock;
   /** Present when the run had a latency cap (`--max_latency_s`): the docs whose requests went over it. */
   timeouts?: TimeoutsBlock;
+  /** Present when a reasoning model answered (think_end_token, or a server's reasoning field). */
+  reasoning?: ReasoningBlock;
+}
+
+/**
+ * Per task, the generations of a reasoning model and how many hit max_gen_toks inside the thinking
+ * section (answer empty, or under the think_end_token rule the thinking text itself); the sample log marks
+ * each with `reasoning[i][j].truncated`.
+ */
+export interface ReasoningBlock {
+  generations: number;
+  truncated_in_thinking: number;
+  by_task: Record<string, { generations: number; truncated_in_thinking: number }>;
 }
 
 /**
@@ -92,6 +105,12 @@ export interface MetricStats {
     estimator: 'miller-2024-eq4';
     cluster_correction_applied: false;
   };
+  /**
+   * A custom aggregation's bootstrap (assay's own: lm-eval bootstraps no function, and writes a
+   * `!function` aggregation's `_stderr` as "N/A"). `stderr` is null when a resample could not be
+   * aggregated (the function raised on it, or gave no finite number), with the reason in `note`.
+   */
+  bootstrap?: { stderr: number | null; iterations: number; note?: string };
   repeats?: {
     k: number;
     questions: number;

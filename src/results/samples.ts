@@ -5,8 +5,9 @@ import type { DocPerplexity } from '../evaluate/perplexity/types.js';
 import type { PlannedDoc } from '../evaluate/plan.js';
 import { instanceArguments } from '../evaluate/requests.js';
 import type { ScoredDoc } from '../evaluate/score.js';
-import type { GeneratedTokens } from '../models/backend.js';
+import type { GeneratedTokens, GenerationThinking } from '../models/backend.js';
 import { pythonScalarStr } from '../python/semantics/format.js';
+import { needsPythonJson, pythonJsonDumps } from '../python/semantics/json-values.js';
 import { pythonStr } from '../python/semantics/literal.js';
 
 /** One line of samples_<task>_<time>.jsonl, with lm-eval's fields and assay's few-shot ids. */
@@ -31,6 +32,12 @@ export interface SampleLine {
    * their log-probabilities; null where the server gave none.
    */
   gen_logprobs?: Array<Array<GeneratedTokens | null>>;
+  /**
+   * Reasoning models, per request and repeat (parallel to `resps`, which hold the answers): the raw
+   * generation with its thinking (`raw`), the server's reasoning field (`reasoning`), and `truncated` when
+   * max_gen_toks was reached inside the thinking; null where a generation had none.
+   */
+  reasoning?: Array<Array<GenerationThinking | null>>;
   /** loglikelihood_rolling tasks: the doc's log-likelihood, token and window counts (see DocPerplexity). */
   ppl_doc?: DocPerplexity;
   [metric: string]: unknown;
@@ -49,6 +56,19 @@ interface DocHashes {
   target: string;
 }
 
+/**
+ * A doc as lm-eval's json.dumps writes it (`indent` 2 for doc_hash, compact in the sample log): floats
+ * as Python writes them (`18.0`). JSON.stringify where that gives the same text (almost every doc).
+ */
+function docJson(doc: unknown, indent?: number): string {
+  return needsPythonJson(doc) ? pythonJsonDumps(doc, indent) : JSON.stringify(doc, null, indent);
+}
+
+/** A sample log line as written: JSON, with the doc's floats as lm-eval writes them. */
+export function sampleLineJson(line: SampleLine): string {
+  return needsPythonJson(line.doc) ? pythonJsonDumps(line) : JSON.stringify(line);
+}
+
 /** Per planned doc, its three hashes, computed once however many filters (sample lines) it has. */
 const docHashesCache = new WeakMap<PlannedDoc, DocHashes>();
 
@@ -58,7 +78,7 @@ function docHashes(planned: PlannedDoc, target = pythonStr(planned.target)): Doc
     const first = planned.instances[0];
     const prompt = first ? String(instanceArguments(first.args).arg_0) : '';
     hashes = {
-      doc: sha256(JSON.stringify(planned.doc, null, 2)),
+      doc: sha256(docJson(planned.doc, 2)),
       prompt: sha256(prompt),
       target: sha256(target),
     };
@@ -108,6 +128,11 @@ export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
   if (scored.timedOut) line.timed_out = true;
   if (planned.instances.some((instance) => instance.genLogprobs?.some((tokens) => tokens !== null))) {
     line.gen_logprobs = planned.instances.map((instance) => instance.genLogprobs ?? []);
+  }
+  if (planned.instances.some((instance) => instance.genThinking)) {
+    line.reasoning = planned.instances.map(
+      (instance) => instance.genThinking ?? instance.resps.map(() => null),
+    );
   }
   // Code metrics: passed / failed / timed_out / error, with the reason, for each program that ran.
   const execution = (scored as ExecutedDoc).execution;

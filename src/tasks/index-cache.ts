@@ -18,7 +18,7 @@ import { SETTLED_MS } from '../util/file-digest.js';
 import type { IndexEntry, IndexRoot, RootScan } from './index-types.js';
 
 /** Bumped whenever what a scan records changes, so caches written by older code are not read. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 export type Fingerprint = [file: string, size: number, mtimeMs: number];
 
@@ -45,7 +45,7 @@ interface CacheFile {
   /** Other files the scan read, absolute. */
   read: Fingerprint[];
   found: CachedEntry[];
-  skipped: Array<{ file: string; code: ErrorCode; message: string; location: ErrorLocation }>;
+  skipped: Array<{ file: string; code: ErrorCode; message: string; location: ErrorLocation; name?: string }>;
 }
 
 function packEntry(entry: IndexEntry, position: Map<string, number>): CachedEntry | undefined {
@@ -178,9 +178,10 @@ export function readCachedScan(
   }
   return {
     found: cache.found.map((packed) => unpackEntry(packed, listed)),
-    skipped: cache.skipped.map(({ file, code, message, location }) => ({
+    skipped: cache.skipped.map(({ file, code, message, location, name }) => ({
       file,
       error: new AssayError(code, message, { location }),
+      ...(name === undefined ? {} : { name }),
     })),
     listed,
     read: cache.read.map(([file]) => file),
@@ -230,11 +231,12 @@ export function writeCachedScan(
     },
     read,
     found,
-    skipped: scan.skipped.map(({ file, error }) => ({
+    skipped: scan.skipped.map(({ file, error, name }) => ({
       file,
       code: error.code,
       message: error.message,
       location: error.location,
+      ...(name === undefined ? {} : { name }),
     })),
   };
   const target = cacheFileOf(cacheDir, root);

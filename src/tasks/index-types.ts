@@ -30,10 +30,20 @@ export interface IndexRoot {
   recursive?: boolean;
 }
 
+/**
+ * A task file the scan could not read, with the name it defines when the file itself parses (its
+ * `include:` failed, say), so that asking for that name says why instead of "unknown task".
+ */
+export interface SkippedFile {
+  file: string;
+  error: AssayError;
+  name?: string;
+}
+
 /** What scanning one root found: entries in path order (duplicates included), unreadable files, inputs. */
 export interface RootScan {
   found: IndexEntry[];
-  skipped: Array<{ file: string; error: AssayError }>;
+  skipped: SkippedFile[];
   /** Files listed in the root (task candidates), sorted. */
   listed: string[];
   /** Other files the scan read (includes outside the root or without a task extension), sorted. */

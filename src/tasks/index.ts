@@ -15,10 +15,10 @@ import {
   readCachedScan,
   writeCachedScan,
 } from './index-cache.js';
-import type { IndexEntry, IndexRoot, RootScan } from './index-types.js';
-import { loadYamlSync, locateLoadError, type YamlMapping } from './yaml-loader.js';
+import type { IndexEntry, IndexRoot, RootScan, SkippedFile } from './index-types.js';
+import { loadYamlSync, locateLoadError, ownMapping, type YamlMapping } from './yaml-loader.js';
 
-export type { EntryFormat, EntryKind, IndexEntry, IndexRoot, RootScan } from './index-types.js';
+export type { EntryFormat, EntryKind, IndexEntry, IndexRoot, RootScan, SkippedFile } from './index-types.js';
 
 export interface TaskLogger {
   warn(message: string): void;
@@ -26,8 +26,11 @@ export interface TaskLogger {
 
 export interface TaskIndex {
   entries: Map<string, IndexEntry>;
-  /** Files that could not be indexed, with the reason (they are also reported to the logger). */
-  skipped: Array<{ file: string; error: AssayError }>;
+  /**
+   * Files that could not be indexed, with the reason (they are also reported to the logger) and, when the
+   * file itself parses, the name it defines.
+   */
+  skipped: SkippedFile[];
 }
 
 export interface BuildIndexOptions {
@@ -213,6 +216,15 @@ function entryOfFile(file: string, read: Set<string>): IndexEntry | undefined {
   return entry;
 }
 
+/** The name a YAML file that failed to load defines, read from the file alone (its includes may be what failed). */
+function definedName(file: string): { name?: string } {
+  if (!/\.ya?ml$/.test(file)) return {};
+  const own = ownMapping(file);
+  const kind = own && kindOf(own);
+  if (!own || !kind) return {};
+  return { name: String(kind === 'task' ? own.task : own.group) };
+}
+
 /** Scans one root: every candidate file, parsed once. */
 export function scanRoot(root: IndexRoot, listed: readonly string[] = listRoot(root)): RootScan {
   const found: IndexEntry[] = [];
@@ -225,7 +237,7 @@ export function scanRoot(root: IndexRoot, listed: readonly string[] = listRoot(r
     } catch (thrown) {
       const error = locateLoadError(thrown);
       if (!(error instanceof AssayError)) throw error;
-      skipped.push({ file, error });
+      skipped.push({ file, error, ...definedName(file) });
     }
   }
   const listedSet = new Set(listed);

@@ -512,3 +512,40 @@ describe('resolveTasks: configs of lm-eval’s tree that assay read differently 
     expect(pipeline.apply(['hello world', 'bye now'], {})).toBe('hello!');
   });
 });
+
+describe('a task whose file fails to load', () => {
+  const task = (name: string, include: string) =>
+    `task: ${name}\ninclude: ${include}\ndataset_path: json\ndataset_kwargs:\n  data_files: data.jsonl\ntest_split: train\ndoc_to_text: q\ndoc_to_target: q\n`;
+
+  it('is named with its file and the reason, not as an unknown task', async () => {
+    const file = await write('broken.yaml', task('broken_task', 'no_such_base.yaml'));
+    const warnings: string[] = [];
+    const error = await caught(resolve(['broken_task'], warnings));
+    expect(error.code).toBe('invalid_config');
+    expect(error.message).toBe(
+      `task "broken_task" is defined in ${file}, which failed to load: include no_such_base.yaml: cannot read ${path.join(dir, 'no_such_base.yaml')}: file not found`,
+    );
+    expect(error.location).toMatchObject({ file, line: 2, task: 'broken_task' });
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('is suggested, marked as failed, for a close name', async () => {
+    const file = await write('broken.yaml', task('broken_task', 'no_such_base.yaml'));
+    const error = await caught(resolve(['broken_tsk']));
+    expect(error.code).toBe('unknown_task');
+    expect(error.message).toBe(
+      `unknown task "broken_tsk"; did you mean: broken_task (in ${file}, which failed to load)?`,
+    );
+  });
+
+  it('named by a group is reported through the group', async () => {
+    const file = await write('broken.yaml', task('broken_task', 'no_such_base.yaml'));
+    await write('g.yaml', 'group: g\ntask:\n  - broken_task\n');
+    const error = await caught(resolve(['g']));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^group g lists task "broken_task", which is defined in ${file}, which failed to load: include no_such_base.yaml`,
+      ),
+    );
+  });
+});

@@ -153,8 +153,38 @@ export class TaskNodeBuilder {
     throw this.unknown(item);
   }
 
+  /**
+   * A name no entry has, which a file that failed to load defines: that file, and why it failed, say more
+   * than "unknown task". Its error keeps the failure's code and location (the `include:` line, say).
+   */
+  private failedToLoad(name: string, lister?: string): AssayError | undefined {
+    const skipped = [...this.index.skipped, ...this.unreadSiblings].find((item) => item.name === name);
+    if (!skipped) return undefined;
+    const { error, file } = skipped;
+    const what = lister ? `group ${lister} lists task "${name}", which` : `task "${name}"`;
+    return new AssayError(
+      error.code,
+      `${what} is defined in ${file}, which failed to load: ${error.message}`,
+      {
+        location: { ...error.location, file: error.location.file ?? file, task: name },
+        cause: error,
+      },
+    );
+  }
+
   private unknown(name: string, message?: string): AssayError {
-    const suggestions = closestNames(name, this.index.entries.keys());
+    const failed = this.failedToLoad(name);
+    if (failed) return failed;
+    // Names defined by files that failed to load are suggested too, marked as such.
+    const unloaded = new Map<string, string>();
+    for (const { name: defined, file } of [...this.index.skipped, ...this.unreadSiblings])
+      if (defined !== undefined && !this.index.entries.has(defined)) unloaded.set(defined, file);
+    const suggestions = closestNames(name, [...this.index.entries.keys(), ...unloaded.keys()]).map(
+      (candidate) =>
+        unloaded.has(candidate)
+          ? `${candidate} (in ${unloaded.get(candidate)}, which failed to load)`
+          : candidate,
+    );
     const hint = suggestions.length ? `; did you mean: ${suggestions.join(', ')}?` : '';
     return new AssayError('unknown_task', `${message ?? `unknown task "${name}"`}${hint}`, {
       location: { task: name },
@@ -317,6 +347,8 @@ export class TaskNodeBuilder {
         return [await this.loadYamlTask({ path: file, config, files: [file] })];
       }
       if (!entry) {
+        const failed = this.failedToLoad(item, groupName);
+        if (failed) throw failed;
         const suggestions = closestNames(item, this.index.entries.keys());
         const hint = suggestions.length ? `; did you mean: ${suggestions.join(', ')}?` : '';
         const unread = this.unreadSiblings.length

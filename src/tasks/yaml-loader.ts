@@ -192,6 +192,18 @@ function parseFile(file: string, memoize = true): ParsedYamlFile {
 }
 
 /**
+ * The file's own top-level mapping, its includes not read; undefined when the file itself does not parse.
+ * For saying which task a file that failed to load defines.
+ */
+export function ownMapping(file: string): YamlMapping | undefined {
+  try {
+    return parseFile(path.resolve(file), false).data;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Loads a YAML file with `include:` merged recursively (included keys first, local keys win, later
  * includes override earlier ones), as lm-eval's `load_yaml` does. `task_list` is not inherited.
  */

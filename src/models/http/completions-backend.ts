@@ -21,6 +21,7 @@ import {
   type UsageSummary,
 } from '../backend.js';
 import { cutAtStops } from '../stop-strings.js';
+import { splitThinking, thinkEndText } from '../thinking.js';
 import type { Tokenizer, TokenizerIdentity } from '../tokenizers/tokenizer.js';
 import {
   type CompletionChoice,
@@ -44,6 +45,16 @@ import { emptyContextPair, encodePrompt } from './special-tokens.js';
 import { streamJobs } from './stream-jobs.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { windowLogprobsFromEcho, windowLogprobsFromPromptLogprobs } from './window-logprobs.js';
+
+/** What the backend is told besides its model args, by whoever builds it. */
+export interface CompletionsSettings {
+  /**
+   * Where the task's stop strings apply with `think_end_token`: only `after` the thinking is removed, the
+   * server getting none (lm-eval's vllm backend, as stops like "\n\n" occur inside thinking; the default),
+   * or on the `server` as well (lm-eval's sglang backend sends them).
+   */
+  stopsWithThinking?: 'after' | 'server';
+}
 
 /** One prompt to score: text (context + continuation) or token ids, and where the continuation starts. */
 interface ScoredPrompt {
@@ -70,6 +81,9 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
   private promptLogprobsSupport: boolean | undefined;
   /** A local tokenizer's identity, recorded in the manifest. */
   private localIdentity?: TokenizerIdentity;
+  /** think_end_token's text, read once (a token id through the tokenizer). */
+  private thinkEnd?: Promise<string>;
+  private readonly stopsWithThinking: 'after' | 'server';
   /** `num_concurrent`: requests in flight at once. */
   readonly concurrency: number;
 
@@ -79,9 +93,11 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
     private readonly cache?: ResponseCache,
     /** tokenizer_backend=huggingface: the local tokenizer, loaded by the caller. */
     localTokenizer?: Tokenizer & { describe(): TokenizerIdentity },
-    /** Injected into its HTTP clients (tests: a sleep that records waits); see HttpClientOptions. */
-    clientOptions: Pick<HttpClientOptions, 'sleep'> = {},
+    /** Injected into its HTTP clients (tests: a sleep that records waits; see HttpClientOptions), and settings. */
+    options: Pick<HttpClientOptions, 'sleep'> & CompletionsSettings = {},
   ) {
+    const { stopsWithThinking = 'after', ...clientOptions } = options;
+    this.stopsWithThinking = stopsWithThinking;
     // Token windows go out as token ids, so token-level scoring needs a tokenizer.
     this.capabilities = {
       loglikelihood: true,
@@ -222,7 +238,11 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
     );
   }
 
-  /** With `gen_logprobs` (local-completions' default) each request also asks for `logprobs: 1`. */
+  /**
+   * With `gen_logprobs` (local-completions' default) each request also asks for `logprobs: 1`. With
+   * `think_end_token` each answer is what follows the thinking, cut at the stop strings there (see
+   * CompletionsSettings), and the generation as sent is kept beside it.
+   */
   async generateWithLogprobs(
     requests: GenerateRequest[],
     progress?: ProgressSink,
@@ -230,6 +250,9 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
   ): Promise<Answer<Generation>[]> {
     const results: Answer<Generation>[] = new Array(requests.length);
     const wantLogprobs = this.args.gen_logprobs ?? this.name !== 'openai-completions';
+    const thinkEnd = requests.length ? await this.thinkEndText() : undefined;
+    const serverStops = (until: string[]) =>
+      thinkEnd !== undefined && this.stopsWithThinking === 'after' ? [] : until;
     let done = 0;
     await streamJobs(
       generationBatches(requests, this.args.batch_size),
@@ -238,12 +261,13 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
         const first = requests[batch[0]];
         const { do_sample: _doSample, ...extra } = first.extra;
         const prompts = await Promise.all(batch.map((index) => this.generationPrompt(requests[index])));
+        const stop = serverStops(first.until);
         const payload: Record<string, unknown> = {
           model: this.args.model,
           prompt: batch.length === 1 ? prompts[0] : prompts,
           max_tokens: first.maxGenToks,
           temperature: first.temperature,
-          ...(first.until.length ? { stop: first.until } : {}),
+          ...(stop.length ? { stop } : {}),
           seed: this.args.seed,
           ...(wantLogprobs ? { logprobs: 1 } : {}),
           ...extra,
@@ -270,7 +294,19 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
             );
             return;
           }
-          const text = cutAtStops(choice.text, requests[index].until);
+          const request = requests[index];
+          if (thinkEnd !== undefined) {
+            const { text, thinking } = splitThinking(
+              choice.text,
+              request.until,
+              thinkEnd,
+              choice.finish_reason,
+              request.context,
+            );
+            results[index] = { text, logprobs: fromCompletionLogprobs(choice.logprobs), thinking };
+            return;
+          }
+          const text = cutAtStops(choice.text, request.until);
           results[index] = { text, logprobs: trimToText(fromCompletionLogprobs(choice.logprobs), text) };
         });
         done += batch.length;
@@ -278,6 +314,14 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
       },
     );
     return results;
+  }
+
+  /** think_end_token's text, or undefined without one; a token id is decoded once by the run's tokenizer. */
+  private thinkEndText(): Promise<string> | undefined {
+    const value = this.args.think_end_token;
+    if (value === undefined) return undefined;
+    this.thinkEnd ??= thinkEndText(value, this.name, (ids) => this.requireTokenizer().decode(ids));
+    return this.thinkEnd;
   }
 
   /** Text to token ids, without BOS, by the run's tokenizer (capability tokenScoring; refused without one). */

@@ -3,7 +3,7 @@ import { HfTokenizer } from '../tokenizers/hf-tokenizer.js';
 import { localTokenizerFolder, tokenizerFolder } from '../tokenizers/tokenizer-folder.js';
 import { autoTokenizerBackend } from './auto-tokenizer.js';
 import { ChatBackend } from './chat-backend.js';
-import { CompletionsBackend } from './completions-backend.js';
+import { CompletionsBackend, type CompletionsSettings } from './completions-backend.js';
 import type { HttpClientOptions } from './http-client.js';
 import { type EndpointDefaults, type HttpModelArgs, parseHttpModelArgs } from './model-args.js';
 
@@ -40,6 +40,8 @@ export type EndpointOverrides = Partial<Pick<EndpointDefaults, 'backend' | 'bosD
 export interface OpenHttpOptions extends EndpointOverrides {
   /** Where a Hub tokenizer is fetched (HF_ENDPOINT, HF_TOKEN, HF_HUB_OFFLINE, HF_HUB_CACHE); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** A completions backend's settings (managed SGLang: stop strings on the server with think_end_token). */
+  settings?: CompletionsSettings;
 }
 
 function parseFor(name: HttpModelName, raw: Record<string, unknown>, overrides: EndpointOverrides = {}) {
@@ -103,7 +105,7 @@ export async function openHttpBackend(
   options: OpenHttpOptions = {},
 ): Promise<CompletionsBackend | ChatBackend> {
   const defaults = DEFAULTS[name];
-  const { env, ...overrides } = options;
+  const { env, settings = {}, ...overrides } = options;
   let args = parseFor(name, raw, overrides);
   if (args.tokenizerBackend === 'auto') {
     const headers = { ...args.headerMap, ...(args.apiKey ? { authorization: `Bearer ${args.apiKey}` } : {}) };
@@ -121,7 +123,7 @@ export async function openHttpBackend(
   const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
   return defaults.chat
     ? new ChatBackend(name, args, cache)
-    : new CompletionsBackend(name, args, cache, tokenizer);
+    : new CompletionsBackend(name, args, cache, tokenizer, settings);
 }
 
 /**

@@ -22,6 +22,7 @@ import type {
   UsageReporting,
   UsageSummary,
 } from '../backend.js';
+import type { CompletionsSettings } from '../http/completions-backend.js';
 import { openHttpBackend, validateHttpModelArgs } from '../http/create.js';
 import { tokenizerFolder } from '../tokenizers/tokenizer-folder.js';
 import { managedBosDefault } from './bos-default.js';
@@ -79,6 +80,14 @@ export async function checkManagedArgs(kind: ServerKind, raw: Record<string, unk
   }
 }
 
+/**
+ * With think_end_token, lm-eval's vllm backend sends the server no task stop strings (they occur inside
+ * thinking) and cuts the answer at them after; its sglang backend sends them to the server as well.
+ */
+function clientSettings(kind: ServerKind): CompletionsSettings {
+  return { stopsWithThinking: kind === 'sglang' ? 'server' : 'after' };
+}
+
 export async function createManagedBackend(
   kind: ServerKind,
   raw: Record<string, unknown>,
@@ -128,7 +137,11 @@ export async function createManagedBackend(
         base_url: `${root}/v1/completions`,
       },
       context.cachePath,
-      { backend: kind, bosDefault: managedBosDefault(kind, args.pretrained) },
+      {
+        backend: kind,
+        bosDefault: managedBosDefault(kind, args.pretrained),
+        settings: clientSettings(kind),
+      },
     );
     const record: ServerRecord = {
       kind,
@@ -170,7 +183,11 @@ async function attachToRunningServer(
       base_url: baseUrl,
     },
     context.cachePath,
-    { backend: args.kind, bosDefault: managedBosDefault(args.kind, args.pretrained ?? model) },
+    {
+      backend: args.kind,
+      bosDefault: managedBosDefault(args.kind, args.pretrained ?? model),
+      settings: clientSettings(args.kind),
+    },
   );
   return new ManagedServerBackend(args.kind, inner, {
     kind: args.kind,

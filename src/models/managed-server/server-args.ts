@@ -109,8 +109,7 @@ const REFUSED: Record<string, string> = {
   prefix_token_id: 'a custom prefix token is not supported; the server tokenizer’s BOS (else EOS) is used',
   custom_prefix_token_id:
     'a custom prefix token is not supported; the server tokenizer’s BOS (else EOS) is used',
-  enable_thinking: 'thinking-tag handling (enable_thinking, think_end_token) is not supported yet',
-  think_end_token: 'thinking-tag handling (enable_thinking, think_end_token) is not supported yet',
+  enable_thinking: 'enable_thinking is not supported yet',
   chat_template_args: 'chat_template_args is not supported yet',
   truncation_side: 'only left truncation (lm-eval’s default) is supported',
   model: "name the model with pretrained= (lm-eval's name for it)",

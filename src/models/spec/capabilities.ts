@@ -75,7 +75,13 @@ export interface UsageSummary {
   latencyP50Ms: number | null;
   latencyP95Ms: number | null;
   tokensIn: number;
+  /** Generated tokens, thinking included (servers count reasoning tokens as completion tokens). */
   tokensOut: number;
+  /**
+   * Of `tokensOut`, the reasoning tokens the server reported (`usage.completion_tokens_details.reasoning_tokens`,
+   * SGLang's `usage.reasoning_tokens`); absent when no answer carried the count.
+   */
+  reasoningTokens?: number;
   costUsd: number | null;
 }
 

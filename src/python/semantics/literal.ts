@@ -17,6 +17,10 @@ export class PythonFloat {
   valueOf(): number {
     return this.value;
   }
+  /** JSON.stringify writes the number (`18`); Python's `18.0` needs json-values.ts' pythonJsonDumps. */
+  toJSON(): number {
+    return this.value;
+  }
 }
 
 const TUPLE = Symbol('python.tuple');
