@@ -250,11 +250,11 @@ export async function startFakeHub(
     const model = models[id];
     const authorized = request.headers.authorization !== undefined;
     if (!model || (model.token && request.headers.authorization !== `Bearer ${model.token}`))
-      return error(authorized ? 404 : 401, 'RepoNotFound');
+      return void error(authorized ? 404 : 401, 'RepoNotFound');
     const commit = model.commits[revision] ? revision : model.refs[revision];
-    if (!commit) return error(404, 'RevisionNotFound');
+    if (!commit) return void error(404, 'RevisionNotFound');
     const file = model.commits[commit].find((candidate) => candidate.path === wanted);
-    if (!file) return error(404, 'EntryNotFound', { 'x-repo-commit': commit });
+    if (!file) return void error(404, 'EntryNotFound', { 'x-repo-commit': commit });
     if (file.lfs) {
       const sha = sha256Of(file.content);
       response.writeHead(302, {
