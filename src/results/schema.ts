@@ -296,6 +296,7 @@ export const pairingSampleSchema = z.object({
   doc_hash: z.string(),
   filter: z.string(),
   error: z.string().optional(),
+  timed_out: z.literal(true).optional(),
   metrics: z.array(z.string()).optional(),
 });
 

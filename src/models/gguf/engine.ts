@@ -84,12 +84,28 @@ export interface EngineInfo {
   scorer: ScorerChoice;
 }
 
+/** A generation from prompt tokens (GgufEngine.generateTokens). */
+export interface TokenGenerateRequest extends Omit<GenerateRequest, 'context'> {
+  tokens: Token[];
+}
+
+export interface TokenGeneration {
+  text: string;
+  /** The generated tokens, an end-of-generation token included (the text omits it). */
+  tokens: Token[];
+  finish: 'stop' | 'length';
+  /** The stop string that ended it, if one did. */
+  stop?: string;
+}
+
 /** Log-probabilities of targets and whether each was the argmax, per scoring input. */
 export interface ScoredInput {
   logprobs: number[];
   greedy: boolean[];
   /** With topK > 0: per target, the topK most likely tokens and their log-probabilities. */
   top?: Array<Array<[Token, number]>>;
+  /** With topK > 0: per target, its rank as vLLM counts it (tokens at least as likely, itself included). */
+  ranks?: number[];
 }
 
 type GgmlTypeNames = Record<number, string>;
@@ -224,12 +240,30 @@ export class GgufEngine {
     return this.info.nCtx;
   }
 
-  tokenize(text: string, withBos: boolean): Token[] {
-    return withBos ? encode(this.tokenizer, text) : this.tokenizer.tokenize(text);
+  /**
+   * `special`: text spelling a special token ("<s>", "<|im_start|>") becomes that token, as Hugging Face
+   * tokenizers (and so vLLM) and llama.cpp's server read prompts; assay's own requests keep it as text.
+   */
+  tokenize(text: string, withBos: boolean, special = false): Token[] {
+    if (!special) return withBos ? encode(this.tokenizer, text) : this.tokenizer.tokenize(text);
+    const tokens = text === '' ? [] : [...this.model.tokenize(text, true)];
+    return withBos && this.tokenizer.addBos && this.tokenizer.bos !== null
+      ? [this.tokenizer.bos, ...tokens]
+      : tokens;
   }
 
   detokenize(tokens: Token[]): string {
     return this.model.detokenize(llamaTokens(tokens), false);
+  }
+
+  /** Special tokens spelled as their text ("<s>", "<|im_start|>"), as a prompt that contains them spells them. */
+  detokenizeSpecial(tokens: Token[]): string {
+    return this.model.detokenize(llamaTokens(tokens), true);
+  }
+
+  /** A control or end-of-generation token: a generation's text omits it. */
+  isSpecialToken(token: Token): boolean {
+    return this.model.isSpecialToken(token as LlamaToken);
   }
 
   /**
@@ -301,13 +335,18 @@ export class GgufEngine {
               if (topK > 0) {
                 // The Map is ordered by probability, most likely first.
                 const top: Array<[Token, number]> = [];
-                for (const [token, probability] of probabilities) {
-                  if (top.length === topK) break;
-                  top.push([token, Math.log(probability)]);
+                let rank = 0;
+                for (const [token, other] of probabilities) {
+                  if (top.length < topK) top.push([token, Math.log(other)]);
+                  if (other >= probability) rank++;
+                  else if (top.length === topK) break;
                 }
                 const tops = results[member].top ?? [];
                 tops[j] = top;
                 results[member].top = tops;
+                const ranks = results[member].ranks ?? [];
+                ranks[j] = rank;
+                results[member].ranks = ranks;
               }
             });
             onDone?.(member);
@@ -414,6 +453,25 @@ export class GgufEngine {
     return results;
   }
 
+  /**
+   * Generation from the given prompt tokens (assay serve's token-id prompts and its own tokenization),
+   * with the generated tokens and why it stopped: 'length' at maxGenToks, else 'stop' (EOS, a stop
+   * string, or the context's end).
+   */
+  async generateTokens(requests: TokenGenerateRequest[], signal?: AbortSignal): Promise<TokenGeneration[]> {
+    const results: TokenGeneration[] = [];
+    for (const request of requests) {
+      if (request.tokens.length === 0) throw new Error('generation needs at least one prompt token');
+      if (request.tokens.length > this.maxLength) {
+        throw new Error(
+          `the prompt has ${request.tokens.length} tokens; the context holds ${this.maxLength}`,
+        );
+      }
+      results.push(await this.generateFrom(this.sequences[0], request.tokens, request, signal));
+    }
+    return results;
+  }
+
   private async generateOne(
     sequence: LlamaContextSequence,
     request: GenerateRequest,
@@ -422,7 +480,17 @@ export class GgufEngine {
     const maxGenToks = Math.max(0, Math.min(request.maxGenToks, this.maxLength - 1));
     const contextTokens = encode(this.tokenizer, request.context).slice(-(this.maxLength - maxGenToks));
     if (contextTokens.length === 0) contextTokens.push(this.tokenizer.prefixToken);
-    if (maxGenToks === 0) return '';
+    return (await this.generateFrom(sequence, contextTokens, request, signal)).text;
+  }
+
+  private async generateFrom(
+    sequence: LlamaContextSequence,
+    contextTokens: Token[],
+    request: Omit<GenerateRequest, 'context'>,
+    signal?: AbortSignal,
+  ): Promise<TokenGeneration> {
+    const maxGenToks = Math.max(0, Math.min(request.maxGenToks, this.maxLength - 1));
+    if (maxGenToks === 0) return { text: '', tokens: [], finish: 'length' };
     const keep = Math.min(
       commonPrefixLength(sequence.contextTokens, contextTokens),
       contextTokens.length - 1,
@@ -441,6 +509,9 @@ export class GgufEngine {
     const tail = llamaTokens(contextTokens.slice(-16));
     const generated: LlamaToken[] = [];
     let pending = llamaTokens(contextTokens.slice(keep));
+    let finish: TokenGeneration['finish'] = 'length';
+    let eog: LlamaToken | undefined;
+    let stop: string | undefined;
     while (generated.length < maxGenToks) {
       if (signal?.aborted) {
         throw new CancelledError(`generation cancelled after ${generated.length} of ${maxGenToks} tokens`);
@@ -450,14 +521,30 @@ export class GgufEngine {
       );
       const outputs = await sequence.controlledEvaluate(items);
       const next = outputs[pending.length - 1]?.next.token;
-      if (next === undefined || next === null || this.model.isEogToken(next)) break;
+      if (next === undefined || next === null || this.model.isEogToken(next)) {
+        finish = 'stop';
+        // The end-of-generation token was generated, as vLLM counts it, though the text omits it.
+        if (next !== undefined && next !== null) eog = next;
+        break;
+      }
       generated.push(next);
       const text = this.model.detokenize(generated, false, tail);
-      if (cutAtStops(text, request.until) !== text) break;
+      const cut = cutAtStops(text, request.until);
+      if (cut !== text) {
+        finish = 'stop';
+        stop = request.until.find((candidate) => candidate !== '' && text.indexOf(candidate) === cut.length);
+        break;
+      }
+      // The context is full: vLLM caps max_tokens at the context, so this is a 'length' finish too.
       if (sequence.nextTokenIndex + 1 >= this.maxLength) break;
       pending = [next];
     }
-    return cutAtStops(this.model.detokenize(generated, false, tail), request.until);
+    return {
+      text: cutAtStops(this.model.detokenize(generated, false, tail), request.until),
+      tokens: eog === undefined ? [...generated] : [...generated, eog],
+      finish,
+      ...(stop !== undefined ? { stop } : {}),
+    };
   }
 
   async close(): Promise<void> {

@@ -22,7 +22,7 @@ import type {
 } from '../backend.js';
 import { renderChatTemplate } from '../chat-template.js';
 import { batchSizeArg, integerArg, parseModelArgs, positiveInteger } from '../model-arg-values.js';
-import type { EngineInfo, EngineOptions } from './engine.js';
+import type { EngineInfo, EngineOptions, TokenGenerateRequest, TokenGeneration } from './engine.js';
 import { keepEngineProcess, takeEngineProcess } from './engine-processes.js';
 import { checkGgufFile } from './model-file.js';
 import type { PromptLogprobs, PromptLogprobsRequest } from './prompt-logprobs.js';
@@ -269,12 +269,27 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     return (await this.call({ method: 'generate', params: requests }, progress, options.signal)) as string[];
   }
 
-  async tokenize(text: string, withBos = false): Promise<number[]> {
-    return (await this.call({ method: 'tokenize', params: { text, withBos } })) as number[];
+  /** `special`: text spelling a special token becomes that token (as a Hugging Face tokenizer reads it). */
+  async tokenize(text: string, withBos = false, special = false): Promise<number[]> {
+    return (await this.call({ method: 'tokenize', params: { text, withBos, special } })) as number[];
   }
 
-  async detokenize(tokens: number[]): Promise<string> {
-    return (await this.call({ method: 'detokenize', params: tokens })) as string;
+  /** Generation from prompt tokens, with the generated tokens and why it stopped (assay serve). */
+  async generateTokens(
+    requests: TokenGenerateRequest[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<TokenGeneration[]> {
+    if (requests.length === 0) return [];
+    return (await this.call(
+      { method: 'generateTokens', params: requests },
+      undefined,
+      options.signal,
+    )) as TokenGeneration[];
+  }
+
+  /** `special`: special tokens spelled as their text ("<s>"), as a prompt that contains them spells them. */
+  async detokenize(tokens: number[], special = false): Promise<string> {
+    return (await this.call({ method: 'detokenize', params: { tokens, special } })) as string;
   }
 
   /** Per-token log-probabilities of whole prompts (what `assay serve` answers `echo` + `logprobs` with). */
