@@ -160,7 +160,7 @@ describe('--model vllm starts vllm serve, evaluates through it and stops it', ()
     try {
       // The same deterministic model behind a local-completions backend, token ids and prompt_logprobs.
       const direct = createHttpBackend('local-completions', {
-        // The server's /tokenize, named: lm-eval's default tokenizer_backend=auto would pick the model's own tokenizer here.
+        // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
         tokenizer_backend: 'remote',
         model: 'm',
         base_url: reference.completionsUrl,
@@ -305,7 +305,7 @@ describe('--model sglang starts python -m sglang.launch_server', () => {
         port,
       ]);
       const direct = createHttpBackend('local-completions', {
-        // The server's /tokenize, named: lm-eval's default tokenizer_backend=auto would pick the model's own tokenizer here.
+        // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
         tokenizer_backend: 'remote',
         model: 'm',
         base_url: reference.completionsUrl,

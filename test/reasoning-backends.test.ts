@@ -119,7 +119,7 @@ describe('think_end_token on completions backends', () => {
     const backend = await openHttpBackend('local-completions', {
       model: 'reasoner',
       base_url: server.completionsUrl,
-      // The server's /tokenize, named: lm-eval's default tokenizer_backend=auto would pick the model's own.
+      // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
       tokenizer_backend: 'remote',
       tokenized_requests: true,
       think_end_token: 151668,

@@ -66,7 +66,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 const served = () =>
   createHttpBackend('local-completions', {
-    // The server's /tokenize, named: lm-eval's default tokenizer_backend=auto would pick the model's own tokenizer here.
+    // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
     tokenizer_backend: 'remote',
     model: 'test',
     base_url: server.completionsUrl,

@@ -211,7 +211,7 @@ describe('assay serve over HTTP on loopback', () => {
 
   it('scores token-id prompts (tokenized_requests=true) as the engine scores the same tokens (1e-4)', async () => {
     const client = createHttpBackend('local-completions', {
-      // The server's /tokenize, named: lm-eval's default tokenizer_backend=auto would pick the model's own tokenizer here.
+      // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
       tokenizer_backend: 'remote',
       model: 'served',
       base_url: `${server.url}/v1/completions`,
@@ -238,7 +238,7 @@ describe('assay serve over HTTP on loopback', () => {
 
   it('with add_bos_token=true, token-id prompts carry BOS and score as the in-process gguf backend (1e-4)', async () => {
     const withBos = createHttpBackend('local-completions', {
-      // The server's /tokenize, named: lm-eval's default tokenizer_backend=auto would pick the model's own tokenizer here.
+      // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
       tokenizer_backend: 'remote',
       model: 'served',
       base_url: `${server.url}/v1/completions`,
@@ -248,7 +248,7 @@ describe('assay serve over HTTP on loopback', () => {
       num_concurrent: 2,
     });
     const without = createHttpBackend('local-completions', {
-      // The server's /tokenize, named: lm-eval's default tokenizer_backend=auto would pick the model's own tokenizer here.
+      // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
       tokenizer_backend: 'remote',
       model: 'served',
       base_url: `${server.url}/v1/completions`,

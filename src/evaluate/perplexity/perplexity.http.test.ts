@@ -32,7 +32,7 @@ describe('strided and chunked perplexity through assay serve', () => {
     inProcess = await GgufBackend.create({ modelPath, threads: 1, sequences: 2, nCtx: 64 });
     server = await startServer({ model: inProcess, name: 'served', port: 0, concurrency: 2 });
     client = createHttpBackend('local-completions', {
-      // The server's /tokenize, named: lm-eval's default tokenizer_backend=auto would pick the model's own tokenizer here.
+      // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
       tokenizer_backend: 'remote',
       model: 'served',
       base_url: `${server.url}/v1/completions`,
@@ -108,7 +108,7 @@ describe('token windows against a vLLM-shaped server', () => {
 
   const backend = (promptLogprobs: boolean | 'auto') =>
     createHttpBackend('local-completions', {
-      // The server's /tokenize, named: lm-eval's default tokenizer_backend=auto would pick the model's own tokenizer here.
+      // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
       tokenizer_backend: 'remote',
       model: 'm',
       base_url: server.completionsUrl,

@@ -353,8 +353,7 @@ describe('local-completions with a local tokenizer', () => {
       add_bos_token: true,
     };
     const local = await openHttpBackend('local-completions', { ...common, tokenizer: spmFolder });
-    // remote named: lm-eval's auto default would pick the model's own tokenizer, since assay serve's
-    // /tokenizer_info has no eos_token (utils.py check_remote_tokenizer_support).
+    // remote named rather than left to lm-eval's auto default (utils.py check_remote_tokenizer_support).
     const remote = await openHttpBackend('local-completions', { ...common, tokenizer_backend: 'remote' });
     try {
       const requests = [

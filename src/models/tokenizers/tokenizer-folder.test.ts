@@ -215,6 +215,29 @@ describe('a name the Hub and the cache cannot answer stops with the ways out', (
     }
   });
 
+  it("lm-eval's auto picks the server's tokenizer when /tokenizer_info answers with eos_token (check_remote_tokenizer_support)", async () => {
+    const server = await startTestServer({}, 1, {
+      routes: {
+        'GET /tokenizer_info': () => ({ status: 200, body: { eos_token: '</s>', bos_token: '<s>' } }),
+      },
+    });
+    try {
+      // Offline with an empty cache: a Hub tokenizer could not be had, so only remote can succeed.
+      const backend = await openHttpBackend(
+        'local-completions',
+        { model: 'org/missing', base_url: server.completionsUrl },
+        undefined,
+        { env: { ...env, HF_HUB_OFFLINE: '1' } },
+      );
+      expect(backend.info().tokenizer).toEqual({ backend: 'remote' });
+      expect(backend.capabilities.tokenScoring).toBe(true);
+      await backend.close();
+      expect(hub.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('assay run says so in one line and exits 2, having sent no completions request', async () => {
     const server = await startTestServer();
     try {
