@@ -34,6 +34,7 @@ import { resolveTasks } from '../tasks/manager.js';
 import { pythonRefsOf, startPythonFor } from '../tasks/python-for-tasks.js';
 import { applyRunMetadata } from '../tasks/run-metadata.js';
 import { type LoadedTask, leafTasks, type TaskNode } from '../tasks/task.js';
+import { checkThinkingTasks } from './thinking-check.js';
 
 export type { Logger };
 
@@ -369,6 +370,12 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
   const recorded = 'api_key' in modelArgs ? { ...modelArgs, api_key: '<redacted>' } : modelArgs;
   const modelName = modelNameFrom(options.model, recorded);
   const prepared = await prepareRun(options, modelName);
+  try {
+    checkThinkingTasks(backendArgs, prepared.nodes, prepared.mcMode);
+  } catch (error) {
+    await closePrepared(prepared);
+    throw error;
+  }
   let backend: ModelBackend;
   try {
     backend = await createBackend(options.model, backendArgs, {

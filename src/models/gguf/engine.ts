@@ -62,6 +62,11 @@ export interface EngineOptions {
   scorer?: 'auto' | 'native' | 'map';
 }
 
+/** A request whose context the backend's chat template rendered (token-requests.ts `encode`'s `special`). */
+export interface ChatTemplated {
+  chatTemplated?: boolean;
+}
+
 export interface EngineInfo {
   architecture: string;
   name?: string;
@@ -78,6 +83,8 @@ export interface EngineInfo {
   addBos: boolean;
   engine: { name: 'node-llama-cpp'; version: string; llamaCpp: string; binary: 'prebuilt' | 'localBuild' };
   chatTemplate?: string;
+  /** Named templates (`tokenizer.chat_template.NAME`), and `tokenizer.chat_template` as `default`. */
+  chatTemplates?: Record<string, string>;
   bosString?: string;
   eosString?: string;
   /** The scoring path in use, and why the native one is not (when it is not). */
@@ -179,6 +186,8 @@ export class GgufEngine {
       throw new Error('the model has neither a BOS nor an EOS token to start scoring from');
     const tokenizer: Tokenizer = {
       tokenize: (text) => (text === '' ? [] : [...model.tokenize(text, false)]),
+      tokenizeSpecial: (text) => (text === '' ? [] : [...model.tokenize(text, true)]),
+      bosText: model.tokens.bosString ?? undefined,
       addBos: addBos && bos !== null,
       prefixToken,
       bos,
@@ -220,7 +229,7 @@ export class GgufEngine {
         llamaCpp: llama.llamaCppRelease.release,
         binary: llama.buildType,
       },
-      chatTemplate: (metadata.tokenizer as { chat_template?: string }).chat_template,
+      ...chatTemplatesOf(metadata.tokenizer as Record<string, unknown>),
       bosString: model.tokens.bosString ?? undefined,
       eosString: model.tokens.eosString ?? undefined,
       scorer: scorer.choice,
@@ -390,11 +399,11 @@ export class GgufEngine {
   }
 
   async loglikelihood(
-    requests: LoglikelihoodRequest[],
+    requests: Array<LoglikelihoodRequest & ChatTemplated>,
     onDone?: (index: number) => void,
   ): Promise<LoglikelihoodResult[]> {
     const inputs = requests.map((request) => {
-      const pair = encodePair(this.tokenizer, request.context, request.continuation);
+      const pair = encodePair(this.tokenizer, request.context, request.continuation, request.chatTemplated);
       return scoringInput(pair.context, pair.continuation, this.maxLength);
     });
     const scored = await this.score(inputs, onDone);
@@ -434,7 +443,7 @@ export class GgufEngine {
   /** Greedy (or seeded sampling when doSample) generation until a stop string, EOS or maxGenToks. */
   /** `signal` stops the generation between tokens (with a CancelledError), leaving the engine usable. */
   async generate(
-    requests: GenerateRequest[],
+    requests: Array<GenerateRequest & ChatTemplated>,
     onDone?: (index: number) => void,
     signal?: AbortSignal,
   ): Promise<string[]> {
@@ -474,11 +483,13 @@ export class GgufEngine {
 
   private async generateOne(
     sequence: LlamaContextSequence,
-    request: GenerateRequest,
+    request: GenerateRequest & ChatTemplated,
     signal?: AbortSignal,
   ): Promise<string> {
     const maxGenToks = Math.max(0, Math.min(request.maxGenToks, this.maxLength - 1));
-    const contextTokens = encode(this.tokenizer, request.context).slice(-(this.maxLength - maxGenToks));
+    const contextTokens = encode(this.tokenizer, request.context, request.chatTemplated).slice(
+      -(this.maxLength - maxGenToks),
+    );
     if (contextTokens.length === 0) contextTokens.push(this.tokenizer.prefixToken);
     return (await this.generateFrom(sequence, contextTokens, request, signal)).text;
   }
@@ -644,4 +655,23 @@ function compareTokens(a: readonly Token[], b: readonly Token[]): number {
   const limit = Math.min(a.length, b.length);
   for (let i = 0; i < limit; i++) if (a[i] !== b[i]) return a[i] - b[i];
   return a.length - b.length;
+}
+
+/**
+ * The chat templates in GGUF metadata: `tokenizer.chat_template`, and llama.cpp's named ones,
+ * `tokenizer.chat_template.NAME` (node-llama-cpp nests keys by their dots and keeps `chat_template.NAME`
+ * whole beside a string `chat_template`).
+ */
+function chatTemplatesOf(
+  tokenizer: Record<string, unknown>,
+): Pick<EngineInfo, 'chatTemplate' | 'chatTemplates'> {
+  const templates: Record<string, string> = {};
+  const main = tokenizer.chat_template;
+  if (typeof main === 'string') templates.default = main;
+  const nested = main && typeof main === 'object' ? Object.entries(main as Record<string, unknown>) : [];
+  const flat = Object.entries(tokenizer)
+    .filter(([key]) => key.startsWith('chat_template.'))
+    .map(([key, value]) => [key.slice('chat_template.'.length), value] as const);
+  for (const [name, value] of [...nested, ...flat]) if (typeof value === 'string') templates[name] = value;
+  return Object.keys(templates).length ? { chatTemplate: templates.default, chatTemplates: templates } : {};
 }

@@ -4,6 +4,8 @@ import {
   type Answer,
   type BackendCapabilities,
   type CallOptions,
+  type ChatMessage,
+  type ChatTemplating,
   type GenerateRequest,
   type Generation,
   type GenerationLogprobs,
@@ -20,6 +22,7 @@ import {
   type UsageReporting,
   type UsageSummary,
 } from '../backend.js';
+import { type ChatTemplateLookup, chatTemplateInfo } from '../chat-template/chat-templates.js';
 import { cutAtStops } from '../stop-strings.js';
 import { splitThinking, thinkEndText } from '../thinking.js';
 import type { Tokenizer, TokenizerIdentity } from '../tokenizers/tokenizer.js';
@@ -68,7 +71,9 @@ interface ScoredPrompt {
  * asks for the prompt's own log-probabilities (`echo: true, logprobs: 1, max_tokens: 1`) and sums the
  * continuation's; generation sends `prompt, max_tokens, temperature, stop, seed`.
  */
-export class CompletionsBackend implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting {
+export class CompletionsBackend
+  implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting, ChatTemplating
+{
   readonly specificationVersion = 'v1';
   readonly capabilities: BackendCapabilities;
   private readonly client: HttpClient;
@@ -95,6 +100,8 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
     localTokenizer?: Tokenizer & { describe(): TokenizerIdentity },
     /** Injected into its HTTP clients (tests: a sleep that records waits; see HttpClientOptions), and settings. */
     options: Pick<HttpClientOptions, 'sleep'> & CompletionsSettings = {},
+    /** The model's chat templates (its tokenizer's), or where they were looked for. */
+    private readonly chatTemplates: ChatTemplateLookup = { missing: 'no tokenizer folder was given' },
   ) {
     const { stopsWithThinking = 'after', ...clientOptions } = options;
     this.stopsWithThinking = stopsWithThinking;
@@ -105,7 +112,7 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
       generate: true,
       tokenScoring: args.tokenized_requests,
       generationLogprobs: true,
-      chatTemplate: false,
+      chatTemplate: 'templates' in chatTemplates,
       usage: true,
     };
     this.concurrency = args.num_concurrent;
@@ -400,7 +407,27 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
             source: 'server',
             rule: 'text prompts: the server tokenizes them with its default special tokens (vLLM and SGLang add BOS where the tokenizer does)',
           },
+      ...chatTemplateInfo(this.chatTemplates),
     };
+  }
+
+  applyChatTemplate(
+    messages: ChatMessage[],
+    options: { addGenerationPrompt: boolean; templateName?: string; warn?: (message: string) => void },
+  ): string {
+    if (!('templates' in this.chatTemplates)) {
+      throw new AssayError(
+        'capability_missing',
+        `${this.name} has no chat template: ${this.chatTemplates.missing}`,
+      );
+    }
+    return this.chatTemplates.templates.applyChatTemplate(messages, options);
+  }
+
+  chatTemplate(templateName?: string): string | undefined {
+    return 'templates' in this.chatTemplates
+      ? this.chatTemplates.templates.chatTemplate(templateName)
+      : undefined;
   }
 
   usage(): UsageSummary {

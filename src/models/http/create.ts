@@ -1,6 +1,14 @@
 import { SqliteResponseCache } from '../../cache/sqlite-response-cache.js';
+import { AssayError } from '../../errors.js';
+import type { ChatTemplateRules } from '../chat-template/chat-templates.js';
+import { findChatTemplates, type TemplateCandidate } from '../chat-template/find-templates.js';
+import { templateVariables } from '../chat-template/template-variables.js';
 import { HfTokenizer } from '../tokenizers/hf-tokenizer.js';
-import { localTokenizerFolder, tokenizerFolder } from '../tokenizers/tokenizer-folder.js';
+import {
+  localTokenizerFolder,
+  type TokenizerFolder,
+  tokenizerFolder,
+} from '../tokenizers/tokenizer-folder.js';
 import { autoTokenizerBackend } from './auto-tokenizer.js';
 import { ChatBackend } from './chat-backend.js';
 import { CompletionsBackend, type CompletionsSettings } from './completions-backend.js';
@@ -42,6 +50,8 @@ export interface OpenHttpOptions extends EndpointOverrides {
   env?: NodeJS.ProcessEnv;
   /** A completions backend's settings (managed SGLang: stop strings on the server with think_end_token). */
   settings?: CompletionsSettings;
+  /** Where a managed server's client reads its chat template, and whose rules apply. */
+  templates?: ChatTemplateOrigin;
 }
 
 function parseFor(name: HttpModelName, raw: Record<string, unknown>, overrides: EndpointOverrides = {}) {
@@ -55,6 +65,18 @@ function tokenizerName(args: HttpModelArgs) {
     : { name: args.model, namedBy: 'model' as const };
 }
 
+/** A chat-completions server renders its own template: template variables have nowhere to go. */
+function checkTemplateArgs(name: HttpModelName, args: HttpModelArgs, label: string): void {
+  if (!DEFAULTS[name].chat) return;
+  const given = (['enable_thinking', 'chat_template_args'] as const).filter((key) => args[key] !== undefined);
+  if (given.length) {
+    throw new AssayError(
+      'bad_model_args',
+      `\`modelArgs\` for ${label}: ${given.join(', ')} are chat-template variables, and a chat-completions server renders its own template; use local-completions (or vllm/sglang), which render the model's template`,
+    );
+  }
+}
+
 /**
  * Checks `--model_args` of an HTTP backend as creating it would, without creating it or reading the
  * network: a local tokenizer path must exist (a Hub id is fetched when the backend is opened).
@@ -66,10 +88,43 @@ export function validateHttpModelArgs(
   label: string = name,
 ): void {
   const args = parseFor(name, raw, { backend: label });
+  checkTemplateArgs(name, args, label);
   if (!DEFAULTS[name].chat && args.tokenizerBackend === 'huggingface') {
     const { name: tokenizer, namedBy } = tokenizerName(args);
     localTokenizerFolder(tokenizer, namedBy);
   }
+}
+
+/**
+ * Where a completions backend's chat template is read, and lm-eval's rules around it. local-completions
+ * (lm-eval's TemplateAPI): the tokenizer's folder, else the model's name; no retry without the system
+ * message. A managed server's client names its own candidates and rules (vllm's, sglang's).
+ */
+export interface ChatTemplateOrigin {
+  candidates: TemplateCandidate[];
+  rule: 'vllm' | 'sglang';
+}
+
+function templatesFor(
+  args: HttpModelArgs,
+  origin: ChatTemplateOrigin | undefined,
+  /** The tokenizer folder already resolved (or downloaded from the Hub): its candidate reads it. */
+  resolved?: TokenizerFolder,
+) {
+  const named: TemplateCandidate[] = origin?.candidates ?? [
+    ...(args.tokenizer !== undefined
+      ? [{ name: args.tokenizer, namedBy: 'tokenizer', revision: args.revision }]
+      : [{ name: args.model, namedBy: 'model', revision: args.revision }]),
+  ];
+  const candidates = named.map((candidate) =>
+    resolved && candidate.name === resolved.name ? { ...candidate, folder: resolved.folder } : candidate,
+  );
+  const rules: ChatTemplateRules = {
+    variables: templateVariables(args, origin?.rule === 'vllm' ? 'vllm' : 'hf'),
+    retryWithoutSystem: origin?.rule === 'vllm',
+    backend: origin?.rule ?? 'local-completions',
+  };
+  return findChatTemplates(candidates, rules);
 }
 
 type CompletionsName = 'local-completions' | 'openai-completions';
@@ -105,25 +160,25 @@ export async function openHttpBackend(
   options: OpenHttpOptions = {},
 ): Promise<CompletionsBackend | ChatBackend> {
   const defaults = DEFAULTS[name];
-  const { env, settings = {}, ...overrides } = options;
+  const { env, settings = {}, templates, ...overrides } = options;
   let args = parseFor(name, raw, overrides);
+  checkTemplateArgs(name, args, overrides.backend ?? name);
   if (args.tokenizerBackend === 'auto') {
     const headers = { ...args.headerMap, ...(args.apiKey ? { authorization: `Bearer ${args.apiKey}` } : {}) };
     // lm-eval's check_remote_tokenizer_support waits 5 s per request.
     const chosen = await autoTokenizerBackend(args.baseUrls[0], headers, Math.min(5000, args.timeout * 1000));
     args = { ...args, tokenizerBackend: chosen };
   }
-  let tokenizer: HfTokenizer | undefined;
+  let folder: TokenizerFolder | undefined;
   if (!defaults.chat && args.tokenizerBackend === 'huggingface') {
     const { name: named, namedBy } = tokenizerName(args);
-    tokenizer = await HfTokenizer.load(
-      await tokenizerFolder(named, { revision: args.revision, namedBy, env }),
-    );
+    folder = await tokenizerFolder(named, { revision: args.revision, namedBy, env });
   }
+  const tokenizer = folder ? await HfTokenizer.load(folder) : undefined;
   const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
   return defaults.chat
     ? new ChatBackend(name, args, cache)
-    : new CompletionsBackend(name, args, cache, tokenizer, settings);
+    : new CompletionsBackend(name, args, cache, tokenizer, settings, templatesFor(args, templates, folder));
 }
 
 /**
@@ -158,6 +213,7 @@ export function createHttpBackend(
 ): CompletionsBackend | ChatBackend {
   const defaults = DEFAULTS[name];
   const args = parseFor(name, raw);
+  checkTemplateArgs(name, args, name);
   if (!defaults.chat && (args.tokenizerBackend === 'huggingface' || args.tokenizerBackend === 'auto')) {
     throw new Error(
       `createHttpBackend: tokenizer_backend=${args.tokenizerBackend} is settled by openHttpBackend (a local tokenizer, or lm-eval's auto default); give tokenizer_backend=remote|none or tokenized_requests=false`,
@@ -166,5 +222,5 @@ export function createHttpBackend(
   const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
   return defaults.chat
     ? new ChatBackend(name, args, cache, clientOptions)
-    : new CompletionsBackend(name, args, cache, undefined, clientOptions);
+    : new CompletionsBackend(name, args, cache, undefined, clientOptions, templatesFor(args, undefined));
 }

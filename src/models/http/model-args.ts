@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
+import { TEMPLATE_VARIABLE_ARGS } from '../chat-template/template-variables.js';
 import {
   batchSizeArg,
   integerArg,
@@ -81,6 +82,7 @@ const schema = z
      * follows its last occurrence (lm-eval's postprocess_generated_text), and the stop strings apply after.
      */
     think_end_token: thinkEndTokenSchema.optional(),
+    ...TEMPLATE_VARIABLE_ARGS,
   })
   .strict();
 

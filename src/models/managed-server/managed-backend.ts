@@ -7,6 +7,8 @@ import type {
   Answer,
   BackendCapabilities,
   CallOptions,
+  ChatMessage,
+  ChatTemplating,
   GenerateRequest,
   Generation,
   GenerationLogprobs,
@@ -141,6 +143,7 @@ export async function createManagedBackend(
         backend: kind,
         bosDefault: managedBosDefault(kind, args.pretrained),
         settings: clientSettings(kind),
+        templates: { candidates: args.templateFrom, rule: kind },
       },
     );
     const record: ServerRecord = {
@@ -187,6 +190,10 @@ async function attachToRunningServer(
       backend: args.kind,
       bosDefault: managedBosDefault(args.kind, args.pretrained ?? model),
       settings: clientSettings(args.kind),
+      templates: {
+        candidates: args.templateFrom.length ? args.templateFrom : [{ name: model, namedBy: 'pretrained' }],
+        rule: args.kind,
+      },
     },
   );
   return new ManagedServerBackend(args.kind, inner, {
@@ -201,10 +208,12 @@ async function attachToRunningServer(
   });
 }
 
-type ClientMethods = TokenScoring & GenerationLogprobs & UsageReporting;
+type ClientMethods = TokenScoring & GenerationLogprobs & UsageReporting & ChatTemplating;
 
 /** The local-completions backend, raced against the server's death, which ends the run with its log. */
-class ManagedServerBackend implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting {
+class ManagedServerBackend
+  implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting, ChatTemplating
+{
   readonly specificationVersion = 'v1';
   readonly capabilities: BackendCapabilities;
 
@@ -271,6 +280,17 @@ class ManagedServerBackend implements ModelBackend, TokenScoring, GenerationLogp
 
   usage(): UsageSummary {
     return this.required('usage')();
+  }
+
+  applyChatTemplate(
+    messages: ChatMessage[],
+    options: { addGenerationPrompt: boolean; templateName?: string; warn?: (message: string) => void },
+  ): string {
+    return this.required('applyChatTemplate')(messages, options);
+  }
+
+  chatTemplate(templateName?: string): string | undefined {
+    return this.required('chatTemplate')(templateName);
   }
 
   info(): ModelInfo {

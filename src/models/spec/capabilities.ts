@@ -52,11 +52,20 @@ export interface GenerationLogprobs {
   ): Promise<Answer<Generation>[]>;
 }
 
-/** Capability `chatTemplate`: renders chat messages into one prompt (`--apply_chat_template`). */
+/**
+ * Capability `chatTemplate`: renders chat messages into one prompt (`--apply_chat_template`), as lm-eval's
+ * `apply_chat_template(chat_history, add_generation_prompt)`: without a generation prompt the prompt
+ * continues the final (assistant) message (transformers' `continue_final_message`).
+ */
 export interface ChatTemplating {
   applyChatTemplate(
     messages: ChatMessage[],
-    options: { addGenerationPrompt: boolean; templateName?: string },
+    options: {
+      addGenerationPrompt: boolean;
+      templateName?: string;
+      /** Told what lm-eval warns about (a template that raised, rendered again without the system message). */
+      warn?: (message: string) => void;
+    },
   ): string;
   /** The raw Jinja chat template, recorded in results; undefined when the renderer is not a template. */
   chatTemplate(templateName?: string): string | undefined;

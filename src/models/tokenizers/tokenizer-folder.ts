@@ -1,5 +1,6 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { HubCache, hubCacheDir, isCommitHash } from '../../data/hub/cache.js';
 import { type ModelSnapshot, modelFiles } from '../../data/hub/model-files.js';
 import { looksLikeHubId } from '../../data/hub/repo-id.js';
 import { AssayError } from '../../errors.js';
@@ -96,6 +97,40 @@ export function localTokenizerFolder(
     throw new AssayError('not_found', `${label}: no such file or folder`);
   }
   return undefined;
+}
+
+/**
+ * A tokenizer named by a path, or by a Hub id already in the Hugging Face cache (`refs/<revision>` → the
+ * snapshot holding tokenizer.json), without any network: for what must not download, such as the chat
+ * template lookup of a backend made for runs that may never use one. Throws not_found when the cache
+ * lacks it.
+ */
+export function cachedTokenizerFolder(
+  name: string,
+  options: { revision?: string; env?: NodeJS.ProcessEnv; namedBy?: string } = {},
+): TokenizerFolder {
+  const label = `${options.namedBy ?? 'tokenizer'}=${name}`;
+  const local = localTokenizerFolder(name, options.namedBy === 'model' ? 'model' : 'tokenizer');
+  if (local) return local;
+  const revision = options.revision ?? 'main';
+  const cache = new HubCache(hubCacheDir(options.env), name, 'model');
+  const ref = cache.refPath(revision);
+  const commit = isCommitHash(revision)
+    ? revision
+    : existsSync(ref)
+      ? readFileSync(ref, 'utf8').trim()
+      : undefined;
+  const file = commit ? cache.snapshotPath(commit, TOKENIZER_FILE) : undefined;
+  if (!commit || !file || !existsSync(file)) {
+    throw new AssayError(
+      'not_found',
+      `${label}: not a file or folder, and the Hugging Face cache (${cache.folder}) has no ${TOKENIZER_FILE} at revision "${revision}"`,
+    );
+  }
+  return {
+    ...withFiles(name, cache.snapshotDir(commit), file),
+    hub: { repo: name, revision, commit, from: 'cache' },
+  };
 }
 
 /** Where a tokenizer's files are: a local path as it is, a Hub id downloaded (or found) in the cache. */
