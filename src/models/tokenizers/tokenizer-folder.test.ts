@@ -135,6 +135,25 @@ describe('a Hub id is downloaded into the Hugging Face cache as huggingface_hub 
     expect(hub.requests[0].url).toBe('/org/tiny/resolve/v1/tokenizer.json');
   });
 
+  it('local-completions reads the chat template of the tokenizer it downloaded (chat_template.jinja at revision v1)', async () => {
+    const backend = await openHttpBackend(
+      'local-completions',
+      {
+        model: 'org/tiny',
+        revision: 'v1',
+        base_url: 'http://127.0.0.1:9/v1/completions',
+        tokenizer_backend: 'huggingface',
+      },
+      undefined,
+      { env },
+    );
+    expect(backend.chatTemplate()).toBe(new TextDecoder().decode(TEMPLATE));
+    expect(backend.applyChatTemplate([{ role: 'user', content: 'hi' }], { addGenerationPrompt: true })).toBe(
+      'hi',
+    );
+    await backend.close();
+  });
+
   it('reuses the cache: online it only asks for metadata; offline or with the Hub down it asks nothing', async () => {
     const first = await tokenizerFolder('org/tiny', { env });
     const downloads = hub.requests.filter((request) => request.method === 'GET').length;
