@@ -393,14 +393,12 @@ class Handler {
         'the model has no tokenizer.chat_template in its metadata; use /v1/completions',
       );
     }
-    if (body.continue_final_message) {
-      throw new HttpError(400, 'continue_final_message is not supported here yet');
-    }
-    if (body.chat_template_kwargs && Object.keys(body.chat_template_kwargs).length > 0) {
-      throw new HttpError(400, 'chat_template_kwargs is not supported here yet');
-    }
+    // vLLM's request fields: the two flags are independent (lm-eval's default ties them), and
+    // chat_template_kwargs are template variables.
     return model.applyChatTemplate(body.messages, {
       addGenerationPrompt: body.add_generation_prompt ?? true,
+      continueFinalMessage: body.continue_final_message ?? false,
+      variables: body.chat_template_kwargs ?? undefined,
     });
   }
 

@@ -273,6 +273,21 @@ describe("vLLM's /tokenize and token handling", () => {
       (await post('/tokenize', { prompt: '<|im_start|>user\nHi<|im_end|>\n', add_special_tokens: false }))
         .json.tokens,
     );
+    // vLLM's continue_final_message, independent of add_generation_prompt: transformers renders the chat
+    // and cuts it after the final message's content (its end tag goes).
+    const continued = await post('/tokenize', {
+      messages: [...messages, { role: 'assistant', content: 'Hel' }],
+      add_generation_prompt: false,
+      continue_final_message: true,
+    });
+    expect(continued.json.tokens).toEqual(
+      (
+        await post('/tokenize', {
+          prompt: '<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\nHel',
+          add_special_tokens: false,
+        })
+      ).json.tokens,
+    );
     expect((await post('/tokenize', { prompt: 'x', messages })).status).toBe(400);
     const info = (await (await fetch(`${server.url}/tokenizer_info`)).json()) as Record<string, unknown>;
     expect(info).toMatchObject({

@@ -92,14 +92,14 @@ export class ChatTemplates implements ChatTemplating {
 
   applyChatTemplate(
     messages: ChatMessage[],
-    options: { addGenerationPrompt: boolean; templateName?: string; warn?: (message: string) => void },
+    options: Parameters<ChatTemplating['applyChatTemplate']>[1],
   ): string {
     const { name, text } = this.select(options.templateName);
     const render = (chat: ChatMessage[]) =>
       renderChatTemplate(text, chat, {
         addGenerationPrompt: options.addGenerationPrompt,
-        continueFinalMessage: !options.addGenerationPrompt,
-        variables: { ...this.source.specialTokens, ...this.rules.variables },
+        continueFinalMessage: options.continueFinalMessage ?? !options.addGenerationPrompt,
+        variables: { ...this.source.specialTokens, ...this.rules.variables, ...options.variables },
         now: this.now,
       });
     const label = `chat template "${name}" of ${this.source.origin}`;

@@ -379,7 +379,7 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
 
   applyChatTemplate(
     messages: ChatMessage[],
-    options: { addGenerationPrompt: boolean; templateName?: string; warn?: (message: string) => void },
+    options: Parameters<ChatTemplating['applyChatTemplate']>[1],
   ): string {
     if (!this.templates) {
       throw new AssayError(

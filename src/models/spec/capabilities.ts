@@ -62,6 +62,13 @@ export interface ChatTemplating {
     messages: ChatMessage[],
     options: {
       addGenerationPrompt: boolean;
+      /**
+       * transformers' continue_final_message. Default: `!addGenerationPrompt`, as lm-eval asks for it;
+       * a server answering a chat request (vLLM's semantics) passes its own.
+       */
+      continueFinalMessage?: boolean;
+      /** Template variables of the request (vLLM's chat_template_kwargs); they win over the model's own. */
+      variables?: Record<string, unknown>;
       templateName?: string;
       /** Told what lm-eval warns about (a template that raised, rendered again without the system message). */
       warn?: (message: string) => void;
