@@ -169,6 +169,24 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
       'no ★: no full run is significantly better than every other full run (2) on this task',
     );
     await page.screenshot({ path: path.join(artifacts, 'runs.png'), fullPage: true });
+    // In a narrow window the matrix scrolls in its frame (made short here: four runs fill no window):
+    // scrolled right and down, the run names stay at its left edge and the header row at its top.
+    await page.setViewportSize({ width: 640, height: 500 });
+    const frame = page.locator('.matrix-scroll');
+    await frame.evaluate((element) => {
+      (element as HTMLElement).style.maxHeight = '120px';
+      element.scrollTo(10_000, 10_000);
+    });
+    const frameBox = await frame.boundingBox();
+    const scrolled = await frame.evaluate((element) => [element.scrollLeft, element.scrollTop]);
+    expect(scrolled[0]).toBeGreaterThan(0);
+    expect(scrolled[1]).toBeGreaterThan(0);
+    const nameBox = await page.locator('tbody tr:last-child td.run-name').boundingBox();
+    const headerBox = await page.locator('thead th[data-column^="task:"]').first().boundingBox();
+    expect(Math.abs((nameBox?.x ?? -1) - (frameBox?.x ?? 0) - 1)).toBeLessThanOrEqual(1);
+    expect(Math.abs((headerBox?.y ?? -1) - (frameBox?.y ?? 0) - 1)).toBeLessThanOrEqual(1);
+    await page.screenshot({ path: path.join(artifacts, 'runs-scrolled.png') });
+    await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByLabel('Search runs').fill('seed=2');
     await expect.poll(() => rows.count()).toBe(1);
     await page.getByLabel('Search runs').fill('');
@@ -368,6 +386,9 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
     const results = readJson<Sample>(findOne(runDirectory('seed1'), /^results_.*\.json$/));
     await page.goto(pathToFileURL(path.join(site, 'index.html')).href);
     await expect.poll(() => page.locator('[data-testid="runs-table"] tbody tr').count()).toBe(4);
+    // The ★s were ranked at export: the two seeds do not differ significantly (see the Runs page test).
+    await page.locator('[data-testid="runs-table"][data-stars="ready"]').waitFor();
+    expect(await page.locator('[data-testid="runs-table"] .best-mark').count()).toBe(0);
     await page.locator('tr', { hasText: 'seed=1' }).locator('a.model').click();
     const row = page.locator(
       '[data-testid="scores-table"] tr[data-task="viewer_colours"][data-metric="acc"]',
@@ -377,8 +398,11 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
       results.results.viewer_colours['acc,none'].toFixed(4),
     );
     await page.locator('a', { hasText: 'samples' }).click();
-    await page.getByLabel('Outcome').selectOption('incorrect');
     const lines = readJsonl<Sample>(findOne(runDirectory('seed1'), /^samples_viewer_colours_.*\.jsonl$/));
+    // The first sample selected and named in the address, from file:// too.
+    await expect.poll(() => new URL(page.url()).hash).toMatch(new RegExp(`\\?doc=${lines[0].doc_id}$`));
+    expect(await page.getByTestId('sample-detail').getAttribute('data-doc')).toBe(String(lines[0].doc_id));
+    await page.getByLabel('Outcome').selectOption('incorrect');
     await expect
       .poll(() => page.getByTestId('sample-count').innerText())
       .toBe(`${lines.filter((line) => line.acc === 0).length} of ${lines.length} samples`);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findOne, readJson, readJsonl, repoRoot, tempDir } from '../../test/helpers.js';
+import { findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from '../../test/helpers.js';
 import {
   copyRun,
   discordant,
@@ -24,6 +24,7 @@ const fixtureTask = path.join(repoRoot, 'test/fixtures/viewer/colours.yaml');
  */
 describe('the ★ of a task column (significantly better than every other full run)', () => {
   let base: string;
+  let lastRoot = '';
   const seed = (n: 1 | 2) => path.join(base, `seed${n}`, 'dummy');
   const accOf = (directory: string) =>
     readJson<ResultsJson>(findOne(directory, /^results_.*\.json$/)).results.viewer_colours as {
@@ -46,9 +47,10 @@ describe('the ★ of a task column (significantly better than every other full r
     }
   }, 60_000);
 
-  /** Stars of a folder made of the named copies; returns the column's star and a run id → folder map. */
+  /** Stars of a folder made of the named copies: the column's star, and it with folder names for ids. */
   async function starOf(copies: Record<string, { from: string; edit?: Edit }>) {
     const root = tempDir('assay-stars-case-');
+    lastRoot = root;
     for (const [name, { from, edit }] of Object.entries(copies))
       copyRun(from, path.join(root, name, 'dummy'), edit);
     const { runs, problems } = await discoverRuns([root]);
@@ -71,6 +73,9 @@ describe('the ★ of a task column (significantly better than every other full r
       seed1: { from: seed(1) },
     });
     expect(named).toEqual({ run: null, entrants: 4, beaten: [] });
+    const tie = runCli(['compare', path.join(lastRoot, 'a'), path.join(lastRoot, 'b'), '--format', 'json']);
+    expect(tie.status, tie.stderr).toBe(0);
+    expect(JSON.parse(tie.stdout).tasks[0].outcome).toBe('no detectable difference');
     expect(star.note).toBe(
       'no ★: no full run is significantly better than every other full run (4) on this task',
     );
@@ -116,6 +121,19 @@ describe('the ★ of a task column (significantly better than every other full r
     ]);
     expect(star.beaten.every((win) => win.pValueAdjusted !== null && win.pValueAdjusted < 0.05)).toBe(true);
     expect(star.note).toMatch(/^★: significantly better than each of the 2 other full runs/);
+    // The CLI says the same of each pair (house rule 16: one computation for both views).
+    for (const other of ['seed1', 'seed2']) {
+      const result = runCli([
+        'compare',
+        path.join(lastRoot, other),
+        path.join(lastRoot, 'perfect'),
+        '--format',
+        'json',
+      ]);
+      expect(result.status, result.stderr).toBe(0);
+      const [row] = JSON.parse(result.stdout).tasks;
+      expect([row.name, row.outcome]).toEqual(['viewer_colours', 'B better']);
+    }
   });
 
   it('without sample logs, compares by the 95% interval of the difference', async () => {
