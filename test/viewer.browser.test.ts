@@ -166,7 +166,7 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
     await page.locator('[data-testid="runs-table"][data-stars="ready"]').waitFor();
     expect(await page.locator('[data-testid="runs-table"] .best-mark').count()).toBe(0);
     expect(await page.locator('th[data-column="task:viewer_colours"]').getAttribute('title')).toBe(
-      'no ★: no full run is significantly better than every other full run (2) on this task',
+      'no ★: the best score is not significantly better than every other full run’s (2 full runs)',
     );
     await page.screenshot({ path: path.join(artifacts, 'runs.png'), fullPage: true });
     // In a narrow window the matrix scrolls in its frame (made short here: four runs fill no window):
@@ -440,7 +440,7 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
       expect(await table.locator('.best-mark').count()).toBe(0);
       expect(await table.locator('td.score.best').count()).toBe(0);
       expect(await page.locator('th[data-column="task:viewer_colours"]').getAttribute('title')).toBe(
-        'no ★: no full run is significantly better than every other full run (4) on this task',
+        'no ★: 3 full runs share the best score, 1',
       );
       await page.screenshot({ path: path.join(artifacts, 'tie.png'), fullPage: true });
       await page.close();

@@ -56,7 +56,7 @@ describe('the ★ of a task column (significantly better than every other full r
     const { runs, problems } = await discoverRuns([root]);
     expect(problems).toEqual([]);
     const folder = new Map(runs.map((run) => [run.summary.id, run.summary.label.split('/')[0]]));
-    const [star] = taskStars(runs).stars.filter((entry) => entry.task === 'viewer_colours');
+    const [star] = (await taskStars(runs)).stars.filter((entry) => entry.task === 'viewer_colours');
     const named = (entry: TaskStar) => ({
       run: entry.run && folder.get(entry.run),
       entrants: entry.entrants,
@@ -65,7 +65,7 @@ describe('the ★ of a task column (significantly better than every other full r
     return { star, named: named(star) };
   }
 
-  it('gives none to runs tied at the top: with sample logs (paired) or without (intervals)', async () => {
+  it('gives none to runs tied at the top (with sample logs or without), as assay compare finds no difference', async () => {
     const { star, named } = await starOf({
       a: { from: seed(1), edit: perfect() },
       b: { from: seed(1), edit: perfect() },
@@ -76,9 +76,7 @@ describe('the ★ of a task column (significantly better than every other full r
     const tie = runCli(['compare', path.join(lastRoot, 'a'), path.join(lastRoot, 'b'), '--format', 'json']);
     expect(tie.status, tie.stderr).toBe(0);
     expect(JSON.parse(tie.stdout).tasks[0].outcome).toBe('no detectable difference');
-    expect(star.note).toBe(
-      'no ★: no full run is significantly better than every other full run (4) on this task',
-    );
+    expect(star.note).toBe('no ★: 3 full runs share the best score, 1');
   });
 
   it('gives none to a lead within the noise (the two dummy seeds)', async () => {
@@ -88,8 +86,20 @@ describe('the ★ of a task column (significantly better than every other full r
     // The fixture's premise: the seeds' scores differ, but far from significantly by any McNemar test.
     expect(accOf(seed(1))['acc,none']).not.toBe(accOf(seed(2))['acc,none']);
     expect(exactMcNemarP(aOnly, bOnly)).toBeGreaterThan(0.5);
-    const { named } = await starOf({ seed1: { from: seed(1) }, seed2: { from: seed(2) } });
-    expect(named).toEqual({ run: null, entrants: 2, beaten: [] });
+    const paired = await starOf({ seed1: { from: seed(1) }, seed2: { from: seed(2) } });
+    expect(paired.named).toEqual({ run: null, entrants: 2, beaten: [] });
+    expect(paired.star.note).toBe(
+      'no ★: the best score is not significantly better than every other full run’s (2 full runs)',
+    );
+    // Without sample logs: the runs' 95% intervals overlap almost entirely, so the difference's includes 0.
+    const [low, high] = accOf(seed(1))['acc_ci,none'];
+    const [low2, high2] = accOf(seed(2))['acc_ci,none'];
+    expect(Math.min(high, high2) - Math.max(low, low2)).toBeGreaterThan(0.15);
+    const intervals = await starOf({
+      seed1: { from: seed(1), edit: withoutSamples },
+      seed2: { from: seed(2), edit: withoutSamples },
+    });
+    expect(intervals.named).toEqual({ run: null, entrants: 2, beaten: [] });
   });
 
   it('stars a run significantly better than each other full run; a partial run neither blocks nor gets it', async () => {

@@ -9,8 +9,10 @@
  *   Newcombe), "B better". A pair whose logs cannot be paired (no shared docs) is not "better".
  *
  * "Better than every other" is an intersection-union test: each comparison at level 0.05 gives the whole
- * claim level 0.05, with no adjustment for the number of runs. Ties (equal scores, or differences within
- * the noise) get no star. Partial runs (--limit, --samples) neither get nor block a star: they cover part
+ * claim level 0.05, with no adjustment for the number of runs. Only the run with the best score is a
+ * candidate (a full run's score is the mean its paired test compares; a candidate that is not the best
+ * could only win on docs its score does not count, and is never starred): runs tied at the best score,
+ * and a best score within the noise of another, get no star. Partial runs (--limit, --samples) neither get nor block a star: they cover part
  * of the task, so their score ranks with nothing (the Runs page flags them). A column with fewer than two
  * full runs, or a metric of unknown direction, has none.
  */
@@ -25,7 +27,7 @@ import { cellScore, type MatrixColumn, matrixColumns } from './results-matrix.js
 
 type Win = TaskStar['beaten'][number];
 
-export function taskStars(runs: DiscoveredRun[]): StarsResponse {
+export async function taskStars(runs: DiscoveredRun[]): Promise<StarsResponse> {
   const samples = cachedReader();
   const paired = new Map<string, ReturnType<typeof compareLoadedRuns> | null>();
   const sides = new Map<DiscoveredRun, LeaderboardSide>();
@@ -79,7 +81,8 @@ export function taskStars(runs: DiscoveredRun[]): StarsResponse {
       : null;
   };
 
-  const stars = matrixColumns(runs.map((run) => run.summary)).map((column): TaskStar => {
+  const stars: TaskStar[] = [];
+  for (const column of matrixColumns(runs.map((run) => run.summary))) {
     const base = { task: column.task, metric: column.metric, filter: column.filter };
     const entrants = runs
       .filter((run) => !run.summary.partial)
@@ -92,37 +95,50 @@ export function taskStars(runs: DiscoveredRun[]): StarsResponse {
       beaten: [],
       note,
     });
-    if (column.higherIsBetter === null)
-      return none('no ★: the metric’s direction (higher or lower is better) is not recorded');
-    if (entrants.length < 2)
-      return none(
-        `no ★: a ★ needs two or more full runs scored on ${column.metric}; there is ${entrants.length}`,
-      );
-    const direction = column.higherIsBetter ? -1 : 1;
-    // Best first: the likely winner is tried first, and a loser fails on its first comparison.
-    entrants.sort((a, b) => direction * (a.value - b.value));
-    for (const { run } of entrants) {
-      const beaten: Win[] = [];
-      for (const { run: other } of entrants) {
-        if (other === run) continue;
-        const win = beats(run, other, column);
-        if (!win) break;
-        beaten.push(win);
-      }
-      if (beaten.length === entrants.length - 1) {
-        const count = (method: Win['method']) => beaten.filter((win) => win.method === method).length;
-        return {
-          ...base,
-          run: run.summary.id,
-          entrants: entrants.length,
-          beaten,
-          note: `★: significantly better than each of the ${beaten.length} other full run${beaten.length === 1 ? '' : 's'} (as \`assay compare\` reports: ${count('paired')} by the paired test on the sample logs, Holm-adjusted p < 0.05; ${count('intervals')} by the 95% interval of the difference, without sample logs)`,
-        };
-      }
+    if (column.higherIsBetter === null) {
+      stars.push(none('no ★: the metric’s direction (higher or lower is better) is not recorded'));
+      continue;
     }
-    return none(
-      `no ★: no full run is significantly better than every other full run (${entrants.length}) on this task`,
-    );
-  });
+    if (entrants.length < 2) {
+      stars.push(
+        none(`no ★: a ★ needs two or more full runs scored on ${column.metric}; there is ${entrants.length}`),
+      );
+      continue;
+    }
+    // Best first. Only the best score can be significantly better than all the others (a full run's
+    // score is the mean its paired test compares), so one candidate is tested, against the closest first.
+    const direction = column.higherIsBetter ? -1 : 1;
+    entrants.sort((a, b) => direction * (a.value - b.value));
+    const [top, ...others] = entrants;
+    const tied = others.filter((entry) => entry.value === top.value).length;
+    if (tied > 0) {
+      stars.push(none(`no ★: ${tied + 1} full runs share the best score, ${top.value}`));
+      continue;
+    }
+    const beaten: Win[] = [];
+    for (const { run: other } of others) {
+      const win = beats(top.run, other, column);
+      if (!win) break;
+      beaten.push(win);
+      // A pair of big logs takes a second or more: let the server answer other requests between them.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (beaten.length < others.length) {
+      stars.push(
+        none(
+          `no ★: the best score is not significantly better than every other full run’s (${entrants.length} full runs)`,
+        ),
+      );
+      continue;
+    }
+    const count = (method: Win['method']) => beaten.filter((win) => win.method === method).length;
+    stars.push({
+      ...base,
+      run: top.run.summary.id,
+      entrants: entrants.length,
+      beaten,
+      note: `★: significantly better than each of the ${beaten.length} other full run${beaten.length === 1 ? '' : 's'} (as \`assay compare\` reports: ${count('paired')} by the paired test on the sample logs, Holm-adjusted p < 0.05; ${count('intervals')} by the 95% interval of the difference, without sample logs)`,
+    });
+  }
   return { stars };
 }

@@ -25,7 +25,7 @@ export class ViewerStore {
   private discoveredAt = 0;
   private readonly indexes = new Map<string, SampleIndex>();
   /** The ★s of the last set of runs: rediscovery every few seconds does not redo the paired tests. */
-  private starsFor: { key: string; stars: StarsResponse } | null = null;
+  private starsFor: { key: string; stars: Promise<StarsResponse> } | null = null;
 
   constructor(readonly roots: string[]) {}
 
@@ -73,7 +73,14 @@ export class ViewerStore {
     const { runs } = await this.refresh();
     // A run's id is its results file; a rewritten file has a new name, so ids say what changed.
     const key = runs.map((run) => `${run.summary.id}:${run.summary.sampleTasks.join(',')}`).join(';');
-    if (this.starsFor?.key !== key) this.starsFor = { key, stars: taskStars(runs) };
+    if (this.starsFor?.key !== key) {
+      const stars = taskStars(runs);
+      this.starsFor = { key, stars };
+      // A failure is reported to this request and not kept: the next one tries again.
+      stars.catch(() => {
+        if (this.starsFor?.stars === stars) this.starsFor = null;
+      });
+    }
     return this.starsFor.stars;
   }
 
