@@ -12,6 +12,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateTasks } from '../src/evaluate/validate.js';
 import { evaluate } from '../src/run/evaluate.js';
+import { bareInterpreter, canImport } from './fixtures/python/bare-interpreter.js';
 import { testInterpreters } from './fixtures/python/interpreters.js';
 import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
 import { requireComponent } from './require-component.js';
@@ -256,6 +257,9 @@ const MC_DOCS = [
 
 describe.skipIf(!hasPython)('scikit-learn f1_score in a task aggregation, without scikit-learn', () => {
   it("an aradice-shaped task: the f1 aggregation gives the micro and macro F1 of the model's answers", () => {
+    // Without scikit-learn even where it is installed (Debian's python3-sklearn): no site-packages.
+    const bare = bareInterpreter(plain as string);
+    expect(canImport(bare, 'sklearn', { PYTHONPATH: '' })).toBe(false);
     const dir = tempDir('assay-aradice-like-');
     writeFileSync(path.join(dir, 'metrics.py'), ARADICE_METRICS);
     writeFileSync(path.join(dir, 'docs.jsonl'), `${MC_DOCS.map((doc) => JSON.stringify(doc)).join('\n')}\n`);
@@ -273,7 +277,7 @@ describe.skipIf(!hasPython)('scikit-learn f1_score in a task aggregation, withou
         'aradice_like_micro,aradice_like_macro',
         '--include_path',
         dir,
-      ].concat(['--log_samples', '--output_path', out, '--python', plain as string]),
+      ].concat(['--log_samples', '--output_path', out, '--python', bare]),
       { env: { PYTHONPATH: '' } },
     );
     expect(run.stderr).not.toMatch(/error/);

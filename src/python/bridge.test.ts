@@ -1,11 +1,17 @@
 /**
- * Runs the bridge conformance suite on every Python interpreter found (python3 on PATH, the system's
- * /usr/bin/python3, ASSAY_TEST_PYTHONS); without any it skips, and fails under CI=true.
+ * Runs the bridge conformance suites (every way lm-eval calls task code, and task code that misbehaves) on
+ * every Python interpreter found (python3 on PATH, the system's /usr/bin/python3, ASSAY_TEST_PYTHONS);
+ * without any it skips, and fails under CI=true.
  */
+
 import { runBridgeConformance } from '../../test/fixtures/python/bridge.conformance.js';
+import { runBridgeFailureConformance } from '../../test/fixtures/python/bridge-failures.conformance.js';
 import { testInterpreters } from '../../test/fixtures/python/interpreters.js';
 import { requireComponent } from '../../test/require-component.js';
 
 const interpreters = testInterpreters();
 requireComponent('python3', interpreters.length > 0);
-for (const python of interpreters) runBridgeConformance({ python });
+for (const python of interpreters) {
+  runBridgeConformance({ python });
+  runBridgeFailureConformance({ python });
+}

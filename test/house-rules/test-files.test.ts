@@ -30,6 +30,7 @@ it('reads the test files the rules are about', () => {
       .find((source) => source.file === 'src/python/bridge.test.ts')
       ?.helpers.map((helper) => helper.file),
   ).toEqual([
+    'test/fixtures/python/bridge-failures.conformance.ts',
     'test/fixtures/python/bridge.conformance.ts',
     'test/fixtures/python/interpreters.ts',
     'test/require-component.ts',
