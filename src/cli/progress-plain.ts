@@ -25,16 +25,11 @@ interface Status {
   printedMs?: number;
 }
 
-export interface PlainRenderer extends ProgressRenderer {
-  /** Prints what is due by time alone (the timer calls it; tests call it with their clock). */
-  tick(): void;
-}
-
 export function plainRenderer(
   write: (text: string) => void,
   now: () => number,
   options: { checkEveryMs?: number } = {},
-): PlainRenderer {
+): ProgressRenderer {
   const active = new Map<string, TrackedOperation>();
   const printed = new Map<string, Printed>();
   let status: Status | undefined;

@@ -29,6 +29,8 @@ export interface ProgressRenderer {
   status(text: string | undefined): void;
   /** A line above the progress (a warning, another listener's note). */
   line(text: string): void;
+  /** Draws what is due now: the renderer's own timer calls it; tests call it with their clock. */
+  tick(): void;
   /** Stops drawing and its timers; what is drawn in place is cleared. */
   stop(): void;
 }

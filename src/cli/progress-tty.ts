@@ -11,12 +11,7 @@ import type { ProgressRenderer, TrackedOperation } from './progress-render.js';
 
 const KEEP_AFTER_SECONDS = 1;
 
-export interface TtyRenderer extends ProgressRenderer {
-  /** Draws now rather than at the next tick of the redraw timer (tests). */
-  redraw(): void;
-}
-
-export function ttyRenderer(stream: NodeJS.WriteStream, now: () => number): TtyRenderer {
+export function ttyRenderer(stream: NodeJS.WriteStream, now: () => number): ProgressRenderer {
   let multibar: cliProgress.MultiBar | undefined;
   const bars = new Map<string, { bar: cliProgress.SingleBar; operation: TrackedOperation }>();
   let status: { text: string; sinceMs: number; bar: cliProgress.SingleBar } | undefined;
@@ -43,7 +38,6 @@ export function ttyRenderer(stream: NodeJS.WriteStream, now: () => number): TtyR
   /** With nothing left to draw, the MultiBar stops (its redraw timer would keep the process alive). */
   const closeIfIdle = () => {
     if (!multibar || bars.size > 0 || status) return;
-    multibar.update();
     multibar.stop();
     multibar = undefined;
   };
@@ -72,9 +66,10 @@ export function ttyRenderer(stream: NodeJS.WriteStream, now: () => number): TtyR
     end(operation, summary) {
       const known = bars.get(operation.id);
       bars.delete(operation.id);
+      // Its bar goes first, so the final line printed above the others is not drawn twice.
+      if (known && multibar) multibar.remove(known.bar);
       const state = stateOf(operation);
       if (summary || state.seconds >= KEEP_AFTER_SECONDS) print(terminalLine(state, true, width()));
-      if (known && multibar) multibar.remove(known.bar);
       closeIfIdle();
     },
     status(text) {
@@ -100,15 +95,14 @@ export function ttyRenderer(stream: NodeJS.WriteStream, now: () => number): TtyR
     line(text) {
       print(text);
     },
-    redraw() {
+    tick() {
       multibar?.update();
     },
     stop() {
       bars.clear();
       status = undefined;
-      if (!multibar) return;
-      multibar.update();
-      multibar.stop();
+      // Lines printed are written at once (print), so nothing waits for a last redraw: stop clears the bars.
+      multibar?.stop();
       multibar = undefined;
     },
   };

@@ -15,6 +15,8 @@ import { ttyRenderer } from './progress-tty.js';
 export interface ConsoleProgress extends RunListener {
   /** Prints a line on the stream, above whatever is drawn. */
   line(text: string): void;
+  /** Draws what is due now (the renderers' timers do it on their own; tests call it with their clock). */
+  tick(): void;
   /** Stops drawing (clears the bars, stops the timers); call it before the process writes its output. */
   stop(): void;
 }
@@ -137,5 +139,5 @@ export function progressListener(
         return;
     }
   };
-  return Object.assign(listener, { line, stop });
+  return Object.assign(listener, { line, stop, tick: () => renderer?.tick() });
 }
