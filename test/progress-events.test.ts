@@ -45,7 +45,10 @@ describe('progress events', () => {
     const example = path.join(repoRoot, 'examples', 'tasks', 'code-exec.jsonl');
     const run = await evaluate({ model: 'dummy', tasks: [example], confirmRunUnsafeCode: true, listener });
     // The programs that ran: one execution record each in the sample log.
-    const ran = run.samples['code-exec'].reduce((sum, line) => sum + ((line.execution as unknown[] | undefined)?.length ?? 0), 0);
+    const ran = run.samples['code-exec'].reduce(
+      (sum, line) => sum + ((line.execution as unknown[] | undefined)?.length ?? 0),
+      0,
+    );
     expect(ran).toBeGreaterThan(0);
     const operations = events.filter((event) => event.type.startsWith('operation-'));
     expect(operations[0]).toEqual({
