@@ -52,9 +52,8 @@ export function ttyRenderer(stream: NodeJS.WriteStream, now: () => number): Prog
     update(operation) {
       const known = bars.get(operation.id);
       if (known) {
+        // The bar's line is drawn from `operation` at the next redraw; cli-progress's own count is unused.
         known.operation = operation;
-        if (operation.total !== undefined) known.bar.setTotal(operation.total);
-        known.bar.update(operation.done);
         return;
       }
       const entry = { operation, bar: undefined as unknown as cliProgress.SingleBar };

@@ -68,12 +68,13 @@ export function progressListener(
     operations.set(operation.id, tracked);
     draw()?.update(tracked);
   };
+  // Called once per answered request: it updates in place and allocates nothing.
   const advance = (id: string, done: number, total?: number) => {
     const known = operations.get(id);
     if (!known) return;
-    const tracked = { ...known, done, total: total ?? known.total };
-    operations.set(id, tracked);
-    draw()?.update(tracked);
+    known.done = done;
+    if (total !== undefined) known.total = total;
+    draw()?.update(known);
   };
   const finish = (id: string, done: number, summary: boolean) => {
     const known = operations.get(id);
