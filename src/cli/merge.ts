@@ -27,7 +27,8 @@ export async function mergeCommand(shards: string[], raw: Record<string, unknown
     });
     drawn.stop();
     process.stdout.write(resultsTables(merged.results, flags.table));
-    process.stderr.write(`assay: merged ${merged.shardCount} shards into ${merged.files.results}\n`);
+    if (!flags.quiet)
+      process.stderr.write(`assay: merged ${merged.shardCount} shards into ${merged.files.results}\n`);
     if (merged.erroredSamples > 0) {
       process.stderr.write(
         `assay: ${merged.erroredSamples} samples failed in the shards; see the sample logs for their errors\n`,
