@@ -1,7 +1,7 @@
 /**
  * `assay run`'s progress as a user sees it: the real CLI against a slow loopback server, once on a
- * pseudo-terminal (util-linux's `script`, which gives the child a TTY and records what it draws) and once
- * with stderr piped, as in a CI log. On the terminal the batch is drawn in place as tqdm draws it
+ * pseudo-terminal (`script` from util-linux, in Debian's essential bsdutils package: it gives the child a
+ * TTY and records what it draws) and once with stderr piped, as in a CI log. On the terminal the batch is drawn in place as tqdm draws it
  * (done/total, percentage, `[elapsed<remaining, rate]`) and its final line stays; piped, stderr gets plain
  * lines and no escape code; --quiet and --verbosity WARNING draw nothing.
  */
@@ -14,7 +14,7 @@ import { requireComponent } from './require-component.js';
 
 const bin = path.join(repoRoot, 'bin', 'assay.js');
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
-const present = requireComponent('script (util-linux)', hasScript);
+const present = requireComponent('script (bsdutils)', hasScript);
 
 const ESC = '\x1b';
 // medqa_mini: 8 questions × 4 choices, 32 loglikelihood requests.
