@@ -18,6 +18,7 @@ export {
   type GenerateRequest,
   type Generation,
   type GenerationLogprobs,
+  type GenerationThinking,
   hasChatTemplate,
   hasGenerationLogprobs,
   hasTokenScoring,

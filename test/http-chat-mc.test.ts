@@ -2,24 +2,14 @@
  * Through the real CLI against the loopback server: multiple-choice tasks in generation mode on a chat
  * endpoint (`--mc_mode generate`), and the generated tokens' log-probabilities in the sample log.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { bin, findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './helpers.js';
+import { findOne, readJson, readJsonl, runCli, runCliAsync, tempDir } from './helpers.js';
 
 type Json = Record<string, any>;
-
-function runCliAsync(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}
 
 const LETTERS = 'ABCD';
 let taskFile: string;

@@ -379,8 +379,13 @@ describe('model args of the managed servers', () => {
       '--model_args for vllm: base_url= names a server assay does not start, so server flags (tensor_parallel_size) cannot apply; set them where that server is started',
     );
     expect(await refused('vllm', {})).toMatch(/pretrained=<model> is required/);
-    expect(await refused('vllm', { pretrained: 'm', think_end_token: '</think>' })).toMatch(
-      /not supported yet/,
+    // think_end_token goes to the client (reasoning-backends.test.ts), checked with the client's args.
+    expect(await refused('vllm', { pretrained: 'm', think_end_token: '</think>' })).toBe('accepted');
+    expect(
+      await refused('sglang', { pretrained: 'm', think_end_token: 151668, tokenizer_backend: null }),
+    ).toMatch(/^--model_args for sglang: think_end_token=151668 is a token id, which needs a tokenizer/);
+    expect(await refused('vllm', { pretrained: 'm', prefix_token_id: 1 })).toMatch(
+      /prefix_token_id: a custom prefix token is not supported/,
     );
     expect(await refused('sglang', { pretrained: 'm', vllm_args: '--x' })).toBe(
       '--model_args for sglang: vllm_args is for --model vllm; use sglang_args',

@@ -306,8 +306,10 @@ void topTokens(const float* logits, int32_t vocab, int32_t k, std::vector<int32_
 }
 
 // score(handle, tokens, positions, sequenceMasks, outputs, queryRows, queryTargets[, topK])
-//   -> { logprobs: Float64Array, greedy: Uint8Array[, topTokens: Int32Array, topLogprobs: Float64Array] },
-// one entry (topK entries for the top lists) per query.
+//   -> { logprobs: Float64Array, greedy: Uint8Array[, topTokens: Int32Array, topLogprobs: Float64Array,
+//        ranks: Int32Array] }, one entry (topK entries for the top lists) per query. With topK > 0 each
+// query also gets the target's rank as vLLM counts it (tokens at least as likely, itself included), which
+// `assay serve` reports in prompt_logprobs; the O(vocab) count is skipped otherwise.
 // outputs[i] >= 0 asks for the logits after token i; each query (row, target) reads the target's
 // log-probability from row's logits, so choices sharing a context share its last output. Queries are
 // sorted by row. Splits into llama_decode calls of at most batchSize tokens; the caller orders tokens
@@ -343,7 +345,7 @@ napi_value Score(napi_env env, napi_callback_info info) {
   }
   std::vector<double> logprobs, topLogprobs;
   std::vector<uint8_t> greedy;
-  std::vector<int32_t> top, topIds;
+  std::vector<int32_t> top, topIds, ranks;
   logprobs.reserve(queries);
   greedy.reserve(queries);
   llama_batch batch = llama_batch_init(static_cast<int32_t>(scorer->batchSize), 0, static_cast<int32_t>(scorer->sequences));
@@ -369,6 +371,11 @@ napi_value Score(napi_env env, napi_callback_info info) {
       const int32_t target = queryTargets[query];
       logprobs.push_back(logProbability(logits, norm, target));
       greedy.push_back(norm.argmax == target ? 1 : 0);
+      if (topK > 0) {
+        int32_t rank = 0;
+        for (int32_t v = 0; v < scorer->vocab; v++) rank += logits[v] >= logits[target] ? 1 : 0;
+        ranks.push_back(rank);
+      }
       for (const int32_t token : top) {
         topIds.push_back(token);
         topLogprobs.push_back(logProbability(logits, norm, token));
@@ -392,6 +399,11 @@ napi_value Score(napi_env env, napi_callback_info info) {
     CHECK(env, napi_create_typedarray(env, napi_int32_array, topIds.size(), buffer, 0, &ids));
     CHECK(env, napi_set_named_property(env, result, "topTokens", ids));
     CHECK(env, napi_set_named_property(env, result, "topLogprobs", makeFloat64Array(env, topLogprobs)));
+    napi_value rankArray;
+    CHECK(env, napi_create_arraybuffer(env, ranks.size() * sizeof(int32_t), &data, &buffer));
+    if (!ranks.empty()) std::memcpy(data, ranks.data(), ranks.size() * sizeof(int32_t));
+    CHECK(env, napi_create_typedarray(env, napi_int32_array, ranks.size(), buffer, 0, &rankArray));
+    CHECK(env, napi_set_named_property(env, result, "ranks", rankArray));
   }
   return result;
 }

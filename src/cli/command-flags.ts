@@ -35,6 +35,13 @@ const textOrJson = {
   parse: choice(['text', 'json']),
   default: 'text' as const,
 };
+const timeoutsAs = (what: string) => ({
+  value: '<treatment>',
+  help: `what a doc that timed out (over the run's --max_latency_s) counts as when ${what}: wrong | skip (leave it out) | refuse`,
+  parse: choice(['wrong', 'skip', 'refuse']),
+  default: 'refuse' as const,
+  field: 'timeoutsAs',
+});
 const allowErrors = (what: string) => ({
   help: `${what} runs with errored samples on the docs answered in both (refused otherwise)`,
   parse: switchFlag,
@@ -135,6 +142,7 @@ export const COMPARE_FLAGS = {
     field: 'seed',
   },
   allow_errors: allowErrors('compare'),
+  timeouts_as: timeoutsAs('comparing'),
 } satisfies FlagTable;
 
 export const GATE_FLAGS = {
@@ -170,6 +178,7 @@ export const GATE_FLAGS = {
   json: { value: '<file>', help: 'also write the JSON report to this file', parse: text },
   format: { ...textOrJson, help: 'text | json (stdout)' },
   allow_errors: allowErrors('gate'),
+  timeouts_as: timeoutsAs('gating'),
 } satisfies FlagTable;
 
 export const POWER_FLAGS = {

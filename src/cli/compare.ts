@@ -14,7 +14,10 @@ export async function compareCommand(
   raw: Record<string, unknown>,
 ): Promise<number> {
   try {
-    const { format, adjust, alpha, seed, tasks, metric, allow_errors } = parseFlags(COMPARE_FLAGS, raw);
+    const { format, adjust, alpha, seed, tasks, metric, allow_errors, timeouts_as } = parseFlags(
+      COMPARE_FLAGS,
+      raw,
+    );
     const resolved = resolveComparison(runA, runB);
     if (resolved.mode === 'leaderboards') {
       // No sample logs beside both runs: what moved, from each run's leaderboard (issue 20).
@@ -38,7 +41,7 @@ export async function compareCommand(
         { role: 'first', location: resolved.resultsA },
         { role: 'second', location: resolved.resultsB },
       ],
-      { allowErrors: allow_errors === true, tasks },
+      { allowErrors: allow_errors === true, timeoutsAs: timeouts_as, tasks },
     );
     for (const warning of warnings) process.stderr.write(`assay: warning: ${withFlagNames(warning)}\n`);
     const report = compareRuns(resolved.resultsA, resolved.resultsB, {
@@ -47,6 +50,7 @@ export async function compareCommand(
       adjustment: adjust,
       alpha,
       seed,
+      timeoutsAs: timeouts_as,
     });
     process.stdout.write(
       format === 'json'

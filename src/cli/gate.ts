@@ -25,7 +25,7 @@ export async function gateCommand(raw: Record<string, unknown>): Promise<number>
         { role: 'baseline', location: flags.baseline },
         { role: 'current', location: flags.current },
       ],
-      { allowErrors: flags.allow_errors === true, tasks: flags.tasks },
+      { allowErrors: flags.allow_errors === true, timeoutsAs: flags.timeouts_as, tasks: flags.tasks },
     );
     for (const warning of warnings) process.stderr.write(`assay: warning: ${withFlagNames(warning)}\n`);
     const report = gateRuns(flags.baseline, flags.current, {
@@ -34,6 +34,7 @@ export async function gateCommand(raw: Record<string, unknown>): Promise<number>
       mode,
       tasks: flags.tasks,
       metric: flags.metric,
+      timeoutsAs: flags.timeouts_as,
     });
     const json = `${JSON.stringify(report, null, 2)}\n`;
     if (flags.json !== undefined) writeFileSync(flags.json, json);
@@ -56,7 +57,14 @@ export async function gateCommand(raw: Record<string, unknown>): Promise<number>
                 .filter((task) => task.status === 'underpowered')
                 .map((task) => task.task)
                 .join(', ')} cannot be told apart from a ${report.maxDrop} drop with these samples`;
-      process.stdout.write(`${lines.join('\n')}\n${summary} (mode ${report.mode}, alpha ${report.alpha})\n`);
+      const late = report.tasks.reduce((total, task) => total + task.timedOut.a + task.timedOut.b, 0);
+      const lateNote =
+        late === 0
+          ? ''
+          : `; ${late} timed-out docs ${report.timeoutsAs === 'wrong' ? 'counted as wrong' : 'left out: the verdict covers the docs answered in both runs'}`;
+      process.stdout.write(
+        `${lines.join('\n')}\n${summary} (mode ${report.mode}, alpha ${report.alpha}${lateNote})\n`,
+      );
     }
     return report.exitCode;
   } catch (error) {

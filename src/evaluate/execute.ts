@@ -6,6 +6,7 @@ import {
   type GeneratedTokens,
   type GenerateRequest,
   type Generation,
+  type GenerationThinking,
   hasGenerationLogprobs,
   isRequestError,
   type ModelBackend,
@@ -96,7 +97,7 @@ export async function executeRequests(
       listener?.({ type: 'request-progress', requestType: type, done, total });
     };
     const sent = await send(backend, type, unique, progress, options.maxLatencyS);
-    const { answers, logprobs } = sent;
+    const { answers, logprobs, thinking } = sent;
     const clocked = clock.finish();
     const times = sent.timesMs ?? clocked;
     let offset = 0;
@@ -106,6 +107,7 @@ export async function executeRequests(
       if (copies === 1) {
         const answer = answers[offset];
         const logprob = logprobs?.[offset];
+        const thought = thinking?.[offset];
         const latencyMs = [times[offset]];
         for (const instance of request.instances) {
           instance.latencyMs = latencyMs;
@@ -116,18 +118,21 @@ export async function executeRequests(
                 ? [logprob as GeneratedTokens | null]
                 : new Array(instance.repeats).fill(logprob);
           }
+          if (thought) instance.genThinking = new Array(instance.repeats).fill(thought);
         }
         offset += 1;
         continue;
       }
       const slice = answers.slice(offset, offset + copies);
       const logprobSlice = logprobs?.slice(offset, offset + copies);
+      const thinkingSlice = thinking?.slice(offset, offset + copies);
       const latencyMs = Array.from(times.subarray(offset, offset + copies));
       offset += copies;
       for (const instance of request.instances) {
         instance.latencyMs = latencyMs;
         instance.resps = slice;
         if (logprobSlice) instance.genLogprobs = logprobSlice;
+        if (thinkingSlice?.some((thought) => thought !== null)) instance.genThinking = thinkingSlice;
       }
     }
     const seconds = (performance.now() - started) / 1000;
@@ -229,7 +234,13 @@ async function send(
   unique: UniqueRequest[],
   progress: (done: number) => void,
   maxLatencyS: number | undefined,
-): Promise<{ answers: Response[]; logprobs?: Array<GeneratedTokens | null>; timesMs?: Float64Array }> {
+): Promise<{
+  answers: Response[];
+  logprobs?: Array<GeneratedTokens | null>;
+  /** Per answer, what a reasoning model produced besides it (null: nothing); absent when no answer had any. */
+  thinking?: Array<GenerationThinking | null>;
+  timesMs?: Float64Array;
+}> {
   const expand = <T>(make: (request: UniqueRequest, copy: number) => T): T[] => {
     const out: T[] = [];
     for (const request of unique)
@@ -292,6 +303,11 @@ async function send(
         logprobs: generations.map((generation) =>
           failed(generation) ? null : (generation as Generation).logprobs,
         ),
+        thinking: generations.some((generation) => !failed(generation) && (generation as Generation).thinking)
+          ? generations.map((generation) =>
+              failed(generation) ? null : ((generation as Generation).thinking ?? null),
+            )
+          : undefined,
         timesMs,
       };
     }

@@ -156,7 +156,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     config.output_type === 'generate_until'
       ? { ...(config.generation_kwargs ?? {}), ...options.genKwargs }
       : undefined;
-  const chat = chatOptions(options);
+  const chat = chatOptions(options, task.name);
   const planned: PlannedDoc[] = [];
   // lm-eval draws few-shot examples with one RNG per task, consumed in doc order: the sampler must see
   // every doc up to the last one planned, in order, so --samples picks the same shots as a full run.
@@ -365,21 +365,31 @@ export function checkGold(
 
 function chatOptions(
   options: PlanOptions,
+  task: string,
 ):
   | { render: (messages: ChatMessage[], addGenerationPrompt: boolean) => string; fewshotAsMultiturn: boolean }
   | undefined {
   if (options.applyChatTemplate === false) return undefined;
   const backend = options.backend;
   if (!hasChatTemplate(backend)) {
+    const missing = backend.info?.().chatTemplateMissing;
     throw new AssayError(
       'capability_missing',
-      `\`applyChatTemplate\`: model ${backend.name} has no chat template`,
+      `\`applyChatTemplate\`: model ${backend.name} has no chat template${typeof missing === 'string' ? `: ${missing}` : ''}`,
     );
   }
   const templateName = typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : undefined;
+  // A name the model does not have stops the run here, before any doc is rendered.
+  backend.chatTemplate(templateName);
+  const warned = new Set<string>();
+  const warn = (message: string) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    options.listener?.({ type: 'warning', message: `${task}: ${message}` });
+  };
   return {
     render: (messages, addGenerationPrompt) =>
-      backend.applyChatTemplate(messages, { addGenerationPrompt, templateName }),
+      backend.applyChatTemplate(messages, { addGenerationPrompt, templateName, warn }),
     fewshotAsMultiturn: options.fewshotAsMultiturn,
   };
 }

@@ -1,6 +1,7 @@
 import type {
   GeneratedTokens,
   GenerateRequest,
+  GenerationThinking,
   LoglikelihoodResult,
   RequestError,
 } from '../models/backend.js';
@@ -41,6 +42,8 @@ export interface Instance {
   resps: Response[];
   /** generate_until from a backend with `generateWithLogprobs`: per repeat, the generated tokens' log-probabilities. */
   genLogprobs?: Array<GeneratedTokens | null>;
+  /** generate_until from a reasoning model: per repeat, its raw generation, reasoning, truncation (null: none). */
+  genThinking?: Array<GenerationThinking | null>;
   /** Wall time of each backend request that answered it, in ms (request-timing.ts); timing, not a score. */
   latencyMs?: number[];
 }

@@ -14,6 +14,7 @@ import type { Instance } from './requests.js';
 import type { RunOptions } from './run-options.js';
 import { type RunRecord, runRecord } from './run-record.js';
 import { type ScoredTask, scoreTask } from './score.js';
+import { type ThinkingCount, thinkingCounts, truncatedThinkingWarning } from './thinking-counts.js';
 
 /**
  * The evaluation stage's output: everything the results stage (results/run-output.ts) turns into
@@ -34,6 +35,8 @@ export interface EvaluatedRun {
   errors: ErrorCauses;
   /** loglikelihood_rolling tasks' perplexity blocks. */
   perplexity: Record<string, PerplexityReport>;
+  /** Tasks answered by a reasoning model: generations, and those that hit max_gen_toks while thinking. */
+  thinking: Record<string, ThinkingCount>;
   /** Seconds since the epoch when the run started. */
   startDate: number;
   seconds: number;
@@ -103,6 +106,15 @@ export async function runEvaluation(
   }
   const latency = await executeRequests(backend, instances, listener, { maxLatencyS: options.maxLatencyS });
   await perplexity?.run(backend, listener);
+  const thinking = thinkingCounts(plans);
+  for (const plan of plans) {
+    const count = thinking[plan.task.name];
+    if (count?.truncated)
+      listener?.({
+        type: 'warning',
+        message: truncatedThinkingWarning(plan.task.name, count, plan.generation?.maxGenToks),
+      });
+  }
 
   listener?.({ type: 'phase', phase: 'scoring' });
   const taskResults: TaskResult[] = [];
@@ -137,6 +149,7 @@ export async function runEvaluation(
     taskLatency: taskLatency(instances),
     errors: errorCauses(scoredTasks),
     perplexity: perplexity?.report(scoredTasks) ?? {},
+    thinking,
     startDate,
     seconds: (performance.now() - started) / 1000,
     erroredSamples,

@@ -17,6 +17,8 @@ export interface SampleScore {
   docHash: string;
   filter: string;
   error?: string;
+  /** A request of the doc went over the latency cap (`maxLatencyS`): the doc has no score. */
+  timedOut?: true;
   values: Record<string, unknown>;
 }
 
@@ -95,6 +97,7 @@ export function readSampleScores(file: string): SampleScore[] {
     docHash: sample.doc_hash,
     filter: sample.filter,
     error: sample.error,
+    ...(sample.timed_out ? { timedOut: true as const } : {}),
     values: metricValues(raw),
   }));
 }

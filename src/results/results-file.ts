@@ -51,6 +51,19 @@ export interface ResultsFile {
   errors: ErrorsBlock;
   /** Present when the run had a latency cap (`--max_latency_s`): the docs whose requests went over it. */
   timeouts?: TimeoutsBlock;
+  /** Present when a reasoning model answered (think_end_token, or a server's reasoning field). */
+  reasoning?: ReasoningBlock;
+}
+
+/**
+ * Per task, the generations of a reasoning model and how many hit max_gen_toks inside the thinking
+ * section (answer empty, or under the think_end_token rule the thinking text itself); the sample log marks
+ * each with `reasoning[i][j].truncated`.
+ */
+export interface ReasoningBlock {
+  generations: number;
+  truncated_in_thinking: number;
+  by_task: Record<string, { generations: number; truncated_in_thinking: number }>;
 }
 
 /**

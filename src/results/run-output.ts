@@ -7,7 +7,7 @@ import type { PlannedDoc, TaskPlan } from '../evaluate/plan.js';
 import type { EvaluatedRun } from '../evaluate/run-evaluation.js';
 import type { ScoredDoc } from '../evaluate/score.js';
 import { buildResults } from './build.js';
-import type { ResultsFile } from './results-file.js';
+import type { ReasoningBlock, ResultsFile } from './results-file.js';
 import { type SampleLine, sampleLine, taskHash, taskHashOfDocs } from './samples.js';
 
 /** What writeOutputs writes: results_<time>.json and, per task, samples_<task>_<time>.jsonl. */
@@ -98,6 +98,19 @@ function runTaskHashes(run: Pick<EvaluatedRun, 'plans' | 'scored'>): Record<stri
   );
 }
 
+/** The results' `reasoning` block: per task and in all. */
+export function reasoningBlock(
+  byTask: Record<string, { generations: number; truncated: number }>,
+): ReasoningBlock {
+  const block: ReasoningBlock = { generations: 0, truncated_in_thinking: 0, by_task: {} };
+  for (const [task, count] of Object.entries(byTask)) {
+    block.by_task[task] = { generations: count.generations, truncated_in_thinking: count.truncated };
+    block.generations += count.generations;
+    block.truncated_in_thinking += count.truncated;
+  }
+  return block;
+}
+
 export function runOutput(run: EvaluatedRun): EvaluationOutput {
   const samples = sampleLines(run);
   const results = buildResults({
@@ -115,6 +128,7 @@ export function runOutput(run: EvaluatedRun): EvaluationOutput {
   });
   // Last, as lm-eval's keys come first.
   if (Object.keys(run.perplexity).length) results.perplexity = run.perplexity;
+  if (Object.keys(run.thinking).length) results.reasoning = reasoningBlock(run.thinking);
   return {
     results,
     samples,

@@ -5,7 +5,7 @@ import type { DocPerplexity } from '../evaluate/perplexity/types.js';
 import type { PlannedDoc } from '../evaluate/plan.js';
 import { instanceArguments } from '../evaluate/requests.js';
 import type { ScoredDoc } from '../evaluate/score.js';
-import type { GeneratedTokens } from '../models/backend.js';
+import type { GeneratedTokens, GenerationThinking } from '../models/backend.js';
 import { pythonScalarStr } from '../python/semantics/format.js';
 import { needsPythonJson, pythonJsonDumps } from '../python/semantics/json-values.js';
 import { pythonStr } from '../python/semantics/literal.js';
@@ -32,6 +32,12 @@ export interface SampleLine {
    * their log-probabilities; null where the server gave none.
    */
   gen_logprobs?: Array<Array<GeneratedTokens | null>>;
+  /**
+   * Reasoning models, per request and repeat (parallel to `resps`, which hold the answers): the raw
+   * generation with its thinking (`raw`), the server's reasoning field (`reasoning`), and `truncated` when
+   * max_gen_toks was reached inside the thinking; null where a generation had none.
+   */
+  reasoning?: Array<Array<GenerationThinking | null>>;
   /** loglikelihood_rolling tasks: the doc's log-likelihood, token and window counts (see DocPerplexity). */
   ppl_doc?: DocPerplexity;
   [metric: string]: unknown;
@@ -122,6 +128,11 @@ export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
   if (scored.timedOut) line.timed_out = true;
   if (planned.instances.some((instance) => instance.genLogprobs?.some((tokens) => tokens !== null))) {
     line.gen_logprobs = planned.instances.map((instance) => instance.genLogprobs ?? []);
+  }
+  if (planned.instances.some((instance) => instance.genThinking)) {
+    line.reasoning = planned.instances.map(
+      (instance) => instance.genThinking ?? instance.resps.map(() => null),
+    );
   }
   // Code metrics: passed / failed / timed_out / error, with the reason, for each program that ran.
   const execution = (scored as ExecutedDoc).execution;

@@ -141,6 +141,20 @@ export const resultsFileSchema = z.looseObject({
    * are neither wrong nor errors and count in no metric; each task's entry has its own `timeouts`.
    */
   timeouts: timeoutsSchema.optional(),
+  /** Reasoning models: per task, generations and those that hit max_gen_toks while thinking. */
+  reasoning: z
+    .looseObject({
+      generations: z.number().int().min(0),
+      truncated_in_thinking: z.number().int().min(0),
+      by_task: z.record(
+        z.string(),
+        z.looseObject({
+          generations: z.number().int().min(0),
+          truncated_in_thinking: z.number().int().min(0),
+        }),
+      ),
+    })
+    .optional(),
   /** Perplexity tasks: the tokenizer behind token counts (token_perplexity compares only under one). */
   perplexity: z
     .record(z.string(), z.looseObject({ tokenizer: tokenizerSchema.nullable().optional() }))
@@ -185,6 +199,7 @@ export const shardResultsSchema = resultsFileSchema.extend({
         seconds: z.number(),
         tokensIn: z.number(),
         tokensOut: z.number(),
+        reasoningTokens: z.number().optional(),
         costUsd: z.number().nullable(),
       })
       .optional(),
@@ -251,6 +266,20 @@ export const sampleLineSchema = z.looseObject({
   gen_logprobs: z
     .array(z.array(z.object({ tokens: z.array(z.string()), logprobs: z.array(z.number()) }).nullable()))
     .optional(),
+  /**
+   * Reasoning models, per request and repeat (parallel to `resps`): the raw generation (`raw`, with
+   * think_end_token), the server's reasoning field (`reasoning`), `truncated` (max_gen_toks reached inside
+   * the thinking); null where a generation had none.
+   */
+  reasoning: z
+    .array(
+      z.array(
+        z
+          .object({ raw: z.string().optional(), reasoning: z.string().optional(), truncated: z.boolean() })
+          .nullable(),
+      ),
+    )
+    .optional(),
 });
 
 export type ReadSampleLine = z.output<typeof sampleLineSchema>;
@@ -267,6 +296,7 @@ export const pairingSampleSchema = z.object({
   doc_hash: z.string(),
   filter: z.string(),
   error: z.string().optional(),
+  timed_out: z.literal(true).optional(),
   metrics: z.array(z.string()).optional(),
 });
 

@@ -34,6 +34,7 @@ import { resolveTasks } from '../tasks/manager.js';
 import { pythonRefsOf, startPythonFor } from '../tasks/python-for-tasks.js';
 import { applyRunMetadata } from '../tasks/run-metadata.js';
 import { type LoadedTask, leafTasks, type TaskNode } from '../tasks/task.js';
+import { checkThinkingTasks } from './thinking-check.js';
 
 export type { Logger };
 
@@ -377,6 +378,12 @@ async function evaluateByName(options: EvaluateOptions): Promise<EvaluateResult>
   const modelName = modelNameFrom(options.model, recorded);
   options.listener?.({ type: 'phase', phase: 'loading', detail: 'tasks' });
   const prepared = await prepareRun(options, modelName);
+  try {
+    checkThinkingTasks(backendArgs, prepared.nodes, prepared.mcMode);
+  } catch (error) {
+    await closePrepared(prepared);
+    throw error;
+  }
   let backend: ModelBackend;
   try {
     options.listener?.({ type: 'phase', phase: 'loading', detail: `model ${modelName}` });

@@ -3,7 +3,9 @@ import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { greedyContinuation } from '../../test/fixtures/greedy-text.js';
 import type { GenerateRequest, LoglikelihoodRequest, ModelBackend } from '../models/backend.js';
+import type { TokenGeneration } from '../models/gguf/engine.js';
 import { GgufBackend } from '../models/gguf/gguf-backend.js';
 import { randomLlamaGguf, seededRandom } from '../models/gguf/llama-model.js';
 import { writeGguf } from '../models/gguf/writer.js';
@@ -137,21 +139,33 @@ describe('assay serve over HTTP on loopback', () => {
     });
     expect(completion.json.choices[0].text).toBe(expected);
     const messages = [{ role: 'user' as const, content: 'Hi' }];
+    const rendered = backend.applyChatTemplate(messages, { addGenerationPrompt: true });
+    // With add_special_tokens the rendered chat gets the model's BOS, as the in-process backend's prompts do.
     const chat = await post('/v1/chat/completions', {
       model: 'served',
       messages,
       max_tokens: 8,
       temperature: 0,
+      add_special_tokens: true,
     });
     const [chatExpected] = await backend.generate([
       {
         ...request,
-        context: backend.applyChatTemplate(messages, { addGenerationPrompt: true }),
+        context: rendered,
         until: [],
         maxGenToks: 8,
       },
     ]);
     expect(chat.json.choices[0].message).toEqual({ role: 'assistant', content: chatExpected });
+    // vLLM's default for chats: no special tokens added to what the template writes (this template writes
+    // no BOS), so the prompt is one token shorter and the answer is the greedy continuation of it.
+    const plain = await post('/v1/chat/completions', { messages, max_tokens: 8, temperature: 0 });
+    const withoutBos = await backend.tokenize(rendered, false);
+    expect(plain.json.usage.prompt_tokens).toBe(withoutBos.length);
+    expect(chat.json.usage.prompt_tokens).toBe(withoutBos.length + 1);
+    expect(plain.json.choices[0].message.content).toBe(
+      (await greedyContinuation(backend, withoutBos, 8)).text,
+    );
   });
 
   it('rejects another model name, bad bodies and unknown routes with OpenAI-style errors', async () => {
@@ -328,23 +342,28 @@ describe('assay serve when a client disconnects', () => {
   it('cancels the request’s work and frees its slot; a waiting request leaves the queue unrun', async () => {
     // An engine that generates for as long as it is let (prompts starting "slow"), the real one otherwise.
     const started: Array<{ prompt: string; signal?: AbortSignal; outcome: Promise<string> }> = [];
+    // The server generates from the prompt's tokens; the texts it may send are known by their tokens.
+    const texts = new Map<string, string>();
+    for (const text of ['slow one', 'slow two', 'abc abc']) {
+      texts.set((await backend.tokenize(text, true, true)).join(), text);
+    }
     const model: ServedModel = {
-      tokenize: (text, withBos) => backend.tokenize(text, withBos),
-      detokenize: (tokens) => backend.detokenize(tokens),
+      tokenize: (text, withBos, special) => backend.tokenize(text, withBos, special),
+      detokenize: (tokens, special) => backend.detokenize(tokens, special),
       tokenizerInfo: () => backend.tokenizerInfo(),
       promptLogprobs: (list, options) => backend.promptLogprobs(list, options),
       applyChatTemplate: (messages, options) => backend.applyChatTemplate(messages, options),
       chatTemplate: () => backend.chatTemplate(),
       info: () => backend.info(),
       engine: backend.engine,
-      generate: (list, progress, options) => {
-        const prompt = list[0].context;
+      generateTokens: (list, options) => {
+        const prompt = texts.get(list[0].tokens.join()) ?? '(unknown tokens)';
         const signal = options?.signal;
         const run = prompt.startsWith('slow')
-          ? new Promise<string[]>((_, reject) =>
+          ? new Promise<TokenGeneration[]>((_, reject) =>
               signal?.addEventListener('abort', () => reject(signal.reason)),
             )
-          : backend.generate(list, progress, options);
+          : backend.generateTokens(list, options);
         started.push({
           prompt,
           signal,

@@ -1,27 +1,37 @@
 /**
- * `assay serve`: an OpenAI-compatible HTTP server over the gguf engine. `/v1/completions` honours
- * `echo` with `logprobs` for the prompt's own tokens (vLLM's response shape: the first prompt token's
- * log-probability is null), which llama.cpp's server lacks, so assay's `local-completions` backend
- * (and lm-eval's) can score loglikelihood tasks against it. Also `/v1/chat/completions`, `/v1/models`
- * and `/tokenize`. Binds 127.0.0.1 unless told otherwise.
+ * `assay serve`: an OpenAI-compatible HTTP server over the gguf engine that answers as vLLM's does.
+ * `/v1/completions` honours `echo` with `logprobs` for the prompt's own tokens and vLLM's
+ * `prompt_logprobs` (shapes in logprobs.ts), which llama.cpp's server lacks, so assay's
+ * `local-completions` and `vllm` backends (and lm-eval's) can score loglikelihood tasks against it. Also
+ * `/v1/chat/completions` (the GGUF's chat template), `/v1/models`, `/tokenize`, `/detokenize` and
+ * `/tokenizer_info`. Binds 127.0.0.1 unless told otherwise.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { z } from 'zod';
 import { AssayError } from '../errors.js';
-import type { GenerateRequest } from '../models/backend.js';
+import type { TokenGeneration } from '../models/gguf/engine.js';
 import type { GgufBackend } from '../models/gguf/gguf-backend.js';
-import type { Alternative, PromptLogprobs } from '../models/gguf/prompt-logprobs.js';
+import type { PromptLogprobs } from '../models/gguf/prompt-logprobs.js';
 import { ConcurrencyLimit } from './concurrency.js';
+import {
+  completionLogprobs,
+  nextPosition,
+  promptLogprobsList,
+  type ScoredPosition,
+  scoredPositions,
+} from './logprobs.js';
 import {
   type ChatBody,
   type CompletionsBody,
   chatBody,
   completionsBody,
   detokenizeBody,
+  type TokenizeBody,
   tokenizeBody,
 } from './schemas.js';
+import { spellPrompt } from './token-texts.js';
 
 /** What the server needs from the engine: the gguf backend's methods. */
 export type ServedModel = Pick<
@@ -30,11 +40,11 @@ export type ServedModel = Pick<
   | 'detokenize'
   | 'tokenizerInfo'
   | 'promptLogprobs'
-  | 'generate'
+  | 'generateTokens'
   | 'applyChatTemplate'
   | 'chatTemplate'
   | 'info'
-> & { readonly engine: { nCtx: number } };
+> & { readonly engine: { nCtx: number; bosString?: string; eosString?: string } };
 
 /** The work of one HTTP request, cancelled when its client disconnects before the answer. */
 type Work = { signal: AbortSignal };
@@ -182,46 +192,70 @@ class Handler {
     }
   }
 
-  private async tokenize(body: z.output<typeof tokenizeBody>) {
+  /**
+   * vLLM's `/tokenize`: a text, with special tokens unless `add_special_tokens` is false, or a chat
+   * rendered with the model's template, without them unless it is true. Text that spells a special token
+   * becomes that token, as a Hugging Face tokenizer reads it.
+   */
+  private async tokenize(body: TokenizeBody) {
     this.checkModel(body.model);
-    const tokens = await this.options.model.tokenize(body.prompt, body.add_special_tokens ?? true);
-    return { tokens, count: tokens.length, max_model_len: this.options.model.engine.nCtx };
+    if (body.return_token_strs) {
+      throw new HttpError(400, 'return_token_strs is not supported here: the token strings are not served');
+    }
+    const model = this.options.model;
+    const tokens =
+      body.messages === undefined
+        ? await model.tokenize(body.prompt ?? '', body.add_special_tokens ?? true, true)
+        : await model.tokenize(
+            this.renderChat({ ...body, messages: body.messages }),
+            body.add_special_tokens ?? false,
+            true,
+          );
+    return { count: tokens.length, max_model_len: model.engine.nCtx, tokens, token_strs: null };
   }
 
   /** vLLM's `/detokenize`: `{tokens}` → `{prompt}`, no special tokens skipped or added. */
   private async detokenize(body: z.output<typeof detokenizeBody>) {
     this.checkModel(body.model);
-    const vocab = Number(this.options.model.info().vocabSize);
-    const bad = body.tokens.find((token) => token >= vocab);
-    if (bad !== undefined) throw new HttpError(400, `token id ${bad} is outside the vocabulary (${vocab})`);
+    this.checkVocabulary(body.tokens);
     return { prompt: await this.options.model.detokenize(body.tokens) };
   }
 
   /**
-   * vLLM's `/tokenizer_info` answers with the tokenizer config (tokenizer_class, special tokens); this one
-   * also gives the vocabulary's size and sha256, so a client's perplexity results can name the exact
-   * token space, as the in-process gguf backend's do.
+   * vLLM's `/tokenizer_info` answers with the tokenizer config (tokenizer_class, special tokens, the chat
+   * template); this one also gives the vocabulary's size and sha256, so a client's perplexity results can
+   * name the exact token space, as the in-process gguf backend's do.
    */
   private async tokenizerInfo() {
-    const info = await this.options.model.tokenizerInfo();
+    const model = this.options.model;
+    const info = await model.tokenizerInfo();
+    const template = model.chatTemplate();
+    const { bosString, eosString } = model.engine;
     return {
       tokenizer_class: info.name,
       vocab_size: info.vocabSize,
       vocab_sha256: info.vocabSha256,
       bos_token_id: info.bos,
       add_bos_token: info.addBos,
-      model_max_length: this.options.model.engine.nCtx,
+      model_max_length: model.engine.nCtx,
+      ...(bosString !== undefined ? { bos_token: bosString } : {}),
+      ...(eosString !== undefined ? { eos_token: eosString } : {}),
+      ...(template !== undefined ? { chat_template: template } : {}),
     };
   }
 
   private async completions(body: CompletionsBody, work: Work) {
     this.checkModel(body.model);
     const model = this.options.model;
-    const prompts = await this.promptsOf(body.prompt);
+    const prompts = await this.promptsOf(body.prompt, body.add_special_tokens ?? true);
     const maxTokens = body.max_tokens ?? this.options.defaultMaxTokens ?? 16;
     const temperature = body.temperature ?? 1;
-    const wantLogprobs = body.logprobs != null;
-    const topK = body.logprobs ?? 0;
+    const echo = body.echo === true;
+    // vLLM: the generated tokens get `logprobs` alternatives; the prompt's tokens `prompt_logprobs`, or
+    // with echo `logprobs`; the prompt's tokens are scored when either asks for them.
+    const sampleK = body.logprobs ?? null;
+    const promptK = body.prompt_logprobs ?? (echo ? sampleK : null);
+    const topK = Math.max(sampleK ?? 0, promptK ?? 0);
     const choices = [];
     let promptTokens = 0;
     let completionTokens = 0;
@@ -233,35 +267,60 @@ class Handler {
           `the prompt (${prompt.tokens.length} tokens) plus max_tokens (${maxTokens}) exceeds the context of ${model.engine.nCtx} tokens`,
         );
       }
-      let generated: { text: string; tokens: number[] };
+      const n = prompt.tokens.length;
       let scored: PromptLogprobs | undefined;
+      let generation: TokenGeneration;
+      let generated: ScoredPosition[] = [];
       if (maxTokens === 1 && temperature === 0 && body.stop.length === 0) {
-        // The scoring shape (echo, logprobs, max_tokens 1, greedy): the generated token is the
-        // argmax after the prompt, which the prompt's own pass already gives.
+        // The scoring shape (max_tokens 1, greedy): the generated token is the argmax after the prompt,
+        // which the prompt's own pass already gives.
         [scored] = await model.promptLogprobs([{ tokens: prompt.tokens, topK }], work);
-        generated = { text: scored.next.piece, tokens: [scored.next.token] };
+        const next = scored.next;
+        generation = {
+          text: next.special ? '' : next.piece,
+          tokens: [next.token],
+          finish: next.special ? 'stop' : 'length',
+        };
+        generated = [nextPosition(scored, sampleK ?? 0)];
       } else {
-        generated = await this.generate(
-          prompt,
-          { maxTokens, temperature, stop: body.stop, seed: body.seed, topP: body.top_p },
-          work,
-        );
-      }
-      promptTokens += prompt.tokens.length;
-      completionTokens += generated.tokens.length;
-      let logprobs: CompletionLogprobs | null = null;
-      if (wantLogprobs) {
-        const all = [...prompt.tokens, ...generated.tokens];
-        if (!scored || generated.tokens.length !== 1) {
+        generation =
+          maxTokens === 0
+            ? { text: '', tokens: [], finish: 'length' }
+            : await this.generate(prompt.tokens, maxTokens, body, work);
+        if (sampleK !== null || promptK !== null) {
+          const all = [...prompt.tokens, ...generation.tokens];
           [scored] = await model.promptLogprobs([{ tokens: all, topK }], work);
+          generated = scoredPositions(
+            scored,
+            all,
+            { from: n, to: all.length, k: sampleK ?? 0 },
+            scored.pieces,
+          );
         }
-        logprobs = completionLogprobs(scored, prompt.tokens.length, all.length, body.echo === true, topK);
       }
+      const texts = scored ? promptTexts(scored.pieces.slice(0, n), prompt) : undefined;
+      const ownPositions =
+        scored && texts
+          ? scoredPositions(
+              scored,
+              prompt.tokens,
+              { from: 0, to: n, k: promptK ?? 0 },
+              texts.texts,
+              texts.dropped,
+            )
+          : [];
+      promptTokens += n;
+      completionTokens += generation.tokens.length;
       choices.push({
         index,
-        text: body.echo ? prompt.text + generated.text : generated.text,
-        logprobs,
-        finish_reason: generated.tokens.length >= maxTokens ? 'length' : 'stop',
+        text: echo ? prompt.text + generation.text : generation.text,
+        logprobs:
+          sampleK === null
+            ? null
+            : completionLogprobs([...(echo ? ownPositions : []), ...generated], sampleK),
+        finish_reason: generation.finish,
+        stop_reason: generation.stop ?? null,
+        prompt_logprobs: promptK === null ? null : promptLogprobsList(ownPositions),
       });
     }
     return {
@@ -278,23 +337,27 @@ class Handler {
     };
   }
 
+  /**
+   * vLLM's chat completions: the messages rendered with the model's chat template (the generation prompt
+   * added unless `add_generation_prompt` is false), tokenized without special tokens unless
+   * `add_special_tokens` is true (the template writes its own), generated from those tokens.
+   */
   private async chat(body: ChatBody, work: Work) {
     this.checkModel(body.model);
     const model = this.options.model;
-    if (!model.chatTemplate()) {
+    const tokens = await model.tokenize(this.renderChat(body), body.add_special_tokens ?? false, true);
+    if (tokens.length === 0) throw new HttpError(400, 'the rendered chat is empty');
+    const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? this.options.defaultMaxTokens ?? 256;
+    if (tokens.length + maxTokens > model.engine.nCtx + 1) {
       throw new HttpError(
         400,
-        'the model has no tokenizer.chat_template in its metadata; use /v1/completions',
+        `the rendered chat (${tokens.length} tokens) plus max_tokens (${maxTokens}) exceeds the context of ${model.engine.nCtx} tokens`,
       );
     }
-    const text = model.applyChatTemplate(body.messages, { addGenerationPrompt: true });
-    const prompt = { text, tokens: await model.tokenize(text, true) };
-    const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? this.options.defaultMaxTokens ?? 256;
-    const generated = await this.generate(
-      prompt,
-      { maxTokens, temperature: body.temperature ?? 1, stop: body.stop, seed: body.seed, topP: body.top_p },
-      work,
-    );
+    const generation =
+      maxTokens === 0
+        ? { text: '', tokens: [], finish: 'length' as const }
+        : await this.generate(tokens, maxTokens, body, work);
     return {
       id: `chatcmpl-${randomUUID()}`,
       object: 'chat.completion',
@@ -303,22 +366,51 @@ class Handler {
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: generated.text },
-          finish_reason: generated.tokens.length >= maxTokens ? 'length' : 'stop',
+          message: { role: 'assistant', content: generation.text },
+          finish_reason: generation.finish,
+          stop_reason: generation.stop ?? null,
         },
       ],
       usage: {
-        prompt_tokens: prompt.tokens.length,
-        completion_tokens: generated.tokens.length,
-        total_tokens: prompt.tokens.length + generated.tokens.length,
+        prompt_tokens: tokens.length,
+        completion_tokens: generation.tokens.length,
+        total_tokens: tokens.length + generation.tokens.length,
       },
     };
   }
 
-  /** Text prompts get BOS as the model's metadata says; token prompts are used as given (as vLLM does). */
+  /** The model's chat template over `body.messages`, as vLLM renders a chat request. */
+  private renderChat(body: {
+    messages: ChatBody['messages'];
+    add_generation_prompt?: boolean;
+    continue_final_message?: boolean;
+    chat_template_kwargs?: Record<string, unknown> | null;
+  }): string {
+    const model = this.options.model;
+    if (!model.chatTemplate()) {
+      throw new HttpError(
+        400,
+        'the model has no tokenizer.chat_template in its metadata; use /v1/completions',
+      );
+    }
+    // vLLM's request fields: the two flags are independent (lm-eval's default ties them), and
+    // chat_template_kwargs are template variables.
+    return model.applyChatTemplate(body.messages, {
+      addGenerationPrompt: body.add_generation_prompt ?? true,
+      continueFinalMessage: body.continue_final_message ?? false,
+      variables: body.chat_template_kwargs ?? undefined,
+    });
+  }
+
+  /**
+   * Text prompts are tokenized as vLLM's Hugging Face tokenizer does: with the model's special tokens
+   * (its BOS) unless `add_special_tokens` is false, and text spelling a special token read as that token.
+   * Token prompts are used as given.
+   */
   private async promptsOf(
     prompt: CompletionsBody['prompt'],
-  ): Promise<Array<{ text: string; tokens: number[] }>> {
+    addSpecialTokens: boolean,
+  ): Promise<ServedPrompt[]> {
     const model = this.options.model;
     const list: Array<string | number[]> =
       typeof prompt === 'string'
@@ -326,107 +418,70 @@ class Handler {
         : typeof prompt[0] === 'number'
           ? [prompt as number[]]
           : (prompt as Array<string | number[]>);
-    const vocab = Number(model.info().vocabSize);
+    const added = addSpecialTokens && model.info().addBos ? 1 : 0;
     return Promise.all(
-      list.map(async (item) => {
+      list.map(async (item): Promise<ServedPrompt> => {
         if (typeof item === 'string') {
-          const tokens = await model.tokenize(item, true);
-          if (tokens.length === 0)
-            throw new HttpError(400, 'the prompt is empty and the model adds no BOS token');
-          return { text: item, tokens };
+          const tokens = await model.tokenize(item, addSpecialTokens, true);
+          if (tokens.length === 0) throw new HttpError(400, 'the prompt is empty and no BOS token is added');
+          return { text: item, tokens, added };
         }
-        const bad = item.find((token) => token >= vocab);
-        if (bad !== undefined)
-          throw new HttpError(400, `token id ${bad} is outside the vocabulary (${vocab})`);
-        return { text: await model.detokenize(item), tokens: item };
+        this.checkVocabulary(item);
+        // The prompt's decoding, special tokens spelled, as its echoed tokens spell it.
+        return { text: await model.detokenize(item, true), tokens: item };
       }),
     );
   }
 
-  /**
-   * Generation through the engine (greedy, or seeded sampling when temperature > 0), cut at stop
-   * strings. The engine returns text; the generated tokens are recovered by tokenizing prompt + text
-   * and keeping what follows the prompt, which holds whenever the text re-tokenizes the same way.
-   */
+  private checkVocabulary(tokens: number[]): void {
+    const vocab = Number(this.options.model.info().vocabSize);
+    const bad = tokens.find((token) => token >= vocab);
+    if (bad !== undefined) throw new HttpError(400, `token id ${bad} is outside the vocabulary (${vocab})`);
+  }
+
+  /** Generation from the prompt's tokens: greedy at temperature 0, else seeded sampling; cut at stop strings. */
   private async generate(
-    prompt: { text: string; tokens: number[] },
-    settings: {
-      maxTokens: number;
-      temperature: number;
-      stop: string[];
-      seed?: number | null;
-      topP?: number | null;
-    },
+    tokens: number[],
+    maxTokens: number,
+    body: { temperature?: number | null; stop: string[]; seed?: number | null; top_p?: number | null },
     work: Work,
-  ): Promise<{ text: string; tokens: number[] }> {
-    if (settings.maxTokens === 0) return { text: '', tokens: [] };
-    const request: GenerateRequest = {
-      context: prompt.text,
-      until: settings.stop,
-      maxGenToks: settings.maxTokens,
-      temperature: settings.temperature,
-      doSample: settings.temperature > 0,
-      extra: {
-        ...(settings.seed != null ? { seed: settings.seed } : {}),
-        ...(settings.topP != null ? { top_p: settings.topP } : {}),
-      },
-    };
-    const [text] = await this.options.model.generate([request], undefined, work);
-    if (typeof text !== 'string') throw new Error(`generation failed: ${String(text)}`);
-    if (text === '') return { text, tokens: [] };
-    const whole = await this.options.model.tokenize(prompt.text + text, true);
-    const head = whole.slice(0, prompt.tokens.length);
-    const tokens = head.every((token, i) => token === prompt.tokens[i])
-      ? whole.slice(prompt.tokens.length)
-      : await this.options.model.tokenize(text, false);
-    return { text, tokens };
+  ): Promise<TokenGeneration> {
+    const temperature = body.temperature ?? 1;
+    const [generation] = await this.options.model.generateTokens(
+      [
+        {
+          tokens,
+          until: body.stop,
+          maxGenToks: maxTokens,
+          temperature,
+          doSample: temperature > 0,
+          extra: {
+            ...(body.seed != null ? { seed: body.seed } : {}),
+            ...(body.top_p != null ? { top_p: body.top_p } : {}),
+          },
+        },
+      ],
+      work,
+    );
+    return generation;
   }
 }
 
-interface CompletionLogprobs {
-  tokens: string[];
-  token_logprobs: Array<number | null>;
-  top_logprobs: Array<Record<string, number> | null>;
-  text_offset: number[];
+/** A completion prompt: its text, its tokens, and how many leading tokens the server added (its BOS). */
+interface ServedPrompt {
+  text: string;
+  tokens: number[];
+  /** Undefined for token prompts: their text is their decoding. */
+  added?: number;
 }
 
 /**
- * The legacy OpenAI `logprobs` object over the returned tokens: the prompt's (with echo) and the
- * generated ones. Offsets count UTF-16 code units from the start of the prompt's text.
+ * The prompt tokens' texts: for a text prompt, spelling its text exactly (token-texts.ts); for a token
+ * prompt, or a text its tokens do not decode to, the tokens' decoded texts.
  */
-function completionLogprobs(
-  scored: PromptLogprobs,
-  promptLength: number,
-  totalLength: number,
-  echo: boolean,
-  topK: number,
-): CompletionLogprobs {
-  const from = echo ? 0 : promptLength;
-  const result: CompletionLogprobs = { tokens: [], token_logprobs: [], top_logprobs: [], text_offset: [] };
-  const alternatives = (list: Alternative[] | null): Record<string, number> | null => {
-    if (!list) return null;
-    const record: Record<string, number> = {};
-    for (const [, logprob, piece] of list.slice(0, Math.max(topK, 1))) {
-      if (!(piece in record)) record[piece] = logprob;
-    }
-    return record;
-  };
-  for (let i = from; i < totalLength; i++) {
-    if (i < scored.pieces.length) {
-      result.tokens.push(scored.pieces[i]);
-      result.token_logprobs.push(scored.logprobs[i]);
-      result.top_logprobs.push(alternatives(scored.top[i]));
-      result.text_offset.push(scored.offsets[i]);
-    } else {
-      // The one generated token of the scoring shape: the argmax after the prompt.
-      const last = scored.pieces.length - 1;
-      result.tokens.push(scored.next.piece);
-      result.token_logprobs.push(scored.next.logprob);
-      result.top_logprobs.push(alternatives(scored.next.top));
-      result.text_offset.push(scored.offsets[last] + scored.pieces[last].length);
-    }
-  }
-  return result;
+function promptTexts(pieces: string[], prompt: ServedPrompt): { texts: string[]; dropped?: string[] } {
+  if (prompt.added === undefined) return { texts: pieces };
+  return spellPrompt(pieces, prompt.added, prompt.text) ?? { texts: pieces };
 }
 
 function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {

@@ -23,6 +23,7 @@ export {
   meanFromCounts,
   medianFromCounts,
 } from './bootstrap-stderr.js';
+export { BoundedMeanTest, type BoundedMeanTestOptions } from './bounded-mean-test.js';
 export {
   type ClusteredEstimator,
   type ClusteredStderr,
@@ -50,7 +51,12 @@ export {
   stratifiedStderr,
   unweightedMeanStderr,
 } from './group-stderr.js';
-export { MCNEMAR_EXACT_BELOW, type McNemarResult, mcnemarTest } from './mcnemar.js';
+export {
+  MCNEMAR_EXACT_BELOW,
+  type McNemarResult,
+  mcnemarRejectionThreshold,
+  mcnemarTest,
+} from './mcnemar.js';
 export { normalInterval } from './normal-interval.js';
 export { adjustPValues, type PValueAdjustment } from './p-value-adjustment.js';
 export {
@@ -64,7 +70,11 @@ export {
   type PairedDifferenceOptions,
   pairedDifference,
 } from './paired-difference.js';
-export { type PairedDifferenceInterval, pairedDifferenceInterval } from './paired-difference-interval.js';
+export {
+  mcnemarMatchedContinuity,
+  type PairedDifferenceInterval,
+  pairedDifferenceInterval,
+} from './paired-difference-interval.js';
 export { type PairedTTestResult, pairedTTest } from './paired-t-test.js';
 export { type PassAtKAggregate, passAtK, passAtKAggregate, passHatK } from './pass-at-k.js';
 export {

@@ -9,7 +9,7 @@
  * statsmodels applies it always, so for n01 = n10 statsmodels gives χ² = 1/n where R and assay give 0.
  */
 import { binomialTest } from './binomial-test.js';
-import { binomialCdf, binomialPmf, chiSquareSf } from './distributions.js';
+import { binomialCdf, binomialPmf, chiSquareSf, normalQuantile } from './distributions.js';
 import { requireNonNegativeInteger } from './validate.js';
 
 /** Below this many discordant pairs the exact test is the reported one. */
@@ -83,4 +83,28 @@ export function mcnemarTest(n01: number, n10: number): McNemarResult {
     pValueChiSquare: chiSquareSf(chiSquare, 1),
     z: (n01 - n10) / Math.sqrt(discordant),
   };
+}
+
+/**
+ * The smallest |n10 − n01| that `mcnemarTest` rejects at `alpha` (two-sided) among the tables with
+ * `discordant` discordant pairs, or Infinity when none does (|n10 − n01| has the parity of `discordant`).
+ * The exact test's p decreases as the split grows more uneven; so does the χ² statistic.
+ */
+export function mcnemarRejectionThreshold(discordant: number, alpha: number): number {
+  requireNonNegativeInteger('mcnemarRejectionThreshold', 'discordant', discordant);
+  if (discordant >= MCNEMAR_EXACT_BELOW) {
+    // (d − 1)²/D > χ²₁(1 − α) = z², z the normal (1 − α/2) quantile: d > 1 + z√D.
+    const bound = 1 + normalQuantile(1 - alpha / 2) * Math.sqrt(discordant);
+    let d = Math.floor(bound) + 1;
+    if ((d - discordant) % 2 !== 0) d++;
+    // The χ² p-value as mcnemarTest computes it decides the cases next to the bound.
+    while (d - 2 >= 0 && mcnemarTest((discordant - (d - 2)) / 2, (discordant + d - 2) / 2).pValue < alpha)
+      d -= 2;
+    while (d <= discordant && !(mcnemarTest((discordant - d) / 2, (discordant + d) / 2).pValue < alpha))
+      d += 2;
+    return d <= discordant ? d : Infinity;
+  }
+  for (let d = discordant % 2; d <= discordant; d += 2)
+    if (mcnemarTest((discordant - d) / 2, (discordant + d) / 2).pValue < alpha) return d;
+  return Infinity;
 }

@@ -47,3 +47,57 @@ describe('pairedPermutationTest', () => {
     expect(() => pairedPermutationTest(d, { exactMaxN: 40 })).toThrow(/at most 30/);
   });
 });
+
+describe('pairedPermutationTest: the interval that inverts it (issue 28 C2)', () => {
+  /** Is δ inside the interval exactly when the test of d − δ does not reject? Checked on a grid. */
+  function checkInversion(values: number[], options: { resamples?: number; seed?: number }, alpha = 0.05) {
+    const { interval } = pairedPermutationTest(values, { ...options, confidence: 1 - alpha });
+    if (!interval) throw new Error('no interval');
+    const min = Math.min(...values);
+    const max = Math.max(...values);
+    const mismatches: number[] = [];
+    for (let step = 0; step <= 200; step++) {
+      const delta = min + ((max - min) * step) / 200;
+      // Points within 1e-9 of a limit are ties of the two computations, not a disagreement.
+      if (Math.abs(delta - interval.low) < 1e-9 || Math.abs(delta - interval.high) < 1e-9) continue;
+      const p = pairedPermutationTest(
+        values.map((value) => value - delta),
+        options,
+      ).pValue;
+      const inside = delta >= interval.low && delta <= interval.high;
+      if (inside !== p > alpha) mismatches.push(delta);
+    }
+    return { interval, mismatches };
+  }
+
+  it('exact (n ≤ 20): δ is in the interval exactly when the exact test of d − δ does not reject', () => {
+    const values = [0.12, -0.05, 0.3, 0.08, 0.0, 0.22, -0.14, 0.17, 0.05, 0.09, 0.0, 0.26];
+    const { interval, mismatches } = checkInversion(values, {});
+    expect(mismatches).toEqual([]);
+    const mean = values.reduce((x, y) => x + y, 0) / values.length;
+    expect(interval.low).toBeLessThan(mean);
+    expect(interval.high).toBeGreaterThan(mean);
+  });
+
+  it('Monte Carlo: agrees with fresh seeded tests of d − δ on a grid, zero differences included', () => {
+    const values = Array.from({ length: 40 }, (_, i) => (i % 5 === 0 ? 0 : ((i * 37) % 23) / 50 - 0.15));
+    // Some magnitudes repeat (shared groups), some occur once. A test of d − δ draws other patterns (its
+    // magnitudes differ), so this agreement is within Monte Carlo error; at δ = 0 the patterns are the same.
+    const { mismatches } = checkInversion(values, { resamples: 2000, seed: 4 });
+    expect(mismatches).toEqual([]);
+  });
+
+  it('n = 5: no two-sided 5% exact test rejects anything (the smallest p is 2/32), so the limits are infinite', () => {
+    const { interval, pValue } = pairedPermutationTest([0.1, 0.2, 0.3, 0.4, 0.5], { confidence: 0.95 });
+    expect(pValue).toBe(2 / 32);
+    expect(interval).toEqual({ low: -Infinity, high: Infinity, confidence: 0.95 });
+  });
+
+  it('leaves the p-value and its draws as they were', () => {
+    const values = Array.from({ length: 60 }, (_, i) => Math.sin(i) / 3);
+    const plain = pairedPermutationTest(values, { seed: 2 });
+    const withInterval = pairedPermutationTest(values, { seed: 2, confidence: 0.95 });
+    expect(withInterval.pValue).toBe(plain.pValue);
+    expect(withInterval.pValueAbsolute).toBe(plain.pValueAbsolute);
+  });
+});

@@ -12,7 +12,7 @@ import type {
   ProgressSink,
   RollingRequest,
 } from '../backend.js';
-import { renderChatTemplate } from '../chat-template.js';
+import { ChatTemplates } from '../chat-template/chat-templates.js';
 import { integerArg, parseModelArgs } from '../model-arg-values.js';
 import { cutAtStops } from '../stop-strings.js';
 
@@ -30,6 +30,11 @@ export function parseDummyModelArgs(raw: Record<string, unknown>): DummyOptions 
 /** ChatML, the template most instruction-tuned models ship; used to wire `--apply_chat_template`. */
 const DUMMY_CHAT_TEMPLATE =
   "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>\\n' }}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+
+const DUMMY_TEMPLATES = new ChatTemplates(
+  { origin: 'the dummy backend', templates: { default: DUMMY_CHAT_TEMPLATE }, specialTokens: {} },
+  { variables: {}, retryWithoutSystem: true, backend: 'hf' },
+);
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
@@ -146,8 +151,11 @@ export class DummyBackend implements ModelBackend, ChatTemplating {
     });
   }
 
-  applyChatTemplate(messages: ChatMessage[], options: { addGenerationPrompt: boolean }): string {
-    return renderChatTemplate(DUMMY_CHAT_TEMPLATE, messages, options.addGenerationPrompt);
+  applyChatTemplate(
+    messages: ChatMessage[],
+    options: { addGenerationPrompt: boolean; templateName?: string; warn?: (message: string) => void },
+  ): string {
+    return DUMMY_TEMPLATES.applyChatTemplate(messages, options);
   }
 
   chatTemplate(): string {

@@ -1,4 +1,5 @@
 import { AssayError } from '../../errors.js';
+import { templateVariables } from '../chat-template/template-variables.js';
 import { GgufBackend, parseGgufModelArgs } from './gguf-backend.js';
 
 /**
@@ -13,14 +14,17 @@ export async function createGgufBackend(raw: Record<string, unknown>): Promise<G
     modelPath = await ensureDemoModel();
   }
   if (modelPath === '') throw new AssayError('bad_model_args', '`modelArgs` for gguf: model= is empty');
-  return GgufBackend.create({
-    modelPath,
-    nCtx: args.n_ctx,
-    threads: args.threads,
-    gpu: args.gpu,
-    sequences: args.batch_size,
-    flashAttention: args.flash_attention,
-    kvCacheType: args.kv_cache_type,
-    scorer: args.scorer,
-  });
+  return GgufBackend.create(
+    {
+      modelPath,
+      nCtx: args.n_ctx,
+      threads: args.threads,
+      gpu: args.gpu,
+      sequences: args.batch_size,
+      flashAttention: args.flash_attention,
+      kvCacheType: args.kv_cache_type,
+      scorer: args.scorer,
+    },
+    { variables: templateVariables(args, 'hf') },
+  );
 }

@@ -38,10 +38,14 @@ async function handle(call: WorkerCall, signal: AbortSignal): Promise<unknown> {
       return engine.generate(call.params, progress, signal);
     case 'scoreTokenWindows':
       return scoreTokenWindows(engine, call.params, progress);
+    case 'generateTokens':
+      return engine.generateTokens(call.params, signal);
     case 'tokenize':
-      return engine.tokenize(call.params.text, call.params.withBos);
+      return engine.tokenize(call.params.text, call.params.withBos, call.params.special);
     case 'detokenize':
-      return engine.detokenize(call.params);
+      return call.params.special
+        ? engine.detokenizeSpecial(call.params.tokens)
+        : engine.detokenize(call.params.tokens);
     case 'promptLogprobs':
       return promptLogprobs(engine, call.params, signal);
     case 'close':

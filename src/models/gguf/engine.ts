@@ -62,6 +62,11 @@ export interface EngineOptions {
   scorer?: 'auto' | 'native' | 'map';
 }
 
+/** A request whose context the backend's chat template rendered (token-requests.ts `encode`'s `special`). */
+export interface ChatTemplated {
+  chatTemplated?: boolean;
+}
+
 export interface EngineInfo {
   architecture: string;
   name?: string;
@@ -78,10 +83,26 @@ export interface EngineInfo {
   addBos: boolean;
   engine: { name: 'node-llama-cpp'; version: string; llamaCpp: string; binary: 'prebuilt' | 'localBuild' };
   chatTemplate?: string;
+  /** Named templates (`tokenizer.chat_template.NAME`), and `tokenizer.chat_template` as `default`. */
+  chatTemplates?: Record<string, string>;
   bosString?: string;
   eosString?: string;
   /** The scoring path in use, and why the native one is not (when it is not). */
   scorer: ScorerChoice;
+}
+
+/** A generation from prompt tokens (GgufEngine.generateTokens). */
+export interface TokenGenerateRequest extends Omit<GenerateRequest, 'context'> {
+  tokens: Token[];
+}
+
+export interface TokenGeneration {
+  text: string;
+  /** The generated tokens, an end-of-generation token included (the text omits it). */
+  tokens: Token[];
+  finish: 'stop' | 'length';
+  /** The stop string that ended it, if one did. */
+  stop?: string;
 }
 
 /** Log-probabilities of targets and whether each was the argmax, per scoring input. */
@@ -90,6 +111,8 @@ export interface ScoredInput {
   greedy: boolean[];
   /** With topK > 0: per target, the topK most likely tokens and their log-probabilities. */
   top?: Array<Array<[Token, number]>>;
+  /** With topK > 0: per target, its rank as vLLM counts it (tokens at least as likely, itself included). */
+  ranks?: number[];
 }
 
 type GgmlTypeNames = Record<number, string>;
@@ -163,6 +186,8 @@ export class GgufEngine {
       throw new Error('the model has neither a BOS nor an EOS token to start scoring from');
     const tokenizer: Tokenizer = {
       tokenize: (text) => (text === '' ? [] : [...model.tokenize(text, false)]),
+      tokenizeSpecial: (text) => (text === '' ? [] : [...model.tokenize(text, true)]),
+      bosText: model.tokens.bosString ?? undefined,
       addBos: addBos && bos !== null,
       prefixToken,
       bos,
@@ -204,7 +229,7 @@ export class GgufEngine {
         llamaCpp: llama.llamaCppRelease.release,
         binary: llama.buildType,
       },
-      chatTemplate: (metadata.tokenizer as { chat_template?: string }).chat_template,
+      ...chatTemplatesOf(metadata.tokenizer as Record<string, unknown>),
       bosString: model.tokens.bosString ?? undefined,
       eosString: model.tokens.eosString ?? undefined,
       scorer: scorer.choice,
@@ -224,12 +249,30 @@ export class GgufEngine {
     return this.info.nCtx;
   }
 
-  tokenize(text: string, withBos: boolean): Token[] {
-    return withBos ? encode(this.tokenizer, text) : this.tokenizer.tokenize(text);
+  /**
+   * `special`: text spelling a special token ("<s>", "<|im_start|>") becomes that token, as Hugging Face
+   * tokenizers (and so vLLM) and llama.cpp's server read prompts; assay's own requests keep it as text.
+   */
+  tokenize(text: string, withBos: boolean, special = false): Token[] {
+    if (!special) return withBos ? encode(this.tokenizer, text) : this.tokenizer.tokenize(text);
+    const tokens = text === '' ? [] : [...this.model.tokenize(text, true)];
+    return withBos && this.tokenizer.addBos && this.tokenizer.bos !== null
+      ? [this.tokenizer.bos, ...tokens]
+      : tokens;
   }
 
   detokenize(tokens: Token[]): string {
     return this.model.detokenize(llamaTokens(tokens), false);
+  }
+
+  /** Special tokens spelled as their text ("<s>", "<|im_start|>"), as a prompt that contains them spells them. */
+  detokenizeSpecial(tokens: Token[]): string {
+    return this.model.detokenize(llamaTokens(tokens), true);
+  }
+
+  /** A control or end-of-generation token: a generation's text omits it. */
+  isSpecialToken(token: Token): boolean {
+    return this.model.isSpecialToken(token as LlamaToken);
   }
 
   /**
@@ -301,13 +344,18 @@ export class GgufEngine {
               if (topK > 0) {
                 // The Map is ordered by probability, most likely first.
                 const top: Array<[Token, number]> = [];
-                for (const [token, probability] of probabilities) {
-                  if (top.length === topK) break;
-                  top.push([token, Math.log(probability)]);
+                let rank = 0;
+                for (const [token, other] of probabilities) {
+                  if (top.length < topK) top.push([token, Math.log(other)]);
+                  if (other >= probability) rank++;
+                  else if (top.length === topK) break;
                 }
                 const tops = results[member].top ?? [];
                 tops[j] = top;
                 results[member].top = tops;
+                const ranks = results[member].ranks ?? [];
+                ranks[j] = rank;
+                results[member].ranks = ranks;
               }
             });
             onDone?.(member);
@@ -351,11 +399,11 @@ export class GgufEngine {
   }
 
   async loglikelihood(
-    requests: LoglikelihoodRequest[],
+    requests: Array<LoglikelihoodRequest & ChatTemplated>,
     onDone?: (index: number) => void,
   ): Promise<LoglikelihoodResult[]> {
     const inputs = requests.map((request) => {
-      const pair = encodePair(this.tokenizer, request.context, request.continuation);
+      const pair = encodePair(this.tokenizer, request.context, request.continuation, request.chatTemplated);
       return scoringInput(pair.context, pair.continuation, this.maxLength);
     });
     const scored = await this.score(inputs, onDone);
@@ -395,7 +443,7 @@ export class GgufEngine {
   /** Greedy (or seeded sampling when doSample) generation until a stop string, EOS or maxGenToks. */
   /** `signal` stops the generation between tokens (with a CancelledError), leaving the engine usable. */
   async generate(
-    requests: GenerateRequest[],
+    requests: Array<GenerateRequest & ChatTemplated>,
     onDone?: (index: number) => void,
     signal?: AbortSignal,
   ): Promise<string[]> {
@@ -414,15 +462,46 @@ export class GgufEngine {
     return results;
   }
 
+  /**
+   * Generation from the given prompt tokens (assay serve's token-id prompts and its own tokenization),
+   * with the generated tokens and why it stopped: 'length' at maxGenToks, else 'stop' (EOS, a stop
+   * string, or the context's end).
+   */
+  async generateTokens(requests: TokenGenerateRequest[], signal?: AbortSignal): Promise<TokenGeneration[]> {
+    const results: TokenGeneration[] = [];
+    for (const request of requests) {
+      if (request.tokens.length === 0) throw new Error('generation needs at least one prompt token');
+      if (request.tokens.length > this.maxLength) {
+        throw new Error(
+          `the prompt has ${request.tokens.length} tokens; the context holds ${this.maxLength}`,
+        );
+      }
+      results.push(await this.generateFrom(this.sequences[0], request.tokens, request, signal));
+    }
+    return results;
+  }
+
   private async generateOne(
     sequence: LlamaContextSequence,
-    request: GenerateRequest,
+    request: GenerateRequest & ChatTemplated,
     signal?: AbortSignal,
   ): Promise<string> {
     const maxGenToks = Math.max(0, Math.min(request.maxGenToks, this.maxLength - 1));
-    const contextTokens = encode(this.tokenizer, request.context).slice(-(this.maxLength - maxGenToks));
+    const contextTokens = encode(this.tokenizer, request.context, request.chatTemplated).slice(
+      -(this.maxLength - maxGenToks),
+    );
     if (contextTokens.length === 0) contextTokens.push(this.tokenizer.prefixToken);
-    if (maxGenToks === 0) return '';
+    return (await this.generateFrom(sequence, contextTokens, request, signal)).text;
+  }
+
+  private async generateFrom(
+    sequence: LlamaContextSequence,
+    contextTokens: Token[],
+    request: Omit<GenerateRequest, 'context'>,
+    signal?: AbortSignal,
+  ): Promise<TokenGeneration> {
+    const maxGenToks = Math.max(0, Math.min(request.maxGenToks, this.maxLength - 1));
+    if (maxGenToks === 0) return { text: '', tokens: [], finish: 'length' };
     const keep = Math.min(
       commonPrefixLength(sequence.contextTokens, contextTokens),
       contextTokens.length - 1,
@@ -441,6 +520,9 @@ export class GgufEngine {
     const tail = llamaTokens(contextTokens.slice(-16));
     const generated: LlamaToken[] = [];
     let pending = llamaTokens(contextTokens.slice(keep));
+    let finish: TokenGeneration['finish'] = 'length';
+    let eog: LlamaToken | undefined;
+    let stop: string | undefined;
     while (generated.length < maxGenToks) {
       if (signal?.aborted) {
         throw new CancelledError(`generation cancelled after ${generated.length} of ${maxGenToks} tokens`);
@@ -450,14 +532,30 @@ export class GgufEngine {
       );
       const outputs = await sequence.controlledEvaluate(items);
       const next = outputs[pending.length - 1]?.next.token;
-      if (next === undefined || next === null || this.model.isEogToken(next)) break;
+      if (next === undefined || next === null || this.model.isEogToken(next)) {
+        finish = 'stop';
+        // The end-of-generation token was generated, as vLLM counts it, though the text omits it.
+        if (next !== undefined && next !== null) eog = next;
+        break;
+      }
       generated.push(next);
       const text = this.model.detokenize(generated, false, tail);
-      if (cutAtStops(text, request.until) !== text) break;
+      const cut = cutAtStops(text, request.until);
+      if (cut !== text) {
+        finish = 'stop';
+        stop = request.until.find((candidate) => candidate !== '' && text.indexOf(candidate) === cut.length);
+        break;
+      }
+      // The context is full: vLLM caps max_tokens at the context, so this is a 'length' finish too.
       if (sequence.nextTokenIndex + 1 >= this.maxLength) break;
       pending = [next];
     }
-    return cutAtStops(this.model.detokenize(generated, false, tail), request.until);
+    return {
+      text: cutAtStops(this.model.detokenize(generated, false, tail), request.until),
+      tokens: eog === undefined ? [...generated] : [...generated, eog],
+      finish,
+      ...(stop !== undefined ? { stop } : {}),
+    };
   }
 
   async close(): Promise<void> {
@@ -557,4 +655,23 @@ function compareTokens(a: readonly Token[], b: readonly Token[]): number {
   const limit = Math.min(a.length, b.length);
   for (let i = 0; i < limit; i++) if (a[i] !== b[i]) return a[i] - b[i];
   return a.length - b.length;
+}
+
+/**
+ * The chat templates in GGUF metadata: `tokenizer.chat_template`, and llama.cpp's named ones,
+ * `tokenizer.chat_template.NAME` (node-llama-cpp nests keys by their dots and keeps `chat_template.NAME`
+ * whole beside a string `chat_template`).
+ */
+function chatTemplatesOf(
+  tokenizer: Record<string, unknown>,
+): Pick<EngineInfo, 'chatTemplate' | 'chatTemplates'> {
+  const templates: Record<string, string> = {};
+  const main = tokenizer.chat_template;
+  if (typeof main === 'string') templates.default = main;
+  const nested = main && typeof main === 'object' ? Object.entries(main as Record<string, unknown>) : [];
+  const flat = Object.entries(tokenizer)
+    .filter(([key]) => key.startsWith('chat_template.'))
+    .map(([key, value]) => [key.slice('chat_template.'.length), value] as const);
+  for (const [name, value] of [...nested, ...flat]) if (typeof value === 'string') templates[name] = value;
+  return Object.keys(templates).length ? { chatTemplate: templates.default, chatTemplates: templates } : {};
 }

@@ -206,6 +206,7 @@ describe('gguf backend against a token-by-token reference', () => {
       scorer: loadNativeAddon().addon
         ? { path: 'native', llamaCppCommit: expect.any(String) }
         : { path: 'map', reason: expect.stringContaining('native scorer') },
+      chatTemplateSource: 'the GGUF metadata of random.gguf (tokenizer.chat_template)',
     });
   });
 

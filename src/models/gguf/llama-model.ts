@@ -67,6 +67,8 @@ export interface LlamaHyperparameters {
   rmsEpsilon: number;
   ropeFreqBase?: number;
   chatTemplate?: string;
+  /** llama.cpp's named templates, written as `tokenizer.chat_template.NAME`. */
+  namedChatTemplates?: Record<string, string>;
 }
 
 /** Every weight of a llama model, row-major in ggml order (dims[0] fastest). */
@@ -119,6 +121,8 @@ export function llamaGguf(hp: LlamaHyperparameters, vocab: SpmVocab, weights: Ll
     ['tokenizer.ggml.add_space_prefix', gguf.bool(false)],
   ];
   if (hp.chatTemplate) metadata.push(['tokenizer.chat_template', gguf.str(hp.chatTemplate)]);
+  for (const [name, template] of Object.entries(hp.namedChatTemplates ?? {}))
+    metadata.push([`tokenizer.chat_template.${name}`, gguf.str(template)]);
 
   const e = hp.embeddingLength;
   const tensors: GgufTensor[] = [
@@ -163,6 +167,7 @@ export interface RandomLlamaOptions {
   feedForwardLength?: number;
   contextLength?: number;
   chatTemplate?: string;
+  namedChatTemplates?: Record<string, string>;
   /** Another vocabulary (bench: a 32K one, for the output layer of a realistic model); default characters. */
   vocab?: SpmVocab;
 }
@@ -189,6 +194,7 @@ export function randomLlamaGguf(options: RandomLlamaOptions = {}): GgufFile {
     headCountKv: options.headCountKv ?? 2,
     rmsEpsilon: 1e-5,
     chatTemplate: options.chatTemplate,
+    namedChatTemplates: options.namedChatTemplates,
   };
   const e = hp.embeddingLength;
   const nKv = (e / hp.headCount) * hp.headCountKv;

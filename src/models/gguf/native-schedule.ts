@@ -83,7 +83,12 @@ export async function scoreNative(
   handle: NativeHandle,
   inputs: ScoringInput[],
   limits: ScheduleLimits,
-  results: Array<{ logprobs: number[]; greedy: boolean[]; top?: Array<Array<[Token, number]>> }>,
+  results: Array<{
+    logprobs: number[];
+    greedy: boolean[];
+    top?: Array<Array<[Token, number]>>;
+    ranks?: number[];
+  }>,
   onDone?: (index: number) => void,
   topK = 0,
 ): Promise<void> {
@@ -122,7 +127,7 @@ export async function scoreNative(
     batch.queryOwners.forEach(([member, j], query) => {
       results[member].logprobs[j] = scored.logprobs[query];
       results[member].greedy[j] = scored.greedy[query] === 1;
-      const { topTokens, topLogprobs } = scored;
+      const { topTokens, topLogprobs, ranks } = scored;
       if (topK > 0 && topTokens && topLogprobs) {
         const top = results[member].top ?? [];
         results[member].top = top;
@@ -130,6 +135,13 @@ export async function scoreNative(
           topTokens[query * topK + r],
           topLogprobs[query * topK + r],
         ]);
+        if (!ranks)
+          throw new Error(
+            'the native scorer gives no ranks: it predates this assay; run npm run build:native',
+          );
+        const rankList = results[member].ranks ?? [];
+        results[member].ranks = rankList;
+        rankList[j] = ranks[query];
       }
     });
     for (const job of jobs.slice(start, end)) {

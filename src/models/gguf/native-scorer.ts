@@ -51,7 +51,14 @@ export interface NativeAddon {
     queryRows: Int32Array,
     queryTargets: Int32Array,
     topK?: number,
-  ): { logprobs: Float64Array; greedy: Uint8Array; topTokens?: Int32Array; topLogprobs?: Float64Array };
+  ): {
+    logprobs: Float64Array;
+    greedy: Uint8Array;
+    topTokens?: Int32Array;
+    topLogprobs?: Float64Array;
+    /** With topK > 0: the target's rank (tokens at least as likely, itself included). */
+    ranks?: Int32Array;
+  };
   compare(
     base: NativeHandle,
     model: NativeHandle,

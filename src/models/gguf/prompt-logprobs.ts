@@ -1,8 +1,15 @@
 /**
- * Per-token log-probabilities of whole prompts, as an OpenAI-style server reports them with `echo` and
- * `logprobs` (src/serve): each prompt token's log-probability given the tokens before it (none for the
- * first), the most likely alternatives, the token's text and where it starts, and the distribution of
- * the token after the prompt. Runs in the engine worker.
+ * Per-token log-probabilities of whole prompts, as vLLM reports them for `echo` + `logprobs` and for
+ * `prompt_logprobs` (src/serve): each prompt token's log-probability given the tokens before it (none for
+ * the first) and its rank, the most likely alternatives, each token's text, and the distribution of the
+ * token after the prompt. Runs in the engine worker.
+ *
+ * Token texts follow an incremental detokenizer, as vLLM's own did: a token's text is what it adds to
+ * the text of the tokens before it (so the texts concatenate to the detokenized prompt), decoded over a
+ * short window of preceding tokens so that SentencePiece's word-start spaces come out right, and a token
+ * that ends inside a UTF-8 character is "" until the token that completes the character, which carries it
+ * whole. Special tokens are spelled as their text ("<|im_start|>"), as a prompt that contains them spells
+ * them.
  */
 import { CancelledError, type GgufEngine } from './engine.js';
 import type { ScoringInput, Token } from './token-requests.js';
@@ -14,22 +21,30 @@ export interface PromptLogprobsRequest {
 }
 
 export interface PromptLogprobs {
-  /** Token i's text; the pieces concatenate to the detokenized prompt. */
+  /** Token i's text; the pieces concatenate to the detokenized prompt (special tokens spelled). */
   pieces: string[];
-  /** Where token i's text starts, in UTF-16 code units of the concatenated pieces. */
-  offsets: number[];
   /** Null for the first token, which nothing predicts. */
   logprobs: Array<number | null>;
+  /** Token i's rank among the candidates at its position: tokens at least as likely, itself included. */
+  ranks: Array<number | null>;
   /** The most likely tokens at each position: id, log-probability, text. */
   top: Array<Alternative[] | null>;
-  /** The most likely next token after the prompt, with its log-probability, text and alternatives. */
-  next: { token: Token; logprob: number; piece: string; top: Alternative[] };
+  /**
+   * The most likely next token after the prompt, with its log-probability, rank, text, alternatives, and
+   * whether it is a special token (an end-of-generation or control token, which a generation's text omits).
+   */
+  next: { token: Token; logprob: number; rank: number; piece: string; special: boolean; top: Alternative[] };
 }
 
 export type Alternative = [Token, number, string];
 
-/** Tokens before the one whose text is wanted: enough for the detokenizer's spacing rules. */
-const PIECE_CONTEXT = 4;
+/** Where the incremental detokenizer stands: tokens[from, read) are the context of the next token's text. */
+interface DetokenizerState {
+  from: number;
+  read: number;
+  /** The text of tokens[from, read). */
+  prefix: string;
+}
 
 export async function promptLogprobs(
   engine: GgufEngine,
@@ -41,39 +56,56 @@ export async function promptLogprobs(
     if (signal?.aborted) {
       throw new CancelledError(`scoring cancelled after ${index} of ${requests.length} prompts`);
     }
-    const { tokens } = request;
+    const { tokens, topK } = request;
     if (tokens.length === 0) throw new Error('an empty prompt has no log-probabilities');
     if (tokens.length > engine.maxLength) {
       throw new Error(`the prompt has ${tokens.length} tokens; the context holds ${engine.maxLength}`);
     }
     // Every position is scored; the last output's target is a placeholder, read only for its top list.
     const input: ScoringInput = { input: tokens, targets: [...tokens.slice(1), tokens[0]], scoredFrom: 0 };
-    const [scored] = await engine.score([input], undefined, Math.max(1, request.topK));
+    const [scored] = await engine.score([input], undefined, Math.max(1, topK));
     const top = scored.top ?? [];
-    const pieceAt = (i: number, token: Token) => {
-      const before = tokens.slice(Math.max(0, i - PIECE_CONTEXT), i);
-      return engine.detokenize([...before, token]).slice(engine.detokenize(before).length);
+    const ranks = scored.ranks ?? [];
+    const detokenize = (list: Token[]) => engine.detokenizeSpecial(list);
+    /** The text `token` would add at `position` from `state`: "" while it ends inside a character. */
+    const textOf = (state: DetokenizerState, position: number, token: Token): string => {
+      const full = detokenize([...tokens.slice(state.from, position), token]);
+      if (full.length <= state.prefix.length || full.endsWith('\uFFFD')) return '';
+      return full.slice(state.prefix.length);
     };
-    const pieces = tokens.map((token, i) => pieceAt(i, token));
-    // Alternatives at output i are candidates for position i + 1.
-    const named = top.map((alternatives, i) =>
-      alternatives
-        .slice(0, Math.max(1, request.topK))
-        .map(([token, logprob]): Alternative => [token, logprob, pieceAt(i + 1, token)]),
-    );
-    const last = named[tokens.length - 1] ?? [];
-    const offsets: number[] = [];
-    let at = 0;
-    for (const piece of pieces) {
-      offsets.push(at);
-      at += piece.length;
-    }
+    const named = (state: DetokenizerState, position: number, list: Array<[Token, number]>) =>
+      list
+        .slice(0, topK)
+        .map(([token, logprob]): Alternative => [token, logprob, textOf(state, position, token)]);
+    let state: DetokenizerState = { from: 0, read: 0, prefix: '' };
+    const pieces: string[] = [];
+    const alternatives: Array<Alternative[] | null> = [];
+    tokens.forEach((token, position) => {
+      // Alternatives at output i are candidates for position i + 1.
+      alternatives.push(position === 0 ? null : named(state, position, top[position - 1] ?? []));
+      const piece = textOf(state, position, token);
+      pieces.push(piece);
+      if (piece !== '') {
+        const read = position + 1;
+        state = { from: state.read, read, prefix: detokenize(tokens.slice(state.read, read)) };
+      }
+    });
+    const last = top[tokens.length - 1] ?? [];
+    const [nextToken, nextLogprob] = last[0];
     answers.push({
       pieces,
-      offsets,
       logprobs: [null, ...scored.logprobs.slice(0, -1)],
-      top: [null, ...named.slice(0, -1).map((alternatives) => alternatives.slice(0, request.topK))],
-      next: { token: last[0][0], logprob: last[0][1], piece: last[0][2], top: last.slice(0, request.topK) },
+      ranks: [null, ...ranks.slice(0, -1)],
+      top: alternatives,
+      next: {
+        token: nextToken,
+        logprob: nextLogprob,
+        // Tokens at least as likely as the most likely one: itself and any tied with it.
+        rank: last.filter(([, logprob]) => logprob >= nextLogprob).length,
+        piece: textOf(state, tokens.length, nextToken),
+        special: engine.isSpecialToken(nextToken),
+        top: named(state, tokens.length, last),
+      },
     });
   }
   return answers;

@@ -1,16 +1,17 @@
 import type { GenerateRequest, LoglikelihoodRequest, TokenWindow } from '../backend.js';
-import type { EngineOptions } from './engine.js';
+import type { ChatTemplated, EngineOptions, TokenGenerateRequest } from './engine.js';
 import type { PromptLogprobsRequest } from './prompt-logprobs.js';
 
 /** Messages between GgufBackend (parent) and engine-worker.ts (child), over Node's IPC channel. */
 export type WorkerCall =
   | { id: number; method: 'init'; params: EngineOptions }
-  | { id: number; method: 'loglikelihood'; params: LoglikelihoodRequest[] }
+  | { id: number; method: 'loglikelihood'; params: Array<LoglikelihoodRequest & ChatTemplated> }
   | { id: number; method: 'rolling'; params: string[] }
-  | { id: number; method: 'generate'; params: GenerateRequest[] }
+  | { id: number; method: 'generate'; params: Array<GenerateRequest & ChatTemplated> }
   | { id: number; method: 'scoreTokenWindows'; params: TokenWindow[] }
-  | { id: number; method: 'tokenize'; params: { text: string; withBos: boolean } }
-  | { id: number; method: 'detokenize'; params: number[] }
+  | { id: number; method: 'generateTokens'; params: TokenGenerateRequest[] }
+  | { id: number; method: 'tokenize'; params: { text: string; withBos: boolean; special?: boolean } }
+  | { id: number; method: 'detokenize'; params: { tokens: number[]; special?: boolean } }
   | { id: number; method: 'promptLogprobs'; params: PromptLogprobsRequest[] }
   | { id: number; method: 'close'; params: null }
   /** Stops call `params.id` (its client went away): skipped if queued, aborted if running. */

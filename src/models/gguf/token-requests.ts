@@ -8,6 +8,13 @@ export type Token = number;
 export interface Tokenizer {
   /** Text to tokens, without BOS. */
   tokenize(text: string): Token[];
+  /**
+   * Text to tokens with the model's special-token texts read as those tokens (`<|im_start|>` is one token),
+   * as a Hugging Face tokenizer and llama-server read a prompt; for prompts a chat template rendered.
+   */
+  tokenizeSpecial?(text: string): Token[];
+  /** BOS's text: a special-parsed prompt that starts with it gets no second BOS (lm-eval's has_bos_prefix). */
+  readonly bosText?: string;
   /** BOS prepended to every encoding when the model's metadata asks for it (tokenizer.ggml.add_bos_token). */
   readonly addBos: boolean;
   /** lm-eval's prefix_token_id: BOS, else EOS. Used for an empty context and as the rolling prefix. */
@@ -23,9 +30,18 @@ export function moveTrailingWhitespace(context: string, continuation: string): [
   return [trimmed, context.slice(trimmed.length) + continuation];
 }
 
-export function encode(tokenizer: Tokenizer, text: string): Token[] {
-  const tokens = tokenizer.tokenize(text);
-  return tokenizer.addBos && tokenizer.bos !== null ? [tokenizer.bos, ...tokens] : tokens;
+/**
+ * A text's tokens with BOS as the model's metadata asks. `special`: a chat-templated prompt, whose special
+ * tokens are parsed and which gets no BOS when it already starts with BOS's text (HFLM.tok_encode's
+ * has_bos_prefix: a template that writes `{{ bos_token }}` is not given a second one).
+ */
+export function encode(tokenizer: Tokenizer, text: string, special = false): Token[] {
+  const parse = special && tokenizer.tokenizeSpecial !== undefined;
+  const tokens = parse
+    ? (tokenizer.tokenizeSpecial as (text: string) => Token[])(text)
+    : tokenizer.tokenize(text);
+  const hasBos = parse && Boolean(tokenizer.bosText) && text.startsWith(tokenizer.bosText as string);
+  return tokenizer.addBos && tokenizer.bos !== null && !hasBos ? [tokenizer.bos, ...tokens] : tokens;
 }
 
 /**
@@ -36,13 +52,15 @@ export function encodePair(
   tokenizer: Tokenizer,
   rawContext: string,
   rawContinuation: string,
+  /** The context is a chat-templated prompt (see encode). */
+  special = false,
 ): { context: Token[]; continuation: Token[] } {
   if (rawContext === '') {
     return { context: [tokenizer.prefixToken], continuation: tokenizer.tokenize(rawContinuation) };
   }
   const [context, continuation] = moveTrailingWhitespace(rawContext, rawContinuation);
-  const whole = encode(tokenizer, context + continuation);
-  const contextLength = encode(tokenizer, context).length;
+  const whole = encode(tokenizer, context + continuation, special);
+  const contextLength = encode(tokenizer, context, special).length;
   return { context: whole.slice(0, contextLength), continuation: whole.slice(contextLength) };
 }
 

@@ -10,6 +10,7 @@ import {
   type GenerateRequest,
   type Generation,
   type GenerationLogprobs,
+  type GenerationThinking,
   type ModelBackend,
   type ModelInfo,
   type ProgressSink,
@@ -17,9 +18,11 @@ import {
   type UsageReporting,
   type UsageSummary,
 } from '../backend.js';
-import { cutAtStops } from '../stop-strings.js';
+import { postprocessGeneratedText } from '../stop-strings.js';
+import { endsInThinking } from '../thinking.js';
 import { badAnswer } from './answer-checks.js';
 import { describeBatch } from './completions-backend.js';
+import { usageSchema, usageTokens } from './completions-response.js';
 import { fromChatLogprobs, trimToText } from './generated-logprobs.js';
 import { HttpClient, type HttpClientOptions, ResponseShapeError } from './http-client.js';
 import type { HttpModelArgs } from './model-args.js';
@@ -32,7 +35,14 @@ const chatResponseSchema = z.object({
     .array(
       z.object({
         index: z.number().int().optional(),
-        message: z.object({ content: z.string().nullable().optional() }),
+        message: z.object({
+          content: z.string().nullable().optional(),
+          // A reasoning parser's output (vLLM, SGLang): `reasoning_content` as DeepSeek named it, `reasoning`
+          // as OpenAI's guidance and newer vLLM do.
+          reasoning_content: z.string().nullable().optional(),
+          reasoning: z.string().nullable().optional(),
+        }),
+        finish_reason: z.string().nullable().optional(),
         logprobs: z
           .object({
             content: z
@@ -45,11 +55,17 @@ const chatResponseSchema = z.object({
       }),
     )
     .length(1, 'expected exactly 1 choice'),
-  usage: z
-    .object({ prompt_tokens: z.number(), completion_tokens: z.number().nullable().optional() })
-    .nullable()
-    .optional(),
+  usage: usageSchema,
 });
+
+type ChatResponse = z.output<typeof chatResponseSchema>;
+type ChatChoice = ChatResponse['choices'][number];
+
+/** The reasoning a server returned beside the answer; an empty or null field is none. */
+function reasoningOf(choice: ChatChoice): string | undefined {
+  const { reasoning, reasoning_content: reasoningContent } = choice.message;
+  return reasoning || reasoningContent || undefined;
+}
 
 const messagesSchema = z.array(
   z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }),
@@ -183,30 +199,56 @@ export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTempla
               `malformed chat response: ${issue.path.join('.') || '(root)'}: ${issue.message}`,
             );
           }
-          const content = parsed.data.choices[0].message.content;
-          if (typeof content !== 'string') {
+          const choice = parsed.data.choices[0];
+          // Null content beside reasoning: the thinking used every token (lm-eval answers "" then).
+          if (typeof choice.message.content !== 'string' && reasoningOf(choice) === undefined) {
             throw badAnswer(
-              `message.content is ${JSON.stringify(content ?? null)}, not a string: the server generated no text`,
+              `message.content is ${JSON.stringify(choice.message.content ?? null)}, not a string: the server generated no text`,
             );
           }
           return parsed.data;
         },
-        tokens: (value) => ({
-          in: value.usage?.prompt_tokens ?? 0,
-          out: value.usage?.completion_tokens ?? 0,
-        }),
+        tokens: usageTokens,
         signal: options.signal,
       });
       if (outcome.ok) {
-        const choice = outcome.value.choices[0];
-        const text = cutAtStops(choice.message.content as string, request.until);
-        results[index] = { text, logprobs: trimToText(fromChatLogprobs(choice.logprobs?.content), text) };
+        results[index] = this.answer(outcome.value, request);
       } else {
         results[index] = new RequestError(outcome.error, outcome.cause);
       }
       progress?.(++done);
     });
     return results;
+  }
+
+  /**
+   * The answer is `content`, past `think_end_token` when given, cut at the stop strings (the server was
+   * sent at most 4); a reasoning field goes to the sample log beside it, never into the answer.
+   */
+  private answer(response: ChatResponse, request: GenerateRequest): Generation {
+    const choice = response.choices[0];
+    const content = choice.message.content ?? '';
+    const reasoning = reasoningOf(choice);
+    // A server that hides the reasoning (OpenAI's o-series) still counts its tokens.
+    const hidden = reasoning === undefined && (usageTokens(response).reasoning ?? 0) > 0;
+    const thinkEnd = this.args.think_end_token as string | undefined;
+    const text = postprocessGeneratedText(content, request.until, thinkEnd);
+    const logprobs = fromChatLogprobs(choice.logprobs?.content);
+    if (reasoning === undefined && !hidden && thinkEnd === undefined)
+      return { text, logprobs: trimToText(logprobs, text) };
+    const length = choice.finish_reason === 'length';
+    // The reasoning was apart from the answer: it ended inside it when no answer followed. Otherwise the
+    // end token tells; the prompt the server rendered is not seen here.
+    const truncated =
+      reasoning !== undefined || hidden
+        ? length && content.trim() === ''
+        : length && endsInThinking(content, thinkEnd as string, undefined);
+    const thinking: GenerationThinking = {
+      ...(thinkEnd === undefined ? {} : { raw: content }),
+      ...(reasoning === undefined ? {} : { reasoning }),
+      truncated,
+    };
+    return { text, logprobs, thinking };
   }
 
   info(): ModelInfo {

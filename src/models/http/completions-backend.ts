@@ -4,6 +4,8 @@ import {
   type Answer,
   type BackendCapabilities,
   type CallOptions,
+  type ChatMessage,
+  type ChatTemplating,
   type GenerateRequest,
   type Generation,
   type GenerationLogprobs,
@@ -20,7 +22,9 @@ import {
   type UsageReporting,
   type UsageSummary,
 } from '../backend.js';
+import { type ChatTemplateLookup, chatTemplateInfo } from '../chat-template/chat-templates.js';
 import { cutAtStops } from '../stop-strings.js';
+import { splitThinking, thinkEndText } from '../thinking.js';
 import type { Tokenizer, TokenizerIdentity } from '../tokenizers/tokenizer.js';
 import {
   type CompletionChoice,
@@ -44,6 +48,16 @@ import { streamJobs } from './stream-jobs.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { windowLogprobsFromEcho, windowLogprobsFromPromptLogprobs } from './window-logprobs.js';
 
+/** What the backend is told besides its model args, by whoever builds it. */
+export interface CompletionsSettings {
+  /**
+   * Where the task's stop strings apply with `think_end_token`: only `after` the thinking is removed, the
+   * server getting none (lm-eval's vllm backend, as stops like "\n\n" occur inside thinking; the default),
+   * or on the `server` as well (lm-eval's sglang backend sends them).
+   */
+  stopsWithThinking?: 'after' | 'server';
+}
+
 /** One prompt to score: text (context + continuation) or token ids, and where the continuation starts. */
 interface ScoredPrompt {
   prompt: string | number[];
@@ -56,7 +70,9 @@ interface ScoredPrompt {
  * asks for the prompt's own log-probabilities (`echo: true, logprobs: 1, max_tokens: 1`) and sums the
  * continuation's; generation sends `prompt, max_tokens, temperature, stop, seed`.
  */
-export class CompletionsBackend implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting {
+export class CompletionsBackend
+  implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting, ChatTemplating
+{
   readonly specificationVersion = 'v1';
   readonly capabilities: BackendCapabilities;
   private readonly client: HttpClient;
@@ -69,6 +85,9 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
   private promptLogprobsSupport: boolean | undefined;
   /** A local tokenizer's identity, recorded in the manifest. */
   private localIdentity?: TokenizerIdentity;
+  /** think_end_token's text, read once (a token id through the tokenizer). */
+  private thinkEnd?: Promise<string>;
+  private readonly stopsWithThinking: 'after' | 'server';
   /** `num_concurrent`: requests in flight at once. */
   readonly concurrency: number;
 
@@ -78,9 +97,13 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
     private readonly cache?: ResponseCache,
     /** tokenizer_backend=huggingface: the local tokenizer, loaded by the caller. */
     localTokenizer?: Tokenizer & { describe(): TokenizerIdentity },
-    /** Injected into its HTTP clients (tests: a sleep that records waits); see HttpClientOptions. */
-    clientOptions: Pick<HttpClientOptions, 'sleep'> = {},
+    /** Injected into its HTTP clients (tests: a sleep that records waits; see HttpClientOptions), and settings. */
+    options: Pick<HttpClientOptions, 'sleep'> & CompletionsSettings = {},
+    /** The model's chat templates (its tokenizer's), or where they were looked for. */
+    private readonly chatTemplates: ChatTemplateLookup = { missing: 'no tokenizer folder was given' },
   ) {
+    const { stopsWithThinking = 'after', ...clientOptions } = options;
+    this.stopsWithThinking = stopsWithThinking;
     // Token windows go out as token ids, so token-level scoring needs a tokenizer.
     this.capabilities = {
       loglikelihood: true,
@@ -88,7 +111,7 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
       generate: true,
       tokenScoring: args.tokenized_requests,
       generationLogprobs: true,
-      chatTemplate: false,
+      chatTemplate: 'templates' in chatTemplates,
       usage: true,
     };
     this.concurrency = args.num_concurrent;
@@ -217,7 +240,11 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
     );
   }
 
-  /** With `gen_logprobs` (local-completions' default) each request also asks for `logprobs: 1`. */
+  /**
+   * With `gen_logprobs` (local-completions' default) each request also asks for `logprobs: 1`. With
+   * `think_end_token` each answer is what follows the thinking, cut at the stop strings there (see
+   * CompletionsSettings), and the generation as sent is kept beside it.
+   */
   async generateWithLogprobs(
     requests: GenerateRequest[],
     progress?: ProgressSink,
@@ -225,6 +252,9 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
   ): Promise<Answer<Generation>[]> {
     const results: Answer<Generation>[] = new Array(requests.length);
     const wantLogprobs = this.args.gen_logprobs ?? this.name !== 'openai-completions';
+    const thinkEnd = requests.length ? await this.thinkEndText() : undefined;
+    const serverStops = (until: string[]) =>
+      thinkEnd !== undefined && this.stopsWithThinking === 'after' ? [] : until;
     let done = 0;
     await streamJobs(
       generationBatches(requests, this.args.batch_size),
@@ -232,12 +262,13 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
       async (batch) => {
         const first = requests[batch[0]];
         const { do_sample: _doSample, ...extra } = first.extra;
+        const stop = serverStops(first.until);
         const payload: Record<string, unknown> = {
           model: this.args.model,
           prompt: batch.length === 1 ? first.context : batch.map((index) => requests[index].context),
           max_tokens: first.maxGenToks,
           temperature: first.temperature,
-          ...(first.until.length ? { stop: first.until } : {}),
+          ...(stop.length ? { stop } : {}),
           seed: this.args.seed,
           ...(wantLogprobs ? { logprobs: 1 } : {}),
           ...extra,
@@ -264,7 +295,19 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
             );
             return;
           }
-          const text = cutAtStops(choice.text, requests[index].until);
+          const request = requests[index];
+          if (thinkEnd !== undefined) {
+            const { text, thinking } = splitThinking(
+              choice.text,
+              request.until,
+              thinkEnd,
+              choice.finish_reason,
+              request.context,
+            );
+            results[index] = { text, logprobs: fromCompletionLogprobs(choice.logprobs), thinking };
+            return;
+          }
+          const text = cutAtStops(choice.text, request.until);
           results[index] = { text, logprobs: trimToText(fromCompletionLogprobs(choice.logprobs), text) };
         });
         done += batch.length;
@@ -272,6 +315,14 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
       },
     );
     return results;
+  }
+
+  /** think_end_token's text, or undefined without one; a token id is decoded once by the run's tokenizer. */
+  private thinkEndText(): Promise<string> | undefined {
+    const value = this.args.think_end_token;
+    if (value === undefined) return undefined;
+    this.thinkEnd ??= thinkEndText(value, this.name, (ids) => this.requireTokenizer().decode(ids));
+    return this.thinkEnd;
   }
 
   /** Text to token ids, without BOS, by the run's tokenizer (capability tokenScoring; refused without one). */
@@ -342,7 +393,27 @@ export class CompletionsBackend implements ModelBackend, TokenScoring, Generatio
             vocab_sha256: identity.vocabSha256,
           }
         : { backend: this.tokenizer ? 'remote' : 'none' },
+      ...chatTemplateInfo(this.chatTemplates),
     };
+  }
+
+  applyChatTemplate(
+    messages: ChatMessage[],
+    options: { addGenerationPrompt: boolean; templateName?: string; warn?: (message: string) => void },
+  ): string {
+    if (!('templates' in this.chatTemplates)) {
+      throw new AssayError(
+        'capability_missing',
+        `${this.name} has no chat template: ${this.chatTemplates.missing}`,
+      );
+    }
+    return this.chatTemplates.templates.applyChatTemplate(messages, options);
+  }
+
+  chatTemplate(templateName?: string): string | undefined {
+    return 'templates' in this.chatTemplates
+      ? this.chatTemplates.templates.chatTemplate(templateName)
+      : undefined;
   }
 
   usage(): UsageSummary {

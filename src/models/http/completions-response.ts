@@ -33,16 +33,32 @@ export type PromptLogprobs = z.output<typeof promptLogprobsSchema>;
 const choiceSchema = z.object({
   index: z.number().int().nonnegative(),
   text: z.string().nullable().optional(),
+  /** `length` when max_tokens ended the generation. */
+  finish_reason: z.string().nullable().optional(),
   logprobs: logprobsSchema.nullable().optional(),
   prompt_logprobs: promptLogprobsSchema.nullable().optional(),
 });
 
+/**
+ * Token counts of an answer (completions and chat alike). Reasoning tokens, part of completion_tokens, are
+ * in `completion_tokens_details` (OpenAI, vLLM) or beside the others (SGLang).
+ */
+export const usageSchema = z
+  .object({
+    prompt_tokens: z.number(),
+    completion_tokens: z.number().nullable().optional(),
+    completion_tokens_details: z
+      .object({ reasoning_tokens: z.number().nullable().optional() })
+      .nullable()
+      .optional(),
+    reasoning_tokens: z.number().nullable().optional(),
+  })
+  .nullable()
+  .optional();
+
 const responseSchema = z.object({
   choices: z.array(choiceSchema),
-  usage: z
-    .object({ prompt_tokens: z.number(), completion_tokens: z.number().nullable().optional() })
-    .nullable()
-    .optional(),
+  usage: usageSchema,
 });
 
 export type CompletionChoice = z.output<typeof choiceSchema>;
@@ -66,8 +82,18 @@ export function parseCompletionsResponse(json: unknown, prompts: number): Comple
   return { choices, usage: parsed.data.usage };
 }
 
-export function usageTokens(response: CompletionsResponse): { in: number; out: number } {
-  return { in: response.usage?.prompt_tokens ?? 0, out: response.usage?.completion_tokens ?? 0 };
+export function usageTokens(response: { usage?: z.output<typeof usageSchema> }): {
+  in: number;
+  out: number;
+  reasoning?: number;
+} {
+  const usage = response.usage;
+  const reasoning = usage?.completion_tokens_details?.reasoning_tokens ?? usage?.reasoning_tokens;
+  return {
+    in: usage?.prompt_tokens ?? 0,
+    out: usage?.completion_tokens ?? 0,
+    ...(typeof reasoning === 'number' ? { reasoning } : {}),
+  };
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;

@@ -1,8 +1,12 @@
 import { SqliteResponseCache } from '../../cache/sqlite-response-cache.js';
+import { AssayError } from '../../errors.js';
+import type { ChatTemplateRules } from '../chat-template/chat-templates.js';
+import { findChatTemplates, type TemplateCandidate } from '../chat-template/find-templates.js';
+import { templateVariables } from '../chat-template/template-variables.js';
 import { findTokenizer } from '../tokenizers/find-tokenizer.js';
 import { HfTokenizer } from '../tokenizers/hf-tokenizer.js';
 import { ChatBackend } from './chat-backend.js';
-import { CompletionsBackend } from './completions-backend.js';
+import { CompletionsBackend, type CompletionsSettings } from './completions-backend.js';
 import type { HttpClientOptions } from './http-client.js';
 import { type HttpModelArgs, parseHttpModelArgs } from './model-args.js';
 
@@ -34,6 +38,18 @@ function localTokenizerFiles(name: HttpModelName, args: HttpModelArgs) {
   return { name: tokenizer, ...findTokenizer(tokenizer, args.revision) };
 }
 
+/** A chat-completions server renders its own template: template variables have nowhere to go. */
+function checkTemplateArgs(name: HttpModelName, args: HttpModelArgs, label: string): void {
+  if (!DEFAULTS[name].chat) return;
+  const given = (['enable_thinking', 'chat_template_args'] as const).filter((key) => args[key] !== undefined);
+  if (given.length) {
+    throw new AssayError(
+      'bad_model_args',
+      `\`modelArgs\` for ${label}: ${given.join(', ')} are chat-template variables, and a chat-completions server renders its own template; use local-completions (or vllm/sglang), which render the model's template`,
+    );
+  }
+}
+
 /** Checks `--model_args` of an HTTP backend as creating it would, without creating it. */
 export function validateHttpModelArgs(
   name: HttpModelName,
@@ -41,7 +57,33 @@ export function validateHttpModelArgs(
   /** The backend the messages name (`vllm` for the client of a managed server). */
   label: string = name,
 ): void {
-  localTokenizerFiles(name, parseHttpModelArgs(raw, { ...DEFAULTS[name], backend: label }));
+  const args = parseHttpModelArgs(raw, { ...DEFAULTS[name], backend: label });
+  checkTemplateArgs(name, args, label);
+  localTokenizerFiles(name, args);
+}
+
+/**
+ * Where a completions backend's chat template is read, and lm-eval's rules around it. local-completions
+ * (lm-eval's TemplateAPI): the tokenizer's folder, else the model's name; no retry without the system
+ * message. A managed server's client names its own candidates and rules (vllm's, sglang's).
+ */
+export interface ChatTemplateOrigin {
+  candidates: TemplateCandidate[];
+  rule: 'vllm' | 'sglang';
+}
+
+function templatesFor(args: HttpModelArgs, origin: ChatTemplateOrigin | undefined) {
+  const candidates: TemplateCandidate[] = origin?.candidates ?? [
+    ...(args.tokenizer !== undefined
+      ? [{ name: args.tokenizer, namedBy: 'tokenizer', revision: args.revision }]
+      : [{ name: args.model, namedBy: 'model', revision: args.revision }]),
+  ];
+  const rules: ChatTemplateRules = {
+    variables: templateVariables(args, origin?.rule === 'vllm' ? 'vllm' : 'hf'),
+    retryWithoutSystem: origin?.rule === 'vllm',
+    backend: origin?.rule ?? 'local-completions',
+  };
+  return findChatTemplates(candidates, rules);
 }
 
 type CompletionsName = 'local-completions' | 'openai-completions';
@@ -52,6 +94,8 @@ export async function openHttpBackend(
   name: CompletionsName,
   raw: Record<string, unknown>,
   cachePath?: string,
+  settings?: CompletionsSettings,
+  templates?: ChatTemplateOrigin,
 ): Promise<CompletionsBackend>;
 export async function openHttpBackend(
   name: ChatName,
@@ -62,20 +106,27 @@ export async function openHttpBackend(
   name: HttpModelName,
   raw: Record<string, unknown>,
   cachePath?: string,
+  settings?: CompletionsSettings,
+  templates?: ChatTemplateOrigin,
 ): Promise<CompletionsBackend | ChatBackend>;
 export async function openHttpBackend(
   name: HttpModelName,
   raw: Record<string, unknown>,
   cachePath?: string,
+  /** A completions backend's settings (managed SGLang: stop strings on the server with think_end_token). */
+  settings: CompletionsSettings = {},
+  /** Where a managed server's client reads its chat template, and whose rules apply. */
+  templates?: ChatTemplateOrigin,
 ): Promise<CompletionsBackend | ChatBackend> {
   const defaults = DEFAULTS[name];
   const args = parseHttpModelArgs(raw, { backend: name, ...defaults });
+  checkTemplateArgs(name, args, name);
   const files = localTokenizerFiles(name, args);
   const tokenizer = files ? await HfTokenizer.load(files) : undefined;
   const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
   return defaults.chat
     ? new ChatBackend(name, args, cache)
-    : new CompletionsBackend(name, args, cache, tokenizer);
+    : new CompletionsBackend(name, args, cache, tokenizer, settings, templatesFor(args, templates));
 }
 
 /**
@@ -109,11 +160,12 @@ export function createHttpBackend(
 ): CompletionsBackend | ChatBackend {
   const defaults = DEFAULTS[name];
   const args = parseHttpModelArgs(raw, { backend: name, ...defaults });
+  checkTemplateArgs(name, args, name);
   if (localTokenizerFiles(name, args)) {
     throw new Error('createHttpBackend: a local tokenizer is read by openHttpBackend');
   }
   const cache = cachePath ? new SqliteResponseCache(cachePath) : undefined;
   return defaults.chat
     ? new ChatBackend(name, args, cache, clientOptions)
-    : new CompletionsBackend(name, args, cache, undefined, clientOptions);
+    : new CompletionsBackend(name, args, cache, undefined, clientOptions, templatesFor(args, undefined));
 }

@@ -57,7 +57,8 @@ export interface PostOptions<T> {
   describe: () => string;
   /** Validates the parsed body; throws ResponseShapeError for a malformed answer, AssayError to stop the run. */
   parse: (json: unknown) => T;
-  tokens: (value: T) => { in: number; out: number };
+  /** Prompt and generated tokens of the answer, and of those the reasoning tokens where the server says. */
+  tokens: (value: T) => { in: number; out: number; reasoning?: number };
   /** Stops the request (the evaluator's latency cap): the attempt in flight is aborted, none follows. */
   signal?: AbortSignal;
 }
@@ -266,7 +267,7 @@ export class HttpClient {
           if (key !== undefined) cache?.put(key, text);
           const ended = performance.now();
           const tokens = options.tokens(value);
-          usage.answered(ended - started, options.prompts, tokens.in, tokens.out, ended);
+          usage.answered(ended - started, options.prompts, tokens.in, tokens.out, ended, tokens.reasoning);
           this.options.rateLimiter.used(tokens.in + tokens.out);
           return { ok: true, value };
         }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
+import { TEMPLATE_VARIABLE_ARGS } from '../chat-template/template-variables.js';
 import {
   batchSizeArg,
   integerArg,
@@ -8,6 +9,7 @@ import {
   positiveInteger,
   positiveNumber,
 } from '../model-arg-values.js';
+import { thinkEndTokenSchema } from '../thinking.js';
 
 /**
  * `--model_args` of the HTTP backends, validated once here. Names follow lm-eval's TemplateAPI where it has
@@ -73,6 +75,12 @@ const schema = z
     prompt_logprobs: z.union([z.boolean(), z.literal('auto')]).optional(),
     /** Ask for the generated tokens' log-probabilities and record them in the sample log (gen_logprobs). */
     gen_logprobs: z.boolean().optional(),
+    /**
+     * Reasoning models: the text (or token id) that ends the thinking; each generation keeps only what
+     * follows its last occurrence (lm-eval's postprocess_generated_text), and the stop strings apply after.
+     */
+    think_end_token: thinkEndTokenSchema.optional(),
+    ...TEMPLATE_VARIABLE_ARGS,
   })
   .strict();
 
@@ -95,6 +103,8 @@ export interface EndpointDefaults {
   defaultBaseUrl?: string;
   /** openai-* backends require a key; local-* backends send one only when given. */
   requireKey: boolean;
+  /** Chat endpoints: the server renders the prompt, and no tokenizer is at hand. */
+  chat?: boolean;
 }
 
 export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: EndpointDefaults): HttpModelArgs {
@@ -139,9 +149,17 @@ export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: Endpo
       `${defaults.backend} needs an API key: set OPENAI_API_KEY or pass api_key / api_key_env`,
     );
   }
+  const tokenizer = tokenizerChoice(args, defaults.backend);
+  // A token id is read as its text by the run's tokenizer, which only token-id requests have.
+  if (typeof args.think_end_token === 'number' && (defaults.chat || !tokenizer.tokenized_requests)) {
+    throw new AssayError(
+      'bad_model_args',
+      `\`modelArgs\` for ${defaults.backend}: think_end_token=${args.think_end_token} is a token id, which needs a tokenizer to read it (${defaults.chat ? 'a chat endpoint has none' : "tokenized_requests=true, with the server's /tokenize or tokenizer="}); or give its text (e.g. think_end_token=</think>)`,
+    );
+  }
   return {
     ...args,
-    ...tokenizerChoice(args, defaults.backend),
+    ...tokenizer,
     model,
     baseUrls,
     apiKey,

@@ -18,6 +18,8 @@ export class UsageRecorder {
   private failed = 0;
   private tokensIn = 0;
   private tokensOut = 0;
+  /** Reasoning tokens the server reported; undefined until an answer carries the count. */
+  private reasoningTokens: number | undefined;
   private firstStart: number | undefined;
   private lastEnd: number | undefined;
 
@@ -27,10 +29,18 @@ export class UsageRecorder {
     if (this.firstStart === undefined || at < this.firstStart) this.firstStart = at;
   }
 
-  answered(latencyMs: number, prompts: number, tokensIn: number, tokensOut: number, end: number): void {
+  answered(
+    latencyMs: number,
+    prompts: number,
+    tokensIn: number,
+    tokensOut: number,
+    end: number,
+    reasoningTokens?: number,
+  ): void {
     for (let i = 0; i < prompts; i++) this.push(latencyMs);
     this.tokensIn += tokensIn;
     this.tokensOut += tokensOut;
+    if (reasoningTokens !== undefined) this.reasoningTokens = (this.reasoningTokens ?? 0) + reasoningTokens;
     this.lastEnd = Math.max(this.lastEnd ?? end, end);
   }
 
@@ -81,6 +91,7 @@ export class UsageRecorder {
       latencyP95Ms: percentile(0.95),
       tokensIn: this.tokensIn,
       tokensOut: this.tokensOut,
+      ...(this.reasoningTokens === undefined ? {} : { reasoningTokens: this.reasoningTokens }),
       costUsd: priced
         ? (this.tokensIn * (inputPerMillion ?? 0) + this.tokensOut * (outputPerMillion ?? 0)) / 1_000_000
         : null,

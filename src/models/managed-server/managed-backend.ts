@@ -7,6 +7,8 @@ import type {
   Answer,
   BackendCapabilities,
   CallOptions,
+  ChatMessage,
+  ChatTemplating,
   GenerateRequest,
   Generation,
   GenerationLogprobs,
@@ -22,6 +24,7 @@ import type {
   UsageReporting,
   UsageSummary,
 } from '../backend.js';
+import type { CompletionsSettings } from '../http/completions-backend.js';
 import { openHttpBackend, validateHttpModelArgs } from '../http/create.js';
 import { type ManagedServerArgs, parseManagedServerArgs, type ServerKind } from './server-args.js';
 import { gpuSummary, localGpus, servedModels, serverVersion } from './server-facts.js';
@@ -67,6 +70,14 @@ export function checkManagedArgs(kind: ServerKind, raw: Record<string, unknown>)
     },
     kind,
   );
+}
+
+/**
+ * With think_end_token, lm-eval's vllm backend sends the server no task stop strings (they occur inside
+ * thinking) and cuts the answer at them after; its sglang backend sends them to the server as well.
+ */
+function clientSettings(kind: ServerKind): CompletionsSettings {
+  return { stopsWithThinking: kind === 'sglang' ? 'server' : 'after' };
 }
 
 export async function createManagedBackend(
@@ -118,6 +129,8 @@ export async function createManagedBackend(
         base_url: `${root}/v1/completions`,
       },
       context.cachePath,
+      clientSettings(kind),
+      { candidates: args.templateFrom, rule: kind },
     );
     const record: ServerRecord = {
       kind,
@@ -159,6 +172,11 @@ async function attachToRunningServer(
       base_url: baseUrl,
     },
     context.cachePath,
+    clientSettings(args.kind),
+    {
+      candidates: args.templateFrom.length ? args.templateFrom : [{ name: model, namedBy: 'pretrained' }],
+      rule: args.kind,
+    },
   );
   return new ManagedServerBackend(args.kind, inner, {
     kind: args.kind,
@@ -172,10 +190,12 @@ async function attachToRunningServer(
   });
 }
 
-type ClientMethods = TokenScoring & GenerationLogprobs & UsageReporting;
+type ClientMethods = TokenScoring & GenerationLogprobs & UsageReporting & ChatTemplating;
 
 /** The local-completions backend, raced against the server's death, which ends the run with its log. */
-class ManagedServerBackend implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting {
+class ManagedServerBackend
+  implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting, ChatTemplating
+{
   readonly specificationVersion = 'v1';
   readonly capabilities: BackendCapabilities;
 
@@ -242,6 +262,17 @@ class ManagedServerBackend implements ModelBackend, TokenScoring, GenerationLogp
 
   usage(): UsageSummary {
     return this.required('usage')();
+  }
+
+  applyChatTemplate(
+    messages: ChatMessage[],
+    options: { addGenerationPrompt: boolean; templateName?: string; warn?: (message: string) => void },
+  ): string {
+    return this.required('applyChatTemplate')(messages, options);
+  }
+
+  chatTemplate(templateName?: string): string | undefined {
+    return this.required('chatTemplate')(templateName);
   }
 
   info(): ModelInfo {

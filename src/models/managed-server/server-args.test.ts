@@ -100,4 +100,35 @@ describe('lm-eval model args → server flags', () => {
       "model: name the model with pretrained= (lm-eval's name for it)",
     );
   });
+
+  it('takes enable_thinking and chat_template_args as chat-template variables for the client, and reads the template where lm-eval does', () => {
+    const parsed = parseManagedServerArgs('sglang', {
+      pretrained: 'Qwen/Qwen3-8B',
+      tokenizer_path: '/models/qwen3-tokenizer',
+      revision: 'v2',
+      enable_thinking: false,
+      chat_template_args: { reasoning_effort: 'low' },
+    });
+    expect(parsed.client).toMatchObject({
+      enable_thinking: false,
+      chat_template_args: { reasoning_effort: 'low' },
+    });
+    expect(parsed.serverArgs).not.toContain('--enable-thinking');
+    // lm-eval's get_tokenizer(tokenizer or pretrained): the tokenizer named first, then the model.
+    expect(parsed.templateFrom).toEqual([
+      { name: '/models/qwen3-tokenizer', namedBy: 'tokenizer_path', revision: 'v2' },
+      { name: 'Qwen/Qwen3-8B', namedBy: 'pretrained', revision: 'v2' },
+    ]);
+  });
+
+  it("vllm's enable_thinking=true needs think_end_token, as lm-eval's VLLM.__init__ requires", () => {
+    expect(() =>
+      parseManagedServerArgs('vllm', { pretrained: 'Qwen/Qwen3-8B', enable_thinking: true }),
+    ).toThrow('enable_thinking=true needs think_end_token');
+    expect(
+      parseManagedServerArgs('vllm', { pretrained: 'Qwen/Qwen3-8B', enable_thinking: false }).client,
+    ).toMatchObject({
+      enable_thinking: false,
+    });
+  });
 });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { AssayError, editDistance } from '../../errors.js';
+import type { TemplateCandidate } from '../chat-template/find-templates.js';
+import { templateVariableArgs } from '../chat-template/template-variables.js';
 import { HTTP_MODEL_ARGS } from '../http/model-args.js';
 import { integerArg, numberArg, positiveInteger, positiveNumber } from '../model-arg-values.js';
 
@@ -34,6 +36,8 @@ export interface ManagedServerArgs {
   servedModel?: string;
   /** Args lm-eval accepts and ignores (device, swap_space), with why; reported as warnings. */
   ignored: string[];
+  /** Where the chat template is read: the tokenizer named, else the model (lm-eval's `tokenizer or pretrained`). */
+  templateFrom: TemplateCandidate[];
 }
 
 /** lm-eval arg → server flag. `null`: the arg is known but has no flag (handled elsewhere). */
@@ -109,9 +113,6 @@ const REFUSED: Record<string, string> = {
   prefix_token_id: 'a custom prefix token is not supported; the server tokenizer’s BOS (else EOS) is used',
   custom_prefix_token_id:
     'a custom prefix token is not supported; the server tokenizer’s BOS (else EOS) is used',
-  enable_thinking: 'thinking-tag handling (enable_thinking, think_end_token) is not supported yet',
-  think_end_token: 'thinking-tag handling (enable_thinking, think_end_token) is not supported yet',
-  chat_template_args: 'chat_template_args is not supported yet',
   truncation_side: 'only left truncation (lm-eval’s default) is supported',
   model: "name the model with pretrained= (lm-eval's name for it)",
 };
@@ -268,6 +269,18 @@ export function parseManagedServerArgs(kind: ServerKind, given: Record<string, u
     if (typeof revision === 'string') client.revision = revision;
   }
 
+  // lm-eval's VLLM.__init__: thinking on needs the token that ends it, or the thinking reaches the answer filters.
+  if (
+    kind === 'vllm' &&
+    templateVariableArgs(raw).enable_thinking === true &&
+    raw.think_end_token === undefined
+  )
+    fail(
+      kind,
+      'enable_thinking=true needs think_end_token (lm-eval requires it too): the text that ends the thinking section',
+    );
+  const templateFrom = templateCandidates(raw);
+
   const timeout = raw.server_timeout === undefined ? DEFAULT_START_TIMEOUT : Number(raw.server_timeout);
   const executable = String(raw.executable ?? raw.python ?? (kind === 'vllm' ? 'vllm' : 'python'));
   if (kind === 'vllm' && raw.python !== undefined)
@@ -292,6 +305,7 @@ export function parseManagedServerArgs(kind: ServerKind, given: Record<string, u
       client,
       servedModel: typeof raw.pretrained === 'string' ? raw.pretrained : undefined,
       ignored,
+      templateFrom,
     };
   }
   if (raw.base_url !== undefined) fail(kind, 'base_url must be a URL');
@@ -319,7 +333,20 @@ export function parseManagedServerArgs(kind: ServerKind, given: Record<string, u
     client,
     servedModel,
     ignored,
+    templateFrom,
   };
+}
+
+/** The tokenizer named (`tokenizer`, SGLang's `tokenizer_path`), then the model, at their revision. */
+function templateCandidates(raw: Record<string, unknown>): TemplateCandidate[] {
+  const revision = raw.tokenizer_revision ?? raw.revision;
+  const at = typeof revision === 'string' ? { revision } : {};
+  const candidates: TemplateCandidate[] = [];
+  for (const namedBy of ['tokenizer', 'tokenizer_path', 'pretrained']) {
+    const name = raw[namedBy];
+    if (typeof name === 'string' && name !== '') candidates.push({ name, namedBy, ...at });
+  }
+  return candidates;
 }
 
 /** A server root (`http://host:8000`) means its /v1/completions, as local-completions needs the full URL. */

@@ -11,10 +11,29 @@ export interface GeneratedTokens {
   logprobs: number[];
 }
 
+/**
+ * What a reasoning model produced besides its answer, kept for the sample log. Present only when the run
+ * handles thinking (`think_end_token`) or the server returned its reasoning apart from the answer.
+ */
+export interface GenerationThinking {
+  /** The generation as the model produced it, before `think_end_token` and the stop strings cut it. */
+  raw?: string;
+  /** The reasoning the server returned beside the answer (`reasoning_content` / `reasoning`). */
+  reasoning?: string;
+  /** The generation hit max_gen_toks inside its thinking section: its answer is empty or is thinking text. */
+  truncated: boolean;
+}
+
 /** A generated text with its tokens' log-probabilities, when the backend has them. */
 export interface Generation {
+  /** The answer: what filters and metrics see. */
   text: string;
+  /**
+   * The generated tokens; with thinking (see `thinking`) they are the whole generation's, thinking
+   * included, as the server returned them.
+   */
   logprobs: GeneratedTokens | null;
+  thinking?: GenerationThinking;
 }
 
 /**

@@ -52,11 +52,27 @@ export interface GenerationLogprobs {
   ): Promise<Answer<Generation>[]>;
 }
 
-/** Capability `chatTemplate`: renders chat messages into one prompt (`--apply_chat_template`). */
+/**
+ * Capability `chatTemplate`: renders chat messages into one prompt (`--apply_chat_template`), as lm-eval's
+ * `apply_chat_template(chat_history, add_generation_prompt)`: without a generation prompt the prompt
+ * continues the final (assistant) message (transformers' `continue_final_message`).
+ */
 export interface ChatTemplating {
   applyChatTemplate(
     messages: ChatMessage[],
-    options: { addGenerationPrompt: boolean; templateName?: string },
+    options: {
+      addGenerationPrompt: boolean;
+      /**
+       * transformers' continue_final_message. Default: `!addGenerationPrompt`, as lm-eval asks for it;
+       * a server answering a chat request (vLLM's semantics) passes its own.
+       */
+      continueFinalMessage?: boolean;
+      /** Template variables of the request (vLLM's chat_template_kwargs); they win over the model's own. */
+      variables?: Record<string, unknown>;
+      templateName?: string;
+      /** Told what lm-eval warns about (a template that raised, rendered again without the system message). */
+      warn?: (message: string) => void;
+    },
   ): string;
   /** The raw Jinja chat template, recorded in results; undefined when the renderer is not a template. */
   chatTemplate(templateName?: string): string | undefined;
@@ -75,7 +91,13 @@ export interface UsageSummary {
   latencyP50Ms: number | null;
   latencyP95Ms: number | null;
   tokensIn: number;
+  /** Generated tokens, thinking included (servers count reasoning tokens as completion tokens). */
   tokensOut: number;
+  /**
+   * Of `tokensOut`, the reasoning tokens the server reported (`usage.completion_tokens_details.reasoning_tokens`,
+   * SGLang's `usage.reasoning_tokens`); absent when no answer carried the count.
+   */
+  reasoningTokens?: number;
   costUsd: number | null;
 }
 

@@ -8,7 +8,13 @@
 import { adjustPValues } from '../../stats/p-value-adjustment.js';
 import { loadRun } from '../read-run.js';
 import { readSampleScores, type SampleScore } from '../read-samples.js';
-import { type ComparisonTarget, type PairedScores, pairScores } from './pair-samples.js';
+import {
+  type ComparisonTarget,
+  type PairedScores,
+  type PairingOptions,
+  pairScores,
+  type TimeoutTreatment,
+} from './pair-samples.js';
 import {
   comparePairedScores,
   type PairedComparison,
@@ -19,7 +25,7 @@ import { type Outcome, verdict } from './verdict.js';
 
 export type Adjustment = 'holm' | 'bh';
 
-export interface CompareOptions extends PairedComparisonOptions {
+export interface CompareOptions extends PairedComparisonOptions, PairingOptions {
   tasks?: string[];
   metric?: string;
   adjustment?: Adjustment;
@@ -41,6 +47,8 @@ export interface ComparisonRow extends Omit<PairedComparison, 'flips'> {
   tasks?: string[];
   unpaired: { a: number; b: number };
   unscored: { a: number; b: number };
+  /** Timed-out samples, scored as wrong or left out as `timeoutsAs` says. */
+  timedOut: { a: number; b: number };
   pValueAdjusted: number;
   outcome: Outcome;
   verdict: string;
@@ -50,6 +58,8 @@ export interface ComparisonRow extends Omit<PairedComparison, 'flips'> {
 export interface RunComparison {
   runA: { resultsFile: string; model: string | null };
   runB: { resultsFile: string; model: string | null };
+  /** What timed-out docs counted as. */
+  timeoutsAs: TimeoutTreatment;
   adjustment: Adjustment;
   alpha: number;
   power: number;
@@ -74,6 +84,7 @@ export interface PooledPairs {
   b: Float64Array;
   unpaired: { a: number; b: number };
   unscored: { a: number; b: number };
+  timedOut: { a: number; b: number };
 }
 
 function concat(parts: Float64Array[]): Float64Array {
@@ -123,6 +134,7 @@ export function comparisonRows(
       ...result,
       unpaired: entry.unpaired,
       unscored: entry.unscored,
+      timedOut: entry.timedOut,
       pValueAdjusted: adjusted[i],
       outcome: judged.outcome,
       verdict: judged.text,
@@ -154,6 +166,7 @@ export function pairRuns(
       samples(runA.sampleFiles.get(target.task) as string),
       samples(runB.sampleFiles.get(target.task) as string),
       target,
+      options,
     ),
   );
   const taskEntries: PooledPairs[] = paired.map((pair) => ({
@@ -166,6 +179,7 @@ export function pairRuns(
     b: pair.b,
     unpaired: { a: pair.unpairedA, b: pair.unpairedB },
     unscored: { a: pair.unscoredA, b: pair.unscoredB },
+    timedOut: { a: pair.timedOutA, b: pair.timedOutB },
   }));
   const groupEntries: PooledPairs[] = [];
   for (const [group, leaves] of selection.groups) {
@@ -189,6 +203,10 @@ export function pairRuns(
         unscored: {
           a: parts.reduce((total, pair) => total + pair.unscoredA, 0),
           b: parts.reduce((total, pair) => total + pair.unscoredB, 0),
+        },
+        timedOut: {
+          a: parts.reduce((total, pair) => total + pair.timedOutA, 0),
+          b: parts.reduce((total, pair) => total + pair.timedOutB, 0),
         },
       });
     }
@@ -227,6 +245,7 @@ export function compareLoadedRuns(
   return {
     runA: { resultsFile: runA.resultsFile, model: runA.results.model_name ?? null },
     runB: { resultsFile: runB.resultsFile, model: runB.results.model_name ?? null },
+    timeoutsAs: options.timeoutsAs ?? 'refuse',
     adjustment,
     alpha: options.alpha ?? 0.05,
     power: options.power ?? 0.8,

@@ -10,7 +10,16 @@ const LISTED_IDS = 20;
 export const fixed = (value: number | null | undefined, digits = 4) =>
   value === null || value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(digits);
 export const signed = (value: number) => (value > 0 ? `+${value.toFixed(4)}` : value.toFixed(4));
-const interval = ([low, high]: [number, number]) => `[${signed(low)}, ${signed(high)}]`;
+const limit = (value: number) => (Number.isFinite(value) ? signed(value) : value > 0 ? '+∞' : '−∞');
+const interval = ([low, high]: [number, number]) => `[${limit(low)}, ${limit(high)}]`;
+
+function intervalLabel(row: ComparisonRow): string {
+  if (row.intervalMethod === 'sign-flip-permutation') return 'inverted sign-flip permutation test';
+  const shift = row.intervalContinuity ?? 0;
+  return shift === 0
+    ? 'Tango score interval'
+    : `Tango score interval, continuity shift ${shift.toFixed(2)} to match McNemar`;
+}
 
 function testLabel(row: ComparisonRow): string {
   if (row.defaultTest === 'mcnemar' && row.mcnemar)
@@ -60,14 +69,22 @@ function ids(list: Array<number | string>): string {
     : shown || '-';
 }
 
-function details(row: ComparisonRow, level: number): string[] {
+/** Timed-out docs, said plainly: how many, and what they counted as. */
+function timedOutText(row: ComparisonRow, treatment: RunComparison['timeoutsAs']): string {
+  const { a, b } = row.timedOut;
+  if (a + b === 0) return '';
+  const counted = treatment === 'wrong' ? 'each counted as wrong' : 'left out of every test';
+  return `; timed out (over the latency cap) ${a} in A, ${b} in B, ${counted}`;
+}
+
+function details(row: ComparisonRow, level: number, treatment: RunComparison['timeoutsAs']): string[] {
   const lines: string[] = [];
   const pct = Math.round(level * 100);
   lines.push(
-    `${row.kind === 'group' ? 'group ' : ''}${row.name} (${row.metric}, filter ${row.filter}): n = ${row.n} pairs; unpaired ${row.unpaired.a} in A, ${row.unpaired.b} in B; unscored ${row.unscored.a} in A, ${row.unscored.b} in B${row.tasks ? `; pooled over ${row.tasks.join(', ')}` : ''}`,
+    `${row.kind === 'group' ? 'group ' : ''}${row.name} (${row.metric}, filter ${row.filter}): n = ${row.n} pairs; unpaired ${row.unpaired.a} in A, ${row.unpaired.b} in B; unscored ${row.unscored.a} in A, ${row.unscored.b} in B${timedOutText(row, treatment)}${row.tasks ? `; pooled over ${row.tasks.join(', ')}` : ''}`,
   );
   lines.push(
-    `  mean A ${fixed(row.meanA)}, mean B ${fixed(row.meanB)}, B − A ${signed(row.difference)}, paired SE ${fixed(row.standardError)} (unpaired would be ${fixed(row.unpairedStandardError)}), ${pct}% CI ${interval(row.interval)} (${row.intervalMethod === 'tango-score' ? 'Tango score interval' : 'normal'}), correlation ${fixed(row.correlation, 3)}`,
+    `  mean A ${fixed(row.meanA)}, mean B ${fixed(row.meanB)}, B − A ${signed(row.difference)}, paired SE ${fixed(row.standardError)} (unpaired would be ${fixed(row.unpairedStandardError)}), ${pct}% CI ${interval(row.interval)} (${intervalLabel(row)}), correlation ${fixed(row.correlation, 3)}`,
   );
   if (row.mcnemar) {
     const m = row.mcnemar;
@@ -113,9 +130,17 @@ export function renderComparison(report: RunComparison, format: ComparisonFormat
   const model = (run: RunComparison['runA']) => `${run.resultsFile}${run.model ? ` (${run.model})` : ''}`;
   out.push(`A: ${model(report.runA)}`);
   out.push(`B: ${model(report.runB)}`);
+  const late = report.tasks.reduce(
+    (total, row) => ({ a: total.a + row.timedOut.a, b: total.b + row.timedOut.b }),
+    { a: 0, b: 0 },
+  );
+  if (late.a + late.b > 0)
+    out.push(
+      `Timed-out docs (over the latency cap): ${late.a} in A, ${late.b} in B, ${report.timeoutsAs === 'wrong' ? 'each counted as wrong' : 'left out: the tests cover the docs answered in both runs'}.`,
+    );
   const label = report.adjustment === 'holm' ? 'Holm' : 'Benjamini-Hochberg';
   out.push(
-    `Samples paired by doc_hash and filter; every difference is B − A. p is the default test (McNemar for 0/1 scores, sign-flip permutation otherwise); p_adj is ${label} across the ${report.tasks.length} task rows${report.groups.length ? ` (group rows adjusted separately)` : ''}. alpha = ${report.alpha}.`,
+    `Samples paired by doc_hash and filter; every difference is B − A. p is the default test (McNemar for 0/1 scores, sign-flip permutation otherwise) and the CI inverts the same test, so it excludes 0 exactly when p < alpha; p_adj is ${label} across the ${report.tasks.length} task rows${report.groups.length ? ` (group rows adjusted separately)` : ''}; the verdicts use p_adj, the CIs are not adjusted. alpha = ${report.alpha}.`,
   );
   out.push('');
   const headers = [
@@ -138,7 +163,8 @@ export function renderComparison(report: RunComparison, format: ComparisonFormat
     out.push(renderGrid(['Group', ...headers.slice(1)], report.groups.map(summaryRow), format));
   }
   out.push('');
-  for (const row of [...report.tasks, ...report.groups]) out.push(...details(row, 1 - report.alpha), '');
+  for (const row of [...report.tasks, ...report.groups])
+    out.push(...details(row, 1 - report.alpha, report.timeoutsAs), '');
   for (const entry of report.skipped) out.push(`skipped ${entry.task}: ${entry.reason}`);
   return `${out.join('\n').trimEnd()}\n`;
 }

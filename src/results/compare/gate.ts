@@ -10,7 +10,7 @@
  *
  * "All tasks pass" is an intersection-union test, valid at α without adjustment; the "fail" side is
  * Holm-adjusted so that many tasks do not raise the chance of a false alarm. The test depends on the scores
- * (non-inferiority.ts): Tango's score test for 0/1 scores, the one-sided paired t otherwise, and a
+ * (non-inferiority.ts): Tango's score test for 0/1 scores, a betting test valid at every n for other scores in [0, 1], the one-sided paired t for scores outside [0, 1], and a
  * distribution-free bound when every difference is the same. The report names it per task. `threshold`
  * mode keeps the plain rule: fail when the point estimate drops by more than the margin.
  */
@@ -20,14 +20,14 @@ import { adjustPValues } from '../../stats/p-value-adjustment.js';
 import { loadRun } from '../read-run.js';
 import { readSampleScores, type SampleScore } from '../read-samples.js';
 import { NON_INFERIORITY_METHODS, type NonInferiorityMethod, nonInferiority } from './non-inferiority.js';
-import { pairScores } from './pair-samples.js';
+import { type PairingOptions, pairScores, type TimeoutTreatment } from './pair-samples.js';
 import { selectTargets } from './select-targets.js';
 import { formatPValue } from './verdict.js';
 
 export type GateMode = 'test' | 'threshold';
 export type GateStatus = 'pass' | 'fail' | 'underpowered';
 
-export interface GateOptions {
+export interface GateOptions extends PairingOptions {
   maxDrop: number;
   alpha?: number;
   /** Power used to estimate the items an underpowered task would need. Default 0.8. */
@@ -44,6 +44,8 @@ export interface GateTaskResult {
   higherIsBetter: boolean;
   n: number;
   unpaired: { a: number; b: number };
+  /** Timed-out docs of baseline (a) and current (b), scored as wrong or left out as `timeoutsAs` says. */
+  timedOut: { a: number; b: number };
   meanA: number;
   meanB: number;
   /** meanB − meanA, as measured. */
@@ -75,6 +77,8 @@ export interface GateReport {
   alpha: number;
   baseline: string;
   current: string;
+  /** What timed-out docs counted as. */
+  timeoutsAs: TimeoutTreatment;
   status: GateStatus;
   /** 0 all pass, 1 some task fails, 3 undecided (underpowered), as the CLI exits. */
   exitCode: 0 | 1 | 3;
@@ -108,12 +112,17 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
     cache.set(file, lines);
     return lines;
   };
-  const measuredRows = selection.targets.flatMap((target) => {
-    const pair = pairScores(
+  // Every task is paired before any is tested, so a refused task (timed-out docs) stops the gate first.
+  const pairs = selection.targets.map((target) => ({
+    target,
+    pair: pairScores(
       samples(runA.sampleFiles.get(target.task) as string),
       samples(runB.sampleFiles.get(target.task) as string),
       target,
-    );
+      options,
+    ),
+  }));
+  const measuredRows = pairs.flatMap(({ target, pair }) => {
     if (pair.a.length < 2) {
       selection.skipped.push({ task: target.task, reason: `only ${pair.a.length} paired samples` });
       return [];
@@ -143,6 +152,11 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
     let status: GateStatus;
     let reason: string;
     let needed: number | null = null;
+    const late = pair.timedOutA + pair.timedOutB;
+    const lateNote =
+      late === 0
+        ? ''
+        : `; timed out: ${pair.timedOutA} in the baseline, ${pair.timedOutB} in the current run, ${options.timeoutsAs === 'wrong' ? 'each counted as wrong' : 'left out (the verdict covers the docs answered in both)'}`;
     if (mode === 'threshold') {
       status = measured.improvement < -margin ? 'fail' : 'pass';
       reason =
@@ -170,6 +184,7 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
           : `bounds [${bound(lowerBound)}, ${bound(upperBound)}] include −${margin}`;
       reason = `${change}; ${level} ${bounds}: cannot decide at n = ${measured.n}; ${hint}; test: ${description}`;
     }
+    reason += lateNote;
     return {
       task: target.task,
       metric: target.metric,
@@ -177,6 +192,7 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
       higherIsBetter: target.higherIsBetter,
       n: measured.n,
       unpaired: { a: pair.unpairedA, b: pair.unpairedB },
+      timedOut: { a: pair.timedOutA, b: pair.timedOutB },
       meanA,
       meanB,
       difference: meanB - meanA,
@@ -205,6 +221,7 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
     alpha,
     baseline: runA.resultsFile,
     current: runB.resultsFile,
+    timeoutsAs: options.timeoutsAs ?? 'refuse',
     status,
     exitCode: status === 'fail' ? 1 : status === 'underpowered' ? 3 : 0,
     tasks,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DesignSampler, GATE_DESIGNS } from '../../../test/fixtures/stats/gate-designs.js';
 import { FastRandom } from '../../stats/fast-random.js';
 import { BinomialSampler } from '../../stats/multinomial-sampler.js';
 import {
@@ -123,9 +124,10 @@ describe('nonInferiority: zero variance is never evidence', () => {
     });
   });
 
-  it('keeps the one-sided paired t for continuous scores with variance', () => {
+  it('keeps the one-sided paired t for continuous scores outside [0, 1], where no range is known', () => {
     // SciPy: ttest_1samp([0.1, -0.05, 0.2, 0.0] + 0.005, 0, alternative='greater').pvalue = 0.155195…
-    const result = nonInferiority([0.5, 0.5, 0.5, 0.5], [0.6, 0.45, 0.7, 0.5], options);
+    // (the scores of the earlier version of this test, moved out of [0, 1]; the differences are the same).
+    const result = nonInferiority([1.5, 1.5, 1.5, 1.5], [1.6, 1.45, 1.7, 1.5], options);
     expect(result.method).toBe('paired-t');
     expect(result.pNonInferiority).toBeCloseTo(0.1551948, 6);
   });
@@ -137,5 +139,71 @@ describe('nonInferiority: zero variance is never evidence', () => {
     const b = [...Array(8).fill(1), ...Array(32).fill(0)];
     expect(nonInferiority(a, b, lower).improvement).toBeCloseTo(-0.2, 15);
     expect(nonInferiority(a, b, options).improvement).toBeCloseTo(0.2, 15);
+  });
+});
+
+describe('the gate on scores in [0, 1] that are not 0/1 (issue 28 S1)', () => {
+  const options: NonInferiorityOptions = { margin: 0.005, alpha: ALPHA, power: 0.8, higherIsBetter: true };
+
+  it('does not pass 200 items at 0.5 with one dropped to 0.2 at a margin of 0.005 (the t passed, p = 0.010)', () => {
+    const a = Array(200).fill(0.5);
+    const b = [0.2, ...Array(199).fill(0.5)];
+    const result = nonInferiority(a, b, options);
+    expect(result.method).toBe('betting');
+    // No valid test can pass this: under the null where an item drops by 0.3 with probability
+    // 0.005/0.3 (mean drop = the margin), "exactly one of 200 items dropped by 0.3, the rest unchanged"
+    // has probability 200·q·(1 − q)¹⁹⁹ = 0.119 > α, and a test that ignores item order rejects all of
+    // those outcomes or none.
+    const q = 0.005 / 0.3;
+    expect(200 * q * (1 - q) ** 199).toBeGreaterThan(ALPHA);
+    expect(result.pNonInferiority).toBeGreaterThan(ALPHA);
+    expect(result.lowerBound).toBeLessThan(-0.005);
+  });
+
+  it('bounds agree with the p-values: pass ⇔ lower bound > −m, fail ⇔ upper bound < −m', () => {
+    const sampler = new DesignSampler(21);
+    for (const design of GATE_DESIGNS)
+      for (const drop of [0, 0.005, 0.03]) {
+        const { a, b } = sampler.draw(design, 400, drop);
+        const result = nonInferiority(a, b, { ...options, margin: 0.01 });
+        // (No item changes in the one-way design without a drop: the constant-difference bound.)
+        expect(result.method).toBe(
+          design === 'sparse one-way' && drop === 0 ? 'constant-difference' : 'betting',
+        );
+        expect(result.pNonInferiority < ALPHA).toBe((result.lowerBound as number) > -0.01);
+        expect(result.pInferiority < ALPHA).toBe((result.upperBound as number) < -0.01);
+      }
+  });
+
+  // The full grid (n = 200, 1,000, 5,000; 4,000 replications) runs in `npm run bench` (bench/stats.ts);
+  // this is its seeded small version: 600 replications, n = 200 and 1,000.
+  const replications = 600;
+  const limit = ALPHA + 3 * Math.sqrt((ALPHA * (1 - ALPHA)) / replications);
+  let seed = 500;
+  for (const design of GATE_DESIGNS)
+    for (const n of [200, 1000])
+      for (const margin of [0.005, 0.02]) {
+        const caseSeed = seed++;
+        it(`false passes ≤ α + 3 SE when the true drop is the margin: ${design}, n = ${n}, margin ${margin}`, () => {
+          const sampler = new DesignSampler(caseSeed);
+          let passes = 0;
+          for (let r = 0; r < replications; r++) {
+            const { a, b } = sampler.draw(design, n, margin);
+            const result = nonInferiority(a, b, { ...options, margin, pValuesOnly: true });
+            if (result.pNonInferiority < ALPHA) passes++;
+          }
+          expect(passes / replications).toBeLessThanOrEqual(limit);
+        });
+      }
+
+  it('still passes an unchanged model with enough items (gauss, n = 1,000, margin 0.02)', () => {
+    const sampler = new DesignSampler(77);
+    let passes = 0;
+    for (let r = 0; r < 100; r++) {
+      const { a, b } = sampler.draw('gauss', 1000, 0);
+      if (nonInferiority(a, b, { ...options, margin: 0.02, pValuesOnly: true }).pNonInferiority < ALPHA)
+        passes++;
+    }
+    expect(passes).toBeGreaterThanOrEqual(95);
   });
 });

@@ -12,6 +12,7 @@ import type { TaskNode } from '../../tasks/task.js';
 import { buildResults } from '../build.js';
 import type { Manifest } from '../manifest.js';
 import type { ResultsFile } from '../results-file.js';
+import { reasoningBlock } from '../run-output.js';
 import type { ShardResults } from '../schema.js';
 import { COMPUTED, type ShardRun } from './load-shards.js';
 
@@ -91,6 +92,20 @@ export function assembleResults(
     runs.reduce((sum, run) => sum + Number(run.results.total_evaluation_time_seconds), 0),
   );
   merged.request_stats = mergeRequestStats(runs.map((run) => run.results.request_stats));
+  // Each shard counted its own slice of the docs.
+  const reasoning = runs.map((run) => run.results.reasoning).filter((block) => block !== undefined);
+  if (reasoning.length) {
+    const byTask: Record<string, { generations: number; truncated: number }> = {};
+    for (const block of reasoning)
+      for (const [task, count] of Object.entries(block.by_task)) {
+        const sum = byTask[task] ?? { generations: 0, truncated: 0 };
+        byTask[task] = {
+          generations: sum.generations + count.generations,
+          truncated: sum.truncated + count.truncated_in_thinking,
+        };
+      }
+    merged.reasoning = reasoningBlock(byTask);
+  }
   // The merged run is partial when it was limited, or when docs errored or timed out in any shard; the
   // causes are the shards' (sample logs keep only the messages).
   merged.partial =
@@ -142,6 +157,9 @@ function mergeRequestStats(all: RequestStats[]): ResultsFile['request_stats'] {
       latencyP95Ms: null,
       tokensIn: total((usage) => usage.tokensIn),
       tokensOut: total((usage) => usage.tokensOut),
+      ...(usages.some((usage) => typeof usage.reasoningTokens === 'number')
+        ? { reasoningTokens: total((usage) => usage.reasoningTokens ?? 0) }
+        : {}),
       costUsd: usages.every((usage) => usage.costUsd === null) ? null : total((usage) => usage.costUsd ?? 0),
     };
   }

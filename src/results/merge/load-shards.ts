@@ -143,6 +143,7 @@ export const COMPUTED = new Set([
   'perplexity',
   'errors',
   'timeouts',
+  'reasoning',
 ]);
 
 /**

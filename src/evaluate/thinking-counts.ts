@@ -1,0 +1,37 @@
+import type { TaskPlan } from './plan.js';
+
+/**
+ * Per task, a reasoning model's generations and how many of them hit max_gen_toks inside the thinking
+ * section (their answers are empty, or under lm-eval's think_end_token rule the thinking text itself).
+ */
+export interface ThinkingCount {
+  generations: number;
+  truncated: number;
+}
+
+/** The tasks whose answers came with thinking records (execute.ts `genThinking`); others are absent. */
+export function thinkingCounts(plans: TaskPlan[]): Record<string, ThinkingCount> {
+  const counts: Record<string, ThinkingCount> = {};
+  for (const plan of plans) {
+    let generations = 0;
+    let truncated = 0;
+    let thinking = false;
+    for (const doc of plan.docs) {
+      for (const instance of doc.instances) {
+        if (instance.args.type !== 'generate_until') continue;
+        generations += instance.resps.length;
+        if (!instance.genThinking) continue;
+        thinking = true;
+        for (const record of instance.genThinking) if (record?.truncated) truncated++;
+      }
+    }
+    if (thinking) counts[plan.task.name] = { generations, truncated };
+  }
+  return counts;
+}
+
+/** The console's line for a task with truncated thinking. */
+export function truncatedThinkingWarning(task: string, count: ThinkingCount, maxGenToks?: number): string {
+  const limit = maxGenToks === undefined ? 'max_gen_toks' : `max_gen_toks (${maxGenToks})`;
+  return `${task}: ${count.truncated} of ${count.generations} generations hit ${limit} inside the thinking section, so their answers are empty or thinking text; raise max_gen_toks in \`genKwargs\` to let the model finish thinking`;
+}
