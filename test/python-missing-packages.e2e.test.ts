@@ -87,8 +87,11 @@ out = {}
 if "docs" in request:
     out["docs"] = module.process_docs(Dataset(request["docs"])).rows
 if "scored" in request:
-    out["texts"] = [module.doc_to_text(doc) for doc, _ in request["scored"]]
-    out["scores"] = [module.process_results(doc, [response]) for doc, response in request["scored"]]
+    # As datasets reads docs.jsonl: Arrow gives the list column \`values\` one item type, and one row holds
+    # 0.5, so every item is a float (docs/data-types.md); JSON from Node cannot say 1.0.
+    scored = [({**doc, "values": [float(v) for v in doc["values"]]}, response) for doc, response in request["scored"]]
+    out["texts"] = [module.doc_to_text(doc) for doc, _ in scored]
+    out["scores"] = [module.process_results(doc, [response]) for doc, response in scored]
 print(json.dumps(out))
 `;
 

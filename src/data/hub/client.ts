@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
+import { type OperationHandle, scopedListener, startOperation } from '../../events.js';
 import { hubEndpoint, hubToken } from './endpoint.js';
 import { saveBody } from './save-body.js';
 
@@ -281,6 +282,32 @@ export class HubClient {
     expected: { sha256?: string; size?: number },
     incomplete: string,
   ): Promise<string> {
+    // Reported from the first request on: bytes on disk (a resumed download starts with what an earlier
+    // attempt left) of the size the Hub gave.
+    let handle: OperationHandle | undefined;
+    const progress = (have: number) =>
+      (handle ??= startOperation(scopedListener(), {
+        id: `download:${repoId}/${file}`,
+        label: `download ${repoId} ${file}`,
+        unit: 'bytes',
+        done: have,
+        total: expected.size,
+      }));
+    try {
+      return await this.downloadAttempts(repoId, commit, file, expected, incomplete, progress);
+    } finally {
+      handle?.end();
+    }
+  }
+
+  private async downloadAttempts(
+    repoId: string,
+    commit: string,
+    file: string,
+    expected: { sha256?: string; size?: number },
+    incomplete: string,
+    progress: (have: number) => OperationHandle,
+  ): Promise<string> {
     await mkdir(path.dirname(incomplete), { recursive: true });
     const url = this.resolveUrl(repoId, commit, file);
     let lastError: unknown;
@@ -288,6 +315,7 @@ export class HubClient {
       const have = await sizeOf(incomplete);
       try {
         if (expected.size === undefined || have < expected.size) {
+          const operation = progress(have);
           const response = await this.request(
             url,
             `file ${file}`,
@@ -300,7 +328,11 @@ export class HubClient {
             const body = response.body
               ? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
               : Readable.from([]);
-            await saveBody(body, incomplete, append);
+            let written = append ? have : 0;
+            await saveBody(body, incomplete, append, (bytes) => {
+              written += bytes;
+              operation.progress(written);
+            });
           }
         }
         const actual = await sha256OfFile(incomplete);
