@@ -20,6 +20,7 @@ export type ComponentName =
   | 'second Python interpreter'
   | 'bubblewrap'
   | 'chromium'
+  | 'script (bsdutils)'
   | 'native scorer'
   | 'stories260K'
   | 'llama-2-tiny-random'
@@ -46,6 +47,9 @@ export const COMPONENTS: Record<ComponentName, Component> = {
   },
   bubblewrap: { source: "bubblewrap and util-linux's prlimit; .ci/run installs Debian's" },
   chromium: { source: "/usr/bin/chromium; .ci/run installs Debian's chromium" },
+  'script (bsdutils)': {
+    source: "util-linux's script, in Debian's essential bsdutils package (every Debian has it)",
+  },
   'native scorer': {
     source: "assay's llama.cpp addon, built by npm ci's postinstall (npm run build:native)",
   },
