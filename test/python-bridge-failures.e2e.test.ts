@@ -275,7 +275,8 @@ describe.skipIf(!hasPython)('task modules that end or outlive the worker', () =>
         { encoding: 'utf8', timeout: 45_000, killSignal: 'SIGKILL' },
       );
       expect(result.error).toBeUndefined();
-      expect(result.stderr).toMatch(/^assay: results written to .*\n$/);
+      // Nothing but the request batch's closing progress line (docs/console.md) and the results line.
+      expect(result.stderr).toMatch(/^assay: generate_until \(helper_task\): .*\nassay: results written to .*\n$/);
       expect(result.status).toBe(0);
       expect(readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/)).results.helper_task).toBeDefined();
     } finally {
