@@ -141,6 +141,10 @@ export const COMPARE_FLAGS = {
     default: 0,
     field: 'seed',
   },
+  verbose: {
+    help: 'after the line per task, every test (paired t, Wilcoxon, permutation, bootstrap), the flips and the per-item correlation, as a table and per row',
+    parse: switchFlag,
+  },
   allow_errors: allowErrors('compare'),
   timeouts_as: timeoutsAs('comparing'),
 } satisfies FlagTable;
