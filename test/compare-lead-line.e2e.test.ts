@@ -4,47 +4,12 @@
  * documented formulas (docs/statistics.md), or read from SciPy's references (test/fixtures/stats/
  * edge_vectors.json): never from assay's output.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCliInProcess } from './cli-in-process.js';
 import { tempDir } from './helpers.js';
-
-/** One run in assay's layout: a results file and a sample log per task, `acc` per doc. */
-function writeRun(directory: string, stamp: string, scores: Record<string, number[]>): void {
-  mkdirSync(directory, { recursive: true });
-  const tasks = Object.keys(scores);
-  for (const task of tasks) {
-    const lines = scores[task].map((acc, doc) => {
-      const hash = `${task}-${doc}`.padEnd(64, '0');
-      return JSON.stringify({
-        doc_id: doc,
-        doc: { question: `q${doc}` },
-        target: '0',
-        arguments: {},
-        resps: [],
-        filtered_resps: [],
-        filter: 'none',
-        metrics: ['acc'],
-        doc_hash: hash,
-        prompt_hash: hash,
-        target_hash: hash,
-        acc,
-      });
-    });
-    writeFileSync(path.join(directory, `samples_${task}_${stamp}.jsonl`), `${lines.join('\n')}\n`);
-  }
-  writeFileSync(
-    path.join(directory, `results_${stamp}.json`),
-    JSON.stringify({
-      results: Object.fromEntries(tasks.map((task) => [task, { alias: task, 'acc,none': 0 }])),
-      group_subtasks: Object.fromEntries(tasks.map((task) => [task, []])),
-      configs: Object.fromEntries(tasks.map((task) => [task, { task }])),
-      higher_is_better: Object.fromEntries(tasks.map((task) => [task, { acc: true }])),
-      model_name: `model-${stamp}`,
-    }),
-  );
-}
+import { writeScoredRun } from './synthetic-run.js';
 
 const repeat = (value: number, times: number) => new Array<number>(times).fill(value);
 const mean = (values: number[]) => values.reduce((x, y) => x + y, 0) / values.length;
@@ -91,8 +56,8 @@ beforeAll(() => {
   const root = tempDir('assay-lead-line-');
   dirA = path.join(root, 'a');
   dirB = path.join(root, 'b');
-  writeRun(dirA, '2026-01-01T00-00-00.000000', { drop: drop.a, even: even.a, scores: scores.a });
-  writeRun(dirB, '2026-01-02T00-00-00.000000', { drop: drop.b, even: even.b, scores: scores.b });
+  writeScoredRun(dirA, '2026-01-01T00-00-00.000000', { drop: drop.a, even: even.a, scores: scores.a });
+  writeScoredRun(dirB, '2026-01-02T00-00-00.000000', { drop: drop.b, even: even.b, scores: scores.b });
 });
 
 /** The three expected lines, each number derived here. */
