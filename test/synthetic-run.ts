@@ -21,7 +21,7 @@ export function writeScoredRun(
   const tasks = Object.keys(scores);
   for (const task of tasks) {
     const lines = scores[task].map((acc, doc) => {
-      const hash = `${task}-${doc}`.padEnd(64, '0');
+      const hash = `${task}-${String(doc).padStart(8, '0')}-`.padEnd(64, '0');
       return JSON.stringify({
         doc_id: doc,
         doc: { question: `q${doc}` },

@@ -155,13 +155,15 @@ export const GATE_FLAGS = {
     help: 'baseline run (results dir or file with sample logs)',
     parse: text,
     field: 'baseline',
+    requiredInHelp: true,
   },
-  current: { value: '<run>', help: 'current run', parse: text, field: 'current' },
+  current: { value: '<run>', help: 'current run', parse: text, field: 'current', requiredInHelp: true },
   max_drop: {
     value: '<delta>',
     help: 'largest tolerated drop, in metric units (0.005 = half a point of accuracy)',
     parse: number,
     field: 'maxDrop',
+    requiredInHelp: true,
   },
   tasks: runTasks('gate on'),
   metric: metric('gate on'),
@@ -185,25 +187,41 @@ export const GATE_FLAGS = {
   timeouts_as: timeoutsAs('gating'),
 } satisfies FlagTable;
 
+/** `--baseline 0.72` (an accuracy) or `--baseline runs/a` (a run whose samples give it). */
+const accuracyOrRun = (raw: unknown, flag: string): number | string => {
+  const shown = String(raw).trim();
+  return typeof raw === 'number' || (shown !== '' && Number.isFinite(Number(shown)))
+    ? probability(raw, flag)
+    : shown;
+};
+
 export const POWER_FLAGS = {
   baseline: {
-    value: '<accuracy>',
-    help: 'baseline accuracy, e.g. 0.72',
-    parse: probability,
+    value: '<accuracy|run>',
+    help: "baseline accuracy, e.g. 0.72; or a run (results dir or file with sample logs): each task's accuracy and number of items are read from its samples",
+    parse: accuracyOrRun,
     field: 'baseline',
+    requiredInHelp: true,
   },
+  current: {
+    value: '<run>',
+    help: 'with --baseline RUN: a second run; the per-item correlation is measured between the two (items paired by doc_hash)',
+    parse: text,
+  },
+  tasks: { ...runTasks('plan for'), help: 'with --baseline RUN: tasks to plan for (default: every task)' },
+  metric: metric('read'),
   delta: { value: '<difference>', help: 'difference to detect, e.g. 0.01', parse: number, field: 'delta' },
   n: {
     value: '<items>',
-    help: 'number of items (gives the minimum detectable effect)',
+    help: "number of items (gives the minimum detectable effect; with --baseline RUN, default: each task's items)",
     parse: number,
     field: 'n',
   },
   correlation: {
     value: '<rho>',
-    help: 'correlation of per-item correctness between the two models',
+    help: 'correlation r of per-item correctness between the two models: the higher, the more a paired comparison gains; 0.5 is an assumption (two real runs had r = 0.004), --baseline RUN --current RUN measures it',
     parse: number,
-    default: 0.5,
+    defaultHelp: '0.5, or measured from --current',
     field: 'correlation',
   },
   alpha: {
@@ -214,6 +232,7 @@ export const POWER_FLAGS = {
     field: 'alpha',
   },
   power: { value: '<power>', help: 'power', parse: probability, default: 0.8, field: 'power' },
+  timeouts_as: timeoutsAs('reading a run'),
   json: { help: 'print JSON', parse: switchFlag },
 } satisfies FlagTable;
 

@@ -208,7 +208,7 @@ export function buildProgram(): Command {
   subcommand(
     program,
     'power',
-    'items needed to detect an accuracy difference (--delta), or the minimum detectable effect at --n items',
+    'items needed to detect an accuracy difference (--delta), or the minimum detectable effect at --n items; --baseline may be a run, whose samples give each task its accuracy and items (and with --current RUN, the per-item correlation)',
     POWER_FLAGS,
   ).action(async (flags: Record<string, unknown>) => {
     const { powerCommand } = await import('./power.js');
