@@ -69,7 +69,13 @@ export const MERGE_FLAGS = {
   ...TABLE_FLAGS,
 } satisfies FlagTable;
 
-export const LS_FLAGS = { include_path: includePath } satisfies FlagTable;
+export const LS_FLAGS = {
+  include_path: includePath,
+  overrides: {
+    help: 'list the tasks and groups defined in more than one folder (a built-in task an --include_path folder defines again): the one used, the one replaced, and whether their configs differ',
+    parse: switchFlag,
+  },
+} satisfies FlagTable;
 
 export const VALIDATE_FLAGS = {
   tasks: {
