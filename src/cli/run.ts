@@ -4,7 +4,7 @@ import type { ExportRequest } from '../export/export-run.js';
 import { hubSettingsFromArgs } from '../export/hub-settings.js';
 import type { ResultsFile } from '../results/results-file.js';
 import { makeTable } from '../results/table.js';
-import { type EvaluateOptions, evaluate } from '../run/evaluate.js';
+import { type EvaluateOptions, evaluateWithPlans } from '../run/evaluate.js';
 import { buildTaskIndex } from '../tasks/index.js';
 import { readConfigFile } from './config-file.js';
 import { reportError, withFlagNames } from './errors.js';
@@ -261,7 +261,7 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
       banner,
       ...evaluateOptions
     } = options;
-    const result = await evaluate({
+    const { result, plans } = await evaluateWithPlans({
       ...evaluateOptions,
       listener,
       logger: { warn: (message) => listener({ type: 'warning', message }) },
@@ -269,7 +269,7 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
     stopListening();
     const { results } = result;
     if (options.writeOut) {
-      for (const plan of result.plans) {
+      for (const plan of plans) {
         const first = plan.docs[0];
         if (!first) continue;
         const args = first.instances[0]?.args;

@@ -4,7 +4,7 @@
  */
 const ARROWS: Record<string, string> = { true: '↑', false: '↓' };
 
-interface TableSource {
+export interface TableSource {
   results: Record<string, Record<string, unknown>>;
   groups?: Record<string, Record<string, unknown>>;
   versions: Record<string, unknown>;
