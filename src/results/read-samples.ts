@@ -9,12 +9,7 @@ import type { z } from 'zod';
 import { AssayError } from '../errors.js';
 import { firstIssue } from './read-run.js';
 import type { SampleLine } from './samples.js';
-import {
-  mergedSampleSchema,
-  pairingSampleSchema,
-  type ReadSampleLine,
-  sampleLineSchema,
-} from './schema.js';
+import { mergedSampleSchema, pairingSampleSchema, type ReadSampleLine, sampleLineSchema } from './schema.js';
 
 /** One sample-log line, reduced to what pairing needs. */
 export interface SampleScore {

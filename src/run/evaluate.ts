@@ -10,6 +10,7 @@ import { checkMcMode, type McMode } from '../evaluate/mc-generate.js';
 import { effectiveNumFewshot } from '../evaluate/num-fewshot.js';
 import type { PerplexityOptions } from '../evaluate/perplexity/settings.js';
 import { checkPins, type TaskPins } from '../evaluate/pins.js';
+import type { TaskPlan } from '../evaluate/plan.js';
 import type { Seeds } from '../evaluate/run-options.js';
 import { modelNameFrom } from '../evaluate/run-record.js';
 import { settleSeeds } from '../evaluate/seeds.js';
@@ -34,7 +35,6 @@ import { resolveTasks } from '../tasks/manager.js';
 import { pythonRefsOf, startPythonFor } from '../tasks/python-for-tasks.js';
 import { applyRunMetadata } from '../tasks/run-metadata.js';
 import { type LoadedTask, leafTasks, type TaskNode } from '../tasks/task.js';
-import type { TaskPlan } from '../evaluate/plan.js';
 import { checkThinkingTasks } from './thinking-check.js';
 
 export type { Logger };
