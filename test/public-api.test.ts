@@ -5,7 +5,15 @@
  * exports (test/public-types.ts); a run's result is plain data.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { defineTask, simpleEvaluate } from 'assay';
 import { RequestError, scriptedBackend } from 'assay/backend';
@@ -159,6 +167,34 @@ describe('the public API', () => {
         path.join(repoRoot, entry.types),
       );
     }
+  });
+
+  it('has entry files that only re-export, and that no source file imports', () => {
+    const sources = Object.values(manifest.exports).map((entry) =>
+      path.join(repoRoot, entry.types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts')),
+    );
+    for (const source of sources) {
+      const file = ts.createSourceFile(source, readFileSync(source, 'utf8'), ts.ScriptTarget.ES2022);
+      const local = file.statements.filter(
+        (statement) => !(ts.isExportDeclaration(statement) && statement.moduleSpecifier),
+      );
+      expect(
+        local.map((statement) => statement.getText(file)),
+        source,
+      ).toEqual([]);
+    }
+    const importers: string[] = [];
+    const src = path.join(repoRoot, 'src');
+    for (const name of readdirSync(src, { recursive: true }) as string[]) {
+      if (!name.endsWith('.ts') || name.endsWith('.test.ts')) continue;
+      const file = path.join(src, name);
+      for (const { fileName } of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+        const target = path.resolve(path.dirname(file), fileName).replace(/\.js$/, '.ts');
+        if (fileName.startsWith('.') && sources.includes(target))
+          importers.push(`${name} imports ${fileName}`);
+      }
+    }
+    expect(importers).toEqual([]);
   });
 
   it('names in its exported signatures only types it exports', () => {
