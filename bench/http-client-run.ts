@@ -6,7 +6,9 @@ import { createHttpBackend } from '../src/models/http/create.js';
 
 const [url, requestsText, concurrentText, batchText] = process.argv.slice(2);
 const count = Number(requestsText);
+// Text prompts, as measured before local-completions defaulted to lm-eval's token ids.
 const backend = createHttpBackend('local-completions', {
+  tokenized_requests: false,
   model: 'bench',
   base_url: url,
   num_concurrent: Number(concurrentText),

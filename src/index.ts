@@ -31,7 +31,7 @@ export type { TaskPins } from './evaluate/pins.js';
 export type { Seeds } from './evaluate/run-options.js';
 export type { Shard } from './evaluate/shard.js';
 export type { Interval as MetricInterval } from './evaluate/uncertainty.js';
-export type { Logger, RunEvent, RunListener } from './events.js';
+export type { Logger, OperationUnit, RunEvent, RunListener } from './events.js';
 export type { RunModelSettings } from './models/run-settings.js';
 // Runs: a registered model by name, a backend object the caller holds, the shards of a sharded run.
 export { type MergeOptions, type MergeResult, mergeShards } from './results/merge/merge-shards.js';

@@ -33,6 +33,8 @@ async function echoingServer(status: number, body: (echo: string) => string): Pr
 
 async function errorOf(url: string): Promise<string> {
   const backend = createHttpBackend('local-completions', {
+    // Text prompts, named: lm-eval's local-completions defaults to token ids (tokenizer_backend=auto).
+    tokenized_requests: false,
     model: 'test',
     base_url: url,
     api_key: KEY,

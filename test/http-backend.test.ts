@@ -16,8 +16,10 @@ afterAll(async () => {
   for (const started of failing) await started.close();
 });
 
+// lm-eval's local-completions defaults to token ids from a tokenizer it picks (openai_completions.py LocalCompletionsAPI tokenizer_backend='auto', api_models.py tokenized_requests=True); text-mode backends say tokenized_requests=false, token-id ones name the server's /tokenize.
 const completions = (extra: Record<string, unknown> = {}) =>
   createHttpBackend('local-completions', {
+    tokenized_requests: false,
     model: 'test',
     base_url: server.completionsUrl,
     num_concurrent: 4,
@@ -33,6 +35,7 @@ const failingOn =
     return createHttpBackend(name, {
       model: 'test',
       base_url: name === 'local-completions' ? poisoned.completionsUrl : poisoned.chatUrl,
+      tokenized_requests: false,
       num_concurrent: 4,
       max_retries: 2,
       retry_backoff: 0.001,
@@ -41,8 +44,9 @@ const failingOn =
   };
 
 const TOKEN_IDS = {
-  reason: 'scoring requests carry token ids, not the marker text (the text-mode suite checks the same slots)',
-  tests: ['error-slots-loglikelihood', 'error-slots-rolling'] as const,
+  reason:
+    'scoring and generation requests carry token ids, not the marker text, as lm-eval sends them with tokenized_requests (the text-mode suite checks the same slots)',
+  tests: ['error-slots-loglikelihood', 'error-slots-rolling', 'error-slots-generate'] as const,
 };
 
 runBackendConformance({
@@ -62,8 +66,8 @@ runBackendConformance({
 });
 runBackendConformance({
   name: 'local-completions (token ids via /tokenize)',
-  create: () => completions({ tokenized_requests: true }),
-  createFailing: failingOn('local-completions', { tokenized_requests: true }),
+  create: () => completions({ tokenizer_backend: 'remote', tokenized_requests: true }),
+  createFailing: failingOn('local-completions', { tokenizer_backend: 'remote', tokenized_requests: true }),
   skip: [{ ...TOKEN_IDS, tests: [...TOKEN_IDS.tests] }],
 });
 runBackendConformance({
@@ -82,7 +86,10 @@ describe('local-completions against the loopback vLLM-shaped server', () => {
       { context: '', continuation: 'Once upon a time' },
     ];
     const expected = await new DummyBackend({ seed: 7 }).loglikelihood(requests);
-    for (const backend of [completions(), completions({ tokenized_requests: true, batch_size: 2 })]) {
+    for (const backend of [
+      completions(),
+      completions({ tokenizer_backend: 'remote', tokenized_requests: true, batch_size: 2 }),
+    ]) {
       const answers = (await backend.loglikelihood(requests)) as LoglikelihoodResult[];
       answers.forEach((answer, i) => expect(answer.logprob).toBeCloseTo(expected[i].logprob, 9));
       await backend.close?.();
@@ -109,6 +116,7 @@ describe('servers that cannot or do not answer properly', () => {
     for (const mode of ['ignore-echo', 'no-logprobs'] as const) {
       const bad = await startTestServer({ mode });
       const backend = createHttpBackend('local-completions', {
+        tokenized_requests: false,
         model: 'test',
         base_url: bad.completionsUrl,
         num_concurrent: 2,
@@ -130,6 +138,7 @@ describe('servers that cannot or do not answer properly', () => {
   it('malformed bodies become errors naming the request; retryable failures are retried', async () => {
     const bad = await startTestServer({ mode: 'wrong-choice-count' });
     const backend = createHttpBackend('local-completions', {
+      tokenized_requests: false,
       model: 'test',
       base_url: bad.completionsUrl,
       batch_size: 2,
@@ -147,7 +156,11 @@ describe('servers that cannot or do not answer properly', () => {
     expect(bad.stats.received).toBe(1);
     await backend.close?.();
     bad.faults.mode = 'missing-choices';
-    const again = createHttpBackend('local-completions', { model: 'test', base_url: bad.completionsUrl });
+    const again = createHttpBackend('local-completions', {
+      tokenized_requests: false,
+      model: 'test',
+      base_url: bad.completionsUrl,
+    });
     const [missing] = await again.loglikelihood([{ context: 'a b', continuation: ' c' }]);
     expect((missing as { message: string }).message).toBe(
       'loglikelihood request #0 "a b c": malformed completions response: choices: Invalid input: expected array, received undefined',
@@ -159,6 +172,7 @@ describe('servers that cannot or do not answer properly', () => {
   it('truncated JSON, resets, timeouts and 500s are retried; exhausted retries carry the last message', async () => {
     const flaky = await startTestServer({ truncateRate: 1 });
     const backend = createHttpBackend('local-completions', {
+      tokenized_requests: false,
       model: 'test',
       base_url: flaky.completionsUrl,
       max_retries: 2,
@@ -178,6 +192,7 @@ describe('servers that cannot or do not answer properly', () => {
     flaky.faults.fail5xxRate = 0;
     flaky.faults.hangRate = 1;
     const timeoutBackend = createHttpBackend('local-completions', {
+      tokenized_requests: false,
       model: 'test',
       base_url: flaky.completionsUrl,
       max_retries: 2,

@@ -144,7 +144,8 @@ describe('gen_logprobs from local-completions', () => {
         '--model',
         'local-completions',
         '--model_args',
-        `model=test,base_url=${server.completionsUrl}${extra}`,
+        // Text prompts, named: lm-eval's local-completions defaults to token ids (tokenizer_backend=auto).
+        `model=test,base_url=${server.completionsUrl},tokenized_requests=false${extra}`,
         '--tasks',
         'examples/tasks/arithmetic.jsonl',
         '--limit',

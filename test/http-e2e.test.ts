@@ -74,7 +74,8 @@ function runArgs(url: string, out: string, modelArgs = '', extra: string[] = [])
     '--model',
     'local-completions',
     '--model_args',
-    `model=test,base_url=${url},num_concurrent=4${modelArgs}`,
+    // Text prompts, named: lm-eval's local-completions defaults to token ids (tokenizer_backend=auto).
+    `model=test,base_url=${url},num_concurrent=4,tokenized_requests=false${modelArgs}`,
     '--tasks',
     taskFile,
     'examples/tasks/arithmetic.jsonl',
@@ -114,7 +115,8 @@ async function evaluateOn(
 ): Promise<string> {
   const model = createHttpBackend(
     'local-completions',
-    { model: 'test', base_url: url, num_concurrent: 4, ...modelArgs },
+    // Text prompts, named: lm-eval's local-completions defaults to token ids (tokenizer_backend=auto).
+    { tokenized_requests: false, model: 'test', base_url: url, num_concurrent: 4, ...modelArgs },
     undefined,
     { sleep },
   );

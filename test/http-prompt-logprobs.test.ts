@@ -35,8 +35,10 @@ const failingOn =
     return completions(poisoned, { max_retries: 2, retry_backoff: 0.001, ...extra });
   };
 
+// lm-eval's local-completions defaults to token ids from a tokenizer it picks (openai_completions.py LocalCompletionsAPI tokenizer_backend='auto', api_models.py tokenized_requests=True); text-mode backends say tokenized_requests=false, token-id ones name the server's /tokenize.
 const completions = (server: TestServer, extra: Record<string, unknown> = {}) =>
   createHttpBackend('local-completions', {
+    tokenized_requests: false,
     model: 'test',
     base_url: server.completionsUrl,
     num_concurrent: 4,
@@ -50,7 +52,7 @@ runBackendConformance({
 });
 runBackendConformance({
   name: 'local-completions, prompt_logprobs with token ids',
-  create: () => completions(vllm, { tokenized_requests: true, batch_size: 2 }),
+  create: () => completions(vllm, { tokenizer_backend: 'remote', tokenized_requests: true, batch_size: 2 }),
   skip: [
     {
       reason:
@@ -72,7 +74,7 @@ describe('prompt_logprobs', () => {
   it('is used after the first answer and scores exactly as echo does (text and token modes)', async () => {
     // The server's model is the dummy character model (seed 7) behind a BOS token.
     const expected = await new DummyBackend({ seed: 7 }).loglikelihood(requests);
-    for (const extra of [{}, { tokenized_requests: true }]) {
+    for (const extra of [{}, { tokenizer_backend: 'remote', tokenized_requests: true }]) {
       const before = { ...vllm.stats };
       const viaPromptLogprobs = completions(vllm, extra);
       const first = (await viaPromptLogprobs.loglikelihood(requests)) as LoglikelihoodResult[];
@@ -112,7 +114,7 @@ describe('prompt_logprobs', () => {
 
   it('rolling loglikelihood agrees between the two paths', async () => {
     const texts = [{ text: 'The quick brown fox jumps over the lazy dog.' }, { text: 'one two three' }];
-    for (const extra of [{}, { tokenized_requests: true, max_length: 4 }]) {
+    for (const extra of [{}, { tokenizer_backend: 'remote', tokenized_requests: true, max_length: 4 }]) {
       const a = await completions(vllm, extra).loglikelihoodRolling(texts);
       const b = await completions(echoOnly, extra).loglikelihoodRolling(texts);
       expect(a).toEqual(b);

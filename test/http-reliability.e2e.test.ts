@@ -69,7 +69,9 @@ async function server(faults: Faults = {}): Promise<TestServer> {
   return started;
 }
 
+// Text prompts, named: lm-eval's local-completions defaults to token ids (tokenizer_backend=auto).
 const modelArgs = (url: string, concurrency = 4) => ({
+  tokenized_requests: false,
   model: 'test',
   base_url: url,
   num_concurrent: concurrency,
@@ -78,7 +80,7 @@ const modelArgs = (url: string, concurrency = 4) => ({
 });
 /** The same, as the command line takes it. */
 const modelArgsText = (url: string, concurrency = 4) =>
-  `model=test,base_url=${url},num_concurrent=${concurrency},max_retries=2,retry_backoff=0.001`;
+  `model=test,base_url=${url},num_concurrent=${concurrency},max_retries=2,retry_backoff=0.001,tokenized_requests=false`;
 
 describe('failed requests are never hidden', () => {
   it('results, table, leaderboard and console mark the errored docs; gate and compare refuse the run', async () => {

@@ -41,7 +41,14 @@ function backend(
   url: string,
   extra: Record<string, unknown> = {},
 ): CompletionsBackend | ChatBackend {
-  const created = createHttpBackend(name, { model: 'test', base_url: url, retry_backoff: 0.001, ...extra });
+  // lm-eval's local-completions defaults to token ids from a tokenizer it picks (openai_completions.py LocalCompletionsAPI tokenizer_backend='auto', api_models.py tokenized_requests=True); these tests send text unless they name the server's /tokenize.
+  const created = createHttpBackend(name, {
+    model: 'test',
+    base_url: url,
+    retry_backoff: 0.001,
+    tokenized_requests: false,
+    ...extra,
+  });
   backends.push(created);
   return created;
 }
@@ -60,13 +67,13 @@ const PATHS = [
   {
     name: 'echo, token ids',
     promptLogprobs: false,
-    args: { prompt_logprobs: false, tokenized_requests: true },
+    args: { prompt_logprobs: false, tokenizer_backend: 'remote', tokenized_requests: true },
   },
   { name: 'prompt_logprobs, text', promptLogprobs: true, args: { prompt_logprobs: true } },
   {
     name: 'prompt_logprobs, token ids',
     promptLogprobs: true,
-    args: { prompt_logprobs: true, tokenized_requests: true },
+    args: { prompt_logprobs: true, tokenizer_backend: 'remote', tokenized_requests: true },
   },
 ] as const;
 
@@ -120,6 +127,7 @@ describe('server answers are verified before they are scored', () => {
   it('a token window (perplexity) with a positive log-probability fails the call instead of scoring', async () => {
     const liar = await server({ promptLogprobs: false, corrupt: { kind: 'positive-logprob' } });
     const model = backend('local-completions', liar.completionsUrl, {
+      tokenizer_backend: 'remote',
       tokenized_requests: true,
       prompt_logprobs: false,
     });

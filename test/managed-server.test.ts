@@ -102,8 +102,8 @@ runBackendConformance({
   skip: [
     {
       reason:
-        'scoring requests carry token ids, not the marker text (local-completions in text mode checks these slots)',
-      tests: ['error-slots-loglikelihood', 'error-slots-rolling'],
+        'scoring and generation requests carry token ids, not the marker text, as lm-eval sends them (local-completions in text mode checks these slots)',
+      tests: ['error-slots-loglikelihood', 'error-slots-rolling', 'error-slots-generate'],
     },
   ],
 });
@@ -160,6 +160,8 @@ describe('--model vllm starts vllm serve, evaluates through it and stops it', ()
     try {
       // The same deterministic model behind a local-completions backend, token ids and prompt_logprobs.
       const direct = createHttpBackend('local-completions', {
+        // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
+        tokenizer_backend: 'remote',
         model: 'm',
         base_url: reference.completionsUrl,
         tokenized_requests: true,
@@ -303,6 +305,8 @@ describe('--model sglang starts python -m sglang.launch_server', () => {
         port,
       ]);
       const direct = createHttpBackend('local-completions', {
+        // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
+        tokenizer_backend: 'remote',
         model: 'm',
         base_url: reference.completionsUrl,
         tokenized_requests: true,
@@ -397,9 +401,22 @@ describe('model args of the managed servers', () => {
     expect(await refused('vllm', { pretrained: 'm', num_concurrent: 'many' })).toMatch(
       /^--model_args for vllm: num_concurrent: /,
     );
-    expect(await refused('vllm', { pretrained: 'org/uncached', tokenizer_backend: 'huggingface' })).toMatch(
-      /^tokenizer=org\/uncached: not a file or folder, and the Hugging Face cache/,
-    );
+    // A Hub tokenizer is fetched before the server starts: offline, with an empty cache, that stops here.
+    const saved = { offline: process.env.HF_HUB_OFFLINE, cache: process.env.HF_HUB_CACHE };
+    Object.assign(process.env, { HF_HUB_OFFLINE: '1', HF_HUB_CACHE: path.join(work, 'empty-hub-cache') });
+    try {
+      expect(await refused('vllm', { pretrained: 'org/uncached', tokenizer_backend: 'huggingface' })).toMatch(
+        /^tokenizer=org\/uncached: not a file or folder, and not in the Hugging Face cache \(.*\): HF_HUB_OFFLINE is set/,
+      );
+    } finally {
+      for (const [key, value] of [
+        ['HF_HUB_OFFLINE', saved.offline],
+        ['HF_HUB_CACHE', saved.cache],
+      ] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
     const missing = path.join(work, 'no-such-vllm');
     await expect(
       createManagedBackend('vllm', { pretrained: 'm', executable: missing }).catch((error: Error) => {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateTasks } from '../src/evaluate/validate.js';
 import { evaluate } from '../src/run/evaluate.js';
+import { bareInterpreter, canImport } from './fixtures/python/bare-interpreter.js';
 import { testInterpreters } from './fixtures/python/bridge.conformance.js';
 import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
 import { requireComponent } from './require-component.js';
@@ -86,8 +87,11 @@ out = {}
 if "docs" in request:
     out["docs"] = module.process_docs(Dataset(request["docs"])).rows
 if "scored" in request:
-    out["texts"] = [module.doc_to_text(doc) for doc, _ in request["scored"]]
-    out["scores"] = [module.process_results(doc, [response]) for doc, response in request["scored"]]
+    # As datasets reads docs.jsonl: Arrow gives the list column \`values\` one item type, and one row holds
+    # 0.5, so every item is a float (docs/data-types.md); JSON from Node cannot say 1.0.
+    scored = [({**doc, "values": [float(v) for v in doc["values"]]}, response) for doc, response in request["scored"]]
+    out["texts"] = [module.doc_to_text(doc) for doc, _ in scored]
+    out["scores"] = [module.process_results(doc, [response]) for doc, response in scored]
 print(json.dumps(out))
 `;
 
@@ -256,6 +260,9 @@ const MC_DOCS = [
 
 describe.skipIf(!plain)('scikit-learn f1_score in a task aggregation, without scikit-learn', () => {
   it("an aradice-shaped task: the f1 aggregation gives the micro and macro F1 of the model's answers", () => {
+    // Without scikit-learn even where it is installed (Debian's python3-sklearn): no site-packages.
+    const bare = bareInterpreter(plain as string);
+    expect(canImport(bare, 'sklearn', { PYTHONPATH: '' })).toBe(false);
     const dir = tempDir('assay-aradice-like-');
     writeFileSync(path.join(dir, 'metrics.py'), ARADICE_METRICS);
     writeFileSync(path.join(dir, 'docs.jsonl'), `${MC_DOCS.map((doc) => JSON.stringify(doc)).join('\n')}\n`);
@@ -273,7 +280,7 @@ describe.skipIf(!plain)('scikit-learn f1_score in a task aggregation, without sc
         'aradice_like_micro,aradice_like_macro',
         '--include_path',
         dir,
-      ].concat(['--log_samples', '--output_path', out, '--python', plain as string]),
+      ].concat(['--log_samples', '--output_path', out, '--python', bare]),
       { env: { PYTHONPATH: '' } },
     );
     expect(run.stderr).not.toMatch(/error/);

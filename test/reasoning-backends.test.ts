@@ -43,6 +43,8 @@ describe('think_end_token on completions backends', () => {
     for (const make of [
       () =>
         createHttpBackend('local-completions', {
+          // Text prompts, named: lm-eval's local-completions defaults to token ids (tokenizer_backend=auto).
+          tokenized_requests: false,
           model: 'reasoner',
           base_url: server?.completionsUrl,
           think_end_token: '</think>',
@@ -85,6 +87,8 @@ describe('think_end_token on completions backends', () => {
   it('keeps the raw generation and marks thinking cut off by max_gen_toks', async () => {
     server = await startReasoningServer({ generate: outputs, mode: 'think-tags' });
     const backend = createHttpBackend('local-completions', {
+      // Text prompts, named: lm-eval's local-completions defaults to token ids (tokenizer_backend=auto).
+      tokenized_requests: false,
       model: 'reasoner',
       base_url: server.completionsUrl,
       think_end_token: '</think>',
@@ -115,6 +119,8 @@ describe('think_end_token on completions backends', () => {
     const backend = await openHttpBackend('local-completions', {
       model: 'reasoner',
       base_url: server.completionsUrl,
+      // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
+      tokenizer_backend: 'remote',
       tokenized_requests: true,
       think_end_token: 151668,
     });
@@ -136,6 +142,8 @@ describe('think_end_token on completions backends', () => {
       checkModelArgs('local-completions', {
         model: 'm',
         base_url: 'http://127.0.0.1:1/v1/completions',
+        // Text prompts: lm-eval's default (tokenizer_backend=auto, tokenized_requests=True) has a tokenizer.
+        tokenized_requests: false,
         think_end_token: 151668,
       }),
     ).rejects.toThrow(

@@ -162,7 +162,8 @@ describe.each(models)('assay serve + assay run through the real CLI, on $label',
   it('local-completions (text prompts): every doc of story-cloze and an ARC-like task answered, as in process (1e-5)', async () => {
     const { run, stderr } = evaluate(
       'local-completions',
-      `model=${name},base_url=${server.url}/v1/completions,num_concurrent=2`,
+      // Text prompts, named: lm-eval's local-completions defaults to token ids (tokenizer_backend=auto).
+      `model=${name},base_url=${server.url}/v1/completions,num_concurrent=2,tokenized_requests=false`,
       'local-completions',
     );
     expect(stderr).not.toMatch(/errored|do not spell/);

@@ -483,7 +483,14 @@ describe('--shard and assay merge through the HTTP backend', () => {
     const run = (output: string, extra: Partial<EvaluateOptions> = {}) =>
       evaluate({
         model: 'local-completions',
-        modelArgs: { model: 'test', base_url: server.completionsUrl, num_concurrent: 4, batch_size: 3 },
+        // Text prompts, named: lm-eval's local-completions defaults to token ids (tokenizer_backend=auto).
+        modelArgs: {
+          tokenized_requests: false,
+          model: 'test',
+          base_url: server.completionsUrl,
+          num_concurrent: 4,
+          batch_size: 3,
+        },
         tasks: ['shard_group', 'shard_gen'],
         includePath: [taskDir],
         samples: { shard_gen: [20, 1, 14, 7, 3, 11, 0] },

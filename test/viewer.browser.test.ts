@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/index.js';
 import { CHROMIUM, chromiumInstalled, launchChromium } from './chromium.js';
 import { bin, findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './helpers.js';
+import { copyRun, discordant, exactMcNemarP, perfect, withoutSamples } from './viewer-runs.js';
 
 const artifacts = path.join(repoRoot, 'test-artifacts', 'viewer');
 const fixtureTask = path.join(repoRoot, 'test/fixtures/viewer/colours.yaml');
@@ -136,7 +137,56 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
     expect(await partialRows.first().locator('.badge.partial').innerText()).toMatch(
       /PARTIAL · --limit (10|4)/,
     );
+    // Issue 32: the run's name first, then the task columns; the header row and the name column stick
+    // when the matrix scrolls; no Tasks column (it repeated the task columns).
+    const headers = page.locator('[data-testid="runs-table"] thead th');
+    expect(await headers.first().innerText()).toMatch(/^Run/);
+    expect(await headers.nth(1).getAttribute('data-column')).toMatch(/^task:/);
+    expect(await headers.allInnerTexts()).not.toContain('Tasks');
+    expect(await page.locator('[data-testid="runs-table"] thead th', { hasText: /^Tasks$/ }).count()).toBe(0);
+    const position = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((element) => getComputedStyle(element).position);
+    expect(await position('[data-testid="runs-table"] thead th[data-column^="task:"]')).toBe('sticky');
+    expect(await position('[data-testid="runs-table"] tbody td.run-name')).toBe('sticky');
+    // The model name only; the args in the tooltip, and what tells the dummy's runs apart (the seed) beside it.
+    const seed1Row = page.locator('tr', { hasText: 'seed=1' });
+    expect(await seed1Row.locator('td.run-name a.model').innerText()).toBe('dummy');
+    expect(await seed1Row.locator('td.run-name').getAttribute('title')).toBe('dummy\nseed=1');
+    expect(await seed1Row.getByTestId('run-args').innerText()).toBe('seed=1');
+    // ★: the two full runs (the dummy's seeds) differ on a handful of docs either way, far from
+    // significant by McNemar's exact test, so neither is starred (before issue 32 the higher one was).
+    const { aOnly, bOnly } = discordant(
+      readJsonl(findOne(runDirectory('seed1'), /^samples_viewer_colours_.*\.jsonl$/)),
+      readJsonl(findOne(runDirectory('seed2'), /^samples_viewer_colours_.*\.jsonl$/)),
+    );
+    expect(exactMcNemarP(aOnly, bOnly)).toBeGreaterThan(0.05);
+    await page.locator('[data-testid="runs-table"][data-stars="ready"]').waitFor();
+    expect(await page.locator('[data-testid="runs-table"] .best-mark').count()).toBe(0);
+    expect(await page.locator('th[data-column="task:viewer_colours"]').getAttribute('title')).toBe(
+      'no ★: the best score is not significantly better than every other full run’s (2 full runs)',
+    );
     await page.screenshot({ path: path.join(artifacts, 'runs.png'), fullPage: true });
+    // In a narrow window the matrix scrolls in its frame (made short here: four runs fill no window):
+    // scrolled right and down, the run names stay at its left edge and the header row at its top.
+    await page.setViewportSize({ width: 640, height: 500 });
+    const frame = page.locator('.matrix-scroll');
+    await frame.evaluate((element) => {
+      (element as HTMLElement).style.maxHeight = '120px';
+      element.scrollTo(10_000, 10_000);
+    });
+    const frameBox = await frame.boundingBox();
+    const scrolled = await frame.evaluate((element) => [element.scrollLeft, element.scrollTop]);
+    expect(scrolled[0]).toBeGreaterThan(0);
+    expect(scrolled[1]).toBeGreaterThan(0);
+    const nameBox = await page.locator('tbody tr:last-child td.run-name').boundingBox();
+    const headerBox = await page.locator('thead th[data-column^="task:"]').first().boundingBox();
+    expect(Math.abs((nameBox?.x ?? -1) - (frameBox?.x ?? 0) - 1)).toBeLessThanOrEqual(1);
+    expect(Math.abs((headerBox?.y ?? -1) - (frameBox?.y ?? 0) - 1)).toBeLessThanOrEqual(1);
+    await page.screenshot({ path: path.join(artifacts, 'runs-scrolled.png') });
+    await page.setViewportSize({ width: 1400, height: 900 });
     await page.getByLabel('Search runs').fill('seed=2');
     await expect.poll(() => rows.count()).toBe(1);
     await page.getByLabel('Search runs').fill('');
@@ -161,10 +211,56 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
       `[${entry['acc_ci,none'][0].toFixed(4)}, ${entry['acc_ci,none'][1].toFixed(4)}]`,
     );
     expect(await page.locator('[data-testid="run-forest"] rect.point').count()).toBe(1);
+    // The manifest as a table (model, data, tasks, environment), its raw JSON folded away.
+    const manifest = results.manifest;
+    const fields = async (section: string) =>
+      Object.fromEntries(
+        (
+          await page
+            .getByTestId(`manifest-${section}`)
+            .locator('tr')
+            .evaluateAll((rows) =>
+              rows.map((row) => [row.querySelector('th')?.textContent, row.querySelector('td')?.textContent]),
+            )
+        ).map(([label, value]) => [label, value]),
+      );
+    expect(await page.locator('[data-testid="manifest-sections"] h3').allInnerTexts()).toEqual([
+      'MODEL',
+      'DATA',
+      'TASKS',
+      'ENVIRONMENT',
+    ]);
+    expect(await fields('model')).toMatchObject({
+      Name: manifest.model.name,
+      Backend: manifest.model.backend,
+      'Model args': 'seed=1',
+    });
+    const [dataFile] = manifest.tasks.viewer_colours.data_files;
+    const dataRow = page.getByTestId('manifest-data').locator('tbody tr');
+    expect(await dataRow.locator('td').allInnerTexts()).toEqual([
+      'viewer_colours',
+      manifest.tasks.viewer_colours.dataset_path,
+      '—',
+      dataFile.split,
+      dataFile.path,
+      `${(dataFile.size / 1024).toFixed(1)} KiB`,
+      `${dataFile.sha256.slice(0, 12)}…`,
+    ]);
+    expect(await page.getByTestId('manifest-tasks').locator('tbody tr td').first().innerText()).toBe(
+      'viewer_colours',
+    );
+    expect((await fields('environment')).Node).toBe(
+      `${manifest.runtime.node} on ${manifest.runtime.platform}/${manifest.runtime.arch}`,
+    );
+    const raw = page.getByTestId('raw-manifest');
+    expect(await raw.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+    expect(await page.getByTestId('manifest').isVisible()).toBe(false);
+    await page.screenshot({ path: path.join(artifacts, 'run.png'), fullPage: true });
+    await raw.locator('summary').click();
+    expect(await page.getByTestId('manifest').isVisible()).toBe(true);
     expect(await page.locator('[data-testid="manifest"]').innerText()).toContain(
       '"schema": "assay.manifest/v1"',
     );
-    await page.screenshot({ path: path.join(artifacts, 'run.png'), fullPage: true });
     await page.close();
   });
 
@@ -175,8 +271,26 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
     await page.goto(`${server.url}#/run/${id}/samples/viewer_colours`);
     const count = page.getByTestId('sample-count');
     await expect.poll(() => count.innerText()).toBe(`${lines.length} of ${lines.length} samples`);
-    await page.locator('.sample-row[data-doc="3"]').click();
     const detail = page.getByTestId('sample-detail');
+    // Issue 32: the first sample is selected, and the selection is in the address.
+    await detail.waitFor();
+    expect(await detail.getAttribute('data-doc')).toBe(String(lines[0].doc_id));
+    expect(new URL(page.url()).hash).toBe(`#/run/${id}/samples/viewer_colours?doc=${lines[0].doc_id}`);
+    // A row shows the start of the question (the prompt), not the chosen continuation.
+    const question = (line: Sample) => line.arguments.gen_args_0.arg_0.replace(/\s+/g, ' ').trim();
+    expect(await page.locator('.sample-row[data-doc="3"] .question').innerText()).toBe(question(lines[3]));
+    expect(question(lines[3])).toMatch(/^Question: Item 3: /);
+    await page.screenshot({ path: path.join(artifacts, 'samples-first.png') });
+    await page.locator('.sample-row[data-doc="3"]').click();
+    expect(new URL(page.url()).hash).toBe(`#/run/${id}/samples/viewer_colours?doc=3`);
+    // A reload, and coming back from another page, show the same sample.
+    await page.reload();
+    await expect.poll(() => detail.getAttribute('data-doc')).toBe('3');
+    await page.locator('a', { hasText: 'back to run' }).click();
+    await page.getByTestId('scores-table').waitFor();
+    await page.goBack();
+    await expect.poll(() => detail.getAttribute('data-doc')).toBe('3');
+    expect(await page.locator('.sample-row.selected').getAttribute('data-doc')).toBe('3');
     expect(await detail.getByTestId('prompt').innerText()).toBe(lines[3].arguments.gen_args_0.arg_0);
     expect(await detail.locator('[data-testid="choices"] tbody tr').count()).toBe(4);
     expect(await detail.locator('.badge.chosen').count()).toBe(1);
@@ -272,6 +386,9 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
     const results = readJson<Sample>(findOne(runDirectory('seed1'), /^results_.*\.json$/));
     await page.goto(pathToFileURL(path.join(site, 'index.html')).href);
     await expect.poll(() => page.locator('[data-testid="runs-table"] tbody tr').count()).toBe(4);
+    // The ★s were ranked at export: the two seeds do not differ significantly (see the Runs page test).
+    await page.locator('[data-testid="runs-table"][data-stars="ready"]').waitFor();
+    expect(await page.locator('[data-testid="runs-table"] .best-mark').count()).toBe(0);
     await page.locator('tr', { hasText: 'seed=1' }).locator('a.model').click();
     const row = page.locator(
       '[data-testid="scores-table"] tr[data-task="viewer_colours"][data-metric="acc"]',
@@ -281,8 +398,11 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
       results.results.viewer_colours['acc,none'].toFixed(4),
     );
     await page.locator('a', { hasText: 'samples' }).click();
-    await page.getByLabel('Outcome').selectOption('incorrect');
     const lines = readJsonl<Sample>(findOne(runDirectory('seed1'), /^samples_viewer_colours_.*\.jsonl$/));
+    // The first sample selected and named in the address, from file:// too.
+    await expect.poll(() => new URL(page.url()).hash).toMatch(new RegExp(`\\?doc=${lines[0].doc_id}$`));
+    expect(await page.getByTestId('sample-detail').getAttribute('data-doc')).toBe(String(lines[0].doc_id));
+    await page.getByLabel('Outcome').selectOption('incorrect');
     await expect
       .poll(() => page.getByTestId('sample-count').innerText())
       .toBe(`${lines.filter((line) => line.acc === 0).length} of ${lines.length} samples`);
@@ -290,35 +410,57 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
     await page.close();
     expect(readFileSync(path.join(site, 'index.html'), 'utf8')).not.toMatch(/src="\.\/assets/);
   });
+  it('gives no ★ to runs tied at the top (issue 32: three runs at 1.0000 with identical intervals were each starred)', async () => {
+    const tieRoot = tempDir('assay-view-tie-');
+    // Three runs right on every doc: two with sample logs (paired: no discordant doc), one without
+    // (compared by the interval of the difference: 0 inside it); and a dummy seed below them.
+    copyRun(runDirectory('seed1'), path.join(tieRoot, 'a', 'dummy'), perfect());
+    copyRun(runDirectory('seed1'), path.join(tieRoot, 'b', 'dummy'), perfect());
+    copyRun(runDirectory('seed1'), path.join(tieRoot, 'c', 'dummy'), perfect({ samples: false }));
+    copyRun(runDirectory('seed1'), path.join(tieRoot, 'seed1', 'dummy'), withoutSamples);
+    const view = await startView([tieRoot, '--port', '0']);
+    try {
+      const page = await browser.newPage();
+      await page.goto(view.url);
+      const table = page.locator('[data-testid="runs-table"][data-stars="ready"]');
+      await table.waitFor();
+      const values = await table
+        .locator('td[data-score-task="viewer_colours"]')
+        .evaluateAll((cells) =>
+          cells.map((cell) => [
+            cell.querySelector('.value')?.textContent,
+            cell.querySelector('.ci')?.textContent,
+          ]),
+        );
+      expect(values.filter(([value]) => value === '1.0000')).toEqual([
+        ['1.0000', '[0.9400, 1.0000]'],
+        ['1.0000', '[0.9400, 1.0000]'],
+        ['1.0000', '[0.9400, 1.0000]'],
+      ]);
+      expect(await table.locator('.best-mark').count()).toBe(0);
+      expect(await table.locator('td.score.best').count()).toBe(0);
+      expect(await page.locator('th[data-column="task:viewer_colours"]').getAttribute('title')).toBe(
+        'no ★: 3 full runs share the best score, 1',
+      );
+      await page.screenshot({ path: path.join(artifacts, 'tie.png'), fullPage: true });
+      await page.close();
+    } finally {
+      view.child.kill('SIGTERM');
+    }
+  });
+
   it('shows the results matrix: scores with intervals, best per task, runs grouped by model, flags against a baseline', async () => {
     // A second folder of runs built from seed1's files: a twin (same scores: never significant) and a
     // "perfect-model" run whose logged acc is 1 on every doc (results and sample log edited to match).
     const matrixRoot = tempDir('assay-view-matrix-');
-    const copyRun = (from: string, to: string, edit?: (text: string, name: string) => string) => {
-      mkdirSync(to, { recursive: true });
-      for (const name of readdirSync(from)) {
-        const text = readFileSync(path.join(from, name), 'utf8');
-        writeFileSync(path.join(to, name), edit ? edit(text, name) : text);
-      }
-    };
     copyRun(runDirectory('seed1'), path.join(matrixRoot, 'seed1', 'dummy'));
     copyRun(runDirectory('seed2'), path.join(matrixRoot, 'seed2', 'dummy'));
     copyRun(runDirectory('seed1'), path.join(matrixRoot, 'twin', 'dummy'));
-    copyRun(runDirectory('seed1'), path.join(matrixRoot, 'perfect', 'perfect-model'), (text, name) => {
-      if (name.startsWith('samples_'))
-        return readJsonl<Sample>(path.join(runDirectory('seed1'), name))
-          .map((line) => `${JSON.stringify({ ...line, acc: 1 })}\n`)
-          .join('');
-      if (!name.startsWith('results_')) return text;
-      const results = JSON.parse(text);
-      results.model_name = 'perfect-model';
-      Object.assign(results.results.viewer_colours, {
-        'acc,none': 1,
-        'acc_stderr,none': 0,
-        'acc_ci,none': [0.94, 1],
-      });
-      return JSON.stringify(results);
-    });
+    copyRun(
+      runDirectory('seed1'),
+      path.join(matrixRoot, 'perfect', 'perfect-model'),
+      perfect({ model: 'perfect-model' }),
+    );
     const resultsOf = (name: string) =>
       readJson<Sample>(
         findOne(
@@ -349,8 +491,13 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
       // acc 1.0 beats both dummy seeds: the one best cell.
       expect(resultsOf('seed1')['acc,none']).toBeLessThan(1);
       expect(resultsOf('seed2')['acc,none']).toBeLessThan(1);
+      await page.locator('[data-testid="runs-table"][data-stars="ready"]').waitFor();
       expect(await page.locator('td.score.best').count()).toBe(1);
       expect(await cell('perfect').getAttribute('class')).toContain('best');
+      // Significantly better than each other full run: right on every doc each of them got wrong.
+      expect(await cell('perfect').locator('.best-mark').getAttribute('title')).toMatch(
+        /^★: significantly better than each of the 3 other full runs \(as `assay compare` reports: 3 by the paired test/,
+      );
       // Grouped by model: two groups, each run's rows together.
       expect(await page.getByTestId('model-group').allInnerTexts()).toEqual(
         expect.arrayContaining(['dummy · 3 runs', 'perfect-model · 1 run']),

@@ -1,4 +1,6 @@
 /** The option tables of every command but `run` (run-flags.ts). */
+
+import { QUIET_FLAGS, TABLE_FLAGS } from './console-flags.js';
 import {
   choice,
   integer,
@@ -63,6 +65,8 @@ export const MERGE_FLAGS = {
   },
   include_path: { ...includePath, help: 'task directories (default: those the shards recorded)' },
   python,
+  ...QUIET_FLAGS,
+  ...TABLE_FLAGS,
 } satisfies FlagTable;
 
 export const LS_FLAGS = { include_path: includePath } satisfies FlagTable;
@@ -90,6 +94,7 @@ export const DATA_FETCH_FLAGS = {
     required: true,
   },
   include_path: includePath,
+  ...QUIET_FLAGS,
 } satisfies FlagTable;
 
 const runTasks = (what: string) => ({
@@ -362,6 +367,7 @@ export const EXPORT_FLAGS = {
     help: 'refused: Weights & Biases export is not supported',
     parse: keyValues,
   },
+  ...QUIET_FLAGS,
 } satisfies FlagTable;
 
 export const VIEW_FLAGS = {

@@ -8,6 +8,7 @@ import { WANDB_REASON } from '../export/wandb.js';
 import { EXPORT_FLAGS } from './command-flags.js';
 import { reportError, withFlagNames } from './errors.js';
 import { type FlagValues, parseFlags } from './option-table.js';
+import { type ConsoleProgress, progressListener } from './progress.js';
 
 export const consoleExportLogger: ExportLogger = {
   info: (message) => process.stderr.write(`assay: ${message}\n`),
@@ -47,12 +48,20 @@ function exportRequest(run: string, flags: FlagValues<typeof EXPORT_FLAGS>): Exp
 }
 
 export async function exportCommand(run: string, raw: Record<string, unknown>): Promise<number> {
+  let progress: ConsoleProgress | undefined;
   try {
     const flags = parseFlags(EXPORT_FLAGS, raw);
-    const report = await exportRun(run, exportRequest(run, flags), { logger: consoleExportLogger });
+    const request = exportRequest(run, flags);
+    progress = progressListener(process.stderr, { progress: flags.quiet !== true, warnings: true });
+    const report = await exportRun(run, request, {
+      logger: flags.quiet ? { ...consoleExportLogger, info: () => {} } : consoleExportLogger,
+      listener: progress,
+    });
+    progress.stop();
     process.stdout.write(`${report.summary}\n${report.url}\n`);
     return 0;
   } catch (error) {
+    progress?.stop();
     return reportError(error);
   }
 }

@@ -1,54 +1,144 @@
 import type { RunEvent, RunListener } from '../events.js';
 import { withFlagNames } from './errors.js';
+import { plainRenderer } from './progress-plain.js';
+import type { ProgressRenderer, TrackedOperation } from './progress-render.js';
+import { ttyRenderer } from './progress-tty.js';
 
 /**
- * Progress on stderr: the phase, requests done/total, rate and ETA. Silent when stderr is not a TTY,
- * except for warnings, which print unless --verbosity ERROR (or CRITICAL) turns them off.
+ * The CLI's progress on stderr, one listener of the runner events: request batches (done/total, rate,
+ * ETA), the other long operations (downloads, process_docs, sandboxed programs, merge, export) and the
+ * run's phase. On a terminal it draws bars in place (progress-tty.ts); elsewhere it prints a few plain
+ * lines (progress-plain.ts). `show.progress` false (--verbosity WARNING and above, --quiet) draws nothing;
+ * warnings print unless `show.warnings` is false. Events it does not know are ignored, so other listeners'
+ * events can share the stream; `line` prints another listener's text above the bars.
  */
+export interface ConsoleProgress extends RunListener {
+  /** Prints a line on the stream, above whatever is drawn. */
+  line(text: string): void;
+  /** Draws what is due now (the renderers' timers do it on their own; tests call it with their clock). */
+  tick(): void;
+  /** Stops drawing (clears the bars, stops the timers); call it before the process writes its output. */
+  stop(): void;
+}
+
+export interface ProgressOptions {
+  /** Milliseconds of a monotonic clock (tests fix it). */
+  now?: () => number;
+  /** The plain renderer's heartbeat period. */
+  checkEveryMs?: number;
+}
+
+const PHASE_TEXT: Record<Extract<RunEvent, { type: 'phase' }>['phase'], string> = {
+  loading: 'loading',
+  building: 'building requests',
+  requests: 'running requests',
+  scoring: 'scoring',
+  writing: 'writing outputs',
+};
+
+/** `loglikelihood (arc_easy, hellaswag)`; past three tasks, the first two and how many more. */
+export function requestLabel(requestType: string, tasks: string[] | undefined): string {
+  if (!tasks?.length) return requestType;
+  const shown =
+    tasks.length <= 3
+      ? tasks.join(', ')
+      : `${tasks.slice(0, 2).join(', ')} and ${tasks.length - 2} more tasks`;
+  return `${requestType} (${shown})`;
+}
+
 export function progressListener(
   stream: NodeJS.WriteStream = process.stderr,
   show: { progress: boolean; warnings: boolean } = { progress: true, warnings: true },
-): RunListener {
-  const tty = Boolean(stream.isTTY) && show.progress;
-  let started = 0;
-  let lastDraw = 0;
-  return (event: RunEvent) => {
-    if (event.type === 'warning') {
-      if (!show.warnings) return;
-      stream.write(`${tty ? '\r\x1b[K' : ''}assay: warning: ${withFlagNames(event.message)}\n`);
-      return;
-    }
-    if (!tty) return;
+  options: ProgressOptions = {},
+): ConsoleProgress {
+  const now = options.now ?? (() => performance.now());
+  const tty = Boolean(stream.isTTY);
+  let renderer: ProgressRenderer | undefined;
+  // Made at the first event that draws: a listener that is never used starts no timer.
+  const draw = (): ProgressRenderer | undefined => {
+    if (!show.progress) return undefined;
+    renderer ??= tty
+      ? ttyRenderer(stream, now)
+      : plainRenderer((text) => stream.write(text), now, { checkEveryMs: options.checkEveryMs });
+    return renderer;
+  };
+  const operations = new Map<string, TrackedOperation>();
+  const start = (operation: Omit<TrackedOperation, 'startedMs' | 'startDone'>) => {
+    const tracked = { ...operation, startDone: operation.done, startedMs: now() };
+    operations.set(operation.id, tracked);
+    draw()?.update(tracked);
+  };
+  // Called once per answered request: it updates in place and allocates nothing.
+  const advance = (id: string, done: number, total?: number) => {
+    const known = operations.get(id);
+    if (!known) return;
+    known.done = done;
+    if (total !== undefined) known.total = total;
+    draw()?.update(known);
+  };
+  const finish = (id: string, done: number, summary: boolean) => {
+    const known = operations.get(id);
+    if (!known) return;
+    operations.delete(id);
+    draw()?.end({ ...known, done }, summary);
+  };
+  const line = (text: string) => {
+    if (renderer) renderer.line(text);
+    else stream.write(`${text}\n`);
+  };
+  const stop = () => {
+    renderer?.stop();
+    renderer = undefined;
+    operations.clear();
+  };
+
+  const listener = (event: RunEvent) => {
     switch (event.type) {
-      case 'phase':
-        stream.write(`\r\x1b[K[${event.phase}]${event.detail ? ` ${event.detail}` : ''}`);
-        break;
-      case 'request-batch-start':
-        started = performance.now();
-        stream.write(`\r\x1b[K[requests] ${event.requestType}: 0/${event.unique}`);
-        break;
-      case 'request-progress': {
-        const now = performance.now();
-        if (now - lastDraw < 100 && event.done < event.total) return;
-        lastDraw = now;
-        const seconds = (now - started) / 1000;
-        const rate = seconds > 0 ? event.done / seconds : 0;
-        const eta = rate > 0 ? (event.total - event.done) / rate : 0;
-        stream.write(
-          `\r\x1b[K[requests] ${event.requestType}: ${event.done}/${event.total} ${rate.toFixed(1)} req/s ETA ${eta.toFixed(0)}s`,
-        );
-        break;
+      case 'warning':
+        if (show.warnings) line(`assay: warning: ${withFlagNames(event.message)}`);
+        return;
+      case 'phase': {
+        const text = `${PHASE_TEXT[event.phase]}${event.detail ? `: ${event.detail}` : ''}`;
+        // Logs get what a phase is doing only when it says (a model loading, a server starting).
+        draw()?.status(tty || event.detail ? text : undefined);
+        return;
       }
+      case 'request-batch-start':
+        start({
+          id: `requests:${event.requestType}`,
+          label: requestLabel(event.requestType, event.tasks),
+          unit: 'requests',
+          done: 0,
+          total: event.unique,
+        });
+        return;
+      case 'request-progress':
+        advance(`requests:${event.requestType}`, event.done, event.total);
+        return;
       case 'request-batch-end':
-        stream.write(
-          `\r\x1b[K[requests] ${event.requestType}: ${event.total} in ${event.seconds.toFixed(1)}s\n`,
-        );
-        break;
+        finish(`requests:${event.requestType}`, event.total, true);
+        return;
+      case 'operation-start':
+        start({
+          id: event.id,
+          label: event.label,
+          unit: event.unit,
+          done: event.done ?? 0,
+          total: event.total,
+        });
+        return;
+      case 'operation-progress':
+        advance(event.id, event.done, event.total);
+        return;
+      case 'operation-end':
+        finish(event.id, event.done, false);
+        return;
       case 'run-end':
-        stream.write('\r\x1b[K');
-        break;
+        stop();
+        return;
       default:
-        break;
+        return;
     }
   };
+  return Object.assign(listener, { line, stop, tick: () => renderer?.tick() });
 }

@@ -2,6 +2,7 @@
  * `assay run`'s option table: every flag once, with lm-eval's name, and the library option it sets.
  * lm-eval's own flags that assay has no use for are here too, each refused with what to use instead.
  */
+import { QUIET_FLAGS, TABLE_FLAGS } from './console-flags.js';
 import { choice, integer, keyValues, list, refused, seconds, switchFlag, text } from './flag-values.js';
 import type { FlagTable } from './option-table.js';
 import {
@@ -215,6 +216,8 @@ export const RUN_FLAGS = {
     parse: verbosityFlag,
     default: 'INFO' as const,
   },
+  ...QUIET_FLAGS,
+  ...TABLE_FLAGS,
   show_config: { help: 'print the whole results JSON, task configs included', parse: switchFlag },
   write_out: { short: 'w', help: 'print the prompt and target of doc 0 of each task', parse: switchFlag },
   bootstrap_iters: {

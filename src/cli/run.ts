@@ -3,14 +3,15 @@ import type { RunEvent, RunListener } from '../events.js';
 import type { ExportRequest } from '../export/export-run.js';
 import { hubSettingsFromArgs } from '../export/hub-settings.js';
 import type { ResultsFile } from '../results/results-file.js';
-import { makeTable } from '../results/table.js';
 import { type EvaluateOptions, evaluateWithPlans } from '../run/evaluate.js';
 import { buildTaskIndex } from '../tasks/index.js';
 import { readConfigFile } from './config-file.js';
+import type { TableStyle } from './console-flags.js';
 import { reportError, withFlagNames } from './errors.js';
 import { splitList } from './flag-values.js';
 import { configKeys, type FlagValues, parseFlags } from './option-table.js';
-import { progressListener } from './progress.js';
+import { type ConsoleProgress, progressListener } from './progress.js';
+import { resultsTables } from './results-table.js';
 import type { Verbosity } from './run-flag-values.js';
 import { RUN_FLAGS } from './run-flags.js';
 import { isListing, taskListing } from './task-listing.js';
@@ -24,6 +25,9 @@ export interface RunCommandOptions extends EvaluateOptions {
   writeOut: boolean;
   hubExport?: ExportRequest;
   verbosity: Verbosity;
+  /** --quiet: as --verbosity WARNING (no progress, no information lines). */
+  quiet: boolean;
+  table: TableStyle;
   /** The flags as typed, for lm-eval's banner line (`model (args), gen_kwargs: (…), limit: …`). */
   banner: { modelArgs: string; genKwargs: string; limit: string };
 }
@@ -113,6 +117,8 @@ export function optionsFromFlags(raw: Record<string, unknown>): RunCommandOption
     writeOut: flags.write_out ?? false,
     hubExport: tracking,
     verbosity: flags.verbosity,
+    quiet: flags.quiet ?? false,
+    table: flags.table,
     banner: {
       modelArgs: shown(given('model_args')),
       genKwargs: shown(given('gen_kwargs')),
@@ -192,19 +198,27 @@ function errorSummary(results: ResultsFile, logged: string[] | undefined): strin
   return `${lines.join('\n')}\n`;
 }
 
-/** What each --verbosity level prints on stderr (the results table on stdout always prints). */
-function channels(verbosity: Verbosity): {
+/**
+ * What each --verbosity level prints on stderr (the results table on stdout always prints); --quiet is
+ * WARNING whatever --verbosity says, but keeps DEBUG's stack traces.
+ */
+function channels(
+  verbosity: Verbosity,
+  quiet: boolean,
+): {
   progress: boolean;
   warnings: boolean;
   info: boolean;
   debug: boolean;
 } {
   const rank = ['DEBUG', 'INFO', 'WARNING', 'ERROR', 'CRITICAL'].indexOf(verbosity);
-  return { debug: rank === 0, progress: rank <= 1, info: rank <= 1, warnings: rank <= 2 };
+  const shown = rank <= 1 && !quiet;
+  return { debug: rank === 0, progress: shown, info: shown, warnings: rank <= 2 };
 }
 
 export async function runCommand(flags: Record<string, unknown>): Promise<number> {
   let stopListening = () => {};
+  let progress: ConsoleProgress | undefined;
   let debug = false;
   try {
     // `--tasks list` (list_groups, list_tags, list_subtasks) prints the listing, as lm-eval did; no model.
@@ -220,7 +234,7 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
       return 0;
     }
     const options = optionsFromFlags(flags);
-    const show = channels(options.verbosity);
+    const show = channels(options.verbosity, options.quiet);
     debug = show.debug;
     const info = (message: string) => {
       if (show.info) process.stderr.write(`assay: ${message}\n`);
@@ -241,13 +255,15 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
       info(
         `--trust_remote_code: model ${options.model} loads no code from the Hub (assay reads datasets as parquet and tokenizers as tokenizer.json), so the flag does nothing; it reaches the servers --model vllm and sglang start`,
       );
-    const progress = progressListener(process.stderr, show);
+    const drawn = progressListener(process.stderr, show);
+    progress = drawn;
     const state: RunState = { phase: 'loading', requests: new Map() };
     const listener: RunListener = (event) => {
       trackRun(state, event);
-      progress(event);
+      drawn(event);
     };
     const onInterrupt = () => {
+      drawn.stop();
       process.stderr.write(`\n${interruptedMessage(options, state)}`);
       process.exit(130);
     };
@@ -258,6 +274,8 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
       writeOut: _writeOut,
       hubExport: _hubExport,
       verbosity: _verbosity,
+      quiet: _quiet,
+      table,
       banner,
       ...evaluateOptions
     } = options;
@@ -267,6 +285,7 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
       logger: { warn: (message) => listener({ type: 'warning', message }) },
     });
     stopListening();
+    drawn.stop();
     const { results } = result;
     if (options.writeOut) {
       for (const plan of plans) {
@@ -283,8 +302,7 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
     process.stdout.write(
       `${options.model} (${banner.modelArgs || '{}'}), gen_kwargs: (${banner.genKwargs}), limit: ${banner.limit}, num_fewshot: ${options.numFewshot ?? 'None'}, batch_size: ${options.batchSize ?? 1}\n`,
     );
-    process.stdout.write(makeTable(results));
-    if (results.groups) process.stdout.write(`\n${makeTable(results, 'groups')}`);
+    process.stdout.write(resultsTables(results, table));
     if (results.partial) {
       process.stdout.write(
         `\nWARNING: partial run (${partialReason(options, results)}): these numbers cover only part of each task and are not comparable with full runs.\n`,
@@ -299,7 +317,8 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
           import('./export.js'),
         ]);
         const report = await exportRun(result.files.results, options.hubExport, {
-          logger: consoleExportLogger,
+          logger: show.info ? consoleExportLogger : { ...consoleExportLogger, info: () => {} },
+          listener: drawn,
         });
         process.stderr.write(`assay: ${report.summary}: ${report.url}\n`);
       } catch (error) {
@@ -319,5 +338,6 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
     return reportError(error, { debug });
   } finally {
     stopListening();
+    progress?.stop();
   }
 }

@@ -5,7 +5,7 @@
  * per-program outcomes on the doc for the sample log. Aggregation runs after, on plain numbers.
  */
 import { AssayError } from '../errors.js';
-import type { RunListener } from '../events.js';
+import { type RunListener, startOperation } from '../events.js';
 import { type CodeScoreRequest, codeScoreProblem, isCodeScoreMarked } from '../sandbox/code-score-request.js';
 import type { CodeSandbox, CreateSandboxOptions } from '../sandbox/sandbox.js';
 import type { CodeOutcome } from '../sandbox/types.js';
@@ -67,7 +67,22 @@ export async function runCodeStage(
     detail: `${task}: running ${programs} programs in the ${sandbox.options.mode} sandbox`,
   });
   const { runCodeRequest } = await import('../sandbox/code-score.js');
-  const results = await Promise.all(pending.map((item) => runCodeRequest(sandbox, item.request)));
+  const operation = startOperation(listener, {
+    id: `programs:${task}`,
+    label: `${task}: programs run`,
+    unit: 'programs',
+    total: programs,
+  });
+  let done = 0;
+  const results = await Promise.all(
+    pending.map((item) =>
+      runCodeRequest(sandbox, item.request).then((result) => {
+        done += item.request.programs.length;
+        operation.progress(done);
+        return result;
+      }),
+    ),
+  ).finally(() => operation.end());
   pending.forEach((item, index) => {
     const { metrics, outcomes } = results[index];
     delete item.doc.metrics[item.key];

@@ -86,7 +86,10 @@ export async function executeRequests(
     const unique = dedupe(list);
     unique.sort((a, b) => compareForThroughput(a, b));
     const total = unique.reduce((sum, request) => sum + request.copies, 0);
-    listener?.({ type: 'request-batch-start', requestType: type, total: list.length, unique: total });
+    if (listener) {
+      const tasks = [...new Set(list.map((instance) => instance.task))];
+      listener({ type: 'request-batch-start', requestType: type, total: list.length, unique: total, tasks });
+    }
     const started = performance.now();
     const clock = answerClock(total);
     const progress = (done: number) => {

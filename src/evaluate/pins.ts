@@ -1,9 +1,11 @@
 /**
- * `expectSha256` (`--expect_sha256`): the content sha256 each named task must have (its config and every
- * data file it read, see taskContentSha256). Names are checked when the run is prepared; contents once
+ * `expectSha256` (`--expect_sha256`): the content sha256 each named task must have (its config, the
+ * Python modules its utils.py imports and every data file it read, see taskContentSha256). Names are checked when the run is prepared; contents once
  * the docs are loaded and before any model request, so a task that changed never costs a request.
  */
+import path from 'node:path';
 import { AssayError, closestNames } from '../errors.js';
+import { pythonModulesOf } from '../python/module-digests.js';
 import { taskContentSha256 } from '../tasks/source-hash.js';
 import type { LoadedTask } from '../tasks/task.js';
 
@@ -48,11 +50,22 @@ export function verifyPins(pins: TaskPins | undefined, tasks: LoadedTask[]): voi
     const actual = taskContentSha256(task);
     if (actual === expected) continue;
     const files = task.dataFiles?.() ?? [];
+    const modules = pythonModulesOf(task.config, { imported: true });
+    const imported = modules.length
+      ? `, ${modules.length} Python module${modules.length > 1 ? 's' : ''} its code imports: ${modules
+          .map(
+            (module) =>
+              `${path.relative(path.dirname(task.source.path), module.path)} (sha256 ${module.sha256})`,
+          )
+          .join(', ')}`
+      : '';
     const read = files.length
-      ? `its config (sha256 ${task.source.sha256}) and ${files.length} data file${files.length > 1 ? 's' : ''}: ${files
+      ? `its config (sha256 ${task.source.sha256})${imported} and ${files.length} data file${files.length > 1 ? 's' : ''}: ${files
           .map((file) => `${file.path} (${file.split}, ${file.size} bytes, sha256 ${file.sha256})`)
           .join(', ')}`
-      : `its config alone (no data files): ${task.source.path}`;
+      : modules.length
+        ? `its config (sha256 ${task.source.sha256})${imported}, and no data files`
+        : `its config alone (no data files): ${task.source.path}`;
     throw new AssayError(
       'sha256_mismatch',
       `task ${task.name} is not the pinned content: sha256 ${actual}, expected ${expected} (\`expectSha256\`); it covers ${read}`,

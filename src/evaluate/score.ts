@@ -204,8 +204,13 @@ async function pythonScores(
         : filtered.map((value) => pythonResponse(value, rolling)),
       location: location(planned),
     }));
+    // The metrics aggregated: a doc that leaves out one the others give is an errored sample.
+    const metrics = plan.metricList.map(metricName);
     absorb(
-      await boundRuntime(processResultsRef).processResults(processResultsRef, items, { loglikelihood }),
+      await boundRuntime(processResultsRef).processResults(processResultsRef, items, {
+        loglikelihood,
+        metrics,
+      }),
       true,
     );
     return out;

@@ -160,6 +160,39 @@ describe.skipIf(interpreters.length === 0)('validateTasks without data', () => {
   });
 });
 
+describe.skipIf(interpreters.length === 0)('validateTasks and a module that ends its interpreter', () => {
+  it('reports that entry with the module it was importing; the entries after it get a new worker', async () => {
+    const own = await mkdtemp(path.join(os.tmpdir(), 'assay-validate-kill-'));
+    const put = (name: string, text: string) => writeFile(path.join(own, name), text);
+    await put('data.jsonl', '{"q": "a", "a": "b"}\n');
+    await put(
+      'killer_utils.py',
+      'import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n\ndef f(doc):\n    return doc["q"]\n',
+    );
+    await put('fine_utils.py', 'def f(doc):\n    return doc["q"]\n');
+    for (const name of ['killer', 'fine'])
+      await put(
+        `${name}.yaml`,
+        `task: ${name}\n${data}doc_to_text: !function ${name}_utils.f\ndoc_to_target: a\n`,
+      );
+    const report = await validateTasks({
+      tasks: ['killer,fine'],
+      includePath: [own],
+      builtinDir: false,
+      data: false,
+      python: interpreters[0],
+    });
+    expect(report.records.map((record) => [record.name, record.ok, record.code])).toEqual([
+      ['killer', false, 'python_error'],
+      ['fine', true, undefined],
+    ]);
+    expect(report.records[0].error).toBe(
+      // Located at the reference: line 7, the column where the module's name starts.
+      `${path.join(own, 'killer.yaml')}:7:${'doc_to_text: !function '.length + 1}: doc_to_text: !function killer_utils.f: the Python worker exited (signal SIGKILL) while importing killer_utils.py (${path.join(own, 'killer_utils.py')})`,
+    );
+  });
+});
+
 describe('validateTasks without an interpreter', () => {
   it('reports entries whose only problem is Python as needs_python, each naming its own function', async () => {
     const report = await validateTasks({

@@ -276,6 +276,12 @@ class Validator {
     try {
       const outcome = await Promise.race([runtime.tryBind(refs), hung]);
       if (outcome !== 'hung') return outcome.find((failure) => failure !== undefined);
+    } catch (error) {
+      // A module that ended the worker: this entry's error; the entries after it get a new worker.
+      if (!(error instanceof AssayError)) throw error;
+      runtime.kill();
+      this.runtime = undefined;
+      return error;
     } finally {
       clearTimeout(timer);
     }

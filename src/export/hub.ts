@@ -16,6 +16,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { HubApiError as HubApiErrorClass } from '@huggingface/hub';
 import { AssayError } from '../errors.js';
+import { startOperation } from '../events.js';
 import { quoteAnswer, redact } from '../util/secrets.js';
 import { exportError } from './http.js';
 import { buildDatasetCard } from './hub-card.js';
@@ -171,6 +172,11 @@ export async function exportToHub(
       });
     }
     operations.push({ operation: 'addOrUpdate' as const, path: 'README.md', content: new Blob([card]) });
+    const progress = startOperation(context.listener, {
+      id: `hub:${target.repo}`,
+      label: `upload ${operations.length} files to dataset ${target.repo} (one commit)`,
+      unit: 'files',
+    });
     try {
       await commit({
         ...credentials,
@@ -183,6 +189,8 @@ export async function exportToHub(
       });
     } catch (error) {
       throw hubFailure(error, `commit to dataset ${target.repo}`, settings, HubApiError);
+    } finally {
+      progress.end();
     }
     for (const repoPath of [...target.files.keys(), 'README.md']) uploaded.push(`${target.repo}:${repoPath}`);
   }

@@ -10,6 +10,7 @@ import { STAMP, writeRunFolder } from '../../test/export/run-folder.js';
 import { tempDir } from '../../test/helpers.js';
 import { type FakeMlflow, startFakeMlflow } from '../../test/mlflow/fake-mlflow.js';
 import { AssayError } from '../errors.js';
+import type { RunEvent } from '../events.js';
 import { exportRun } from './export-run.js';
 import { type MlflowSettings, mlflowSettingsFromEnv } from './mlflow.js';
 
@@ -42,6 +43,34 @@ async function failure(promise: Promise<unknown>): Promise<AssayError> {
 }
 
 describe('assay export --to mlflow', () => {
+  test('reports the artifacts uploaded, one file at a time, to the listener', async () => {
+    const run = writeRunFolder(tempDir('assay-mlflow-'));
+    const events: RunEvent[] = [];
+    await exportRun(
+      run.outputPath,
+      { to: 'mlflow', mlflow: settings() },
+      { now: () => NOW, listener: (event) => events.push(event) },
+    );
+    const id = 'mlflow:run0001';
+    // The run folder's four files: results, two sample logs, leaderboard.
+    expect(events.map((event) => ('done' in event ? event.done : undefined))).toEqual([
+      undefined,
+      1,
+      2,
+      3,
+      4,
+      4,
+    ]);
+    expect(events[0]).toEqual({
+      type: 'operation-start',
+      id,
+      label: 'upload artifacts to MLflow run run0001',
+      unit: 'files',
+      total: 4,
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'operation-end', id, done: 4 });
+  });
+
   test('a run becomes one MLflow run: params, metrics with stderr and interval, tags, artifacts', async () => {
     const run = writeRunFolder(tempDir('assay-mlflow-'));
     const report = await exportTo(run.outputPath);

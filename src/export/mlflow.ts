@@ -14,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { AssayError } from '../errors.js';
+import { startOperation } from '../events.js';
 import { redactUrl } from '../util/secrets.js';
 import { type HttpCall, type HttpOptions, send, statusError } from './http.js';
 import { metricPoints } from './metrics.js';
@@ -469,6 +470,12 @@ export async function exportToMlflow(
     if (files.length) {
       const uri = created.run.info.artifact_uri ?? `${experiment.artifact_location ?? ''}/${runId}/artifacts`;
       const base = checkArtifactLocation(uri, client.base, `run ${runId}`);
+      const progress = startOperation(context.listener, {
+        id: `mlflow:${runId}`,
+        label: `upload artifacts to MLflow run ${runId}`,
+        unit: 'files',
+        total: files.length,
+      });
       for (const file of files) {
         const name = path.basename(file);
         await client.put(
@@ -477,7 +484,9 @@ export async function exportToMlflow(
           `upload ${name} to MLflow run ${runId}`,
         );
         artifacts.push(name);
+        progress.progress(artifacts.length);
       }
+      progress.end();
     }
   } catch (error) {
     await finish('FAILED').catch(() => undefined);

@@ -3,6 +3,8 @@
  * own typed settings, and answers with what it wrote where. Progress goes through the injected logger;
  * errors are AssayErrors with every credential redacted (util/secrets.ts).
  */
+import type { RunListener } from '../events.js';
+
 export type ExportTargetName = 'mlflow' | 'wandb' | 'hub';
 
 export const EXPORT_TARGETS: readonly ExportTargetName[] = ['mlflow', 'wandb', 'hub'];
@@ -14,6 +16,8 @@ export interface ExportLogger {
 
 export interface ExportContext {
   logger?: ExportLogger;
+  /** Progress of the uploads (files sent of the files to send). */
+  listener?: RunListener;
   /** Milliseconds since the epoch (tests fix it). */
   now?: () => number;
 }

@@ -66,7 +66,7 @@ const ggufCheck = async (args: Record<string, unknown>): Promise<void> => {
 const managed = (kind: 'vllm' | 'sglang'): BackendDefinition => ({
   checkArgs: async (args) => {
     const { checkManagedArgs } = await import('./managed-server/managed-backend.js');
-    checkManagedArgs(kind, args);
+    await checkManagedArgs(kind, args);
   },
   create: async (args, context) => {
     const { createManagedBackend } = await import('./managed-server/managed-backend.js');

@@ -29,6 +29,12 @@ export interface PythonBinding {
   samples(ref: PythonFunctionRef): Promise<Doc[]>;
 }
 
+/** A Python module file and its content's sha256. */
+export interface ModuleDigest {
+  path: string;
+  sha256: string;
+}
+
 export interface DocsContext {
   task: string;
   split?: string;
@@ -49,8 +55,11 @@ export interface PythonFunctionRef extends FunctionRef {
    */
   readonly locate: () => Promise<ErrorLocation>;
   readonly usage: PythonFunctionKind;
-  /** Set by PythonRuntime.bind: the worker's number for the function. */
-  binding?: { runtime: PythonBinding; id: number };
+  /**
+   * Set by PythonRuntime.bind: the worker's number for the function, and the task-code modules its module
+   * imports, itself included (module-digests.ts), which the task's content hash covers.
+   */
+  binding?: { runtime: PythonBinding; id: number; modules?: readonly ModuleDigest[] };
   /** doc → value of this doc function, filled by prepareDocFunctions before the evaluator reads them. */
   readonly prepared: WeakMap<object, unknown>;
   /**

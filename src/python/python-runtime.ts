@@ -10,6 +10,7 @@ import { AssayError, type ErrorLocation } from '../errors.js';
 import type { Doc } from '../task-config/doc.js';
 import type { WorkerRef } from './codec.js';
 import { chooseInterpreter } from './interpreter.js';
+import { moduleDigests } from './module-digests.js';
 import {
   type DocsContext,
   keyLabel,
@@ -23,6 +24,7 @@ import {
   type PythonInfo,
   PythonWorker,
   startError,
+  WorkerExitError,
 } from './worker-process.js';
 
 /** Docs per process_results / metric request: large enough to amortise a frame, small enough to stream. */
@@ -85,7 +87,20 @@ function describeFailure(failure: PythonFailure, withFile = true): string {
   return `${failure.type}: ${failure.message}${frame}`;
 }
 
+/** What the worker answers for each function of a `load` request. */
+interface LoadReply {
+  id?: number;
+  error?: PythonFailure;
+  /** `file:line in name` of the function's definition. */
+  defined?: string;
+  /** The task-code modules the function's module imports (itself included), by path. */
+  modules?: string[];
+}
+
 export class PythonRuntime implements PythonBinding {
+  /** Function id → `file:line in name` of its definition, for errors about what it returned. */
+  private readonly definitions = new Map<number, string>();
+
   private constructor(
     private readonly worker: PythonWorker,
     private readonly seeds: PythonRuntimeOptions['seeds'],
@@ -132,37 +147,80 @@ export class PythonRuntime implements PythonBinding {
     this.worker.kill();
   }
 
-  /** Imports the modules and checks the functions, in one call; binds each ref to this runtime. */
-  async bind(refs: readonly PythonFunctionRef[]): Promise<void> {
+  /**
+   * Imports the modules and checks the functions, in one call; binds each ref to this runtime. `taskOf`
+   * names the task of a ref, for the errors of a module that ends the worker.
+   */
+  async bind(
+    refs: readonly PythonFunctionRef[],
+    taskOf?: (ref: PythonFunctionRef) => string | undefined,
+  ): Promise<void> {
     const unbound = refs.filter((ref) => ref.binding?.runtime !== this);
     if (unbound.length === 0) return;
-    const replies = await this.worker.request<Array<{ id?: number; error?: PythonFailure }>>('load', {
-      functions: unbound.map(loadSpec),
-      seeds: this.seeds ?? null,
-    });
+    const replies = await this.load(unbound, taskOf);
     for (const [index, ref] of unbound.entries()) {
       const reply = replies[index];
-      if (reply.error) throw await bindError(ref, reply.error);
-      ref.binding = { runtime: this, id: reply.id as number };
+      if (reply.error) throw await bindError(ref, reply.error, taskOf?.(ref));
+      await this.bindReply(ref, reply);
     }
   }
 
-  /** Like bind, but returns each ref's failure instead of throwing (the census, `validate`). */
+  /**
+   * Like bind, but returns each ref's failure instead of throwing (the census, `validate`). A module that
+   * ends the worker still throws (the worker is gone: the caller starts another).
+   */
   async tryBind(refs: readonly PythonFunctionRef[]): Promise<Array<AssayError | undefined>> {
     const out: Array<AssayError | undefined> = [];
-    const replies = await this.worker.request<Array<{ id?: number; error?: PythonFailure }>>('load', {
-      functions: refs.map(loadSpec),
-      seeds: this.seeds ?? null,
-    });
+    const replies = await this.load(refs);
     for (const [index, ref] of refs.entries()) {
       const reply = replies[index];
       if (reply.error) out.push(await bindError(ref, reply.error));
       else {
-        ref.binding = { runtime: this, id: reply.id as number };
+        await this.bindReply(ref, reply);
         out.push(undefined);
       }
     }
     return out;
+  }
+
+  private async load(
+    refs: readonly PythonFunctionRef[],
+    taskOf?: (ref: PythonFunctionRef) => string | undefined,
+  ): Promise<LoadReply[]> {
+    try {
+      return await this.worker.request<LoadReply[]>('load', {
+        functions: refs.map(loadSpec),
+        seeds: this.seeds ?? null,
+      });
+    } catch (error) {
+      if (!(error instanceof WorkerExitError)) throw error;
+      // The worker says which function it is importing before each: that module ended it.
+      const ref = refs[error.at ?? 0];
+      const task = taskOf?.(ref);
+      const what =
+        error.at === undefined
+          ? `while starting to import ${[...new Set(refs.map((each) => path.basename(each.module)))].join(', ')}`
+          : `while importing ${path.basename(ref.module)} (${ref.module})`;
+      throw new AssayError(
+        'python_error',
+        `${task ? `task ${task}: ` : ''}${keyLabel(ref.keyPath)}: !function ${ref.ref}: ${error.message} ${what}`,
+        {
+          location: { ...(await ref.locate()), task, field: keyLabel(ref.keyPath) },
+          cause: error,
+          exitCode: 1,
+        },
+      );
+    }
+  }
+
+  private async bindReply(ref: PythonFunctionRef, reply: LoadReply): Promise<void> {
+    const id = reply.id as number;
+    if (reply.defined) this.definitions.set(id, reply.defined);
+    ref.binding = {
+      runtime: this,
+      id,
+      modules: reply.modules ? await moduleDigests(reply.modules) : undefined,
+    };
   }
 
   private id(ref: PythonFunctionRef): number {
@@ -170,17 +228,21 @@ export class PythonRuntime implements PythonBinding {
     return ref.binding.id;
   }
 
+  /**
+   * One request calling `ref`. `where` locates a failure: the item it names, else what the request was
+   * about (also for a worker that exited: the task and the docs it was running on).
+   */
   private async invoke<T>(
     ref: PythonFunctionRef,
     op: string,
     payload: Record<string, unknown>,
-    where: (failure: PythonFailure) => ItemLocation,
+    where: (failure?: PythonFailure) => ItemLocation,
     parts?: { key: string; items: readonly unknown[] },
   ): Promise<T> {
     try {
       return await this.worker.request<T>(op, { fn: this.id(ref), ...payload }, parts);
     } catch (error) {
-      if (!(error instanceof PythonCallError)) throw workerError(ref, error, undefined);
+      if (!(error instanceof PythonCallError)) throw workerError(ref, error, where());
       throw callError(ref, error.failure, where(error.failure));
     }
   }
@@ -198,7 +260,7 @@ export class PythonRuntime implements PythonBinding {
       (failure) => ({
         task: context.task,
         label:
-          failure.row !== undefined
+          failure?.row !== undefined
             ? `row ${failure.row} of split ${context.split ?? '?'}`
             : `split ${context.split ?? '?'}`,
       }),
@@ -267,15 +329,18 @@ export class PythonRuntime implements PythonBinding {
         start += count;
       }
     } catch (error) {
-      if (!(error instanceof PythonCallError))
-        throw workerError(calls[0].ref, error, docs[0] && locate(docs[0]));
+      if (!(error instanceof PythonCallError)) throw workerError(calls[0].ref, error, span(docs.map(locate)));
       // The worker stops at the first failure; find which call it was in from the position reported.
       const position = error.failure.index ?? -1;
       const failed =
         calls[error.failure.call ?? -1] ??
         calls.find((call) => call.docs.some((doc) => positions.get(doc) === position)) ??
         calls[0];
-      throw callError(failed.ref, error.failure, locate(docs[position]));
+      throw callError(
+        failed.ref,
+        error.failure,
+        docs[position] ? locate(docs[position]) : span(docs.map(locate)),
+      );
     }
     for (const [index, { ref, docs: callDocs }] of calls.entries()) {
       const results = values[index];
@@ -324,17 +389,59 @@ export class PythonRuntime implements PythonBinding {
    * lm-eval's `process_results(doc, results)` for every item, in batches. With `loglikelihood`, each
    * result is a `[logprob, is_greedy]` pair the worker turns into lm-eval's `(float, bool)` tuple
    * (cheaper than tagging every tuple); otherwise results go as they are (see responses.ts).
+   *
+   * `metrics` names the metrics the task aggregates. One of them that some item returns and another does
+   * not makes the other an errored sample: lm-eval would average over the docs that have it, and the doc
+   * would vanish from the metric without a word. (A metric no item returns is absent, as in lm-eval.)
+   * A value that is NaN or infinite is an errored sample too (worker.py).
    */
-  processResults(
+  async processResults(
     ref: PythonFunctionRef,
     items: ReadonlyArray<{ doc: Doc; results: unknown[]; location: ItemLocation }>,
-    options: { loglikelihood?: boolean } = {},
+    options: { loglikelihood?: boolean; metrics?: readonly string[] } = {},
   ): Promise<PythonScores> {
-    return this.batched(ref, 'process_results', items, (slice) => ({
+    const scores = await this.batched(ref, 'process_results', items, (slice) => ({
       ...this.docPayload(slice.map((item) => item.doc)),
       results: slice.map((item) => item.results),
       loglikelihood: options.loglikelihood ?? false,
     }));
+    const returned = (options.metrics ?? []).filter((name) =>
+      scores.values.some((value) => value !== undefined && name in value),
+    );
+    if (returned.length === 0) return scores;
+    for (const [index, value] of scores.values.entries()) {
+      if (value === undefined || scores.errors[index]) continue;
+      const missing = returned.filter((name) => !(name in value));
+      if (missing.length === 0) continue;
+      const others = missing.map(
+        (name) => scores.values.filter((other) => other !== undefined && name in other).length,
+      );
+      const keys = Object.keys(value);
+      scores.values[index] = undefined;
+      scores.errors[index] = this.returnedError(
+        ref,
+        `returned no ${missing.join(', ')} for this doc (it returned ${keys.length ? `only ${keys.join(', ')}` : 'an empty dict'}; ${missing
+          .map((name, at) => `${others[at]} other doc${others[at] === 1 ? '' : 's'} gave ${name}`)
+          .join(', ')}): every doc must give every metric, or it would be left out of it`,
+        items[index].location,
+      );
+    }
+    return scores;
+  }
+
+  /** An errored sample for what a function returned (not what it raised): located at its definition. */
+  private returnedError(ref: PythonFunctionRef, what: string, where: ItemLocation): AssayError {
+    return callError(
+      ref,
+      {
+        type: 'ValueError',
+        message: what,
+        frame: this.definitions.get(this.id(ref)) ?? null,
+        traceback: '',
+        returned: true,
+      },
+      where,
+    );
   }
 
   /**
@@ -370,7 +477,13 @@ export class PythonRuntime implements PythonBinding {
     for (let start = 0; start < items.length; start += BATCH) {
       const slice = items.slice(start, start + BATCH);
       slices.push(slice);
-      requests.push(this.invoke(ref, op, payload(slice), () => slice[0]?.location ?? { task: '?' }));
+      requests.push(
+        this.invoke(ref, op, payload(slice), (failure) =>
+          failure?.index !== undefined && slice[failure.index]
+            ? slice[failure.index].location
+            : span(slice.map((item) => item.location)),
+        ),
+      );
     }
     const replies = await Promise.all(requests);
     const scores: PythonScores = { values: [], refs: [], errors: [] };
@@ -466,7 +579,10 @@ function loadSpec(ref: PythonFunctionRef): Record<string, unknown> {
   return { module: ref.module, name: ref.name };
 }
 
-async function bindError(ref: PythonFunctionRef, failure: PythonFailure): Promise<AssayError> {
+/** Exceptions that are task code trying to end the process (worker.py turns os._exit into ProcessExit). */
+const EXITS = new Set(['SystemExit', 'ProcessExit']);
+
+async function bindError(ref: PythonFunctionRef, failure: PythonFailure, task?: string): Promise<AssayError> {
   // `evaluate` missing (or without this metric): the unknown-metric error the task would have had anyway.
   if (ref.hfEvaluate) return ref.hfEvaluate.unavailable;
   if (ref.registeredFilter && failure.type === 'KeyError') return ref.registeredFilter.unknown;
@@ -481,6 +597,17 @@ async function bindError(ref: PythonFunctionRef, failure: PythonFailure): Promis
       },
     );
   }
+  if (EXITS.has(failure.type)) {
+    // Module code that ends the process: not a missing function, and the task is named.
+    return new AssayError(
+      'python_error',
+      `${task ? `task ${task}: ` : ''}${keyLabel(ref.keyPath)}: !function ${ref.ref}: importing ${path.basename(ref.module)} failed: ${describeFailure(failure)}`,
+      {
+        location: { ...(await ref.locate()), task, field: keyLabel(ref.keyPath) },
+        cause: new PythonCallError(failure),
+      },
+    );
+  }
   const importing = failure.type !== 'AttributeError' || !/has no function/.test(failure.message);
   const what = importing
     ? `importing ${path.basename(ref.module)} failed: ${describeFailure(failure)}`
@@ -491,12 +618,19 @@ async function bindError(ref: PythonFunctionRef, failure: PythonFailure): Promis
   });
 }
 
+/** `def name at utils.py:3`, from a definition's `file:line in name`. */
+function describeDefinition(frame: string): string {
+  const match = frame.match(/^(.*):(\d+) in (.*)$/);
+  return match ? `def ${match[3]} at ${path.basename(match[1])}:${match[2]}` : frame;
+}
+
 /** The worker itself failed (it exited, or broke the protocol): the run cannot go on. */
 function workerError(ref: PythonFunctionRef, error: unknown, where: ItemLocation | undefined): AssayError {
   const task = where?.task && where.task !== '?' ? `task ${where.task}: ` : '';
+  const on = where?.label ?? (where?.docId !== undefined ? `doc ${where.docId}` : undefined);
   return new AssayError(
     'python_error',
-    `${task}${keyLabel(ref.keyPath)} ${ref.ref}: ${(error as Error).message}`,
+    `${task}${keyLabel(ref.keyPath)} ${ref.ref}: ${(error as Error).message}${on ? ` (running on ${on})` : ''}`,
     {
       location: { file: ref.yamlFile, task: where?.task, field: keyLabel(ref.keyPath) },
       cause: error,
@@ -505,11 +639,25 @@ function workerError(ref: PythonFunctionRef, error: unknown, where: ItemLocation
   );
 }
 
+/** The items of a request as one location: their task, and "doc 3" or "docs 0–29 (30 items)". */
+function span(locations: readonly ItemLocation[]): ItemLocation {
+  const task = locations[0]?.task ?? '?';
+  if (locations.length === 1) return locations[0];
+  const first = locations[0]?.docId;
+  const last = locations[locations.length - 1]?.docId;
+  if (first === undefined || last === undefined) return { task };
+  return { task, label: `docs ${first}–${last} (${locations.length} items)` };
+}
+
 function callError(ref: PythonFunctionRef, failure: PythonFailure, where: ItemLocation): AssayError {
   const on = where.label ?? (where.docId !== undefined ? `doc ${where.docId}` : undefined);
+  // What the function returned is told as such; what it raised, with the frame that raised it.
+  const what = failure.returned
+    ? `returned ${failure.message.replace(/^returned /, '')}${failure.frame ? ` (${describeDefinition(failure.frame)})` : ''}`
+    : `raised ${describeFailure(failure, false)}`;
   return new AssayError(
     'python_error',
-    `task ${where.task}: ${keyLabel(ref.keyPath)} ${ref.ref} raised ${describeFailure(failure, false)}${on ? ` (on ${on})` : ''}`,
+    `task ${where.task}: ${keyLabel(ref.keyPath)} ${ref.ref} ${what}${on ? ` (on ${on})` : ''}`,
     {
       location: {
         ...frameLocation(failure),

@@ -1,12 +1,15 @@
 /**
- * One Python child running worker.py, spoken to over its stdin/stdout in length-prefixed JSON frames
- * (4-byte big-endian length, UTF-8 JSON). Requests are answered in order; several may be in flight.
+ * One Python child running worker.py, spoken to over its fds 3 (requests) and 4 (replies) in length-prefixed
+ * JSON frames (4-byte big-endian length, UTF-8 JSON). Requests are answered in order; several may be in
+ * flight. The child's stdin is /dev/null, so task code that reads it gets end-of-file at once instead of
+ * reading the protocol or waiting on the terminal; its stdout and stderr carry what task code prints.
  * A long list (a split's docs, doc-function values) goes in parts, a frame each, so that one side decodes
  * a part while the other encodes the next (docs/ARCHITECTURE.md, "Worker").
  * The child lives for a whole run: starting CPython costs tens of milliseconds, a call costs microseconds.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssayError } from '../errors.js';
@@ -42,10 +45,29 @@ export interface PythonFailure {
   needs?: string;
   /** For batched calls: the position in the batch that raised. */
   index?: number;
+  /**
+   * The function returned a value that cannot be scored (NaN, a metric missing) instead of raising:
+   * `frame` is then its definition, and `message` says what it returned.
+   */
+  returned?: boolean;
   /** For several calls in one request (doc functions): which call raised. */
   call?: number;
   /** For Dataset.map/filter in the stand-in: the row being processed. */
   row?: number;
+}
+
+/**
+ * A request the worker never answered because it exited (or broke the protocol). `at` is the position of
+ * the function a `load` request was importing, when the worker had said which.
+ */
+export class WorkerExitError extends Error {
+  constructor(
+    message: string,
+    readonly at?: number,
+  ) {
+    super(message);
+    this.name = 'WorkerExitError';
+  }
 }
 
 /** Thrown for a request the worker answered with an exception. */
@@ -61,6 +83,8 @@ interface Pending {
   reject: (error: Error) => void;
   /** The parts of a reply's list received so far (worker.py's Parts), each decoded as it came. */
   parts?: unknown[][];
+  /** The entry a `load` request is at (the worker says so before each import). */
+  at?: number;
 }
 
 /**
@@ -86,8 +110,18 @@ export function workerScript(): string {
   return script;
 }
 
+/**
+ * The worker's fds: stdin /dev/null; stdout /dev/null too (the worker points its fd 1 at stderr at once);
+ * stderr for what task code prints; then the protocol's two pipes.
+ */
+const STDIO = ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] as const;
+/** After the worker exits, how long its output pipes may still deliver what it wrote before they are dropped. */
+const DRAIN_MS = 200;
+
 export class PythonWorker {
   private readonly child: ChildProcess;
+  /** fd 3 of the child: assay's requests. */
+  private readonly requests: Socket;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   /** The frames being written, one request after another (see request). */
@@ -104,11 +138,13 @@ export class PythonWorker {
 
   private constructor(options: StartOptions) {
     this.child = spawn(options.python, [workerScript()], {
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: [...STDIO],
       // A fixed hash seed makes set and dict-of-str iteration, and so sample logs, reproducible.
       env: { PYTHONHASHSEED: '0', ...process.env, PYTHONIOENCODING: 'utf-8', ...options.env },
     });
-    this.child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
+    this.requests = this.child.stdio[3] as Socket;
+    const replies = this.child.stdio[4] as Socket;
+    replies.on('data', (chunk: Buffer) => this.receive(chunk));
     let partial = '';
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (text: string) => {
@@ -128,8 +164,22 @@ export class PythonWorker {
           `the Python worker exited (${signal ? `signal ${signal}` : `code ${code}`})${tail ? `: ${tail}` : ''}`,
         ),
       );
+      this.release();
     });
-    this.child.stdin?.on('error', () => {});
+    this.requests.on('error', () => {});
+  }
+
+  /**
+   * Once the worker has exited, its pipes must not keep assay alive: a program task code started (a
+   * detached helper) may hold their other ends for as long as it likes. They stop counting at once, and
+   * are closed after DRAIN_MS, time enough for what the worker wrote last to arrive.
+   */
+  private release(): void {
+    const pipes = this.child.stdio.filter((pipe): pipe is Socket => !!pipe && 'unref' in pipe);
+    for (const pipe of pipes) pipe.unref();
+    setTimeout(() => {
+      for (const pipe of pipes) pipe.destroy();
+    }, DRAIN_MS).unref();
   }
 
   /** Starts the interpreter and waits for its hello. */
@@ -148,7 +198,7 @@ export class PythonWorker {
     if (this.exited) return;
     this.exited = error;
     this.helloFailed?.(error);
-    for (const { reject } of this.pending.values()) reject(error);
+    for (const { reject, at } of this.pending.values()) reject(new WorkerExitError(error.message, at));
     this.pending.clear();
   }
 
@@ -177,7 +227,14 @@ export class PythonWorker {
       hello(JSON.parse(text) as PythonInfo);
       return;
     }
-    let reply: { id: number; ok: boolean; value?: unknown; error?: PythonFailure; part?: unknown[] };
+    let reply: {
+      id: number;
+      ok: boolean;
+      value?: unknown;
+      error?: PythonFailure;
+      part?: unknown[];
+      at?: number;
+    };
     try {
       reply = decodeValue(text) as typeof reply;
     } catch (error) {
@@ -188,6 +245,10 @@ export class PythonWorker {
     }
     const pending = this.pending.get(reply.id);
     if (!pending) return;
+    if (reply.at !== undefined) {
+      pending.at = reply.at;
+      return;
+    }
     if (reply.part !== undefined) {
       if (pending.parts) pending.parts.push(reply.part);
       else pending.parts = [reply.part];
@@ -219,7 +280,7 @@ export class PythonWorker {
     payload: Record<string, unknown> = {},
     parts?: { key: string; items: readonly unknown[] },
   ): Promise<T> {
-    if (this.exited) return Promise.reject(this.exited);
+    if (this.exited) return Promise.reject(new WorkerExitError(this.exited.message));
     const id = this.nextId++;
     const refOf = (value: object) => this.refs.get(value);
     const count = parts ? Math.ceil(parts.items.length / PART_ITEMS) : 0;
@@ -261,17 +322,16 @@ export class PythonWorker {
     const header = Buffer.alloc(4);
     header.writeUInt32BE(body.length, 0);
     return new Promise((done) => {
-      const stdin = this.child.stdin;
-      if (!stdin || stdin.destroyed) done();
-      else stdin.write(Buffer.concat([header, body]), () => done());
+      if (this.requests.destroyed) done();
+      else this.requests.write(Buffer.concat([header, body]), () => done());
     });
   }
 
-  /** Ends the worker: closes its stdin (it returns from its loop) and waits for it to exit. */
+  /** Ends the worker: closes its request pipe (it returns from its loop) and waits for it to exit. */
   async close(): Promise<void> {
     if (this.exited) return;
     const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-    this.child.stdin?.end();
+    this.requests.end();
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 2000);
     await exited;
     clearTimeout(timer);

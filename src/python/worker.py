@@ -4,10 +4,10 @@ assay itself is TypeScript. This file (with placeholders.py beside it) is the Py
 call the Python functions a task names with `!function module.name`, the way lm-eval calls them, in the
 user's own interpreter and with the user's rights. It never runs model output.
 
-Protocol: one request at a time on stdin, one response per request on stdout, each a frame of a 4-byte
-big-endian length followed by that many bytes of UTF-8 JSON. The first frame the worker writes is an
-unsolicited `hello` describing the interpreter. Anything task code prints goes to stderr, so it cannot
-corrupt the frames.
+Protocol: one request at a time on fd 3, one response per request on fd 4 (both opened by assay), each a
+frame of a 4-byte big-endian length followed by that many bytes of UTF-8 JSON. The first frame the worker
+writes is an unsolicited `hello` describing the interpreter. stdin is /dev/null, so task code that reads it
+gets end-of-file at once; anything task code prints goes to stderr. Neither can touch the frames.
 
 Values: JSON, plus objects tagged with a `"$py"` key for what JSON cannot carry: tuples, non-finite
 floats, integers beyond 2**53, and handles. A handle names a Python object kept here (a set a
@@ -35,13 +35,39 @@ import traceback
 import types
 
 # ---------------------------------------------------------------------------------------------------
-# Frames. The protocol keeps the real stdout; fd 1 is pointed at stderr so that print() in task code,
-# or output from a C extension, never lands between frames.
+# Frames. Requests come on fd 3 and replies go on fd 4, never on stdin/stdout: task code that reads stdin
+# (input(), sys.stdin.read()) reads /dev/null, and fd 1 is pointed at stderr so that print() in task code,
+# or output from a C extension, never lands between frames. Neither protocol fd passes to a program task
+# code starts.
 
-_IN = sys.stdin.buffer
-_OUT = os.fdopen(os.dup(1), "wb")
+try:
+    for _fd in (3, 4):
+        os.set_inheritable(_fd, False)
+except OSError:
+    sys.exit("worker.py is assay's Python worker: it speaks on fds 3 and 4, which assay opens for it")
+_IN = os.fdopen(3, "rb")
+_OUT = os.fdopen(4, "wb")
 os.dup2(2, 1)
 sys.stdout = sys.stderr
+
+# os._exit in task code would end the worker mid-request, with no word of where. In the worker itself it
+# raises instead, so it is reported like any exception (the task, the doc, the file and line); a process
+# the task code forked still exits.
+_WORKER_PID = os.getpid()
+_process_exit = os._exit
+
+
+class ProcessExit(BaseException):
+    pass
+
+
+def _exit_in_task_code(status):
+    if os.getpid() != _WORKER_PID:
+        _process_exit(status)
+    raise ProcessExit(f"task code called os._exit({status!r}), which would end assay's Python worker")
+
+
+os._exit = _exit_in_task_code
 # Larger buffers carry a split in a few writes instead of hundreds of round trips. Node (libuv) gives a
 # child its stdio as a Unix socket pair, whose buffers (208 KiB by default) are raised with setsockopt
 # (capped by net.core.wmem_max/rmem_max); a pipe (another parent) takes F_SETPIPE_SZ (1 MiB, Linux).
@@ -79,7 +105,10 @@ def read_frame():
 
 
 def write_frame(text):
-    data = text.encode("utf-8", "surrogatepass")
+    # A lone surrogate (data the other side sent as "\ud800") goes back as the same escape, which JSON
+    # reads as the same lone surrogate: the surrogatepass round trip both sides keep (docs/python-bridge.md).
+    # Raw, it would be bytes that are not UTF-8, which the other side reads as U+FFFD.
+    data = text.encode("utf-8", "backslashreplace")
     _OUT.write(struct.pack(">I", len(data)) + data)
     _OUT.flush()
 
@@ -633,7 +662,7 @@ def _names(value):
 def _call_on_row(function, args, kwargs, index):
     try:
         return function(*args, **kwargs)
-    except Exception as error:
+    except BaseException as error:  # noqa: BLE001 - sys.exit in a row function too
         # Lets the bridge say which row failed (the real library does not know either).
         if not hasattr(error, "_assay_row"):
             error._assay_row = index
@@ -1034,6 +1063,182 @@ def load_module(path):
     return module
 
 
+# ---------------------------------------------------------------------------------------------------
+# The modules task code imports. A task's hash must change when any code that shapes its prompts or
+# scores changes, and that includes the helpers its utils.py imports (a module beside it, one in a sibling
+# task folder). They are found by reading the import statements of each task module (anywhere in it,
+# function bodies included), resolving them as the import system would without running anything, and
+# following every module found that is not the interpreter's own (its standard library, site-packages,
+# dist-packages): task code, by this definition. Imports computed at run time (importlib.import_module
+# of a variable) cannot be seen this way.
+
+_library = []
+_imports_of = {}
+
+
+def library_roots():
+    if not _library:
+        import sysconfig
+
+        paths = sysconfig.get_paths()
+        roots = {paths.get(key) for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+        try:
+            import site
+
+            roots.update(site.getsitepackages())
+            roots.add(site.getusersitepackages())
+        except Exception:  # noqa: BLE001 - an interpreter without the site module's helpers
+            pass
+        roots.update(entry for entry in sys.path if os.path.basename(entry) in ("site-packages", "dist-packages"))
+        roots.add(os.path.dirname(os.path.abspath(__file__)))
+        _library.extend(os.path.join(os.path.realpath(root), "") for root in roots if root)
+    return _library
+
+
+def is_task_code(filename):
+    # A task tree's files are task code even where the library lives (an installed lm_eval's tasks).
+    if is_task_file(filename) or "/lm_eval/tasks/" in filename:
+        return True
+    known = _library_file.get(filename)
+    if known is None:
+        real = os.path.realpath(filename)
+        known = _library_file[filename] = any(real.startswith(root) for root in library_roots())
+    return not known
+
+
+_library_file = {}
+
+
+# The packages above a task tree: imported on the way to a task module, but lm_eval's code, not the task's.
+_TREE_PACKAGES = ("lm_eval", "lm_eval.tasks")
+
+
+def _find(leaf, search):
+    """Where the import system's path finder would find `leaf` in the folders `search`, in its order
+    (a package, then a module file, then namespace portions): (file, search locations) or None. Kept
+    for the worker's life (one run): a run's task files do not come and go."""
+    key = (leaf, tuple(search))
+    if key not in _found:
+        _found[key] = _find_now(leaf, search)
+    return _found[key]
+
+
+_found = {}
+
+
+def _find_now(leaf, search):
+    portions = []
+    for entry in search:
+        if not isinstance(entry, str):
+            continue
+        base = os.path.join(entry or ".", leaf)
+        is_dir = os.path.isdir(base)
+        if is_dir:
+            for suffix in _SUFFIXES:
+                init = os.path.join(base, "__init__" + suffix)
+                if os.path.isfile(init):
+                    return init, [base]
+        for suffix in _SUFFIXES:
+            if os.path.isfile(base + suffix):
+                return base + suffix, None
+        if is_dir:
+            portions.append(base)
+    return (None, portions) if portions else None
+
+
+_SUFFIXES = importlib.machinery.all_suffixes()
+
+
+def _locate(name, located):
+    """(file, search locations) of module `name`, found without importing anything; None when not found."""
+    if name in located:
+        return located[name]
+    module = sys.modules.get(name)
+    if module is not None:
+        found = getattr(module, "__file__", None), getattr(module, "__path__", None)
+    elif name == "lm_eval.tasks" and STAND_INS.get("lm_eval"):
+        found = None, list(tasks_roots)
+    elif STAND_INS.get(name.partition(".")[0]) and not name.startswith("lm_eval.tasks."):
+        found = None, None  # a stand-in: assay's code, in no file
+    else:
+        parent, _, leaf = name.rpartition(".")
+        search = _locate(parent, located) if parent else (None, sys.path)
+        found = _find(leaf, list(search[1])) if search is not None and search[1] is not None else None
+    located[name] = found
+    return found
+
+
+# Import statements, read from the source without compiling it (a tenth of the time of ast.parse over a
+# task tree): `import a.b as c, d` and `from .x import (y, z)`, at any indent. A line inside a string that
+# reads like one only adds a module that exists, which the hash then covers too.
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]*))",
+    re.MULTILINE,
+)
+
+
+def _imported_names(path, name, is_package):
+    """The absolute module names `path` (module `name`) imports, submodules named by `from x import y` included."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as source:
+            text = source.read()
+    except OSError:
+        return []
+    package = name if is_package else name.rpartition(".")[0]
+    names = []
+    for dots, module, imported, plain in _IMPORT.findall(text):
+        if plain:
+            names.extend(part.split()[0] for part in plain.split(",") if part.split())
+            continue
+        if dots:
+            if "/" in package or not package:
+                continue  # a module outside a package: its relative imports fail at run time too
+            try:
+                base = importlib.util.resolve_name(dots + module, package)
+            except (ImportError, ValueError):
+                continue
+        elif module:
+            base = module
+        else:
+            continue
+        names.append(base)
+        for part in imported.strip("()").split(","):
+            words = part.split()
+            if words and words[0] != "*" and words[0].isidentifier():
+                names.append(f"{base}.{words[0]}")
+    return names
+
+
+def task_modules(path):
+    """Every task-code file the module at `path` imports, directly or through others, itself included."""
+    module = modules.get(path)
+    name = getattr(module, "__name__", path[:-3])
+    seen = {path: None}
+    located = {}
+    queue = [(path, name, path.endswith("__init__.py"))]
+    while queue:
+        current, current_name, is_package = queue.pop()
+        names = _imports_of.get(current)
+        if names is None:
+            names = _imports_of[current] = _imported_names(current, current_name, is_package)
+        for imported in names:
+            # `import a.b.c` runs a, a.b and a.b.c: each is code of the task when it is task code.
+            parts = imported.split(".")
+            for depth in range(1, len(parts) + 1):
+                prefix = ".".join(parts[:depth])
+                found = _locate(prefix, located)
+                if found is None:
+                    break
+                file = found[0]
+                if prefix in _TREE_PACKAGES or not file:
+                    continue
+                if not is_task_code(file):
+                    break
+                if file not in seen and os.path.isfile(file):
+                    seen[file] = None
+                    if file.endswith(".py"):
+                        queue.append((file, prefix, os.path.basename(file) == "__init__.py"))
+    return sorted(seen)
 
 
 def error_record(error, index=None):
@@ -1072,8 +1277,11 @@ def op_load(request):
     if seeds.get("random") is not None:
         random.seed(seeds["random"])
     out = []
-    for entry in request["functions"]:
+    for index, entry in enumerate(request["functions"]):
+        # Which entry is being imported, should its module end the worker some way no exception reports.
+        write_frame('{"id":%d,"at":%d}' % (request["id"], index))
         try:
+            loaded = {}
             if "builtin" in entry:
                 fn = entry_builtin(entry["builtin"])
             else:
@@ -1083,10 +1291,14 @@ def op_load(request):
                 if not callable(fn):
                     raise TypeError(f"{entry['name']} in {os.path.basename(entry['module'])} is a {type(fn).__name__}, not a function")
                 check_reachable(fn, entry["name"])
+                loaded["modules"] = task_modules(entry["module"])
+                where = defined_at(fn)
+                if where:
+                    loaded["defined"] = where
             number = _next_function[0]
             _next_function[0] += 1
             functions[number] = fn
-            out.append({"id": number, "name": getattr(fn, "__name__", entry.get("name"))})
+            out.append({"id": number, "name": getattr(fn, "__name__", entry.get("name")), **loaded})
         except BaseException as error:  # noqa: BLE001 - a task module may raise anything, SystemExit included
             if isinstance(error, KeyboardInterrupt):
                 raise
@@ -1096,6 +1308,15 @@ def op_load(request):
     if seeds.get("torch") is not None and "torch" in sys.modules:
         sys.modules["torch"].manual_seed(seeds["torch"])
     return out
+
+
+def defined_at(fn):
+    """`file:line in name` of a function's definition (a class's __call__, a partial's function)."""
+    target = getattr(fn, "func", fn)  # functools.partial
+    code = getattr(target, "__code__", None) or getattr(getattr(target, "__call__", None), "__code__", None)
+    if code is None:
+        return None
+    return f"{code.co_filename}:{code.co_firstlineno} in {getattr(target, '__name__', code.co_name)}"
 
 
 def entry_builtin(spec):
@@ -1198,7 +1419,9 @@ def op_apply(request):
             for position in positions:
                 try:
                     values.append(encode(fn(docs[position])))
-                except Exception as error:
+                except BaseException as error:  # noqa: BLE001 - sys.exit in task code too
+                    if isinstance(error, KeyboardInterrupt):
+                        raise
                     raise BatchError(error, position, number)
                 if len(values) == PART_ITEMS:
                     yield dump(values)
@@ -1214,6 +1437,46 @@ def _stored_results(values, errors):
     return {"store": keep(values), "values": [encode(value) for value in values], "errors": errors}
 
 
+def _not_finite(value):
+    """Whether a metric value is a number that is not finite (NaN, ±inf): a float, or a numpy float scalar."""
+    if isinstance(value, float):
+        return value - value != 0  # nan - nan and inf - inf are nan
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        kind = getattr(getattr(value, "dtype", None), "kind", "")
+        return kind == "f" and not math.isfinite(float(value))
+    return False
+
+
+_PLAIN = frozenset((int, bool, str, tuple, list, dict, set, type(None)))
+
+
+def _all_finite(value):
+    # Per doc, so the common case (plain floats and ints) costs a fraction of a microsecond.
+    for item in value.values():
+        kind = type(item)
+        if kind is float:
+            if item - item != 0:
+                return False
+        elif kind not in _PLAIN and _not_finite(item):
+            return False
+    return True
+
+
+def returned_error(fn, value, position, keys=None):
+    """The record of a function that returned what cannot be scored: located at the function's definition."""
+    bad = [f"{key}={item!r}" for key, item in value.items() if (keys is None or key in keys) and _not_finite(item)]
+    if not bad:
+        return None
+    return {
+        "type": "ValueError",
+        "message": f"{', '.join(bad)}: a metric value must be a finite number",
+        "frame": defined_at(fn),
+        "traceback": "",
+        "returned": True,
+        "index": position,
+    }
+
+
 def op_process_results(request):
     fn = functions[request["fn"]]
     values, errors = [], {}
@@ -1226,9 +1489,17 @@ def op_process_results(request):
             value = fn(doc, results)
             if not isinstance(value, dict):
                 raise TypeError(f"process_results must return a dict of metric values, got {type(value).__name__}")
-        except Exception as error:
+        except BaseException as error:  # noqa: BLE001 - sys.exit and os._exit in task code too
+            if isinstance(error, KeyboardInterrupt):
+                raise
             errors[str(position)] = error_record(error, position)
             value = None
+        else:
+            # NaN or inf would reach the aggregation, far from here: this doc is the error.
+            failure = None if _all_finite(value) else returned_error(fn, value, position)
+            if failure:
+                errors[str(position)] = failure
+                value = None
         values.append(value)
     return _stored_results(values, errors)
 
@@ -1257,10 +1528,18 @@ def op_metric(request):
                 value = 1.0 if any(scores) else 0.0
             else:
                 value = score(gold, result)
-            values.append(dict(value) if isinstance(value, dict) else {name: value})
-        except Exception as error:
+            value = dict(value) if isinstance(value, dict) else {name: value}
+        except BaseException as error:  # noqa: BLE001 - sys.exit and os._exit in task code too
+            if isinstance(error, KeyboardInterrupt):
+                raise
             errors[str(position)] = error_record(error, position)
             values.append(None)
+            continue
+        failure = returned_error(fn, value, position, (name,))
+        if failure:
+            errors[str(position)] = failure
+            value = None
+        values.append(value)
     return _stored_results(values, errors)
 
 
@@ -1373,7 +1652,7 @@ def main():
 
             atexit._run_exitfuncs()
             sys.stderr.flush()
-            os._exit(0)
+            _process_exit(0)
         request = decode(payload)
         number = request.get("id")
         try:

@@ -51,4 +51,4 @@ export {
   resultsFileSchema,
   sampleLineSchema,
 } from './schema.js';
-export { makeTable, type TableSource } from './table.js';
+export { makeTable, type TableOptions, type TableSource } from './table.js';

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { TaskPlan } from '../evaluate/plan.js';
 import type { ShardRecord } from '../evaluate/shard.js';
 import type { ModelInfo } from '../models/backend.js';
+import { pythonModulesOf } from '../python/module-digests.js';
 import type { PythonDescription } from '../python/python-runtime.js';
 import type { SandboxDescription } from '../sandbox/sandbox.js';
 import { taskContentSha256 } from '../tasks/source-hash.js';
@@ -69,6 +70,11 @@ export interface TaskManifest {
   dataset_commit: string | null;
   /** Every data file read, local or Hub (Hub: the repo path; local: relative to the task's folder). */
   data_files: Array<{ split: string; path: string; sha256: string; size: number }>;
+  /**
+   * Tasks with Python functions: every module of their code, the `!function` modules and the task-code
+   * modules they import (relative to the task's folder), which `sha256` covers.
+   */
+  python_modules?: Array<{ path: string; sha256: string }>;
   split: string | null;
   fewshot_split: string | null;
   num_fewshot: number;
@@ -159,7 +165,7 @@ export function assayGitCommit(): string | null {
 
 export function promptTemplateHash(plan: TaskPlan): string {
   const { config } = plan.task;
-  const fields = {
+  const fields: Record<string, unknown> = {
     description: config.description ?? '',
     doc_to_text: serializeConfigValue(config.doc_to_text),
     doc_to_target: serializeConfigValue(config.doc_to_target),
@@ -169,6 +175,16 @@ export function promptTemplateHash(plan: TaskPlan): string {
     fewshot_delimiter: config.fewshot_delimiter,
     fewshot_config: serializeConfigValue(config.fewshot_config),
   };
+  // A template written in Python is its code: the modules of the functions that make the prompts
+  // (process_docs builds the fields a template reads), by content.
+  const code = pythonModulesOf([
+    config.process_docs,
+    config.doc_to_text,
+    config.doc_to_target,
+    config.doc_to_choice,
+    config.fewshot_config,
+  ]).map((module) => module.sha256);
+  if (code.length) fields.python_modules = code.sort();
   return sha256(JSON.stringify(fields));
 }
 
@@ -191,6 +207,10 @@ function dataProvenance(
 export function taskManifest(plan: TaskPlan, fewshotSeed: number | null): TaskManifest {
   const { task } = plan;
   const outputType = task.config.output_type;
+  const modules = pythonModulesOf(task.config).map((module) => ({
+    path: path.relative(path.dirname(task.source.path), module.path),
+    sha256: module.sha256,
+  }));
   return {
     version: task.version,
     source: task.source.path,
@@ -200,6 +220,7 @@ export function taskManifest(plan: TaskPlan, fewshotSeed: number | null): TaskMa
     dataset_path: task.config.dataset_path ?? null,
     dataset_name: task.config.dataset_name ?? null,
     ...dataProvenance(plan),
+    ...(modules.length ? { python_modules: modules } : {}),
     split: task.evalSplit ?? null,
     fewshot_split: task.fewshotSplit ?? null,
     num_fewshot: plan.numFewshot,

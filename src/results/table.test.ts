@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { smallRuns } from '../../test/fixtures/results/small-runs.js';
 import { makeTable } from './table.js';
 
 describe('makeTable', () => {
@@ -70,6 +71,54 @@ describe('makeTable', () => {
         '|boolq                                    |      2|none  |     0|acc   |↑  |0.7000|±  |0.0500|',
         '',
       ].join('\n'),
+    );
+  });
+});
+
+describe('makeTable with the uncertainty columns', () => {
+  const lmEvalLines = [
+    '|     Tasks      |Version|Filter|n-shot|Metric|   |Value |   |Stderr|',
+    '|----------------|------:|------|-----:|------|---|-----:|---|-----:|',
+    '|story_cloze_mini|      1|none  |     0|acc   |↑  |1.0000|±  |0.0000|',
+    '|zero_six        |      1|none  |     0|acc   |↑  |0.0000|±  |0.0000|',
+    '|medqa_mini      |      1|none  |     0|acc   |↑  |0.1250|±  |0.1250|',
+  ];
+
+  it('shows each metric’s 95% interval and n beside lm-eval’s columns: 1.0000 ± 0.0000 is not certainty', () => {
+    expect(makeTable(smallRuns, 'results', { uncertainty: true })).toBe(
+      [
+        `${lmEvalLines[0]}    95% CI    | n |`,
+        `${lmEvalLines[1]}--------------|--:|`,
+        `${lmEvalLines[2]}[0.839, 1.000]| 20|`,
+        `${lmEvalLines[3]}[0.000, 0.390]|  6|`,
+        `${lmEvalLines[4]}[0.022, 0.471]|  8|`,
+        '',
+      ].join('\n'),
+    );
+    // Without the option, lm-eval's table exactly.
+    expect(makeTable(smallRuns)).toBe([...lmEvalLines, ''].join('\n'));
+  });
+
+  it('shows the interval the results file holds, not one of its own, and says a level other than 95%', () => {
+    const table = makeTable(
+      {
+        ...smallRuns,
+        results: { medqa_mini: { ...smallRuns.results.medqa_mini, 'acc_ci,none': [0.5, 0.9] } },
+        stats: { medqa_mini: { 'acc,none': { n: 8, ci_level: 0.9, ci_method: 'wilson' } } },
+      },
+      'results',
+      { uncertainty: true },
+    );
+    expect(table.split('\n')[2]).toBe(
+      '|medqa_mini|      1|none  |     0|acc   |↑  |0.1250|±  |0.1250|[0.500, 0.900] (90%)|  8|',
+    );
+  });
+
+  it('leaves the cells empty for a results file without intervals (lm-eval’s own)', () => {
+    const { stats: _stats, ...lmEval } = smallRuns;
+    const results = { medqa_mini: { alias: 'medqa_mini', 'acc,none': 0.125, 'acc_stderr,none': 0.125 } };
+    expect(makeTable({ ...lmEval, results }, 'results', { uncertainty: true }).split('\n')[2]).toBe(
+      '|medqa_mini|      1|none  |     0|acc   |↑  |0.1250|±  |0.1250|      |   |',
     );
   });
 });

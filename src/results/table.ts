@@ -1,6 +1,8 @@
 /**
  * lm-eval's make_table (lm_eval/utils.py), rendered as pytablewriter's Markdown writer does: headers
  * centred, numeric columns right-aligned with `-----:` rules, text columns left-aligned, widths at least 3.
+ * With `uncertainty`, two columns follow lm-eval's: each metric's 95% interval and its n, read from the
+ * results file (`<metric>_ci` and `stats`), never recomputed here.
  */
 const ARROWS: Record<string, string> = { true: '↑', false: '↓' };
 
@@ -10,9 +12,20 @@ export interface TableSource {
   versions: Record<string, unknown>;
   'n-shot': Record<string, unknown>;
   higher_is_better: Record<string, Record<string, boolean>>;
+  /** assay's per-metric statistics (n, the interval's level and method); lm-eval's files have none. */
+  stats?: Record<string, Record<string, { n: number; ci_level?: number | null; ci_method?: string | null }>>;
 }
 
-export function makeTable(source: TableSource, column: 'results' | 'groups' = 'results'): string {
+export interface TableOptions {
+  /** Add the `95% CI` and `n` columns after lm-eval's (default: lm-eval's table exactly). */
+  uncertainty?: boolean;
+}
+
+export function makeTable(
+  source: TableSource,
+  column: 'results' | 'groups' = 'results',
+  options: TableOptions = {},
+): string {
   // A capped run (--max_latency_s) shows each task's timed-out docs; other runs keep lm-eval's columns.
   const capped = Object.values(source[column] ?? {}).some((entry) => typeof entry.timeouts === 'number');
   const headers = [
@@ -26,6 +39,7 @@ export function makeTable(source: TableSource, column: 'results' | 'groups' = 'r
     '',
     'Stderr',
     ...(capped ? ['Timeouts'] : []),
+    ...(options.uncertainty ? ['95% CI', 'n'] : []),
   ];
   const rows: string[][] = [];
   for (const [key, entry] of Object.entries(source[column] ?? {})) {
@@ -49,6 +63,7 @@ export function makeTable(source: TableSource, column: 'results' | 'groups' = 'r
             : value.toFixed(4)
           : formatPlain(value);
       const stderrKey = `${metric}_stderr,${filter}`;
+      const uncertainty = options.uncertainty ? uncertaintyCells(source, key, entry, metricKey) : [];
       if (stderrKey in entry) {
         const se = entry[stderrKey];
         rows.push([
@@ -62,6 +77,7 @@ export function makeTable(source: TableSource, column: 'results' | 'groups' = 'r
           '±',
           se === 'N/A' ? '   N/A' : (se as number).toFixed(4),
           ...(timeouts === undefined ? [] : [timeouts]),
+          ...uncertainty,
         ]);
       } else {
         rows.push([
@@ -75,6 +91,7 @@ export function makeTable(source: TableSource, column: 'results' | 'groups' = 'r
           '',
           '',
           ...(timeouts === undefined ? [] : [timeouts]),
+          ...uncertainty,
         ]);
       }
       name = '';
@@ -83,6 +100,35 @@ export function makeTable(source: TableSource, column: 'results' | 'groups' = 'r
     }
   }
   return renderMarkdown(headers, rows);
+}
+
+/** A metric's interval, as the results file has it: `[low, high]`, or undefined. */
+export function intervalOf(entry: Record<string, unknown>, metricKey: string): [number, number] | undefined {
+  const [metric, filter] = splitOnce(metricKey);
+  const value = entry[`${metric}_ci,${filter}`];
+  if (!Array.isArray(value) || value.length !== 2) return undefined;
+  const [low, high] = value;
+  return typeof low === 'number' && typeof high === 'number' ? [low, high] : undefined;
+}
+
+/** `[0.022, 0.471]`: three decimals, as many as a point of a percentage needs and no more. */
+export function formatInterval([low, high]: [number, number]): string {
+  const shown = (value: number) => (Math.abs(value) >= 1000 ? value.toFixed(0) : value.toFixed(3));
+  return `[${shown(low)}, ${shown(high)}]`;
+}
+
+function uncertaintyCells(
+  source: TableSource,
+  key: string,
+  entry: Record<string, unknown>,
+  metricKey: string,
+): [string, string] {
+  const interval = intervalOf(entry, metricKey);
+  const stats = source.stats?.[key]?.[metricKey];
+  const level = stats?.ci_level;
+  // The header says 95%; an interval at another level says its own.
+  const other = typeof level === 'number' && level !== 0.95 ? ` (${Math.round(level * 100)}%)` : '';
+  return [interval ? formatInterval(interval) + other : '', stats ? String(stats.n) : ''];
 }
 
 /**

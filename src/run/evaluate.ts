@@ -16,7 +16,7 @@ import { modelNameFrom } from '../evaluate/run-record.js';
 import { settleSeeds } from '../evaluate/seeds.js';
 import { checkShard, type Shard } from '../evaluate/shard.js';
 import { checkTaskIntegrity } from '../evaluate/task-integrity.js';
-import type { Logger, RunListener } from '../events.js';
+import { type Logger, type RunListener, withListener } from '../events.js';
 import { checkBackendSpec, type ModelBackend } from '../models/backend.js';
 import { checkModelArgs, createBackend } from '../models/registry.js';
 import { deviceWarning, type RunModelSettings, withRunSettings } from '../models/run-settings.js';
@@ -359,13 +359,20 @@ async function run(
   return { result: { ...output, files }, plans };
 }
 
-/** Creates the backend by name, evaluates, and writes outputs when asked. */
+/**
+ * Creates the backend by name, evaluates, and writes outputs when asked. Work reached lazily below the
+ * options (Hub downloads, process_docs) reports to `listener` too.
+ */
 export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult> {
   return (await evaluateWithPlans(options)).result;
 }
 
 /** `evaluate` with the plans it ran: what `assay run` calls. */
 export async function evaluateWithPlans(options: EvaluateOptions): Promise<PlannedEvaluation> {
+  return withListener(options.listener, () => evaluateByName(options));
+}
+
+async function evaluateByName(options: EvaluateOptions): Promise<PlannedEvaluation> {
   if ((options.logSamples || options.predictOnly) && !options.outputPath) {
     throw new AssayError('bad_option', '`outputPath` is required with `logSamples` or `predictOnly`', {
       location: { field: 'outputPath' },
@@ -386,6 +393,7 @@ export async function evaluateWithPlans(options: EvaluateOptions): Promise<Plann
   // results.json records the model args; an API key must never land there.
   const recorded = 'api_key' in modelArgs ? { ...modelArgs, api_key: '<redacted>' } : modelArgs;
   const modelName = modelNameFrom(options.model, recorded);
+  options.listener?.({ type: 'phase', phase: 'loading', detail: 'tasks' });
   const prepared = await prepareRun(options, modelName);
   try {
     checkThinkingTasks(backendArgs, prepared.nodes, prepared.mcMode);
@@ -395,6 +403,7 @@ export async function evaluateWithPlans(options: EvaluateOptions): Promise<Plann
   }
   let backend: ModelBackend;
   try {
+    options.listener?.({ type: 'phase', phase: 'loading', detail: `model ${modelName}` });
     backend = await createBackend(options.model, backendArgs, {
       cachePath: options.useCache,
       outputDirectory: options.outputPath
@@ -420,6 +429,8 @@ export async function evaluateWithPlans(options: EvaluateOptions): Promise<Plann
 export async function simpleEvaluate(options: SimpleEvaluateOptions): Promise<EvaluateResult> {
   checkBackendSpec(options.model, options.modelName ?? String(options.model?.name));
   const label = { model: options.modelName ?? options.model.name, modelArgs: {} };
-  const prepared = await prepareRun(options, modelNameFrom(label.model, {}));
-  return (await run(options.model, label, options, prepared)).result;
+  return withListener(options.listener, async () => {
+    const prepared = await prepareRun(options, modelNameFrom(label.model, {}));
+    return (await run(options.model, label, options, prepared)).result;
+  });
 }

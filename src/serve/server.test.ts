@@ -186,6 +186,8 @@ describe('assay serve over HTTP on loopback', () => {
 
   it("scores through assay's local-completions backend as the in-process gguf backend does (text prompts, 1e-4)", async () => {
     const client = createHttpBackend('local-completions', {
+      // Text prompts, named: lm-eval's local-completions defaults to token ids (tokenizer_backend=auto, tokenized_requests=True).
+      tokenized_requests: false,
       model: 'served',
       base_url: `${server.url}/v1/completions`,
       max_length: 96,
@@ -209,6 +211,8 @@ describe('assay serve over HTTP on loopback', () => {
 
   it('scores token-id prompts (tokenized_requests=true) as the engine scores the same tokens (1e-4)', async () => {
     const client = createHttpBackend('local-completions', {
+      // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
+      tokenizer_backend: 'remote',
       model: 'served',
       base_url: `${server.url}/v1/completions`,
       tokenized_requests: true,
@@ -234,6 +238,8 @@ describe('assay serve over HTTP on loopback', () => {
 
   it('with add_bos_token=true, token-id prompts carry BOS and score as the in-process gguf backend (1e-4)', async () => {
     const withBos = createHttpBackend('local-completions', {
+      // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
+      tokenizer_backend: 'remote',
       model: 'served',
       base_url: `${server.url}/v1/completions`,
       tokenized_requests: true,
@@ -242,6 +248,8 @@ describe('assay serve over HTTP on loopback', () => {
       num_concurrent: 2,
     });
     const without = createHttpBackend('local-completions', {
+      // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
+      tokenizer_backend: 'remote',
       model: 'served',
       base_url: `${server.url}/v1/completions`,
       tokenized_requests: true,
@@ -273,6 +281,8 @@ describe('assay serve over HTTP on loopback', () => {
   it('serves several concurrent eval jobs with the same answers as one job alone', async () => {
     const clients: ModelBackend[] = Array.from({ length: 3 }, () =>
       createHttpBackend('local-completions', {
+        // Text prompts, named: lm-eval's local-completions defaults to token ids (tokenizer_backend=auto, tokenized_requests=True).
+        tokenized_requests: false,
         model: 'served',
         base_url: `${server.url}/v1/completions`,
         max_length: 96,

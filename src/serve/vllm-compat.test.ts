@@ -107,6 +107,8 @@ describe("assay serve's echo spells the prompt, as vLLM's does", () => {
   for (const mode of ['echo', 'prompt_logprobs'] as const) {
     it(`local-completions (text prompts, ${mode}) scores ARC- and cloze-shaped choices as the in-process backend (1e-5)`, async () => {
       const client = createHttpBackend('local-completions', {
+        // Text prompts, named: lm-eval's local-completions defaults to token ids (tokenizer_backend=auto).
+        tokenized_requests: false,
         model: 'spm',
         base_url: `${server.url}/v1/completions`,
         max_length: 256,

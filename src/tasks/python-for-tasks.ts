@@ -18,6 +18,17 @@ export function pythonRefsOf(nodes: readonly TaskNode[]): PythonFunctionRef[] {
   return refs;
 }
 
+/** The task (or group) whose config holds a ref, for errors. */
+function taskNames(nodes: readonly TaskNode[]): (ref: PythonFunctionRef) => string | undefined {
+  const names = new Map<PythonFunctionRef, string>();
+  const visit = (node: TaskNode): void => {
+    for (const ref of collectPythonRefs(node.config)) if (!names.has(ref)) names.set(ref, node.name);
+    if (node.kind === 'group') for (const child of node.children) visit(child);
+  };
+  for (const node of nodes) visit(node);
+  return (ref) => names.get(ref);
+}
+
 /** A runtime bound to the tasks' Python functions, or undefined when they have none. Close it after the run. */
 export async function startPythonFor(
   nodes: readonly TaskNode[],
@@ -28,7 +39,7 @@ export async function startPythonFor(
   // Name a function that truly needs Python in the error, not an optional evaluate-metric fallback.
   const runtime = await PythonRuntime.start(options, refs.find((ref) => !ref.hfEvaluate) ?? refs[0]);
   try {
-    await runtime.bind(refs);
+    await runtime.bind(refs, taskNames(nodes));
   } catch (error) {
     await runtime.close();
     throw error;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AssayError } from '../errors.js';
+import { type RunEvent, withListener } from '../events.js';
 import type { TaskConfig } from '../task-config/task-config.js';
 import { taskDocs } from './task-docs.js';
 
@@ -90,5 +91,43 @@ describe('startEvalDocs', () => {
     state.failing = false;
     expect(await docs.evalDocs()).toHaveLength(2);
     expect(state.calls).toBe(2);
+  });
+});
+
+describe('process_docs progress', () => {
+  it('reports one operation over the split to the listener of the call, ended even when it fails', async () => {
+    const events: RunEvent[] = [];
+    let failing = false;
+    const fn = (docs: Array<{ q: string }>) => {
+      if (failing) throw new Error('process_docs failed');
+      return docs;
+    };
+    const task = {
+      ...config('test.jsonl'),
+      process_docs: { kind: 'function', ref: 'utils.process_docs', file: 'utils.ts', fn },
+    } as unknown as TaskConfig;
+    const start = {
+      type: 'operation-start',
+      id: 'process_docs:t:test',
+      label: 't: process_docs (utils.process_docs) over 2 docs of test',
+      unit: 'docs',
+    };
+    await withListener(
+      (event) => events.push(event),
+      () => taskDocs(task, path.join(dir, 't.yaml')).evalDocs(),
+    );
+    expect(events).toEqual([
+      start,
+      { type: 'operation-end', id: 'process_docs:t:test', done: 0, seconds: expect.any(Number) },
+    ]);
+    events.length = 0;
+    failing = true;
+    await expect(
+      withListener(
+        (event) => events.push(event),
+        () => taskDocs(task, path.join(dir, 't.yaml')).evalDocs(),
+      ),
+    ).rejects.toThrow('process_docs failed');
+    expect(events.map((event) => event.type)).toEqual(['operation-start', 'operation-end']);
   });
 });

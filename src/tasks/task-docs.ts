@@ -5,6 +5,7 @@
 import type { HubDataSource } from '../data/hub/dataset.js';
 import { type DataFile, hasLocalData, type LoadedSplit, loadSplitWithSource } from '../data/local-dataset.js';
 import { AssayError } from '../errors.js';
+import { scopedListener, startOperation } from '../events.js';
 import type { Doc } from '../task-config/doc.js';
 import type { TaskConfig } from '../task-config/task-config.js';
 
@@ -58,7 +59,18 @@ async function splitDocs(
   }
   const docs = [...loaded.docs];
   if (!process) return docs;
-  const processed = await process.fn(docs, { task: config.task, split });
+  // One call over the whole split (a Python worker maps it at once), so its progress is the time it takes.
+  const operation = startOperation(scopedListener(), {
+    id: `process_docs:${config.task}:${split}`,
+    label: `${config.task}: process_docs (${process.ref}) over ${docs.length} docs of ${split}`,
+    unit: 'docs',
+  });
+  let processed: unknown;
+  try {
+    processed = await process.fn(docs, { task: config.task, split });
+  } finally {
+    operation.end(0);
+  }
   if (!Array.isArray(processed)) {
     throw new AssayError('invalid_config', `process_docs (${process.ref}) must return a list of docs`, {
       location: { file: taskFile, task: config.task, field: 'process_docs' },

@@ -14,7 +14,10 @@ export interface RunSummary {
   /** Which of the viewed directories (by position) the run was found under. */
   root: number;
   model: string;
+  /** `model_args` as one `key=value,…` string (search, tooltips). */
   modelArgs: string;
+  /** The same, one entry per argument, in the file's order. */
+  modelArgEntries: { key: string; value: string }[];
   tasks: string[];
   /** Seconds since the epoch, as lm-eval writes `date`. */
   date: number;
@@ -53,10 +56,18 @@ export interface MetricRow {
   n: number | null;
 }
 
+/** A part of the manifest as a reader wants it: labelled fields, or a table with a row per task or file. */
+export type ManifestSection =
+  | { title: string; kind: 'fields'; fields: { label: string; value: string }[] }
+  | { title: string; kind: 'table'; columns: string[]; rows: string[][] };
+
 export interface RunDetail {
   run: RunSummary;
   rows: MetricRow[];
+  /** The manifest as written (raw JSON on the page); null in results without one (lm-eval's). */
   manifest: unknown;
+  /** The manifest as readable sections: model, data, tasks, environment; empty without a manifest. */
+  manifestSections: ManifestSection[];
   config: unknown;
   nShot: Record<string, number>;
   versions: Record<string, number | string | null>;
@@ -84,6 +95,8 @@ export interface SampleQuery {
   text?: string;
   /** lm-eval filter name (`none`, `strict-match`, …). */
   filter?: string;
+  /** Only the lines of this doc id (how a selection in the page's address is found again). */
+  doc?: number;
 }
 
 export const SAMPLE_PAGE_MAX = 500;
@@ -104,6 +117,11 @@ export interface SampleView {
   docId: number;
   filter: string;
   prompt: string;
+  /**
+   * The start of the doc's own text in the prompt, after a description and few-shot examples where they
+   * can be told apart (question-text.ts), whitespace collapsed: what the sample list shows.
+   */
+  question: string;
   target: string;
   /** Each request's raw response, as text. */
   responses: string[];
@@ -189,6 +207,28 @@ export interface CompareResponse {
   skipped: { task: string; candidateRun: string; reason: string }[];
 }
 
+/**
+ * The ★ of a task column on the Runs page: the one full run that `assay compare` finds significantly
+ * better than every other full run on the task (best-runs.ts); none when no run is.
+ */
+export interface TaskStar {
+  task: string;
+  metric: string;
+  filter: string;
+  /** The starred run's id, or null. */
+  run: string | null;
+  /** The full runs with a score in the column (the star's run among them). */
+  entrants: number;
+  /** For a star: each other full run, and how it was beaten. */
+  beaten: { run: string; method: 'paired' | 'intervals'; pValueAdjusted: number | null }[];
+  /** Why the column has its star or none, in words (the ★'s and the header's tooltip). */
+  note: string;
+}
+
+export interface StarsResponse {
+  stars: TaskStar[];
+}
+
 /** Query string for GET /api/runs/:id/samples/:task, shared so the app and server agree. */
 export function sampleQueryString(query: SampleQuery): string {
   const params = new URLSearchParams();
@@ -200,6 +240,7 @@ export function sampleQueryString(query: SampleQuery): string {
   if (query.max !== undefined && Number.isFinite(query.max)) params.set('max', String(query.max));
   if (query.text) params.set('text', query.text);
   if (query.filter) params.set('filter', query.filter);
+  if (query.doc !== undefined) params.set('doc', String(query.doc));
   return params.toString();
 }
 
@@ -209,6 +250,7 @@ export function isFilteredQuery(query: SampleQuery): boolean {
       query.min !== undefined ||
       query.max !== undefined ||
       query.text ||
-      query.filter,
+      query.filter ||
+      query.doc !== undefined,
   );
 }

@@ -58,15 +58,38 @@ export function runId(resultsFile: string): string {
   return createHash('sha256').update(path.resolve(resultsFile)).digest('hex').slice(0, 12);
 }
 
+/**
+ * `model_args` as key/value entries: assay writes an object; lm-eval a `key=value,…` string, which it
+ * splits on every comma itself (simple_parse_args_string), so a value never holds one.
+ */
+function modelArgEntries(config: Record<string, unknown>): RunSummary['modelArgEntries'] {
+  const args = config.model_args;
+  if (typeof args === 'string') {
+    return args
+      .split(',')
+      .filter((part) => part.trim() !== '')
+      .map((part) => {
+        const at = part.indexOf('=');
+        return at < 0
+          ? { key: part.trim(), value: '' }
+          : { key: part.slice(0, at).trim(), value: part.slice(at + 1) };
+      });
+  }
+  if (args && typeof args === 'object') {
+    return Object.entries(args).map(([key, value]) => ({
+      key,
+      value: typeof value === 'string' ? value : JSON.stringify(value),
+    }));
+  }
+  return [];
+}
+
 function modelArgsText(config: Record<string, unknown>): string {
   const args = config.model_args;
   if (typeof args === 'string') return args;
-  if (args && typeof args === 'object') {
-    return Object.entries(args)
-      .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
-      .join(',');
-  }
-  return '';
+  return modelArgEntries(config)
+    .map(({ key, value }) => `${key}=${value}`)
+    .join(',');
 }
 
 function limitOf(config: Record<string, unknown>): number | null {
@@ -133,6 +156,7 @@ export async function discoverRuns(roots: string[]): Promise<Discovery> {
           root: rootIndex,
           model: parsed.model_name ?? parsed.model_source ?? 'unknown model',
           modelArgs: modelArgsText(parsed.config),
+          modelArgEntries: modelArgEntries(parsed.config),
           tasks,
           date: parsed.date ?? 0,
           gitHash: parsed.git_hash ?? null,

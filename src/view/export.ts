@@ -148,6 +148,7 @@ async function buildSite(
   };
   const site: StaticSite = {
     runs: { version: VIEW_API_VERSION, runs: runs.map((run) => run.summary), problems },
+    stars: await store.stars(),
     runFiles: {},
     sampleIndexFiles: {},
     compareFiles: {},

@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import type { CompareResponse, PrimaryScore, RunSummary, TaskComparison } from './api.js';
-import { bestRuns, groupByModel, matrixColumns, pairableRuns, significance } from './results-matrix.js';
+import {
+  distinguishingArgs,
+  groupByModel,
+  matrixColumns,
+  pairableRuns,
+  shortModelName,
+  significance,
+  starOf,
+} from './results-matrix.js';
 
 function score(value: number | null, extra: Partial<PrimaryScore> = {}): PrimaryScore {
   return { metric: 'acc', filter: 'none', value, stderr: 0.01, ci: null, higherIsBetter: true, ...extra };
@@ -18,6 +26,7 @@ function run(
     root: 0,
     model,
     modelArgs: '',
+    modelArgEntries: [],
     tasks: Object.keys(scores),
     date: 1000,
     gitHash: null,
@@ -46,15 +55,40 @@ const runs = [
 ];
 
 describe('results matrix', () => {
-  test('columns rank on the most common primary metric; best follows the direction, ties share, partial runs do not rank', () => {
+  test('columns rank on the most common primary metric; a star is matched to its column by metric and filter', () => {
     const columns = matrixColumns(runs);
     expect(columns).toEqual([
       { task: 'arc', metric: 'acc', filter: 'none', higherIsBetter: true },
       { task: 'ppl', metric: 'word_perplexity', filter: 'none', higherIsBetter: false },
     ]);
-    expect([...bestRuns(runs, columns[0])].sort()).toEqual(['b', 'c']);
-    expect([...bestRuns(runs, columns[1])]).toEqual(['b']);
-    expect(bestRuns(runs, { ...columns[0], higherIsBetter: null }).size).toBe(0);
+    // Which run gets the ★ is the server's paired tests (best-runs.test.ts); the page only finds the entry.
+    const star = { task: 'arc', metric: 'acc', filter: 'none', run: 'b', entrants: 3, beaten: [], note: '' };
+    const stars = { stars: [star, { ...star, metric: 'acc_norm', run: 'e' }] };
+    expect(starOf(stars, columns[0])).toBe(star);
+    expect(starOf(stars, columns[1])).toBeUndefined();
+    expect(starOf(undefined, columns[0])).toBeUndefined();
+  });
+
+  test('a row shows the model name: a file path by its last part; the args that tell a model’s runs apart', () => {
+    expect(shortModelName('/work/shared/models/stories260K.gguf')).toBe('stories260K.gguf');
+    expect(shortModelName('./models/tiny.gguf')).toBe('tiny.gguf');
+    expect(shortModelName('C:\\models\\tiny.gguf')).toBe('tiny.gguf');
+    expect(shortModelName('EleutherAI/pythia-70m')).toBe('EleutherAI/pythia-70m');
+    const entries = (text: string) =>
+      text.split(',').map((part) => ({ key: part.split('=')[0], value: part.split('=')[1] }));
+    const group = [
+      run('x', 'm', {}, { modelArgEntries: entries('model=m.gguf,seed=1,temperature=0') }),
+      run('y', 'm', {}, { modelArgEntries: entries('model=m.gguf,seed=2,temperature=0') }),
+      run('z', 'm', {}, { modelArgEntries: entries('model=m.gguf,temperature=0') }),
+    ];
+    expect(distinguishingArgs(group)).toEqual(
+      new Map([
+        ['x', 'seed=1'],
+        ['y', 'seed=2'],
+        ['z', ''],
+      ]),
+    );
+    expect(distinguishingArgs(group.slice(0, 1))).toEqual(new Map([['x', '']]));
   });
 
   test('runs are grouped by model; groups follow their first row; runs without the value sort last', () => {

@@ -1,10 +1,10 @@
 /**
  * The Runs page's results matrix, as data: runs (rows, grouped by model) × tasks (columns), each cell a
- * task's primary score with its interval, the best full run per task marked, and, against a chosen
- * baseline, the cells whose paired test (the compare page's, src/view/compare.ts) is significant after
- * Holm's adjustment. Pure: the web app imports it, and nothing here needs Node.
+ * task's primary score with its interval, the ★ of a column (computed by the server, best-runs.ts) and,
+ * against a chosen baseline, the cells whose paired test (the compare page's, src/view/compare.ts) is
+ * significant after Holm's adjustment. Pure: the web app imports it, and nothing here needs Node.
  */
-import type { CompareResponse, PrimaryScore, RunSummary } from './api.js';
+import type { CompareResponse, PrimaryScore, RunSummary, StarsResponse, TaskStar } from './api.js';
 
 export const MATRIX_ALPHA = 0.05;
 
@@ -16,7 +16,7 @@ export interface MatrixColumn {
   higherIsBetter: boolean | null;
 }
 
-export type MatrixSortKey = 'model' | 'date' | 'gitHash' | 'partial' | 'tasks' | `task:${string}`;
+export type MatrixSortKey = 'model' | 'date' | 'gitHash' | 'partial' | `task:${string}`;
 
 export interface MatrixSort {
   key: MatrixSortKey;
@@ -59,26 +59,41 @@ export function cellScore(run: RunSummary, column: MatrixColumn): PrimaryScore |
   return score && score.metric === column.metric && score.filter === column.filter ? score : undefined;
 }
 
+/** The column's ★ entry, when the server's ranking was made on the column's metric. */
+export function starOf(stars: StarsResponse | undefined, column: MatrixColumn): TaskStar | undefined {
+  return stars?.stars.find(
+    (star) => star.task === column.task && star.metric === column.metric && star.filter === column.filter,
+  );
+}
+
 /**
- * The runs with the best value per column: among full runs (a --limit run covers part of a task, so
- * its score ranks with nothing), by the metric's direction; ties share the mark; none when the
- * direction is unknown.
+ * The name a row shows: a file path (a GGUF, a local checkpoint) by its last part, anything else (a Hub
+ * id `org/model`, a served model's name) as it is. The full name and the args are the row's tooltip.
  */
-export function bestRuns(runs: RunSummary[], column: MatrixColumn): Set<string> {
-  const best = new Set<string>();
-  if (column.higherIsBetter === null) return best;
-  let top: number | undefined;
-  for (const run of runs) {
-    const value = cellScore(run, column)?.value;
-    if (run.partial || value === null || value === undefined) continue;
-    const better = top === undefined || (column.higherIsBetter ? value > top : value < top);
-    if (better) {
-      top = value;
-      best.clear();
-    }
-    if (value === top) best.add(run.id);
-  }
-  return best;
+export function shortModelName(model: string): string {
+  if (!/^(\/|\.{1,2}\/|~\/|[A-Za-z]:\\)/.test(model)) return model;
+  const parts = model.split(/[\\/]/).filter(Boolean);
+  return parts[parts.length - 1] ?? model;
+}
+
+/**
+ * What tells a model's runs apart: per run, the model args whose values differ between the runs of its
+ * group (`seed=2`), an arg missing from a run counting as different. A group of one run shows none.
+ */
+export function distinguishingArgs(runs: RunSummary[]): Map<string, string> {
+  const keys = new Set(runs.flatMap((run) => run.modelArgEntries.map((entry) => entry.key)));
+  const argValue = (run: RunSummary, key: string) =>
+    run.modelArgEntries.find((entry) => entry.key === key)?.value;
+  const differing = [...keys].filter((key) => new Set(runs.map((run) => argValue(run, key))).size > 1);
+  return new Map(
+    runs.map((run) => [
+      run.id,
+      run.modelArgEntries
+        .filter((entry) => differing.includes(entry.key))
+        .map((entry) => `${entry.key}=${entry.value}`)
+        .join(', '),
+    ]),
+  );
 }
 
 /** The paired test of `runId` against the comparison's baseline in this column, if one was made. */
@@ -120,7 +135,6 @@ export function pairableRuns(runs: RunSummary[], baseline: RunSummary): RunSumma
 
 function sortValue(run: RunSummary, key: MatrixSortKey): string | number | undefined {
   if (key === 'date') return run.date;
-  if (key === 'tasks') return run.tasks.join(',');
   if (key === 'partial') return run.partial ? 1 : 0;
   if (key === 'model') return `${run.model} ${run.modelArgs}`;
   if (key === 'gitHash') return run.gitHash ?? '';

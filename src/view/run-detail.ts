@@ -1,5 +1,6 @@
 import type { ReadResults } from '../results/schema.js';
 import type { MetricRow, PrimaryScore, RunDetail, RunSummary } from './api.js';
+import { manifestSections } from './manifest-view.js';
 
 function numberOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
@@ -102,6 +103,7 @@ export function runDetail(run: { summary: RunSummary; results: ReadResults }): R
     run: run.summary,
     rows,
     manifest: results.manifest ?? null,
+    manifestSections: manifestSections(results.manifest),
     config: results.config,
     nShot: results['n-shot'],
     versions: results.versions,

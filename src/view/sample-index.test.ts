@@ -80,6 +80,13 @@ describe('SampleIndex', () => {
     // Field names in the raw JSON are not text a reader sees.
     expect(await ids({ text: 'doc_hash' })).toEqual([]);
     expect(await ids({ text: '“quoted”' })).toEqual([0, 1, 2, 3]);
+    // A doc id finds its line again (the samples page's address); with a filter name, one line of it.
+    expect(await ids({ doc: 2 })).toEqual([2]);
+    expect(await ids({ doc: 2, filter: 'none' })).toEqual([]);
+    expect(await ids({ doc: 9 })).toEqual([]);
+    const docPage = await index.page('t', { offset: 0, limit: 1, doc: 3 });
+    expect(docPage).toMatchObject({ matched: 1, total: 4 });
+    expect(docPage.items[0]).toMatchObject({ line: 3, docId: 3, filter: 'strict-match' });
     const page = await index.page('t', { offset: 1, limit: 1, correct: 'incorrect' });
     expect(page).toMatchObject({ matched: 2, total: 4, offset: 1 });
     expect(page.items[0]).toMatchObject({

@@ -223,6 +223,7 @@ export class SampleIndex {
     const text = query.text ? await this.textMatch(query.text) : null;
     const lines: number[] = [];
     for (let line = 0; line < this.lineCount; line++) {
+      if (query.doc !== undefined && this.docIds[line] !== query.doc) continue;
       if (filterId >= 0 && this.filterIds[line] !== filterId) continue;
       if (query.correct === 'correct' && this.correct[line] !== 1) continue;
       if (query.correct === 'incorrect' && this.correct[line] !== 0) continue;

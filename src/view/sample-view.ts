@@ -1,5 +1,6 @@
 import type { ReadSampleLine } from '../results/schema.js';
 import type { ChoiceView, SampleView } from './api.js';
+import { questionText } from './question-text.js';
 
 /** Model outputs and docs are shown as plain text: strings as they are, anything else as JSON. */
 export function asText(value: unknown): string {
@@ -80,11 +81,13 @@ export function sampleView(sample: ReadSampleLine, line: number): SampleView {
   const metrics: SampleView['metrics'] = {};
   for (const name of sample.metrics) metrics[name] = metricValue(sample[name]);
   const first = sample.metrics[0];
+  const prompt = asText(args[0]?.[0] ?? '');
   return {
     line,
     docId: sample.doc_id,
     filter: sample.filter,
-    prompt: asText(args[0]?.[0] ?? ''),
+    prompt,
+    question: questionText(prompt, sample.doc, sample.fewshot_ids?.length ?? 0),
     target,
     responses,
     filteredResponse,

@@ -60,6 +60,7 @@ const sampleQuerySchema = z.object({
   max: z.coerce.number().optional(),
   text: z.string().max(1000).optional(),
   filter: z.string().optional(),
+  doc: z.coerce.number().int().optional(),
 });
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
@@ -122,6 +123,7 @@ async function handleApi(
       });
     return sendJson(response, 200, await store.samples(segments[2], segments[4], parsed.data as SampleQuery));
   }
+  if (segments[1] === 'stars' && segments.length === 2) return sendJson(response, 200, await store.stars());
   if (segments[1] === 'compare' && segments.length === 2) {
     const ids = (url.searchParams.get('runs') ?? '').split(',').filter(Boolean);
     return sendJson(response, 200, await store.compare(ids));

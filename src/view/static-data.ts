@@ -2,13 +2,15 @@
  * The shape of `assay view --export`'s data files, shared by the exporter and the app's static client.
  * Pure types: the app imports this file too.
  */
-import type { RunsResponse } from './api.js';
+import type { RunsResponse, StarsResponse } from './api.js';
 
 export type StaticCompareKey = `${string}..${string}`;
 
 /** Set as window.__ASSAY_STATIC__ by data/site.js; every other data file is loaded on demand. */
 export interface StaticSite {
   runs: RunsResponse;
+  /** Each task column's ★, computed at export. */
+  stars: StarsResponse;
   /** run id → data file with its RunDetail */
   runFiles: Record<string, string>;
   /** `<run id>/<task>` → data file with its StaticSampleIndex */

@@ -1,6 +1,14 @@
 import { AssayError } from '../errors.js';
-import type { CompareResponse, RunDetail, RunsResponse, SampleQuery, SamplesPage } from './api.js';
+import type {
+  CompareResponse,
+  RunDetail,
+  RunsResponse,
+  SampleQuery,
+  SamplesPage,
+  StarsResponse,
+} from './api.js';
 import { VIEW_API_VERSION } from './api.js';
+import { taskStars } from './best-runs.js';
 import { compareRuns } from './compare.js';
 import { type DiscoveredRun, type Discovery, discoverRuns } from './discover.js';
 import { runDetail } from './run-detail.js';
@@ -16,6 +24,8 @@ export class ViewerStore {
   private discovery: Discovery | null = null;
   private discoveredAt = 0;
   private readonly indexes = new Map<string, SampleIndex>();
+  /** The ★s of the last set of runs: rediscovery every few seconds does not redo the paired tests. */
+  private starsFor: { key: string; stars: Promise<StarsResponse> } | null = null;
 
   constructor(readonly roots: string[]) {}
 
@@ -57,6 +67,21 @@ export class ViewerStore {
 
   async samples(id: string, task: string, query: SampleQuery): Promise<SamplesPage> {
     return this.indexFor(await this.run(id), task).page(task, query);
+  }
+
+  async stars(): Promise<StarsResponse> {
+    const { runs } = await this.refresh();
+    // A run's id is its results file; a rewritten file has a new name, so ids say what changed.
+    const key = runs.map((run) => `${run.summary.id}:${run.summary.sampleTasks.join(',')}`).join(';');
+    if (this.starsFor?.key !== key) {
+      const stars = taskStars(runs);
+      this.starsFor = { key, stars };
+      // A failure is reported to this request and not kept: the next one tries again.
+      stars.catch(() => {
+        if (this.starsFor?.stars === stars) this.starsFor = null;
+      });
+    }
+    return this.starsFor.stars;
   }
 
   async compare(ids: string[]): Promise<CompareResponse> {

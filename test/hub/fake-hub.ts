@@ -6,6 +6,8 @@
  *   GET /api/datasets/<id>/parquet                    {config: {split: [<endpoint>/api/datasets/<id>/parquet/<config>/<split>/<n>.parquet]}}
  *   GET /datasets/<id>/resolve/<rev>/<path>           302 to a CDN-like URL, with X-Repo-Commit and X-Linked-Etag
  *   GET /cdn/<sha256>                                 the bytes; honours `Range: bytes=N-` with 206
+ *   HEAD|GET /<model>/resolve/<rev>/<path>            a model repo's file, as the Hub's resolve endpoint answers
+ *                                                     huggingface_hub's hf_hub_download (see FakeModel)
  * Every request is recorded so tests can assert headers (token, Range) and counts. With `writes`, it also
  * takes uploads (repo creation, commits, LFS; fake-hub-writes.ts).
  */
@@ -27,6 +29,33 @@ export interface FakeDataset {
   commits: Record<string, FakeFile[]>;
   /** Requires `Authorization: Bearer <token>` (a gated dataset). */
   token?: string;
+}
+
+export interface FakeModelFile extends FakeFile {
+  /** Stored with Git LFS: resolve answers 302 to the CDN with X-Linked-Etag (sha256) and X-Linked-Size. */
+  lfs?: boolean;
+  /** Bytes sent instead of `content` (a lying Hub or a corrupted transfer); the etag stays content's. */
+  served?: Uint8Array;
+}
+
+/**
+ * A model repo as the Hub's resolve endpoint shows it. A plain file answers 200 with `ETag` (its git blob
+ * sha1), an LFS file 302 to the CDN; both carry `X-Repo-Commit`. Errors carry `X-Error-Code`:
+ * RepoNotFound (401 without a token, 404 with one, also for a private repo the token cannot read),
+ * RevisionNotFound (404), EntryNotFound (404 with the commit looked at).
+ */
+export interface FakeModel {
+  refs: Record<string, string>;
+  commits: Record<string, FakeModelFile[]>;
+  /** A private repo: only `Authorization: Bearer <token>` sees it. */
+  token?: string;
+  /** Old names answered with a relative 307 to this repo's resolve URL (a renamed repo). */
+  renamedFrom?: string[];
+}
+
+/** git's blob id: sha1 of `blob <size>\0` and the content (the Hub's ETag of a plain file). */
+export function gitBlobSha1(content: Uint8Array): string {
+  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 }
 
 export interface RecordedRequest {
@@ -53,6 +82,7 @@ export function sha256Of(content: Uint8Array): string {
 export async function startFakeHub(
   datasets: Record<string, FakeDataset>,
   writes?: FakeHubWrites,
+  models: Record<string, FakeModel> = {},
 ): Promise<FakeHub> {
   const lfsObjects = new Map<string, Uint8Array>();
   const requests: RecordedRequest[] = [];
@@ -62,6 +92,13 @@ export async function startFakeHub(
     for (const files of Object.values(dataset.commits))
       for (const file of files) blobs.set(sha256Of(file.content), file.content);
   }
+  for (const model of Object.values(models)) {
+    for (const files of Object.values(model.commits))
+      for (const file of files) blobs.set(sha256Of(file.content), file.served ?? file.content);
+  }
+  const renamed = new Map<string, string>();
+  for (const [id, model] of Object.entries(models))
+    for (const old of model.renamedFrom ?? []) renamed.set(old, id);
   let endpoint = '';
   let delay = 0;
 
@@ -132,6 +169,9 @@ export async function startFakeHub(
       return;
     }
 
+    const modelMatch = /^\/(?!api\/|datasets\/|cdn\/)(.+?)\/resolve\/([^/]+)\/(.+)$/.exec(pathname);
+    if (modelMatch) return answerModelFile(request, response, modelMatch);
+
     const match =
       /^\/api\/datasets\/(.+)\/revision\/([^/]+)$/.exec(pathname) ??
       /^\/api\/datasets\/(.+)\/(parquet)$/.exec(pathname) ??
@@ -189,6 +229,52 @@ export async function startFakeHub(
     });
     response.end();
   });
+
+  function answerModelFile(
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    [, rawId, rawRevision, rawFile]: RegExpExecArray,
+  ): void {
+    const id = rawId.split('/').map(decodeURIComponent).join('/');
+    const revision = decodeURIComponent(rawRevision);
+    const wanted = rawFile.split('/').map(decodeURIComponent).join('/');
+    const error = (status: number, code: string, extra: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': 'application/json', 'x-error-code': code, ...extra });
+      response.end(request.method === 'HEAD' ? undefined : JSON.stringify({ error: code }));
+    };
+    const newName = renamed.get(id);
+    if (newName) {
+      response.writeHead(307, { location: `/${newName}/resolve/${rawRevision}/${rawFile}` });
+      return void response.end();
+    }
+    const model = models[id];
+    const authorized = request.headers.authorization !== undefined;
+    if (!model || (model.token && request.headers.authorization !== `Bearer ${model.token}`))
+      return void error(authorized ? 404 : 401, 'RepoNotFound');
+    const commit = model.commits[revision] ? revision : model.refs[revision];
+    if (!commit) return void error(404, 'RevisionNotFound');
+    const file = model.commits[commit].find((candidate) => candidate.path === wanted);
+    if (!file) return void error(404, 'EntryNotFound', { 'x-repo-commit': commit });
+    if (file.lfs) {
+      const sha = sha256Of(file.content);
+      response.writeHead(302, {
+        location: `${endpoint}/cdn/${sha}`,
+        'x-repo-commit': commit,
+        etag: `"${gitBlobSha1(new TextEncoder().encode(`version https://git-lfs.github.com/spec/v1\noid sha256:${sha}\n`))}"`,
+        'x-linked-etag': `"${sha}"`,
+        'x-linked-size': String(file.content.length),
+      });
+      return void response.end();
+    }
+    const body = file.served ?? file.content;
+    response.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': String(body.length),
+      'x-repo-commit': commit,
+      etag: `"${gitBlobSha1(file.content)}"`,
+    });
+    response.end(request.method === 'HEAD' ? undefined : body);
+  }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -5,6 +5,7 @@ import type {
   SampleQuery,
   SamplesPage,
   SampleView,
+  StarsResponse,
 } from '../../src/view/api.js';
 import { isFilteredQuery, sampleQueryString } from '../../src/view/api.js';
 import { searchableText } from '../../src/view/search-text.js';
@@ -14,6 +15,7 @@ import type { StaticCompareKey, StaticSampleIndex, StaticSite } from '../../src/
 export interface ApiClient {
   readonly mode: 'server' | 'static';
   runs(): Promise<RunsResponse>;
+  stars(): Promise<StarsResponse>;
   run(id: string): Promise<RunDetail>;
   samples(id: string, task: string, query: SampleQuery): Promise<SamplesPage>;
   compare(ids: string[]): Promise<CompareResponse>;
@@ -30,6 +32,9 @@ export class HttpClient implements ApiClient {
   readonly mode = 'server';
   runs() {
     return getJson<RunsResponse>('api/runs');
+  }
+  stars() {
+    return getJson<StarsResponse>('api/stars');
   }
   run(id: string) {
     return getJson<RunDetail>(`api/runs/${encodeURIComponent(id)}`);
@@ -87,6 +92,10 @@ export class StaticClient implements ApiClient {
     return this.site.runs;
   }
 
+  async stars() {
+    return this.site.stars;
+  }
+
   run(id: string) {
     const file = this.site.runFiles[id];
     if (!file) return Promise.reject(new Error(`no run ${id}`));
@@ -108,6 +117,7 @@ export class StaticClient implements ApiClient {
       const metricId = query.metric ? index.metrics.indexOf(query.metric) : 0;
       const ranged = query.min !== undefined || query.max !== undefined;
       lines = lines.filter((line) => {
+        if (query.doc !== undefined && index.docIds[line] !== query.doc) return false;
         if (query.filter && index.filterIds[line] !== filterId) return false;
         if (query.correct === 'correct' && index.correct[line] !== 1) return false;
         if (query.correct === 'incorrect' && index.correct[line] !== 0) return false;

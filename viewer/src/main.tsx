@@ -15,9 +15,20 @@ function App() {
   const [head, id, sub, task] = route.path;
   const ids = (route.params.get('runs') ?? '').split(',').filter(Boolean);
   let page: ReactElement;
-  if (head === 'run' && id && sub === 'samples' && task)
-    page = <SamplesPage key={`${id}/${task}`} client={client} id={id} task={task} />;
-  else if (head === 'run' && id) page = <RunPage key={id} client={client} id={id} />;
+  if (head === 'run' && id && sub === 'samples' && task) {
+    const doc = route.params.get('doc');
+    const filter = route.params.get('filter') ?? undefined;
+    const selection = doc !== null && /^-?\d+$/.test(doc) ? { doc: Number(doc), filter } : null;
+    page = (
+      <SamplesPage
+        key={`${id}/${task}?${doc}/${filter}`}
+        client={client}
+        id={id}
+        task={task}
+        selection={selection}
+      />
+    );
+  } else if (head === 'run' && id) page = <RunPage key={id} client={client} id={id} />;
   else if (head === 'compare') page = <ComparePage client={client} ids={ids} />;
   else if (head === 'charts') page = <ChartsPage client={client} ids={ids} />;
   else page = <RunsPage client={client} />;

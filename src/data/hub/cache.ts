@@ -6,6 +6,9 @@
  *   <cache>/datasets--<org>--<name>/blobs/<sha256>.incomplete      a download in progress (resumed by Range)
  *   <cache>/datasets--<org>--<name>/snapshots/<commit>/<path>      relative symlink to the blob
  *   <cache>/datasets--<org>--<name>/refs/<revision>                the commit a branch or tag pointed to
+ *   <cache>/models--<org>--<name>/…                                 a model repo's files (tokenizers), the same way,
+ *                                                                   blobs named by their etag (sha256, or git's sha1);
+ *                                                                   `.no_exist/<commit>/<path>` marks a file the Hub lacks
  *
  * The cache folder is, in order: HF_HUB_CACHE, $HF_HOME/hub, $XDG_CACHE_HOME/huggingface/hub,
  * ~/.cache/huggingface/hub (huggingface_hub's own resolution). HF_DATASETS_CACHE is not used: that
@@ -35,9 +38,12 @@ export function hubCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(xdg, 'huggingface', 'hub');
 }
 
-/** `cais/mmlu` → `<cache>/datasets--cais--mmlu` (huggingface_hub's repo_folder_name). */
-export function repoFolder(cacheDir: string, repoId: string): string {
-  return path.join(cacheDir, `datasets--${repoId.split('/').join('--')}`);
+/**
+ * `cais/mmlu` → `<cache>/datasets--cais--mmlu`, a model `org/name` → `<cache>/models--org--name`
+ * (huggingface_hub's repo_folder_name).
+ */
+export function repoFolder(cacheDir: string, repoId: string, kind: 'dataset' | 'model' = 'dataset'): string {
+  return path.join(cacheDir, `${kind}s--${repoId.split('/').join('--')}`);
 }
 
 /** A commit hash, which needs no ref lookup. */
@@ -68,8 +74,9 @@ export class HubCache {
   constructor(
     readonly cacheDir: string,
     readonly repoId: string,
+    kind: 'dataset' | 'model' = 'dataset',
   ) {
-    this.folder = repoFolder(cacheDir, repoId);
+    this.folder = repoFolder(cacheDir, repoId, kind);
   }
 
   blobPath(sha256: string): string {
@@ -86,6 +93,11 @@ export class HubCache {
 
   snapshotPath(commit: string, file: string): string {
     return path.join(this.snapshotDir(commit), ...file.split('/'));
+  }
+
+  /** huggingface_hub's marker of a file the Hub said a commit lacks (so an offline run knows, too). */
+  noExistPath(commit: string, file: string): string {
+    return path.join(this.folder, '.no_exist', commit, ...file.split('/'));
   }
 
   /** `refs/convert/parquet` is stored as nested folders, as huggingface_hub does. */

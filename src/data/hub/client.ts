@@ -3,8 +3,10 @@
  *   GET /api/datasets/<id>/revision/<revision>?blobs=true   commit sha and every file with its LFS sha256
  *   GET /api/datasets/<id>/parquet                          the parquet conversion's configs and splits
  *   GET /datasets/<id>/resolve/<commit>/<path>              file content (often a redirect to a CDN)
- * The endpoint is HF_ENDPOINT (default https://huggingface.co); HF_TOKEN, when set, goes in
- * `Authorization: Bearer`. Only the fields assay reads are validated.
+ *   HEAD /<id>/resolve/<revision>/<path>                   a model file's commit, etag and size (fileMetadata)
+ * Model repos have no `/datasets` prefix (`kind: 'model'`). The endpoint is HF_ENDPOINT (default
+ * https://huggingface.co); HF_TOKEN, when set, goes in `Authorization: Bearer`. Only the fields assay reads
+ * are validated.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -14,11 +16,16 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
+import { type OperationHandle, scopedListener, startOperation } from '../../events.js';
 import { hubEndpoint, hubToken } from './endpoint.js';
 import { saveBody } from './save-body.js';
 
+export type HubRepoKind = 'dataset' | 'model';
+
 export interface HubClientOptions {
   endpoint?: string;
+  /** The repos it reads (default dataset): their URLs and the noun its messages use. */
+  kind?: HubRepoKind;
   token?: string;
   /** Attempts per file download; each retry resumes where the last one stopped. */
   attempts?: number;
@@ -35,6 +42,17 @@ export interface HubRevision {
   commit: string;
   files: HubSibling[];
 }
+
+/** A file the Hub has (with where its bytes are), or why it has none. */
+export type FileMetadata =
+  | { found: true; commit: string; etag: string; size: number | undefined; url: string }
+  | {
+      found: false;
+      /** file: the revision exists and lacks it (`commit` is the one looked at); unreachable: no answer. */
+      reason: 'file' | 'revision' | 'repo' | 'unreachable';
+      commit?: string;
+      detail: string;
+    };
 
 const revisionSchema = z.object({
   sha: z.string(),
@@ -63,11 +81,13 @@ function encodePath(file: string): string {
 
 export class HubClient {
   readonly endpoint: string;
+  readonly kind: HubRepoKind;
   private readonly token: string | undefined;
   private readonly attempts: number;
 
   constructor(options: HubClientOptions = {}) {
     this.endpoint = (options.endpoint ?? hubEndpoint()).replace(/\/+$/, '');
+    this.kind = options.kind ?? 'dataset';
     this.token = options.token ?? hubToken();
     this.attempts = options.attempts ?? 3;
   }
@@ -92,7 +112,7 @@ export class HubClient {
     } catch (error) {
       throw new AssayError(
         'hub_error',
-        `cannot reach ${this.endpoint} for ${what} of dataset ${repoId}: ${describeNetworkError(error)}; ` +
+        `cannot reach ${this.endpoint} for ${what} of ${this.kind} ${repoId}: ${describeNetworkError(error)}; ` +
           'set HF_HUB_OFFLINE=1 to use only the local cache',
         { cause: error, exitCode: 1 },
       );
@@ -105,22 +125,26 @@ export class HubClient {
   private statusError(status: number, what: string, repoId: string): AssayError {
     if (status === 401 || status === 403) {
       const hint = this.token
-        ? 'the token in HF_TOKEN was refused (check that it can read this dataset and that you accepted its terms)'
-        : 'the dataset is gated or private: set HF_TOKEN to a token that can read it';
-      return new AssayError('hub_error', `${what} of dataset ${repoId}: HTTP ${status}; ${hint}`, {
+        ? `the token in HF_TOKEN was refused (check that it can read this ${this.kind} and that you accepted its terms)`
+        : `the ${this.kind} is gated or private: set HF_TOKEN to a token that can read it`;
+      return new AssayError('hub_error', `${what} of ${this.kind} ${repoId}: HTTP ${status}; ${hint}`, {
         exitCode: 2,
       });
     }
     if (status === 404) {
       return new AssayError(
         'hub_error',
-        `${what} of dataset ${repoId}: not found on ${this.endpoint} (HTTP 404); check dataset_path, dataset_name and revision`,
+        `${what} of ${this.kind} ${repoId}: not found on ${this.endpoint} (HTTP 404); ${this.kind === 'dataset' ? 'check dataset_path, dataset_name and revision' : 'check the name and revision'}`,
         { exitCode: 2 },
       );
     }
-    return new AssayError('hub_error', `${what} of dataset ${repoId}: HTTP ${status} from ${this.endpoint}`, {
-      exitCode: 1,
-    });
+    return new AssayError(
+      'hub_error',
+      `${what} of ${this.kind} ${repoId}: HTTP ${status} from ${this.endpoint}`,
+      {
+        exitCode: 1,
+      },
+    );
   }
 
   private async json(url: string, what: string, repoId: string): Promise<unknown> {
@@ -128,7 +152,7 @@ export class HubClient {
     try {
       return await response.json();
     } catch (error) {
-      throw new AssayError('hub_error', `${what} of dataset ${repoId}: the Hub sent invalid JSON`, {
+      throw new AssayError('hub_error', `${what} of ${this.kind} ${repoId}: the Hub sent invalid JSON`, {
         cause: error,
         exitCode: 1,
       });
@@ -177,7 +201,73 @@ export class HubClient {
   }
 
   resolveUrl(repoId: string, commit: string, file: string): string {
-    return `${this.endpoint}/datasets/${encodeRepo(repoId)}/resolve/${encodeURIComponent(commit)}/${encodePath(file)}`;
+    const prefix = this.kind === 'dataset' ? '/datasets' : '';
+    return `${this.endpoint}${prefix}/${encodeRepo(repoId)}/resolve/${encodeURIComponent(commit)}/${encodePath(file)}`;
+  }
+
+  /**
+   * What the Hub says of one file at a revision, as huggingface_hub's get_hf_file_metadata asks it: a HEAD
+   * of the resolve URL (`Accept-Encoding: identity`, so the size is the file's), following only relative
+   * redirects (a renamed repo); an absolute one is the CDN, whose URL is where the bytes are. The commit
+   * is `X-Repo-Commit`; the etag is `X-Linked-Etag` (an LFS file's sha256) or `ETag` (a git blob's sha1).
+   * The Hub's `X-Error-Code` tells a missing file (with the commit it looked at), revision and repo apart;
+   * a Hub that cannot be reached is a value too, so the caller can fall back on the cache.
+   */
+  async fileMetadata(repoId: string, revision: string, file: string): Promise<FileMetadata> {
+    let url = this.resolveUrl(repoId, revision, file);
+    for (let hop = 0; hop < 10; hop++) {
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: 'HEAD',
+          headers: this.headers({ 'accept-encoding': 'identity' }),
+          redirect: 'manual',
+        });
+      } catch (error) {
+        return { found: false, reason: 'unreachable', detail: describeNetworkError(error) };
+      }
+      const header = (name: string) => response.headers.get(name) ?? undefined;
+      const location = header('location');
+      if (
+        response.status >= 300 &&
+        response.status < 400 &&
+        location &&
+        !/^[a-z][a-z0-9+.-]*:/i.test(location)
+      ) {
+        url = new URL(location, url).toString();
+        continue;
+      }
+      const commit = header('x-repo-commit');
+      if (response.ok || (response.status >= 300 && response.status < 400)) {
+        const etag = (header('x-linked-etag') ?? header('etag'))?.replace(/^W\//, '').replace(/"/g, '');
+        if (!commit || !etag) {
+          throw new AssayError(
+            'hub_error',
+            `file ${file} of ${this.kind} ${repoId}: ${this.endpoint} answered without X-Repo-Commit or ETag, so it is not a Hugging Face Hub`,
+            { exitCode: 1 },
+          );
+        }
+        const size = Number(header('x-linked-size') ?? header('content-length'));
+        return {
+          found: true,
+          commit,
+          etag,
+          size: Number.isSafeInteger(size) && size >= 0 ? size : undefined,
+          url: location ?? url,
+        };
+      }
+      const code = header('x-error-code');
+      if (code === 'EntryNotFound')
+        return { found: false, reason: 'file', commit, detail: `HTTP ${response.status}` };
+      if (code === 'RevisionNotFound')
+        return { found: false, reason: 'revision', detail: `HTTP ${response.status}` };
+      if (code === 'RepoNotFound' || (response.status === 404 && code === undefined))
+        return { found: false, reason: 'repo', detail: `HTTP ${response.status}` };
+      throw this.statusError(response.status, `file ${file}`, repoId);
+    }
+    throw new AssayError('hub_error', `file ${file} of ${this.kind} ${repoId}: too many redirects`, {
+      exitCode: 1,
+    });
   }
 
   /**
@@ -192,6 +282,32 @@ export class HubClient {
     expected: { sha256?: string; size?: number },
     incomplete: string,
   ): Promise<string> {
+    // Reported from the first request on: bytes on disk (a resumed download starts with what an earlier
+    // attempt left) of the size the Hub gave.
+    let handle: OperationHandle | undefined;
+    const progress = (have: number) =>
+      (handle ??= startOperation(scopedListener(), {
+        id: `download:${repoId}/${file}`,
+        label: `download ${repoId} ${file}`,
+        unit: 'bytes',
+        done: have,
+        total: expected.size,
+      }));
+    try {
+      return await this.downloadAttempts(repoId, commit, file, expected, incomplete, progress);
+    } finally {
+      handle?.end();
+    }
+  }
+
+  private async downloadAttempts(
+    repoId: string,
+    commit: string,
+    file: string,
+    expected: { sha256?: string; size?: number },
+    incomplete: string,
+    progress: (have: number) => OperationHandle,
+  ): Promise<string> {
     await mkdir(path.dirname(incomplete), { recursive: true });
     const url = this.resolveUrl(repoId, commit, file);
     let lastError: unknown;
@@ -199,6 +315,7 @@ export class HubClient {
       const have = await sizeOf(incomplete);
       try {
         if (expected.size === undefined || have < expected.size) {
+          const operation = progress(have);
           const response = await this.request(
             url,
             `file ${file}`,
@@ -211,7 +328,11 @@ export class HubClient {
             const body = response.body
               ? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream)
               : Readable.from([]);
-            await saveBody(body, incomplete, append);
+            let written = append ? have : 0;
+            await saveBody(body, incomplete, append, (bytes) => {
+              written += bytes;
+              operation.progress(written);
+            });
           }
         }
         const actual = await sha256OfFile(incomplete);
@@ -220,7 +341,7 @@ export class HubClient {
           await rm(incomplete, { force: true });
           throw new AssayError(
             'hub_error',
-            `file ${file} of dataset ${repoId}: sha256 ${actual} does not match the Hub's ${expected.sha256}`,
+            `file ${file} of ${this.kind} ${repoId}: sha256 ${actual} does not match the Hub's ${expected.sha256}`,
             { exitCode: 1 },
           );
         }
@@ -233,7 +354,7 @@ export class HubClient {
     if (lastError instanceof AssayError) throw lastError;
     throw new AssayError(
       'hub_error',
-      `downloading ${file} of dataset ${repoId} failed after ${this.attempts} attempts: ${describeNetworkError(lastError)}` +
+      `downloading ${file} of ${this.kind} ${repoId} failed after ${this.attempts} attempts: ${describeNetworkError(lastError)}` +
         ' (the partial file is kept and the next run resumes it)',
       { cause: lastError, exitCode: 1 },
     );

@@ -12,6 +12,7 @@ import { repoRoot, tempDir } from '../../../test/helpers.js';
 import { type FakeHub, sha256Of, startFakeHub } from '../../../test/hub/fake-hub.js';
 import { writeParquet, zstdCompress } from '../../../test/hub/parquet.js';
 import { AssayError } from '../../errors.js';
+import { type RunEvent, withListener } from '../../events.js';
 import { readDataFile } from '../readers.js';
 import { repoFolder } from './cache.js';
 import { clearHubMemo, fileHoldsSplit, hubSplit } from './dataset.js';
@@ -222,6 +223,40 @@ describe('hubSplit online', () => {
     expect(await docsOf(split.files)).toEqual(TEST_ROWS);
     expect(downloads().map((request) => request.headers.range)).toEqual(['bytes=777-']);
     expect(readdirSync(blobs)).toEqual([sha]);
+  });
+
+  test('a download reports its bytes to the listener of the call it runs in, a resumed one from what it had', async () => {
+    const sha = sha256Of(testFile);
+    const blobs = path.join(repoFolder(cacheDir, 'org/quiz'), 'blobs');
+    await mkdir(blobs, { recursive: true });
+    await writeFile(path.join(blobs, `${sha}.incomplete`), testFile.subarray(0, 777));
+    const events: RunEvent[] = [];
+    const ref = { dataset: 'org/quiz', config: 'anatomy' };
+    await withListener(
+      (event) => events.push(event),
+      () => hubSplit(ref, 'test', { env, cacheDir }),
+    );
+    const id = 'download:org/quiz/anatomy/test/0000.parquet';
+    expect(events[0]).toEqual({
+      type: 'operation-start',
+      id,
+      label: 'download org/quiz anatomy/test/0000.parquet',
+      unit: 'bytes',
+      done: 777,
+      total: testFile.length,
+    });
+    const progress = events.filter((event) => event.type === 'operation-progress').map((event) => event.done);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.at(-1)).toBe(testFile.length);
+    expect(events.at(-1)).toMatchObject({ type: 'operation-end', id, done: testFile.length });
+    // A warm cache downloads nothing and reports nothing; outside any call nothing is reported either.
+    events.length = 0;
+    await withListener(
+      (event) => events.push(event),
+      () => hubSplit(ref, 'test', { env, cacheDir }),
+    );
+    expect(events).toEqual([]);
   });
 
   test('writes are atomic: a failed download leaves no blob, no snapshot entry and no ref', async () => {

@@ -32,6 +32,8 @@ describe('strided and chunked perplexity through assay serve', () => {
     inProcess = await GgufBackend.create({ modelPath, threads: 1, sequences: 2, nCtx: 64 });
     server = await startServer({ model: inProcess, name: 'served', port: 0, concurrency: 2 });
     client = createHttpBackend('local-completions', {
+      // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
+      tokenizer_backend: 'remote',
       model: 'served',
       base_url: `${server.url}/v1/completions`,
       tokenized_requests: true,
@@ -106,6 +108,8 @@ describe('token windows against a vLLM-shaped server', () => {
 
   const backend = (promptLogprobs: boolean | 'auto') =>
     createHttpBackend('local-completions', {
+      // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
+      tokenizer_backend: 'remote',
       model: 'm',
       base_url: server.completionsUrl,
       tokenized_requests: true,
@@ -166,7 +170,12 @@ describe('token windows against a vLLM-shaped server', () => {
   });
 
   it('without tokenized_requests, strided stops at planning with the fix', async () => {
-    const client = createHttpBackend('local-completions', { model: 'm', base_url: server.completionsUrl });
+    const client = createHttpBackend('local-completions', {
+      // Text prompts, named: lm-eval's local-completions defaults to token ids (tokenizer_backend=auto, tokenized_requests=True).
+      tokenized_requests: false,
+      model: 'm',
+      base_url: server.completionsUrl,
+    });
     try {
       expect(client.capabilities.tokenScoring).toBe(false);
       await expect(textPerplexity(client, TEXT, { mode: 'strided' }, SOURCE)).rejects.toThrow(

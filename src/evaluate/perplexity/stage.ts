@@ -100,6 +100,7 @@ export class PerplexityStage {
           requestType: 'loglikelihood_rolling',
           total: texts.length,
           unique: texts.length,
+          tasks: [task.plan.task.name],
         });
         task.texts = await scoreTexts(backend, texts, task.settings, this.tokenizer, {
           progress: (done) =>

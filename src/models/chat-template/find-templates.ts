@@ -2,13 +2,14 @@
  * Where a served model's chat template comes from, as lm-eval gets it from `AutoTokenizer.from_pretrained
  * (tokenizer or pretrained)`: the tokenizer named by `tokenizer=`, else the model's own name — a folder, a
  * file in a folder, or a Hub id read from the Hugging Face cache (the snapshot holding its tokenizer.json,
- * models/tokenizers/find-tokenizer.ts). The folder's templates are read by tokenizer-templates.ts. Nothing
- * is downloaded here: the folder is the one the tokenizer code resolved.
+ * models/tokenizers/tokenizer-folder.ts cachedTokenizerFolder). The folder's templates are read by
+ * tokenizer-templates.ts. Nothing is downloaded here: a tokenizer the backend downloaded comes as the
+ * candidate's folder (tokenizerFolder), else the cache answers.
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { AssayError } from '../../errors.js';
-import { findTokenizer } from '../tokenizers/find-tokenizer.js';
+import { cachedTokenizerFolder } from '../tokenizers/tokenizer-folder.js';
 import { type ChatTemplateLookup, type ChatTemplateRules, ChatTemplates } from './chat-templates.js';
 import { readTokenizerTemplates, templateFilesOf } from './tokenizer-templates.js';
 
@@ -29,7 +30,8 @@ function folderOf(candidate: TemplateCandidate): string {
     const folder = statSync(candidate.name).isDirectory() ? candidate.name : path.dirname(candidate.name);
     return path.resolve(folder);
   }
-  return path.dirname(findTokenizer(candidate.name, candidate.revision).file);
+  return cachedTokenizerFolder(candidate.name, { revision: candidate.revision, namedBy: candidate.namedBy })
+    .folder;
 }
 
 /** The first candidate's templates that has any; otherwise where each was looked for. */

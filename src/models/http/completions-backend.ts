@@ -44,6 +44,7 @@ import { RateLimiter } from './rate-limiter.js';
 import { RemoteTokenizer, serverUrl, tokenizeUrl } from './remote-tokenizer.js';
 import { batchesOf, generationBatches, preview } from './request-batches.js';
 import { rollingWindows } from './rolling-windows.js';
+import { emptyContextPair, encodePrompt } from './special-tokens.js';
 import { streamJobs } from './stream-jobs.js';
 import { UsageRecorder } from './usage-recorder.js';
 import { windowLogprobsFromEcho, windowLogprobsFromPromptLogprobs } from './window-logprobs.js';
@@ -140,6 +141,8 @@ export class CompletionsBackend
       rateLimiter: new RateLimiter(args.max_requests_per_minute, args.max_tokens_per_minute),
       usage: this.usageRecorder,
     });
+    if (args.tokenizerBackend === 'auto')
+      throw new Error('unreachable: tokenizer_backend=auto is settled by openHttpBackend');
     if (args.tokenized_requests && args.tokenizerBackend === 'huggingface') {
       if (!localTokenizer) throw new Error('unreachable: tokenizer_backend=huggingface without a tokenizer');
       this.tokenizer = localTokenizer;
@@ -201,11 +204,13 @@ export class CompletionsBackend
       return answers.map((answer) => (answer instanceof RequestError ? answer : answer.logprob));
     }
     // Token mode: lm-eval's disjoint rolling windows of max_length tokens, summed per text. The text is
-    // encoded without BOS whatever add_bos_token says: the first window's context is the start token.
+    // encoded as every prompt is (lm-eval's loglikelihood_rolling calls tok_encode(string)), so under a
+    // BOS rule its first scored token is the BOS itself, after the prefix token, as in lm-eval.
     const windows: Array<{ owner: number; prompt: ScoredPrompt }> = [];
     const prefix = await this.prefix();
+    const tokenizer = this.tokenizer;
     for (let owner = 0; owner < requests.length; owner++) {
-      const tokens = await this.tokenizer.encode(requests[owner].text);
+      const tokens = await encodePrompt(tokenizer, requests[owner].text, this.args.bos.add);
       for (const window of rollingWindows(tokens, prefix, this.args.max_length)) {
         windows.push({ owner, prompt: this.truncate(window.context, window.continuation) });
       }
@@ -262,10 +267,11 @@ export class CompletionsBackend
       async (batch) => {
         const first = requests[batch[0]];
         const { do_sample: _doSample, ...extra } = first.extra;
+        const prompts = await Promise.all(batch.map((index) => this.generationPrompt(requests[index])));
         const stop = serverStops(first.until);
         const payload: Record<string, unknown> = {
           model: this.args.model,
-          prompt: batch.length === 1 ? first.context : batch.map((index) => requests[index].context),
+          prompt: batch.length === 1 ? prompts[0] : prompts,
           max_tokens: first.maxGenToks,
           temperature: first.temperature,
           ...(stop.length ? { stop } : {}),
@@ -391,8 +397,16 @@ export class CompletionsBackend
             sha256: identity.sha256,
             vocab_size: identity.vocabSize,
             vocab_sha256: identity.vocabSha256,
+            ...(identity.hub ? { hub: identity.hub } : {}),
           }
         : { backend: this.tokenizer ? 'remote' : 'none' },
+      add_bos_token: this.tokenizer
+        ? { value: this.args.bos.add, source: this.args.bos.source, rule: this.args.bos.rule }
+        : {
+            value: null,
+            source: 'server',
+            rule: 'text prompts: the server tokenizes them with its default special tokens (vLLM and SGLang add BOS where the tokenizer does)',
+          },
       ...chatTemplateInfo(this.chatTemplates),
     };
   }
@@ -533,15 +547,27 @@ export class CompletionsBackend
       continuation = context.slice(trimmed.length) + continuation;
       context = trimmed;
     }
-    // An empty context is the start token alone; the continuation never gets a second one.
-    if (context === '')
-      return this.truncate([await this.prefix()], await this.tokenizer.encode(continuation));
-    // lm-eval's TemplateAPI encodes with add_special_tokens=add_bos_token (default false): with it, both
-    // encodings start with the server's BOS, which stays with the context, as the in-process backends do.
-    const withBos = this.args.add_bos_token;
-    const whole = await this.tokenizer.encode(context + continuation, withBos);
-    const contextTokens = await this.tokenizer.encode(context, withBos);
+    if (context === '') {
+      const pair = await emptyContextPair(this.tokenizer, continuation, await this.prefix());
+      return this.truncate(pair.context, pair.continuation);
+    }
+    // Both encodings under the backend's BOS rule (lm-eval's _encode_pair over tok_encode): with BOS, both
+    // start with it, and it stays with the context.
+    const add = this.args.bos.add;
+    const whole = await encodePrompt(this.tokenizer, context + continuation, add);
+    const contextTokens = await encodePrompt(this.tokenizer, context, add);
     return this.truncate(contextTokens, whole.slice(contextTokens.length));
+  }
+
+  /**
+   * A generation's prompt: its text, or with a tokenizer (tokenized_requests) its token ids under the BOS
+   * rule, left-truncated to leave max_gen_toks of max_length, as lm-eval's generate_until sends them.
+   */
+  private async generationPrompt(request: GenerateRequest): Promise<string | number[]> {
+    if (!this.tokenizer) return request.context;
+    const tokens = await encodePrompt(this.tokenizer, request.context, this.args.bos.add);
+    const room = Math.max(1, this.args.max_length - request.maxGenToks);
+    return tokens.length > room ? tokens.slice(tokens.length - room) : tokens;
   }
 
   /** lm-eval: keep the last max_length tokens; the context loses what overflows. */

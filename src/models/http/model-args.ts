@@ -48,19 +48,21 @@ const schema = z
     max_length: positiveInt.default(2048),
     max_gen_toks: positiveInt.default(256),
     /**
-     * lm-eval's tokenizer_backend: huggingface (a local tokenizer.json: `tokenizer`, else the model's name),
-     * remote (the server's /tokenize) or none (text prompts only). Default: huggingface when `tokenizer`
-     * is given, else remote.
+     * lm-eval's tokenizer_backend: huggingface (a tokenizer.json: `tokenizer`, else the model's name, from
+     * a path or the Hub), remote (the server's /tokenize), none (text prompts only) or auto
+     * (local-completions' default, as lm-eval's LocalCompletionsAPI: remote when the server answers
+     * /tokenizer_info and /tokenize, else huggingface). openai-completions defaults to text prompts.
      */
     // `none` and `None` arrive as null from k=v parsing (lm-eval's spelling).
-    tokenizer_backend: z.enum(['huggingface', 'remote', 'none']).nullable().optional(),
-    /** A tokenizer.json, a model folder, or a Hub id read from the Hugging Face cache. */
+    tokenizer_backend: z.enum(['huggingface', 'remote', 'none', 'auto']).nullable().optional(),
+    /** A tokenizer.json, a model folder, or a Hub id (downloaded into the Hugging Face cache). */
     tokenizer: z.string().optional(),
-    /** The Hub revision `tokenizer` is read at (lm-eval's TemplateAPI `revision`). */
+    /** The Hub revision `tokenizer` is read at (lm-eval's TemplateAPI `revision`, default main). */
     revision: z.string().optional(),
-    /** Token-id prompts; default true with a local tokenizer (lm-eval's default), false otherwise. */
+    /** Token-id prompts; default true with a tokenizer (lm-eval's default); false sends text. */
     tokenized_requests: z.boolean().optional(),
-    add_bos_token: z.boolean().default(false),
+    /** BOS (the tokenizer's special tokens) on token-id prompts; the default is the backend's (see BosRule). */
+    add_bos_token: z.boolean().optional(),
     /** JSON object or `Name: value; Name2: value` pairs. */
     headers: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
     max_requests_per_minute: nonNegative.optional(),
@@ -87,11 +89,19 @@ const schema = z
 /** The names `--model_args` of an HTTP backend may use. */
 export const HTTP_MODEL_ARGS = Object.keys(schema.shape);
 
-export type HttpModelArgs = Omit<z.output<typeof schema>, 'tokenized_requests' | 'tokenizer_backend'> & {
+export type HttpModelArgs = Omit<
+  z.output<typeof schema>,
+  'tokenized_requests' | 'tokenizer_backend' | 'add_bos_token'
+> & {
   model: string;
   tokenized_requests: boolean;
-  /** Which tokenizer gives the token ids of tokenized_requests ('none': text prompts). */
-  tokenizerBackend: 'huggingface' | 'remote' | 'none';
+  /**
+   * Which tokenizer gives the token ids of tokenized_requests ('none': text prompts); 'auto' is settled
+   * by asking the server (openHttpBackend) before the backend is built.
+   */
+  tokenizerBackend: 'huggingface' | 'remote' | 'none' | 'auto';
+  /** Whether token-id prompts get the tokenizer's special tokens (BOS), and why. */
+  bos: BosRule;
   baseUrls: string[];
   apiKey?: string;
   headerMap: Record<string, string>;
@@ -105,7 +115,36 @@ export interface EndpointDefaults {
   requireKey: boolean;
   /** Chat endpoints: the server renders the prompt, and no tokenizer is at hand. */
   chat?: boolean;
+  /**
+   * Without tokenizer_backend, tokenizer or tokenized_requests: `auto` (local-completions, as lm-eval's)
+   * or text prompts (openai-completions: lm-eval's tiktoken, which assay does not have).
+   */
+  tokenizerDefault?: 'auto' | 'text';
+  /** add_bos_token when not given: lm-eval's default for the backend of this name (BOS_DEFAULTS). */
+  bosDefault?: BosDefault;
 }
+
+/**
+ * Whether token-id prompts start with the tokenizer's special tokens (BOS for Llama and Gemma, nothing
+ * for GPT-2), as lm-eval's backend of the same name decides it. Recorded in the manifest.
+ */
+export interface BosRule {
+  add: boolean;
+  /** model_args: add_bos_token was given; default: the backend's default (`rule` says which). */
+  source: 'model_args' | 'default';
+  rule: string;
+}
+
+export interface BosDefault {
+  add: boolean;
+  rule: string;
+}
+
+/** lm-eval's TemplateAPI (local-completions, openai-completions): `add_bos_token: bool = False`. */
+export const TEMPLATE_API_BOS: BosDefault = {
+  add: false,
+  rule: "lm-eval's local-completions (TemplateAPI add_bos_token=False): no special tokens",
+};
 
 export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: EndpointDefaults): HttpModelArgs {
   const args = parseModelArgs(defaults.backend, schema, raw);
@@ -149,7 +188,7 @@ export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: Endpo
       `${defaults.backend} needs an API key: set OPENAI_API_KEY or pass api_key / api_key_env`,
     );
   }
-  const tokenizer = tokenizerChoice(args, defaults.backend);
+  const tokenizer = tokenizerChoice(args, defaults);
   // A token id is read as its text by the run's tokenizer, which only token-id requests have.
   if (typeof args.think_end_token === 'number' && (defaults.chat || !tokenizer.tokenized_requests)) {
     throw new AssayError(
@@ -157,9 +196,18 @@ export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: Endpo
       `\`modelArgs\` for ${defaults.backend}: think_end_token=${args.think_end_token} is a token id, which needs a tokenizer to read it (${defaults.chat ? 'a chat endpoint has none' : "tokenized_requests=true, with the server's /tokenize or tokenizer="}); or give its text (e.g. think_end_token=</think>)`,
     );
   }
+  const bosDefault = defaults.bosDefault ?? TEMPLATE_API_BOS;
   return {
     ...args,
     ...tokenizer,
+    bos:
+      args.add_bos_token === undefined
+        ? { ...bosDefault, source: 'default' }
+        : {
+            add: args.add_bos_token,
+            source: 'model_args',
+            rule: `add_bos_token=${args.add_bos_token ? 'true' : 'false'}`,
+          },
     model,
     baseUrls,
     apiKey,
@@ -167,13 +215,25 @@ export function parseHttpModelArgs(raw: Record<string, unknown>, defaults: Endpo
   };
 }
 
-/** tokenizer_backend and tokenized_requests settled together; a contradiction is named, never guessed away. */
+/**
+ * tokenizer_backend and tokenized_requests settled together; a contradiction is named, never guessed away.
+ * lm-eval's defaults: tokenized_requests=True with a tokenizer, and for local-completions the tokenizer
+ * `auto` picks (openai_completions.py LocalCompletionsAPI). tokenized_requests=false alone sends text,
+ * which needs no tokenizer in assay (the continuation is found by its characters).
+ */
 function tokenizerChoice(
   args: z.output<typeof schema>,
-  backend: string,
+  defaults: EndpointDefaults,
 ): Pick<HttpModelArgs, 'tokenizerBackend' | 'tokenized_requests'> {
+  const backend = defaults.backend;
   const given = args.tokenizer_backend === null ? 'none' : args.tokenizer_backend;
-  const chosen = given ?? (args.tokenizer !== undefined ? 'huggingface' : 'remote');
+  const chosen =
+    args.tokenizer !== undefined && (given === undefined || given === 'auto')
+      ? 'huggingface'
+      : (given ??
+        (args.tokenized_requests === false || defaults.tokenizerDefault !== 'auto' ? 'text' : 'auto'));
+  if (chosen === 'text' || (chosen === 'auto' && args.tokenized_requests === false))
+    return { tokenizerBackend: 'remote', tokenized_requests: args.tokenized_requests ?? false };
   const fail = (message: string) => {
     throw new AssayError('bad_model_args', `\`modelArgs\` for ${backend}: ${message}`);
   };
@@ -189,8 +249,9 @@ function tokenizerChoice(
       fail(
         `tokenizer=${args.tokenizer} names a local tokenizer, but tokenizer_backend=remote uses the server's /tokenize; drop one`,
       );
-    return { tokenizerBackend: 'remote', tokenized_requests: args.tokenized_requests ?? false };
+    return { tokenizerBackend: 'remote', tokenized_requests: args.tokenized_requests ?? true };
   }
+  if (chosen === 'auto') return { tokenizerBackend: 'auto', tokenized_requests: true };
   if (args.tokenized_requests === false)
     fail(
       'a local tokenizer (tokenizer_backend=huggingface) is used for token-id requests, and tokenized_requests=false sends text; drop one',

@@ -12,6 +12,8 @@ const detokenizeSchema = z.object({ prompt: z.string() });
  */
 const tokenizerInfoSchema = z.object({
   tokenizer_class: z.string().optional(),
+  /** Present (even null) in vLLM's answer; lm-eval's auto tokenizer backend requires the key. */
+  eos_token: z.unknown().optional(),
   vocab_size: z.number().int().positive().optional(),
   vocab_sha256: z
     .string()

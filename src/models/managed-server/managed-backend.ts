@@ -26,6 +26,8 @@ import type {
 } from '../backend.js';
 import type { CompletionsSettings } from '../http/completions-backend.js';
 import { openHttpBackend, validateHttpModelArgs } from '../http/create.js';
+import { tokenizerFolder } from '../tokenizers/tokenizer-folder.js';
+import { managedBosDefault } from './bos-default.js';
 import { type ManagedServerArgs, parseManagedServerArgs, type ServerKind } from './server-args.js';
 import { gpuSummary, localGpus, servedModels, serverVersion } from './server-facts.js';
 import { commandLine, freeLoopbackPort, ServerProcess } from './server-process.js';
@@ -58,8 +60,12 @@ export interface ServerRecord {
 
 const HEALTH: Record<ServerKind, string> = { vllm: '/health', sglang: '/health' };
 
-/** The server's args and the client's, checked before a server spends minutes loading a model. */
-export function checkManagedArgs(kind: ServerKind, raw: Record<string, unknown>): void {
+/**
+ * The server's args and the client's, checked before a server spends minutes loading a model; a local
+ * tokenizer named by a Hub id (tokenizer_backend=huggingface) is fetched into the cache now, for the same
+ * reason.
+ */
+export async function checkManagedArgs(kind: ServerKind, raw: Record<string, unknown>): Promise<void> {
   const args = parseManagedServerArgs(kind, raw);
   validateHttpModelArgs(
     'local-completions',
@@ -70,6 +76,10 @@ export function checkManagedArgs(kind: ServerKind, raw: Record<string, unknown>)
     },
     kind,
   );
+  if (args.client.tokenizer_backend === 'huggingface' && typeof args.client.tokenizer === 'string') {
+    const revision = typeof args.client.revision === 'string' ? args.client.revision : undefined;
+    await tokenizerFolder(args.client.tokenizer, { revision });
+  }
 }
 
 /**
@@ -129,8 +139,12 @@ export async function createManagedBackend(
         base_url: `${root}/v1/completions`,
       },
       context.cachePath,
-      clientSettings(kind),
-      { candidates: args.templateFrom, rule: kind },
+      {
+        backend: kind,
+        bosDefault: managedBosDefault(kind, args.pretrained),
+        settings: clientSettings(kind),
+        templates: { candidates: args.templateFrom, rule: kind },
+      },
     );
     const record: ServerRecord = {
       kind,
@@ -172,10 +186,14 @@ async function attachToRunningServer(
       base_url: baseUrl,
     },
     context.cachePath,
-    clientSettings(args.kind),
     {
-      candidates: args.templateFrom.length ? args.templateFrom : [{ name: model, namedBy: 'pretrained' }],
-      rule: args.kind,
+      backend: args.kind,
+      bosDefault: managedBosDefault(args.kind, args.pretrained ?? model),
+      settings: clientSettings(args.kind),
+      templates: {
+        candidates: args.templateFrom.length ? args.templateFrom : [{ name: model, namedBy: 'pretrained' }],
+        rule: args.kind,
+      },
     },
   );
   return new ManagedServerBackend(args.kind, inner, {

@@ -25,10 +25,12 @@ describe('lm-eval model args → server flags', () => {
       'short',
     ]);
     expect(parsed.servedModel).toBe('short');
+    // The server's own /tokenize, named: local-completions' default is lm-eval's tokenizer_backend=auto.
     expect(parsed.client).toEqual({
       num_concurrent: 8,
       prompt_logprobs: true,
       tokenized_requests: true,
+      tokenizer_backend: 'remote',
       max_gen_toks: 64,
     });
     expect(parsed.ignored).toEqual(['swap_space= is no longer a vLLM option (lm-eval drops it too)']);

@@ -216,10 +216,11 @@ export function parseManagedServerArgs(kind: ServerKind, given: Record<string, u
 
   const serverArgs: string[] = [];
   // Token ids and (vLLM) prompt_logprobs, as lm-eval's in-process vllm backend scores tokens.
+  // The server's own /tokenize: the same tokenizer lm-eval's in-process backend loads from the model.
   const client: Record<string, unknown> = {
     num_concurrent: DEFAULT_CONCURRENCY,
     prompt_logprobs: kind === 'vllm',
-    ...(raw.tokenizer_backend === null ? {} : { tokenized_requests: true }),
+    ...(raw.tokenizer_backend === null ? {} : { tokenized_requests: true, tokenizer_backend: 'remote' }),
   };
   const ignored: string[] = [];
   const serverFlagsGiven: string[] = [];

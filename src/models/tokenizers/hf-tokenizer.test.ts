@@ -31,8 +31,12 @@ import { HttpClient } from '../http/http-client.js';
 import { RateLimiter } from '../http/rate-limiter.js';
 import { RemoteTokenizer, serverUrl } from '../http/remote-tokenizer.js';
 import { UsageRecorder } from '../http/usage-recorder.js';
-import { findTokenizer } from './find-tokenizer.js';
 import { HfTokenizer } from './hf-tokenizer.js';
+import { localTokenizerFolder, type TokenizerFolder, tokenizerFolder } from './tokenizer-folder.js';
+
+/** A tokenizer folder on disk, loaded under `name`. */
+const loadLocal = (folder: string, name: string) =>
+  HfTokenizer.load({ ...(localTokenizerFolder(folder) as TokenizerFolder), name });
 
 const directory = await mkdtemp(path.join(os.tmpdir(), 'assay-tokenizers-'));
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
@@ -114,7 +118,7 @@ function remoteTokenizer(): RemoteTokenizer {
 
 describe('the documented behaviour of each tokenizer model', () => {
   it('byte-level BPE (GPT-2) applies merges by rank and adds no special tokens', async () => {
-    const tokenizer = await HfTokenizer.load({ name: 'bpe', ...findTokenizer(bpeFolder) });
+    const tokenizer = await loadLocal(bpeFolder, 'bpe');
     // "low" then "Ġlower": l-o (rank 0), lo-w (1), e-r (2); "Ġ lo" (3) never applies, lo already became low.
     expect(await tokenizer.encode('low lower')).toEqual([7, 5, 7, 8]);
     expect(await tokenizer.encode('lowest')).toEqual([7, 3, 11, 12]);
@@ -153,7 +157,7 @@ describe('the documented behaviour of each tokenizer model', () => {
 
   it('WordPiece (BERT) takes the longest vocabulary match, continues with ##, and wraps in [CLS] … [SEP]', async () => {
     const folder = writeTokenizerFolder(path.join(directory, 'wordpiece'), wordPiece());
-    const tokenizer = await HfTokenizer.load({ name: 'wp', ...findTokenizer(folder) });
+    const tokenizer = await loadLocal(folder, 'wp');
     // The BERT paper's example: "unaffable" → un ##aff ##able (after lowercasing).
     expect(await tokenizer.encode('UnAffable!')).toEqual([4, 5, 6, 8]);
     expect(await tokenizer.encode('UnAffable!', true)).toEqual([2, 4, 5, 6, 8, 3]);
@@ -163,7 +167,7 @@ describe('the documented behaviour of each tokenizer model', () => {
   });
 
   it('SentencePiece-style BPE merges the best-scoring pair first and falls back to bytes', async () => {
-    const tokenizer = await HfTokenizer.load({ name: 'spm', ...findTokenizer(spmFolder) });
+    const tokenizer = await loadLocal(spmFolder, 'spm');
     const id = (piece: string) => vocab.tokens.indexOf(piece);
     // ▁ t h e: t-h (score -1) beats h-e (-2), then th-e (-3), then ▁-the (-5): one piece.
     expect(await tokenizer.encode(' the')).toEqual([id(`${SPM_SPACE}the`)]);
@@ -177,7 +181,7 @@ describe('the documented behaviour of each tokenizer model', () => {
 
 describe('a tokenizer.json written from a GGUF vocabulary tokenizes as assay serve does', () => {
   it('has the same ids as /tokenize, the same text as /detokenize and the same vocabulary hash', async () => {
-    const tokenizer = await HfTokenizer.load({ name: 'spm', ...findTokenizer(spmFolder) });
+    const tokenizer = await loadLocal(spmFolder, 'spm');
     for (const text of [...TEXTS, ' leading space', 'the  double  spaces', 'ünïcödé and emoji 🙂']) {
       for (const special of [false, true]) {
         const served = await post('/tokenize', { model: 'spm', prompt: text, add_special_tokens: special });
@@ -197,13 +201,13 @@ describe('a tokenizer.json written from a GGUF vocabulary tokenizes as assay ser
 runTokenizerConformance({
   name: 'huggingface (SentencePiece-style tokenizer.json)',
   backend: 'huggingface',
-  create: () => HfTokenizer.load({ name: 'spm', ...findTokenizer(spmFolder) }),
+  create: () => loadLocal(spmFolder, 'spm'),
   texts: TEXTS,
 });
 runTokenizerConformance({
   name: 'huggingface (byte-level BPE tokenizer.json)',
   backend: 'huggingface',
-  create: () => HfTokenizer.load({ name: 'bpe', ...findTokenizer(bpeFolder) }),
+  create: () => loadLocal(bpeFolder, 'bpe'),
   texts: ['low lower', 'lowest slower'],
 });
 runTokenizerConformance({
@@ -214,11 +218,16 @@ runTokenizerConformance({
 });
 
 describe('tokenizer= as lm-eval takes it', () => {
-  it('finds a tokenizer.json, a model folder, and a Hub id in the Hugging Face cache without a network', () => {
+  it('finds a tokenizer.json, a model folder, and a Hub id in the Hugging Face cache without a network', async () => {
     const file = path.join(spmFolder, 'tokenizer.json');
     const config = path.join(spmFolder, 'tokenizer_config.json');
-    expect(findTokenizer(file)).toEqual({ file, configFile: config });
-    expect(findTokenizer(spmFolder)).toEqual({ file, configFile: config });
+    expect(localTokenizerFolder(file)).toEqual({ name: file, folder: spmFolder, file, configFile: config });
+    expect(localTokenizerFolder(spmFolder)).toEqual({
+      name: spmFolder,
+      folder: spmFolder,
+      file,
+      configFile: config,
+    });
     // huggingface_hub's layout: refs/main names the commit; snapshot files are symlinks to blobs.
     const cache = path.join(directory, 'hf-cache');
     const repo = path.join(cache, 'models--org--tiny-llama');
@@ -233,16 +242,24 @@ describe('tokenizer= as lm-eval takes it', () => {
       symlinkSync(path.join('..', '..', 'blobs', sha256(bytes)), path.join(repo, 'snapshots', commit, name));
     }
     const snapshot = path.join(repo, 'snapshots', commit);
-    const expected = {
+    const expected = (revision: string) => ({
+      name: 'org/tiny-llama',
+      folder: snapshot,
       file: path.join(snapshot, 'tokenizer.json'),
       configFile: path.join(snapshot, 'tokenizer_config.json'),
-    };
-    expect(findTokenizer('org/tiny-llama', 'main', { HF_HUB_CACHE: cache })).toEqual(expected);
+      hub: { repo: 'org/tiny-llama', revision, commit, from: 'cache' },
+    });
+    // HF_HUB_OFFLINE: read from the cache alone (the Hub download is tested in tokenizer-folder.test.ts).
+    const offline = { HF_HUB_CACHE: cache, HF_HUB_OFFLINE: '1' };
+    expect(await tokenizerFolder('org/tiny-llama', { env: offline })).toEqual(expected('main'));
     expect(
-      findTokenizer('org/tiny-llama', commit, { HF_HOME: path.dirname(cache), HF_HUB_CACHE: cache }),
-    ).toEqual(expected);
-    expect(() => findTokenizer('org/tiny-llama', 'v2', { HF_HUB_CACHE: cache })).toThrow(
-      `tokenizer=org/tiny-llama: not a file or folder, and the Hugging Face cache ${cache} has no tokenizer.json for org/tiny-llama at revision v2; assay does not download models`,
+      await tokenizerFolder('org/tiny-llama', {
+        revision: commit,
+        env: { ...offline, HF_HOME: path.dirname(cache) },
+      }),
+    ).toEqual(expected(commit));
+    await expect(tokenizerFolder('org/tiny-llama', { revision: 'v2', env: offline })).rejects.toThrow(
+      `tokenizer=org/tiny-llama: not a file or folder, and not in the Hugging Face cache (${repo}): HF_HUB_OFFLINE is set; the cache has no revision "v2"; pass tokenizer=PATH (a tokenizer.json or a model folder), use the server's tokenizer with tokenizer_backend=remote, or send text prompts with tokenized_requests=false`,
     );
   });
 
@@ -250,10 +267,10 @@ describe('tokenizer= as lm-eval takes it', () => {
     const slow = path.join(directory, 'slow');
     mkdirSync(slow);
     writeFileSync(path.join(slow, 'tokenizer.model'), 'x');
-    expect(() => findTokenizer(slow)).toThrow(
+    expect(() => localTokenizerFolder(slow)).toThrow(
       `tokenizer=${slow}: ${slow} has no tokenizer.json (only tokenizer.model, a slow tokenizer's files); assay reads fast tokenizers only`,
     );
-    expect(() => findTokenizer('./no/such/tokenizer.json')).toThrow(
+    expect(() => localTokenizerFolder('./no/such/tokenizer.json')).toThrow(
       'tokenizer=./no/such/tokenizer.json: no such file or folder',
     );
   });
@@ -274,10 +291,12 @@ describe('tokenizer= as lm-eval takes it', () => {
     expect(check({ tokenizer: spmFolder, tokenized_requests: false })).toThrow(
       'tokenized_requests=false sends text; drop one',
     );
-    // Without tokenizer=, huggingface reads the model's own name, as lm-eval's AutoTokenizer(model).
-    expect(check({ tokenizer_backend: 'huggingface', model: 'org/not-cached' })).toThrow(
-      'tokenizer=org/not-cached: not a file or folder, and the Hugging Face cache',
+    // A path is checked before anything starts; a Hub id (the model's own name, as lm-eval's
+    // AutoTokenizer(model)) only the Hub or the cache can answer, when the backend is opened.
+    expect(check({ tokenizer: './no/such/tokenizer.json' })).toThrow(
+      'tokenizer=./no/such/tokenizer.json: no such file or folder',
     );
+    expect(check({ tokenizer_backend: 'huggingface', model: 'org/not-cached' })).not.toThrow();
     expect(check({ tokenizer_backend: 'sentencepiece' })).toThrow('tokenizer_backend');
   });
 });
@@ -334,7 +353,8 @@ describe('local-completions with a local tokenizer', () => {
       add_bos_token: true,
     };
     const local = await openHttpBackend('local-completions', { ...common, tokenizer: spmFolder });
-    const remote = await openHttpBackend('local-completions', { ...common, tokenized_requests: true });
+    // remote named rather than left to lm-eval's auto default (utils.py check_remote_tokenizer_support).
+    const remote = await openHttpBackend('local-completions', { ...common, tokenizer_backend: 'remote' });
     try {
       const requests = [
         { context: 'Singing and dancing: thanks, then', continuation: ' the end.' },
@@ -357,11 +377,17 @@ describe('local-completions with a local tokenizer', () => {
     }
   });
 
-  it('gives rolling and strided perplexity equal to the in-process backend', async () => {
+  it("gives rolling perplexity over lm-eval's token list, and strided perplexity equal to the in-process backend", async () => {
     const text = TEXTS.join(' ');
     const [rolling] = await client.loglikelihoodRolling([{ text }]);
-    const [expected] = await engine.loglikelihoodRolling([{ text }]);
-    expect(rolling as number).toBeCloseTo(expected as number, 3);
+    // lm-eval's TemplateAPI.loglikelihood_rolling windows tok_encode(string), which with add_bos_token=True
+    // starts with BOS, after the prefix token BOS (api_models.py): llama.cpp's scores of that sequence.
+    const tokens = await engine.tokenize(text, true);
+    const [scores] = await engine.scoreTokenWindows([{ tokens: [tokens[0], ...tokens], scoreFrom: 1 }]);
+    expect(rolling as number).toBeCloseTo(
+      scores.reduce((a, b) => a + b, 0),
+      3,
+    );
     const options = { mode: 'strided', maxLength: 32, stride: 8 } as const;
     const source = { file: 'text', sha256: '' };
     const [remote, local] = await Promise.all([
@@ -428,5 +454,11 @@ describe('assay run with tokenizer=FOLDER (CLI)', () => {
       vocab_sha256: sha256(JSON.stringify(vocab.tokens)),
     });
     expect(results.config.model_args.tokenizer).toBe(spmFolder);
+    // The BOS rule applied, as lm-eval's local-completions (api_models.py TemplateAPI add_bos_token=False).
+    expect(results.manifest.model.info.add_bos_token).toEqual({
+      value: false,
+      source: 'default',
+      rule: "lm-eval's local-completions (TemplateAPI add_bos_token=False): no special tokens",
+    });
   });
 });

@@ -15,11 +15,12 @@ export class HfTokenizer implements Tokenizer {
   private readonly tokenizer: HfTokenizerJs;
   private readonly described: TokenizerIdentity;
   private readonly specialIds: { bos?: number; eos?: number };
+  private bosToken?: Promise<number | null>;
 
   private constructor(
     json: Record<string, unknown>,
     config: Record<string, unknown>,
-    options: { name: string; file: string; sha256: string },
+    options: { name: string; file: string; sha256: string; hub?: TokenizerIdentity['hub'] },
   ) {
     try {
       this.tokenizer = new HfTokenizerJs(json, config);
@@ -41,6 +42,7 @@ export class HfTokenizer implements Tokenizer {
       sha256: options.sha256,
       vocabSize: tokens.length,
       vocabSha256: createHash('sha256').update(JSON.stringify(tokens)).digest('hex'),
+      ...(options.hub ? { hub: options.hub } : {}),
     };
     this.specialIds = {
       bos: this.specialId(config.bos_token),
@@ -48,19 +50,32 @@ export class HfTokenizer implements Tokenizer {
     };
   }
 
-  /** Reads `file` (a tokenizer.json) and the tokenizer_config.json given with it. */
-  static async load(options: { name: string; file: string; configFile?: string }): Promise<HfTokenizer> {
+  /**
+   * Reads `file` (a tokenizer.json) and the tokenizer_config.json and special_tokens_map.json given with
+   * it; the map's special tokens win, as transformers' from_pretrained lets them.
+   */
+  static async load(options: {
+    name: string;
+    file: string;
+    configFile?: string;
+    specialTokensMapFile?: string;
+    hub?: TokenizerIdentity['hub'];
+  }): Promise<HfTokenizer> {
     const bytes = await readFile(options.file).catch((error: unknown) => {
       throw readError('tokenizer', options.file, error);
     });
     const json = parseJson(bytes.toString('utf8'), options.file);
-    const config = options.configFile
-      ? parseJson(await readFile(options.configFile, 'utf8'), options.configFile)
-      : {};
+    const readJson = async (file: string | undefined) =>
+      file ? parseJson(await readFile(file, 'utf8'), file) : {};
+    const config = {
+      ...(await readJson(options.configFile)),
+      ...(await readJson(options.specialTokensMapFile)),
+    };
     return new HfTokenizer(json, config, {
       name: options.name,
       file: options.file,
       sha256: createHash('sha256').update(bytes).digest('hex'),
+      hub: options.hub,
     });
   }
 
@@ -72,9 +87,10 @@ export class HfTokenizer implements Tokenizer {
     return this.tokenizer.decode(tokens, { skip_special_tokens: true });
   }
 
-  async bos(): Promise<number | null> {
-    const withSpecial = await this.encode('', true);
-    return withSpecial.length ? withSpecial[0] : null;
+  /** Asked for every prompt encoded with special tokens (has_bos_prefix), so encoded once. */
+  bos(): Promise<number | null> {
+    this.bosToken ??= this.encode('', true).then((ids) => (ids.length ? ids[0] : null));
+    return this.bosToken;
   }
 
   /** transformers' bos_token_id, else eos_token_id (lm-eval's prefix_token_id), else what encoding adds. */

@@ -20,6 +20,8 @@ export interface TokenizerIdentity {
   vocabSha256: string | null;
   /** Why vocabulary fields are null. */
   note?: string;
+  /** A tokenizer named by a Hub id: the revision asked, the commit it resolved to, and where it was read. */
+  hub?: { repo: string; revision: string; commit: string; from: 'hub' | 'cache' };
 }
 
 export interface Tokenizer {

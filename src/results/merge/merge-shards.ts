@@ -18,7 +18,7 @@ import {
 } from '../../evaluate/aggregate.js';
 import type { PerplexityReport } from '../../evaluate/perplexity/types.js';
 import type { TaskPlan } from '../../evaluate/plan.js';
-import type { Logger } from '../../events.js';
+import { type Logger, type RunListener, startOperation, withListener } from '../../events.js';
 import { checkIncludePath } from '../../tasks/include-path.js';
 import { resolveTasks } from '../../tasks/manager.js';
 import { startPythonFor } from '../../tasks/python-for-tasks.js';
@@ -39,6 +39,8 @@ export interface MergeOptions {
   tasks?: string[];
   includePath?: string[];
   logger?: Logger;
+  /** Progress: tasks re-aggregated, and what loading the tasks does (downloads, process_docs). */
+  listener?: RunListener;
   /** Interpreter for Python aggregations (`--python`), as for `run`. */
   python?: string;
 }
@@ -50,6 +52,10 @@ export interface MergeResult extends RunResult {
 }
 
 export async function mergeShards(options: MergeOptions): Promise<MergeResult> {
+  return withListener(options.listener, () => mergeAll(options));
+}
+
+async function mergeAll(options: MergeOptions): Promise<MergeResult> {
   if (options.shards.length === 0)
     throw new AssayError('bad_option', 'assay merge: give the shard runs to merge', {
       location: { field: 'shards' },
@@ -100,6 +106,12 @@ async function mergeLoaded(
   const samples: Record<string, SampleLine[]> = {};
   const perplexity: Record<string, PerplexityReport> = {};
   let erroredSamples = 0;
+  const progress = startOperation(options.listener, {
+    id: 'merge',
+    label: `merge ${runs.length} shards`,
+    unit: 'tasks',
+    total: tasks.length,
+  });
   for (const task of tasks) {
     const merged = mergeLogs(task, runs);
     const scored = await rebuildScoredTask(task, merged.lines, runs);
@@ -110,7 +122,9 @@ async function mergeLoaded(
     erroredSamples += result.erroredSamples;
     taskResults.push(result);
     samples[task.name] = merged.lines;
+    progress.progress(taskResults.length);
   }
+  progress.end();
   const byName = new Map(taskResults.map((result) => [result.name, result]));
   const groupResults = (
     await Promise.all(allGroups(nodes).map((group) => aggregateGroup(group, byName)))
@@ -126,6 +140,7 @@ async function mergeLoaded(
   // Last, as a run adds it after building the rest.
   if (Object.keys(perplexity).length) results.perplexity = perplexity;
   const output: RunResult = { results, samples, taskResults, groupResults, erroredSamples };
+  options.listener?.({ type: 'phase', phase: 'writing' });
   const files = await writeOutputs(output, {
     outputPath: options.outputPath,
     logSamples: true,

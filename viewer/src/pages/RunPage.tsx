@@ -1,4 +1,4 @@
-import type { MetricRow } from '../../../src/view/api.js';
+import type { ManifestSection, MetricRow } from '../../../src/view/api.js';
 import type { ApiClient } from '../client.js';
 import { ForestPlot } from '../components/ForestPlot.js';
 import { formatCi, formatDate, formatNumber } from '../format.js';
@@ -23,6 +23,47 @@ export function forestRows(rows: MetricRow[]) {
       lo: row.ci?.[0] ?? null,
       hi: row.ci?.[1] ?? null,
     }));
+}
+
+function ManifestPart({ section }: { section: ManifestSection }) {
+  return (
+    <div className="manifest-section" data-testid={`manifest-${section.title.toLowerCase()}`}>
+      <h3>{section.title}</h3>
+      {section.kind === 'fields' ? (
+        <table className="data compact manifest-fields">
+          <tbody>
+            {section.fields.map((field) => (
+              <tr key={field.label}>
+                <th>{field.label}</th>
+                <td>{field.value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <table className="data compact manifest-table">
+          <thead>
+            <tr>
+              {section.columns.map((column) => (
+                <th key={column}>{column}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {section.rows.map((row, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows keep the manifest's order
+              <tr key={i}>
+                {row.map((cell, j) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: cells follow the columns
+                  <td key={j}>{cell}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
 }
 
 export function RunPage({ client, id }: { client: ApiClient; id: string }) {
@@ -88,9 +129,23 @@ export function RunPage({ client, id }: { client: ApiClient; id: string }) {
       </table>
       <ForestPlot title="Scores with 95% confidence intervals" rows={forestRows(rows)} testId="run-forest" />
       <h2>Manifest</h2>
-      <pre className="text manifest" data-testid="manifest">
-        {JSON.stringify(manifest, null, 2)}
-      </pre>
+      {manifest === null ? (
+        <p className="muted">This results file has no manifest (lm-eval writes none).</p>
+      ) : (
+        <>
+          <div className="manifest-sections" data-testid="manifest-sections">
+            {data.value.manifestSections.map((section) => (
+              <ManifestPart key={section.title} section={section} />
+            ))}
+          </div>
+          <details className="raw-manifest" data-testid="raw-manifest">
+            <summary>Raw manifest (JSON)</summary>
+            <pre className="text manifest" data-testid="manifest">
+              {JSON.stringify(manifest, null, 2)}
+            </pre>
+          </details>
+        </>
+      )}
     </section>
   );
 }

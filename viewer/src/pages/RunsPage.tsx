@@ -1,15 +1,17 @@
 import { Fragment, useMemo, useState } from 'react';
-import type { CompareResponse, RunSummary } from '../../../src/view/api.js';
+import type { CompareResponse, RunSummary, TaskStar } from '../../../src/view/api.js';
 import {
-  bestRuns,
   cellScore,
+  distinguishingArgs,
   groupByModel,
   type MatrixColumn,
   type MatrixSort,
   type MatrixSortKey,
   matrixColumns,
   pairableRuns,
+  shortModelName,
   significance,
+  starOf,
 } from '../../../src/view/results-matrix.js';
 import type { ApiClient } from '../client.js';
 import { formatCi, formatDate, formatNumber, formatP } from '../format.js';
@@ -33,16 +35,17 @@ function useBaselineComparison(
 function ScoreCell({
   run,
   column,
-  best,
+  star,
   compare,
   baselineId,
 }: {
   run: RunSummary;
   column: MatrixColumn;
-  best: boolean;
+  star: TaskStar | undefined;
   compare: CompareResponse | undefined;
   baselineId: string;
 }) {
+  const best = star?.run === run.id;
   const score = cellScore(run, column);
   if (!score) {
     const other = run.scores[column.task];
@@ -63,7 +66,7 @@ function ScoreCell({
     <td className={classes.join(' ')} data-score-task={column.task} title={title}>
       <span className="value">{formatNumber(score.value)}</span>
       {best && (
-        <span className="best-mark" title="best full run on this task">
+        <span className="best-mark" title={star?.note}>
           {' '}
           ★
         </span>
@@ -96,18 +99,27 @@ export function RunsPage({ client }: { client: ApiClient }) {
   }, [runs, search]);
   const groups = useMemo(() => groupByModel(shown, sort), [shown, sort]);
   const columns = useMemo(() => matrixColumns(shown), [shown]);
-  const best = useMemo(
-    () => new Map(columns.map((column) => [column.task, bestRuns(shown, column)])),
-    [columns, shown],
+  // What tells a model's runs apart, over all its runs (not only those a search leaves).
+  const tellApart = useMemo(
+    () =>
+      new Map(
+        groupByModel(runs, { key: 'model', descending: false }).flatMap((group) => [
+          ...distinguishingArgs(group.runs),
+        ]),
+      ),
+    [runs],
   );
+  // The ★s rank all the runs viewed (a search narrows the rows, not the field): computed by the server.
+  const starData = useData('stars', () => client.stars());
+  const stars = starData.state === 'ready' ? starData.value : undefined;
   const comparison = useBaselineComparison(client, runs, baselineId);
   const compare = comparison.state === 'ready' ? comparison.value : undefined;
 
   if (data.state === 'loading') return <p className="muted">Loading runs…</p>;
   if (data.state === 'error') return <p className="error">Could not load runs: {data.message}</p>;
 
-  const header = (key: MatrixSortKey, label: string, className = '') => (
-    <th className={className}>
+  const header = (key: MatrixSortKey, label: string, className = '', title?: string) => (
+    <th className={className} title={title} data-column={key}>
       <button
         type="button"
         className="sort"
@@ -178,8 +190,10 @@ export function RunsPage({ client }: { client: ApiClient }) {
       )}
       <p className="muted small" data-testid="matrix-legend">
         Each task column shows the run's primary score (the task's first metric) with its 95% interval.{' '}
-        <span className="best-mark">★</span> best full run on the task (runs made with --limit are not
-        ranked).
+        <span className="best-mark">★</span> the full run significantly better than every other full run on
+        the task, as <code>assay compare</code> tests each pair (paired test on the sample logs, else the 95%
+        interval of the difference); ties and differences within the noise get none, and runs made with
+        --limit are not ranked.{starData.state === 'error' && ` Ranking failed: ${starData.message}`}
         {baselineId ? (
           <>
             {' '}
@@ -194,15 +208,10 @@ export function RunsPage({ client }: { client: ApiClient }) {
         )}
       </p>
       <div className="matrix-scroll">
-        <table className="data matrix" data-testid="runs-table">
+        <table className="data matrix" data-testid="runs-table" data-stars={starData.state}>
           <thead>
             <tr>
-              <th>Select</th>
-              {header('model', 'Model')}
-              {header('tasks', 'Tasks')}
-              {header('date', 'Date')}
-              {header('gitHash', 'Git hash')}
-              {header('partial', 'Partial')}
+              {header('model', 'Run', 'run-name')}
               {columns.map((column) => (
                 <Fragment key={column.task}>
                   {header(
@@ -211,9 +220,13 @@ export function RunsPage({ client }: { client: ApiClient }) {
                       column.higherIsBetter === null ? '' : column.higherIsBetter ? ' ↑' : ' ↓'
                     }`,
                     'score-column',
+                    starOf(stars, column)?.note,
                   )}
                 </Fragment>
               ))}
+              {header('date', 'Date')}
+              {header('partial', 'Partial')}
+              {header('gitHash', 'Git hash')}
               <th>File</th>
             </tr>
           </thead>
@@ -228,34 +241,44 @@ export function RunsPage({ client }: { client: ApiClient }) {
                     .filter(Boolean)
                     .join(' ')}
                 >
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`select ${run.label}`}
-                      checked={selected.includes(run.id)}
-                      onChange={() => toggle(run.id)}
-                    />
-                    {selected.includes(run.id) && (
-                      <span className="order">{selected.indexOf(run.id) + 1}</span>
-                    )}
-                  </td>
-                  <td>
+                  <td className="run-name" title={`${run.model}${run.modelArgs ? `\n${run.modelArgs}` : ''}`}>
                     {index === 0 && (
                       <div className="group-label small" data-testid="model-group">
                         {group.model} · {group.runs.length} run{group.runs.length === 1 ? '' : 's'}
                       </div>
                     )}
+                    <label className="pick">
+                      <input
+                        type="checkbox"
+                        aria-label={`select ${run.label}`}
+                        checked={selected.includes(run.id)}
+                        onChange={() => toggle(run.id)}
+                      />
+                      {selected.includes(run.id) && (
+                        <span className="order">{selected.indexOf(run.id) + 1}</span>
+                      )}
+                    </label>
                     <a href={href(['run', run.id])} className="model">
-                      {run.model}
+                      {shortModelName(run.model)}
                     </a>
+                    {tellApart.get(run.id) && (
+                      <span className="run-args muted small" data-testid="run-args">
+                        {tellApart.get(run.id)}
+                      </span>
+                    )}
                     {run.id === baselineId && <span className="badge baseline"> baseline</span>}
-                    {run.modelArgs && <div className="muted small">{run.modelArgs}</div>}
                   </td>
-                  <td className="tasks">{run.tasks.join(', ')}</td>
+                  {columns.map((column) => (
+                    <ScoreCell
+                      key={column.task}
+                      run={run}
+                      column={column}
+                      star={starOf(stars, column)}
+                      compare={compare}
+                      baselineId={baselineId}
+                    />
+                  ))}
                   <td className="nowrap">{formatDate(run.date)}</td>
-                  <td>
-                    <code>{run.gitHash ?? '—'}</code>
-                  </td>
                   <td>
                     {run.partial ? (
                       <span className="badge partial">
@@ -265,16 +288,9 @@ export function RunsPage({ client }: { client: ApiClient }) {
                       <span className="muted">full</span>
                     )}
                   </td>
-                  {columns.map((column) => (
-                    <ScoreCell
-                      key={column.task}
-                      run={run}
-                      column={column}
-                      best={best.get(column.task)?.has(run.id) ?? false}
-                      compare={compare}
-                      baselineId={baselineId}
-                    />
-                  ))}
+                  <td>
+                    <code>{run.gitHash ?? '—'}</code>
+                  </td>
                   <td className="muted small">{run.label}</td>
                 </tr>
               )),

@@ -134,7 +134,23 @@ export function SampleDetail({ sample }: { sample: SampleView }) {
   );
 }
 
-export function SamplesPage({ client, id, task }: { client: ApiClient; id: string; task: string }) {
+/** The sample a page's address names: a doc id, and the filter when the log has several. */
+export interface SampleSelection {
+  doc: number;
+  filter?: string;
+}
+
+export function SamplesPage({
+  client,
+  id,
+  task,
+  selection,
+}: {
+  client: ApiClient;
+  id: string;
+  task: string;
+  selection: SampleSelection | null;
+}) {
   const [form, setForm] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const [pages, setPages] = useState<Map<number, SampleView[]>>(new Map());
@@ -147,6 +163,7 @@ export function SamplesPage({ client, id, task }: { client: ApiClient; id: strin
   } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<SampleView | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const generation = useRef(0);
   const requested = useRef(new Set<number>());
 
@@ -209,6 +226,47 @@ export function SamplesPage({ client, id, task }: { client: ApiClient; id: strin
     },
     [loadPage],
   );
+
+  // The selection lives in the page's address (replaced, not pushed: clicking through samples does not
+  // fill the history), so a reload, or coming back from another page, shows the same sample.
+  const select = useCallback(
+    (sample: SampleView, filters: string[]) => {
+      setSelected(sample);
+      const params: Record<string, string> = { doc: String(sample.docId) };
+      if (filters.length > 1) params.filter = sample.filter;
+      window.history.replaceState(window.history.state, '', href(['run', id, 'samples', task], params));
+    },
+    [id, task],
+  );
+
+  // The sample named in the address, else the first sample of the log.
+  const first = pages.get(0)?.[0];
+  const filters = info?.filters;
+  useEffect(() => {
+    if (selected || !filters) return;
+    if (!selection) {
+      if (first) select(first, filters);
+      return;
+    }
+    let live = true;
+    client.samples(id, task, { offset: 0, limit: 1, doc: selection.doc, filter: selection.filter }).then(
+      (result) => {
+        if (!live) return;
+        const [found] = result.items;
+        if (found) select(found, filters);
+        else {
+          setNotice(
+            `doc ${selection.doc}${selection.filter ? ` (filter ${selection.filter})` : ''} is not in this sample log; showing the first sample`,
+          );
+          if (first) select(first, filters);
+        }
+      },
+      (failure: Error) => live && setError(failure.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, id, task, selection, selected, first, filters, select]);
 
   const rowAt = (index: number): SampleView | undefined =>
     pages.get(Math.floor(index / PAGE))?.[index % PAGE];
@@ -295,6 +353,11 @@ export function SamplesPage({ client, id, task }: { client: ApiClient; id: strin
         </span>
       </div>
       {error && <p className="error">{error}</p>}
+      {notice && (
+        <p className="muted" data-testid="selection-notice">
+          {notice}
+        </p>
+      )}
       <div className="samples-layout">
         <VirtualList
           testId="sample-list"
@@ -311,11 +374,15 @@ export function SamplesPage({ client, id, task }: { client: ApiClient; id: strin
                 className={`sample-row${selected?.line === sample.line ? ' selected' : ''}`}
                 data-doc={sample.docId}
                 data-correct={String(sample.correct)}
-                onClick={() => setSelected(sample)}
+                onClick={() => select(sample, info?.filters ?? [])}
+                title={sample.question}
               >
                 <Verdict correct={sample.correct} />
                 <span className="doc">#{sample.docId}</span>
-                <span className="response">{sample.filteredResponse}</span>
+                <span className="question">{sample.question}</span>
+                <span className="response" title="the model's (filtered) response">
+                  {sample.filteredResponse}
+                </span>
                 <span className="metrics muted">
                   {Object.entries(sample.metrics)
                     .map(([name, value]) => `${name}=${metricText(value)}`)
