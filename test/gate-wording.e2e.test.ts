@@ -22,6 +22,10 @@ const tango = (name: string) => cases.find((entry) => entry.name === name)?.expe
 const f4 = (value: number) => (value > 0 ? `+${value.toFixed(4)}` : value.toFixed(4));
 const repeat = (value: number, times: number) => new Array<number>(times).fill(value);
 
+/** `assay gate` on a pair of runs, in process. */
+const gate = (runs: { a: string; b: string }, ...args: string[]) =>
+  runCliInProcess(['gate', '--baseline', runs.a, '--current', runs.b, ...args]);
+
 let root = '';
 let same = { a: '', b: '' };
 let worse = { a: '', b: '' };
@@ -50,29 +54,13 @@ beforeAll(() => {
 describe('assay gate wording', () => {
   it('pass and fail print the bound that decided, as "lower/upper bound L (one-sided 95%)"', async () => {
     const pass = tango('tango non-inferiority n01=0 n10=0 n=240 margin=0.02');
-    const run = await runCliInProcess([
-      'gate',
-      '--baseline',
-      same.a,
-      '--current',
-      same.b,
-      '--max-drop',
-      '0.02',
-    ]);
+    const run = await gate(same, '--max-drop', '0.02');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain(
       `PASS      quiz (acc, none), n = 240: B − A = 0.0000; lower bound ${f4(pass.bounds_90[0])} (one-sided 95%) > −0.02: non-inferior (p = ${pass.greater.pvalue.toFixed(3)}); test: Tango score test`,
     );
     const fail = tango('tango non-inferiority n01=12 n10=4 n=40 margin=0.005');
-    const failed = await runCliInProcess([
-      'gate',
-      '--baseline',
-      worse.a,
-      '--current',
-      worse.b,
-      '--max-drop',
-      '0.005',
-    ]);
+    const failed = await gate(worse, '--max-drop', '0.005');
     expect(failed.status).toBe(1);
     expect(failed.stdout).toContain(
       `FAIL      quiz (acc, none), n = 40: B − A = -0.2000; upper bound ${f4(fail.bounds_90[1])} (one-sided 95%) < −0.005: significantly worse than the margin (p_adj = ${fail.less.pvalue.toFixed(3)}, Holm)`,
@@ -82,15 +70,7 @@ describe('assay gate wording', () => {
 
   it('undecided: items needed beyond the task, and what would decide it instead, each of which does', async () => {
     const bounds = tango('tango non-inferiority n01=0 n10=0 n=240 margin=0.005').bounds_90;
-    const run = await runCliInProcess([
-      'gate',
-      '--baseline',
-      same.a,
-      '--current',
-      same.b,
-      '--max-drop',
-      '0.005',
-    ]);
+    const run = await gate(same, '--max-drop', '0.005');
     expect(run.status).toBe(3);
     // The smallest 4-decimal margin above −L = 0.018458: 0.0185.
     const wider = Math.ceil(-bounds[0] * 1e4) / 1e4;
@@ -100,40 +80,14 @@ describe('assay gate wording', () => {
     );
     expect(run.stdout).toContain('`assay gate --help` says how a CI job treats exit 3');
     // Each named alternative decides.
-    const widened = await runCliInProcess([
-      'gate',
-      '--baseline',
-      same.a,
-      '--current',
-      same.b,
-      '--max-drop',
-      String(wider),
-    ]);
+    const widened = await gate(same, '--max-drop', String(wider));
     expect(widened.status).toBe(0);
-    const threshold = await runCliInProcess([
-      'gate',
-      '--baseline',
-      same.a,
-      '--current',
-      same.b,
-      '--max-drop',
-      '0.005',
-      '--mode',
-      'threshold',
-    ]);
+    const threshold = await gate(same, '--max-drop', '0.005', '--mode', 'threshold');
     expect(threshold.status).toBe(0);
   });
 
   it('undecided on a limited run: the task has the items, so the line says to run more of them', async () => {
-    const run = await runCliInProcess([
-      'gate',
-      '--baseline',
-      limited.a,
-      '--current',
-      limited.b,
-      '--max-drop',
-      '0.005',
-    ]);
+    const run = await gate(limited, '--max-drop', '0.005');
     expect(run.status).toBe(3);
     expect(run.stdout).toContain(
       'about 894 paired items would decide with 80% power if the true change were the observed one; the task has 1000 docs and these runs scored 240 of them: run more of them (a larger --limit, or none)',

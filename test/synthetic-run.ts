@@ -1,7 +1,7 @@
 /**
  * A run in assay's layout written from per-doc scores: a results file and one sample log per task, `acc`
  * per doc (0/1 or any number), docs paired across runs by their index. For tests that need a pair of runs
- * with known scores, without a model.
+ * with known scores, without a model (and for bench/stats.ts's figures).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +9,8 @@ import path from 'node:path';
 export interface SyntheticRunOptions {
   /** Per task, the docs the task has before any limit (`n-samples.original`); default: the scores given. */
   taskSizes?: Record<string, number>;
+  /** Default `model-<stamp>`. */
+  modelName?: string;
 }
 
 export function writeScoredRun(
@@ -16,9 +18,10 @@ export function writeScoredRun(
   stamp: string,
   scores: Record<string, number[]>,
   options: SyntheticRunOptions = {},
-): void {
+): string[] {
   mkdirSync(directory, { recursive: true });
   const tasks = Object.keys(scores);
+  const files: string[] = [];
   for (const task of tasks) {
     const lines = scores[task].map((acc, doc) => {
       const hash = `${task}-${String(doc).padStart(8, '0')}-`.padEnd(64, '0');
@@ -37,7 +40,9 @@ export function writeScoredRun(
         acc,
       });
     });
-    writeFileSync(path.join(directory, `samples_${task}_${stamp}.jsonl`), `${lines.join('\n')}\n`);
+    const file = path.join(directory, `samples_${task}_${stamp}.jsonl`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    files.push(file);
   }
   const mean = (values: number[]) => values.reduce((x, y) => x + y, 0) / values.length;
   writeFileSync(
@@ -55,7 +60,8 @@ export function writeScoredRun(
           { original: options.taskSizes?.[task] ?? scores[task].length, effective: scores[task].length },
         ]),
       ),
-      model_name: `model-${stamp}`,
+      model_name: options.modelName ?? `model-${stamp}`,
     }),
   );
+  return files;
 }

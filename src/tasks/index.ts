@@ -347,8 +347,7 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
     // A later folder's definition that failed to load would have replaced the earlier one: using the
     // earlier one instead would run a config the user did not ask for, so the name resolves to the
     // failure (the manager's "defined in F, which failed to load") rather than to the built-in.
-    for (const { name } of unreadable)
-      if (name !== undefined && !rootEntries.has(name)) entries.delete(name);
+    for (const { name } of unreadable) if (name !== undefined && !rootEntries.has(name)) entries.delete(name);
   }
   comparisons.save();
   if (options.summarizeOverrides !== false)
