@@ -50,14 +50,26 @@ const even = {
 // scores: 4 items whose scores are not 0/1; B − A = [0.1, 0.2, −0.1, 0.2].
 const scores = { a: [0.5, 0.5, 0.5, 0.5], b: [0.6, 0.7, 0.4, 0.7] };
 
+// six: 20 items, B right on 6 that A got wrong (n01 = 0, n10 = 6).
+const six = {
+  a: [...repeat(0, 6), ...repeat(1, 7), ...repeat(0, 7)],
+  b: [...repeat(1, 6), ...repeat(1, 7), ...repeat(0, 7)],
+};
+
 let dirA = '';
 let dirB = '';
+let adjustedA = '';
+let adjustedB = '';
 beforeAll(() => {
   const root = tempDir('assay-lead-line-');
   dirA = path.join(root, 'a');
   dirB = path.join(root, 'b');
   writeScoredRun(dirA, '2026-01-01T00-00-00.000000', { drop: drop.a, even: even.a, scores: scores.a });
   writeScoredRun(dirB, '2026-01-02T00-00-00.000000', { drop: drop.b, even: even.b, scores: scores.b });
+  adjustedA = path.join(root, 'adjusted-a');
+  adjustedB = path.join(root, 'adjusted-b');
+  writeScoredRun(adjustedA, '2026-01-01T00-00-00.000000', { drop: drop.a, even: even.a, six: six.a });
+  writeScoredRun(adjustedB, '2026-01-02T00-00-00.000000', { drop: drop.b, even: even.b, six: six.b });
 });
 
 /** The three expected lines, each number derived here. */
@@ -181,5 +193,21 @@ describe('assay compare leads with one line per task', () => {
       ])
         expect(row).toHaveProperty(field);
     expect(report.tasks[0].flips.rightToWrong.count).toBe(9);
+  });
+
+  it('says so when the CI excludes 0 but the adjusted p does not clear alpha', async () => {
+    // six: McNemar's exact p = 2/64 = 0.031 < 0.05, so its CI (which inverts the same test) excludes 0;
+    // Holm over drop (2/512), six and even (1): 2·0.031 = 0.0625 ≥ 0.05, no claim.
+    const p = exactMcNemar(0, 6);
+    expect(p).toBe(2 / 64);
+    const run = await runCliInProcess(['compare', adjustedA, adjustedB]);
+    expect(run.status).toBe(0);
+    const line = run.stdout.split('\n').find((text) => text.startsWith('six '));
+    expect(line).toMatch(
+      /^six \(acc, 20 paired items\): B is 30\.0 points above A \(95% CI \+\d+\.\d to \+\d+\.\d\): no detectable difference \(McNemar's exact test, Holm-adjusted p = 0\.063\)/,
+    );
+    expect(line).toContain(
+      `; the CI excludes 0, but p = ${p.toFixed(3)} does not survive Holm's adjustment for 3 tasks`,
+    );
   });
 });
