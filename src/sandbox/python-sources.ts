@@ -9,17 +9,21 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type SandboxPython =
+/** Each file, by its name without `.py`. */
+export const SANDBOX_PYTHON = {
   /** The trusted checker of HumanEval/MBPP-style programs, compiled on the host. */
-  | 'checker'
-  /** Reads the checker's bytecode from stdin and runs it (`python -c`, in the sandbox). */
-  | 'checker_bootstrap'
-  /** Compiles the checker to marshalled bytecode (on the host). */
-  | 'checker_compile'
-  /** Calls f on each input of a JSONL code_exec check (`python -c`, in the sandbox). */
-  | 'io_runner'
-  /** Lists the interpreter's site- and dist-packages folders (on the host). */
-  | 'site_dirs';
+  checker: 'in the sandbox, as bytecode',
+  /** Reads the checker's bytecode from stdin and runs it. */
+  checker_bootstrap: 'in the sandbox, as python -c',
+  /** Compiles the checker to marshalled bytecode. */
+  checker_compile: 'on the host',
+  /** Calls f on each input of a JSONL code_exec check. */
+  io_runner: 'in the sandbox, as python -c',
+  /** Lists the interpreter's site- and dist-packages folders. */
+  site_dirs: 'on the host',
+} as const;
+
+export type SandboxPython = keyof typeof SANDBOX_PYTHON;
 
 const folder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'sandbox');
 const sources = new Map<SandboxPython, string>();
@@ -36,7 +40,9 @@ export function sandboxPython(name: SandboxPython): string {
     try {
       source = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new Error(`assay's sandbox cannot read its Python ${file} (an incomplete install?)`, { cause: error });
+      throw new Error(`assay's sandbox cannot read its Python ${file} (an incomplete install?)`, {
+        cause: error,
+      });
     }
     sources.set(name, source);
   }
