@@ -155,11 +155,11 @@ function interpreterMounts(options: SandboxOptions): string[] {
  */
 export function thirdPartyDirs(options: SandboxOptions): string[] {
   const dirs = new Set<string>();
-  const python = spawnSync(
-    options.python,
-    ['-I', '-S', sandboxPythonPath('site_dirs')],
-    { encoding: 'utf8', timeout: 10_000, env: {} },
-  );
+  const python = spawnSync(options.python, ['-I', '-S', sandboxPythonPath('site_dirs')], {
+    encoding: 'utf8',
+    timeout: 10_000,
+    env: {},
+  });
   for (const dir of (python.stdout ?? '').split('\n')) if (dir.startsWith('/')) dirs.add(dir);
   try {
     dirs.add(path.join(path.dirname(path.dirname(realpathSync(options.node))), 'lib', 'node_modules'));
