@@ -27,14 +27,14 @@ const MAX_WORKERS = 4;
 /**
  * Files run without per-file isolation (`isolate: false`): a worker runs several files in one process and
  * imports shared modules (vitest's runtime, zod, node-llama-cpp, the CLI) once, instead of a fork and a
- * fresh module graph per file. What could leak from one file to the next was audited by grep of the tests:
- * the files that set process.env, call process.chdir, install fake timers, stub globals or modules, leave
- * a spy in place or register signal handlers are listed in `isolated` and keep a process of their own (a
- * new test file that does any of these goes there too); spies that are restored in a `finally` or an
- * `afterEach` (runCliInProcess, the merge refusals, src/cli/main.test.ts's stderr, the leaderboard tests'
- * clock) and process.exitCode saved and restored are fine. Measured on this
- * machine, whole suite at 3 workers: every file isolated but the unit folders 144.5 s wall and 229 s user
- * CPU, all shared but `isolated` 135 s and 204 s.
+ * fresh module graph per file. A file that leaves the process changed runs alone: one that writes
+ * process.env, calls process.chdir, mocks a module or registers a process signal handler (itself or in a
+ * helper under test/ it imports), or installs fake timers, stubs a global or leaves a spy without the call
+ * that undoes it in the same file (vi.useRealTimers, vi.unstubAllGlobals/unstubAllEnvs, mockRestore or
+ * vi.restoreAllMocks), is listed in `isolated` (or `timed`). test/house-rules/isolation.test.ts holds this
+ * list to that rule (test/house-rules/isolation.ts) and names a file that breaks it; process.exitCode saved
+ * and restored is fine. Measured on this machine, whole suite at 3 workers: every file isolated but the
+ * unit folders 144.5 s wall and 229 s user CPU, all shared but `isolated` 135 s and 204 s.
  */
 const isolated = [
   // process.chdir and PYTHONPATH.
@@ -54,6 +54,8 @@ const isolated = [
   'test/python-tasks.e2e.test.ts',
   // process.env: MLFLOW_TRACKING_URI for `assay export` run in this process.
   'test/export-partial.test.ts',
+  // process.env: PYTHONPATH for the worker of the conformance case with an installed scikit-learn.
+  'src/python/bridge.test.ts',
 ];
 
 export default defineConfig({

@@ -6,17 +6,15 @@
  *
  * The "model" here is a toy that learns one arithmetic operation per epoch, so the score visibly climbs.
  */
-import {
-  AssayError,
-  type BackendCapabilities,
-  defineTask,
-  type GenerateRequest,
-  type LoglikelihoodRequest,
-  type ModelBackend,
-  type ModelInfo,
-  type RollingRequest,
-  simpleEvaluate,
-} from 'assay';
+import { AssayError, defineTask, simpleEvaluate } from 'assay';
+import type {
+  BackendCapabilities,
+  GenerateRequest,
+  LoglikelihoodRequest,
+  ModelBackend,
+  ModelInfo,
+  RollingRequest,
+} from 'assay/backend';
 
 interface Problem extends Record<string, unknown> {
   a: number;

@@ -1,83 +1,70 @@
-/** The public API: what a Node user builds on (docs/library.md has a runnable example of each). */
-export { MemoryResponseCache } from './cache/memory-response-cache.js';
-export type { ResponseCache } from './cache/response-cache.js';
+/**
+ * `assay`: run an evaluation, its options, its result and its errors. The package's other faces are
+ * subpaths, each an entry file that only re-exports:
+ *
+ *   assay/backend   the backend spec, its predicates, registerBackend, withResponseCache, scriptedBackend
+ *                   (src/models/index.ts)
+ *   assay/results   the readers of results files, sample logs and leaderboards, and the contract's types
+ *                   (src/results/index.ts)
+ *   assay/compare   paired comparison, the regression gate, the leaderboard diff (src/results/compare/index.ts)
+ *   assay/stats     the statistics (src/stats/index.ts)
+ *   assay/testing   the conformance suites, for vitest (src/testing/index.ts)
+ *
+ * Every type an exported signature names is exported by one of them (test/public-api.test.ts walks the
+ * built .d.ts files). docs/library.md has a runnable example of each.
+ */
+
+// Tasks: `tasks` takes names, files and folders, or task objects (defineTask, or ones a loader made).
+export type { HubDataSource, HubFile } from './data/hub/dataset.js';
+export type { DataFile } from './data/local-dataset.js';
+// Errors: every error a caller can cause, with a stable code.
 export { AssayError, ERROR_CODES, type ErrorCode, type ErrorLocation } from './errors.js';
-export type { Logger, RunEvent, RunListener } from './events.js';
-// The backend spec (v1): the ModelBackend type, its optional capabilities and their predicates.
-export {
-  type Answer,
-  BACKEND_SPECIFICATION_VERSION,
-  type BackendCapabilities,
-  type BackendSpecificationVersion,
-  CAPABILITY_NAMES,
-  type CapabilityName,
-  type ChatMessage,
-  type ChatTemplating,
-  checkBackendSpec,
-  type GeneratedTokens,
-  type GenerateRequest,
-  type Generation,
-  type GenerationLogprobs,
-  type GenerationThinking,
-  hasChatTemplate,
-  hasGenerationLogprobs,
-  hasTokenScoring,
-  hasUsage,
-  isRequestError,
-  type LoglikelihoodRequest,
-  type LoglikelihoodResult,
-  type ModelBackend,
-  type ModelInfo,
-  type ProgressSink,
-  RequestError,
-  type RollingRequest,
-  type TokenizerInfo,
-  type TokenScoring,
-  type TokenWindow,
-  type UsageReporting,
-  type UsageSummary,
-} from './models/backend.js';
-export { withResponseCache } from './models/caching-backend.js';
-export { DummyBackend } from './models/dummy/dummy-backend.js';
-export {
-  type BackendContext,
-  type BackendDefinition,
-  type BuiltInModelName,
-  backendNames,
-  registerBackend,
-  unregisterBackend,
-} from './models/registry.js';
-export type { Tokenizer, TokenizerBackendName, TokenizerIdentity } from './models/tokenizers/tokenizer.js';
-export {
-  type Adjustment,
-  type CompareOptions,
-  type ComparisonRow,
-  compareRuns,
-  type RunComparison,
-} from './results/compare/compare-runs.js';
-export { type ComparisonFormat, renderComparison } from './results/compare/format-comparison.js';
-export {
-  type GateMode,
-  type GateOptions,
-  type GateReport,
-  type GateStatus,
-  type GateTaskResult,
-  gateRuns,
-} from './results/compare/gate.js';
+// The result's parts (the results file and sample lines are `assay/results` types).
+export type { GroupResult, MetricResult, Stderr, TaskResult } from './evaluate/aggregate.js';
+// The options' parts.
+export type { CodeExecutionOptions } from './evaluate/code-stage.js';
+export type { Limit } from './evaluate/limit.js';
+export type { McMode } from './evaluate/mc-generate.js';
+export type { ClusteredSummary, RepeatsSummary } from './evaluate/metric-stats.js';
+export { type PerplexityOptions, PPL_MODES, type PplMode } from './evaluate/perplexity/settings.js';
+export type { TaskPins } from './evaluate/pins.js';
+export type { Seeds } from './evaluate/run-options.js';
+export type { Shard } from './evaluate/shard.js';
+export type { Interval as MetricInterval } from './evaluate/uncertainty.js';
+export type { Logger, OperationUnit, RunEvent, RunListener } from './events.js';
+export type { RunModelSettings } from './models/run-settings.js';
+// Runs: a registered model by name, a backend object the caller holds, the shards of a sharded run.
 export { type MergeOptions, type MergeResult, mergeShards } from './results/merge/merge-shards.js';
-export type { ResultsFile } from './results/results-file.js';
-export type { SampleLine } from './results/samples.js';
-export type { Leaderboard, LeaderboardTask } from './results/schema.js';
-export { makeTable } from './results/table.js';
+export type { WrittenFiles } from './results/output.js';
+export type { RunOutput, RunResult } from './results/run-output.js';
 export {
+  type CommonOptions,
   type EvaluateOptions,
   type EvaluateResult,
   evaluate,
   type SimpleEvaluateOptions,
   simpleEvaluate,
 } from './run/evaluate.js';
-export * as stats from './stats/index.js';
+export type { CreateSandboxOptions } from './sandbox/sandbox.js';
+export type { SandboxLimits } from './sandbox/types.js';
 export type { Doc } from './task-config/doc.js';
-export type { TaskConfig } from './task-config/task-config.js';
-export { defineTask } from './tasks/define-task.js';
-export type { GroupNode, LoadedTask, TaskNode } from './tasks/task.js';
+export type { FilterConfig, FilterStepConfig } from './task-config/filter-config.js';
+export type {
+  DocFunction,
+  DocsFunction,
+  FunctionRef,
+  ProcessResultsFunction,
+} from './task-config/function-ref.js';
+export type { MetricConfig } from './task-config/metric-config.js';
+export type { OutputType } from './task-config/output-type.js';
+export type { ChoiceField, FewshotConfig, TaskConfig, TemplateField } from './task-config/task-config.js';
+export { type DefineTaskOptions, type DocsSource, defineTask } from './tasks/define-task.js';
+export type {
+  AggregateMetricConfig,
+  CustomScoring,
+  GroupConfig,
+  GroupNode,
+  LoadedTask,
+  TaskNode,
+  TaskSource,
+} from './tasks/task.js';

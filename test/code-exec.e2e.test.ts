@@ -5,20 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/sandbox/bubblewrap.js';
 import { sandboxOptions } from '../src/sandbox/sandbox.js';
 import { findOne, repoRoot, runCli, tempDir } from './helpers.js';
+import { requireComponent } from './require-component.js';
 
 const example = path.join(repoRoot, 'examples', 'tasks', 'code-exec.jsonl');
-const probe = probeSandbox(sandboxOptions());
-if (!probe.available) {
-  if (process.env.CI === 'true') {
-    describe('code sandbox', () => {
-      it('is available under CI', () => {
-        throw new Error(`bubblewrap is required under CI=true: ${probe.reason}`);
-      });
-    });
-  } else {
-    console.log('skipped: bubblewrap not installed');
-  }
-}
+const bubblewrap = requireComponent('bubblewrap', probeSandbox(sandboxOptions()));
 
 describe('assay run on code tasks', () => {
   it('refuses an unsafe_code task without --confirm_run_unsafe_code (exit 2)', () => {
@@ -29,7 +19,7 @@ describe('assay run on code tasks', () => {
     );
   });
 
-  it.skipIf(!probe.available)('runs the programs in bubblewrap and records outcomes and isolation', () => {
+  it.skipIf(!bubblewrap)('runs the programs in bubblewrap and records outcomes and isolation', () => {
     const out = tempDir();
     const result = runCli([
       'run',
@@ -58,7 +48,9 @@ describe('assay run on code tasks', () => {
     });
     // Which mechanism held the bound depends on the machine; the manifest names it and says how.
     const { memory } = results.manifest.code_execution;
-    expect(memory.detail.startsWith(memory.mechanism === 'cgroup_v2' ? 'cgroup v2: ' : 'RLIMIT_AS: ')).toBe(true);
+    expect(memory.detail.startsWith(memory.mechanism === 'cgroup_v2' ? 'cgroup v2: ' : 'RLIMIT_AS: ')).toBe(
+      true,
+    );
     expect(['cgroup_v2', 'rlimit_as']).toContain(memory.mechanism);
     const samples = readFileSync(findOne(directory, /^samples_code-exec_.*\.jsonl$/), 'utf8')
       .trim()

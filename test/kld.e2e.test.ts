@@ -6,8 +6,9 @@ import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { loadNativeAddon } from '../src/models/gguf/native-scorer.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
 import { runCli, tempDir } from './helpers.js';
+import { requireComponent } from './require-component.js';
 
-const native = loadNativeAddon();
+const nativeScorer = requireComponent('native scorer', loadNativeAddon().addon !== undefined);
 const directory = tempDir('assay-kld-e2e-');
 const base = path.join(directory, 'base.gguf');
 const half = path.join(directory, 'half.gguf');
@@ -50,7 +51,7 @@ writeFileSync(
 );
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-describe.skipIf(!native.addon)('assay kld (CLI)', () => {
+describe.skipIf(!nativeScorer)('assay kld (CLI)', () => {
   it('--text: prints llama-perplexity’s summary and writes the JSON report', async () => {
     const output = path.join(directory, 'kld.json');
     const result = runCli([

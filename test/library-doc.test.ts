@@ -37,6 +37,7 @@ describe('docs/library.md', () => {
       'toy.ts',
       'runs.ts',
       'registry.ts',
+      'scripted.ts',
       'read.ts',
       'stats.ts',
       'compare.ts',

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { LoglikelihoodRequest, ModelBackend } from '../src/models/backend.js';
 import type { GenerateRequest, RollingRequest } from '../src/models/spec/requests.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
-import { testInterpreters } from './fixtures/python/bridge.conformance.js';
+import { testInterpreters } from './fixtures/python/interpreters.js';
 import { requireComponent } from './require-component.js';
 
 type Json = Record<string, any>;
@@ -53,6 +53,7 @@ class FixedBackend implements ModelBackend {
 
 const interpreters = testInterpreters();
 const present = requireComponent('python3', interpreters.length > 0);
+const lmEval = requireComponent('lm-eval checkout', Boolean(process.env.LM_EVAL_SRC));
 
 /** One assay run of some of the fixture's tasks (each case its own run: one failing stops no other). */
 async function run(tasks: string[]): Promise<Json> {
@@ -119,7 +120,7 @@ describe.skipIf(!present)('lm-eval parity of task configs with Python utils', ()
   });
 });
 
-describe.skipIf(!process.env.LM_EVAL_SRC)('the stored lm-eval output', () => {
+describe.skipIf(!lmEval)('the stored lm-eval output', () => {
   it('is what run_lm_eval.py gives with the lm-eval checkout in LM_EVAL_SRC', () => {
     const run = spawnSync(
       'python3',

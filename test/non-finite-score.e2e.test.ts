@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testInterpreters } from './fixtures/python/bridge.conformance.js';
+import { testInterpreters } from './fixtures/python/interpreters.js';
 import { runCli, tempDir } from './helpers.js';
 import { requireComponent } from './require-component.js';
 

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testInterpreters } from './fixtures/python/bridge.conformance.js';
+import { testInterpreters } from './fixtures/python/interpreters.js';
 import { findOne, runCli, tempDir } from './helpers.js';
 import { requireComponent } from './require-component.js';
 

@@ -12,14 +12,14 @@ import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { testInterpreters } from './fixtures/python/bridge.conformance.js';
+import { testInterpreters } from './fixtures/python/interpreters.js';
 import { bin, findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
 import { requireComponent } from './require-component.js';
 
 type Json = Record<string, any>;
 
 const interpreters = testInterpreters();
-requireComponent('python3', interpreters.length > 0);
+const hasPython = requireComponent('python3', interpreters.length > 0);
 const [python] = [...interpreters].sort((a) => (a === '/usr/bin/python3' ? -1 : 1));
 
 const DOCS = Array.from({ length: 30 }, (_, id) => ({ id, q: `question ${id}`, a: id % 3 ? 'yes' : 'no' }));
@@ -144,7 +144,7 @@ function writeTasks(): string {
 
 const utilsLine = (pattern: string) => UTILS.split('\n').findIndex((text) => text.includes(pattern)) + 1;
 
-describe.skipIf(!python)('Python task code that misbehaves, through the CLI', () => {
+describe.skipIf(!hasPython)('Python task code that misbehaves, through the CLI', () => {
   const dir = writeTasks();
   const run = (tasks: string, extra: string[] = []) => {
     const out = tempDir('assay-python-failures-out-');
@@ -244,7 +244,7 @@ describe.skipIf(!python)('Python task code that misbehaves, through the CLI', ()
   }, 60_000);
 });
 
-describe.skipIf(!python)('task modules that end or outlive the worker', () => {
+describe.skipIf(!hasPython)('task modules that end or outlive the worker', () => {
   it('a module that starts a detached helper at import: assay exits once its results are written', async () => {
     const dir = tempDir('assay-python-helper-');
     const pidFile = path.join(dir, 'helper.pid');
@@ -275,7 +275,8 @@ describe.skipIf(!python)('task modules that end or outlive the worker', () => {
         { encoding: 'utf8', timeout: 45_000, killSignal: 'SIGKILL' },
       );
       expect(result.error).toBeUndefined();
-      expect(result.stderr).toMatch(/^assay: results written to .*\n$/);
+      // Nothing but the request batch's closing progress line (docs/console.md) and the results line.
+      expect(result.stderr).toMatch(/^assay: generate_until \(helper_task\): .*\nassay: results written to .*\n$/);
       expect(result.status).toBe(0);
       expect(readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/)).results.helper_task).toBeDefined();
     } finally {
@@ -331,7 +332,7 @@ describe.skipIf(!python)('task modules that end or outlive the worker', () => {
   });
 });
 
-describe.skipIf(!python)('the content hash of a task whose utils.py imports helper modules', () => {
+describe.skipIf(!hasPython)('the content hash of a task whose utils.py imports helper modules', () => {
   const HELPER = 'PREFIX = "Question: "\n';
 
   function writeHelped(): string {
@@ -402,7 +403,7 @@ describe.skipIf(!python)('the content hash of a task whose utils.py imports help
   });
 });
 
-describe.skipIf(!python)('a lone surrogate in the data', () => {
+describe.skipIf(!hasPython)('a lone surrogate in the data', () => {
   it('gives the same prompt through a Python doc_to_text, a Python process_docs and a template', () => {
     const dir = tempDir('assay-python-surrogate-');
     // JSON's escape for a lone surrogate: valid JSON, and a string no UTF-8 can carry raw.

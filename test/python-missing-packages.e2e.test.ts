@@ -13,14 +13,14 @@ import { describe, expect, it } from 'vitest';
 import { validateTasks } from '../src/evaluate/validate.js';
 import { evaluate } from '../src/run/evaluate.js';
 import { bareInterpreter, canImport } from './fixtures/python/bare-interpreter.js';
-import { testInterpreters } from './fixtures/python/bridge.conformance.js';
+import { testInterpreters } from './fixtures/python/interpreters.js';
 import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
 import { requireComponent } from './require-component.js';
 
 type Json = Record<string, any>;
 
 const interpreters = testInterpreters();
-requireComponent('python3', interpreters.length > 0);
+const hasPython = requireComponent('python3', interpreters.length > 0);
 const [plain] = [...interpreters].sort((a) => (a === '/usr/bin/python3' ? -1 : 1));
 
 // The package no interpreter has until the last test puts a real one on PYTHONPATH.
@@ -140,7 +140,7 @@ async function withPythonPath<T>(site: string | undefined, body: () => Promise<T
   }
 }
 
-describe.skipIf(!plain)('Python task modules that import a missing package', () => {
+describe.skipIf(!hasPython)('Python task modules that import a missing package', () => {
   const dir = writeTasks();
   const env = { PYTHONPATH: '' };
 
@@ -258,7 +258,7 @@ const MC_DOCS = [
   ['cat', 'dog', 'bird', 1],
 ].map(([sol1, sol2, sol3, label], id) => ({ goal: `Question ${id}: which one?`, sol1, sol2, sol3, label }));
 
-describe.skipIf(!plain)('scikit-learn f1_score in a task aggregation, without scikit-learn', () => {
+describe.skipIf(!hasPython)('scikit-learn f1_score in a task aggregation, without scikit-learn', () => {
   it("an aradice-shaped task: the f1 aggregation gives the micro and macro F1 of the model's answers", () => {
     // Without scikit-learn even where it is installed (Debian's python3-sklearn): no site-packages.
     const bare = bareInterpreter(plain as string);

@@ -11,16 +11,17 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AssayError } from '../src/errors.js';
 import { evaluate } from '../src/run/evaluate.js';
-import { testInterpreters } from './fixtures/python/bridge.conformance.js';
+import { testInterpreters } from './fixtures/python/interpreters.js';
 import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
 import { requireComponent } from './require-component.js';
 
 type Json = Record<string, any>;
 
 const interpreters = testInterpreters();
-requireComponent('python3', interpreters.length > 0);
+const hasPython = requireComponent('python3', interpreters.length > 0);
 // The system interpreter first: the plain python3 of a fresh machine.
 const [plain, other] = [...interpreters].sort((a) => (a === '/usr/bin/python3' ? -1 : 1));
+const hasOther = requireComponent('second Python interpreter', other !== undefined);
 
 const MC_UTILS = String.raw`import re
 
@@ -319,7 +320,7 @@ function direct(python: string, dir: string, request: object): Json {
 
 const argmax = (values: number[]) => values.reduce((best, value, i) => (value > values[best] ? i : best), 0);
 
-describe.skipIf(!plain)('Python tasks end to end, through the CLI', () => {
+describe.skipIf(!hasPython)('Python tasks end to end, through the CLI', () => {
   const dir = writeTasks();
   const out = tempDir();
   const args = [
@@ -433,7 +434,7 @@ describe.skipIf(!plain)('Python tasks end to end, through the CLI', () => {
     expect(typeof results.stats.pygen['pair,first_word'].bootstrap.stderr).toBe('number');
   });
 
-  it.skipIf(!other)('another interpreter gives byte-identical sample logs (determinism)', () => {
+  it.skipIf(!hasOther)('another interpreter gives byte-identical sample logs (determinism)', () => {
     const second = runCli([...args, '--output_path', path.join(out, 'other')], {
       env: { ASSAY_PYTHON: other },
     });

@@ -8,6 +8,7 @@ import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
 import { sentencePieceLlamaGguf } from './fixtures/sentencepiece-gguf.js';
 import { bin, readJson, readJsonl, runCli, tempDir } from './helpers.js';
+import { requireComponent, sharedFile } from './require-component.js';
 
 const directory = tempDir('assay-serve-e2e-');
 const modelPath = path.join(directory, 'tiny.gguf');
@@ -69,10 +70,9 @@ async function serve(model: string, name: string): Promise<{ url: string; child:
 
 const TASKS = ['examples/tasks/story-cloze/story_cloze_mini.yaml', 'test/fixtures/serve/arc_mini.yaml'];
 
-/** stories260K, where the shared models folder sits beside this checkout (or beside its worktree folder). */
-const STORIES = ['..', path.join('..', '..')]
-  .map((up) => path.resolve(process.cwd(), up, 'shared', 'models', 'stories260K.gguf'))
-  .find((file) => existsSync(file));
+/** stories260K, where the shared models folder is there; the generated model stands in either way. */
+const STORIES = sharedFile('models', 'stories260K.gguf');
+const stories = requireComponent('stories260K', existsSync(STORIES));
 
 const spmDirectory = tempDir('assay-serve-e2e-spm-');
 const spmModel = path.join(spmDirectory, 'spm.gguf');
@@ -113,10 +113,8 @@ function resultsOf(out: string): Record<string, unknown> {
 
 const models = [
   { label: 'a generated GGUF with a SentencePiece-like vocabulary', file: spmModel, name: 'spm' },
-  ...(STORIES ? [{ label: 'stories260K', file: STORIES, name: 'stories260K' }] : []),
+  ...(stories ? [{ label: 'stories260K', file: STORIES, name: 'stories260K' }] : []),
 ];
-if (!STORIES)
-  console.log('skipped: stories260K.gguf is absent (../shared/models); the generated model stands in');
 
 describe.each(models)('assay serve + assay run through the real CLI, on $label', ({ file, name }) => {
   let server: { url: string; child: ChildProcess };

@@ -30,15 +30,11 @@ import { spmFromVocab, type TokenizerFixture, writeTokenizerFolder } from './fix
 import { startVllmStandIn, type VllmStandIn } from './fixtures/vllm-stand-in.js';
 import { tempDir } from './helpers.js';
 import { type FakeHub, startFakeHub } from './hub/fake-hub.js';
+import { requireComponent, sharedFile } from './require-component.js';
 
 const work = tempDir('assay-special-tokens-');
-// ../shared/models beside the checkout (a worktree under ../wt/ looks one level further up).
-const STORIES =
-  [path.resolve(process.cwd(), '..', 'shared'), path.resolve(process.cwd(), '..', '..', 'shared')]
-    .map((folder) => path.join(folder, 'models', 'stories260K.gguf'))
-    .find((file) => existsSync(file)) ??
-  path.resolve(process.cwd(), '..', 'shared', 'models', 'stories260K.gguf');
-const storiesPresent = existsSync(STORIES);
+const STORIES = sharedFile('models', 'stories260K.gguf');
+const storiesPresent = requireComponent('stories260K', existsSync(STORIES));
 
 type Scorer = Pick<GgufBackend, 'tokenize' | 'scoreTokenWindows'>;
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);

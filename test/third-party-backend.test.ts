@@ -1,21 +1,20 @@
 /**
- * A third-party backend written only against the package's exports, `assay` and `assay/testing`, as a
- * user imports them (they resolve to the built dist/: `npm run build` first): it passes the backend
- * conformance suite, alone and behind the response cache, registers by name, and runs through `evaluate`.
+ * A third-party backend written only against the package's exports, `assay`, `assay/backend` and
+ * `assay/testing`, as a user imports them (they resolve to the built dist/: `npm run build` first): it
+ * passes the backend conformance suite, alone and behind the response cache, registers by name, and runs
+ * through `evaluate`.
  * Expected scores come from the bigram table itself, not from assay.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { AssayError, defineTask, evaluate } from 'assay';
 import {
-  AssayError,
   backendNames,
-  defineTask,
-  evaluate,
   MemoryResponseCache,
   registerBackend,
   unregisterBackend,
   withResponseCache,
-} from 'assay';
+} from 'assay/backend';
 import { runBackendConformance } from 'assay/testing';
 import { describe, expect, it } from 'vitest';
 import { BigramBackend, bigramTable } from './fixtures/third-party-backend.js';

@@ -7,23 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/index.js';
 import { CHROMIUM, chromiumInstalled, launchChromium } from './chromium.js';
 import { bin, findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './helpers.js';
+import { requireComponent } from './require-component.js';
 import { copyRun, discordant, exactMcNemarP, perfect, withoutSamples } from './viewer-runs.js';
 
 const artifacts = path.join(repoRoot, 'test-artifacts', 'viewer');
 const fixtureTask = path.join(repoRoot, 'test/fixtures/viewer/colours.yaml');
-const haveChromium = chromiumInstalled();
-
-if (!haveChromium) {
-  if (process.env.CI === 'true') {
-    describe('viewer in a browser', () => {
-      it('needs chromium under CI', () => {
-        throw new Error(`chromium not installed at ${CHROMIUM}: .ci/run installs Debian's chromium`);
-      });
-    });
-  } else {
-    process.stdout.write('skipped: chromium not installed\n');
-  }
-}
+const haveChromium = requireComponent('chromium', {
+  available: chromiumInstalled(),
+  reason: `none at ${CHROMIUM}`,
+});
 
 type Sample = Record<string, any>;
 

@@ -14,7 +14,7 @@ import type {
   ModelBackend,
   ModelInfo,
   RollingRequest,
-} from 'assay';
+} from 'assay/backend';
 
 /** A generation-only adapter: `answer` maps one prompt to one reply. */
 abstract class GenerationAdapter implements ModelBackend {

@@ -3,7 +3,7 @@ import type { RunEvent, RunListener } from '../events.js';
 import type { ExportRequest } from '../export/export-run.js';
 import { hubSettingsFromArgs } from '../export/hub-settings.js';
 import type { ResultsFile } from '../results/results-file.js';
-import { type EvaluateOptions, evaluate } from '../run/evaluate.js';
+import { type EvaluateOptions, evaluateWithPlans } from '../run/evaluate.js';
 import { buildTaskIndex } from '../tasks/index.js';
 import { readConfigFile } from './config-file.js';
 import type { TableStyle } from './console-flags.js';
@@ -279,7 +279,7 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
       banner,
       ...evaluateOptions
     } = options;
-    const result = await evaluate({
+    const { result, plans } = await evaluateWithPlans({
       ...evaluateOptions,
       listener,
       logger: { warn: (message) => listener({ type: 'warning', message }) },
@@ -288,7 +288,7 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
     drawn.stop();
     const { results } = result;
     if (options.writeOut) {
-      for (const plan of result.plans) {
+      for (const plan of plans) {
         const first = plan.docs[0];
         if (!first) continue;
         const args = first.instances[0]?.args;

@@ -111,6 +111,24 @@ describe('CSV data as pandas and Arrow type it', () => {
   });
 });
 
+describe('CSV numbers as pandas parses them (red team)', () => {
+  // Expected: pandas 3.0.6 + pyarrow 25.0.1 run on this file in a venv, as datasets' csv builder reads it:
+  //   pa.Table.from_pandas(pd.read_csv(f), preserve_index=False).to_pylist()
+  // → schema [int64, double, int64]: pandas' number parser skips blanks around a number and reads
+  // inf / -inf / Infinity as floats, so these columns are numeric (a template prints 3.0 and inf, not 3).
+  it('reads numbers with blanks around them as numbers, and inf/-inf/Infinity as floats', async () => {
+    expect(await read('r.csv', 'a,b,c\n 5 ,inf,\t7\n6,-inf,8\n5 ,Infinity,9\n', 'csv')).toEqual([
+      "{'a': 5, 'b': inf, 'c': 7}",
+      "{'a': 6, 'b': -inf, 'c': 8}",
+      "{'a': 5, 'b': inf, 'c': 9}",
+    ]);
+  });
+
+  it('makes an int column a float column when it also holds inf', async () => {
+    expect(await read('s.csv', 'f\ninf\n3\n', 'csv')).toEqual(["{'f': inf}", "{'f': 3.0}"]);
+  });
+});
+
 describe('parquet data by its physical types', () => {
   it('keeps integral values of a DOUBLE column (and of a list of DOUBLE) floats', async () => {
     const file = writeParquet([

@@ -139,6 +139,11 @@ function checkRow(file: string, row: unknown, position: number, line?: number): 
 
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const INTEGER = /^[-+]?\d+$/;
+/** pandas' parser reads these (any case) as infinities: `inf`, `Infinity`, signed or not (parsers.pyx). */
+const INFINITY = /^([-+]?)(inf|infinity)$/i;
+/** pandas' number parsers skip ASCII blanks around a number (str_to_int64, xstrtod); a string keeps them. */
+const BLANKS = /^[ \t\n\r\v\f]+|[ \t\n\r\v\f]+$/g;
+const numeric = (value: string) => value.replace(BLANKS, '');
 
 async function readCsv(file: string): Promise<Doc[]> {
   // Loaded on the first CSV file, not at start-up (10 modules a JSON or parquet task never uses).
@@ -168,9 +173,10 @@ async function readCsv(file: string): Promise<Doc[]> {
     const values = all.filter((value) => !CSV_MISSING.has(value));
     if (values.length === 0) continue;
     const missing = values.length < all.length;
-    if (values.every((value) => INTEGER.test(value)))
-      converters.set(column, missing ? csvFloat : (value) => Number.parseInt(value, 10));
-    else if (values.every((value) => NUMBER.test(value))) converters.set(column, csvFloat);
+    if (values.every((value) => INTEGER.test(numeric(value))))
+      converters.set(column, missing ? csvFloat : (value) => Number.parseInt(numeric(value), 10));
+    else if (values.every((value) => NUMBER.test(numeric(value)) || INFINITY.test(value)))
+      converters.set(column, csvFloat);
     else if (values.every((value) => CSV_TRUE.has(value) || CSV_FALSE.has(value))) {
       converters.set(column, (value) => CSV_TRUE.has(value));
     }
@@ -213,7 +219,9 @@ const CSV_FALSE = new Set(['False', 'FALSE', 'false']);
 
 /** A value of a float64 column: a Python float, integral or not. */
 function csvFloat(value: string): number | PythonFloat {
-  const number = Number(value);
+  const infinity = INFINITY.exec(value);
+  if (infinity) return infinity[1] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  const number = Number(numeric(value));
   return Number.isInteger(number) ? new PythonFloat(number) : number;
 }
 

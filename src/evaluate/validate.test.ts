@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testInterpreters } from '../../test/fixtures/python/bridge.conformance.js';
+import { testInterpreters } from '../../test/fixtures/python/interpreters.js';
 import { requireComponent } from '../../test/require-component.js';
 import { clearYamlCache } from '../tasks/yaml-loader.js';
 import { type ValidationRecord, validateTasks } from './validate.js';
@@ -86,9 +86,9 @@ const byName = (records: ValidationRecord[]) =>
   Object.fromEntries(records.map((record) => [record.name, record]));
 
 const interpreters = testInterpreters();
-requireComponent('python3', interpreters.length > 0);
+const hasPython = requireComponent('python3', interpreters.length > 0);
 
-describe.skipIf(interpreters.length === 0)('validateTasks without data', () => {
+describe.skipIf(!hasPython)('validateTasks without data', () => {
   it('reports every task, group and tag; Python functions are imported and looked up as a run would', async () => {
     const report = await validateTasks({
       includePath: [dir],
@@ -160,7 +160,7 @@ describe.skipIf(interpreters.length === 0)('validateTasks without data', () => {
   });
 });
 
-describe.skipIf(interpreters.length === 0)('validateTasks and a module that ends its interpreter', () => {
+describe.skipIf(!hasPython)('validateTasks and a module that ends its interpreter', () => {
   it('reports that entry with the module it was importing; the entries after it get a new worker', async () => {
     const own = await mkdtemp(path.join(os.tmpdir(), 'assay-validate-kill-'));
     const put = (name: string, text: string) => writeFile(path.join(own, name), text);

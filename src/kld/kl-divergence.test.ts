@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ControlledEvaluateInputItem, Token } from 'node-llama-cpp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { requireComponent } from '../../test/require-component.js';
 import { chunkedWindows } from '../evaluate/perplexity/windows.js';
 import { randomLlamaGguf } from '../models/gguf/llama-model.js';
 import { loadNativeAddon } from '../models/gguf/native-scorer.js';
@@ -12,6 +13,7 @@ import { compareModels, klDivergence } from './kl-divergence.js';
 import { distribution, meanAndError, percentile } from './statistics.js';
 
 const native = loadNativeAddon();
+const nativeScorer = requireComponent('native scorer', native.addon !== undefined);
 const directory = await mkdtemp(path.join(os.tmpdir(), 'assay-kld-'));
 const basePath = path.join(directory, 'base-f32.gguf');
 const halfPath = path.join(directory, 'base-f16.gguf');
@@ -43,7 +45,7 @@ describe('kld statistics', () => {
   });
 });
 
-describe.skipIf(!native.addon)(
+describe.skipIf(!nativeScorer)(
   `assay kld on generated GGUFs${native.addon ? '' : ` (skipped: ${native.addon === undefined ? native.reason : ''})`}`,
   () => {
     it('a model against itself: KL 0 everywhere, same top token always, PPL ratio 1', async () => {

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { AssayError } from '../errors.js';
 import { firstIssue } from './read-run.js';
 import type { SampleLine } from './samples.js';
-import { mergedSampleSchema, pairingSampleSchema } from './schema.js';
+import { mergedSampleSchema, pairingSampleSchema, type ReadSampleLine, sampleLineSchema } from './schema.js';
 
 /** One sample-log line, reduced to what pairing needs. */
 export interface SampleScore {
@@ -108,4 +108,12 @@ export function readSampleScores(file: string): SampleScore[] {
  */
 export function readSampleLog(file: string): SampleLine[] {
   return read(file, mergedSampleSchema).map(({ raw }) => raw as SampleLine);
+}
+
+/**
+ * A sample log's lines as the contract reads them, lm-eval's or assay's (the library's reader, `assay/results`):
+ * every line checked, absent lists defaulted to empty and `filter` to `none`, every other key kept.
+ */
+export function readSamples(file: string): ReadSampleLine[] {
+  return read(file, sampleLineSchema).map(({ sample }) => sample);
 }

@@ -17,13 +17,19 @@ export interface RunOutput {
   samples: Record<string, SampleLine[]>;
 }
 
-/** A run's output with the stage results it came from, as the library returns it. */
-export interface EvaluationOutput extends RunOutput {
+/** A run's output with the scores it came from, as the library returns it: plain data. */
+export interface RunResult extends RunOutput {
+  /** Per task, each metric's value, stderr and interval (what results.json's `results` is written from). */
   taskResults: TaskResult[];
+  /** Per group, its aggregated metrics. */
   groupResults: GroupResult[];
-  plans: TaskPlan[];
   /** Requests that failed and made errored samples; the CLI exits 1 when any did. */
   erroredSamples: number;
+}
+
+/** RunResult with the plans it came from (the CLI's --write_out prints each task's first prompt). */
+export interface EvaluationOutput extends RunResult {
+  plans: TaskPlan[];
 }
 
 /**

@@ -10,6 +10,7 @@ import { checkMcMode, type McMode } from '../evaluate/mc-generate.js';
 import { effectiveNumFewshot } from '../evaluate/num-fewshot.js';
 import type { PerplexityOptions } from '../evaluate/perplexity/settings.js';
 import { checkPins, type TaskPins } from '../evaluate/pins.js';
+import type { TaskPlan } from '../evaluate/plan.js';
 import type { Seeds } from '../evaluate/run-options.js';
 import { modelNameFrom } from '../evaluate/run-record.js';
 import { settleSeeds } from '../evaluate/seeds.js';
@@ -27,7 +28,7 @@ import {
   type WrittenFiles,
   writeOutputs,
 } from '../results/output.js';
-import type { EvaluationOutput } from '../results/run-output.js';
+import type { RunResult } from '../results/run-output.js';
 import { sanitizeModelName } from '../results/write.js';
 import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
@@ -110,8 +111,19 @@ export interface SimpleEvaluateOptions extends CommonOptions {
   modelName?: string;
 }
 
-export interface EvaluateResult extends EvaluationOutput {
+/**
+ * What `evaluate` and `simpleEvaluate` return: plain data (the results file, the sample lines, the scores
+ * they were written from), every part a type the package exports.
+ */
+export interface EvaluateResult extends RunResult {
+  /** The files written, when `outputPath` was given. */
   files?: WrittenFiles;
+}
+
+/** An evaluation with the plans it ran, for the CLI (`--write_out` prints each task's first prompt). */
+export interface PlannedEvaluation {
+  result: EvaluateResult;
+  plans: TaskPlan[];
 }
 
 /** The doc ids per task, as given (a library caller's object is checked here; the CLI reads files). */
@@ -306,7 +318,7 @@ async function run(
   label: { model: string; modelArgs: Record<string, unknown> | string },
   options: CommonOptions,
   prepared: PreparedRun,
-): Promise<EvaluateResult> {
+): Promise<PlannedEvaluation> {
   // What prepareRun settled goes to the evaluation as it is (its fields are RunOptions' own).
   const { nodes, stages, ...settled } = prepared;
   const { shard, samples, applyChatTemplate } = settled;
@@ -334,7 +346,7 @@ async function run(
     perplexity: options.perplexity,
     maxLatencyS: options.maxLatencyS,
   }).finally(() => closePrepared(prepared));
-  const output = runOutput(evaluated);
+  const { plans, ...output } = runOutput(evaluated);
   let files: WrittenFiles | undefined;
   if (options.outputPath) {
     options.listener?.({ type: 'phase', phase: 'writing' });
@@ -344,18 +356,23 @@ async function run(
       includePerExample: options.includePerExample ?? false,
     });
   }
-  return { ...output, files };
+  return { result: { ...output, files }, plans };
 }
 
 /**
- * What `assay run` calls: creates the backend by name, evaluates, and writes outputs when asked. Work
- * reached lazily below the options (Hub downloads, process_docs) reports to `listener` too.
+ * Creates the backend by name, evaluates, and writes outputs when asked. Work reached lazily below the
+ * options (Hub downloads, process_docs) reports to `listener` too.
  */
 export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult> {
+  return (await evaluateWithPlans(options)).result;
+}
+
+/** `evaluate` with the plans it ran: what `assay run` calls. */
+export async function evaluateWithPlans(options: EvaluateOptions): Promise<PlannedEvaluation> {
   return withListener(options.listener, () => evaluateByName(options));
 }
 
-async function evaluateByName(options: EvaluateOptions): Promise<EvaluateResult> {
+async function evaluateByName(options: EvaluateOptions): Promise<PlannedEvaluation> {
   if ((options.logSamples || options.predictOnly) && !options.outputPath) {
     throw new AssayError('bad_option', '`outputPath` is required with `logSamples` or `predictOnly`', {
       location: { field: 'outputPath' },
@@ -412,7 +429,8 @@ async function evaluateByName(options: EvaluateOptions): Promise<EvaluateResult>
 export async function simpleEvaluate(options: SimpleEvaluateOptions): Promise<EvaluateResult> {
   checkBackendSpec(options.model, options.modelName ?? String(options.model?.name));
   const label = { model: options.modelName ?? options.model.name, modelArgs: {} };
-  return withListener(options.listener, async () =>
-    run(options.model, label, options, await prepareRun(options, modelNameFrom(label.model, {}))),
-  );
+  return withListener(options.listener, async () => {
+    const prepared = await prepareRun(options, modelNameFrom(label.model, {}));
+    return (await run(options.model, label, options, prepared)).result;
+  });
 }

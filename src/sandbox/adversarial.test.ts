@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireComponent } from '../../test/require-component.js';
 import { probeSandbox } from './bubblewrap.js';
 import { runCodeRequest } from './code-score.js';
 import { passAtKRequest } from './code-score-request.js';
@@ -16,18 +17,8 @@ import { CodeSandbox, sandboxOptions } from './sandbox.js';
 import type { CodeOutcome, RunResult } from './types.js';
 
 const probe = probeSandbox(sandboxOptions());
-if (!probe.available) {
-  if (process.env.CI === 'true') {
-    describe('code sandbox', () => {
-      it('is available under CI', () => {
-        throw new Error(`bubblewrap is required under CI=true: ${probe.reason}`);
-      });
-    });
-  } else {
-    console.log('skipped: bubblewrap not installed');
-  }
-}
-const describeSandbox = probe.available ? describe : describe.skip;
+const bubblewrap = requireComponent('bubblewrap', probe);
+const describeSandbox = describe.skipIf(!bubblewrap);
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // A 1 s wall clock ahead of a 2 s CPU limit: a spinning program is stopped by the wall clock, whatever the

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { requireComponent } from '../../test/require-component.js';
 import type { GenerateRequest, ModelBackend } from '../models/backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 import { probeSandbox } from './bubblewrap.js';
@@ -17,18 +18,8 @@ import { CodeSandbox, sandboxOptions, UNSAFE_WARNING } from './sandbox.js';
 import type { Language } from './types.js';
 
 const probe = probeSandbox(sandboxOptions());
-if (!probe.available) {
-  if (process.env.CI === 'true') {
-    describe('code sandbox', () => {
-      it('is available under CI', () => {
-        throw new Error(`bubblewrap is required under CI=true: ${probe.reason}`);
-      });
-    });
-  } else {
-    console.log('skipped: bubblewrap not installed');
-  }
-}
-const describeSandbox = probe.available ? describe : describe.skip;
+const bubblewrap = requireComponent('bubblewrap', probe);
+const describeSandbox = describe.skipIf(!bubblewrap);
 
 const example = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

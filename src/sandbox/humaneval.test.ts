@@ -8,6 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { requireComponent } from '../../test/require-component.js';
 import type { GenerateRequest, ModelBackend } from '../models/backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 import { builtinTasksDir } from '../tasks/index.js';
@@ -15,18 +16,8 @@ import { probeSandbox } from './bubblewrap.js';
 import { sandboxOptions } from './sandbox.js';
 
 const probe = probeSandbox(sandboxOptions());
-if (!probe.available) {
-  if (process.env.CI === 'true') {
-    describe('code sandbox', () => {
-      it('is available under CI', () => {
-        throw new Error(`bubblewrap is required under CI=true: ${probe.reason}`);
-      });
-    });
-  } else {
-    console.log('skipped: bubblewrap not installed');
-  }
-}
-const describeSandbox = probe.available ? describe : describe.skip;
+const bubblewrap = requireComponent('bubblewrap', probe);
+const describeSandbox = describe.skipIf(!bubblewrap);
 
 interface Problem {
   task_id: string;

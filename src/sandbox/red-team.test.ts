@@ -13,6 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireComponent } from '../../test/require-component.js';
 import type { GenerateRequest, ModelBackend } from '../models/backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 import { builtinTasksDir } from '../tasks/index.js';
@@ -20,18 +21,8 @@ import { probeSandbox } from './bubblewrap.js';
 import { sandboxOptions } from './sandbox.js';
 
 const probe = probeSandbox(sandboxOptions());
-if (!probe.available) {
-  if (process.env.CI === 'true') {
-    describe('code sandbox', () => {
-      it('is available under CI', () => {
-        throw new Error(`bubblewrap is required under CI=true: ${probe.reason}`);
-      });
-    });
-  } else {
-    console.log('skipped: bubblewrap not installed');
-  }
-}
-const describeSandbox = probe.available ? describe : describe.skip;
+const bubblewrap = requireComponent('bubblewrap', probe);
+const describeSandbox = describe.skipIf(!bubblewrap);
 
 const MiB = 1024 ** 2;
 /** The per-program memory bound for this suite: small, so that the bombs stay cheap for the machine. */

@@ -1,4 +1,7 @@
-/** The statistics library: per-run stderrs and intervals, paired tests, multiple comparisons, pass@k, power. */
+/**
+ * `assay/stats`, the statistics library: per-run stderrs and intervals, paired tests, multiple
+ * comparisons, pass@k, power. An entry file: it only re-exports.
+ */
 export type { Alternative } from './alternative.js';
 export { binomialTest } from './binomial-test.js';
 export {

@@ -4,9 +4,8 @@
  * key without a value fails the case, so no reference number is silently skipped.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { requireComponent, sharedFile } from '../../test/require-component.js';
 import type { Alternative } from './alternative.js';
 import { binomialTest } from './binomial-test.js';
 import { bcaAcceleration, bcaAdjustedPercentiles } from './bootstrap-interval.js';
@@ -48,8 +47,8 @@ import {
   wilcoxonSignedRank,
 } from './wilcoxon.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const vectorsPath = path.resolve(repoRoot, '../shared/reference/stats_vectors.json');
+const vectorsPath = sharedFile('reference', 'stats_vectors.json');
+const vectors = requireComponent('stats vectors', existsSync(vectorsPath));
 
 // biome-ignore lint/suspicious/noExplicitAny: the reference file is untyped JSON, read per case below
 type Json = any;
@@ -329,18 +328,8 @@ function compare(label: string, actual: Json, expected: Json, tol: number, probl
   }
 }
 
-describe('stats_vectors.json (SciPy/NumPy reference cases)', () => {
-  if (!existsSync(vectorsPath)) {
-    if (process.env.CI === 'true') {
-      it('has the reference vectors', () => {
-        throw new Error(`${vectorsPath} is missing; CI runs must have it`);
-      });
-    } else {
-      it.skip('skipped: ../shared/reference/stats_vectors.json not present', () => {});
-    }
-    return;
-  }
-  const cases: VectorCase[] = JSON.parse(readFileSync(vectorsPath, 'utf8')).cases;
+describe.skipIf(!vectors)('stats_vectors.json (SciPy/NumPy reference cases)', () => {
+  const cases: VectorCase[] = vectors ? JSON.parse(readFileSync(vectorsPath, 'utf8')).cases : [];
 
   it('has a handler for every function in the file', () => {
     const missing = [...new Set(cases.map((c) => c.function))].filter((name) => !(name in handlers));

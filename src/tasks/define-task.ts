@@ -18,7 +18,7 @@ import { hashFiles } from './source-hash.js';
 import type { LoadedTask } from './task.js';
 import { taskDocs } from './task-docs.js';
 
-type DocsSource<D> = D[] | (() => D[] | Promise<D[]>);
+export type DocsSource<D> = D[] | (() => D[] | Promise<D[]>);
 
 export interface DefineTaskOptions<D extends Doc = Doc> {
   name: string;

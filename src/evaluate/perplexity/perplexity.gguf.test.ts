@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ControlledEvaluateInputItem, LlamaModel, Token as LlamaToken } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireComponent, sharedFile } from '../../../test/require-component.js';
 import type { TokenWindow } from '../../models/backend.js';
 import { DummyBackend } from '../../models/dummy/dummy-backend.js';
 import { DEMO_CORPUS } from '../../models/gguf/demo-corpus.js';
@@ -24,8 +25,8 @@ const modelPath = path.join(directory, 'random.gguf');
 await writeFile(modelPath, writeGguf(randomLlamaGguf({ seed: 23 })));
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
-const STORIES = path.resolve(process.cwd(), '..', 'shared', 'models', 'stories260K.gguf');
-const storiesPresent = existsSync(STORIES);
+const STORIES = sharedFile('models', 'stories260K.gguf');
+const storiesPresent = requireComponent('stories260K', existsSync(STORIES));
 
 /**
  * The independent computation: the same file loaded in this process through node-llama-cpp's own

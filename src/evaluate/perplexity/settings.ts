@@ -19,11 +19,12 @@ export interface PerplexityOptions {
 
 /** A mode with every parameter settled. */
 export type PerplexitySettings =
-  | { mode: 'rolling'; source: Source; maxLength: number | null }
-  | { mode: 'strided'; source: Source; maxLength: number; stride: number }
-  | { mode: 'chunked'; source: Source; nCtx: number };
+  | { mode: 'rolling'; source: PerplexitySource; maxLength: number | null }
+  | { mode: 'strided'; source: PerplexitySource; maxLength: number; stride: number }
+  | { mode: 'chunked'; source: PerplexitySource; nCtx: number };
 
-type Source = 'cli' | 'task' | 'default';
+/** Where a perplexity mode came from: the run's option, the task's metadata, or the default. */
+export type PerplexitySource = 'cli' | 'task' | 'default';
 
 const positiveInteger = z.coerce.number().int().positive();
 const optionsSchema = z.object({
@@ -58,7 +59,7 @@ export function chooseOptions(
   cli: PerplexityOptions | undefined,
   metadata: Record<string, unknown> | undefined,
   taskName: string,
-): { options: PerplexityOptions; source: Source } {
+): { options: PerplexityOptions; source: PerplexitySource } {
   if (cli?.mode) return { options: cli, source: 'cli' };
   const own = parsePerplexityOptions(metadata ?? {}, `task ${taskName} metadata`);
   if (own.mode) return { options: { ...own, ...definedOnly(cli) }, source: 'task' };
@@ -88,7 +89,7 @@ export function checkBackendFor(backend: ModelBackend, mode: PplMode, taskName: 
 /** Fills in defaults (the backend's window length; stride = half of it, as HF's example) and checks bounds. */
 export function settle(
   options: PerplexityOptions,
-  source: Source,
+  source: PerplexitySource,
   tokenizer: TokenizerInfo | undefined,
 ): PerplexitySettings {
   const mode = options.mode ?? 'rolling';

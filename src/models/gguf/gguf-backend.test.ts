@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ControlledEvaluateInputItem, LlamaModel, Token as LlamaToken } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireComponent, sharedFile } from '../../../test/require-component.js';
 import { runBackendConformance } from '../../testing/backend-conformance.js';
 import type { GenerateRequest, LoglikelihoodRequest } from '../backend.js';
 import { fileSha256, GgufBackend } from './gguf-backend.js';
@@ -27,8 +28,8 @@ const modelPath = path.join(directory, 'random.gguf');
 await writeFile(modelPath, writeGguf(randomLlamaGguf({ seed: 11, chatTemplate: CHATML })));
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
-const STORIES = path.resolve(process.cwd(), '..', 'shared', 'models', 'stories260K.gguf');
-const storiesPresent = existsSync(STORIES);
+const STORIES = sharedFile('models', 'stories260K.gguf');
+const storiesPresent = requireComponent('stories260K', existsSync(STORIES));
 
 runBackendConformance({
   name: 'gguf (generated 2-layer llama)',

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { requireComponent, sharedFile } from '../../../test/require-component.js';
 import type { LoglikelihoodRequest } from '../backend.js';
 import { GgufBackend } from './gguf-backend.js';
 import { randomLlamaGguf, seededRandom } from './llama-model.js';
@@ -12,11 +13,18 @@ import { type Schedule, scoringInput } from './token-requests.js';
 import { writeGguf } from './writer.js';
 
 const native = loadNativeAddon();
+// Under CI=true the addon must have been built by npm ci's postinstall: a silent fallback would hide a
+// broken build.
+const nativeScorer = requireComponent('native scorer', {
+  available: native.addon !== undefined,
+  reason: native.addon === undefined ? native.reason : undefined,
+});
 const directory = await mkdtemp(path.join(os.tmpdir(), 'assay-native-'));
 const modelPath = path.join(directory, 'random.gguf');
 await writeFile(modelPath, writeGguf(randomLlamaGguf({ seed: 23 })));
 afterAll(() => rm(directory, { recursive: true, force: true }));
-const TINY_32K = path.resolve(process.cwd(), '..', 'shared', 'models', 'llama-2-tiny-random.gguf');
+const TINY_32K = sharedFile('models', 'llama-2-tiny-random.gguf');
+const tiny32k = requireComponent('llama-2-tiny-random', existsSync(TINY_32K));
 
 describe('native scheduling', () => {
   it('shares the context, including its last output, among choices; dedupes identical inputs', () => {
@@ -72,7 +80,7 @@ function randomRequests(seed: number, count: number): LoglikelihoodRequest[] {
   }));
 }
 
-describe.skipIf(!native.addon)(
+describe.skipIf(!nativeScorer)(
   `native scorer against the Map path${native.addon ? '' : ` (skipped: ${native.addon === undefined ? native.reason : ''})`}`,
   () => {
     it('gives the same loglikelihoods, greedy flags and rolling sums as the Map path (1e-4)', async () => {
@@ -172,7 +180,7 @@ describe.skipIf(!native.addon)(
       }
     });
 
-    it.skipIf(!existsSync(TINY_32K))(
+    it.skipIf(!tiny32k)(
       'agrees on the 32K-vocabulary llama-2-tiny-random, and stays finite where the float softmax underflows',
       async () => {
         const nativeBackend = await GgufBackend.create({
@@ -214,8 +222,3 @@ describe.skipIf(!native.addon)(
     );
   },
 );
-
-// On CI the addon must have been built by npm ci's postinstall: a silent fallback would hide a broken build.
-it.runIf(process.env.CI === 'true')('CI built the native scorer', () => {
-  expect(native.addon === undefined ? native.reason : 'loaded').toBe('loaded');
-});

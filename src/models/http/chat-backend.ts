@@ -237,12 +237,17 @@ export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTempla
     if (reasoning === undefined && !hidden && thinkEnd === undefined)
       return { text, logprobs: trimToText(logprobs, text) };
     const length = choice.finish_reason === 'length';
-    // The reasoning was apart from the answer: it ended inside it when no answer followed. Otherwise the
-    // end token tells; the prompt the server rendered is not seen here.
+    // The reasoning was apart from the answer (a reasoning field): it ended inside it when no answer
+    // followed. Inline thinking (think_end_token given, whether or not the server also counts reasoning
+    // tokens): the end token tells; the prompt the server rendered is not seen here. Hidden reasoning
+    // alone: no answer followed.
     const truncated =
-      reasoning !== undefined || hidden
-        ? length && content.trim() === ''
-        : length && endsInThinking(content, thinkEnd as string, undefined);
+      length &&
+      (reasoning !== undefined
+        ? content.trim() === ''
+        : thinkEnd !== undefined
+          ? endsInThinking(content, thinkEnd, undefined)
+          : content.trim() === '');
     const thinking: GenerationThinking = {
       ...(thinkEnd === undefined ? {} : { raw: content }),
       ...(reasoning === undefined ? {} : { reasoning }),

@@ -9,7 +9,7 @@ import { findExecutable } from '../../sandbox/bubblewrap.js';
 import { pythonJson, pythonSame } from './json-values.js';
 
 const python = findExecutable('python3');
-requireComponent('python3', python !== undefined);
+const hasPython = requireComponent('python3', python !== undefined);
 
 const OLD_SAME = `
 def _assay_same(a, b):
@@ -55,7 +55,7 @@ const VALUES: unknown[] = [
   { b: [true, 1], a: { c: 'd' } },
 ];
 
-describe.skipIf(!python)('Python values', () => {
+describe.skipIf(!hasPython)('Python values', () => {
   it('writes what json.dumps writes for values read from JSON', () => {
     const expected = inPython('print(json.dumps([json.dumps(v) for v in json.load(sys.stdin)]))', VALUES);
     expect(VALUES.map(pythonJson)).toEqual(expected);

@@ -25,7 +25,7 @@ import { startPythonFor } from '../../tasks/python-for-tasks.js';
 import { applyRunMetadata } from '../../tasks/run-metadata.js';
 import { type LoadedTask, type TaskNode, uniqueLeaves } from '../../tasks/task.js';
 import { prepareOutputDirectory, type WrittenFiles, writeOutputs } from '../output.js';
-import { type EvaluationOutput, taskHashes } from '../run-output.js';
+import { type RunResult, taskHashes } from '../run-output.js';
 import type { SampleLine } from '../samples.js';
 import { assembleResults } from './assemble.js';
 import { checkSameRun, loadShardRun, orderedShards, type ShardRun } from './load-shards.js';
@@ -45,7 +45,8 @@ export interface MergeOptions {
   python?: string;
 }
 
-export interface MergeResult extends EvaluationOutput {
+export interface MergeResult extends RunResult {
+  /** The merged run's files. */
   files: WrittenFiles;
   shardCount: number;
 }
@@ -138,7 +139,7 @@ async function mergeLoaded(
   });
   // Last, as a run adds it after building the rest.
   if (Object.keys(perplexity).length) results.perplexity = perplexity;
-  const output: EvaluationOutput = { results, samples, taskResults, groupResults, plans, erroredSamples };
+  const output: RunResult = { results, samples, taskResults, groupResults, erroredSamples };
   options.listener?.({ type: 'phase', phase: 'writing' });
   const files = await writeOutputs(output, {
     outputPath: options.outputPath,

@@ -1,0 +1,38 @@
+/**
+ * The house rules for test files, held over every test file of the repo (read once, about 0.1 s): the
+ * files that leave the process changed are in vitest.config.ts's `isolated` list (isolation.ts), and a
+ * test skips on a missing component only through test/require-component.ts (component-skips.ts). A
+ * failure names the file and line and says what to do.
+ */
+import { expect, it } from 'vitest';
+import { repoRoot } from '../helpers.js';
+import { componentSkipProblemsOf } from './component-skips.js';
+import { isolationProblems, readIsolatedFiles } from './isolation.js';
+import { readTestSources } from './test-sources.js';
+
+const sources = readTestSources(repoRoot);
+
+it('vitest.config.ts isolates every test file that leaves the process changed', () => {
+  expect(isolationProblems(sources, readIsolatedFiles(repoRoot))).toEqual([]);
+});
+
+it('every test skips on a missing component through requireComponent', () => {
+  expect(componentSkipProblemsOf(sources)).toEqual([]);
+});
+
+it('reads the test files the rules are about', () => {
+  // Guards the two checks above against passing because the reader found nothing.
+  const files = new Set(sources.map((source) => source.file));
+  expect(files.has('test/house-rules/test-files.test.ts')).toBe(true);
+  expect(files.has('src/python/bridge.test.ts')).toBe(true);
+  expect(
+    sources
+      .find((source) => source.file === 'src/python/bridge.test.ts')
+      ?.helpers.map((helper) => helper.file),
+  ).toEqual([
+    'test/fixtures/python/bridge-failures.conformance.ts',
+    'test/fixtures/python/bridge.conformance.ts',
+    'test/fixtures/python/interpreters.ts',
+    'test/require-component.ts',
+  ]);
+});
