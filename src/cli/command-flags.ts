@@ -335,7 +335,7 @@ export const KLD_FLAGS = {
 export const EXPORT_FLAGS = {
   to: {
     value: '<target>',
-    help: 'mlflow | hub | wandb (wandb is refused: see the README)',
+    help: 'mlflow | hub | wandb (wandb is refused: see docs/export.md)',
     parse: text,
     required: true,
     field: 'to',

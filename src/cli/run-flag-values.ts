@@ -159,7 +159,7 @@ export const verbosityFlag: Parse<Verbosity> = (raw, flag) => {
 /**
  * lm-eval's `--cache_requests [true|refresh|delete]` caches the Instances it builds. assay's requests
  * are built in milliseconds from the task and its docs, so there is nothing worth caching: the flag is
- * accepted, checked and does nothing (README, "For lm-eval users").
+ * accepted, checked and does nothing (docs/lm-eval.md).
  */
 export const cacheRequestsFlag: Parse<'true' | 'refresh' | 'delete' | 'false'> = (raw, flag) => {
   const value = raw === true ? 'true' : raw === false ? 'false' : String(raw).trim().toLowerCase();
