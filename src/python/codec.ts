@@ -1,8 +1,8 @@
 /**
- * Values crossing the bridge to the Python worker (worker.py): JSON, plus objects tagged `"$py"` for
- * what JSON cannot carry. Python floats come back bit-identical (JSON numbers are their shortest
- * round-trip repr), tuples stay tuples both ways, and objects JSON cannot hold (sets, class instances)
- * stay in Python as handles that can be passed back by reference.
+ * Values crossing the bridge to the Python worker (assay_worker/codec.py): JSON, plus objects tagged
+ * `"$py"` for what JSON cannot carry. Python floats come back bit-identical (JSON numbers are their
+ * shortest round-trip repr), tuples stay tuples both ways, and objects JSON cannot hold (sets, class
+ * instances) stay in Python as handles that can be passed back by reference.
  */
 
 import { parsePythonFloat } from './semantics/format.js';

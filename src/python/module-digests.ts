@@ -1,8 +1,8 @@
 /**
  * The Python modules a task's code is made of: each `!function` module and the task-code modules it
- * imports (worker.py's task_modules: a helper beside utils.py, a module of a sibling task folder; not the
- * interpreter's own library), as the worker found them when the functions were bound. A task's content
- * hash covers them, so editing a helper changes it as editing utils.py does.
+ * imports (the worker's task_modules.py: a helper beside utils.py, a module of a sibling task folder;
+ * not the interpreter's own library), as the worker found them when the functions were bound. A task's
+ * content hash covers them, so editing a helper changes it as editing utils.py does.
  */
 import { fileSha256 } from '../util/file-digest.js';
 import { collectPythonRefs, type ModuleDigest } from './python-ref.js';

@@ -393,7 +393,7 @@ export class PythonRuntime implements PythonBinding {
    * `metrics` names the metrics the task aggregates. One of them that some item returns and another does
    * not makes the other an errored sample: lm-eval would average over the docs that have it, and the doc
    * would vanish from the metric without a word. (A metric no item returns is absent, as in lm-eval.)
-   * A value that is NaN or infinite is an errored sample too (worker.py).
+   * A value that is NaN or infinite is an errored sample too (assay_worker/failures.py).
    */
   async processResults(
     ref: PythonFunctionRef,
@@ -579,7 +579,7 @@ function loadSpec(ref: PythonFunctionRef): Record<string, unknown> {
   return { module: ref.module, name: ref.name };
 }
 
-/** Exceptions that are task code trying to end the process (worker.py turns os._exit into ProcessExit). */
+/** Exceptions that are task code trying to end the process (the worker turns os._exit into ProcessExit). */
 const EXITS = new Set(['SystemExit', 'ProcessExit']);
 
 async function bindError(ref: PythonFunctionRef, failure: PythonFailure, task?: string): Promise<AssayError> {

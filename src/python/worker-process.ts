@@ -81,15 +81,15 @@ export class PythonCallError extends Error {
 interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
-  /** The parts of a reply's list received so far (worker.py's Parts), each decoded as it came. */
+  /** The parts of a reply's list received so far (the worker's Parts, frames.py), each decoded as it came. */
   parts?: unknown[][];
   /** The entry a `load` request is at (the worker says so before each import). */
   at?: number;
 }
 
 /**
- * Items per part when a request's list goes in parts (see `request`): the same size as worker.py's
- * PART_ITEMS, a few hundred kilobytes of a typical split.
+ * Items per part when a request's list goes in parts (see `request`): the same size as the worker's
+ * PART_ITEMS (assay_worker/frames.py), a few hundred kilobytes of a typical split.
  */
 const PART_ITEMS = 2048;
 
@@ -103,7 +103,10 @@ export interface StartOptions {
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** worker.py ships in the package's src/python/ and is read from there by both src/ and dist/ builds. */
+/**
+ * worker.py, the worker's entry point, ships in the package's src/python/ with the assay_worker package
+ * beside it, and is started from there by both src/ and dist/ builds.
+ */
 export function workerScript(): string {
   const script = path.join(packageRoot, 'src', 'python', 'worker.py');
   if (!existsSync(script)) throw new Error(`assay's Python worker is missing: ${script}`);

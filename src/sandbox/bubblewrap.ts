@@ -6,9 +6,9 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, closeSync, constants, existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { JAVASCRIPT_IO_RUNNER, PYTHON_IO_RUNNER } from './io-runners.js';
+import { JAVASCRIPT_IO_RUNNER } from './io-runners.js';
 import { type MemoryPlan, memoryPlan } from './memory.js';
-import { PYTHON_BOOTSTRAP } from './python-checker.js';
+import { sandboxPython, sandboxPythonPath } from './python-sources.js';
 import { type SeccompFilter, seccompDescriptor, seccompProgram, seccompSupported } from './seccomp.js';
 import type { Language, SandboxLimits, SandboxOptions } from './types.js';
 
@@ -82,13 +82,13 @@ export function interpreterArgs(spec: RunSpec, options: SandboxOptions, memory: 
       return [
         ...python,
         '-c',
-        PYTHON_BOOTSTRAP,
+        sandboxPython('checker_bootstrap'),
         String(spec.checkerBytes ?? 0),
         filter,
         String(memory.checkerAs),
       ];
     }
-    if (kind === 'io') return [...python, '-c', PYTHON_IO_RUNNER];
+    if (kind === 'io') return [...python, '-c', sandboxPython('io_runner')];
     return [...python, '-'];
   }
   if (kind === 'check') throw new Error('checked programs are Python');
@@ -155,16 +155,11 @@ function interpreterMounts(options: SandboxOptions): string[] {
  */
 export function thirdPartyDirs(options: SandboxOptions): string[] {
   const dirs = new Set<string>();
-  const python = spawnSync(
-    options.python,
-    [
-      '-I',
-      '-S',
-      '-c',
-      'import site, sys, sysconfig\nv = "python%d.%d" % sys.version_info[:2]\nfor d in site.getsitepackages() + [sysconfig.get_paths()[k] for k in ("purelib", "platlib")] + ["/usr/lib/python3/dist-packages", "/usr/local/lib/%s/dist-packages" % v, "/usr/lib/%s/site-packages" % v, "/usr/local/lib/%s/site-packages" % v, "/usr/lib/%s/dist-packages" % v]:\n    print(d)',
-    ],
-    { encoding: 'utf8', timeout: 10_000, env: {} },
-  );
+  const python = spawnSync(options.python, ['-I', '-S', sandboxPythonPath('site_dirs')], {
+    encoding: 'utf8',
+    timeout: 10_000,
+    env: {},
+  });
   for (const dir of (python.stdout ?? '').split('\n')) if (dir.startsWith('/')) dirs.add(dir);
   try {
     dirs.add(path.join(path.dirname(path.dirname(realpathSync(options.node))), 'lib', 'node_modules'));

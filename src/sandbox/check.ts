@@ -1,6 +1,6 @@
 /**
  * The host's side of a checked program (HumanEval, MBPP): the job the trusted checker reads on its stdin,
- * and the one verdict line it writes to fd 4 (python-checker.ts argues why only it can write there).
+ * and the one verdict line it writes to fd 4 (checker.py argues why only it can write there).
  * Without a verdict the program did not pass, whatever its exit status.
  */
 import { spawnSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
 import { AssayError } from '../errors.js';
 import { classifyRun, clip } from './outcome.js';
-import { PYTHON_CHECKER, PYTHON_COMPILE } from './python-checker.js';
+import { sandboxPython, sandboxPythonPath } from './python-sources.js';
 import type { ChannelRunResult } from './run-program.js';
 import type { CheckedProgram, CodeOutcome, SandboxLimits } from './types.js';
 
@@ -20,8 +20,8 @@ const compiled = new Map<string, Buffer>();
 export function checkerBytecode(python: string): Buffer {
   const known = compiled.get(python);
   if (known) return known;
-  const result = spawnSync(python, ['-I', '-S', '-B', '-c', PYTHON_COMPILE], {
-    input: PYTHON_CHECKER,
+  const result = spawnSync(python, ['-I', '-S', '-B', sandboxPythonPath('checker_compile')], {
+    input: sandboxPython('checker'),
     env: {},
     timeout: 30_000,
     maxBuffer: 16 * 1024 ** 2,

