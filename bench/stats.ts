@@ -12,7 +12,7 @@
  *   inverted permutation test against B − A ± 1.96·SE, 2,000 seeded replications (500 at n = 20).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ import { studentTSf } from '../src/stats/distributions.js';
 import { FastRandom } from '../src/stats/fast-random.js';
 import { pairedPermutationTest } from '../src/stats/permutation-test.js';
 import { DesignSampler, GATE_DESIGNS } from '../test/fixtures/stats/gate-designs.js';
+import { writeScoredRun } from '../test/synthetic-run.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'assay.js');
@@ -55,46 +56,10 @@ export async function writeRun(
   perTask: number,
   accuracy: (task: number, doc: number) => number,
 ): Promise<string[]> {
-  await mkdir(directory, { recursive: true });
-  const stamp = timestamp(stampIndex);
-  const files: string[] = [];
-  const results: Record<string, Record<string, unknown>> = {};
-  for (const task of tasks) results[task] = { alias: task, 'acc,none': 0, 'acc_stderr,none': 0 };
-  for (const [t, task] of tasks.entries()) {
-    const lines: string[] = [];
-    for (let doc = 0; doc < perTask; doc++) {
-      const hash = `${task}-${doc}`.padEnd(64, '0');
-      lines.push(
-        JSON.stringify({
-          doc_id: doc,
-          doc: { question: `q${doc}` },
-          target: '0',
-          arguments: {},
-          resps: [],
-          filtered_resps: [],
-          filter: 'none',
-          metrics: ['acc'],
-          doc_hash: hash,
-          prompt_hash: hash,
-          target_hash: hash,
-          fewshot_ids: [],
-          acc: accuracy(t, doc),
-        }),
-      );
-    }
-    const file = path.join(directory, `samples_${task}_${stamp}.jsonl`);
-    await writeFile(file, `${lines.join('\n')}\n`);
-    files.push(file);
-  }
-  const file = {
-    results,
-    group_subtasks: Object.fromEntries(tasks.map((task) => [task, []])),
-    configs: Object.fromEntries(tasks.map((task) => [task, { task }])),
-    higher_is_better: Object.fromEntries(tasks.map((task) => [task, { acc: true }])),
-    model_name: `synthetic-${stampIndex}`,
-  };
-  await writeFile(path.join(directory, `results_${stamp}.json`), JSON.stringify(file));
-  return files;
+  const scores = Object.fromEntries(
+    tasks.map((task, t) => [task, Array.from({ length: perTask }, (_, doc) => accuracy(t, doc))]),
+  );
+  return writeScoredRun(directory, timestamp(stampIndex), scores, { modelName: `synthetic-${stampIndex}` });
 }
 
 async function compareFigure(report: (line: string) => void): Promise<void> {

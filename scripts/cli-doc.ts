@@ -78,7 +78,7 @@ function flagRows(table: FlagTable): string[] {
     const spec = entry as FlagSpec;
     const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}`;
     const notes = [
-      spec.required ? '**required**' : '',
+      spec.required || spec.requiredInHelp ? '**required**' : '',
       spec.hidden ? '(not in `--help`)' : '',
       spec.configKey === false ? '(not a `--config` key)' : '',
     ].filter(Boolean);

@@ -243,11 +243,18 @@ describe('assay compare', () => {
         'compare_quiz',
         '--format',
         'markdown',
+        // Issue 32: the table and each row's details are the full battery, shown under --verbose.
+        '--verbose',
       ]);
       expect(markdown.status).toBe(0);
       expect(markdown.stdout).toContain('| Task ');
       expect(markdown.stdout).toContain('n = 238 pairs; unpaired 2 in A, 0 in B');
-      const table = await runCliInProcess(['compare', runA, runB]);
+      // The lead line says what pairing left out, without --verbose.
+      const lead = await runCliInProcess(['compare', runA, runB, '--tasks', 'compare_quiz']);
+      expect(lead.stdout).toMatch(
+        /^compare_quiz \(acc, 238 paired items; 2 only in A and 0 only in B left out\): B /m,
+      );
+      const table = await runCliInProcess(['compare', runA, runB, '--verbose']);
       expect(table.status).toBe(0);
       expect(table.stdout).toMatch(/^Task\s+Metric\s+n\s+A\s+B\s+B − A/m);
       expect(table.stdout).toContain('flips A right→B wrong');

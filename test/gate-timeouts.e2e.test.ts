@@ -155,7 +155,8 @@ describe('gate and compare on a run with timed-out docs', () => {
     const refused = await runCliInProcess(['compare', baseline, current]);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('the second run has 4 timed-out docs (late_mc: 4)');
-    const table = await runCliInProcess(['compare', baseline, current, '--timeouts_as', 'skip']);
+    // Issue 32: each row's details are part of the full battery, under --verbose.
+    const table = await runCliInProcess(['compare', baseline, current, '--timeouts_as', 'skip', '--verbose']);
     expect(table.status).toBe(0);
     expect(table.stdout).toContain(
       'Timed-out docs (over the latency cap): 0 in A, 4 in B, left out: the tests cover the docs answered in both runs.',

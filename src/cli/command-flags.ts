@@ -69,7 +69,13 @@ export const MERGE_FLAGS = {
   ...TABLE_FLAGS,
 } satisfies FlagTable;
 
-export const LS_FLAGS = { include_path: includePath } satisfies FlagTable;
+export const LS_FLAGS = {
+  include_path: includePath,
+  overrides: {
+    help: 'list the tasks and groups defined in more than one folder (a built-in task an --include_path folder defines again): the one used, the one replaced, and whether their configs differ',
+    parse: switchFlag,
+  },
+} satisfies FlagTable;
 
 export const VALIDATE_FLAGS = {
   tasks: {
@@ -141,6 +147,10 @@ export const COMPARE_FLAGS = {
     default: 0,
     field: 'seed',
   },
+  verbose: {
+    help: 'after the line per task, every test (paired t, Wilcoxon, permutation, bootstrap), the flips and the per-item correlation, as a table and per row',
+    parse: switchFlag,
+  },
   allow_errors: allowErrors('compare'),
   timeouts_as: timeoutsAs('comparing'),
 } satisfies FlagTable;
@@ -151,13 +161,15 @@ export const GATE_FLAGS = {
     help: 'baseline run (results dir or file with sample logs)',
     parse: text,
     field: 'baseline',
+    requiredInHelp: true,
   },
-  current: { value: '<run>', help: 'current run', parse: text, field: 'current' },
+  current: { value: '<run>', help: 'current run', parse: text, field: 'current', requiredInHelp: true },
   max_drop: {
     value: '<delta>',
     help: 'largest tolerated drop, in metric units (0.005 = half a point of accuracy)',
     parse: number,
     field: 'maxDrop',
+    requiredInHelp: true,
   },
   tasks: runTasks('gate on'),
   metric: metric('gate on'),
@@ -181,25 +193,41 @@ export const GATE_FLAGS = {
   timeouts_as: timeoutsAs('gating'),
 } satisfies FlagTable;
 
+/** `--baseline 0.72` (an accuracy) or `--baseline runs/a` (a run whose samples give it). */
+const accuracyOrRun = (raw: unknown, flag: string): number | string => {
+  const shown = String(raw).trim();
+  return typeof raw === 'number' || (shown !== '' && Number.isFinite(Number(shown)))
+    ? probability(raw, flag)
+    : shown;
+};
+
 export const POWER_FLAGS = {
   baseline: {
-    value: '<accuracy>',
-    help: 'baseline accuracy, e.g. 0.72',
-    parse: probability,
+    value: '<accuracy|run>',
+    help: "baseline accuracy, e.g. 0.72; or a run (results dir or file with sample logs): each task's accuracy and number of items are read from its samples",
+    parse: accuracyOrRun,
     field: 'baseline',
+    requiredInHelp: true,
   },
+  current: {
+    value: '<run>',
+    help: 'with --baseline RUN: a second run; the per-item correlation is measured between the two (items paired by doc_hash)',
+    parse: text,
+  },
+  tasks: { ...runTasks('plan for'), help: 'with --baseline RUN: tasks to plan for (default: every task)' },
+  metric: metric('read'),
   delta: { value: '<difference>', help: 'difference to detect, e.g. 0.01', parse: number, field: 'delta' },
   n: {
     value: '<items>',
-    help: 'number of items (gives the minimum detectable effect)',
+    help: "number of items (gives the minimum detectable effect; with --baseline RUN, default: each task's items)",
     parse: number,
     field: 'n',
   },
   correlation: {
     value: '<rho>',
-    help: 'correlation of per-item correctness between the two models',
+    help: 'correlation r of per-item correctness between the two models: the higher, the more a paired comparison gains; 0.5 is an assumption (two real runs had r = 0.004), --baseline RUN --current RUN measures it',
     parse: number,
-    default: 0.5,
+    defaultHelp: '0.5, or measured from --current',
     field: 'correlation',
   },
   alpha: {
@@ -210,6 +238,7 @@ export const POWER_FLAGS = {
     field: 'alpha',
   },
   power: { value: '<power>', help: 'power', parse: probability, default: 0.8, field: 'power' },
+  timeouts_as: timeoutsAs('reading a run'),
   json: { help: 'print JSON', parse: switchFlag },
 } satisfies FlagTable;
 

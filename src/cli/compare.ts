@@ -1,7 +1,11 @@
 import { AssayError } from '../errors.js';
 import { compareRuns } from '../results/compare/compare-runs.js';
 import { checkErroredRuns } from '../results/compare/errored-runs.js';
-import { type ComparisonFormat, renderComparison } from '../results/compare/format-comparison.js';
+import {
+  type ComparisonFormat,
+  renderComparison,
+  withSummaries,
+} from '../results/compare/format-comparison.js';
 import { renderLeaderboardDiff } from '../results/compare/format-leaderboard-diff.js';
 import { diffLeaderboards, resolveComparison } from '../results/compare/leaderboard-diff.js';
 import { COMPARE_FLAGS } from './command-flags.js';
@@ -14,7 +18,7 @@ export async function compareCommand(
   raw: Record<string, unknown>,
 ): Promise<number> {
   try {
-    const { format, adjust, alpha, seed, tasks, metric, allow_errors, timeouts_as } = parseFlags(
+    const { format, adjust, alpha, seed, tasks, metric, allow_errors, timeouts_as, verbose } = parseFlags(
       COMPARE_FLAGS,
       raw,
     );
@@ -52,11 +56,14 @@ export async function compareCommand(
       seed,
       timeoutsAs: timeouts_as,
     });
-    process.stdout.write(
-      format === 'json'
-        ? `${JSON.stringify(report, null, 2)}\n`
-        : renderComparison(report, format as ComparisonFormat),
-    );
+    if (format === 'json') process.stdout.write(`${JSON.stringify(withSummaries(report), null, 2)}\n`);
+    else {
+      process.stdout.write(renderComparison(report, format, { verbose: verbose === true }));
+      if (verbose !== true)
+        process.stdout.write(
+          `${format === 'markdown' ? '\n' : ''}Every test (paired t, Wilcoxon, permutation, bootstrap), the flips and the per-item correlation: --verbose; every field: --format json.\n`,
+        );
+    }
     return 0;
   } catch (error) {
     return reportError(error);

@@ -42,7 +42,7 @@ export async function gateCommand(raw: Record<string, unknown>): Promise<number>
     else {
       const lines = report.tasks.map(
         (task) =>
-          `${LABEL[task.status].padEnd(9)} ${task.task} (${task.metric}, ${task.filter}), n = ${task.n}: ${task.reason}`,
+          `${LABEL[task.status].padEnd(9)} ${task.task} (${task.metric}, ${task.filter}), n = ${task.n}: ${withFlagNames(task.reason)}`,
       );
       for (const entry of report.skipped) lines.push(`SKIPPED   ${entry.task}: ${entry.reason}`);
       const summary =
@@ -62,8 +62,12 @@ export async function gateCommand(raw: Record<string, unknown>): Promise<number>
         late === 0
           ? ''
           : `; ${late} timed-out docs ${report.timeoutsAs === 'wrong' ? 'counted as wrong' : 'left out: the verdict covers the docs answered in both runs'}`;
+      const undecided =
+        report.status === 'underpowered'
+          ? 'undecided is not evidence of a regression, nor of its absence: `assay gate --help` says how a CI job treats exit 3\n'
+          : '';
       process.stdout.write(
-        `${lines.join('\n')}\n${summary} (mode ${report.mode}, alpha ${report.alpha}${lateNote})\n`,
+        `${lines.join('\n')}\n${summary} (mode ${report.mode}, alpha ${report.alpha}${lateNote})\n${undecided}`,
       );
     }
     return report.exitCode;

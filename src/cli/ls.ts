@@ -1,7 +1,9 @@
-import path from 'node:path';
 import { AssayError } from '../errors.js';
-import { buildTaskIndex } from '../tasks/index.js';
+import { buildTaskIndex, type TaskOverride } from '../tasks/index.js';
+import { LS_FLAGS } from './command-flags.js';
+import { displayPath } from './display-path.js';
 import { reportError, withFlagNames } from './errors.js';
+import { parseFlags } from './option-table.js';
 import { taskSources } from './task-sources.js';
 
 const KINDS = { tasks: 'task', groups: 'group', tags: 'tag' } as const;
@@ -12,24 +14,48 @@ function markdown(headers: string[], rows: string[][]): string {
   return [line(headers), `|${widths.map((w) => '-'.repeat(w)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
+/**
+ * `assay ls tasks --overrides`: every task and group a later folder defines again, which definition is
+ * used, which it replaces, and whether their configs differ (those first).
+ */
+function overridesTable(overrides: readonly TaskOverride[]): string {
+  if (overrides.length === 0) return 'no task or group is defined in more than one folder';
+  const rows = [...overrides]
+    .sort((a, b) => Number(a.sameConfig) - Number(b.sameConfig) || a.name.localeCompare(b.name))
+    .map((override) => [
+      override.name,
+      override.kind,
+      displayPath(override.path),
+      `${displayPath(override.replaced)}${override.builtin ? ' (built-in)' : ''}`,
+      override.sameConfig
+        ? 'same'
+        : `differs${override.differingKeys.length ? `: ${override.differingKeys.join(', ')}` : ''}`,
+    ]);
+  return markdown(['Name', 'Kind', 'Config Location (used)', 'Replaces', 'Config'], rows);
+}
+
 export async function lsCommand(what: string, flags: Record<string, unknown>): Promise<number> {
   try {
     if (!(what in KINDS)) {
       throw new AssayError('bad_option', `assay ls takes tasks, groups or tags, not "${what}"`);
     }
     const kind = KINDS[what as keyof typeof KINDS];
+    const listOverrides = parseFlags(LS_FLAGS, flags).overrides === true;
     const { includePath, indexCacheDir } = taskSources(flags);
     const warnings: string[] = [];
     const index = await buildTaskIndex({
       includePath,
       cacheDir: indexCacheDir,
       logger: { warn: (message) => warnings.push(message) },
+      summarizeOverrides: !listOverrides,
     });
     const entries = [...index.entries.values()].filter((entry) => entry.kind === kind);
     entries.sort((a, b) => a.name.localeCompare(b.name));
-    const relative = (file: string | undefined) => (file ? path.relative(process.cwd(), file) || file : '');
+    const relative = (file: string | undefined) => (file ? displayPath(file) : '');
     let out: string;
-    if (kind === 'task') {
+    if (listOverrides) {
+      out = overridesTable(index.overrides ?? []);
+    } else if (kind === 'task') {
       out = markdown(
         ['Task', 'Config Location', 'Output Type'],
         entries.map((entry) => [

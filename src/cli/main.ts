@@ -103,6 +103,21 @@ function commandPath(command: Command): string {
   return names.length ? names.join(' ') : 'assay';
 }
 
+/** What `assay gate`'s exit codes mean to a CI job (docs/ci-gate.md has a workflow). */
+const GATE_EXIT_CODES = `
+Exit codes, and what a CI job should do with each:
+  0  every task passes: its one-sided 95% lower bound is above -max_drop. Let the change through.
+  1  some task is significantly worse than the margin (Holm-adjusted across tasks). Fail the job.
+  2  bad input: a missing run, no sample logs, an unknown task or metric, errored or timed-out
+     samples (see --allow_errors, --timeouts_as). Fail the job: nothing was gated.
+  3  undecided: these samples cannot tell a drop of max_drop from none. It is not evidence of a
+     regression, nor of its absence. Do not fail the build on it: report it (a warning, a PR comment
+     with --json's report) and let a person decide, or decide it with more items (a task too small
+     for the margin is named with the items it would need), a wider --max_drop, or --mode threshold
+     (no test: fails when the observed drop exceeds the margin, never exits 3). In a shell step:
+       npx assay gate ... ; code=$?; if [ "$code" = 3 ]; then echo "undecided"; exit 0; fi; exit $code
+`;
+
 /** A subcommand whose flags come from its option table, running `handler` from its lazily loaded module. */
 function subcommand(parent: Command, name: string, description: string, table: FlagTable): Command {
   return addFlags(parent.command(name).description(description), table);
@@ -183,15 +198,17 @@ export function buildProgram(): Command {
     'gate',
     'CI regression gate: one-sided non-inferiority test per task; exit 0 pass, 1 worse than the margin, 3 undecided',
     GATE_FLAGS,
-  ).action(async (flags: Record<string, unknown>) => {
-    const { gateCommand } = await import('./gate.js');
-    process.exitCode = await gateCommand(flags);
-  });
+  )
+    .addHelpText('after', GATE_EXIT_CODES)
+    .action(async (flags: Record<string, unknown>) => {
+      const { gateCommand } = await import('./gate.js');
+      process.exitCode = await gateCommand(flags);
+    });
 
   subcommand(
     program,
     'power',
-    'items needed to detect an accuracy difference (--delta), or the minimum detectable effect at --n items',
+    'items needed to detect an accuracy difference (--delta), or the minimum detectable effect at --n items; --baseline may be a run, whose samples give each task its accuracy and items (and with --current RUN, the per-item correlation)',
     POWER_FLAGS,
   ).action(async (flags: Record<string, unknown>) => {
     const { powerCommand } = await import('./power.js');

@@ -28,6 +28,8 @@ export interface FlagSpec<T = unknown> {
   hidden?: boolean;
   /** Commander refuses the command without it (no --config can give it). */
   required?: boolean;
+  /** Required, but checked by the command itself (its message gives an example); help marks it as `required`. */
+  requiredInHelp?: boolean;
   /** False: not a key of --config (the flag that names the config file itself). */
   configKey?: boolean;
 }
@@ -41,12 +43,13 @@ export type FlagValues<T extends FlagTable> = {
   [K in keyof T]: T[K] extends { default: unknown } ? Parsed<T[K]> : Parsed<T[K]> | undefined;
 };
 
-/** A flag's help line, with its default when it has one. */
+/** A flag's help line, marked when it is required, with its default when it has one. */
 function helpText(spec: FlagSpec): string {
-  if (spec.default === undefined && spec.defaultHelp === undefined) return spec.help;
+  const help = spec.required || spec.requiredInHelp ? `${spec.help} (required)` : spec.help;
+  if (spec.default === undefined && spec.defaultHelp === undefined) return help;
   const shown =
     spec.defaultHelp ?? (Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default));
-  return `${spec.help} (default: ${shown})`;
+  return `${help} (default: ${shown})`;
 }
 
 /** Adds the table's flags to a commander command. */

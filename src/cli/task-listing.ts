@@ -1,5 +1,6 @@
 import { renderMarkdown } from '../results/table.js';
 import type { IndexEntry, TaskIndex } from '../tasks/index.js';
+import { displayPath } from './display-path.js';
 
 /** `--tasks list`, `list_groups`, `list_tags`, `list_subtasks`: what lm-eval ≤ 0.4.9 accepted in `--tasks`. */
 export const LISTINGS = {
@@ -16,12 +17,15 @@ export function isListing(tasks: readonly string[] | undefined): ListingName | u
   return Object.hasOwn(LISTINGS, tasks[0]) ? (tasks[0] as ListingName) : undefined;
 }
 
-/** lm-eval's sanitize_path: its own tasks as `lm_eval/tasks/…`, anything else as written. */
+/**
+ * lm-eval's sanitize_path for its own tasks (`lm_eval/tasks/…`); anything else relative to the current
+ * folder, as `assay ls` shows it (lm-eval prints it as written, here an absolute path).
+ */
 function location(file: string | undefined): string {
   if (file === undefined) return '---';
   const marker = 'lm_eval/tasks/';
   const at = file.indexOf(marker);
-  return at >= 0 ? marker + file.slice(file.lastIndexOf(marker) + marker.length) : file;
+  return at >= 0 ? marker + file.slice(file.lastIndexOf(marker) + marker.length) : displayPath(file);
 }
 
 /** Python's sorted() on str: by code point. */

@@ -49,3 +49,24 @@ export interface RootScan {
   /** Other files the scan read (includes outside the root or without a task extension), sorted. */
   read: string[];
 }
+
+/**
+ * A name defined in two roots: the later root's definition replaced the earlier one (a built-in task
+ * replaced by an `--include_path` folder's, say).
+ */
+export interface TaskOverride {
+  name: string;
+  kind: 'task' | 'group';
+  /** The definition used, and its root folder (as given). */
+  path: string;
+  root: string;
+  /** The definition it replaced, and its root folder. */
+  replaced: string;
+  replacedRoot: string;
+  /** The replaced definition is one of assay's built-in tasks. */
+  builtin: boolean;
+  /** Both configs are the same once includes are merged (a `!function` compares by its name). */
+  sameConfig: boolean;
+  /** Top-level keys whose values differ (empty when the files could not be compared key by key). */
+  differingKeys: string[];
+}

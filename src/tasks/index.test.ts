@@ -1,9 +1,12 @@
+import { readdirSync, readFileSync, utimesSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { AssayError } from '../errors.js';
 import { buildTaskIndex } from './index.js';
 import { listTasks } from './list.js';
+import { resolveTasks } from './manager.js';
 import { clearYamlCache } from './yaml-loader.js';
 
 let dir: string;
@@ -69,13 +72,30 @@ describe('buildTaskIndex', () => {
     const early = await write('p1/t.yaml', 'task: t\noutput_type: loglikelihood\n');
     const late = await write('p2/t.yaml', 'task: t\n');
     const warnings: string[] = [];
+    const [p1, p2] = [path.join(dir, 'p1'), path.join(dir, 'p2')];
     const index = await buildTaskIndex({
-      includePath: [path.join(dir, 'p1'), path.join(dir, 'p2')],
+      includePath: [p1, p2],
       builtinDir: false,
       logger: { warn: (m) => warnings.push(m) },
     });
     expect(index.entries.get('t')?.path).toBe(late);
-    expect(warnings).toEqual([`task "t" from ${late} overrides ${early}`]);
+    // Issue 32: one line per pair of folders (the per-override line was one per task, ~90 of them).
+    expect(warnings).toEqual([
+      `1 task of ${p1} is replaced by the version in ${p2}, whose config differs: t; \`assay ls tasks --overrides\` lists them`,
+    ]);
+    expect(index.overrides).toEqual([
+      {
+        name: 't',
+        kind: 'task',
+        path: late,
+        root: p2,
+        replaced: early,
+        replacedRoot: p1,
+        builtin: false,
+        sameConfig: false,
+        differingKeys: ['output_type'],
+      },
+    ]);
   });
 
   it('skips a malformed file with a located warning instead of failing the whole index', async () => {
@@ -96,6 +116,145 @@ describe('buildTaskIndex', () => {
   it('treats a missing include path as empty', async () => {
     const index = await buildTaskIndex({ includePath: [path.join(dir, 'nope')], builtinDir: false });
     expect(index.entries.size).toBe(0);
+  });
+});
+
+describe('overrides of built-in tasks (issue 32)', () => {
+  /** A built-in folder of `count` tasks (`b0`, `b1`, …) with a template, and the include path beside it. */
+  async function folders(count: number) {
+    await write('builtin/_template.yaml', 'output_type: multiple_choice\ndoc_to_text: "Q: {{q}}"\n');
+    for (let i = 0; i < count; i++)
+      await write(
+        `builtin/b${i}.yaml`,
+        `# a copy of lm-eval's b${i}.yaml\ninclude: _template.yaml\ntask: b${i}\nprocess_docs: !function utils.process_docs\nnum_fewshot: 5\n`,
+      );
+    return { builtin: path.join(dir, 'builtin'), include: path.join(dir, 'lm_eval', 'tasks') };
+  }
+  const build = (roots: { builtin: string; include: string }, warnings: string[], cacheDir?: string) =>
+    buildTaskIndex({
+      includePath: [roots.include],
+      builtinDir: roots.builtin,
+      cacheDir,
+      logger: { warn: (m) => warnings.push(m) },
+    });
+
+  it('a definition with the same config (comments, key order, inlined include aside) is silent', async () => {
+    const roots = await folders(1);
+    // The same config, written differently: no include, keys in another order, the same !function.
+    await write(
+      'lm_eval/tasks/b0.yaml',
+      'num_fewshot: 5\ntask: b0\ndoc_to_text: "Q: {{q}}"\noutput_type: multiple_choice\nprocess_docs: !function utils.process_docs\n',
+    );
+    const warnings: string[] = [];
+    const index = await build(roots, warnings);
+    expect(warnings).toEqual([]);
+    expect(index.entries.get('b0')?.path).toBe(path.join(roots.include, 'b0.yaml'));
+    expect(index.overrides?.map((entry) => [entry.name, entry.builtin, entry.sameConfig])).toEqual([
+      ['b0', true, true],
+    ]);
+  });
+
+  it('those that differ are summed up in one line naming them, lm-eval named as such', async () => {
+    const roots = await folders(12);
+    // 10 differ (num_fewshot unset, as lm-eval leaves it), 2 are the same.
+    for (let i = 0; i < 12; i++)
+      await write(
+        `lm_eval/tasks/b${i}.yaml`,
+        `output_type: multiple_choice\ndoc_to_text: "Q: {{q}}"\ntask: b${i}\nprocess_docs: !function utils.process_docs\n${i >= 10 ? 'num_fewshot: 5\n' : ''}`,
+      );
+    const warnings: string[] = [];
+    const index = await build(roots, warnings);
+    expect(warnings).toEqual([
+      "10 built-in tasks are replaced by lm-eval's versions, whose configs differ: b0, b1, b2, b3, b4, b5, b6, b7, … (2 more); `assay ls tasks --overrides` lists them",
+    ]);
+    expect(index.overrides?.filter((entry) => !entry.sameConfig).map((entry) => entry.differingKeys)).toEqual(
+      new Array(10).fill(['num_fewshot']),
+    );
+  });
+
+  it('comparisons are kept in the cache folder while the files they read are unchanged', async () => {
+    const roots = await folders(1);
+    const copy = await write(
+      'lm_eval/tasks/b0.yaml',
+      'include: ../../builtin/_template.yaml\ntask: b0\nprocess_docs: !function utils.process_docs\nnum_fewshot: 5\n',
+    );
+    const cacheDir = path.join(dir, 'cache');
+    // Settled files only are cached (the index cache's rule): their mtimes are set an hour back.
+    const past = new Date(Date.now() - 3_600_000);
+    const settle = (...files: string[]) => {
+      for (const file of files) utimesSync(file, past, past);
+    };
+    const template = path.join(roots.builtin, '_template.yaml');
+    settle(copy, template, path.join(roots.builtin, 'b0.yaml'));
+    const first = await build(roots, [], cacheDir);
+    expect(first.overrides?.[0].sameConfig).toBe(true);
+    const cached = readdirSync(cacheDir).filter((name) => name.startsWith('overrides-'));
+    expect(cached).toHaveLength(1);
+    const record = JSON.parse(readFileSync(path.join(cacheDir, cached[0]), 'utf8'));
+    // Both files and the template they both include.
+    expect(
+      Object.values(record.pairs as Record<string, { files: string[][] }>)[0]
+        .files.map((f) => f[0])
+        .sort(),
+    ).toEqual([copy, template, path.join(roots.builtin, 'b0.yaml')].sort());
+    expect((await build(roots, [], cacheDir)).overrides?.[0].sameConfig).toBe(true);
+    // The shared template changes: both configs change alike, still the same.
+    await write('builtin/_template.yaml', 'output_type: generate_until\ndoc_to_text: "Q: {{q}}"\n');
+    settle(template);
+    clearYamlCache();
+    expect((await build(roots, [], cacheDir)).overrides?.[0].sameConfig).toBe(true);
+    // The copy changes: compared again, and it differs.
+    await write('lm_eval/tasks/b0.yaml', 'include: ../../builtin/_template.yaml\ntask: b0\nnum_fewshot: 5\n');
+    settle(copy);
+    clearYamlCache();
+    const changed = await build(roots, [], cacheDir);
+    expect(changed.overrides?.[0]).toMatchObject({ sameConfig: false, differingKeys: ['process_docs'] });
+  });
+
+  it("an include path's definition that fails to load is that task's error, not the built-in silently", async () => {
+    const roots = await folders(1);
+    const broken = await write('lm_eval/tasks/b0.yaml', 'include: _missing.yaml\ntask: b0\n');
+    const warnings: string[] = [];
+    const index = await build(roots, warnings);
+    expect(index.entries.has('b0')).toBe(false);
+    const error = await resolveTasks(['b0'], { index }).then(
+      () => undefined,
+      (thrown: unknown) => thrown as AssayError,
+    );
+    expect(error?.message).toBe(
+      `task "b0" is defined in ${broken}, which failed to load: include _missing.yaml: cannot read ${path.join(roots.include, '_missing.yaml')}: file not found`,
+    );
+    expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('a task of a large --include_path tree that fails to load', () => {
+  it('is named with its file and reason, from a fresh scan and from the cached one', async () => {
+    const tree = path.join(dir, 'tree');
+    for (let i = 0; i < 60; i++) await write(`tree/sub${i % 3}/t${i}.yaml`, `task: t${i}\n`);
+    const broken = await write('tree/sub0/mine.yaml', 'task: mine\ninclude: _missing_base.yaml\n');
+    // Settled files and folders only are cached: an hour back.
+    const past = new Date(Date.now() - 3_600_000);
+    for (const folder of ['tree', 'tree/sub0', 'tree/sub1', 'tree/sub2'])
+      for (const name of readdirSync(path.join(dir, folder)))
+        utimesSync(path.join(dir, folder, name), past, past);
+    utimesSync(tree, past, past);
+    const cacheDir = path.join(dir, 'cache');
+    const expected = `task "mine" is defined in ${broken}, which failed to load: include _missing_base.yaml: cannot read ${path.join(tree, 'sub0', '_missing_base.yaml')}: file not found`;
+    for (const pass of ['fresh', 'cached']) {
+      clearYamlCache();
+      const error = await resolveTasks(['mine'], {
+        includePath: [tree],
+        builtinDir: false,
+        indexCacheDir: cacheDir,
+      }).then(
+        () => undefined,
+        (thrown: unknown) => thrown as AssayError,
+      );
+      expect([pass, error?.message]).toEqual([pass, expected]);
+      expect(error?.location).toMatchObject({ file: broken, line: 2, task: 'mine' });
+    }
+    expect(readdirSync(cacheDir).filter((name) => !name.startsWith('overrides-'))).toHaveLength(1);
   });
 });
 

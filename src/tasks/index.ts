@@ -15,10 +15,19 @@ import {
   readCachedScan,
   writeCachedScan,
 } from './index-cache.js';
-import type { IndexEntry, IndexRoot, RootScan, SkippedFile } from './index-types.js';
+import type { IndexEntry, IndexRoot, RootScan, SkippedFile, TaskOverride } from './index-types.js';
+import { OverrideComparisons, overrideSummaries } from './overrides.js';
 import { loadYamlSync, locateLoadError, ownMapping, type YamlMapping } from './yaml-loader.js';
 
-export type { EntryFormat, EntryKind, IndexEntry, IndexRoot, RootScan, SkippedFile } from './index-types.js';
+export type {
+  EntryFormat,
+  EntryKind,
+  IndexEntry,
+  IndexRoot,
+  RootScan,
+  SkippedFile,
+  TaskOverride,
+} from './index-types.js';
 
 export interface TaskLogger {
   warn(message: string): void;
@@ -31,6 +40,8 @@ export interface TaskIndex {
    * file itself parses, the name it defines.
    */
   skipped: SkippedFile[];
+  /** Names a later root defined again, with whether the configs differ (absent: none recorded). */
+  overrides?: TaskOverride[];
 }
 
 export interface BuildIndexOptions {
@@ -45,6 +56,11 @@ export interface BuildIndexOptions {
    * is used only while every file it read has the same path, size and mtime.
    */
   cacheDir?: string;
+  /**
+   * Warn once per pair of folders about the overrides whose configs differ (default true); `false` when
+   * the caller lists the overrides itself.
+   */
+  summarizeOverrides?: boolean;
 }
 
 const IGNORED_DIRS = new Set(['node_modules', '.git', '__pycache__', '.ipynb_checkpoints']);
@@ -288,7 +304,15 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
   for (const { file, error } of skipped) options.logger?.warn(`skipping ${file}: ${error.format()}`);
 
   const entries = new Map<string, IndexEntry>();
-  for (const { found } of scans) {
+  /** Each entry's root folder, as given. */
+  const rootOf = new Map<IndexEntry, string>();
+  const overrides: TaskOverride[] = [];
+  const builtinRoot = builtin === false ? undefined : path.resolve(builtin);
+  const comparisons = OverrideComparisons.forRoots(
+    options.cacheDir,
+    unique.map((root) => path.resolve(root.dir)),
+  );
+  for (const [position, { found, skipped: unreadable }] of scans.entries()) {
     // Within one root the first file (in path order) wins; a later root overrides earlier ones.
     const rootEntries = new Map<string, IndexEntry>();
     for (const entry of found) {
@@ -301,13 +325,33 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
       }
       rootEntries.set(entry.name, entry);
     }
+    const root = unique[position].dir;
     for (const [name, entry] of rootEntries) {
       const existing = entries.get(name);
-      if (existing)
-        options.logger?.warn(`${entry.kind} "${name}" from ${entry.path} overrides ${existing.path}`);
+      if (existing && entry.kind !== 'tag') {
+        const replacedRoot = rootOf.get(existing) as string;
+        overrides.push({
+          name,
+          kind: entry.kind,
+          path: entry.path as string,
+          root,
+          replaced: existing.path as string,
+          replacedRoot,
+          builtin: builtinRoot !== undefined && path.resolve(replacedRoot) === builtinRoot,
+          ...comparisons.compare(entry, existing),
+        });
+      }
       entries.set(name, entry);
+      rootOf.set(entry, root);
     }
+    // A later folder's definition that failed to load would have replaced the earlier one: using the
+    // earlier one instead would run a config the user did not ask for, so the name resolves to the
+    // failure (the manager's "defined in F, which failed to load") rather than to the built-in.
+    for (const { name } of unreadable) if (name !== undefined && !rootEntries.has(name)) entries.delete(name);
   }
+  comparisons.save();
+  if (options.summarizeOverrides !== false)
+    for (const line of overrideSummaries(overrides)) options.logger?.warn(line);
 
   const tags = new Map<string, string[]>();
   for (const entry of entries.values()) {
@@ -327,5 +371,5 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
     }
     entries.set(tag, { name: tag, kind: 'tag', tasks: members.sort() });
   }
-  return { entries, skipped };
+  return { entries, skipped, overrides };
 }

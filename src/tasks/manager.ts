@@ -224,7 +224,7 @@ export class TaskNodeBuilder {
     });
     const entries = new Map(this.index.entries);
     for (const [name, entry] of siblings.entries) entries.set(name, entry);
-    this.index = { entries, skipped: this.index.skipped };
+    this.index = { ...this.index, entries };
     this.unreadSiblings.push(...siblings.skipped);
   }
 

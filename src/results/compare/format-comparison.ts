@@ -1,5 +1,9 @@
-/** Text renderings of a RunComparison: an aligned plain-text table or Markdown, each with per-row details. */
+/**
+ * Text renderings of a RunComparison, plain text or Markdown: a line in plain words per row
+ * (format-lead-line.ts), and with `verbose` the aligned table and each row's details.
+ */
 import type { ComparisonRow, RunComparison } from './compare-runs.js';
+import { ADJUSTMENT_NAME, leadLine, leadTerms } from './format-lead-line.js';
 import { formatPValue } from './verdict.js';
 
 export type ComparisonFormat = 'table' | 'markdown';
@@ -125,7 +129,30 @@ function details(row: ComparisonRow, level: number, treatment: RunComparison['ti
   return lines;
 }
 
-export function renderComparison(report: RunComparison, format: ComparisonFormat): string {
+export interface RenderComparisonOptions {
+  /** Every test, the flips and the correlation: the full table and each row's details. */
+  verbose?: boolean;
+}
+
+/** Each row's lead line, as the JSON report carries it (`summary`). */
+export function withSummaries(report: RunComparison): RunComparison & {
+  tasks: Array<ComparisonRow & { summary: string }>;
+  groups: Array<ComparisonRow & { summary: string }>;
+} {
+  const summarize = (rows: ComparisonRow[]) =>
+    rows.map((row) => ({ ...row, summary: leadLine(row, { ...report, familySize: rows.length }) }));
+  return { ...report, tasks: summarize(report.tasks), groups: summarize(report.groups) };
+}
+
+/**
+ * A comparison in plain words first: one line per task and group row, then the terms they use. With
+ * `verbose`, the full battery follows: the table of every row, each row's tests, flips and correlation.
+ */
+export function renderComparison(
+  report: RunComparison,
+  format: ComparisonFormat,
+  options: RenderComparisonOptions = {},
+): string {
   const out: string[] = [];
   const model = (run: RunComparison['runA']) => `${run.resultsFile}${run.model ? ` (${run.model})` : ''}`;
   out.push(`A: ${model(report.runA)}`);
@@ -138,9 +165,19 @@ export function renderComparison(report: RunComparison, format: ComparisonFormat
     out.push(
       `Timed-out docs (over the latency cap): ${late.a} in A, ${late.b} in B, ${report.timeoutsAs === 'wrong' ? 'each counted as wrong' : 'left out: the tests cover the docs answered in both runs'}.`,
     );
-  const label = report.adjustment === 'holm' ? 'Holm' : 'Benjamini-Hochberg';
+  out.push('');
+  const bullet = format === 'markdown' ? '- ' : '';
+  const { tasks, groups } = withSummaries(report);
+  for (const row of [...tasks, ...groups]) out.push(`${bullet}${row.summary}`);
+  for (const entry of report.skipped) out.push(`${bullet}skipped ${entry.task}: ${entry.reason}`);
+  out.push('');
+  // Markdown joins adjacent lines into one paragraph.
+  out.push(leadTerms(report).join(format === 'markdown' ? '\n\n' : '\n'));
+  if (!options.verbose) return `${out.join('\n').trimEnd()}\n`;
+  out.push('');
+  const label = ADJUSTMENT_NAME[report.adjustment];
   out.push(
-    `Samples paired by doc_hash and filter; every difference is B − A. p is the default test (McNemar for 0/1 scores, sign-flip permutation otherwise) and the CI inverts the same test, so it excludes 0 exactly when p < alpha; p_adj is ${label} across the ${report.tasks.length} task rows${report.groups.length ? ` (group rows adjusted separately)` : ''}; the verdicts use p_adj, the CIs are not adjusted. alpha = ${report.alpha}.`,
+    `The full battery. p is the test of each line above (McNemar for 0/1 scores, sign-flip permutation otherwise) and the CI inverts it; p_adj is ${label} across the ${report.tasks.length} task rows${report.groups.length ? ' (group rows adjusted separately)' : ''}; r is the Pearson correlation of the two runs' per-item scores (the higher it is, the more pairing gains over comparing averages); the other tests are shown for reference and do not decide the verdicts. alpha = ${report.alpha}.`,
   );
   out.push('');
   const headers = [
@@ -165,6 +202,5 @@ export function renderComparison(report: RunComparison, format: ComparisonFormat
   out.push('');
   for (const row of [...report.tasks, ...report.groups])
     out.push(...details(row, 1 - report.alpha, report.timeoutsAs), '');
-  for (const entry of report.skipped) out.push(`skipped ${entry.task}: ${entry.reason}`);
   return `${out.join('\n').trimEnd()}\n`;
 }

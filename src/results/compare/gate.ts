@@ -17,7 +17,7 @@
 import { AssayError } from '../../errors.js';
 import { mean } from '../../stats/descriptive.js';
 import { adjustPValues } from '../../stats/p-value-adjustment.js';
-import { loadRun } from '../read-run.js';
+import { type LoadedRun, loadRun } from '../read-run.js';
 import { readSampleScores, type SampleScore } from '../read-samples.js';
 import { NON_INFERIORITY_METHODS, type NonInferiorityMethod, nonInferiority } from './non-inferiority.js';
 import { type PairingOptions, pairScores, type TimeoutTreatment } from './pair-samples.js';
@@ -88,6 +88,42 @@ export interface GateReport {
 
 const f4 = (value: number) => (value > 0 ? `+${value.toFixed(4)}` : value.toFixed(4));
 const bound = (value: number | null) => (value === null ? 'none' : f4(value));
+
+/** The task's docs as the run's results record them (`n-samples`), before any limit. */
+function sizeOf(results: LoadedRun['results'], task: string): number | undefined {
+  return results['n-samples'][task]?.original;
+}
+
+/** Whether the items needed are there to be had: in the task, or beyond it. */
+function itemsNeeded(needed: number, n: number, taskSize: number): string {
+  if (needed > taskSize)
+    return `, more than the ${taskSize} ${taskSize === n ? 'the task has' : 'docs of the task'}`;
+  if (taskSize > n)
+    return `; the task has ${taskSize} docs and these runs scored ${n} of them: run more of them (a larger \`limit\`, or none)`;
+  return '';
+}
+
+/**
+ * What decides a task more items cannot (or no more items are there to be had): a wider margin, which
+ * these samples pass when it is above −lowerBound; the threshold rule, which always decides; repeats,
+ * which shrink each item's noise where answers are sampled.
+ */
+function alternatives(lowerBound: number | null, improvement: number, margin: number): string {
+  const options: string[] = [];
+  if (lowerBound !== null && lowerBound < 0 && Number.isFinite(lowerBound)) {
+    // The smallest 4-decimal margin strictly above −lowerBound: the bound does not depend on the margin.
+    let wider = Math.ceil(-lowerBound * 1e4) / 1e4;
+    if (wider <= -lowerBound) wider += 1e-4;
+    options.push(`a wider margin (these samples pass \`maxDrop\` ${+wider.toFixed(4)} or more)`);
+  }
+  options.push(
+    `\`mode\` threshold (no test: fail only when the observed drop exceeds the margin; here it would ${improvement < -margin ? 'fail' : 'pass'})`,
+  );
+  options.push(
+    "repeats of each item (a task's `repeats`, where answers are sampled: they average out each answer's noise)",
+  );
+  return options.join(', or ');
+}
 
 export function gateRuns(baseline: string, current: string, options: GateOptions): GateReport {
   const alpha = options.alpha ?? 0.05;
@@ -165,24 +201,29 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
           : `${change} is within the margin ${margin} (threshold rule, no test)`;
     } else if (adjusted[i] < alpha) {
       status = 'fail';
-      reason = `${change}; ${level} upper bound ${bound(upperBound)} < −${margin}: significantly worse than the margin (p_adj = ${formatPValue(adjusted[i])}, Holm); test: ${description}`;
+      reason = `${change}; upper bound ${bound(upperBound)} (${level}) < −${margin}: significantly worse than the margin (p_adj = ${formatPValue(adjusted[i])}, Holm); test: ${description}`;
     } else if (pNon < alpha) {
       status = 'pass';
-      reason = `${change}; ${level} lower bound ${bound(lowerBound)} > −${margin}: non-inferior (p = ${formatPValue(pNon)}); test: ${description}`;
+      reason = `${change}; lower bound ${bound(lowerBound)} (${level}) > −${margin}: non-inferior (p = ${formatPValue(pNon)}); test: ${description}`;
     } else {
       status = 'underpowered';
       needed = measured.itemsNeeded;
+      const taskSize = Math.max(measured.n, sizeOf(runB.results, target.task) ?? 0);
       const hint =
         needed !== null
-          ? `about ${needed} paired items would decide with ${Math.round(power * 100)}% power if the true change were the observed one`
+          ? `about ${needed} paired items would decide with ${Math.round(power * 100)}% power if the true change were the observed one${itemsNeeded(needed, measured.n, taskSize)}`
           : measured.lowerBound === null
             ? 'every paired difference is the same and the scores are not in [0, 1], so zero variance is no evidence and no sample size decides'
             : 'no sample size decides when the observed change equals the margin';
       const bounds =
         lowerBound === null
-          ? 'no bounds'
-          : `bounds [${bound(lowerBound)}, ${bound(upperBound)}] include −${margin}`;
-      reason = `${change}; ${level} ${bounds}: cannot decide at n = ${measured.n}; ${hint}; test: ${description}`;
+          ? `${level} bounds: none`
+          : `lower bound ${bound(lowerBound)} (${level}) is not above −${margin}${upperBound === null ? '' : ` and upper bound ${bound(upperBound)} (${level}) is not below it`}`;
+      const deciders =
+        needed === null || needed > taskSize
+          ? `; what would decide it: ${alternatives(lowerBound, measured.improvement, margin)}`
+          : '';
+      reason = `${change}; ${bounds}: cannot decide at n = ${measured.n}; ${hint}${deciders}; test: ${description}`;
     }
     reason += lateNote;
     return {

@@ -12,7 +12,11 @@ export {
   type FlipEntry,
   type RunComparison,
 } from './compare-runs.js';
-export { type ComparisonFormat, renderComparison } from './format-comparison.js';
+export {
+  type ComparisonFormat,
+  type RenderComparisonOptions,
+  renderComparison,
+} from './format-comparison.js';
 export { renderLeaderboardDiff } from './format-leaderboard-diff.js';
 export {
   type GateMode,
