@@ -55,6 +55,8 @@ beforeAll(async () => {
   const modelArgs = (url: string) => ({
     model: 'test',
     base_url: url,
+    // Text prompts: the fake server scores text and has no tokenizer (lm-eval's tokenized_requests=False).
+    tokenized_requests: false,
     num_concurrent: 32,
     max_retries: 1,
     retry_backoff: 0.001,
