@@ -26,7 +26,7 @@ function runArgs(url: string, extra: string[] = []): string[] {
     '--model',
     'local-completions',
     '--model_args',
-    `model=test,base_url=${url},num_concurrent=1`,
+    `model=test,base_url=${url},num_concurrent=1,tokenized_requests=false`,
     '--tasks',
     'examples/tasks/medqa/medqa_mini.yaml',
     ...extra,

@@ -78,6 +78,7 @@ describe('option fields in library messages', () => {
       [`models${path.sep}managed-server${path.sep}server-facts.ts`, "nvidia-smi's flags"],
       [`sandbox${path.sep}bubblewrap.ts`, "bwrap's and prlimit's flags"],
       [`data${path.sep}hub${path.sep}dataset.ts`, 'the `assay data fetch` command to run'],
+      [`tasks${path.sep}overrides.ts`, 'the `assay ls tasks --overrides` command to run'],
       [`view${path.sep}compare.ts`, "the viewer's page, for CLI and library users alike"],
     ]);
     const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter(

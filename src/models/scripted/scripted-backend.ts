@@ -106,7 +106,7 @@ export function scriptedBackend(options: ScriptedBackendOptions): ScriptedBacken
   if (!options.generate && !options.loglikelihood && !options.loglikelihoodRolling) {
     throw new AssayError(
       'bad_option',
-      'scriptedBackend needs a script for at least one of `generate`, `loglikelihood`, `loglikelihoodRolling`',
+      'scriptedBackend needs a script for at least one of its methods: generate, loglikelihood, loglikelihoodRolling',
       { location: { field: 'generate' } },
     );
   }
