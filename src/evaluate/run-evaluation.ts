@@ -2,7 +2,14 @@ import { AssayError } from '../errors.js';
 import type { ModelBackend } from '../models/backend.js';
 import type { TaskNode } from '../tasks/task.js';
 import { uniqueLeaves } from '../tasks/task.js';
-import { aggregateGroup, aggregateTask, allGroups, type GroupResult, type TaskResult } from './aggregate.js';
+import {
+  aggregateGroup,
+  aggregateTask,
+  aggregationSpec,
+  allGroups,
+  type GroupResult,
+  type TaskResult,
+} from './aggregate.js';
 import { runCodeStage } from './code-stage.js';
 import { type ErrorCauses, errorCauses } from './errored-samples.js';
 import { executeRequests, type RequestLatency } from './execute.js';
@@ -125,7 +132,7 @@ export async function runEvaluation(
     perplexity?.annotate(scored);
     scoredTasks.push(scored);
     await runCodeStage(scored, options.codeSandbox, listener);
-    const result = await aggregateTask(scored, {
+    const result = await aggregateTask(scored, aggregationSpec(plan), {
       bootstrapIters: options.bootstrapIters,
       predictOnly: options.predictOnly,
     });

@@ -40,6 +40,13 @@ export interface SampleLine {
   reasoning?: Array<Array<GenerationThinking | null>>;
   /** loglikelihood_rolling tasks: the doc's log-likelihood, token and window counts (see DocPerplexity). */
   ppl_doc?: DocPerplexity;
+  /**
+   * Tasks with `repeats` > 1, docs that scored: per metric, the score of each repeat alone (what the
+   * within-question variance is computed from); see ScoredDoc.repeatScores.
+   */
+  repeat_scores?: Record<string, number[]>;
+  /** Tasks with `cluster_by`: the doc's value of that field, the cluster its scores count in. */
+  cluster_key?: string | number;
   [metric: string]: unknown;
 }
 
@@ -139,6 +146,10 @@ export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
   if (execution) line.execution = execution;
   // Per-doc token and window counts, so `assay merge` can rebuild the perplexity block from the logs.
   if (scored.ppl) line.ppl_doc = scored.ppl;
+  // assay's additive keys: what aggregation reads besides the metric values, so a merge aggregates the
+  // logged values without scoring again.
+  if (scored.repeatScores) line.repeat_scores = scored.repeatScores;
+  if (scored.clusterKey !== undefined) line.cluster_key = scored.clusterKey;
   for (const [name, value] of Object.entries(scored.metrics)) line[name] = value;
   return line;
 }
