@@ -237,6 +237,27 @@ describe('score: lm-eval’s responses → lm-eval’s per-doc filtered response
   });
 });
 
+describe('perplexity stage: returns new scored docs, changes none it was given', () => {
+  it('stages_rolling: each doc’s Σ log p (lm-eval’s response) in a new doc; the scored docs given keep theirs', async () => {
+    const { PerplexityStage } = await import('../src/evaluate/perplexity/stage.js');
+    const planned = await planWithLmEvalResponses('stages_rolling');
+    const backend = fixedBackend();
+    const stage = await PerplexityStage.plan(backend, [planned], undefined);
+    await stage.run(backend);
+    const scored = await scoreTask(planned, false);
+    const before = structuredClone([...scored.byFilter.get('none')!]);
+    const annotated = stage.annotate(scored);
+    expect(scored.byFilter.get('none')).toEqual(before);
+    const docs = annotated.byFilter.get('none') as ScoredDoc[];
+    expect(docs.map((doc) => doc.ppl?.logprob)).toEqual(
+      linesOf('stages_rolling').map((line) => line.resps[0][0]),
+    );
+    expect(docs.map((doc) => plainValue(doc.metrics.word_perplexity))).toEqual(
+      linesOf('stages_rolling').map((line) => line.word_perplexity),
+    );
+  });
+});
+
 /** lm-eval's per-doc metric values as scored docs: no plan, no responses. */
 function scoredFromLmEval(name: string): { filters: string[]; byFilter: Map<string, ScoredDoc[]> } {
   const filters = [...new Set(linesOf(name).map((line) => line.filter))];

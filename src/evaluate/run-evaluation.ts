@@ -128,10 +128,10 @@ export async function runEvaluation(
   let erroredSamples = 0;
   const scoredTasks: ScoredTask[] = [];
   for (const plan of plans) {
-    const scored = await scoreTask(plan, options.predictOnly);
-    perplexity?.annotate(scored);
+    const fromScoring = await scoreTask(plan, options.predictOnly);
+    const annotated = perplexity ? perplexity.annotate(fromScoring) : fromScoring;
+    const { scored } = await runCodeStage(annotated, options.codeSandbox, listener);
     scoredTasks.push(scored);
-    await runCodeStage(scored, options.codeSandbox, listener);
     const result = await aggregateTask(scored, aggregationSpec(plan), {
       bootstrapIters: options.bootstrapIters,
       predictOnly: options.predictOnly,
