@@ -245,7 +245,7 @@ describe('perplexity stage: returns new scored docs, changes none it was given',
     const stage = await PerplexityStage.plan(backend, [planned], undefined);
     await stage.run(backend);
     const scored = await scoreTask(planned, false);
-    const before = structuredClone([...scored.byFilter.get('none')!]);
+    const before = structuredClone(scored.byFilter.get('none') as ScoredDoc[]);
     const annotated = stage.annotate(scored);
     expect(scored.byFilter.get('none')).toEqual(before);
     const docs = annotated.byFilter.get('none') as ScoredDoc[];
