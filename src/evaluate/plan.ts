@@ -13,8 +13,8 @@ import { prepareDocFunctions } from '../python/doc-functions.js';
 import type { Doc } from '../task-config/doc.js';
 import type { MetricConfig } from '../task-config/metric-config.js';
 import type { LoadedTask } from '../tasks/task.js';
+import { selectDocIds } from './doc-selection.js';
 import { normalizeGenerationKwargs } from './generation-kwargs.js';
-import { sampleSize } from './limit.js';
 import {
   checkGenerativeChoice,
   GENERATE_METRICS,
@@ -23,8 +23,16 @@ import {
   type McMode,
 } from './mc-generate.js';
 import { effectiveNumFewshot } from './num-fewshot.js';
+import {
+  type DocRequests,
+  generateRequests,
+  generativeChoiceRequests,
+  loglikelihoodRequests,
+  multipleChoiceRequests,
+  rollingRequests,
+} from './request-builders.js';
 import type { Instance, RequestArgs, Response } from './requests.js';
-import { type Shard, shardDocIds } from './shard.js';
+import type { Shard } from './shard.js';
 
 export interface PlanOptions {
   limit?: number;
@@ -97,26 +105,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
   const docs = await task.evalDocs();
   if (docs.length === 0) throw emptySplit(task);
   const numFewshot = effectiveNumFewshot(task, options.numFewshot);
-  let docIds: number[];
-  const requested = options.samples?.[task.name];
-  if (requested) {
-    for (const id of requested) {
-      if (!Number.isInteger(id) || id < 0 || id >= docs.length) {
-        throw new AssayError(
-          'bad_option',
-          `\`samples\`: task ${task.name} has no doc ${id} (it has ${docs.length} docs)`,
-          {
-            location: { task: task.name, docId: id },
-          },
-        );
-      }
-    }
-    docIds = requested;
-  } else {
-    const count = sampleSize(docs.length, options.limit);
-    docIds = Array.from({ length: count }, (_, i) => i);
-  }
-  docIds = shardDocIds(docIds, options.shard);
+  const docIds = selectDocIds(task.name, docs.length, options);
 
   let sampler: FewshotSampler | undefined;
   if (numFewshot > 0) {
@@ -180,7 +169,6 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     const shots = shotsById.get(docId) ?? { docs: [], indices: [] };
     const choices = config.doc_to_choice === undefined ? undefined : docToChoice(config, doc, location);
     const target = docToTarget(config, doc, location);
-    const instances: Instance[] = [];
     const repeats = config.repeats ?? 1;
     const resps: Response[] = [];
     // A literal per instance, not a spread of a shared base plus index and args: V8's spread-then-add
@@ -191,50 +179,37 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
         ? { task: task.name, docId, repeats, resps, index, unconditional, args }
         : { task: task.name, docId, repeats, resps, index, args };
     const text = docToText(config, doc, location);
-    const contextFor = (textOverride?: string) =>
-      buildContext({
-        config,
-        doc,
-        location,
-        fewshotDocs: shots.docs,
-        textOverride,
-        systemInstruction: options.systemInstruction,
-        chat,
-      });
-
+    const requests: DocRequests = {
+      task: task.name,
+      text,
+      target,
+      choices,
+      instance,
+      contextFor: (textOverride?: string) =>
+        buildContext({
+          config,
+          doc,
+          location,
+          fewshotDocs: shots.docs,
+          textOverride,
+          systemInstruction: options.systemInstruction,
+          chat,
+        }),
+    };
+    let instances: Instance[];
     switch (config.output_type) {
-      case 'loglikelihood': {
-        const { context } = contextFor();
-        instances.push(instance(0, { type: 'loglikelihood', context, continuation: String(target) }));
+      case 'loglikelihood':
+        instances = loglikelihoodRequests(requests);
         break;
-      }
       case 'loglikelihood_rolling':
-        instances.push(instance(0, { type: 'loglikelihood_rolling', text: String(target) }));
+        instances = rollingRequests(requests);
         break;
-      case 'generate_until': {
-        const { context } = contextFor();
+      case 'generate_until':
         if (!generation) throw new Error('unreachable: generate_until without generation kwargs');
-        instances.push(
-          instance(0, {
-            type: 'generate_until',
-            context,
-            generation: { ...generation, context },
-            kwargs: structuredClone(loggedKwargs),
-          }),
-        );
+        instances = generateRequests(requests, generation, loggedKwargs);
         break;
-      }
-      case 'multiple_choice': {
-        if (!choices) {
-          throw new AssayError(
-            'invalid_config',
-            `task ${task.name} is multiple_choice but has no doc_to_choice`,
-            {
-              location: { task: task.name, field: 'doc_to_choice' },
-            },
-          );
-        }
-        if (generativeConfig && generation) {
+      case 'multiple_choice':
+        if (generativeConfig && generation && choices) {
           const { context } = buildContext({
             config: generativeConfig,
             doc,
@@ -243,49 +218,11 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
             systemInstruction: options.systemInstruction,
             chat,
           });
-          instances.push(
-            instance(0, { type: 'generate_until', context, generation: { ...generation, context } }),
-          );
-          break;
-        }
-        if (typeof text === 'number') {
-          // Multiple-input tasks (winogrande): each choice is a context, the continuation is shared.
-          const continuation = String(target);
-          choices.forEach((choice, index) => {
-            const built = contextFor(choice);
-            instances.push(
-              instance(index, {
-                type: 'loglikelihood',
-                context: built.context,
-                continuation: `${built.targetDelimiter}${continuation}`,
-              }),
-            );
-          });
+          instances = generativeChoiceRequests(requests, context, generation);
         } else {
-          const built = contextFor();
-          choices.forEach((choice, index) => {
-            instances.push(
-              instance(index, {
-                type: 'loglikelihood',
-                context: built.context,
-                continuation: `${built.targetDelimiter}${choice}`,
-              }),
-            );
-          });
-          if (wantsMutualInfo) {
-            choices.forEach((choice, index) => {
-              instances.push(
-                instance(
-                  choices.length + index,
-                  { type: 'loglikelihood', context: '', continuation: `${built.targetDelimiter}${choice}` },
-                  true,
-                ),
-              );
-            });
-          }
+          instances = multipleChoiceRequests(requests, wantsMutualInfo);
         }
         break;
-      }
     }
     // For multiple-input tasks the gold is doc_to_text's index (lm-eval's multiple_input branch).
     // The sample log's `target` stays doc_to_target, as lm-eval writes it.

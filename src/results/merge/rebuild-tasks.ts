@@ -6,12 +6,11 @@
  * `ppl_doc`. Nothing is rendered or scored again.
  */
 import { AssayError } from '../../errors.js';
-import { sampleSize } from '../../evaluate/limit.js';
+import { selectDocIds } from '../../evaluate/doc-selection.js';
 import { perplexityReport } from '../../evaluate/perplexity/report.js';
 import type { PerplexityReport, ReportIdentity } from '../../evaluate/perplexity/types.js';
 import { metricListFor, type PlannedDoc, type TaskPlan } from '../../evaluate/plan.js';
 import { clusterKey, type ScoredDoc, type ScoredTask } from '../../evaluate/score.js';
-import { shardDocIds } from '../../evaluate/shard.js';
 import { buildFilterPipeline, defaultFilterPipeline } from '../../metrics/filters/registry.js';
 import type { LoadedTask } from '../../tasks/task.js';
 import { resultsConfig } from '../build.js';
@@ -55,14 +54,18 @@ export function checkTasksUnchanged(tasks: LoadedTask[], results: ShardResults):
   }
 }
 
-/** The docs a single run selects, in its order: --samples as given, else the first sampleSize ids. */
-function selection(task: string, run: ShardRun): number[] {
-  const requested = run.shard.samples?.[task];
-  if (requested) return requested;
+/**
+ * The docs a run selected, in its order, by the planner's own selection: the single run's (no shard), or
+ * one shard's slice of it.
+ */
+function selection(task: string, run: ShardRun, shard?: ShardRun['shard']): number[] {
   const limit = run.results.config.limit;
   const original = run.results['n-samples'][task]?.original ?? 0;
-  const count = sampleSize(original, typeof limit === 'number' ? limit : undefined);
-  return Array.from({ length: count }, (_, i) => i);
+  return selectDocIds(task, original, {
+    samples: run.shard.samples ?? undefined,
+    limit: typeof limit === 'number' ? limit : undefined,
+    shard,
+  });
 }
 
 /**
@@ -70,12 +73,11 @@ function selection(task: string, run: ShardRun): number[] {
  * of the selection.
  */
 export function mergeLogs(task: LoadedTask, runs: ShardRun[]): { lines: SampleLine[] } {
-  const all = selection(task.name, runs[0]);
   const entries: SampleLine[] = [];
   for (const run of runs) {
     const log = run.logs.get(task.name);
     if (!log) throw new Error(`unreachable: shard without the log of ${task.name}`);
-    const expected = shardDocIds(all, run.shard);
+    const expected = selection(task.name, runs[0], run.shard);
     const held = [...new Set(log.lines.map((line) => line.doc_id))];
     const wanted = new Set(expected);
     const extra = held.filter((id) => !wanted.has(id));
