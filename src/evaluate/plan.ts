@@ -107,27 +107,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
   const numFewshot = effectiveNumFewshot(task, options.numFewshot);
   const docIds = selectDocIds(task.name, docs.length, options);
 
-  let sampler: FewshotSampler | undefined;
-  if (numFewshot > 0) {
-    const pool = await task.fewshotDocs();
-    if (pool.length === 0) {
-      throw new AssayError(
-        'invalid_config',
-        `task ${task.name} asks for ${numFewshot}-shot but has no few-shot docs`,
-        {
-          location: { task: task.name, field: 'num_fewshot' },
-        },
-      );
-    }
-    sampler = new FewshotSampler({
-      pool,
-      sampler: config.fewshot_config?.sampler ?? 'default',
-      seed: options.fewshotSeed,
-      // lm-eval's rule: the eval doc is excluded when the few-shot split equals test_split (None == None too).
-      sameSplit: isSameSplit(config),
-      task: task.name,
-    });
-  }
+  const sampler = numFewshot > 0 ? await fewshotSampler(task, numFewshot, options.fewshotSeed) : undefined;
 
   const generative = options.mcMode === 'generate' && config.output_type === 'multiple_choice';
   if (generative) checkGenerativeChoice(task);
@@ -147,17 +127,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
       : undefined;
   const chat = chatOptions(options, task.name);
   const planned: PlannedDoc[] = [];
-  // lm-eval draws few-shot examples with one RNG per task, consumed in doc order: the sampler must see
-  // every doc up to the last one planned, in order, so --samples picks the same shots as a full run.
-  const maxId = docIds.reduce((max, id) => Math.max(max, id), -1);
-  const wanted = new Set(docIds);
-  const shotsById = new Map<number, { docs: Doc[]; indices: number[] }>();
-  if (sampler) {
-    for (let docId = 0; docId <= maxId; docId++) {
-      const shots = sampler.sample(docs[docId], numFewshot);
-      if (wanted.has(docId)) shotsById.set(docId, shots);
-    }
-  }
+  const shotsById = sampler ? drawShots(sampler, docs, docIds, numFewshot) : new Map<number, Shots>();
   // Python doc functions run over every doc the loop below reads, in one call per task.
   const shotDocs = new Map<Doc, number>();
   for (const shots of shotsById.values())
@@ -249,6 +219,48 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     generation,
     ...(generative ? { mcMode: 'generate' as const } : {}),
   };
+}
+
+type Shots = { docs: Doc[]; indices: number[] };
+
+async function fewshotSampler(task: LoadedTask, numFewshot: number, seed: number): Promise<FewshotSampler> {
+  const pool = await task.fewshotDocs();
+  if (pool.length === 0) {
+    throw new AssayError(
+      'invalid_config',
+      `task ${task.name} asks for ${numFewshot}-shot but has no few-shot docs`,
+      { location: { task: task.name, field: 'num_fewshot' } },
+    );
+  }
+  return new FewshotSampler({
+    pool,
+    sampler: task.config.fewshot_config?.sampler ?? 'default',
+    seed,
+    // lm-eval's rule: the eval doc is excluded when the few-shot split equals test_split (None == None too).
+    sameSplit: isSameSplit(task.config),
+    task: task.name,
+  });
+}
+
+/**
+ * The few-shot examples of each planned doc. lm-eval draws them with one RNG per task, consumed in doc
+ * order: the sampler sees every doc up to the last one planned, in order, so `samples` picks the same
+ * shots as a full run.
+ */
+function drawShots(
+  sampler: FewshotSampler,
+  docs: Doc[],
+  docIds: number[],
+  numFewshot: number,
+): Map<number, Shots> {
+  const maxId = docIds.reduce((max, id) => Math.max(max, id), -1);
+  const wanted = new Set(docIds);
+  const shotsById = new Map<number, Shots>();
+  for (let docId = 0; docId <= maxId; docId++) {
+    const shots = sampler.sample(docs[docId], numFewshot);
+    if (wanted.has(docId)) shotsById.set(docId, shots);
+  }
+  return shotsById;
 }
 
 /** An evaluation split without documents would score as an empty (or zero) result; it is an error. */
