@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { ResultsFile } from './results-file.js';
-import type { SampleLine } from './samples.js';
+import type { SampleLine } from './sample-line.js';
 import type {
   mergedSampleSchema,
   pairingSampleSchema,

@@ -30,7 +30,7 @@ const tokenizerSchema = z.looseObject({
   vocab_sha256: z.string().nullable(),
 });
 
-const shardSchema = z.object({
+export const shardSchema = z.object({
   index: z.number().int().min(0),
   count: z.number().int().min(1),
   tasks: z.array(z.string()),
