@@ -1,6 +1,7 @@
 /**
  * Compile-time guards: what assay writes is what its readers read. Each line fails `tsc` when the
- * writer's type (results-file.ts, samples.ts) stops fitting the schema readers parse with (schema.ts).
+ * written file's type (inferred in results-file.ts, sample-line.ts) stops fitting the schema readers parse
+ * with (schema.ts).
  * Types only: nothing here runs, and nothing imports this file.
  */
 import type { z } from 'zod';

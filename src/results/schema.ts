@@ -2,8 +2,9 @@
  * The results contract: zod schemas of the three files a run writes (results_<time>.json, each line of
  * samples_<task>_<time>.jsonl, leaderboard_<time>.json) and the types inferred from them. Every reader
  * (compare, gate, merge, view, export, leaderboard diff) parses through these, in read-run.ts and
- * read-samples.ts. The leaderboard's type is inferred here; the writer's results and sample-line types
- * (results-file.ts, samples.ts) are checked against these schemas at compile time (schema-guards.ts)
+ * read-samples.ts. The leaderboard's type is inferred here; the files as assay writes them have their own,
+ * stricter schemas (results-file.ts, sample-line.ts), whose inferred types the writer builds and which are
+ * checked against these at compile time (schema-guards.ts)
  * and by tests that parse what a run wrote.
  *
  * Versions: results.json names its version in `assay_schema` (its other keys are lm-eval's, so assay's
