@@ -319,13 +319,8 @@ export const mergedSampleSchema = z.looseObject({
 
 const intervalSchema = z.tuple([z.number(), z.number()]);
 
-/** Per-task latency as the leaderboard shows it: the task's own requests. */
-const leaderboardLatencySchema = z.object({
-  requests: z.number().int().min(0),
-  mean_ms: z.number().nullable(),
-  p50_ms: z.number().nullable(),
-  p95_ms: z.number().nullable(),
-});
+/** Per-task latency as the leaderboard shows it: the task's own requests, as results.json has them. */
+const leaderboardLatencySchema = taskLatencySchema;
 
 /** One task of leaderboard_<time>.json (v2). */
 export const leaderboardTaskSchema = z.object({
