@@ -1,10 +1,11 @@
 import path from 'node:path';
+import type { LeaderboardLine } from '../results/leaderboard.js';
+import { leaderboardFileName, samplesFileName } from '../results/run-files.js';
+import type { SampleLine } from '../results/sample-line.js';
 import { fileTimestamp } from '../util/file-timestamp.js';
-import type { LeaderboardLine } from './leaderboard.js';
-import { ensureDirectory, probeWritable } from './output-directory.js';
-import { leaderboardFileName, samplesFileName } from './run-files.js';
+import { ensureDirectory, probeWritable } from '../util/output-directory.js';
 import { type RunOutput, streamSampleLines } from './run-output.js';
-import { type SampleLine, sampleLineJson } from './samples.js';
+import { sampleLineJson } from './samples.js';
 import { type CommitStep, recoverStaged, type StagedFile, writeStaged } from './staged-write.js';
 import { sanitizeModelName } from './write.js';
 
@@ -89,7 +90,7 @@ export async function writeOutputs(output: RunOutput, options: WriteOptions): Pr
   }
   // Derived from what is written beside it: the results file and the sample lines. Its code loads only
   // for a run that writes outputs.
-  const { buildLeaderboard } = await import('./leaderboard.js');
+  const { buildLeaderboard } = await import('../results/leaderboard.js');
   // Sample logs, then the results file that names them, then the leaderboard that summarises it; the
   // leaderboard's text is made when it is written, after the sample logs.
   files.push({ name: resultsName, content: `${JSON.stringify(output.results, null, 2)}\n` });
