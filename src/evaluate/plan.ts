@@ -6,7 +6,7 @@ import {
   hasChatTemplate,
   type ModelBackend,
 } from '../models/backend.js';
-import { buildContext } from '../prompts/context.js';
+import { buildContext, createFewshotCache } from '../prompts/context.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import { FewshotSampler, isSameSplit } from '../prompts/fewshot.js';
 import { prepareDocFunctions } from '../python/doc-functions.js';
@@ -126,6 +126,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
       ? { ...(config.generation_kwargs ?? {}), ...options.genKwargs }
       : undefined;
   const chat = chatOptions(options, task.name);
+  const fewshotCache = createFewshotCache();
   const planned: PlannedDoc[] = [];
   const shotsById = sampler ? drawShots(sampler, docs, docIds, numFewshot) : new Map<number, Shots>();
   // Python doc functions run over every doc the loop below reads, in one call per task.
@@ -164,6 +165,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
           textOverride,
           systemInstruction: options.systemInstruction,
           chat,
+          fewshotCache,
         }),
     };
     let instances: Instance[];

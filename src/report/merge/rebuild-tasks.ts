@@ -12,10 +12,10 @@ import type { PerplexityReport, ReportIdentity } from '../../evaluate/perplexity
 import { metricListFor, type PlannedDoc, type TaskPlan } from '../../evaluate/plan.js';
 import { clusterKey, type ScoredDoc, type ScoredTask } from '../../evaluate/score.js';
 import { buildFilterPipeline, defaultFilterPipeline } from '../../metrics/filters/registry.js';
+import type { SampleLine } from '../../results/sample-line.js';
+import type { ShardResults } from '../../results/schema.js';
 import type { LoadedTask } from '../../tasks/task.js';
 import { resultsConfig } from '../build.js';
-import type { SampleLine } from '../samples.js';
-import type { ShardResults } from '../schema.js';
 import { firstDifference, type ShardRun } from './load-shards.js';
 
 /** The tasks are loaded again (groups are not in results.json): they must be the ones the shards ran. */
