@@ -22,8 +22,8 @@ import { type ScoredDoc, scoreTask } from '../src/evaluate/score.js';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { scriptedBackend } from '../src/models/scripted/scripted-backend.js';
 import { plainValue } from '../src/python/codec.js';
-import { buildResults } from '../src/results/build.js';
-import { sampleLine } from '../src/results/samples.js';
+import { buildResults } from '../src/report/build.js';
+import { sampleLine } from '../src/report/samples.js';
 import { resolveTasks } from '../src/tasks/manager.js';
 import { type LoadedTask, leafTasks } from '../src/tasks/task.js';
 
