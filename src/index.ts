@@ -28,7 +28,7 @@ export type { McMode } from './evaluate/mc-generate.js';
 export type { ClusteredSummary, RepeatsSummary } from './evaluate/metric-stats.js';
 export { type PerplexityOptions, PPL_MODES, type PplMode } from './evaluate/perplexity/settings.js';
 export type { TaskPins } from './evaluate/pins.js';
-export type { Seeds } from './evaluate/run-options.js';
+export type { Seeds } from './evaluate/seeds.js';
 export type { Shard } from './evaluate/shard.js';
 export type { Interval as MetricInterval } from './evaluate/uncertainty.js';
 export type { Logger, OperationUnit, RunEvent, RunListener } from './events.js';

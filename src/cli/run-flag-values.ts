@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { AssayError } from '../errors.js';
 import type { Limit } from '../evaluate/limit.js';
-import type { Seeds } from '../evaluate/run-options.js';
+import type { Seeds } from '../evaluate/seeds.js';
 import { DEFAULT_SEEDS } from '../evaluate/seeds.js';
 import type { Shard } from '../evaluate/shard.js';
 import type { Parse } from './flag-values.js';

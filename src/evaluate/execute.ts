@@ -16,6 +16,7 @@ import {
 import { isLatencyTimeout, type LatencyTimeout, sendCapped } from './latency-cap.js';
 import { answerClock } from './request-timing.js';
 import type { Instance, RequestType, Response } from './requests.js';
+import type { ResolvedRunOptions } from './run-options.js';
 
 interface UniqueRequest {
   /** Identical requests share one; log-likelihood requests get theirs only when a sort tie needs it. */
@@ -61,10 +62,8 @@ function requestLength(instance: Instance): number {
  */
 export type RequestLatency = Partial<Record<RequestType, { seconds: number; requests: number }>>;
 
-export interface ExecuteOptions {
-  /** The per-request latency cap in seconds (latency-cap.ts); absent: no cap, backends batch freely. */
-  maxLatencyS?: number;
-}
+/** The per-request latency cap in seconds (latency-cap.ts); absent: no cap, backends batch freely. */
+export type ExecuteOptions = Pick<ResolvedRunOptions, 'maxLatencyS'>;
 
 export async function executeRequests(
   backend: ModelBackend,
