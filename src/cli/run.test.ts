@@ -155,7 +155,9 @@ describe('the option table', () => {
     });
     const defaults = optionsFromFlags({ model: 'dummy', tasks: ['a'] });
     expect(defaults).toMatchObject({ batchSize: 1, bootstrapIters: 100000, applyChatTemplate: false });
-    expect(defaults.seeds).toBeUndefined();
+    // The seeds are resolved once, by the options' schema: lm-eval's defaults (lm_eval/defaults.py:
+    // DEFAULT_RANDOM_SEED = 0, DEFAULT_OTHER_SEED = 1234 for numpy, torch and few-shot sampling).
+    expect(defaults.seeds).toEqual({ random: 0, numpy: 1234, torch: 1234, fewshot: 1234 });
     expect(defaults.limit).toBeUndefined();
   });
 

@@ -74,125 +74,129 @@ const sandboxLimits = z
       : limits,
   );
 
-export const runOptionsSchema = z
-  .object({
-    /** The registered backend (`dummy`, `gguf`, `local-completions`, …); `simpleEvaluate`: the name recorded. */
-    model: refined<string>(
-      (value) => typeof value === 'string' && value !== '',
-      (value) => `\`model\` must name a backend, got ${shown(value)}`,
-    ),
-    /** Passed to the backend (lm-eval's model_args). */
-    modelArgs: record.optional(),
-    /** Task names, globs, files or directories (lm-eval's --tasks), or tasks already loaded. */
-    tasks: z.array(z.union([z.string(), checkedBy<TaskNode>()])),
-    includePath: z.array(z.string()).optional(),
-    /** Folder of cached task-index scans (`<assay cache>/task-index`); absent: task folders are scanned. */
-    indexCacheDir: z.string().optional(),
-    numFewshot: nonNegativeInteger('numFewshot').optional(),
-    /** The first N docs of each task, or `{ fraction }` of each (ceil); for testing only. */
-    limit: checkedBy<Limit>()
-      .transform((limit) => {
-        limitValue(limit);
-        return limit;
-      })
-      .optional(),
-    /** lm-eval's samples: task name → the doc ids to evaluate, in this order. Not with `limit`. */
-    samples: checkedBy<Record<string, number[]>>().transform(checkSamples).optional(),
-    /** Evaluate only this slice of every task's docs (see `assay merge` and `mergeShards`). */
-    shard: checkedBy<Shard>().transform(checkShard).optional(),
-    /** `generate`: multiple-choice tasks answered by generation (a letter), for chat endpoints. */
-    mcMode: checkedBy<McMode>().optional().transform(checkMcMode),
-    /** Seeds of lm-eval's generators; each one left out takes lm-eval's default (0, 1234, 1234, 1234). */
-    seeds: checkedBy<Partial<Seeds>>().optional().transform(settleSeeds),
-    /** Merged into every generate_until task's generation_kwargs (lm-eval's gen_kwargs). */
-    genKwargs: record.default({}),
-    /** false, true (the backend's default template) or a template name. */
-    applyChatTemplate: z.union([z.boolean(), z.string()]).default(false),
-    systemInstruction: z.string().optional(),
-    /** Default: on with a chat template (lm-eval ≥ 0.4.10). */
-    fewshotAsMultiturn: z.boolean().optional(),
-    /** Bootstrap iterations for the stderr of non-mean metrics; 0: no stderr. */
-    bootstrapIters: nonNegativeInteger('bootstrapIters').default(100000),
-    predictOnly: z.boolean().default(false),
-    /** Write samples_<task>_<time>.jsonl; default: with `predictOnly`. */
-    logSamples: z.boolean().optional(),
-    outputPath: z.string().optional(),
-    includePerExample: z.boolean().default(false),
-    /** Recorded in results.json (lm-eval's batch_size); backends batch as their own model args say. */
-    batchSize: z.union([z.number(), z.string()]).default(1),
-    /** lm-eval's max_batch_size: the sequences a managed server batches (vLLM, SGLang). */
-    maxBatchSize: positiveInteger('maxBatchSize').optional(),
-    /** lm-eval's device (`cuda`, `cuda:0`, `cpu`, `mps`): gguf's `gpu=`, SGLang's `--device`. */
-    device: z.string().optional(),
-    /** Given to the servers assay starts; assay itself runs no code from the Hub. */
-    trustRemoteCode: z.boolean().optional(),
-    /** SQLite response cache: answers are written as they arrive; a rerun re-sends nothing answered. */
-    useCache: z.string().optional(),
-    /** Merged into every task's `metadata` (lm-eval's --metadata; the run's keys win). */
-    metadata: record.optional(),
-    /** Before the run, check its tasks as `assay validate` does (lm-eval's check_integrity); stop on a failure. */
-    checkIntegrity: z.boolean().optional(),
-    /** lm-eval's --confirm_run_unsafe_code: tasks marked unsafe_code run only with it. */
-    confirmRunUnsafeCode: z.boolean().optional(),
-    /** Run code with rlimits only when bubblewrap is unavailable: the manifest records it loudly. */
-    unsafeCodeWithoutSandbox: z.boolean().optional(),
-    /** Limits, worker count and interpreters for the sandbox (sandbox/sandbox.ts CreateSandboxOptions). */
-    sandbox: z
-      .object({
-        limits: sandboxLimits.optional(),
-        workers: nonNegativeInteger('sandbox.workers').optional(),
-        python: z.string().optional(),
-        node: z.string().optional(),
-        bwrap: z.string().optional(),
-        /** Try a cgroup v2 subtree for the memory bound (default); false holds it with RLIMIT_AS alone. */
-        cgroup: z.boolean().optional(),
-      })
-      .optional(),
-    /** The perplexity mode of loglikelihood_rolling tasks and its parameters (perplexity/settings.ts). */
-    perplexity: z
-      .object({
-        mode: z.enum(PPL_MODES).optional(),
-        stride: positiveInteger('perplexity.stride').optional(),
-        maxLength: positiveInteger('perplexity.maxLength').optional(),
-      })
-      .optional(),
-    /**
-     * The interpreter for tasks with Python functions; default ASSAY_PYTHON, else python3 on PATH.
-     * Started only when a task needs it.
-     */
-    python: z.string().optional(),
-    /**
-     * Task name → the content sha256 it must have (its config and every data file it reads). A task that
-     * differs stops the run once its docs are loaded, before any model request (pins.ts checks the values).
-     */
-    expectSha256: checkedBy<TaskPins>().optional(),
-    /**
-     * The longest a request may take, in seconds, on any backend. A request not answered in time is
-     * cancelled (where the backend can be) and its doc counts as timed out: in no metric, not an error,
-     * counted in the task's `timeouts`.
-     */
-    maxLatencyS: refined<number>(
-      (value) => typeof value === 'number' && Number.isFinite(value) && value > 0,
-      (value) => `\`maxLatencyS\` must be a positive number of seconds, got ${JSON.stringify(value)}`,
-    ).optional(),
-  })
-  .transform((options) => {
-    if (options.limit !== undefined && options.samples !== undefined) {
-      throw new AssayError('bad_option', '`limit` and `samples` cannot be used together', {
-        location: { field: 'limit' },
-      });
-    }
-    if (options.fewshotAsMultiturn === true && options.applyChatTemplate === false) {
-      throw new AssayError('bad_option', '`fewshotAsMultiturn` needs `applyChatTemplate`', {
-        location: { field: 'fewshotAsMultiturn' },
-      });
-    }
-    return {
-      ...options,
-      fewshotAsMultiturn: options.fewshotAsMultiturn ?? options.applyChatTemplate !== false,
-      logSamples: options.logSamples ?? options.predictOnly,
-    };
-  });
+const runOptionFields = z.object({
+  /** The registered backend (`dummy`, `gguf`, `local-completions`, …); `simpleEvaluate`: the name recorded. */
+  model: refined<string>(
+    (value) => typeof value === 'string' && value !== '',
+    (value) => `\`model\` must name a backend, got ${shown(value)}`,
+  ),
+  /** Passed to the backend (lm-eval's model_args). */
+  modelArgs: record.optional(),
+  /** Task names, globs, files or directories (lm-eval's --tasks), or tasks already loaded. */
+  tasks: z.array(z.union([z.string(), checkedBy<TaskNode>()])),
+  includePath: z.array(z.string()).optional(),
+  /** Folder of cached task-index scans (`<assay cache>/task-index`); absent: task folders are scanned. */
+  indexCacheDir: z.string().optional(),
+  numFewshot: nonNegativeInteger('numFewshot').optional(),
+  /** The first N docs of each task, or `{ fraction }` of each (ceil); for testing only. */
+  limit: checkedBy<Limit>()
+    .transform((limit) => {
+      limitValue(limit);
+      return limit;
+    })
+    .optional(),
+  /** lm-eval's samples: task name → the doc ids to evaluate, in this order. Not with `limit`. */
+  samples: checkedBy<Record<string, number[]>>().transform(checkSamples).optional(),
+  /** Evaluate only this slice of every task's docs (see `assay merge` and `mergeShards`). */
+  shard: checkedBy<Shard>().transform(checkShard).optional(),
+  /** `generate`: multiple-choice tasks answered by generation (a letter), for chat endpoints. */
+  mcMode: checkedBy<McMode>().optional().transform(checkMcMode),
+  /** Seeds of lm-eval's generators; each one left out takes lm-eval's default (0, 1234, 1234, 1234). */
+  seeds: checkedBy<Partial<Seeds>>().optional().transform(settleSeeds),
+  /** Merged into every generate_until task's generation_kwargs (lm-eval's gen_kwargs). */
+  genKwargs: record.default({}),
+  /** false, true (the backend's default template) or a template name. */
+  applyChatTemplate: z.union([z.boolean(), z.string()]).default(false),
+  systemInstruction: z.string().optional(),
+  /** Default: on with a chat template (lm-eval ≥ 0.4.10). */
+  fewshotAsMultiturn: z.boolean().optional(),
+  /** Bootstrap iterations for the stderr of non-mean metrics; 0: no stderr. */
+  bootstrapIters: nonNegativeInteger('bootstrapIters').default(100000),
+  predictOnly: z.boolean().default(false),
+  /** Write samples_<task>_<time>.jsonl; default: with `predictOnly`. */
+  logSamples: z.boolean().optional(),
+  outputPath: z.string().optional(),
+  includePerExample: z.boolean().default(false),
+  /** Recorded in results.json (lm-eval's batch_size); backends batch as their own model args say. */
+  batchSize: z.union([z.number(), z.string()]).default(1),
+  /** lm-eval's max_batch_size: the sequences a managed server batches (vLLM, SGLang). */
+  maxBatchSize: positiveInteger('maxBatchSize').optional(),
+  /** lm-eval's device (`cuda`, `cuda:0`, `cpu`, `mps`): gguf's `gpu=`, SGLang's `--device`. */
+  device: z.string().optional(),
+  /** Given to the servers assay starts; assay itself runs no code from the Hub. */
+  trustRemoteCode: z.boolean().optional(),
+  /** SQLite response cache: answers are written as they arrive; a rerun re-sends nothing answered. */
+  useCache: z.string().optional(),
+  /** Merged into every task's `metadata` (lm-eval's --metadata; the run's keys win). */
+  metadata: record.optional(),
+  /** Before the run, check its tasks as `assay validate` does (lm-eval's check_integrity); stop on a failure. */
+  checkIntegrity: z.boolean().optional(),
+  /** lm-eval's --confirm_run_unsafe_code: tasks marked unsafe_code run only with it. */
+  confirmRunUnsafeCode: z.boolean().optional(),
+  /** Run code with rlimits only when bubblewrap is unavailable: the manifest records it loudly. */
+  unsafeCodeWithoutSandbox: z.boolean().optional(),
+  /** Limits, worker count and interpreters for the sandbox (sandbox/sandbox.ts CreateSandboxOptions). */
+  sandbox: z
+    .object({
+      limits: sandboxLimits.optional(),
+      workers: nonNegativeInteger('sandbox.workers').optional(),
+      python: z.string().optional(),
+      node: z.string().optional(),
+      bwrap: z.string().optional(),
+      /** Try a cgroup v2 subtree for the memory bound (default); false holds it with RLIMIT_AS alone. */
+      cgroup: z.boolean().optional(),
+    })
+    .optional(),
+  /** The perplexity mode of loglikelihood_rolling tasks and its parameters (perplexity/settings.ts). */
+  perplexity: z
+    .object({
+      mode: z.enum(PPL_MODES).optional(),
+      stride: positiveInteger('perplexity.stride').optional(),
+      maxLength: positiveInteger('perplexity.maxLength').optional(),
+    })
+    .optional(),
+  /**
+   * The interpreter for tasks with Python functions; default ASSAY_PYTHON, else python3 on PATH.
+   * Started only when a task needs it.
+   */
+  python: z.string().optional(),
+  /**
+   * Task name → the content sha256 it must have (its config and every data file it reads). A task that
+   * differs stops the run once its docs are loaded, before any model request (pins.ts checks the values).
+   */
+  expectSha256: checkedBy<TaskPins>().optional(),
+  /**
+   * The longest a request may take, in seconds, on any backend. A request not answered in time is
+   * cancelled (where the backend can be) and its doc counts as timed out: in no metric, not an error,
+   * counted in the task's `timeouts`.
+   */
+  maxLatencyS: refined<number>(
+    (value) => typeof value === 'number' && Number.isFinite(value) && value > 0,
+    (value) => `\`maxLatencyS\` must be a positive number of seconds, got ${JSON.stringify(value)}`,
+  ).optional(),
+});
+
+/** Every field, so that a resolved option left out is there, undefined (what a reader of the options sees). */
+const UNSET = Object.fromEntries(Object.keys(runOptionFields.shape).map((key) => [key, undefined]));
+
+export const runOptionsSchema = runOptionFields.transform((options) => {
+  if (options.limit !== undefined && options.samples !== undefined) {
+    throw new AssayError('bad_option', '`limit` and `samples` cannot be used together', {
+      location: { field: 'limit' },
+    });
+  }
+  if (options.fewshotAsMultiturn === true && options.applyChatTemplate === false) {
+    throw new AssayError('bad_option', '`fewshotAsMultiturn` needs `applyChatTemplate`', {
+      location: { field: 'fewshotAsMultiturn' },
+    });
+  }
+  return {
+    ...(UNSET as Partial<typeof options>),
+    ...options,
+    fewshotAsMultiturn: options.fewshotAsMultiturn ?? options.applyChatTemplate !== false,
+    logSamples: options.logSamples ?? options.predictOnly,
+  };
+});
 
 /** What a caller gives: every field but `model` and `tasks` may be left out. */
 export type RunOptionsInput = z.input<typeof runOptionsSchema>;
