@@ -94,7 +94,7 @@ export function parseFlags<T extends FlagTable>(
   return values as FlagValues<T>;
 }
 
-/** One row of an OptionFlags table: a FlagSpec named by its flag (lm-eval's spelling, `max_latency_s`). */
+/** One row of an OptionFlags table: a FlagSpec named by its flag (lm-eval's spelling, `num_fewshot`). */
 export type OptionFlag<T> = Omit<FlagSpec<T>, 'field'> & {
   flag: string;
   /** Help shows the default the library's schema gives the field (`defaults` of flagTable). */
