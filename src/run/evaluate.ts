@@ -261,13 +261,13 @@ export async function evaluateResolved(options: ResolvedRunOptions & RunHooks): 
 }
 
 async function evaluateByName(options: ResolvedRunOptions & RunHooks): Promise<PlannedEvaluation> {
-  if (options.logSamples && !options.outputPath) {
+  if ((options.logSamples || options.predictOnly) && !options.outputPath) {
     throw new AssayError('bad_option', '`outputPath` is required with `logSamples` or `predictOnly`', {
       location: { field: 'outputPath' },
     });
   }
   // A shard is only useful merged, and `assay merge` re-aggregates from the sample logs.
-  if (options.shard !== undefined && !(options.outputPath && options.logSamples)) {
+  if (options.shard !== undefined && !(options.outputPath && (options.logSamples || options.predictOnly))) {
     throw new AssayError(
       'bad_option',
       '`shard` needs `outputPath` and `logSamples`: assay merge reads the sample logs',
