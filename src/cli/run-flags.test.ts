@@ -6,7 +6,7 @@
  * schema at run time.
  */
 import { describe, expect, it } from 'vitest';
-import { type RunOptionsInput, runOptionsSchema } from '../evaluate/run-options.js';
+import { type RunOptionsInput, resolveRunOptions, runOptionsSchema } from '../evaluate/run-options.js';
 import { integer, text } from './flag-values.js';
 import { flagTable, type OptionFlag, type OptionFlags, parseOptionFlags } from './option-table.js';
 import { RUN_FLAGS, RUN_OPTION_FLAGS, type RunCommandSettings } from './run-flags.js';
@@ -52,6 +52,12 @@ describe("assay run's option table", () => {
   it("has a row for every field of the run options' schema, nested ones included", () => {
     const rows = RUN_OPTION_FLAGS as Record<string, unknown>;
     for (const field of Object.keys(runOptionsSchema.in.shape)) expect(rows, field).toHaveProperty(field);
+    // The flags that set a library field are those of the schema's fields (none of the command's own).
+    const fields = new Set(
+      Object.values(RUN_FLAGS).flatMap((spec) => (spec.field ? [spec.field.split('.')[0]] : [])),
+    );
+    const flagged = Object.keys(runOptionsSchema.in.shape).filter((field) => rows[field] !== null);
+    expect([...fields].sort()).toEqual(flagged.sort());
     // Each flag sets the library field it names; errors show the flag for that field.
     expect(RUN_FLAGS.max_latency_s.field).toBe('maxLatencyS');
     expect(RUN_FLAGS.ppl_stride.field).toBe('perplexity.stride');
@@ -62,6 +68,9 @@ describe("assay run's option table", () => {
   });
 
   it("shows the schema's defaults in help, written nowhere else", () => {
+    const resolved = resolveRunOptions({ model: 'dummy', tasks: [] });
+    expect(RUN_FLAGS.bootstrap_iters.defaultHelp).toBe(String(resolved.bootstrapIters));
+    expect(RUN_FLAGS.batch_size.defaultHelp).toBe(String(resolved.batchSize));
     expect(RUN_FLAGS.bootstrap_iters.defaultHelp).toBe('100000');
     expect(RUN_FLAGS.batch_size.defaultHelp).toBe('1');
     expect(RUN_FLAGS.bootstrap_iters.default).toBeUndefined();

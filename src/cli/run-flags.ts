@@ -5,7 +5,8 @@
  * type without one does not compile. lm-eval's own flags that assay has no use for are here too, each
  * refused with what to use instead.
  */
-import { type RunOptionsInput, resolveRunOptions, runOptionsSchema } from '../evaluate/run-options.js';
+import { RUN_DEFAULTS } from '../evaluate/run-defaults.js';
+import type { RunOptionsInput } from '../evaluate/run-options.js';
 import { QUIET_FLAGS, TABLE_FLAGS, type TableStyle } from './console-flags.js';
 import { choice, integer, keyValues, list, refused, seconds, switchFlag, text } from './flag-values.js';
 import { type FlagTable, flagTable, type OptionFlags } from './option-table.js';
@@ -390,9 +391,29 @@ export interface RunCommandSettings {
   trackioArgs?: never;
 }
 
-/** `assay run`'s flags in their order, as commander, --config, help and docs/cli.md read them. */
+/** The rows of RUN_OPTION_FLAGS that are the command's own (the others set the library's options). */
+const COMMAND_SETTINGS = [
+  'config',
+  'verbosity',
+  'quiet',
+  'table',
+  'showConfig',
+  'writeOut',
+  'cacheRequests',
+  'hfHubLogArgs',
+  'wandbArgs',
+  'wandbConfigArgs',
+  'trackioArgs',
+] as const satisfies ReadonlyArray<keyof RunCommandSettings>;
+
+/**
+ * `assay run`'s flags in their order, as commander, --config, help and docs/cli.md read them. Loaded at
+ * every start-up, so it reads the types of the options' schema but not the schema (zod loads with the
+ * command).
+ */
 export const RUN_FLAGS: FlagTable = flagTable(RUN_OPTION_FLAGS, {
-  libraryFields: Object.keys(runOptionsSchema.in.shape),
-  // The schema's defaults, for help: what a run with nothing but a model and tasks resolves to.
-  defaults: resolveRunOptions({ model: 'model', tasks: [] }),
+  libraryFields: Object.keys(RUN_OPTION_FLAGS).filter(
+    (key) => !(COMMAND_SETTINGS as readonly string[]).includes(key),
+  ),
+  defaults: RUN_DEFAULTS,
 });

@@ -1,5 +1,6 @@
 /**
- * The run's options, as one zod schema: every field once, with its default and its check. `evaluate`
+ * The run's options, as one zod schema: every field once, with its default (the plain ones from
+ * run-defaults.ts, which the CLI's help reads without loading zod) and its check. `evaluate`
  * and `simpleEvaluate` resolve what a caller gives through it (`resolveRunOptions`), `assay run`'s
  * option table is typed over its input (cli/run-flags.ts: a field without a flag does not compile), the
  * stages take `Pick`s of its output, and the run record (run-record.ts) is a function of that output.
@@ -15,6 +16,7 @@ import { type Limit, limitValue } from './limit.js';
 import { checkMcMode, type McMode } from './mc-generate.js';
 import { PPL_MODES } from './perplexity/settings.js';
 import type { TaskPins } from './pins.js';
+import { RUN_DEFAULTS } from './run-defaults.js';
 import { type Seeds, settleSeeds } from './seeds.js';
 import { checkShard, type Shard, type ShardRecord } from './shard.js';
 
@@ -104,21 +106,21 @@ const runOptionFields = z.object({
   /** Seeds of lm-eval's generators; each one left out takes lm-eval's default (0, 1234, 1234, 1234). */
   seeds: checkedBy<Partial<Seeds>>().optional().transform(settleSeeds),
   /** Merged into every generate_until task's generation_kwargs (lm-eval's gen_kwargs). */
-  genKwargs: record.default({}),
+  genKwargs: record.default(() => ({})),
   /** false, true (the backend's default template) or a template name. */
-  applyChatTemplate: z.union([z.boolean(), z.string()]).default(false),
+  applyChatTemplate: z.union([z.boolean(), z.string()]).default(RUN_DEFAULTS.applyChatTemplate),
   systemInstruction: z.string().optional(),
   /** Default: on with a chat template (lm-eval ≥ 0.4.10). */
   fewshotAsMultiturn: z.boolean().optional(),
   /** Bootstrap iterations for the stderr of non-mean metrics; 0: no stderr. */
-  bootstrapIters: nonNegativeInteger('bootstrapIters').default(100000),
-  predictOnly: z.boolean().default(false),
+  bootstrapIters: nonNegativeInteger('bootstrapIters').default(RUN_DEFAULTS.bootstrapIters),
+  predictOnly: z.boolean().default(RUN_DEFAULTS.predictOnly),
   /** Write samples_<task>_<time>.jsonl; default: with `predictOnly`. */
   logSamples: z.boolean().optional(),
   outputPath: z.string().optional(),
-  includePerExample: z.boolean().default(false),
+  includePerExample: z.boolean().default(RUN_DEFAULTS.includePerExample),
   /** Recorded in results.json (lm-eval's batch_size); backends batch as their own model args say. */
-  batchSize: z.union([z.number(), z.string()]).default(1),
+  batchSize: z.union([z.number(), z.string()]).default(RUN_DEFAULTS.batchSize),
   /** lm-eval's max_batch_size: the sequences a managed server batches (vLLM, SGLang). */
   maxBatchSize: positiveInteger('maxBatchSize').optional(),
   /** lm-eval's device (`cuda`, `cuda:0`, `cpu`, `mps`): gguf's `gpu=`, SGLang's `--device`. */
