@@ -276,7 +276,9 @@ describe.skipIf(!hasPython)('task modules that end or outlive the worker', () =>
       );
       expect(result.error).toBeUndefined();
       // Nothing but the request batch's closing progress line (docs/console.md) and the results line.
-      expect(result.stderr).toMatch(/^assay: generate_until \(helper_task\): .*\nassay: results written to .*\n$/);
+      expect(result.stderr).toMatch(
+        /^assay: generate_until \(helper_task\): .*\nassay: results written to .*\n$/,
+      );
       expect(result.status).toBe(0);
       expect(readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/)).results.helper_task).toBeDefined();
     } finally {
