@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NoPromptLogprobs } from './completions-response.js';
+import { NoPromptLogprobs, type PromptLogprobs } from './completions-response.js';
 import { ResponseShapeError } from './http-client.js';
 import { windowLogprobsFromEcho, windowLogprobsFromPromptLogprobs } from './window-logprobs.js';
 
@@ -51,7 +51,7 @@ describe('token window log-probabilities', () => {
   });
 
   it('reads vLLM’s prompt_logprobs by token id and needs every scored position', () => {
-    const entries = [
+    const entries: PromptLogprobs = [
       null,
       { '306': { logprob: -4.5, rank: 12 }, '450': { logprob: -1.1, rank: 1 } },
       { '4966': { logprob: -2.25, rank: 1 } },
@@ -61,7 +61,7 @@ describe('token window log-probabilities', () => {
     expect(() => windowLogprobsFromPromptLogprobs(entries.slice(0, 3), tokens, 1)).toThrow(
       'prompt_logprobs has 3 entries for a prompt of 4 tokens',
     );
-    const missing = [...entries.slice(0, 3), { '278': { logprob: -1.0, rank: 1 } }];
+    const missing: PromptLogprobs = [...entries.slice(0, 3), { '278': { logprob: -1.0, rank: 1 } }];
     expect(() => windowLogprobsFromPromptLogprobs(missing, tokens, 1)).toThrow(
       new ResponseShapeError('prompt token 3 has no log-probability'),
     );
