@@ -5,11 +5,12 @@ import type { ControlledEvaluateInputItem, Token } from 'node-llama-cpp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireComponent } from '../../test/require-component.js';
 import { chunkedWindows } from '../evaluate/perplexity/windows.js';
+import { compareModels } from '../models/gguf/distributions.js';
 import { randomLlamaGguf } from '../models/gguf/llama-model.js';
 import { loadNativeAddon } from '../models/gguf/native-scorer.js';
 import { processLlama } from '../models/gguf/process-llama.js';
 import { writeGguf } from '../models/gguf/writer.js';
-import { compareModels, klDivergence } from './kl-divergence.js';
+import { klDivergence } from './kl-divergence.js';
 import { distribution, meanAndError, percentile } from './statistics.js';
 
 const native = loadNativeAddon();

@@ -41,7 +41,7 @@ function byteModel(overrides: Partial<ServedModel> = {}): ServedModel {
   };
 }
 
-function post(path: string, body: unknown): RequestInit & { method: string } {
+function post(body: unknown): RequestInit & { method: string } {
   return {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -67,27 +67,24 @@ describe('assay serve routes (in process)', () => {
   });
 
   it('tokenizes as vLLM’s /tokenize (BOS unless add_special_tokens is false) and detokenizes', async () => {
-    const withBos = await app.request('/tokenize', post('/tokenize', { prompt: 'ab' }));
+    const withBos = await app.request('/tokenize', post({ prompt: 'ab' }));
     expect(await withBos.json()).toEqual({
       count: 3,
       max_model_len: 64,
       tokens: [1, 100, 101],
       token_strs: null,
     });
-    const without = await app.request(
-      '/tokenize',
-      post('/tokenize', { prompt: 'ab', add_special_tokens: false }),
-    );
+    const without = await app.request('/tokenize', post({ prompt: 'ab', add_special_tokens: false }));
     expect(((await without.json()) as { tokens: number[] }).tokens).toEqual([100, 101]);
     // A chat is rendered with the template and tokenized without special tokens by default.
     const chat = await app.request(
       '/tokenize',
-      post('/tokenize', { messages: [{ role: 'user', content: 'a' }], add_generation_prompt: false }),
+      post({ messages: [{ role: 'user', content: 'a' }], add_generation_prompt: false }),
     );
     expect(((await chat.json()) as { tokens: number[] }).tokens).toEqual(
       [...Buffer.from('<user>a')].map((byte) => byte + 3),
     );
-    const text = await app.request('/detokenize', post('/detokenize', { tokens: [100, 101] }));
+    const text = await app.request('/detokenize', post({ tokens: [100, 101] }));
     expect(await text.json()).toEqual({ prompt: 'ab' });
   });
 
@@ -126,23 +123,20 @@ describe('assay serve routes (in process)', () => {
   });
 
   it('refuses bad bodies with 400, naming the field', async () => {
-    const notJson = await app.request('/v1/completions', post('/v1/completions', '{"prompt": '));
+    const notJson = await app.request('/v1/completions', post('{"prompt": '));
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toEqual({
       error: { message: 'the body is not valid JSON', type: 'invalid_request_error' },
     });
-    const noPrompt = await app.request('/v1/completions', post('/v1/completions', { max_tokens: 1 }));
+    const noPrompt = await app.request('/v1/completions', post({ max_tokens: 1 }));
     expect(noPrompt.status).toBe(400);
     expect(((await noPrompt.json()) as { error: { message: string } }).error.message).toMatch(/^prompt: /);
-    const streamed = await app.request(
-      '/v1/completions',
-      post('/v1/completions', { prompt: 'a', stream: true }),
-    );
+    const streamed = await app.request('/v1/completions', post({ prompt: 'a', stream: true }));
     expect(streamed.status).toBe(400);
     expect(((await streamed.json()) as { error: { message: string } }).error.message).toMatch(/^stream: /);
     const both = await app.request(
       '/tokenize',
-      post('/tokenize', { prompt: 'a', messages: [{ role: 'user', content: 'b' }] }),
+      post({ prompt: 'a', messages: [{ role: 'user', content: 'b' }] }),
     );
     expect(await both.json()).toEqual({
       error: {
@@ -153,7 +147,7 @@ describe('assay serve routes (in process)', () => {
   });
 
   it('refuses another model name with 404 and token ids outside the vocabulary with 400', async () => {
-    const other = await app.request('/tokenize', post('/tokenize', { model: 'gpt-4', prompt: 'a' }));
+    const other = await app.request('/tokenize', post({ model: 'gpt-4', prompt: 'a' }));
     expect(other.status).toBe(404);
     expect(await other.json()).toEqual({
       error: {
@@ -161,7 +155,7 @@ describe('assay serve routes (in process)', () => {
         type: 'invalid_request_error',
       },
     });
-    const outside = await app.request('/detokenize', post('/detokenize', { tokens: [5, VOCAB] }));
+    const outside = await app.request('/detokenize', post({ tokens: [5, VOCAB] }));
     expect(outside.status).toBe(400);
     expect(await outside.json()).toEqual({
       error: {
@@ -172,10 +166,7 @@ describe('assay serve routes (in process)', () => {
   });
 
   it('refuses a prompt longer than the context with 400 before any engine work', async () => {
-    const response = await app.request(
-      '/v1/completions',
-      post('/v1/completions', { prompt: 'x'.repeat(60), max_tokens: 10 }),
-    );
+    const response = await app.request('/v1/completions', post({ prompt: 'x'.repeat(60), max_tokens: 10 }));
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
       'the prompt (61 tokens) plus max_tokens (10) exceeds the context of 64 tokens',
@@ -185,7 +176,7 @@ describe('assay serve routes (in process)', () => {
   it('refuses a body over 32 MiB with 413', async () => {
     const response = await app.request(
       '/tokenize',
-      post('/tokenize', JSON.stringify({ prompt: 'x'.repeat(32 * 1024 * 1024) })),
+      post(JSON.stringify({ prompt: 'x'.repeat(32 * 1024 * 1024) })),
     );
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({
@@ -205,11 +196,11 @@ describe('assay serve routes (in process)', () => {
       },
     });
     const busy = serveApp({ model, name: 'served', concurrency: 1, queue: 1 });
-    const first = busy.request('/tokenize', post('/tokenize', { prompt: 'a' }));
-    const second = busy.request('/tokenize', post('/tokenize', { prompt: 'b' }));
+    const first = busy.request('/tokenize', post({ prompt: 'a' }));
+    const second = busy.request('/tokenize', post({ prompt: 'b' }));
     // Both are in: one running, one waiting; a third finds the queue full.
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const third = await busy.request('/tokenize', post('/tokenize', { prompt: 'c' }));
+    const third = await busy.request('/tokenize', post({ prompt: 'c' }));
     expect(third.status).toBe(429);
     expect(third.headers.get('retry-after')).toBe('1');
     expect(await third.json()).toEqual({
@@ -229,7 +220,7 @@ describe('assay serve routes (in process)', () => {
       }),
       name: 'served',
     });
-    const response = await failing.request('/detokenize', post('/detokenize', { tokens: [5] }));
+    const response = await failing.request('/detokenize', post({ tokens: [5] }));
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({
       error: { message: 'the engine worker exited', type: 'server_error' },
@@ -240,7 +231,7 @@ describe('assay serve routes (in process)', () => {
     const plain = serveApp({ model: byteModel({ chatTemplate: () => undefined }), name: 'served' });
     const response = await plain.request(
       '/v1/chat/completions',
-      post('/v1/chat/completions', { messages: [{ role: 'user', content: 'hi' }] }),
+      post({ messages: [{ role: 'user', content: 'hi' }] }),
     );
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
