@@ -16,6 +16,7 @@ import {
   repeatsSummary,
 } from './metric-stats.js';
 import { metricName, type TaskPlan } from './plan.js';
+import type { ResolvedRunOptions } from './run-options.js';
 import type { ScoredDoc, ScoredTask } from './score.js';
 import {
   type CustomBootstrap,
@@ -86,10 +87,7 @@ export function aggregationSpec(plan: Pick<TaskPlan, 'task' | 'metricList' | 'do
   return { task: plan.task, metricList: plan.metricList, sampleLen: plan.docs.length };
 }
 
-export interface AggregateOptions {
-  bootstrapIters: number;
-  predictOnly: boolean;
-}
+export type AggregateOptions = Pick<ResolvedRunOptions, 'bootstrapIters' | 'predictOnly'>;
 
 export function resolveAggregation(
   task: LoadedTask,

@@ -4,14 +4,14 @@
  * planner selects with it, and `assay merge` rebuilds a single run's order with the same function.
  */
 import { AssayError } from '../errors.js';
-import { sampleSize } from './limit.js';
+import { type Limit, sampleSize } from './limit.js';
 import { type Shard, shardDocIds } from './shard.js';
 
 export interface DocSelection {
   /** Per-task doc ids to evaluate (lm-eval's --samples); exclusive with limit. */
   samples?: Record<string, number[]>;
-  /** A count of docs, or a fraction below 1 (limitValue's form). */
-  limit?: number;
+  /** A count of docs, or a share of each task (sampleSize's forms). */
+  limit?: Limit;
   /** This shard's slice of the selected docs (after samples / limit). */
   shard?: Shard;
 }
