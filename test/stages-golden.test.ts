@@ -18,6 +18,7 @@ import { executeRequests } from '../src/evaluate/execute.js';
 import { metricListFor, planTask, type TaskPlan } from '../src/evaluate/plan.js';
 import { instanceArguments, type Response } from '../src/evaluate/requests.js';
 import { runEvaluation } from '../src/evaluate/run-evaluation.js';
+import { resolveRunOptions } from '../src/evaluate/run-options.js';
 import { type ScoredDoc, scoreTask } from '../src/evaluate/score.js';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { scriptedBackend } from '../src/models/scripted/scripted-backend.js';
@@ -368,15 +369,16 @@ describe('aggregate: lm-eval’s per-doc values → lm-eval’s task results, wi
 describe('run and results file: the stages chained give lm-eval’s results', () => {
   it('runEvaluation with the scripted backend, then buildResults: lm-eval’s values, stderrs, sample_len', async () => {
     const nodes = TASKS.map((name) => tasks.get(name) as LoadedTask);
-    const run = await runEvaluation(fixedBackend(), nodes, {
-      seeds: { random: 0, numpy: 1234, torch: 1234, fewshot: 1234 },
+    const options = resolveRunOptions({
+      model: 'fixed',
+      tasks: [...TASKS],
       numFewshot: 0,
-      applyChatTemplate: false,
-      fewshotAsMultiturn: false,
-      genKwargs: {},
       bootstrapIters: 100000,
-      predictOnly: false,
-      modelLabel: { model: 'fixed', modelArgs: '', batchSize: 1 },
+      seeds: { random: 0, numpy: 1234, torch: 1234, fewshot: 1234 },
+    });
+    const run = await runEvaluation(fixedBackend(), nodes, {
+      ...options,
+      modelLabel: { model: 'fixed', modelArgs: '' },
     });
     expect(run.plans.map((planned) => aggregationSpec(planned).sampleLen)).toEqual(
       TASKS.map((name) => expected.results[name].sample_len),
