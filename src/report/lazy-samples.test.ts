@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 
-// A run builds its sample lines and task hashes only when something reads them (results/run-output.ts),
+// A run builds its sample lines and task hashes only when something reads them (report/run-output.ts),
 // and each doc's three hashes once for all its filters. These checks hold the written files to lm-eval's
 // definitions (loggers/evaluation_tracker.py: task_hashes[task] = sha256 over the concatenated
 // doc_hash + prompt_hash + target_hash of the logged samples, in log order; doc_hash = sha256 of the

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isStagingName, STAGING_PREFIX } from './run-files.js';
+import { isStagingName, STAGING_PREFIX } from '../results/run-files.js';
 
 const JOURNAL = 'commit.json';
 

@@ -6,9 +6,10 @@ import type { GroupResult, TaskResult } from '../evaluate/aggregate.js';
 import type { PlannedDoc, TaskPlan } from '../evaluate/plan.js';
 import type { EvaluatedRun } from '../evaluate/run-evaluation.js';
 import type { ScoredDoc } from '../evaluate/score.js';
+import type { ReasoningBlock, ResultsFile } from '../results/results-file.js';
+import type { SampleLine } from '../results/sample-line.js';
 import { buildResults } from './build.js';
-import type { ReasoningBlock, ResultsFile } from './results-file.js';
-import { type SampleLine, sampleLine, taskHash, taskHashOfDocs } from './samples.js';
+import { sampleLine, taskHash, taskHashOfDocs } from './samples.js';
 
 /** What writeOutputs writes: results_<time>.json and, per task, samples_<task>_<time>.jsonl. */
 export interface RunOutput {

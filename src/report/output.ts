@@ -1,7 +1,7 @@
 import path from 'node:path';
+import { leaderboardFileName, samplesFileName } from '../results/run-files.js';
 import { fileTimestamp } from '../util/file-timestamp.js';
-import { ensureDirectory, probeWritable } from './output-directory.js';
-import { leaderboardFileName, samplesFileName } from './run-files.js';
+import { ensureDirectory, probeWritable } from '../util/output-directory.js';
 import type { RunOutput } from './run-output.js';
 import { sampleLineJson } from './samples.js';
 import { type CommitStep, recoverStaged, type StagedFile, writeStaged } from './staged-write.js';
@@ -68,7 +68,7 @@ export async function writeOutputs(output: RunOutput, options: WriteOptions): Pr
   }
   // Derived from what is written beside it: the results file and the sample lines. Its code loads only
   // for a run that writes outputs.
-  const { buildLeaderboard } = await import('./leaderboard.js');
+  const { buildLeaderboard } = await import('../results/leaderboard.js');
   const leaderboard = buildLeaderboard({
     results: output.results,
     samples: output.samples,

@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CallOptions, GenerateRequest, ModelBackend } from '../../models/backend.js';
+import { readSampleLog } from '../../results/read-samples.js';
+import { leaderboardSchema, resultsFileSchema } from '../../results/schema.js';
 import { simpleEvaluate } from '../../run/evaluate.js';
-import { readSampleLog } from '../read-samples.js';
-import { leaderboardSchema, resultsFileSchema } from '../schema.js';
 import { mergeShards } from './merge-shards.js';
 
 /** Answers with the prompt's last word at once, or never for a prompt containing "slow" (until aborted). */
