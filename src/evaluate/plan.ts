@@ -6,7 +6,7 @@ import {
   hasChatTemplate,
   type ModelBackend,
 } from '../models/backend.js';
-import { buildContext } from '../prompts/context.js';
+import { buildContext, createFewshotCache } from '../prompts/context.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import { FewshotSampler, isSameSplit } from '../prompts/fewshot.js';
 import { prepareDocFunctions } from '../python/doc-functions.js';
@@ -20,31 +20,30 @@ import {
   GENERATE_METRICS,
   generativeChoiceConfig,
   generativeChoiceGeneration,
-  type McMode,
 } from './mc-generate.js';
 import { effectiveNumFewshot } from './num-fewshot.js';
 import type { Instance, RequestArgs, Response } from './requests.js';
-import { type Shard, shardDocIds } from './shard.js';
+import type { ResolvedRunOptions } from './run-options.js';
+import { shardDocIds } from './shard.js';
 
-export interface PlanOptions {
-  limit?: number;
-  /** Per-task doc ids to evaluate (lm-eval's --samples); exclusive with limit. */
-  samples?: Record<string, number[]>;
-  /** --shard: keep this slice of the selected docs (after --limit / --samples). */
-  shard?: Shard;
-  /** --mc_mode generate: multiple-choice tasks as lettered questions answered by generation. */
-  mcMode?: McMode;
-  numFewshot?: number;
-  /** null: do not seed (lm-eval's `--seed None`); the default sampler then uses seed 1234 anyway. */
-  fewshotSeed: number;
-  systemInstruction?: string;
-  /** false, true (the backend's default template) or a template name. */
-  applyChatTemplate: boolean | string;
-  fewshotAsMultiturn: boolean;
-  genKwargs: Record<string, unknown>;
-  backend: ModelBackend;
-  listener?: RunListener;
-}
+/** The run's options planning reads (run-options.ts), with the seed and backend it plans for. */
+export type PlanOptions = Pick<
+  ResolvedRunOptions,
+  | 'limit'
+  | 'samples'
+  | 'shard'
+  | 'numFewshot'
+  | 'systemInstruction'
+  | 'applyChatTemplate'
+  | 'fewshotAsMultiturn'
+  | 'genKwargs'
+> &
+  Partial<Pick<ResolvedRunOptions, 'mcMode'>> & {
+    /** null: do not seed (lm-eval's `--seed None`); the default sampler then uses seed 1234 anyway. */
+    fewshotSeed: number;
+    backend: ModelBackend;
+    listener?: RunListener;
+  };
 
 export interface PlannedDoc {
   docId: number;
@@ -157,6 +156,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
       ? { ...(config.generation_kwargs ?? {}), ...options.genKwargs }
       : undefined;
   const chat = chatOptions(options, task.name);
+  const fewshotCache = createFewshotCache();
   const planned: PlannedDoc[] = [];
   // lm-eval draws few-shot examples with one RNG per task, consumed in doc order: the sampler must see
   // every doc up to the last one planned, in order, so --samples picks the same shots as a full run.
@@ -200,6 +200,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
         textOverride,
         systemInstruction: options.systemInstruction,
         chat,
+        fewshotCache,
       });
 
     switch (config.output_type) {
