@@ -80,8 +80,8 @@ describe.skipIf(!nativeScorer)('assay kld (CLI)', () => {
     expect(report.chunks).toBe(Math.floor((text.length + 1) / 64));
   });
 
-  // The CLI's main() in this process (test/cli-in-process.ts), on the llama.cpp the test above loaded here:
-  // the child-process run of `assay kld` is the one above.
+  // The CLI's main() in this process (test/cli-in-process.ts), in the engine processes the library call
+  // above left idle (engine-processes.ts): the child-process run of `assay kld` is the one above.
   it('--tasks: the documents of a perplexity task form the text', async () => {
     // The task's data file is found beside the task file, from whatever folder assay runs in.
     const result = await runCliInProcess([
