@@ -241,11 +241,12 @@ describe('run options end to end', () => {
     expect(results.config.use_cache).toBe(cache);
   });
 
+  // In process: ls's and validate's real CLI runs are in task-overrides.e2e.test.ts and task-tree.e2e.test.ts.
   it('ls and validate', async () => {
-    const ls = runCli(['ls', 'tasks', '--include_path', dir]);
+    const ls = await runCliInProcess(['ls', 'tasks', '--include_path', dir]);
     expect(ls.status).toBe(0);
     expect(ls.stdout).toMatch(/\|ppl\s*\|.*ppl\.yaml\s*\|loglikelihood_rolling\s*\|/);
-    const validate = runCli(['validate', '--tasks', 'yesno,ppl', '--include_path', dir]);
+    const validate = await runCliInProcess(['validate', '--tasks', 'yesno,ppl', '--include_path', dir]);
     expect(validate.status).toBe(0);
     expect(validate.stdout).toContain('ok  yesno: 3 docs, multiple_choice, doc 0 → 4 request(s)');
     expect(validate.stdout).toContain('2 task(s) valid');

@@ -6,8 +6,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
+import { runCliInProcess } from './cli-in-process.js';
 import { startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { findOne, readJson, readJsonl, runCli, runCliAsync, tempDir } from './helpers.js';
+import { findOne, readJson, readJsonl, runCliAsync, tempDir } from './helpers.js';
 
 type Json = Record<string, any>;
 
@@ -119,8 +120,10 @@ describe('--mc_mode generate on local-chat-completions', () => {
     }
   });
 
-  it('without --mc_mode generate a chat backend stops at planning, naming the option', () => {
-    const result = runCli([
+  // This and the gen_logprobs runs: the CLI's main() in this process (test/cli-in-process.ts); the real
+  // CLI runs in the test above.
+  it('without --mc_mode generate a chat backend stops at planning, naming the option', async () => {
+    const result = await runCliInProcess([
       'run',
       '--model',
       'local-chat-completions',
@@ -139,7 +142,7 @@ describe('gen_logprobs from local-completions', () => {
     const runs: Json[][] = [];
     for (const extra of ['', ',gen_logprobs=false']) {
       const out = tempDir('assay-gen-logprobs-');
-      const result = await runCliAsync([
+      const result = await runCliInProcess([
         'run',
         '--model',
         'local-completions',

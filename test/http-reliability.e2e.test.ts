@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/run/evaluate.js';
+import { runCliInProcess } from './cli-in-process.js';
 import { type Faults, startTestServer, type TestServer } from './fixtures/openai-server.js';
 import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
 
@@ -157,17 +158,19 @@ describe('failed requests are never hidden', () => {
     );
     expect(run.stderr).toContain('assay: every error is in the sample logs: ');
 
+    // gate and compare through the CLI's main() in this process (test/cli-in-process.ts): what they read
+    // from the run is under test here; their own child-process runs are in compare.e2e.test.ts.
     const gate = ['gate', '--baseline', baseline, '--current', out, '--max_drop', '0.5'];
-    const refused = await startCli(gate).done;
+    const refused = await runCliInProcess(gate);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(
       /the current run has 2 errored samples \(rel_mc: 2\): .* pass --allow_errors/,
     );
-    const allowed = await startCli([...gate, '--allow_errors']).done;
+    const allowed = await runCliInProcess([...gate, '--allow_errors']);
     expect(allowed.stderr).toContain('--allow_errors: comparing the docs answered in both runs');
     expect(allowed.stdout).toMatch(/^PASS +rel_mc \(acc, none\), n = 18: /m);
     expect(allowed.status).toBe(0);
-    const compare = await startCli(['compare', out, baseline]).done;
+    const compare = await runCliInProcess(['compare', out, baseline]);
     expect(compare.status).toBe(2);
     expect(compare.stderr).toContain('the first run has 2 errored samples (rel_mc: 2)');
   }, 60_000);

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from './cli-in-process.js';
 import { runCli, tempDir } from './helpers.js';
 import { requireComponent } from './require-component.js';
 
@@ -46,8 +47,16 @@ describe('assay validate --no_data over a task tree', () => {
     ]);
   });
 
-  it('refuses a bad --format with exit 2 before loading anything', () => {
-    const result = runCli(['validate', '--no_data', '--include_path', tree(), '--format', 'yaml']);
+  // The CLI's main() in this process (test/cli-in-process.ts): validate's real CLI run is the test above.
+  it('refuses a bad --format with exit 2 before loading anything', async () => {
+    const result = await runCliInProcess([
+      'validate',
+      '--no_data',
+      '--include_path',
+      tree(),
+      '--format',
+      'yaml',
+    ]);
     expect(result.status).toBe(2);
     expect(result.stderr).toBe('assay: error: --format must be text or json, got "yaml"\n');
   });

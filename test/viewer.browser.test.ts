@@ -6,7 +6,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/index.js';
 import { CHROMIUM, chromiumInstalled, launchChromium } from './chromium.js';
-import { bin, findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './helpers.js';
+import { runCliInProcess } from './cli-in-process.js';
+import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
 import { requireComponent } from './require-component.js';
 import { copyRun, discordant, exactMcNemarP, perfect, withoutSamples } from './viewer-runs.js';
 
@@ -370,7 +371,9 @@ describe.skipIf(!haveChromium)('viewer in a browser', () => {
 
   it('exports a static copy that works from file:// with no server', async () => {
     const site = path.join(root, 'site');
-    const result = runCli(['view', root, '--export', site]);
+    // The CLI's main() in this process (test/cli-in-process.ts); `assay view` runs as a real CLI process
+    // for the server every test here talks to.
+    const result = await runCliInProcess(['view', root, '--export', site]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/exported 4 run\(s\), 4 sample log\(s\)/);
     expect(readdirSync(site)).toEqual(expect.arrayContaining(['index.html', 'data']));

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCliInProcess } from '../cli-in-process.js';
 import { bin, readJson, repoRoot, tempDir } from '../helpers.js';
 import { conversionBranchDataset, type FakeHub, sha256Of, startFakeHub } from './fake-hub.js';
 import { writeParquet } from './parquet.js';
@@ -81,8 +82,9 @@ afterAll(async () => {
 });
 
 describe('assay and the Hub, end to end', () => {
+  // The listings read no Hub: the CLI's main() in this process (test/cli-in-process.ts).
   test('ls tasks lists the built-in tasks; ls groups the mmlu groups', async () => {
-    const tasks = await runCliAsync(['ls', 'tasks'], {});
+    const tasks = await runCliInProcess(['ls', 'tasks']);
     expect(tasks.status).toBe(0);
     for (const name of [
       'arc_easy',
@@ -104,7 +106,7 @@ describe('assay and the Hub, end to end', () => {
       expect(tasks.stdout).toMatch(new RegExp(`^\\|${name} +\\|tasks/`, 'm'));
     }
     expect(MMLU_SUBJECTS).toHaveLength(57);
-    const groups = await runCliAsync(['ls', 'groups'], {});
+    const groups = await runCliInProcess(['ls', 'groups']);
     expect([...groups.stdout.matchAll(/^\|(mmlu\w*) *\|/gm)].map((match) => match[1])).toEqual([
       'mmlu',
       'mmlu_humanities',
