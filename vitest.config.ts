@@ -74,7 +74,7 @@ export default defineConfig({
     // plugins, the case its documentation names as able to leave an entry stale; `vitest --clearCache`
     // empties it.
     experimental: { fsModuleCache: true },
-    globalSetup: ['test/global-setup.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {
         extends: true,

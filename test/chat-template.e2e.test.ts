@@ -13,9 +13,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/index.js';
 import { createHttpBackend } from '../src/models/http/create.js';
-import { startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { readJson, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { readJson, tempDir } from './support/helpers.js';
+import { requireComponent } from './support/require-component.js';
 
 const fixtures = path.resolve(import.meta.dirname, 'fixtures/chat-templates');
 const template = (file: string) => readFileSync(path.join(fixtures, file), 'utf8');

@@ -17,7 +17,7 @@ import {
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { bin, repoRoot, tempDir } from './helpers.js';
+import { bin, repoRoot, tempDir } from './support/helpers.js';
 
 interface Step {
   name?: string;

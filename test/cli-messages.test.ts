@@ -3,15 +3,15 @@
  * one; lm-eval's flags are accepted with their meaning or refused with one `assay:` line; commander's
  * own errors carry the `assay:` prefix and a hint; `run --help` lists every model and three examples.
  * Errors end a run, so it is one message per run: each through the CLI's main() in process
- * (test/cli-in-process.ts, stdout, stderr and exit code as a child process returns them); `run --help` is
+ * (test/support/cli-in-process.ts, stdout, stderr and exit code as a child process returns them); `run --help` is
  * the real child process.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { backendNames } from '../src/models/registry.js';
-import { runCliInProcess } from './cli-in-process.js';
-import { findOne, runCli, tempDir } from './helpers.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { findOne, runCli, tempDir } from './support/helpers.js';
 
 const arithmetic = 'examples/tasks/arithmetic.jsonl';
 const run = (...args: string[]) =>

@@ -9,9 +9,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { fakeServerBin, GPU_NAME } from './fixtures/fake-server-bin.js';
-import { startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
+import { fakeServerBin, GPU_NAME } from './fakes/inference-server-bin.js';
+import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: results files are checked field by field
 type Json = Record<string, any>;

@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { writeRun } from '../bench/stats.js';
-import { runCliInProcess } from './cli-in-process.js';
-import { tempDir } from './helpers.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
 
 let root = '';
 beforeAll(() => {

@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCliInProcess } from './cli-in-process.js';
-import { tempDir } from './helpers.js';
-import { writeScoredRun } from './synthetic-run.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
+import { writeScoredRun } from './support/synthetic-run.js';
 
 const repeat = (value: number, times: number) => new Array<number>(times).fill(value);
 const mean = (values: number[]) => values.reduce((x, y) => x + y, 0) / values.length;

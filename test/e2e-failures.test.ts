@@ -1,7 +1,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
+import { findOne, readJson, readJsonl, runCli, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 

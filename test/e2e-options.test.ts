@@ -4,8 +4,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
-import { runCliInProcess } from './cli-in-process.js';
-import { findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './helpers.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 
@@ -39,7 +39,7 @@ function taskDir(): string {
 }
 
 describe('run options end to end', () => {
-  // The CLI's main() runs in process (test/cli-in-process.ts) with the same arguments and checks; the real
+  // The CLI's main() runs in process (test/support/cli-in-process.ts) with the same arguments and checks; the real
   // child process stays for --config (a file the CLI reads) and for one run each of ls and validate.
   const dir = taskDir();
 

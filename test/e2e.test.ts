@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliInProcess } from './cli-in-process.js';
-import { findOne, readJson, readJsonl, repoRoot, runCli, sampleStderr, tempDir } from './helpers.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { findOne, readJson, readJsonl, repoRoot, runCli, sampleStderr, tempDir } from './support/helpers.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -31,7 +31,7 @@ type Results = Record<string, any>;
 
 describe('assay run, end to end on the real CLI', () => {
   // The one child process of this file: bin/assay.js and dist/ as a user runs them. The rest run the CLI's
-  // main() in process (test/cli-in-process.ts), with the same arguments and checks.
+  // main() in process (test/support/cli-in-process.ts), with the same arguments and checks.
   it('JSONL task: results, samples, leaderboard and manifest, field by field', () => {
     const out = tempDir();
     const run = runCli([

@@ -6,8 +6,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
-import { startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { findOne, readJson, readJsonl, runCli, runCliAsync, tempDir } from './helpers.js';
+import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { findOne, readJson, readJsonl, runCli, runCliAsync, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 

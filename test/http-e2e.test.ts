@@ -4,9 +4,9 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AssayError, simpleEvaluate } from '../src/index.js';
 import { createHttpBackend } from '../src/models/http/create.js';
-import { runCliInProcess } from './cli-in-process.js';
-import { startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
 
 type Results = Record<string, any>;
 
@@ -220,7 +220,7 @@ describe('assay run --model local-completions, end to end on loopback', () => {
     expect(fresh + answeredBefore.size).toBeLessThanOrEqual(280 + 4);
 
     // A third run answers everything from the cache: no HTTP at all. The same command through the CLI's
-    // main() in this process (test/cli-in-process.ts): the two runs above are the real CLI's.
+    // main() in this process (test/support/cli-in-process.ts): the two runs above are the real CLI's.
     const before = slow.stats.received;
     const thirdOut = tempDir();
     const third = await runCliInProcess(runArgs(slow.completionsUrl, thirdOut, '', ['--use_cache', cache]));

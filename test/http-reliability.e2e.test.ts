@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/run/evaluate.js';
-import { type Faults, startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
+import { type Faults, startTestServer, type TestServer } from './fakes/openai-server.js';
+import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 

@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fakeServerBin } from './fixtures/fake-server-bin.js';
-import { bin as assayBin, repoRoot, runCli, tempDir } from './helpers.js';
+import { fakeServerBin } from './fakes/inference-server-bin.js';
+import { bin as assayBin, repoRoot, runCli, tempDir } from './support/helpers.js';
 
 const bin = fakeServerBin();
 const work = tempDir('assay-managed-e2e-');

@@ -8,9 +8,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCliInProcess } from './cli-in-process.js';
-import { tempDir } from './helpers.js';
-import { writeScoredRun } from './synthetic-run.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
+import { writeScoredRun } from './support/synthetic-run.js';
 
 const repeat = (value: number, times: number) => new Array<number>(times).fill(value);
 // SciPy's norm.ppf(0.975) + norm.ppf(0.8).

@@ -12,9 +12,9 @@ import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { testInterpreters } from './fixtures/python/interpreters.js';
-import { bin, findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { testInterpreters } from './support/python-interpreters.js';
+import { bin, findOne, readJson, readJsonl, runCli, tempDir } from './support/helpers.js';
+import { requireComponent } from './support/require-component.js';
 
 type Json = Record<string, any>;
 

@@ -14,8 +14,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultsFileSchema, sampleLineSchema } from '../src/results/schema.js';
-import { type ReasoningServer, startReasoningServer } from './fixtures/reasoning-server.js';
-import { findOne, readJson, readJsonl, runCliAsync, tempDir } from './helpers.js';
+import { type ReasoningServer, startReasoningServer } from './fakes/reasoning-server.js';
+import { findOne, readJson, readJsonl, runCliAsync, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 

@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliInProcess } from './cli-in-process.js';
-import { findOne, readJson, tempDir } from './helpers.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { findOne, readJson, tempDir } from './support/helpers.js';
 
 const task = 'examples/tasks/medqa/medqa_mini.yaml';
 

@@ -23,9 +23,9 @@ import {
   type SimpleEvaluateOptions,
   simpleEvaluate,
 } from '../src/run/evaluate.js';
-import { runCliInProcess } from './cli-in-process.js';
-import { startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { findOne, readJson, runCli, tempDir } from './helpers.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { findOne, readJson, runCli, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 
@@ -254,7 +254,7 @@ describe('--shard i/N and assay merge (dummy backend)', () => {
     });
 
   it('three shards merge into exactly the single run', async () => {
-    // The single run through the CLI's main() in process (test/cli-in-process.ts): its table is compared
+    // The single run through the CLI's main() in process (test/support/cli-in-process.ts): its table is compared
     // with the real `assay merge`'s below.
     const single = await runCliInProcess(args(path.join(out, 'single')));
     expect(single.stderr).not.toMatch(/error/);

@@ -5,8 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { runCliInProcess } from './cli-in-process.js';
-import { tempDir } from './helpers.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
 
 it('names the file that defines the task and why it failed to load (exit 2)', async () => {
   const dir = tempDir();

@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, runCli, tempDir } from './helpers.js';
+import { repoRoot, runCli, tempDir } from './support/helpers.js';
 
 let work = '';
 let env: Record<string, string> = {};

@@ -5,10 +5,10 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/index.js';
-import { CHROMIUM, chromiumInstalled, launchChromium } from './chromium.js';
-import { bin, findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
-import { copyRun, discordant, exactMcNemarP, perfect, withoutSamples } from './viewer-runs.js';
+import { CHROMIUM, chromiumInstalled, launchChromium } from './support/chromium.js';
+import { bin, findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './support/helpers.js';
+import { requireComponent } from './support/require-component.js';
+import { copyRun, discordant, exactMcNemarP, perfect, withoutSamples } from './support/viewer-runs.js';
 
 const artifacts = path.join(repoRoot, 'test-artifacts', 'viewer');
 const fixtureTask = path.join(repoRoot, 'test/fixtures/viewer/colours.yaml');

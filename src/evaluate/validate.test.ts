@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testInterpreters } from '../../test/fixtures/python/interpreters.js';
-import { requireComponent } from '../../test/require-component.js';
+import { testInterpreters } from '../../test/support/python-interpreters.js';
+import { requireComponent } from '../../test/support/require-component.js';
 import { clearYamlCache } from '../tasks/yaml-loader.js';
 import { type ValidationRecord, validateTasks } from './validate.js';
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { requireComponent } from '../../test/require-component.js';
+import { requireComponent } from '../../test/support/require-component.js';
 import type { GenerateRequest, ModelBackend } from '../models/backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 import { probeSandbox } from './bubblewrap.js';

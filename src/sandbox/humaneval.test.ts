@@ -8,7 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { requireComponent } from '../../test/require-component.js';
+import { requireComponent } from '../../test/support/require-component.js';
 import type { GenerateRequest, ModelBackend } from '../models/backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 import { builtinTasksDir } from '../tasks/index.js';

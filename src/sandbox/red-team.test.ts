@@ -13,7 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireComponent } from '../../test/require-component.js';
+import { requireComponent } from '../../test/support/require-component.js';
 import type { GenerateRequest, ModelBackend } from '../models/backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 import { builtinTasksDir } from '../tasks/index.js';

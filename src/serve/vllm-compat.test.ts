@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { greedyContinuation } from '../../test/fixtures/greedy-text.js';
+import { greedyContinuation } from '../../test/support/greedy-text.js';
 import {
   CHATML_TEMPLATE,
   sentencePieceLlamaGguf,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from '../../test/helpers.js';
+import { findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from '../../test/support/helpers.js';
 import {
   copyRun,
   discordant,
@@ -9,7 +9,7 @@ import {
   perfect,
   type ResultsJson,
   withoutSamples,
-} from '../../test/viewer-runs.js';
+} from '../../test/support/viewer-runs.js';
 import { evaluate } from '../index.js';
 import type { TaskStar } from './api.js';
 import { taskStars } from './best-runs.js';

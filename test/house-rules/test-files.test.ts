@@ -1,11 +1,11 @@
 /**
  * The house rules for test files, held over every test file of the repo (read once, about 0.1 s): the
  * files that leave the process changed are in vitest.config.ts's `isolated` list (isolation.ts), and a
- * test skips on a missing component only through test/require-component.ts (component-skips.ts). A
+ * test skips on a missing component only through test/support/require-component.ts (component-skips.ts). A
  * failure names the file and line and says what to do.
  */
 import { expect, it } from 'vitest';
-import { repoRoot } from '../helpers.js';
+import { repoRoot } from '../support/helpers.js';
 import { componentSkipProblemsOf } from './component-skips.js';
 import { isolationProblems, readIsolatedFiles } from './isolation.js';
 import { readTestSources } from './test-sources.js';
@@ -30,9 +30,9 @@ it('reads the test files the rules are about', () => {
       .find((source) => source.file === 'src/python/bridge.test.ts')
       ?.helpers.map((helper) => helper.file),
   ).toEqual([
-    'test/fixtures/python/bridge-failures.conformance.ts',
-    'test/fixtures/python/bridge.conformance.ts',
-    'test/fixtures/python/interpreters.ts',
-    'test/require-component.ts',
+    'test/conformance/python-bridge-failures.ts',
+    'test/conformance/python-bridge.ts',
+    'test/support/python-interpreters.ts',
+    'test/support/require-component.ts',
   ]);
 });

@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { cpSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bin, readJson, repoRoot, tempDir } from '../helpers.js';
-import { conversionBranchDataset, type FakeHub, sha256Of, startFakeHub } from './fake-hub.js';
-import { writeParquet } from './parquet.js';
+import { bin, readJson, repoRoot, tempDir } from '../support/helpers.js';
+import { conversionBranchDataset, type FakeHub, sha256Of, startFakeHub } from '../fakes/hub.js';
+import { writeParquet } from '../support/parquet.js';
 
 /** Async, unlike runCli: the loopback Hub lives in this process and must keep answering. */
 function runCliAsync(args: string[], env: Record<string, string | undefined>) {

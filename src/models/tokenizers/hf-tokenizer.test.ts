@@ -18,7 +18,7 @@ import {
   wordPiece,
   writeTokenizerFolder,
 } from '../../../test/fixtures/tokenizer-json.js';
-import { bin as assayBin, findOne, readJson, repoRoot } from '../../../test/helpers.js';
+import { bin as assayBin, findOne, readJson, repoRoot } from '../../../test/support/helpers.js';
 import { textPerplexity } from '../../evaluate/perplexity/text-perplexity.js';
 import { type RunningServer, startServer } from '../../serve/server.js';
 import { runTokenizerConformance } from '../../testing/tokenizer-conformance.js';

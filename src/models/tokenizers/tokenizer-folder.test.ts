@@ -1,5 +1,5 @@
 /**
- * Tokenizers from the Hub, against a loopback Hub (test/hub/fake-hub.ts) that answers the resolve
+ * Tokenizers from the Hub, against a loopback Hub (test/fakes/hub.ts) that answers the resolve
  * endpoint as the Hub's API reference and huggingface_hub's file_download.py describe it (HEAD and GET
  * `/<repo>/resolve/<revision>/<file>`, `X-Repo-Commit`, `ETag` / `X-Linked-Etag`, a 302 to the CDN for LFS
  * files, a relative 307 for a renamed repo, `X-Error-Code`) and records every request, so each test
@@ -10,10 +10,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer } from '../../../test/fixtures/openai-server.js';
+import { startTestServer } from '../../../test/fakes/openai-server.js';
 import { byteLevelBpe } from '../../../test/fixtures/tokenizer-json.js';
-import { bin, repoRoot, tempDir } from '../../../test/helpers.js';
-import { type FakeHub, gitBlobSha1, sha256Of, startFakeHub } from '../../../test/hub/fake-hub.js';
+import { bin, repoRoot, tempDir } from '../../../test/support/helpers.js';
+import { type FakeHub, gitBlobSha1, sha256Of, startFakeHub } from '../../../test/fakes/hub.js';
 import { openHttpBackend } from '../http/create.js';
 import { HfTokenizer } from './hf-tokenizer.js';
 import { tokenizerFolder } from './tokenizer-folder.js';

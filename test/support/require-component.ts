@@ -88,7 +88,7 @@ export function requireComponent(
   return available;
 }
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
  * A file of the shared folder (models, reference data): ../shared beside this checkout, as CI has it, or

@@ -64,7 +64,7 @@ export function unexportedTypes(entries: string[], root: string, types = ['node'
         else if (ts.isTypeQueryNode(node)) name = node.exprName;
         else if (ts.isImportTypeNode(node)) {
           name = node.qualifier;
-          // `typeof import('./module.js')`: a whole module of the package, named by no entry.
+          // `typeof import('../module.js')`: a whole module of the package, named by no entry.
           if (!name && node.isTypeOf) report(`typeof ${node.argument.getText()}`, label);
         }
         if (name) {

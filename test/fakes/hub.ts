@@ -9,13 +9,13 @@
  *   HEAD|GET /<model>/resolve/<rev>/<path>            a model repo's file, as the Hub's resolve endpoint answers
  *                                                     huggingface_hub's hf_hub_download (see FakeModel)
  * Every request is recorded so tests can assert headers (token, Range) and counts. With `writes`, it also
- * takes uploads (repo creation, commits, LFS; fake-hub-writes.ts).
+ * takes uploads (repo creation, commits, LFS; hub-writes.ts).
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type FakeHubWrites, handleWrite, isWriteRoute } from './fake-hub-writes.js';
-import { type Codec, writeParquet } from './parquet.js';
+import { type FakeHubWrites, handleWrite, isWriteRoute } from './hub-writes.js';
+import { type Codec, writeParquet } from '../support/parquet.js';
 
 export interface FakeFile {
   path: string;
@@ -78,7 +78,7 @@ export function sha256Of(content: Uint8Array): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-/** `writes` turns on the write endpoints (fake-hub-writes.ts): repo creation, commits, LFS uploads. */
+/** `writes` turns on the write endpoints (hub-writes.ts): repo creation, commits, LFS uploads. */
 export async function startFakeHub(
   datasets: Record<string, FakeDataset>,
   writes?: FakeHubWrites,

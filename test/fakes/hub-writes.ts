@@ -1,5 +1,5 @@
 /**
- * The write side of the loopback Hub (fake-hub.ts), from the Hub's API as huggingface_hub documents
+ * The write side of the loopback Hub (hub.ts), from the Hub's API as huggingface_hub documents
  * and calls it (hf_api.py: create_repo, create_commit, preupload_lfs_files, list_repo_tree, whoami;
  * lfs.py: the Git LFS batch API and its basic transfer):
  *   GET  /api/whoami-v2                                   {name, auth} for a known token, else 401

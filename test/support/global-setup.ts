@@ -8,10 +8,10 @@
  * "Built after" reads the build's own record, dist/tsconfig.build.tsbuildinfo, which `tsc -b` rewrites on
  * every build that saw a change: the worker's own file keeps its old time when its output did not change.
  *
- * The fake `vllm serve` / sglang (test/fixtures/fake-inference-server.ts, which the managed-server and
+ * The fake `vllm serve` / sglang (test/fakes/inference-server.ts, which the managed-server and
  * cluster tests start about a dozen times) is likewise compiled here, with vite's esbuild, from the
  * sources as they are now, into a temporary folder that the teardown removes; ASSAY_TEST_FAKE_SERVER
- * names it, and fake-server-bin.ts runs it with plain node instead of under tsx (about 0.2 CPU s less per
+ * names it, and inference-server-bin.ts runs it with plain node instead of under tsx (about 0.2 CPU s less per
  * start).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -46,8 +46,8 @@ function pickCompiledEngineWorker(): void {
 async function compileFakeServer(): Promise<string> {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'assay-fake-server-'));
   writeFileSync(path.join(folder, 'package.json'), '{"type":"module"}\n');
-  for (const name of ['fake-inference-server', 'openai-server']) {
-    const source = path.join(repoRoot, 'test', 'fixtures', `${name}.ts`);
+  for (const name of ['inference-server', 'openai-server']) {
+    const source = path.join(repoRoot, 'test', 'fakes', `${name}.ts`);
     const { code } = await transformWithEsbuild(readFileSync(source, 'utf8'), source, {
       loader: 'ts',
       format: 'esm',
@@ -62,7 +62,7 @@ export default async function setup(): Promise<() => void> {
   pickCompiledEngineWorker();
   if (process.env.ASSAY_TEST_FAKE_SERVER) return () => {};
   const folder = await compileFakeServer();
-  process.env.ASSAY_TEST_FAKE_SERVER = path.join(folder, 'fake-inference-server.js');
+  process.env.ASSAY_TEST_FAKE_SERVER = path.join(folder, 'inference-server.js');
   return () => {
     delete process.env.ASSAY_TEST_FAKE_SERVER;
     rmSync(folder, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 /**
  * A separate process that loads one Hub split (for tests of several processes sharing one cache):
- *   tsx test/hub/fetch-split.ts <dataset> <config> <split>
+ *   tsx test/support/fetch-split.ts <dataset> <config> <split>
  * Prints the split's source (commit, files, sha256s) as JSON. HF_ENDPOINT and HF_HUB_CACHE come from env.
  */
 import { hubSplit } from '../../src/data/hub/dataset.js';
