@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { loadNativeAddon } from '../src/models/gguf/native-scorer.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
-import { bin, repoRoot, tempDir } from './support/helpers.js';
+import { bin } from './support/cli.js';
+import { repoRoot, tempDir } from './support/helpers.js';
 import { requireComponent } from './support/require-component.js';
 
 const nativeScorer = requireComponent('native scorer', loadNativeAddon().addon !== undefined);

@@ -17,7 +17,8 @@ import {
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { bin, repoRoot, tempDir } from './support/helpers.js';
+import { bin } from './support/cli.js';
+import { repoRoot, tempDir } from './support/helpers.js';
 
 interface Step {
   name?: string;

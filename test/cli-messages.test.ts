@@ -10,8 +10,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { backendNames } from '../src/models/registry.js';
+import { runCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, runCli, tempDir } from './support/helpers.js';
+import { findOne, tempDir } from './support/helpers.js';
 
 const arithmetic = 'examples/tasks/arithmetic.jsonl';
 const run = (...args: string[]) =>

@@ -7,8 +7,9 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, readJson, readJsonl, runCli, tempDir } from './support/helpers.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
 
 type Sample = Record<string, any>;
 const FIXTURES = 'test/fixtures/compare';

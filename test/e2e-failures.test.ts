@@ -1,7 +1,8 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findOne, readJson, readJsonl, runCli, tempDir } from './support/helpers.js';
+import { runCli } from './support/cli.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findOne, readJson, runCli, tempDir } from './support/helpers.js';
+import { runCli } from './support/cli.js';
+import { findOne, readJson, tempDir } from './support/helpers.js';
 
 describe('assay run --model gguf (built-in demo model)', () => {
   it('runs the README quickstart offline and prints results with error bars', () => {

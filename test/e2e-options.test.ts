@@ -4,8 +4,9 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
+import { runCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './support/helpers.js';
+import { findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 

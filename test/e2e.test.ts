@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, readJson, readJsonl, repoRoot, runCli, sampleStderr, tempDir } from './support/helpers.js';
+import { findOne, readJson, readJsonl, repoRoot, sampleStderr, tempDir } from './support/helpers.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

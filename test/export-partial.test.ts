@@ -17,12 +17,12 @@ import {
   RequestError,
 } from '../src/models/backend.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
-import { runCliInProcess } from './support/cli-in-process.js';
-import { writeRunFolder } from './fixtures/export/run-folder.js';
-import { tempDir } from './support/helpers.js';
 import { type FakeHub, startFakeHub } from './fakes/hub.js';
 import { type FakeHubWrites, fakeHubWrites } from './fakes/hub-writes.js';
 import { type FakeMlflow, startFakeMlflow } from './fakes/mlflow.js';
+import { writeRunFolder } from './fixtures/export/run-folder.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
 
 /** Answers each prompt with its last word; "fail" prompts fail, "slow" ones take 60 s (stopped by the cap). */
 class ScriptedBackend implements ModelBackend {

@@ -9,8 +9,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/run/evaluate.js';
-import { runCliInProcess } from './support/cli-in-process.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { runCliInProcess } from './support/cli-in-process.js';
 import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
-import { findOne, readJson, readJsonl, runCli, runCliAsync, tempDir } from './support/helpers.js';
+import { runCli, runCliAsync } from './support/cli.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 

@@ -1,30 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AssayError, simpleEvaluate } from '../src/index.js';
 import { createHttpBackend } from '../src/models/http/create.js';
-import { runCliInProcess } from './support/cli-in-process.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
-import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
+import { startCli } from './support/cli.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
 
 type Results = Record<string, any>;
-
-/** The real CLI, asynchronously: the loopback server lives in this process and must keep answering. */
-function startCli(args: string[]): {
-  child: ChildProcess;
-  done: Promise<{ status: number | null; stdout: string; stderr: string }>;
-} {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => (stdout += chunk));
-  child.stderr?.on('data', (chunk) => (stderr += chunk));
-  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (status) => resolve({ status, stdout, stderr })),
-  );
-  return { child, done };
-}
 
 let taskFile: string;
 beforeAll(() => {

@@ -2,30 +2,15 @@
  * Issue 15 through the real CLI: failed requests are never hidden (results, table, leaderboard, console,
  * gate and compare), a dead server stops the run with its cause, and Ctrl-C says what it interrupted.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/run/evaluate.js';
 import { type Faults, startTestServer, type TestServer } from './fakes/openai-server.js';
-import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
+import { startCli } from './support/cli.js';
+import { findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
-
-function startCli(args: string[]): {
-  child: ChildProcess;
-  done: Promise<{ status: number | null; stdout: string; stderr: string }>;
-} {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => (stdout += chunk));
-  child.stderr?.on('data', (chunk) => (stderr += chunk));
-  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (status) => resolve({ status, stdout, stderr })),
-  );
-  return { child, done };
-}
 
 let taskFile: string;
 beforeAll(() => {

@@ -5,7 +5,8 @@ import { klDivergence } from '../src/kld/kl-divergence.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { loadNativeAddon } from '../src/models/gguf/native-scorer.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
-import { runCli, tempDir } from './support/helpers.js';
+import { runCli } from './support/cli.js';
+import { tempDir } from './support/helpers.js';
 import { requireComponent } from './support/require-component.js';
 
 const nativeScorer = requireComponent('native scorer', loadNativeAddon().addon !== undefined);

@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeServerBin } from './fakes/inference-server-bin.js';
-import { bin as assayBin, repoRoot, runCli, tempDir } from './support/helpers.js';
+import { bin as assayBin, runCli } from './support/cli.js';
+import { repoRoot, tempDir } from './support/helpers.js';
 
 const bin = fakeServerBin();
 const work = tempDir('assay-managed-e2e-');

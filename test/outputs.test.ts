@@ -8,10 +8,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { simpleEvaluate } from '../src/run/evaluate.js';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { prepareOutputDirectory, writeOutputs } from '../src/results/output.js';
 import type { CommitStep } from '../src/results/staged-write.js';
+import { simpleEvaluate } from '../src/run/evaluate.js';
 import { readJson, repoRoot, tempDir } from './support/helpers.js';
 
 const script = path.join(repoRoot, 'test', 'support', 'kill-while-staging.mjs');

@@ -16,8 +16,9 @@ import { ensureDemoModel } from '../src/models/gguf/demo-model.js';
 import type { GgufBackend } from '../src/models/gguf/gguf-backend.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
+import { runCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, runCli, tempDir } from './support/helpers.js';
+import { findOne, tempDir } from './support/helpers.js';
 
 const work = tempDir('assay-ppl-e2e-');
 const randomModel = path.join(work, 'random.gguf');

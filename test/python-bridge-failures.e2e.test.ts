@@ -12,8 +12,9 @@ import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { bin, runCli } from './support/cli.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
 import { testInterpreters } from './support/python-interpreters.js';
-import { bin, findOne, readJson, readJsonl, runCli, tempDir } from './support/helpers.js';
 import { requireComponent } from './support/require-component.js';
 
 type Json = Record<string, any>;
@@ -276,7 +277,9 @@ describe.skipIf(!hasPython)('task modules that end or outlive the worker', () =>
       );
       expect(result.error).toBeUndefined();
       // Nothing but the request batch's closing progress line (docs/console.md) and the results line.
-      expect(result.stderr).toMatch(/^assay: generate_until \(helper_task\): .*\nassay: results written to .*\n$/);
+      expect(result.stderr).toMatch(
+        /^assay: generate_until \(helper_task\): .*\nassay: results written to .*\n$/,
+      );
       expect(result.status).toBe(0);
       expect(readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/)).results.helper_task).toBeDefined();
     } finally {

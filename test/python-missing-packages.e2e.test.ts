@@ -13,8 +13,9 @@ import { describe, expect, it } from 'vitest';
 import { validateTasks } from '../src/evaluate/validate.js';
 import { evaluate } from '../src/run/evaluate.js';
 import { bareInterpreter, canImport } from './support/bare-interpreter.js';
+import { runCli } from './support/cli.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
 import { testInterpreters } from './support/python-interpreters.js';
-import { findOne, readJson, readJsonl, runCli, tempDir } from './support/helpers.js';
 import { requireComponent } from './support/require-component.js';
 
 type Json = Record<string, any>;

@@ -15,7 +15,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultsFileSchema, sampleLineSchema } from '../src/results/schema.js';
 import { type ReasoningServer, startReasoningServer } from './fakes/reasoning-server.js';
-import { findOne, readJson, readJsonl, runCliAsync, tempDir } from './support/helpers.js';
+import { runCliAsync } from './support/cli.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 

@@ -7,7 +7,8 @@ import { GgufBackend } from '../src/models/gguf/gguf-backend.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
 import { sentencePieceLlamaGguf } from './fixtures/sentencepiece-gguf.js';
-import { bin, readJson, readJsonl, runCli, tempDir } from './support/helpers.js';
+import { bin, runCli } from './support/cli.js';
+import { readJson, readJsonl, tempDir } from './support/helpers.js';
 import { requireComponent, sharedFile } from './support/require-component.js';
 
 const directory = tempDir('assay-serve-e2e-');

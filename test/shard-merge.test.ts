@@ -23,9 +23,10 @@ import {
   type SimpleEvaluateOptions,
   simpleEvaluate,
 } from '../src/run/evaluate.js';
-import { runCliInProcess } from './support/cli-in-process.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
-import { findOne, readJson, runCli, tempDir } from './support/helpers.js';
+import { runCli } from './support/cli.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { findOne, readJson, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 

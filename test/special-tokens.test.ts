@@ -25,11 +25,11 @@ import { encodePrompt } from '../src/models/http/special-tokens.js';
 import { createManagedBackend } from '../src/models/managed-server/managed-backend.js';
 import { HfTokenizer } from '../src/models/tokenizers/hf-tokenizer.js';
 import { localTokenizerFolder, type TokenizerFolder } from '../src/models/tokenizers/tokenizer-folder.js';
-import { startTestServer } from './fakes/openai-server.js';
-import { spmFromVocab, type TokenizerFixture, writeTokenizerFolder } from './fixtures/tokenizer-json.js';
-import { startVllmStandIn, type VllmStandIn } from './fakes/vllm-stand-in.js';
-import { tempDir } from './support/helpers.js';
 import { type FakeHub, startFakeHub } from './fakes/hub.js';
+import { startTestServer } from './fakes/openai-server.js';
+import { startVllmStandIn, type VllmStandIn } from './fakes/vllm-stand-in.js';
+import { spmFromVocab, type TokenizerFixture, writeTokenizerFolder } from './fixtures/tokenizer-json.js';
+import { tempDir } from './support/helpers.js';
 import { requireComponent, sharedFile } from './support/require-component.js';
 
 const work = tempDir('assay-special-tokens-');

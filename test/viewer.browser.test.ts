@@ -6,7 +6,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/index.js';
 import { CHROMIUM, chromiumInstalled, launchChromium } from './support/chromium.js';
-import { bin, findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from './support/helpers.js';
+import { bin, runCli } from './support/cli.js';
+import { findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
 import { requireComponent } from './support/require-component.js';
 import { copyRun, discordant, exactMcNemarP, perfect, withoutSamples } from './support/viewer-runs.js';
 

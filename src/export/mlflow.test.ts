@@ -6,9 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { type FakeMlflow, startFakeMlflow } from '../../test/fakes/mlflow.js';
 import { STAMP, writeRunFolder } from '../../test/fixtures/export/run-folder.js';
 import { tempDir } from '../../test/support/helpers.js';
-import { type FakeMlflow, startFakeMlflow } from '../../test/fakes/mlflow.js';
 import { AssayError } from '../errors.js';
 import type { RunEvent } from '../events.js';
 import { exportRun } from './export-run.js';

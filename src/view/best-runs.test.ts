@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from '../../test/support/helpers.js';
+import { runCli } from '../../test/support/cli.js';
+import { findOne, readJson, readJsonl, repoRoot, tempDir } from '../../test/support/helpers.js';
 import {
   copyRun,
   discordant,

@@ -14,8 +14,8 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type FakeHubWrites, handleWrite, isWriteRoute } from './hub-writes.js';
 import { type Codec, writeParquet } from '../support/parquet.js';
+import { type FakeHubWrites, handleWrite, isWriteRoute } from './hub-writes.js';
 
 export interface FakeFile {
   path: string;

@@ -3,25 +3,16 @@
  * Hub, `assay run` on built-in tasks then works offline with the Hub gone, and the manifest names the
  * revision, commit and file hashes. Needs `npm run build` first (npm test does it).
  */
-import { spawn } from 'node:child_process';
 import { cpSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bin, readJson, repoRoot, tempDir } from '../support/helpers.js';
 import { conversionBranchDataset, type FakeHub, sha256Of, startFakeHub } from '../fakes/hub.js';
+import { runCliAsync } from '../support/cli.js';
+import { readJson, repoRoot, tempDir } from '../support/helpers.js';
 import { writeParquet } from '../support/parquet.js';
 
 /** Async, unlike runCli: the loopback Hub lives in this process and must keep answering. */
-function runCliAsync(args: string[], env: Record<string, string | undefined>) {
-  return new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (status) => resolve({ status: status ?? -1, stdout, stderr }));
-  });
-}
+const hubCli = (args: string[], env: Record<string, string | undefined>) => runCliAsync(args, { env });
 
 const MMLU_SUBJECTS = readdirSync(path.join(repoRoot, 'tasks', 'mmlu', 'default'))
   .filter((name) => /^mmlu_.*\.yaml$/.test(name))
@@ -82,7 +73,7 @@ afterAll(async () => {
 
 describe('assay and the Hub, end to end', () => {
   test('ls tasks lists the built-in tasks; ls groups the mmlu groups', async () => {
-    const tasks = await runCliAsync(['ls', 'tasks'], {});
+    const tasks = await hubCli(['ls', 'tasks'], {});
     expect(tasks.status).toBe(0);
     for (const name of [
       'arc_easy',
@@ -104,7 +95,7 @@ describe('assay and the Hub, end to end', () => {
       expect(tasks.stdout).toMatch(new RegExp(`^\\|${name} +\\|tasks/`, 'm'));
     }
     expect(MMLU_SUBJECTS).toHaveLength(57);
-    const groups = await runCliAsync(['ls', 'groups'], {});
+    const groups = await hubCli(['ls', 'groups'], {});
     expect([...groups.stdout.matchAll(/^\|(mmlu\w*) *\|/gm)].map((match) => match[1])).toEqual([
       'mmlu',
       'mmlu_humanities',
@@ -121,7 +112,7 @@ describe('assay and the Hub, end to end', () => {
       HF_HUB_OFFLINE: undefined,
       HF_TOKEN: 'hf_abc',
     };
-    const fetched = await runCliAsync(['data', 'fetch', '--tasks', 'arc_easy,mmlu'], env);
+    const fetched = await hubCli(['data', 'fetch', '--tasks', 'arc_easy,mmlu'], env);
     expect(fetched.stderr).toBe('');
     expect(fetched.status).toBe(0);
     expect(fetched.stdout).toContain(`arc_easy: allenai/ai2_arc ARC-Easy/test @ eeeeeeeeeeee (1 file, `);
@@ -142,7 +133,7 @@ describe('assay and the Hub, end to end', () => {
     const copied = path.join(tempDir('assay-cli-airgap-'), 'hub');
     cpSync(cache, copied, { recursive: true, verbatimSymlinks: true });
     const offline = { HF_ENDPOINT: hub.endpoint, HF_HUB_CACHE: copied, HF_HUB_OFFLINE: '1' };
-    const run = await runCliAsync(
+    const run = await hubCli(
       ['run', '--model', 'dummy', '--tasks', 'arc_easy', '--output_path', out, '--limit', '2'],
       offline,
     );
@@ -179,7 +170,7 @@ describe('assay and the Hub, end to end', () => {
     });
 
     // 5-shot from dev, all 57 subjects, from the cache alone.
-    const mmlu = await runCliAsync(
+    const mmlu = await hubCli(
       ['run', '--model', 'dummy', '--tasks', 'mmlu', '--limit', '1', '--predict_only', '--output_path', out],
       offline,
     );
@@ -189,7 +180,7 @@ describe('assay and the Hub, end to end', () => {
 
   test('offline with an empty cache: a clear error naming the dataset and the cache folder', async () => {
     const empty = tempDir('assay-cli-empty-');
-    const result = await runCliAsync(['run', '--model', 'dummy', '--tasks', 'piqa', '--limit', '1'], {
+    const result = await hubCli(['run', '--model', 'dummy', '--tasks', 'piqa', '--limit', '1'], {
       HF_HUB_CACHE: empty,
       HF_HUB_OFFLINE: '1',
     });
@@ -197,7 +188,7 @@ describe('assay and the Hub, end to end', () => {
     expect(result.stderr).toContain(
       `dataset baber/piqa: revision "refs/convert/parquet" is not in the Hub cache at ${path.join(empty, 'datasets--baber--piqa')} and HF_HUB_OFFLINE=1 forbids downloading`,
     );
-    const fetchOffline = await runCliAsync(['data', 'fetch', '--tasks', 'piqa'], {
+    const fetchOffline = await hubCli(['data', 'fetch', '--tasks', 'piqa'], {
       HF_HUB_CACHE: empty,
       HF_HUB_OFFLINE: '1',
     });

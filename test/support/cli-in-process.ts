@@ -2,12 +2,12 @@
  * The CLI's own `main()` in this process, its stdout, stderr and exit code captured as `runCli` returns
  * them. A child process costs about 1 CPU s (Node's start and dist's imports); this one imports the CLI
  * once per test file. For tests of what a command prints and returns, where the process boundary adds
- * nothing; each command keeps one real child-process run (`runCli` in test/support/helpers.ts), which is what
+ * nothing; each command keeps one real child-process run (`runCli` in test/support/cli.ts), which is what
  * tests bin/assay.js and dist/.
  */
 import { vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import type { CliResult } from './helpers.js';
+import type { CliResult } from './cli.js';
 
 export async function runCliInProcess(args: string[]): Promise<CliResult> {
   let stdout = '';

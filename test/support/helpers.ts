@@ -1,46 +1,21 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const bin = path.join(repoRoot, 'bin', 'assay.js');
-
-export interface CliResult {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real CLI (the built dist/, as a user would) in a child process. */
-export function runCli(
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
-): CliResult {
-  const result = spawnSync(process.execPath, [bin, ...args], {
-    cwd: options.cwd ?? repoRoot,
-    env: { ...process.env, ...options.env },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
-}
-
-/** runCli without blocking the test's process: a loopback server in the test can answer the CLI. */
-export function runCliAsync(
-  args: string[],
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}
 
 export function tempDir(prefix = 'assay-test-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Writes `name` (a path relative to `dir`, its folders created) and returns the file's path. */
+export async function writeIn(dir: string, name: string, content: string | Buffer): Promise<string> {
+  const file = path.join(dir, name);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+  return file;
 }
 
 export function findOne(directory: string, pattern: RegExp): string {

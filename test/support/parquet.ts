@@ -7,7 +7,7 @@
  * dependency), since Node 20's zlib has no zstd.
  */
 import zlib from 'node:zlib';
-import { compress as zstdCompressWasm, init as initZstd } from '@bokuweb/zstd-wasm';
+import { init as initZstd, compress as zstdCompressWasm } from '@bokuweb/zstd-wasm';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 
 export type Codec = 'SNAPPY' | 'GZIP' | 'ZSTD';

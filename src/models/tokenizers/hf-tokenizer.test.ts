@@ -5,7 +5,6 @@
  * was written from, and through local-completions, whose scores must then equal the in-process backend's.
  */
 
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -18,7 +17,8 @@ import {
   wordPiece,
   writeTokenizerFolder,
 } from '../../../test/fixtures/tokenizer-json.js';
-import { bin as assayBin, findOne, readJson, repoRoot } from '../../../test/support/helpers.js';
+import { runCliAsync } from '../../../test/support/cli.js';
+import { findOne, readJson } from '../../../test/support/helpers.js';
 import { textPerplexity } from '../../evaluate/perplexity/text-perplexity.js';
 import { type RunningServer, startServer } from '../../serve/server.js';
 import { runTokenizerConformance } from '../../testing/tokenizer-conformance.js';
@@ -425,7 +425,6 @@ describe('assay run with tokenizer=FOLDER (CLI)', () => {
     );
     const output = path.join(directory, 'cli-out');
     const args = [
-      assayBin,
       'run',
       '--model',
       'local-completions',
@@ -437,11 +436,8 @@ describe('assay run with tokenizer=FOLDER (CLI)', () => {
       output,
     ];
     // The server lives in this process, so the CLI runs asynchronously.
-    const status = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'ignore' });
-      child.on('close', resolve);
-    });
-    expect(status).toBe(0);
+    const { status, stderr } = await runCliAsync(args);
+    expect(status, stderr).toBe(0);
     // biome-ignore lint/suspicious/noExplicitAny: a results file, checked field by field
     const results = readJson<Record<string, any>>(findOne(path.join(output, 'spm'), /^results_.*\.json$/));
     const file = path.join(spmFolder, 'tokenizer.json');
