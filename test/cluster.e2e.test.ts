@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { fakeServerBin, GPU_NAME } from './fakes/inference-server-bin.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { runCliAsync } from './support/cli.js';
 import { findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: results files are checked field by field
@@ -219,8 +220,8 @@ describe('docs/cluster.md', () => {
   });
 
   it('--shard auto outside any scheduler stops before a server starts', async () => {
-    const result = await run(
-      path.join(bin, 'assay'),
+    // The `assay` on PATH of the scripts above is this checkout's CLI (inference-server-bin.ts).
+    const result = await runCliAsync(
       [
         'run',
         '--model',
@@ -235,10 +236,7 @@ describe('docs/cluster.md', () => {
         '--output_path',
         path.join(work, 'none'),
       ],
-      {
-        PATH,
-        FAKE_SERVER_RECORD: path.join(work, 'none.json'),
-      },
+      { cwd: work, env: { PATH, FAKE_SERVER_RECORD: path.join(work, 'none.json') } },
     );
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(

@@ -61,7 +61,7 @@ describe('results matrix', () => {
       { task: 'arc', metric: 'acc', filter: 'none', higherIsBetter: true },
       { task: 'ppl', metric: 'word_perplexity', filter: 'none', higherIsBetter: false },
     ]);
-    // Which run gets the ★ is the server's paired tests (best-runs.test.ts); the page only finds the entry.
+    // Which run gets the ★ is the server's paired tests (best-runs.e2e.test.ts); the page only finds the entry.
     const star = { task: 'arc', metric: 'acc', filter: 'none', run: 'b', entrants: 3, beaten: [], note: '' };
     const stars = { stars: [star, { ...star, metric: 'acc_norm', run: 'e' }] };
     expect(starOf(stars, columns[0])).toBe(star);

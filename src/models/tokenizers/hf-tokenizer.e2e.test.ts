@@ -249,7 +249,7 @@ describe('tokenizer= as lm-eval takes it', () => {
       configFile: path.join(snapshot, 'tokenizer_config.json'),
       hub: { repo: 'org/tiny-llama', revision, commit, from: 'cache' },
     });
-    // HF_HUB_OFFLINE: read from the cache alone (the Hub download is tested in tokenizer-folder.test.ts).
+    // HF_HUB_OFFLINE: read from the cache alone (the Hub download is tested in tokenizer-folder.e2e.test.ts).
     const offline = { HF_HUB_CACHE: cache, HF_HUB_OFFLINE: '1' };
     expect(await tokenizerFolder('org/tiny-llama', { env: offline })).toEqual(expected('main'));
     expect(
