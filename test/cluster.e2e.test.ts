@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readResultsFile } from 'assay/results';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { fakeServerBin, GPU_NAME } from './fakes/inference-server-bin.js';
@@ -93,7 +94,7 @@ afterAll(() => service?.close());
 
 function merged(folder: string): Json {
   const model = readdirSync(folder)[0];
-  return readJson<Json>(findOne(path.join(folder, model), /^results_.*\.json$/));
+  return readResultsFile(findOne(path.join(folder, model), /^results_.*\.json$/));
 }
 
 describe('docs/cluster.md', () => {

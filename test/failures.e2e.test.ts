@@ -1,5 +1,6 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readLeaderboard, readResultsFile, readSamples } from 'assay/results';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
@@ -32,9 +33,9 @@ export default defineTask({
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('1 samples failed');
     const dirOut = path.join(out, 'dummy');
-    const results = readJson<Json>(findOne(dirOut, /^results_/));
+    const results = readResultsFile(findOne(dirOut, /^results_/));
     expect(results.results.flaky['score,none']).toBe(0.5);
-    const samples = readJsonl<Json>(findOne(dirOut, /^samples_flaky_/));
+    const samples = readSamples(findOne(dirOut, /^samples_flaky_/));
     expect(samples[2].error).toBe('scorer exploded on purpose');
     expect(readdirSync(dirOut).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
@@ -59,8 +60,8 @@ export default defineTask({
     );
     const shown = JSON.parse(run.stdout.slice(0, run.stdout.indexOf('\n}\n') + 2));
     expect(shown.configs.generation.task).toBe('generation');
-    const leaderboard = readJson<Json>(findOne(path.join(out, 'dummy'), /^leaderboard_.*\.json$/));
+    const leaderboard = readLeaderboard(findOne(path.join(out, 'dummy'), /^leaderboard_.*\.json$/));
     expect(leaderboard.tasks.generation.examples).toHaveLength(6);
-    expect(leaderboard.tasks.generation.examples[0]).toMatchObject({ doc_id: 0, target: "['Paris']" });
+    expect(leaderboard.tasks.generation.examples?.[0]).toMatchObject({ doc_id: 0, target: "['Paris']" });
   });
 });

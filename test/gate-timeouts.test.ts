@@ -7,6 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readResultsFile, readSamples } from 'assay/results';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/run/evaluate.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
@@ -88,13 +89,13 @@ afterAll(async () => {
 const gate = (...flags: string[]) =>
   runCliInProcess(['gate', '--baseline', baseline, '--current', current, ...flags]);
 
-const samplesOf = (run: string) => readJsonl<Json>(findOne(path.join(run, 'test'), /^samples_late_mc_/));
+const samplesOf = (run: string) => readSamples(findOne(path.join(run, 'test'), /^samples_late_mc_/));
 
 describe('gate and compare on a run with timed-out docs', () => {
   it('the current run timed out on exactly the slow docs, and the rest answered as in the baseline', () => {
     const late = samplesOf(current).filter((sample) => sample.timed_out === true);
     expect(late.map((sample) => sample.doc_id).sort((x, y) => x - y)).toEqual(SLOW);
-    const results = readJson<Json>(findOne(path.join(current, 'test'), /^results_.*\.json$/));
+    const results = readResultsFile(findOne(path.join(current, 'test'), /^results_.*\.json$/));
     expect(results.timeouts).toMatchObject({ max_latency_s: 6, samples: 4, by_task: { late_mc: 4 } });
   });
 

@@ -4,6 +4,7 @@
  * people who diff it.
  */
 import path from 'node:path';
+import { readResultsFile } from 'assay/results';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from './support/cli-in-process.js';
 import { findOne, readJson, tempDir } from './support/helpers.js';
@@ -18,9 +19,9 @@ describe('assay run’s results table', () => {
     const lmEval = await runCliInProcess(['run', '--model', 'dummy', '--tasks', task, '--table', 'lm-eval']);
     expect(lmEval.status, lmEval.stderr).toBe(0);
 
-    const results = readJson<Record<string, any>>(findOne(path.join(out, 'dummy'), /^results_.*\.json$/));
+    const results = readResultsFile(findOne(path.join(out, 'dummy'), /^results_.*\.json$/));
     const [low, high] = results.results.medqa_mini['acc_ci,none'] as [number, number];
-    const n = results.stats.medqa_mini['acc,none'].n as number;
+    const n = results.stats?.medqa_mini['acc,none'].n as number;
     expect(n).toBe(results['n-samples'].medqa_mini.effective);
 
     const lines = shown.stdout.split('\n');

@@ -10,6 +10,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readLeaderboard, readResultsFile } from 'assay/results';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reportError } from '../src/cli/errors.js';
 import { GgufBackend } from '../src/models/gguf/gguf-backend.js';
@@ -130,13 +131,13 @@ function readRun(directory: string): {
   leaderboard: Json;
   samples: Record<string, string>;
 } {
-  const results = readJson<Json>(findOne(directory, /^results_.*\.json$/));
+  const results = readResultsFile(findOne(directory, /^results_.*\.json$/));
   const samples: Record<string, string> = {};
   for (const name of readdirSync(directory)) {
     const match = /^samples_(.+)_\d{4}-\d{2}-\d{2}T[\d.-]+\.jsonl$/.exec(name);
     if (match) samples[match[1]] = readFileSync(path.join(directory, name), 'utf8');
   }
-  const leaderboard = readJson<Json>(findOne(directory, /^leaderboard_.*\.json$/));
+  const leaderboard = readLeaderboard(findOne(directory, /^leaderboard_.*\.json$/));
   return { results, leaderboard, samples };
 }
 
