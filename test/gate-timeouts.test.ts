@@ -1,18 +1,11 @@
-/**
- * Issue 28 G1: a run with timed-out docs (`--max_latency_s`) is refused by gate and compare unless
- * `--timeouts_as` says what those docs count as; with `skip` or `wrong` the reports say how many there
- * were. The current run is made against a loopback server that never answers the docs marked "slowly",
- * the baseline against the same server without that fault; every expected number comes from the sample
- * logs read here.
- */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readResultsFile, readSamples } from 'assay/results';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/run/evaluate.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { writeChoiceTask } from './support/choice-task.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
+import { findOne, readJson, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 
@@ -23,32 +16,14 @@ let current = '';
 const servers: TestServer[] = [];
 
 beforeAll(async () => {
-  const dir = tempDir('assay-timeouts-task-');
-  mkdirSync(path.join(dir, 'data'));
-  const lines = Array.from({ length: DOCS }, (_, i) =>
-    JSON.stringify({
+  const task = writeChoiceTask(
+    tempDir('assay-timeouts-task-'),
+    'late_mc',
+    Array.from({ length: DOCS }, (_, i) => ({
       question: `Item ${i}: which word follows ${i % 7} and ${i % 5}?${SLOW.includes(i) ? ' Answer slowly.' : ''}`,
       choices: ['red', 'green', 'blue', `word ${i}`],
       answer: i % 4,
-    }),
-  );
-  writeFileSync(path.join(dir, 'data', 'test.jsonl'), `${lines.join('\n')}\n`);
-  const task = path.join(dir, 'late_mc.yaml');
-  writeFileSync(
-    task,
-    [
-      'task: late_mc',
-      'dataset_path: json',
-      'dataset_kwargs:',
-      '  data_files:',
-      '    test: data/test.jsonl',
-      'test_split: test',
-      'output_type: multiple_choice',
-      'doc_to_text: "{{question}}\\nAnswer:"',
-      'doc_to_choice: "{{choices}}"',
-      'doc_to_target: answer',
-      '',
-    ].join('\n'),
+    })),
   );
   const clean = await startTestServer({});
   const slow = await startTestServer({ slowBodiesContaining: { text: 'slowly', ms: 60_000 } });

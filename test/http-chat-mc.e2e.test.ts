@@ -1,12 +1,8 @@
-/**
- * Through the real CLI against the loopback server: multiple-choice tasks in generation mode on a chat
- * endpoint (`--mc_mode generate`), and the generated tokens' log-probabilities in the sample log.
- */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { writeChoiceTask } from './support/choice-task.js';
 import { runCli, runCliAsync } from './support/cli.js';
 import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
 
@@ -16,37 +12,15 @@ const LETTERS = 'ABCD';
 let taskFile: string;
 let server: TestServer;
 beforeAll(async () => {
-  const dir = tempDir('assay-chat-mc-');
-  mkdirSync(path.join(dir, 'data'));
-  const docs = Array.from({ length: 24 }, (_, i) =>
-    JSON.stringify({
-      question: `Item ${i}: pick one.`,
-      choices: ['red', 'green', 'blue', `word ${i}`],
-      answer: i % 4,
-    }),
-  );
-  writeFileSync(path.join(dir, 'data', 'test.jsonl'), `${docs.join('\n')}\n`);
-  writeFileSync(path.join(dir, 'data', 'train.jsonl'), `${docs.slice(0, 4).join('\n')}\n`);
-  taskFile = path.join(dir, 'chat_mc.yaml');
-  writeFileSync(
-    taskFile,
-    [
-      'task: chat_mc',
-      'dataset_path: json',
-      'dataset_kwargs:',
-      '  data_files:',
-      '    test: data/test.jsonl',
-      '    train: data/train.jsonl',
-      'test_split: test',
-      'fewshot_split: train',
-      'num_fewshot: 1',
-      'output_type: multiple_choice',
-      'doc_to_text: "{{question}}\\nAnswer:"',
-      'doc_to_choice: "{{choices}}"',
-      'doc_to_target: answer',
-      '',
-    ].join('\n'),
-  );
+  const docs = Array.from({ length: 24 }, (_, i) => ({
+    question: `Item ${i}: pick one.`,
+    choices: ['red', 'green', 'blue', `word ${i}`],
+    answer: i % 4,
+  }));
+  taskFile = writeChoiceTask(tempDir('assay-chat-mc-'), 'chat_mc', docs, {
+    train: docs.slice(0, 4),
+    numFewshot: 1,
+  });
   // A model that answers item i: the right letter as "(X)" when i % 3 = 0, a wrong letter "Y." when
   // i % 3 = 1, and no option at all otherwise. Few-shot turns hold other items, so read the last user turn.
   server = await startTestServer({

@@ -2,45 +2,28 @@
  * Issue 15 through the real CLI: failed requests are never hidden (results, table, leaderboard, console,
  * gate and compare), a dead server stops the run with its cause, and Ctrl-C says what it interrupted.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/run/evaluate.js';
 import { type Faults, startTestServer, type TestServer } from './fakes/openai-server.js';
+import { writeChoiceTask } from './support/choice-task.js';
 import { startCli } from './support/cli.js';
-import { findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 
 let taskFile: string;
 beforeAll(() => {
   // 20 four-way multiple-choice docs: 80 loglikelihood requests.
-  const dir = tempDir('assay-reliability-task-');
-  mkdirSync(path.join(dir, 'data'));
-  const lines = Array.from({ length: 20 }, (_, i) =>
-    JSON.stringify({
+  taskFile = writeChoiceTask(
+    tempDir('assay-reliability-task-'),
+    'rel_mc',
+    Array.from({ length: 20 }, (_, i) => ({
       question: `Item ${i}: which word follows ${i % 7} and ${i % 5}?`,
       choices: ['red', 'green', 'blue', `word ${i}`],
       answer: i % 4,
-    }),
-  );
-  writeFileSync(path.join(dir, 'data', 'test.jsonl'), `${lines.join('\n')}\n`);
-  taskFile = path.join(dir, 'rel_mc.yaml');
-  writeFileSync(
-    taskFile,
-    [
-      'task: rel_mc',
-      'dataset_path: json',
-      'dataset_kwargs:',
-      '  data_files:',
-      '    test: data/test.jsonl',
-      'test_split: test',
-      'output_type: multiple_choice',
-      'doc_to_text: "{{question}}\\nAnswer:"',
-      'doc_to_choice: "{{choices}}"',
-      'doc_to_target: answer',
-      '',
-    ].join('\n'),
+    })),
   );
 });
 

@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AssayError, simpleEvaluate } from '../src/index.js';
 import { createHttpBackend } from '../src/models/http/create.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { writeChoiceTask } from './support/choice-task.js';
 import { startCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
 import { findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
@@ -13,32 +13,14 @@ type Results = Record<string, any>;
 let taskFile: string;
 beforeAll(() => {
   // 60 four-way multiple-choice docs: 240 loglikelihood requests.
-  const dir = tempDir('assay-http-task-');
-  mkdirSync(path.join(dir, 'data'));
-  const lines = Array.from({ length: 60 }, (_, i) =>
-    JSON.stringify({
+  taskFile = writeChoiceTask(
+    tempDir('assay-http-task-'),
+    'http_mc',
+    Array.from({ length: 60 }, (_, i) => ({
       question: `Item ${i}: which word follows ${i % 7} and ${i % 5}?`,
       choices: ['red', 'green', 'blue', `word ${i}`],
       answer: i % 4,
-    }),
-  );
-  writeFileSync(path.join(dir, 'data', 'test.jsonl'), `${lines.join('\n')}\n`);
-  taskFile = path.join(dir, 'http_mc.yaml');
-  writeFileSync(
-    taskFile,
-    [
-      'task: http_mc',
-      'dataset_path: json',
-      'dataset_kwargs:',
-      '  data_files:',
-      '    test: data/test.jsonl',
-      'test_split: test',
-      'output_type: multiple_choice',
-      'doc_to_text: "{{question}}\\nAnswer:"',
-      'doc_to_choice: "{{choices}}"',
-      'doc_to_target: answer',
-      '',
-    ].join('\n'),
+    })),
   );
 });
 
