@@ -91,10 +91,12 @@ function yaml(name: string, data: string): string {
 }
 
 /** lm-eval's own run of the task folder, with an LM that answers at once; prints its timings as JSON. */
-const LM_EVAL_HARNESS = `
+export const LM_EVAL_HARNESS = `
 import importlib.abc, importlib.machinery, json, sys, time, types
 start = time.perf_counter()
 stub_dir, source, task_dir, task = sys.argv[1:5]
+num_fewshot = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+bootstrap_iters = int(sys.argv[6]) if len(sys.argv) > 6 else 0
 sys.path[:0] = [stub_dir, source]
 
 class Stub(types.ModuleType):
@@ -155,7 +157,7 @@ class Instant(LM):
 imported = time.perf_counter()
 manager = TaskManager(include_path=task_dir)
 indexed = time.perf_counter()
-results = evaluator.simple_evaluate(model=Instant(), tasks=[task], task_manager=manager, num_fewshot=0, bootstrap_iters=0)
+results = evaluator.simple_evaluate(model=Instant(), tasks=[task], task_manager=manager, num_fewshot=num_fewshot, bootstrap_iters=bootstrap_iters)
 done = time.perf_counter()
 print(json.dumps({"import": imported - start, "index": indexed - imported, "evaluate": done - indexed,
                   "total": done - start, "acc": results["results"][task]["acc,none"]}))

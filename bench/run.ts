@@ -41,6 +41,7 @@ async function walk(dir: string): Promise<string[]> {
 const SECTIONS = [
   'core',
   'index',
+  'floor',
   'stats',
   'http',
   'sandbox',
@@ -162,6 +163,8 @@ const scripts: Array<[(typeof SECTIONS)[number], () => Promise<void>]> = [
   // Task index (issue 14): cold and warm, synthetic and lm-eval's tree (ASSAY_BENCH_LM_EVAL_TASKS), vs lm-eval's TaskManager.
   ['index', async () => (await import('./index.js')).runIndexBench(report)],
   // Statistics (issue 4): bootstrap stderr and assay compare at scale.
+  // Overhead at the floor (issue 33): the MMLU-sized 5-shot run vs lm-eval's, peak RSS against docs.
+  ['floor', async () => (await import('./floor.js')).runFloorBench(report)],
   ['stats', async () => (await import('./stats.js')).runStatsBench(report)],
   // HTTP backends (issue 9): throughput at 200 ms latency, CPU per request, RSS at 100,000 requests.
   ['http', async () => (await import('./http.js')).httpFigures(report)],

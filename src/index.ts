@@ -34,9 +34,9 @@ export type { Interval as MetricInterval } from './evaluate/uncertainty.js';
 export type { Logger, OperationUnit, RunEvent, RunListener } from './events.js';
 export type { RunModelSettings } from './models/run-settings.js';
 // Runs: a registered model by name, a backend object the caller holds, the shards of a sharded run.
-export { type MergeOptions, type MergeResult, mergeShards } from './results/merge/merge-shards.js';
-export type { WrittenFiles } from './results/output.js';
-export type { RunOutput, RunResult } from './results/run-output.js';
+export { type MergeOptions, type MergeResult, mergeShards } from './report/merge/merge-shards.js';
+export type { WrittenFiles } from './report/output.js';
+export type { RunOutput, RunResult } from './report/run-output.js';
 export {
   type CommonOptions,
   type EvaluateOptions,

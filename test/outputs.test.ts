@@ -9,8 +9,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
-import { prepareOutputDirectory, writeOutputs } from '../src/results/output.js';
-import type { CommitStep } from '../src/results/staged-write.js';
+import { prepareOutputDirectory, writeOutputs } from '../src/report/output.js';
+import type { CommitStep } from '../src/report/staged-write.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
 import { readJson, repoRoot, tempDir } from './support/helpers.js';
 

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../src/events.js';
-import { mergeShards } from '../src/results/merge/merge-shards.js';
+import { mergeShards } from '../src/report/merge/merge-shards.js';
 import { evaluate } from '../src/run/evaluate.js';
 import { probeSandbox } from '../src/sandbox/bubblewrap.js';
 import { sandboxOptions } from '../src/sandbox/sandbox.js';

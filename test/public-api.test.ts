@@ -72,6 +72,8 @@ const VALUES: Record<string, string[]> = {
     'readSamples',
     'resultsFileSchema',
     'sampleLineSchema',
+    'writtenResultsSchema',
+    'writtenSampleLineSchema',
   ],
   'assay/compare': [
     'comparePairedScores',

@@ -16,7 +16,7 @@ import { reportError } from '../src/cli/errors.js';
 import { GgufBackend } from '../src/models/gguf/gguf-backend.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
-import { type MergeOptions, type MergeResult, mergeShards } from '../src/results/merge/merge-shards.js';
+import { type MergeOptions, type MergeResult, mergeShards } from '../src/report/merge/merge-shards.js';
 import {
   type EvaluateOptions,
   type EvaluateResult,

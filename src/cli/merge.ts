@@ -1,5 +1,5 @@
 import { AssayError } from '../errors.js';
-import { mergeShards } from '../results/merge/merge-shards.js';
+import { mergeShards } from '../report/merge/merge-shards.js';
 import { MERGE_FLAGS } from './command-flags.js';
 import { reportError } from './errors.js';
 import { parseFlags } from './option-table.js';

@@ -13,9 +13,13 @@ import {
   type ProgressSink,
   type RequestError,
 } from '../models/backend.js';
+import type { RequestLatency } from '../results/results-file.js';
 import { isLatencyTimeout, type LatencyTimeout, sendCapped } from './latency-cap.js';
 import { answerClock } from './request-timing.js';
 import type { Instance, RequestType, Response } from './requests.js';
+
+/** Per request type: wall seconds and requests (the results contract's `request_stats`). */
+export type { RequestLatency };
 
 interface UniqueRequest {
   /** Identical requests share one; log-likelihood requests get theirs only when a sort tie needs it. */
@@ -59,7 +63,6 @@ function requestLength(instance: Instance): number {
  * so memory peaks early and shared prefixes sit next to each other, as lm-eval's Collator orders them),
  * then maps the answers back onto each instance's `resps`.
  */
-export type RequestLatency = Partial<Record<RequestType, { seconds: number; requests: number }>>;
 
 export interface ExecuteOptions {
   /** The per-request latency cap in seconds (latency-cap.ts); absent: no cap, backends batch freely. */

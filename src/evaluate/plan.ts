@@ -6,7 +6,7 @@ import {
   hasChatTemplate,
   type ModelBackend,
 } from '../models/backend.js';
-import { buildContext } from '../prompts/context.js';
+import { buildContext, createFewshotCache } from '../prompts/context.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import { FewshotSampler, isSameSplit } from '../prompts/fewshot.js';
 import { prepareDocFunctions } from '../python/doc-functions.js';
@@ -157,6 +157,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
       ? { ...(config.generation_kwargs ?? {}), ...options.genKwargs }
       : undefined;
   const chat = chatOptions(options, task.name);
+  const fewshotCache = createFewshotCache();
   const planned: PlannedDoc[] = [];
   // lm-eval draws few-shot examples with one RNG per task, consumed in doc order: the sampler must see
   // every doc up to the last one planned, in order, so --samples picks the same shots as a full run.
@@ -200,6 +201,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
         textOverride,
         systemInstruction: options.systemInstruction,
         chat,
+        fewshotCache,
       });
 
     switch (config.output_type) {

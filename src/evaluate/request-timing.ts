@@ -9,6 +9,7 @@
  * is sent and timed alone (latency-cap.ts), and those exact times are used instead of this clock's.
  * docs/ARCHITECTURE.md says the same for readers.
  */
+import type { TaskLatency } from '../results/results-file.js';
 import type { Instance } from './requests.js';
 
 export interface AnswerClock {
@@ -48,13 +49,8 @@ export function answerClock(requests: number, now: () => number = () => performa
   };
 }
 
-/** A task's request latency: how many requests and their mean, median and 95th percentile in ms. */
-export interface TaskLatency {
-  requests: number;
-  mean_ms: number | null;
-  p50_ms: number | null;
-  p95_ms: number | null;
-}
+/** A task's request latency (the results contract's type, as `request_stats.by_task` writes it). */
+export type { TaskLatency };
 
 /** Nearest-rank percentile (as the HTTP usage summary computes its p50/p95). */
 function percentile(sorted: Float64Array, p: number): number {

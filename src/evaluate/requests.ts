@@ -5,9 +5,11 @@ import type {
   LoglikelihoodResult,
   RequestError,
 } from '../models/backend.js';
+import type { RequestType } from '../results/results-file.js';
 import type { LatencyTimeout } from './latency-cap.js';
 
-export type RequestType = 'loglikelihood' | 'loglikelihood_rolling' | 'generate_until';
+/** The results contract's request types (results.json `request_stats` keys them). */
+export type { RequestType };
 
 export type RequestArgs =
   | { type: 'loglikelihood'; context: string; continuation: string }

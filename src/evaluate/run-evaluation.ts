@@ -17,7 +17,7 @@ import { type ScoredTask, scoreTask } from './score.js';
 import { type ThinkingCount, thinkingCounts, truncatedThinkingWarning } from './thinking-counts.js';
 
 /**
- * The evaluation stage's output: everything the results stage (results/run-output.ts) turns into
+ * The evaluation stage's output: everything the report stage (report/run-output.ts) turns into
  * results.json and the sample logs, as plain data.
  */
 export interface EvaluatedRun {

@@ -1,7 +1,7 @@
 /**
  * What a run was, as plain data: the model as asked for and as it described itself, the chat template,
  * seeds and settings. Built once, at the end of the evaluation (when a served backend's usage is final),
- * from the live backend and the run's options; the results stage (results/build.ts) reads only this, so
+ * from the live backend and the run's options; the report stage (report/build.ts) reads only this, so
  * `assay merge` builds one from a results file instead of faking a backend.
  */
 import {

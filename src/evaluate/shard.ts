@@ -1,4 +1,5 @@
 import { AssayError } from '../errors.js';
+import type { ShardRecord } from '../results/results-file.js';
 
 /** `shard` (`--shard i/N`): this run evaluates the i-th of N disjoint slices of every task's selected docs. */
 export interface Shard {
@@ -9,20 +10,9 @@ export interface Shard {
 /**
  * What a shard run records in its manifest (`manifest.shard`) so that `assay merge` can rebuild the
  * single run: the task specs to resolve again (groups are not in results.json), and the doc selection
- * whose order the aggregation follows.
+ * whose order the aggregation follows. The results contract's type.
  */
-export interface ShardRecord {
-  index: number;
-  count: number;
-  /** The task specs as given (`tasks`, --tasks). */
-  tasks: string[];
-  include_path: string[] | null;
-  /** `samples`: doc ids in the order given (aggregation follows that order). */
-  samples: Record<string, number[]> | null;
-  predict_only: boolean;
-  /** `metadata` merged into every task's config (absent in shards written before it existed). */
-  metadata?: Record<string, unknown> | null;
-}
+export type { ShardRecord };
 
 /** Checks a shard given to the library: a count of at least 1 and an index below it. */
 export function checkShard(shard: Shard | undefined): Shard | undefined {

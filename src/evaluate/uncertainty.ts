@@ -1,4 +1,5 @@
 import type { AggregationFunction } from '../metrics/types.js';
+import type { CiMethod } from '../results/results-file.js';
 import { bootstrapInterval } from '../stats/bootstrap-interval.js';
 import {
   bootstrapReplicates,
@@ -14,7 +15,7 @@ export interface Interval {
   lo: number;
   hi: number;
   level: number;
-  method: 'wilson' | 't' | 'percentile-bootstrap' | 'normal';
+  method: CiMethod;
 }
 
 /** Aggregations whose stderr lm-eval bootstraps (api/metrics.py stderr_for_metric). */

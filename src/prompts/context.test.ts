@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ChatMessage } from '../models/backend.js';
 import type { TaskConfig } from '../task-config/task-config.js';
-import { buildContext, maybeDelimit, multipleChoiceContinuations } from './context.js';
+import { buildContext, createFewshotCache, maybeDelimit, multipleChoiceContinuations } from './context.js';
 
 describe('maybeDelimit (lm-eval api/utils.py)', () => {
   test.each([
@@ -110,5 +110,50 @@ describe('buildContext', () => {
     expect(() => buildContext({ config: noChoices, doc, location, fewshotDocs: shots })).toThrow(
       /answer is not a string/,
     );
+  });
+});
+
+describe('the few-shot cache', () => {
+  test('each shot renders once across docs, and every context equals the uncached one', () => {
+    let calls = 0;
+    const counted = {
+      ...config,
+      doc_to_text: {
+        kind: 'function',
+        ref: 'utils.doc_to_text',
+        file: 'fixture:utils.ts',
+        fn: (item: { q: string }) => {
+          calls += 1;
+          return `Q: ${item.q}`;
+        },
+      },
+    } as unknown as TaskConfig;
+    const pool = [
+      { q: 'One?', a: 1 },
+      { q: 'Two?', a: 0 },
+    ];
+    const docs = [
+      { q: 'Is it?', a: 0 },
+      { q: 'Or not?', a: 1 },
+      { q: 'Really?', a: 0 },
+    ];
+    const fewshotCache = createFewshotCache();
+    const cached = docs.map((item, docId) =>
+      buildContext({
+        config: counted,
+        doc: item,
+        location: { task: 'toy', docId },
+        fewshotDocs: pool,
+        fewshotCache,
+      }),
+    );
+    // Two shots rendered once each, plus each doc's own text.
+    expect(calls).toBe(pool.length + docs.length);
+    const uncached = docs.map((item, docId) =>
+      buildContext({ config: counted, doc: item, location: { task: 'toy', docId }, fewshotDocs: pool }),
+    );
+    expect(calls).toBe(pool.length + docs.length + docs.length * (pool.length + 1));
+    expect(cached).toEqual(uncached);
+    expect(cached[2].context).toBe('Q: One? no\n\nQ: Two? yes\n\nQ: Really?');
   });
 });

@@ -53,6 +53,19 @@ export interface BuildContextInput {
   /** Set when a chat template is applied (`--apply_chat_template`). */
   chat?: ChatRendering;
   features?: ReadonlySet<string>;
+  /**
+   * Each few-shot doc's rendered turns, kept across the docs of one task (createFewshotCache): a shot is
+   * drawn for many docs (first_n gives every doc the same five) and renders the same each time. One
+   * cache per task and config, since the turns depend on both.
+   */
+  fewshotCache?: FewshotCache;
+}
+
+/** Rendered few-shot turns by shot doc; opaque outside this file. */
+export type FewshotCache = WeakMap<Doc, readonly Turn[]>;
+
+export function createFewshotCache(): FewshotCache {
+  return new WeakMap();
 }
 
 export interface BuiltContext {
@@ -67,7 +80,7 @@ export interface BuiltContext {
   targetDelimiter: string;
 }
 
-interface Turn {
+export interface Turn {
   role: ChatMessage['role'];
   content: string;
   /** Follows the content in plain text only. */
@@ -198,7 +211,13 @@ function fewshotTurns(input: BuildContextInput): Turn[] {
   const targetDelimiter = fewshot.target_delimiter ?? config.target_delimiter;
   const fewshotDelimiter = fewshot.fewshot_delimiter ?? config.fewshot_delimiter;
   const turns: Turn[] = [];
+  const cache = input.fewshotCache;
   (input.fewshotDocs ?? []).forEach((shot, shotIndex) => {
+    const cached = cache?.get(shot);
+    if (cached) {
+      for (const turn of cached) turns.push(turn);
+      return;
+    }
     const shotLocation = { task: location.task, docId: `${location.docId}/fewshot ${shotIndex}` };
     const options = { features: input.features };
     let question = docToText(config, shot, shotLocation, { ...options, field: textField });
@@ -222,17 +241,17 @@ function fewshotTurns(input: BuildContextInput): Turn[] {
       question = context;
       choices = undefined;
     }
-    turns.push(
-      ...qaTurn({
-        question,
-        choices,
-        answer,
-        genPrefix,
-        targetDelimiter,
-        fewshotDelimiter,
-        location: shotLocation,
-      }),
-    );
+    const shotTurns = qaTurn({
+      question,
+      choices,
+      answer,
+      genPrefix,
+      targetDelimiter,
+      fewshotDelimiter,
+      location: shotLocation,
+    });
+    cache?.set(shot, shotTurns);
+    turns.push(...shotTurns);
   });
   return turns;
 }

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { AssayError } from '../errors.js';
 import { firstIssue } from './read-run.js';
-import type { SampleLine } from './samples.js';
+import type { SampleLine } from './sample-line.js';
 import { mergedSampleSchema, pairingSampleSchema, type ReadSampleLine, sampleLineSchema } from './schema.js';
 
 /** One sample-log line, reduced to what pairing needs. */

@@ -1,11 +1,12 @@
 /**
  * Compile-time guards: what assay writes is what its readers read. Each line fails `tsc` when the
- * writer's type (results-file.ts, samples.ts) stops fitting the schema readers parse with (schema.ts).
+ * written file's type (inferred in results-file.ts, sample-line.ts) stops fitting the schema readers parse
+ * with (schema.ts).
  * Types only: nothing here runs, and nothing imports this file.
  */
 import type { z } from 'zod';
 import type { ResultsFile } from './results-file.js';
-import type { SampleLine } from './samples.js';
+import type { SampleLine } from './sample-line.js';
 import type {
   mergedSampleSchema,
   pairingSampleSchema,

@@ -2,8 +2,9 @@
  * The results contract: zod schemas of the three files a run writes (results_<time>.json, each line of
  * samples_<task>_<time>.jsonl, leaderboard_<time>.json) and the types inferred from them. Every reader
  * (compare, gate, merge, view, export, leaderboard diff) parses through these, in read-run.ts and
- * read-samples.ts. The leaderboard's type is inferred here; the writer's results and sample-line types
- * (results-file.ts, samples.ts) are checked against these schemas at compile time (schema-guards.ts)
+ * read-samples.ts. The leaderboard's type is inferred here; the files as assay writes them have their own,
+ * stricter schemas (results-file.ts, sample-line.ts), whose inferred types the writer builds and which are
+ * checked against these at compile time (schema-guards.ts)
  * and by tests that parse what a run wrote.
  *
  * Versions: results.json names its version in `assay_schema` (its other keys are lm-eval's, so assay's
@@ -30,7 +31,7 @@ const tokenizerSchema = z.looseObject({
   vocab_sha256: z.string().nullable(),
 });
 
-const shardSchema = z.object({
+export const shardSchema = z.object({
   index: z.number().int().min(0),
   count: z.number().int().min(1),
   tasks: z.array(z.string()),
@@ -318,13 +319,8 @@ export const mergedSampleSchema = z.looseObject({
 
 const intervalSchema = z.tuple([z.number(), z.number()]);
 
-/** Per-task latency as the leaderboard shows it: the task's own requests. */
-const leaderboardLatencySchema = z.object({
-  requests: z.number().int().min(0),
-  mean_ms: z.number().nullable(),
-  p50_ms: z.number().nullable(),
-  p95_ms: z.number().nullable(),
-});
+/** Per-task latency as the leaderboard shows it: the task's own requests, as results.json has them. */
+const leaderboardLatencySchema = taskLatencySchema;
 
 /** One task of leaderboard_<time>.json (v2). */
 export const leaderboardTaskSchema = z.object({

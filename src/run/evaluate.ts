@@ -21,15 +21,15 @@ import { checkBackendSpec, type ModelBackend } from '../models/backend.js';
 import { checkModelArgs, createBackend } from '../models/registry.js';
 import { deviceWarning, type RunModelSettings, withRunSettings } from '../models/run-settings.js';
 import type { PythonRuntime } from '../python/python-runtime.js';
-import { startGitLookups } from '../results/manifest.js';
+import { startGitLookups } from '../report/manifest.js';
 import {
   outputDirectory,
   prepareOutputDirectory,
   type WrittenFiles,
   writeOutputs,
-} from '../results/output.js';
-import type { RunResult } from '../results/run-output.js';
-import { sanitizeModelName } from '../results/write.js';
+} from '../report/output.js';
+import type { RunResult } from '../report/run-output.js';
+import { sanitizeModelName } from '../report/write.js';
 import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
 import { pythonRefsOf, startPythonFor } from '../tasks/python-for-tasks.js';
@@ -176,9 +176,7 @@ interface PreparedRun {
    * while the backend starts (a GGUF engine takes about a second) and, with Python tasks, while the worker
    * maps the first split (see prepareRun).
    */
-  stages: Promise<
-    [typeof import('../evaluate/run-evaluation.js'), typeof import('../results/run-output.js')]
-  >;
+  stages: Promise<[typeof import('../evaluate/run-evaluation.js'), typeof import('../report/run-output.js')]>;
 }
 
 async function prepareRun(options: CommonOptions, modelName: string): Promise<PreparedRun> {
@@ -244,7 +242,7 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
   // created and the evaluation's code loads. Only the first, so Python sees its calls in the order it
   // would without this (planning asks for each task's docs in turn).
   if (python) tasks[0]?.startEvalDocs?.();
-  const stages = Promise.all([import('../evaluate/run-evaluation.js'), import('../results/run-output.js')]);
+  const stages = Promise.all([import('../evaluate/run-evaluation.js'), import('../report/run-output.js')]);
   // A failure to load is reported where the run awaits it; a run that stops before then never does.
   stages.catch(() => {});
   return {

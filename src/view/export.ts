@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AssayError } from '../errors.js';
-import { ensureDirectory } from '../results/output-directory.js';
+import { ensureDirectory } from '../util/output-directory.js';
 import { type SampleView, VIEW_API_VERSION } from './api.js';
 import { compareRuns } from './compare.js';
 import type { DiscoveredRun } from './discover.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Manifest } from '../results/manifest.js';
+import type { Manifest } from '../results/results-file.js';
 import { manifestSections } from './manifest-view.js';
 
-/** A manifest as the writer's type has it (results/manifest.ts), with a Hub task and a local one. */
+/** A manifest as the writer's type has it (results/results-file.ts), with a Hub task and a local one. */
 const manifest: Manifest = {
   schema: 'assay.manifest/v1',
   model: {

@@ -6,9 +6,10 @@
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
 import { hasTokenScoring, type ModelBackend, type TokenizerInfo } from '../../models/backend.js';
+import { type PerplexitySource, PPL_MODES, type PplMode } from '../../results/results-file.js';
 
-export const PPL_MODES = ['rolling', 'strided', 'chunked'] as const;
-export type PplMode = (typeof PPL_MODES)[number];
+/** The modes, as the results contract names them (results.json `perplexity[task].mode`). */
+export { PPL_MODES, type PplMode };
 
 /** What the user asked for (the run's option or a task's metadata); unset fields take defaults. */
 export interface PerplexityOptions {
@@ -23,8 +24,8 @@ export type PerplexitySettings =
   | { mode: 'strided'; source: PerplexitySource; maxLength: number; stride: number }
   | { mode: 'chunked'; source: PerplexitySource; nCtx: number };
 
-/** Where a perplexity mode came from: the run's option, the task's metadata, or the default. */
-export type PerplexitySource = 'cli' | 'task' | 'default';
+/** Where a perplexity mode came from: the run's option, the task's metadata, or the default (the contract's). */
+export type { PerplexitySource };
 
 const positiveInteger = z.coerce.number().int().positive();
 const optionsSchema = z.object({

@@ -7,11 +7,11 @@
 import { existsSync } from 'node:fs';
 import { AssayError } from '../../errors.js';
 import type { Logger } from '../../events.js';
-import { readLeaderboard } from '../read-leaderboard.js';
-import { firstIssue, loadRun } from '../read-run.js';
-import { readSampleLog } from '../read-samples.js';
-import type { SampleLine } from '../samples.js';
-import { type ShardResults, shardResultsSchema } from '../schema.js';
+import { readLeaderboard } from '../../results/read-leaderboard.js';
+import { firstIssue, loadRun } from '../../results/read-run.js';
+import { readSampleLog } from '../../results/read-samples.js';
+import type { SampleLine } from '../../results/sample-line.js';
+import { type ShardResults, shardResultsSchema } from '../../results/schema.js';
 
 export interface ShardLog {
   file: string;

@@ -19,6 +19,7 @@ import {
 import type { PerplexityReport } from '../../evaluate/perplexity/types.js';
 import type { TaskPlan } from '../../evaluate/plan.js';
 import { type Logger, type RunListener, startOperation, withListener } from '../../events.js';
+import type { SampleLine } from '../../results/sample-line.js';
 import { checkIncludePath } from '../../tasks/include-path.js';
 import { resolveTasks } from '../../tasks/manager.js';
 import { startPythonFor } from '../../tasks/python-for-tasks.js';
@@ -26,7 +27,6 @@ import { applyRunMetadata } from '../../tasks/run-metadata.js';
 import { type LoadedTask, type TaskNode, uniqueLeaves } from '../../tasks/task.js';
 import { prepareOutputDirectory, type WrittenFiles, writeOutputs } from '../output.js';
 import { type RunResult, taskHashes } from '../run-output.js';
-import type { SampleLine } from '../samples.js';
 import { assembleResults } from './assemble.js';
 import { checkSameRun, loadShardRun, orderedShards, type ShardRun } from './load-shards.js';
 import { checkTasksUnchanged, mergeLogs, mergePerplexity, rebuildScoredTask } from './rebuild-tasks.js';

@@ -8,12 +8,11 @@ import type { TaskPlan } from '../../evaluate/plan.js';
 import type { TaskLatency } from '../../evaluate/request-timing.js';
 import type { RunRecord } from '../../evaluate/run-record.js';
 import type { ModelInfo } from '../../models/backend.js';
+import type { Manifest, ResultsFile } from '../../results/results-file.js';
+import type { ShardResults } from '../../results/schema.js';
 import type { TaskNode } from '../../tasks/task.js';
 import { buildResults } from '../build.js';
-import type { Manifest } from '../manifest.js';
-import type { ResultsFile } from '../results-file.js';
 import { reasoningBlock } from '../run-output.js';
-import type { ShardResults } from '../schema.js';
 import { COMPUTED, type ShardRun } from './load-shards.js';
 
 /** What one unsharded run with the shards' settings would have recorded about itself. */

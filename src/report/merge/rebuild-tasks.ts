@@ -16,10 +16,10 @@ import { buildFilterPipeline, defaultFilterPipeline } from '../../metrics/filter
 import { docToChoice, docToTarget, docToText } from '../../prompts/doc-to.js';
 import { prepareDocFunctions } from '../../python/doc-functions.js';
 import { parsePythonFloat } from '../../python/semantics/format.js';
+import type { SampleLine } from '../../results/sample-line.js';
+import type { ShardResults } from '../../results/schema.js';
 import type { LoadedTask } from '../../tasks/task.js';
 import { resultsConfig } from '../build.js';
-import type { SampleLine } from '../samples.js';
-import type { ShardResults } from '../schema.js';
 import { firstDifference, type ShardRun } from './load-shards.js';
 
 /** The tasks are loaded again (groups are not in results.json): they must be the ones the shards ran. */

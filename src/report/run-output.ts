@@ -6,9 +6,10 @@ import type { GroupResult, TaskResult } from '../evaluate/aggregate.js';
 import type { PlannedDoc, TaskPlan } from '../evaluate/plan.js';
 import type { EvaluatedRun } from '../evaluate/run-evaluation.js';
 import type { ScoredDoc } from '../evaluate/score.js';
+import type { ReasoningBlock, ResultsFile } from '../results/results-file.js';
+import type { SampleLine } from '../results/sample-line.js';
 import { buildResults } from './build.js';
-import type { ReasoningBlock, ResultsFile } from './results-file.js';
-import { type SampleLine, sampleLine, taskHash, taskHashOfDocs } from './samples.js';
+import { sampleLine, taskHash, taskHashOfDocs } from './samples.js';
 
 /** What writeOutputs writes: results_<time>.json and, per task, samples_<task>_<time>.jsonl. */
 export interface RunOutput {
@@ -74,17 +75,42 @@ function orderedDocs(
   return rows;
 }
 
+/** Where a lazy sample record keeps, per task, a way to build its lines one at a time. */
+const LINE_STREAMS = Symbol('sample line streams');
+
+type StreamedRecord = Record<string, SampleLine[]> & {
+  [LINE_STREAMS]?: Map<string, () => Iterable<SampleLine>>;
+};
+
 /**
  * Each task's sample lines, as lm-eval writes them: every doc under the first filter, then the next.
- * Built per task on first read (lazyRecord).
+ * Built per task on first read (lazyRecord); streamSampleLines builds them one at a time instead.
  */
 export function sampleLines(run: Pick<EvaluatedRun, 'plans' | 'scored'>): Record<string, SampleLine[]> {
-  return lazyRecord(
-    run.plans.map((plan, position): [string, () => SampleLine[]] => [
-      plan.task.name,
-      () => orderedDocs(plan, run.scored[position]).map(({ planned, doc }) => sampleLine(planned, doc)),
-    ]),
+  const streams = new Map<string, () => Iterable<SampleLine>>();
+  const record: StreamedRecord = lazyRecord(
+    run.plans.map((plan, position): [string, () => SampleLine[]] => {
+      const stream = function* () {
+        for (const { planned, doc } of orderedDocs(plan, run.scored[position]))
+          yield sampleLine(planned, doc);
+      };
+      streams.set(plan.task.name, stream);
+      return [plan.task.name, () => [...stream()]];
+    }),
   );
+  Object.defineProperty(record, LINE_STREAMS, { value: streams, enumerable: false });
+  return record;
+}
+
+/**
+ * A task's sample lines one at a time, for a writer: from a record of sampleLines not yet read for that
+ * task, each line is built when it is reached and not kept, so a run's lines are never all in memory;
+ * otherwise (lines already built, or a plain record) the record's own array.
+ */
+export function streamSampleLines(samples: Record<string, SampleLine[]>, task: string): Iterable<SampleLine> {
+  const stream = (samples as StreamedRecord)[LINE_STREAMS]?.get(task);
+  const pending = Object.getOwnPropertyDescriptor(samples, task)?.get !== undefined;
+  return stream && pending ? stream() : (samples[task] ?? []);
 }
 
 export function taskHashes(samples: Record<string, SampleLine[]>): Record<string, string> {

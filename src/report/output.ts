@@ -1,8 +1,10 @@
 import path from 'node:path';
+import type { LeaderboardLine } from '../results/leaderboard.js';
+import { leaderboardFileName, samplesFileName } from '../results/run-files.js';
+import type { SampleLine } from '../results/sample-line.js';
 import { fileTimestamp } from '../util/file-timestamp.js';
-import { ensureDirectory, probeWritable } from './output-directory.js';
-import { leaderboardFileName, samplesFileName } from './run-files.js';
-import type { RunOutput } from './run-output.js';
+import { ensureDirectory, probeWritable } from '../util/output-directory.js';
+import { type RunOutput, streamSampleLines } from './run-output.js';
 import { sampleLineJson } from './samples.js';
 import { type CommitStep, recoverStaged, type StagedFile, writeStaged } from './staged-write.js';
 import { sanitizeModelName } from './write.js';
@@ -20,6 +22,20 @@ export interface WriteOptions {
   now?: Date;
   /** Called at each point of the commit (see staged-write.ts); tests kill the writer there. */
   onStep?: (step: CommitStep) => void;
+}
+
+/** What the leaderboard reads of a sample line: all but the doc, the prompts and the raw answers. */
+function leaderboardLine(line: SampleLine): LeaderboardLine {
+  const { doc: _doc, arguments: _arguments, resps: _resps, ...kept } = line;
+  return kept;
+}
+
+/** A sample log's text, line by line, keeping what the leaderboard reads of each line. */
+function* jsonLines(lines: Iterable<SampleLine>, kept: LeaderboardLine[]): Generator<string> {
+  for (const line of lines) {
+    kept.push(leaderboardLine(line));
+    yield `${sampleLineJson(line)}\n`;
+  }
 }
 
 /** `<output_path>/<model_name_sanitized>/`, or the folder of an --output_path ending in .json (lm-eval's layout). */
@@ -59,25 +75,37 @@ export async function writeOutputs(output: RunOutput, options: WriteOptions): Pr
     : `results_${stamp}.json`;
   const files: StagedFile[] = [];
   const samples: string[] = [];
-  if (options.logSamples) {
-    for (const [task, lines] of Object.entries(output.samples)) {
+  // The leaderboard reads a few fields of each sample line; those are kept as the lines stream past
+  // (sample logs are written first), the lines themselves are not.
+  const leaderboardLines: Record<string, LeaderboardLine[]> = {};
+  for (const task of Object.keys(output.samples)) {
+    const kept: LeaderboardLine[] = [];
+    leaderboardLines[task] = kept;
+    const lines = streamSampleLines(output.samples, task);
+    if (options.logSamples) {
       const name = samplesFileName(task, stamp);
-      files.push({ name, content: lines.map((line) => `${sampleLineJson(line)}\n`) });
+      files.push({ name, content: jsonLines(lines, kept) });
       samples.push(path.join(directory, name));
-    }
+    } else for (const line of lines) kept.push(leaderboardLine(line));
   }
   // Derived from what is written beside it: the results file and the sample lines. Its code loads only
   // for a run that writes outputs.
-  const { buildLeaderboard } = await import('./leaderboard.js');
-  const leaderboard = buildLeaderboard({
-    results: output.results,
-    samples: output.samples,
-    includePerExample: options.includePerExample,
-    resultsFile: resultsName,
-  });
-  // Sample logs, then the results file that names them, then the leaderboard that summarises it.
+  const { buildLeaderboard } = await import('../results/leaderboard.js');
+  // Sample logs, then the results file that names them, then the leaderboard that summarises it; the
+  // leaderboard's text is made when it is written, after the sample logs.
   files.push({ name: resultsName, content: `${JSON.stringify(output.results, null, 2)}\n` });
-  files.push({ name: leaderboardFileName(stamp), content: `${JSON.stringify(leaderboard, null, 2)}\n` });
+  files.push({
+    name: leaderboardFileName(stamp),
+    content: (function* () {
+      const leaderboard = buildLeaderboard({
+        results: output.results,
+        samples: leaderboardLines,
+        includePerExample: options.includePerExample,
+        resultsFile: resultsName,
+      });
+      yield `${JSON.stringify(leaderboard, null, 2)}\n`;
+    })(),
+  });
   await writeStaged(directory, stamp, files, options.onStep);
   return {
     results: path.join(directory, resultsName),

@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ClockedBackend } from '../../../test/fakes/clocked-backend.js';
+import { readSampleLog } from '../../results/read-samples.js';
+import { leaderboardSchema, resultsFileSchema } from '../../results/schema.js';
 import { simpleEvaluate } from '../../run/evaluate.js';
-import { readSampleLog } from '../read-samples.js';
-import { leaderboardSchema, resultsFileSchema } from '../schema.js';
 import { mergeShards } from './merge-shards.js';
 
 describe('assay merge of runs under --max_latency_s', () => {

@@ -1,47 +1,17 @@
+/**
+ * The sample log's writer: a planned and scored doc as its line (lm-eval's fields, hashes and sanitized
+ * responses; the line's type is the contract's SampleLine), and lm-eval's task hash over a task's lines.
+ */
 import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { ExecutedDoc } from '../evaluate/code-stage.js';
-import type { DocPerplexity } from '../evaluate/perplexity/types.js';
 import type { PlannedDoc } from '../evaluate/plan.js';
 import { instanceArguments } from '../evaluate/requests.js';
 import type { ScoredDoc } from '../evaluate/score.js';
-import type { GeneratedTokens, GenerationThinking } from '../models/backend.js';
 import { pythonScalarStr } from '../python/semantics/format.js';
 import { needsPythonJson, pythonJsonDumps } from '../python/semantics/json-values.js';
 import { pythonStr } from '../python/semantics/literal.js';
-
-/** One line of samples_<task>_<time>.jsonl, with lm-eval's fields and assay's few-shot ids. */
-export interface SampleLine {
-  doc_id: number;
-  doc: unknown;
-  target: string;
-  arguments: Record<string, Record<string, unknown>>;
-  resps: unknown[];
-  filtered_resps: unknown[];
-  filter: string;
-  metrics: string[];
-  doc_hash: string;
-  prompt_hash: string;
-  target_hash: string;
-  fewshot_ids: number[];
-  error?: string;
-  /** A request of this doc went over the latency cap (`--max_latency_s`): in no metric, not an error. */
-  timed_out?: true;
-  /**
-   * Served models that return them: per request and repeat (parallel to `resps`), the generated tokens and
-   * their log-probabilities; null where the server gave none.
-   */
-  gen_logprobs?: Array<Array<GeneratedTokens | null>>;
-  /**
-   * Reasoning models, per request and repeat (parallel to `resps`, which hold the answers): the raw
-   * generation with its thinking (`raw`), the server's reasoning field (`reasoning`), and `truncated` when
-   * max_gen_toks was reached inside the thinking; null where a generation had none.
-   */
-  reasoning?: Array<Array<GenerationThinking | null>>;
-  /** loglikelihood_rolling tasks: the doc's log-likelihood, token and window counts (see DocPerplexity). */
-  ppl_doc?: DocPerplexity;
-  [metric: string]: unknown;
-}
+import type { SampleLine } from '../results/sample-line.js';
 
 /** One-shot crypto.hash where Node has it (≥ 20.12; about twice as fast on short strings), else a Hash. */
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;

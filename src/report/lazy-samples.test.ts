@@ -5,8 +5,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
+import { streamSampleLines } from './run-output.js';
 
-// A run builds its sample lines and task hashes only when something reads them (results/run-output.ts),
+// A run builds its sample lines and task hashes only when something reads them (report/run-output.ts),
 // and each doc's three hashes once for all its filters. These checks hold the written files to lm-eval's
 // definitions (loggers/evaluation_tracker.py: task_hashes[task] = sha256 over the concatenated
 // doc_hash + prompt_hash + target_hash of the logged samples, in log order; doc_hash = sha256 of the
@@ -100,6 +101,9 @@ describe('sample lines and task hashes built on first read', () => {
     };
     const logged: Record<string, Line[]> = {};
     for (const task of ['gen_two_filters', 'mc_task']) {
+      // The writer streamed the lines (built, written, dropped one by one): the returned record still
+      // builds them on first read.
+      expect(Object.getOwnPropertyDescriptor(written.samples, task)?.get).toBeTypeOf('function');
       const name = files.find((file) => file.startsWith(`samples_${task}_`));
       expect(name).toBeDefined();
       const text = await readFile(path.join(folder, name ?? ''), 'utf8');
@@ -139,5 +143,10 @@ describe('sample lines and task hashes built on first read', () => {
     expect({ ...unwritten.results.task_hashes }).toEqual(results.task_hashes);
     expect(Object.keys(unwritten.samples)).toEqual(['gen_two_filters', 'mc_task']);
     expect(JSON.parse(JSON.stringify(unwritten.samples))).toEqual(logged);
+    // Once built, or in a plain record, a task's lines are the record's own array.
+    expect(streamSampleLines(unwritten.samples, 'mc_task')).toBe(unwritten.samples.mc_task);
+    const plain = { mc_task: unwritten.samples.mc_task };
+    expect(streamSampleLines(plain, 'mc_task')).toBe(plain.mc_task);
+    expect([...streamSampleLines(plain, 'no_such_task')]).toEqual([]);
   });
 });

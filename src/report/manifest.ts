@@ -4,87 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TaskPlan } from '../evaluate/plan.js';
-import type { ShardRecord } from '../evaluate/shard.js';
-import type { ModelInfo } from '../models/backend.js';
 import { pythonModulesOf } from '../python/module-digests.js';
-import type { PythonDescription } from '../python/python-runtime.js';
-import type { SandboxDescription } from '../sandbox/sandbox.js';
+import type { Manifest, TaskManifest } from '../results/results-file.js';
 import { taskContentSha256 } from '../tasks/source-hash.js';
 import { sha256 } from './samples.js';
 import { serializeConfigValue } from './serialize.js';
-
-export interface Manifest {
-  schema: 'assay.manifest/v1';
-  model: {
-    backend: string;
-    name: string;
-    revision: string | null;
-    sha256: string | null;
-    model_args: Record<string, unknown>;
-    info: ModelInfo;
-  };
-  assay: { version: string; git_commit: string | null };
-  tasks: Record<string, TaskManifest>;
-  chat_template: { applied: boolean; name: string | null; sha256: string | null };
-  system_instruction_sha256: string | null;
-  fewshot_as_multiturn: boolean;
-  seeds: {
-    random: number | null;
-    numpy: number | null;
-    torch: number | null;
-    fewshot: number | null;
-    sampling: number | null;
-  };
-  limit: { used: boolean; value: number | null; samples: boolean };
-  hardware: {
-    cpu: string;
-    cores: number;
-    memory_bytes: number;
-    gpu: string | null;
-    numeric_format: string | null;
-  };
-  runtime: { node: string; platform: string; arch: string };
-  /** How model-written code ran; present only for runs that executed code. */
-  code_execution?: SandboxDescription;
-  /**
-   * The interpreter that ran the tasks' Python functions (path, version, and the versions of datasets,
-   * numpy and lm_eval when importable, else null); present only for runs that needed one.
-   */
-  python?: PythonDescription;
-  /** Present only in the results of one `--shard i/N` run; `assay merge` removes it. */
-  shard?: ShardRecord;
-}
-
-export interface TaskManifest {
-  version: number | string | null;
-  source: string;
-  format: string;
-  /** The task's content: its config and every data file in `data_files` (what --expect_sha256 pins). */
-  sha256: string;
-  /** The config alone: the task file, its includes and the modules it imports. */
-  config_sha256: string;
-  dataset_path: string | null;
-  dataset_name: string | null;
-  /** Hub data: the revision the task asked for and the commit it resolved to. */
-  dataset_revision: string | null;
-  dataset_commit: string | null;
-  /** Every data file read, local or Hub (Hub: the repo path; local: relative to the task's folder). */
-  data_files: Array<{ split: string; path: string; sha256: string; size: number }>;
-  /**
-   * Tasks with Python functions: every module of their code, the `!function` modules and the task-code
-   * modules they import (relative to the task's folder), which `sha256` covers.
-   */
-  python_modules?: Array<{ path: string; sha256: string }>;
-  split: string | null;
-  fewshot_split: string | null;
-  num_fewshot: number;
-  fewshot_sampler: string;
-  fewshot_seed: number | null;
-  prompt_template_sha256: string;
-  scoring_mode: 'loglikelihood' | 'rolling' | 'generation';
-  length_normalisation: string | null;
-  repeats: number;
-}
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

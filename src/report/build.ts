@@ -11,19 +11,19 @@ import type { TaskPlan } from '../evaluate/plan.js';
 import type { TaskLatency } from '../evaluate/request-timing.js';
 import type { RunRecord } from '../evaluate/run-record.js';
 import type { GenerateRequest } from '../models/backend.js';
+import type {
+  ErrorsBlock,
+  Manifest,
+  MetricStats,
+  ResultsEntry,
+  ResultsFile,
+  TimeoutsBlock,
+} from '../results/results-file.js';
+import { RESULTS_SCHEMA } from '../results/schema.js';
 import type { TaskConfig } from '../task-config/task-config.js';
 import { leafTasks, type TaskNode } from '../tasks/task.js';
-import {
-  assayGitCommit,
-  assayVersion,
-  gitDescribe,
-  hardware,
-  type Manifest,
-  taskManifest,
-} from './manifest.js';
-import type { ErrorsBlock, MetricStats, ResultsEntry, ResultsFile, TimeoutsBlock } from './results-file.js';
+import { assayGitCommit, assayVersion, gitDescribe, hardware, taskManifest } from './manifest.js';
 import { sha256 } from './samples.js';
-import { RESULTS_SCHEMA } from './schema.js';
 import { serializeConfig, serializeConfigValue } from './serialize.js';
 import { sanitizeModelName } from './write.js';
 

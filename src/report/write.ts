@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ensureDirectory } from './output-directory.js';
+import { ensureDirectory } from '../util/output-directory.js';
 
 /**
  * Writes one file so that readers see either nothing or the whole file: write a temporary file beside

@@ -8,9 +8,9 @@
  * the next writer finishes the renames (roll forward). No `.tmp` file is ever beside the outputs.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isStagingName, STAGING_PREFIX } from './run-files.js';
+import { isStagingName, STAGING_PREFIX } from '../results/run-files.js';
 
 const JOURNAL = 'commit.json';
 
@@ -22,20 +22,41 @@ export interface StagedFile {
 /** Points of the commit, reported in order (tests kill the writer at each one). */
 export type CommitStep = 'staged' | 'journaled' | `renamed ${string}` | 'done';
 
+/** Writes every byte of `buffers` (writev may write fewer than it was given). */
+async function writeAll(handle: FileHandle, buffers: Buffer[]): Promise<void> {
+  let pending = buffers;
+  let size = pending.reduce((sum, buffer) => sum + buffer.length, 0);
+  while (size > 0) {
+    const { bytesWritten } = await handle.writev(pending);
+    if (bytesWritten >= size) return;
+    pending = [Buffer.concat(pending).subarray(bytesWritten)];
+    size -= bytesWritten;
+  }
+}
+
+// Pieces per writev, below every platform's IOV_MAX (1,024 on Linux and macOS).
+const PIECES_PER_WRITE = 512;
+
 async function writeSynced(file: string, content: string | Iterable<string>): Promise<void> {
   const handle = await open(file, 'wx');
   try {
     if (typeof content === 'string') await handle.writeFile(content, 'utf8');
     else {
-      let buffer = '';
+      // Each piece (a sample line) encoded on its own and written with its neighbours in one writev:
+      // concatenating megabytes of lines into one string first made V8 copy them all once more.
+      let buffers: Buffer[] = [];
+      let size = 0;
       for (const piece of content) {
-        buffer += piece;
-        if (buffer.length > 1 << 20) {
-          await handle.write(buffer);
-          buffer = '';
+        const buffer = Buffer.from(piece, 'utf8');
+        buffers.push(buffer);
+        size += buffer.length;
+        if (size > 1 << 20 || buffers.length === PIECES_PER_WRITE) {
+          await writeAll(handle, buffers);
+          buffers = [];
+          size = 0;
         }
       }
-      if (buffer) await handle.write(buffer);
+      if (buffers.length) await writeAll(handle, buffers);
     }
     await handle.sync();
   } finally {
