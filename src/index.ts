@@ -21,14 +21,19 @@ export type { DataFile } from './data/local-dataset.js';
 export { AssayError, ERROR_CODES, type ErrorCode, type ErrorLocation } from './errors.js';
 // The result's parts (the results file and sample lines are `assay/results` types).
 export type { GroupResult, MetricResult, Stderr, TaskResult } from './evaluate/aggregate.js';
-// The options' parts.
+// The options: one schema (defaults and checks), its input and resolved types, and their parts.
 export type { CodeExecutionOptions } from './evaluate/code-stage.js';
 export type { Limit } from './evaluate/limit.js';
 export type { McMode } from './evaluate/mc-generate.js';
 export type { ClusteredSummary, RepeatsSummary } from './evaluate/metric-stats.js';
 export { type PerplexityOptions, PPL_MODES, type PplMode } from './evaluate/perplexity/settings.js';
 export type { TaskPins } from './evaluate/pins.js';
-export type { Seeds } from './evaluate/run-options.js';
+export {
+  type ResolvedRunOptions,
+  type RunOptionsInput,
+  runOptionsSchema,
+} from './evaluate/run-options.js';
+export type { Seeds } from './evaluate/seeds.js';
 export type { Shard } from './evaluate/shard.js';
 export type { Interval as MetricInterval } from './evaluate/uncertainty.js';
 export type { Logger, OperationUnit, RunEvent, RunListener } from './events.js';
@@ -42,6 +47,7 @@ export {
   type EvaluateOptions,
   type EvaluateResult,
   evaluate,
+  type RunHooks,
   type SimpleEvaluateOptions,
   simpleEvaluate,
 } from './run/evaluate.js';

@@ -36,6 +36,7 @@ const VALUES: Record<string, string[]> = {
     'defineTask',
     'evaluate',
     'mergeShards',
+    'runOptionsSchema',
     'simpleEvaluate',
   ],
   'assay/backend': [

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { AssayError } from '../errors.js';
 import type { Limit } from '../evaluate/limit.js';
-import type { Seeds } from '../evaluate/run-options.js';
+import type { Seeds } from '../evaluate/seeds.js';
 import { DEFAULT_SEEDS } from '../evaluate/seeds.js';
 import type { Shard } from '../evaluate/shard.js';
 import type { Parse } from './flag-values.js';
@@ -104,23 +104,26 @@ function checked(flag: string, shard: Shard, shown: string): Shard {
   return shard;
 }
 
-/** --code_timeout in seconds: the wall clock, and the CPU limit rounded up to whole seconds. */
-export const codeTimeoutFlag: Parse<{ timeoutMs: number; cpuSeconds: number }> = (raw, flag) => {
+/**
+ * --code_timeout in seconds: the wall clock in milliseconds (the options' schema takes the CPU limit
+ * from it, rounded up to whole seconds).
+ */
+export const codeTimeoutFlag: Parse<number> = (raw, flag) => {
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw bad(`${flag} must be a positive number of seconds, got "${raw}"`);
-  return { timeoutMs: Math.round(seconds * 1000), cpuSeconds: Math.ceil(seconds) };
+  return Math.ceil(seconds * 1000);
 };
 
 const SIZE_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
 /** --code_memory: bytes, or a number with a binary unit (512M, 2G, 1.5GiB). */
-export const codeMemoryFlag: Parse<{ memoryBytes: number }> = (raw, flag) => {
+export const codeMemoryFlag: Parse<number> = (raw, flag) => {
   const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(String(raw).trim());
   const bytes = match ? Math.floor(Number(match[1]) * SIZE_UNITS[match[2].toLowerCase()]) : Number.NaN;
   if (!Number.isFinite(bytes) || bytes <= 0)
     throw bad(`${flag} must be a size such as 2G, 1536M or a number of bytes, got "${raw}"`);
-  return { memoryBytes: bytes };
+  return bytes;
 };
 
 /** lm-eval's --metadata: a JSON object (json.loads in lm-eval's CLI), or a --config mapping. */
@@ -161,11 +164,13 @@ export const verbosityFlag: Parse<Verbosity> = (raw, flag) => {
  * are built in milliseconds from the task and its docs, so there is nothing worth caching: the flag is
  * accepted, checked and does nothing (docs/lm-eval.md).
  */
-export const cacheRequestsFlag: Parse<'true' | 'refresh' | 'delete' | 'false'> = (raw, flag) => {
+export type CacheRequests = 'true' | 'refresh' | 'delete' | 'false';
+
+export const cacheRequestsFlag: Parse<CacheRequests> = (raw, flag) => {
   const value = raw === true ? 'true' : raw === false ? 'false' : String(raw).trim().toLowerCase();
   if (!['true', 'refresh', 'delete', 'false'].includes(value))
     throw bad(`${flag} takes true, refresh or delete, got "${raw}"`);
-  return value as 'true' | 'refresh' | 'delete' | 'false';
+  return value as CacheRequests;
 };
 
 /**

@@ -1,10 +1,11 @@
 /** `assay run`'s flags become typed options, checked at the edge. */
+import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AssayError } from '../errors.js';
-import { optionsFromFlags } from './run.js';
+import { optionsFromFlags, runCommand } from './run.js';
 
 async function config(text: string): Promise<string> {
   const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'assay-config-')), 'run.yaml');
@@ -155,7 +156,9 @@ describe('the option table', () => {
     });
     const defaults = optionsFromFlags({ model: 'dummy', tasks: ['a'] });
     expect(defaults).toMatchObject({ batchSize: 1, bootstrapIters: 100000, applyChatTemplate: false });
-    expect(defaults.seeds).toBeUndefined();
+    // The seeds are resolved once, by the options' schema: lm-eval's defaults (lm_eval/defaults.py:
+    // DEFAULT_RANDOM_SEED = 0, DEFAULT_OTHER_SEED = 1234 for numpy, torch and few-shot sampling).
+    expect(defaults.seeds).toEqual({ random: 0, numpy: 1234, torch: 1234, fewshot: 1234 });
     expect(defaults.limit).toBeUndefined();
   });
 
@@ -205,5 +208,40 @@ describe('--expect_sha256 and --max_latency_s', () => {
     expect(() => optionsFromFlags({ ...base, max_latency_s: 'soon' })).toThrow(
       '--max_latency_s must be a number, got "soon"',
     );
+  });
+});
+
+describe('options the schema refuses', () => {
+  /** assay run's exit code and what it printed on stderr. */
+  async function run(flags: Record<string, unknown>): Promise<{ code: number; stderr: string }> {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      return { code: await runCommand(flags), stderr: written.join('') };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('stop assay run before any work, naming the flags (exit 2)', async () => {
+    const output = path.join(await mkdtemp(path.join(os.tmpdir(), 'assay-refused-')), 'out');
+    // The task does not exist and the output folder is not made: the options are refused first.
+    const flags = { model: 'dummy', tasks: ['no-such-task'], output_path: output };
+    expect(await run({ ...flags, fewshot_as_multiturn: 'true' })).toEqual({
+      code: 2,
+      stderr: 'assay: error: --fewshot_as_multiturn needs --apply_chat_template\n',
+    });
+    expect(await run({ ...flags, limit: '5', samples: '{"no-such-task": [0]}' })).toEqual({
+      code: 2,
+      stderr: 'assay: error: --limit and --samples cannot be used together\n',
+    });
+    expect(await run({ ...flags, max_latency_s: '-1' })).toEqual({
+      code: 2,
+      stderr: 'assay: error: --max_latency_s must be a positive number of seconds, got -1\n',
+    });
+    expect(existsSync(output)).toBe(false);
   });
 });

@@ -1,53 +1,48 @@
 import { AssayError } from '../errors.js';
+import { type ResolvedRunOptions, type RunOptionsInput, resolveRunOptions } from '../evaluate/run-options.js';
 import type { RunEvent, RunListener } from '../events.js';
 import type { ExportRequest } from '../export/export-run.js';
 import { hubSettingsFromArgs } from '../export/hub-settings.js';
 import type { ResultsFile } from '../results/results-file.js';
-import { type EvaluateOptions, evaluateWithPlans } from '../run/evaluate.js';
+import { evaluateResolved } from '../run/evaluate.js';
 import { buildTaskIndex } from '../tasks/index.js';
 import { readConfigFile } from './config-file.js';
 import type { TableStyle } from './console-flags.js';
 import { reportError, withFlagNames } from './errors.js';
 import { splitList } from './flag-values.js';
-import { configKeys, type FlagValues, parseFlags } from './option-table.js';
+import { configKeys, parseOptionFlags } from './option-table.js';
 import { type ConsoleProgress, progressListener } from './progress.js';
 import { resultsTables } from './results-table.js';
 import type { Verbosity } from './run-flag-values.js';
-import { RUN_FLAGS } from './run-flags.js';
+import { RUN_FLAGS, RUN_OPTION_FLAGS, type RunCommandSettings } from './run-flags.js';
 import { isListing, taskListing } from './task-listing.js';
 import { taskSources } from './task-sources.js';
 
-type RunFlags = FlagValues<typeof RUN_FLAGS>;
-
-/** What `assay run` does besides evaluating: printing, pushing to the Hub, the banner's lm-eval text. */
-export interface RunCommandOptions extends EvaluateOptions {
-  showConfig: boolean;
-  writeOut: boolean;
-  hubExport?: ExportRequest;
-  verbosity: Verbosity;
-  /** --quiet: as --verbosity WARNING (no progress, no information lines). */
-  quiet: boolean;
-  table: TableStyle;
-  /** The flags as typed, for lm-eval's banner line (`model (args), gen_kwargs: (…), limit: …`). */
-  banner: { modelArgs: string; genKwargs: string; limit: string };
-}
+/** What `assay run` runs with: the library's resolved options and the command's own settings. */
+export type RunCommandOptions = ResolvedRunOptions &
+  Required<Pick<RunCommandSettings, 'verbosity' | 'table'>> &
+  Omit<RunCommandSettings, 'verbosity' | 'table'> & {
+    hubExport?: ExportRequest;
+    /** The flags as typed, for lm-eval's banner line (`model (args), gen_kwargs: (…), limit: …`). */
+    banner: { modelArgs: string; genKwargs: string; limit: string };
+  };
 
 /**
  * lm-eval's tracking flags, checked before the run: `--hf_hub_log_args` pushes the written run to the
  * Hub at the end (so it needs --output_path, and --log_samples to push samples).
  */
-function hubExport(flags: RunFlags): ExportRequest | undefined {
-  if (flags.hf_hub_log_args === undefined) return undefined;
+function hubExport(given: Partial<RunOptionsInput & RunCommandSettings>): ExportRequest | undefined {
+  if (given.hfHubLogArgs === undefined) return undefined;
   const request: ExportRequest = {
     to: 'hub',
-    hub: hubSettingsFromArgs(flags.hf_hub_log_args, process.env, '--hf_hub_log_args'),
+    hub: hubSettingsFromArgs(given.hfHubLogArgs, process.env, '--hf_hub_log_args'),
   };
-  if (!flags.output_path)
+  if (!given.outputPath)
     throw new AssayError(
       'bad_option',
       '--hf_hub_log_args pushes the files a run writes: add --output_path DIR',
     );
-  if (request.to === 'hub' && request.hub.pushSamples && flags.log_samples !== true)
+  if (request.to === 'hub' && request.hub.pushSamples && given.logSamples !== true)
     throw new AssayError('bad_option', '--hf_hub_log_args push_samples_to_hub=True needs --log_samples');
   return request;
 }
@@ -58,71 +53,45 @@ function shown(value: unknown): string {
   return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
-/** CLI > --config YAML > defaults, parsed once through RUN_FLAGS into the library's typed options. */
+/**
+ * CLI > --config YAML > defaults: the flags parsed once through RUN_OPTION_FLAGS into the fields they
+ * set, the library's options resolved from those by its schema (its defaults, its checks: an error
+ * names the field, which the error reporter shows as its flag), before any work.
+ */
 export function optionsFromFlags(raw: Record<string, unknown>): RunCommandOptions {
   const config =
     typeof raw.config === 'string' ? readConfigFile(raw.config, configKeys(RUN_FLAGS), 'assay run') : {};
-  const flags = parseFlags(RUN_FLAGS, raw, config);
-  const given = (name: string) => (raw[name] !== undefined ? raw[name] : config[name]);
-  const tracking = hubExport(flags);
-  if (!flags.model) throw new AssayError('bad_option', '--model is required (e.g. --model dummy)');
-  const tasks = flags.tasks;
+  const given = parseOptionFlags<RunOptionsInput & RunCommandSettings>(RUN_OPTION_FLAGS, raw, config);
+  const typed = (name: string) => (raw[name] !== undefined ? raw[name] : config[name]);
+  const tracking = hubExport(given);
+  const { model, tasks } = given;
+  if (!model) throw new AssayError('bad_option', '--model is required (e.g. --model dummy)');
   if (!tasks?.length) throw new AssayError('bad_option', '--tasks is required');
   // No --include_path stays undefined: the shard record keeps `include_path: null`.
-  const sources = taskSources({ include_path: flags.include_path, python: flags.python });
-  const limits =
-    flags.code_timeout === undefined && flags.code_memory === undefined
-      ? undefined
-      : { ...flags.code_timeout, ...flags.code_memory };
-  const perplexity =
-    flags.ppl_mode === undefined && flags.ppl_stride === undefined && flags.ppl_max_length === undefined
-      ? undefined
-      : { mode: flags.ppl_mode, stride: flags.ppl_stride, maxLength: flags.ppl_max_length };
-  return {
-    model: flags.model,
-    modelArgs: flags.model_args,
+  const sources = taskSources({ include_path: given.includePath, python: given.python });
+  const options = resolveRunOptions({
+    ...given,
+    model,
     tasks,
     includePath: sources.includePath.length ? sources.includePath : undefined,
     indexCacheDir: sources.indexCacheDir,
-    numFewshot: flags.num_fewshot,
-    batchSize: flags.batch_size,
-    maxBatchSize: flags.max_batch_size,
-    device: flags.device,
-    trustRemoteCode: flags.trust_remote_code,
-    outputPath: flags.output_path,
-    limit: flags.limit,
-    samples: flags.samples,
-    shard: flags.shard,
-    mcMode: flags.mc_mode,
-    logSamples: flags.log_samples,
-    predictOnly: flags.predict_only,
-    seeds: flags.seed,
-    genKwargs: flags.gen_kwargs,
-    metadata: flags.metadata,
-    checkIntegrity: flags.check_integrity,
-    applyChatTemplate: flags.apply_chat_template ?? false,
-    systemInstruction: flags.system_instruction,
-    fewshotAsMultiturn: flags.fewshot_as_multiturn,
-    useCache: flags.use_cache,
-    bootstrapIters: flags.bootstrap_iters,
-    includePerExample: flags.include_per_example,
-    confirmRunUnsafeCode: flags.confirm_run_unsafe_code,
-    unsafeCodeWithoutSandbox: flags.unsafe_code_without_sandbox,
-    sandbox: { workers: flags.code_workers, limits },
-    perplexity,
-    python: flags.python,
-    maxLatencyS: flags.max_latency_s,
-    expectSha256: flags.expect_sha256,
-    showConfig: flags.show_config ?? false,
-    writeOut: flags.write_out ?? false,
+  });
+  return {
+    ...options,
+    config: given.config,
+    // Both flags have a default in the table, so parseOptionFlags always sets them.
+    verbosity: given.verbosity as Verbosity,
+    table: given.table as TableStyle,
+    quiet: given.quiet,
+    showConfig: given.showConfig,
+    writeOut: given.writeOut,
+    cacheRequests: given.cacheRequests,
+    hfHubLogArgs: given.hfHubLogArgs,
     hubExport: tracking,
-    verbosity: flags.verbosity,
-    quiet: flags.quiet ?? false,
-    table: flags.table,
     banner: {
-      modelArgs: shown(given('model_args')),
-      genKwargs: shown(given('gen_kwargs')),
-      limit: flags.limit === undefined ? 'None' : shown(given('limit')),
+      modelArgs: shown(typed('model_args')),
+      genKwargs: shown(typed('gen_kwargs')),
+      limit: options.limit === undefined ? 'None' : shown(typed('limit')),
     },
   };
 }
@@ -234,7 +203,7 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
       return 0;
     }
     const options = optionsFromFlags(flags);
-    const show = channels(options.verbosity, options.quiet);
+    const show = channels(options.verbosity, options.quiet === true);
     debug = show.debug;
     const info = (message: string) => {
       if (show.info) process.stderr.write(`assay: ${message}\n`);
@@ -247,7 +216,7 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
           : typed.modelArgs;
       process.stderr.write(`assay: debug: options ${JSON.stringify({ ...typed, modelArgs })}\n`);
     }
-    if (flags.cache_requests !== undefined)
+    if (options.cacheRequests !== undefined)
       info(
         '--cache_requests: nothing to cache (assay builds its requests in milliseconds); the flag does nothing',
       );
@@ -269,18 +238,8 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
     };
     process.once('SIGINT', onInterrupt);
     stopListening = () => process.off('SIGINT', onInterrupt);
-    const {
-      showConfig: _showConfig,
-      writeOut: _writeOut,
-      hubExport: _hubExport,
-      verbosity: _verbosity,
-      quiet: _quiet,
-      table,
-      banner,
-      ...evaluateOptions
-    } = options;
-    const { result, plans } = await evaluateWithPlans({
-      ...evaluateOptions,
+    const { result, plans } = await evaluateResolved({
+      ...options,
       listener,
       logger: { warn: (message) => listener({ type: 'warning', message }) },
     });
@@ -300,9 +259,9 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
     }
     if (options.showConfig) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
     process.stdout.write(
-      `${options.model} (${banner.modelArgs || '{}'}), gen_kwargs: (${banner.genKwargs}), limit: ${banner.limit}, num_fewshot: ${options.numFewshot ?? 'None'}, batch_size: ${options.batchSize ?? 1}\n`,
+      `${options.model} (${options.banner.modelArgs || '{}'}), gen_kwargs: (${options.banner.genKwargs}), limit: ${options.banner.limit}, num_fewshot: ${options.numFewshot ?? 'None'}, batch_size: ${options.batchSize}\n`,
     );
-    process.stdout.write(resultsTables(results, table));
+    process.stdout.write(resultsTables(results, options.table));
     if (results.partial) {
       process.stdout.write(
         `\nWARNING: partial run (${partialReason(options, results)}): these numbers cover only part of each task and are not comparable with full runs.\n`,

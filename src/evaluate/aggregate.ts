@@ -16,6 +16,7 @@ import {
   repeatsSummary,
 } from './metric-stats.js';
 import { metricName } from './plan.js';
+import type { ResolvedRunOptions } from './run-options.js';
 import type { ScoredDoc, ScoredTask } from './score.js';
 import {
   type CustomBootstrap,
@@ -67,10 +68,7 @@ export interface GroupResult {
   sampleCount: Record<string, number>;
 }
 
-export interface AggregateOptions {
-  bootstrapIters: number;
-  predictOnly: boolean;
-}
+export type AggregateOptions = Pick<ResolvedRunOptions, 'bootstrapIters' | 'predictOnly'>;
 
 export function resolveAggregation(
   task: LoadedTask,

@@ -7,9 +7,10 @@
 import { AssayError } from '../errors.js';
 import { type RunListener, startOperation } from '../events.js';
 import { type CodeScoreRequest, codeScoreProblem, isCodeScoreMarked } from '../sandbox/code-score-request.js';
-import type { CodeSandbox, CreateSandboxOptions } from '../sandbox/sandbox.js';
+import type { CodeSandbox } from '../sandbox/sandbox.js';
 import type { CodeOutcome } from '../sandbox/types.js';
 import { leafTasks, type TaskNode } from '../tasks/task.js';
+import type { ResolvedRunOptions, RunOptionsInput } from './run-options.js';
 import type { ScoredDoc, ScoredTask } from './score.js';
 
 /** A scored doc whose metrics ran code: its outcomes, one per program, go to the sample log. */
@@ -92,14 +93,11 @@ export async function runCodeStage(
   return programs;
 }
 
-export interface CodeExecutionOptions {
-  /** lm-eval's --confirm_run_unsafe_code: tasks marked unsafe_code run only with it. */
-  confirmRunUnsafeCode?: boolean;
-  /** Run code with rlimits only when bubblewrap is unavailable: the manifest records it loudly. */
-  unsafeCodeWithoutSandbox?: boolean;
-  /** Limits, worker count and interpreters for the sandbox. */
-  sandbox?: Omit<CreateSandboxOptions, 'unsafeWithoutSandbox'>;
-}
+/** The run's options (run-options.ts) that say whether and how model-written code runs. */
+export type CodeExecutionOptions = Pick<
+  RunOptionsInput,
+  'confirmRunUnsafeCode' | 'unsafeCodeWithoutSandbox' | 'sandbox'
+>;
 
 /**
  * Checks the run's unsafe_code tasks against the user's confirmation, as lm-eval does, and sets up the
@@ -108,7 +106,10 @@ export interface CodeExecutionOptions {
  */
 export async function prepareCodeSandbox(
   nodes: TaskNode[],
-  options: CodeExecutionOptions & { predictOnly?: boolean },
+  options: Pick<
+    ResolvedRunOptions,
+    'confirmRunUnsafeCode' | 'unsafeCodeWithoutSandbox' | 'sandbox' | 'predictOnly'
+  >,
   logger?: { warn(message: string): void },
 ): Promise<CodeSandbox | undefined> {
   const unsafe = [

@@ -17,6 +17,7 @@ import type { RequestLatency } from '../results/results-file.js';
 import { isLatencyTimeout, type LatencyTimeout, sendCapped } from './latency-cap.js';
 import { answerClock } from './request-timing.js';
 import type { Instance, RequestType, Response } from './requests.js';
+import type { ResolvedRunOptions } from './run-options.js';
 
 /** Per request type: wall seconds and requests (the results contract's `request_stats`). */
 export type { RequestLatency };
@@ -64,10 +65,8 @@ function requestLength(instance: Instance): number {
  * then maps the answers back onto each instance's `resps`.
  */
 
-export interface ExecuteOptions {
-  /** The per-request latency cap in seconds (latency-cap.ts); absent: no cap, backends batch freely. */
-  maxLatencyS?: number;
-}
+/** The per-request latency cap in seconds (latency-cap.ts); absent: no cap, backends batch freely. */
+export type ExecuteOptions = Pick<ResolvedRunOptions, 'maxLatencyS'>;
 
 export async function executeRequests(
   backend: ModelBackend,

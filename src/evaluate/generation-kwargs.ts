@@ -9,10 +9,10 @@ const MAX_TOKEN_ALIASES = ['max_gen_toks', 'max_new_tokens', 'max_tokens', 'max_
  */
 export function normalizeGenerationKwargs(
   taskKwargs: Record<string, unknown> | undefined,
-  cliKwargs: Record<string, unknown>,
+  runKwargs: Record<string, unknown>,
   fewshotDelimiter: string,
 ): Omit<GenerateRequest, 'context'> {
-  const merged: Record<string, unknown> = { ...(taskKwargs ?? {}), ...cliKwargs };
+  const merged: Record<string, unknown> = { ...(taskKwargs ?? {}), ...runKwargs };
   let until: string[];
   const rawUntil = merged.until;
   if (rawUntil === undefined || rawUntil === null) until = [fewshotDelimiter];

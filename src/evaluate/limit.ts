@@ -31,8 +31,9 @@ export function limitValue(limit: Limit | undefined): number | undefined {
 }
 
 /** lm-eval's get_sample_size: below 1 a fraction (ceil of len × limit), else a count. */
-export function sampleSize(total: number, limit: number | undefined): number {
+export function sampleSize(total: number, limit: Limit | undefined): number {
   if (limit === undefined) return total;
+  if (typeof limit === 'object') return Math.ceil(total * limit.fraction);
   if (limit < 1) return Math.ceil(total * limit);
   return Math.min(total, Math.trunc(limit));
 }

@@ -108,12 +108,12 @@ export function goldIndex(target: unknown, choices: readonly string[], task: str
 
 /** Greedy and short: the answer is a letter. --gen_kwargs still applies. */
 export function generativeChoiceGeneration(
-  cliKwargs: Record<string, unknown>,
+  runKwargs: Record<string, unknown>,
   fewshotDelimiter: string,
 ): Omit<GenerateRequest, 'context'> {
   return normalizeGenerationKwargs(
     { until: ['\n\n'], max_gen_toks: 32, do_sample: false, temperature: 0 },
-    cliKwargs,
+    runKwargs,
     fewshotDelimiter,
   );
 }

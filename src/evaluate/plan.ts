@@ -20,31 +20,30 @@ import {
   GENERATE_METRICS,
   generativeChoiceConfig,
   generativeChoiceGeneration,
-  type McMode,
 } from './mc-generate.js';
 import { effectiveNumFewshot } from './num-fewshot.js';
 import type { Instance, RequestArgs, Response } from './requests.js';
-import { type Shard, shardDocIds } from './shard.js';
+import type { ResolvedRunOptions } from './run-options.js';
+import { shardDocIds } from './shard.js';
 
-export interface PlanOptions {
-  limit?: number;
-  /** Per-task doc ids to evaluate (lm-eval's --samples); exclusive with limit. */
-  samples?: Record<string, number[]>;
-  /** --shard: keep this slice of the selected docs (after --limit / --samples). */
-  shard?: Shard;
-  /** --mc_mode generate: multiple-choice tasks as lettered questions answered by generation. */
-  mcMode?: McMode;
-  numFewshot?: number;
-  /** null: do not seed (lm-eval's `--seed None`); the default sampler then uses seed 1234 anyway. */
-  fewshotSeed: number;
-  systemInstruction?: string;
-  /** false, true (the backend's default template) or a template name. */
-  applyChatTemplate: boolean | string;
-  fewshotAsMultiturn: boolean;
-  genKwargs: Record<string, unknown>;
-  backend: ModelBackend;
-  listener?: RunListener;
-}
+/** The run's options planning reads (run-options.ts), with the seed and backend it plans for. */
+export type PlanOptions = Pick<
+  ResolvedRunOptions,
+  | 'limit'
+  | 'samples'
+  | 'shard'
+  | 'numFewshot'
+  | 'systemInstruction'
+  | 'applyChatTemplate'
+  | 'fewshotAsMultiturn'
+  | 'genKwargs'
+> &
+  Partial<Pick<ResolvedRunOptions, 'mcMode'>> & {
+    /** null: do not seed (lm-eval's `--seed None`); the default sampler then uses seed 1234 anyway. */
+    fewshotSeed: number;
+    backend: ModelBackend;
+    listener?: RunListener;
+  };
 
 export interface PlannedDoc {
   docId: number;

@@ -13,11 +13,46 @@ import {
 } from '../models/backend.js';
 import type { PythonDescription } from '../python/python-runtime.js';
 import type { SandboxDescription } from '../sandbox/sandbox.js';
-import type { McMode } from './mc-generate.js';
-import type { RunOptions, Seeds } from './run-options.js';
+import { limitValue } from './limit.js';
+import type { ResolvedRunOptions, RunOptions } from './run-options.js';
 import type { ShardRecord } from './shard.js';
 
-export interface RunRecord {
+/** The options a run records as they were resolved; an option left out is recorded as null. */
+const RECORDED = [
+  'systemInstruction',
+  'fewshotAsMultiturn',
+  'seeds',
+  'bootstrapIters',
+  'genKwargs',
+  'useCache',
+  'mcMode',
+  'maxLatencyS',
+] as const satisfies ReadonlyArray<keyof ResolvedRunOptions>;
+
+export type RecordedOptions = {
+  [K in (typeof RECORDED)[number]]-?: undefined extends ResolvedRunOptions[K]
+    ? Exclude<ResolvedRunOptions[K], undefined> | null
+    : ResolvedRunOptions[K];
+} & {
+  /** The limit as lm-eval records it: a count, or a fraction below 1 (see limit.ts). */
+  limit: number | null;
+  /** --samples picked the docs. */
+  samples: boolean;
+};
+
+/** The run record's share of the resolved options: a function of them alone. */
+export function recordedOptions(
+  options: Pick<ResolvedRunOptions, (typeof RECORDED)[number] | 'limit' | 'samples'>,
+): RecordedOptions {
+  const recorded = Object.fromEntries(RECORDED.map((key) => [key, options[key] ?? null]));
+  return {
+    ...(recorded as Omit<RecordedOptions, 'limit' | 'samples'>),
+    limit: limitValue(options.limit) ?? null,
+    samples: options.samples !== undefined,
+  };
+}
+
+export interface RunRecord extends Omit<RecordedOptions, 'mcMode'> {
   model: {
     /** The backend name the run asked for (`--model`), lm-eval's model_source. */
     source: string;
@@ -31,24 +66,14 @@ export interface RunRecord {
     usage: UsageSummary | null;
   };
   chatTemplate: { applied: boolean; name: string | null; text: string | null };
-  systemInstruction: string | null;
-  fewshotAsMultiturn: boolean;
-  seeds: Seeds;
   /** The seed generation was sampled with: --gen_kwargs seed, else the random seed. */
   samplingSeed: number | null;
-  limit: number | null;
-  /** --samples picked the docs. */
-  samples: boolean;
-  bootstrapIters: number;
-  genKwargs: Record<string, unknown>;
-  useCache: string | null;
-  mcMode: McMode | null;
+  /** A merged run's files before the option was recorded say null. */
+  mcMode: RecordedOptions['mcMode'] | null;
   /** One slice of a sharded run (`--shard i/N`); null otherwise. */
   shard: ShardRecord | null;
   codeExecution: SandboxDescription | null;
   python: PythonDescription | null;
-  /** The per-request latency cap in seconds (`--max_latency_s`); null: no cap. */
-  maxLatencyS: number | null;
 }
 
 /** lm-eval's model_name: the first of these model_args, else the backend name. */
@@ -61,7 +86,7 @@ export function modelNameFrom(model: string, modelArgs: Record<string, unknown> 
 }
 
 export function runRecord(backend: ModelBackend, options: RunOptions): RunRecord {
-  const { model, modelArgs, batchSize } = options.modelLabel;
+  const { model, modelArgs } = options.modelLabel;
   const templateName = typeof options.applyChatTemplate === 'string' ? options.applyChatTemplate : null;
   const chatTemplate =
     options.applyChatTemplate !== false && hasChatTemplate(backend)
@@ -72,24 +97,15 @@ export function runRecord(backend: ModelBackend, options: RunOptions): RunRecord
       source: model,
       name: modelNameFrom(model, modelArgs),
       args: modelArgs,
-      batchSize,
+      batchSize: options.batchSize,
       info: backend.info(),
       usage: hasUsage(backend) ? backend.usage() : null,
     },
     chatTemplate: { applied: options.applyChatTemplate !== false, name: templateName, text: chatTemplate },
-    systemInstruction: options.systemInstruction ?? null,
-    fewshotAsMultiturn: options.fewshotAsMultiturn,
-    seeds: options.seeds,
+    ...recordedOptions(options),
     samplingSeed: typeof options.genKwargs.seed === 'number' ? options.genKwargs.seed : options.seeds.random,
-    limit: options.limit ?? null,
-    samples: options.samples !== undefined,
-    bootstrapIters: options.bootstrapIters,
-    genKwargs: options.genKwargs,
-    useCache: options.useCache ?? null,
-    mcMode: options.mcMode ?? null,
     shard: options.shardRecord ?? null,
     codeExecution: options.codeSandbox?.describe() ?? null,
-    python: options.python?.describe() ?? null,
-    maxLatencyS: options.maxLatencyS ?? null,
+    python: options.pythonRuntime?.describe() ?? null,
   };
 }

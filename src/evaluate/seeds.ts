@@ -1,5 +1,12 @@
 import { AssayError } from '../errors.js';
-import type { Seeds } from './run-options.js';
+
+/** The seeds of lm-eval's four generators; null leaves one unseeded (lm-eval's `--seed None`). */
+export interface Seeds {
+  random: number | null;
+  numpy: number | null;
+  torch: number | null;
+  fewshot: number | null;
+}
 
 /** lm-eval's default seeds (python, numpy, torch, fewshot): 0, 1234, 1234, 1234. */
 export const DEFAULT_SEEDS: Seeds = { random: 0, numpy: 1234, torch: 1234, fewshot: 1234 };

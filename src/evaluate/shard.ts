@@ -15,8 +15,7 @@ export interface Shard {
 export type { ShardRecord };
 
 /** Checks a shard given to the library: a count of at least 1 and an index below it. */
-export function checkShard(shard: Shard | undefined): Shard | undefined {
-  if (shard === undefined) return undefined;
+export function checkShard(shard: Shard): Shard {
   const { index, count } = shard;
   if (!Number.isInteger(count) || count < 1) {
     throw new AssayError('bad_option', `\`shard.count\` must be an integer of at least 1, got ${count}`, {

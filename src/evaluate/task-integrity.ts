@@ -7,15 +7,15 @@
  */
 import { AssayError } from '../errors.js';
 import type { TaskLogger } from '../tasks/index.js';
-import type { TaskNode } from '../tasks/task.js';
+import type { ResolvedRunOptions } from './run-options.js';
 
-export interface IntegrityOptions {
-  tasks: ReadonlyArray<string | TaskNode>;
-  includePath?: string[];
-  indexCacheDir?: string;
-  python?: string;
+/** The run's options that say where its tasks come from (run-options.ts), and where warnings go. */
+export type IntegrityOptions = Pick<
+  ResolvedRunOptions,
+  'tasks' | 'includePath' | 'indexCacheDir' | 'python'
+> & {
   logger?: TaskLogger;
-}
+};
 
 const SHOWN = 3;
 

@@ -4,12 +4,14 @@ import path from 'node:path';
 import type { ControlledEvaluateInputItem, Token } from 'node-llama-cpp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireComponent } from '../../test/support/require-component.js';
+import { AssayError } from '../errors.js';
 import { chunkedWindows } from '../evaluate/perplexity/windows.js';
-import { randomLlamaGguf } from '../models/gguf/llama-model.js';
+import { compareModels } from '../models/gguf/distributions.js';
+import { asciiCharPieces, buildSpmVocab, randomLlamaGguf } from '../models/gguf/llama-model.js';
 import { loadNativeAddon } from '../models/gguf/native-scorer.js';
 import { processLlama } from '../models/gguf/process-llama.js';
 import { writeGguf } from '../models/gguf/writer.js';
-import { compareModels, klDivergence } from './kl-divergence.js';
+import { klDivergence } from './kl-divergence.js';
 import { distribution, meanAndError, percentile } from './statistics.js';
 
 const native = loadNativeAddon();
@@ -31,6 +33,16 @@ await writeFile(
   }),
 );
 await writeFile(otherPath, writeGguf(randomLlamaGguf({ seed: 42 })));
+// Another token space: the same architecture over fewer pieces.
+const otherVocabPath = path.join(directory, 'other-vocab.gguf');
+await writeFile(
+  otherVocabPath,
+  writeGguf(randomLlamaGguf({ seed: 41, vocab: buildSpmVocab(asciiCharPieces().slice(0, 40)) })),
+);
+// A GGUF cut short: its tensors do not fit in the file.
+const truncatedPath = path.join(directory, 'truncated.gguf');
+const whole = writeGguf(file);
+await writeFile(truncatedPath, whole.subarray(0, Math.floor(whole.length / 2)));
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
 const TEXT =
@@ -129,6 +141,22 @@ describe.skipIf(!nativeScorer)(
       expect(at).toBe(positions.kl.length);
       await baseModel.dispose();
       await halfModel.dispose();
+    });
+
+    it('errors from the engine process keep their code and file: other vocabularies, a cut file', async () => {
+      const caught = async (modelPath: string) =>
+        klDivergence({ basePath, modelPath, text: TEXT, nCtx: 32, threads: 1 }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      const vocabulary = await caught(otherVocabPath);
+      expect(vocabulary).toBeInstanceOf(AssayError);
+      expect((vocabulary as AssayError).code).toBe('incompatible_models');
+      expect((vocabulary as AssayError).message).toMatch(/^the models have different vocabularies \(/);
+      const cut = await caught(truncatedPath);
+      expect(cut).toBeInstanceOf(AssayError);
+      expect((cut as AssayError).code).toBe('bad_model_file');
+      expect((cut as AssayError).location.file).toBe(truncatedPath);
     });
 
     it('refuses a text shorter than one chunk', async () => {

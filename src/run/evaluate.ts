@@ -4,22 +4,17 @@
  * writes them. It sits above both folders, so neither imports the other's way back.
  */
 import { AssayError, closestNames } from '../errors.js';
-import { type CodeExecutionOptions, prepareCodeSandbox } from '../evaluate/code-stage.js';
-import { type Limit, limitValue } from '../evaluate/limit.js';
-import { checkMcMode, type McMode } from '../evaluate/mc-generate.js';
+import { prepareCodeSandbox } from '../evaluate/code-stage.js';
 import { effectiveNumFewshot } from '../evaluate/num-fewshot.js';
-import type { PerplexityOptions } from '../evaluate/perplexity/settings.js';
 import { checkPins, type TaskPins } from '../evaluate/pins.js';
 import type { TaskPlan } from '../evaluate/plan.js';
-import type { Seeds } from '../evaluate/run-options.js';
+import { type ResolvedRunOptions, type RunOptionsInput, resolveRunOptions } from '../evaluate/run-options.js';
 import { modelNameFrom } from '../evaluate/run-record.js';
-import { settleSeeds } from '../evaluate/seeds.js';
-import { checkShard, type Shard } from '../evaluate/shard.js';
 import { checkTaskIntegrity } from '../evaluate/task-integrity.js';
 import { type Logger, type RunListener, withListener } from '../events.js';
 import { checkBackendSpec, type ModelBackend } from '../models/backend.js';
 import { checkModelArgs, createBackend } from '../models/registry.js';
-import { deviceWarning, type RunModelSettings, withRunSettings } from '../models/run-settings.js';
+import { deviceWarning, withRunSettings } from '../models/run-settings.js';
 import type { PythonRuntime } from '../python/python-runtime.js';
 import { startGitLookups } from '../report/manifest.js';
 import {
@@ -39,70 +34,23 @@ import { checkThinkingTasks } from './thinking-check.js';
 
 export type { Logger };
 
-/**
- * The library's options: typed values, never command-line text (the CLI parses its flags into these).
- * Errors name these fields (`limit`, `numFewshot`, `outputPath`); `assay run` shows its flags instead.
- */
-export interface CommonOptions extends CodeExecutionOptions {
-  /** Task names, globs, files or directories (lm-eval's --tasks), or tasks already loaded. */
-  tasks: Array<string | TaskNode>;
-  includePath?: string[];
-  /** Folder of cached task-index scans (`<assay cache>/task-index`); absent: task folders are scanned. */
-  indexCacheDir?: string;
-  numFewshot?: number;
-  /** The first N docs of each task, or `{ fraction }` of each (ceil); for testing only. */
-  limit?: Limit;
-  /** lm-eval's samples: task name → the doc ids to evaluate, in this order. Not with `limit`. */
-  samples?: Record<string, number[]>;
-  /** Evaluate only this slice of every task's docs (see `assay merge` and `mergeShards`). */
-  shard?: Shard;
-  /** `generate`: multiple-choice tasks answered by generation (a letter), for chat endpoints. */
-  mcMode?: McMode;
-  /** Seeds of lm-eval's generators; each one left out takes lm-eval's default (0, 1234, 1234, 1234). */
-  seeds?: Partial<Seeds>;
-  /** Merged into every generate_until task's generation_kwargs (lm-eval's gen_kwargs). */
-  genKwargs?: Record<string, unknown>;
-  applyChatTemplate?: boolean | string;
-  systemInstruction?: string;
-  fewshotAsMultiturn?: boolean;
-  bootstrapIters?: number;
-  predictOnly?: boolean;
-  logSamples?: boolean;
-  outputPath?: string;
-  includePerExample?: boolean;
-  /** Recorded in results.json (lm-eval's batch_size); backends batch as their own model args say. */
-  batchSize?: number | string;
-  useCache?: string;
-  /** Merged into every task's `metadata` (lm-eval's --metadata; the run's keys win). */
-  metadata?: Record<string, unknown>;
-  /** Before the run, check its tasks as `assay validate` does (lm-eval's check_integrity); stop on a failure. */
-  checkIntegrity?: boolean;
+/** What a run reports to, beside its options: the events of the run and its warnings. */
+export interface RunHooks {
   listener?: RunListener;
   logger?: Logger;
-  /** The perplexity mode of loglikelihood_rolling tasks and its parameters. */
-  perplexity?: PerplexityOptions;
-  /**
-   * The interpreter for tasks with Python functions; default ASSAY_PYTHON, else python3 on PATH.
-   * Started only when a task needs it.
-   */
-  python?: string;
-  /**
-   * `--expect_sha256`: task name → the content sha256 it must have (its config and every data file it
-   * reads). A task that differs stops the run once its docs are loaded, before any model request.
-   */
-  expectSha256?: TaskPins;
-  /**
-   * `--max_latency_s`: the longest a request may take, in seconds, on any backend. A request not answered
-   * in time is cancelled (where the backend can be) and its doc counts as timed out: in no metric, not an
-   * error, counted in the task's `timeouts`.
-   */
-  maxLatencyS?: number;
 }
 
-export interface EvaluateOptions extends CommonOptions, RunModelSettings {
-  model: string;
-  modelArgs?: Record<string, unknown>;
-}
+/**
+ * The library's options (the schema in evaluate/run-options.ts): typed values, never command-line text.
+ * Errors name these fields (`limit`, `numFewshot`, `outputPath`); `assay run` shows its flags instead.
+ */
+export type EvaluateOptions = RunOptionsInput & RunHooks;
+
+/** The options of a run whatever its model: `evaluate`'s without the model's own. */
+export type CommonOptions = Omit<
+  EvaluateOptions,
+  'model' | 'modelArgs' | 'device' | 'maxBatchSize' | 'trustRemoteCode'
+>;
 
 export interface SimpleEvaluateOptions extends CommonOptions {
   /** A backend object the caller already holds (say, inside a training loop). */
@@ -126,25 +74,7 @@ export interface PlannedEvaluation {
   plans: TaskPlan[];
 }
 
-/** The doc ids per task, as given (a library caller's object is checked here; the CLI reads files). */
-function checkSamples(value: CommonOptions['samples']): Record<string, number[]> | undefined {
-  if (value === undefined) return undefined;
-  if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new AssayError('bad_option', '`samples` must be an object of task name → doc ids', {
-      location: { field: 'samples' },
-    });
-  }
-  for (const [task, ids] of Object.entries(value)) {
-    if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) {
-      throw new AssayError('bad_option', `\`samples\`: task ${task} must map to a list of integer doc ids`, {
-        location: { field: 'samples' },
-      });
-    }
-  }
-  return value;
-}
-
-async function loadNodes(options: CommonOptions): Promise<TaskNode[]> {
+async function loadNodes(options: ResolvedRunOptions & RunHooks): Promise<TaskNode[]> {
   const specs = options.tasks.filter((task): task is string => typeof task === 'string');
   const loaded = options.tasks.filter((task): task is TaskNode => typeof task !== 'string');
   const resolved = specs.length
@@ -158,15 +88,11 @@ async function loadNodes(options: CommonOptions): Promise<TaskNode[]> {
   return [...loaded, ...resolved];
 }
 
-/** Everything about a run that can be checked without the model, checked before it is asked anything. */
+/**
+ * What a run sets up from its resolved options before the model is asked anything: every check that
+ * needs the tasks but not the model has passed.
+ */
 interface PreparedRun {
-  limit?: number;
-  samples?: Record<string, number[]>;
-  shard?: Shard;
-  mcMode?: McMode;
-  seeds: Seeds;
-  genKwargs: Record<string, unknown>;
-  applyChatTemplate: boolean | string;
   nodes: TaskNode[];
   codeSandbox: Awaited<ReturnType<typeof prepareCodeSandbox>>;
   python?: PythonRuntime;
@@ -179,32 +105,7 @@ interface PreparedRun {
   stages: Promise<[typeof import('../evaluate/run-evaluation.js'), typeof import('../report/run-output.js')]>;
 }
 
-async function prepareRun(options: CommonOptions, modelName: string): Promise<PreparedRun> {
-  const limit = limitValue(options.limit);
-  const samples = checkSamples(options.samples);
-  if (limit !== undefined && samples !== undefined) {
-    throw new AssayError('bad_option', '`limit` and `samples` cannot be used together', {
-      location: { field: 'limit' },
-    });
-  }
-  const shard = checkShard(options.shard);
-  const cap = options.maxLatencyS;
-  if (cap !== undefined && !(typeof cap === 'number' && Number.isFinite(cap) && cap > 0)) {
-    throw new AssayError(
-      'bad_option',
-      `\`maxLatencyS\` must be a positive number of seconds, got ${JSON.stringify(cap)}`,
-      { location: { field: 'maxLatencyS' } },
-    );
-  }
-  const mcMode = checkMcMode(options.mcMode);
-  const seeds = settleSeeds(options.seeds);
-  const genKwargs = options.genKwargs ?? {};
-  const applyChatTemplate = options.applyChatTemplate ?? false;
-  if (options.fewshotAsMultiturn === true && applyChatTemplate === false) {
-    throw new AssayError('bad_option', '`fewshotAsMultiturn` needs `applyChatTemplate`', {
-      location: { field: 'fewshotAsMultiturn' },
-    });
-  }
+async function prepareRun(options: ResolvedRunOptions & RunHooks, modelName: string): Promise<PreparedRun> {
   checkIncludePath(options.includePath);
   // The results record two git answers; they are asked now, while the run goes on.
   void startGitLookups();
@@ -215,10 +116,10 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
   if (nodes.length === 0) throw new AssayError('unknown_task', 'no tasks given; pass `tasks`');
   if (options.metadata) applyRunMetadata(nodes, options.metadata);
   const tasks = nodes.flatMap(leafTasks);
-  checkSamplesTasks(samples, tasks);
+  checkSamplesTasks(options.samples, tasks);
   const pins = checkPins(options.expectSha256, tasks);
   checkNumFewshot(options.numFewshot, tasks, options.logger);
-  if (limit !== undefined) {
+  if (options.limit !== undefined) {
     options.logger?.warn(
       '`limit` SHOULD ONLY BE USED FOR TESTING. REAL METRICS SHOULD NOT BE COMPUTED USING LIMIT.',
     );
@@ -231,7 +132,7 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
     // Before any request: a task whose Python functions cannot run stops the run here (exit 2).
     python = await startPythonFor(nodes, {
       python: options.python,
-      seeds,
+      seeds: options.seeds,
       onStderr: (line) => options.logger?.warn(`python: ${line}`),
     });
   } catch (error) {
@@ -245,20 +146,7 @@ async function prepareRun(options: CommonOptions, modelName: string): Promise<Pr
   const stages = Promise.all([import('../evaluate/run-evaluation.js'), import('../report/run-output.js')]);
   // A failure to load is reported where the run awaits it; a run that stops before then never does.
   stages.catch(() => {});
-  return {
-    limit,
-    samples,
-    shard,
-    mcMode,
-    seeds,
-    genKwargs,
-    applyChatTemplate,
-    nodes,
-    codeSandbox,
-    python,
-    pins,
-    stages,
-  };
+  return { nodes, codeSandbox, python, pins, stages };
 }
 
 /** Stops what prepareRun started (the sandbox's workers, the Python worker). */
@@ -314,35 +202,26 @@ function checkNumFewshot(numFewshot: number | undefined, tasks: LoadedTask[], lo
 async function run(
   backend: ModelBackend,
   label: { model: string; modelArgs: Record<string, unknown> | string },
-  options: CommonOptions,
+  options: ResolvedRunOptions & RunHooks,
   prepared: PreparedRun,
 ): Promise<PlannedEvaluation> {
-  // What prepareRun settled goes to the evaluation as it is (its fields are RunOptions' own).
-  const { nodes, stages, ...settled } = prepared;
-  const { shard, samples, applyChatTemplate } = settled;
+  const { nodes, stages, codeSandbox, python, pins } = prepared;
   const [{ runEvaluation }, { runOutput }] = await stages;
   const evaluated = await runEvaluation(backend, nodes, {
-    ...settled,
-    shardRecord: shard && {
-      index: shard.index,
-      count: shard.count,
+    ...options,
+    codeSandbox,
+    pythonRuntime: python,
+    pins,
+    shardRecord: options.shard && {
+      index: options.shard.index,
+      count: options.shard.count,
       tasks: options.tasks.filter((task): task is string => typeof task === 'string'),
       include_path: options.includePath ?? null,
-      samples: samples ?? null,
-      predict_only: options.predictOnly ?? false,
+      samples: options.samples ?? null,
+      predict_only: options.predictOnly,
       ...(options.metadata ? { metadata: options.metadata } : {}),
     },
-    numFewshot: options.numFewshot,
-    systemInstruction: options.systemInstruction,
-    // lm-eval ≥ 0.4.10: few-shot as multi-turn is the default under a chat template.
-    fewshotAsMultiturn: options.fewshotAsMultiturn ?? applyChatTemplate !== false,
-    bootstrapIters: options.bootstrapIters ?? 100000,
-    predictOnly: options.predictOnly ?? false,
-    modelLabel: { ...label, batchSize: options.batchSize ?? 1 },
-    useCache: options.useCache ?? null,
-    listener: options.listener,
-    perplexity: options.perplexity,
-    maxLatencyS: options.maxLatencyS,
+    modelLabel: label,
   }).finally(() => closePrepared(prepared));
   const { plans, ...output } = runOutput(evaluated);
   let files: WrittenFiles | undefined;
@@ -350,8 +229,8 @@ async function run(
     options.listener?.({ type: 'phase', phase: 'writing' });
     files = await writeOutputs(output, {
       outputPath: options.outputPath,
-      logSamples: options.logSamples ?? options.predictOnly ?? false,
-      includePerExample: options.includePerExample ?? false,
+      logSamples: options.logSamples,
+      includePerExample: options.includePerExample,
     });
   }
   return { result: { ...output, files }, plans };
@@ -367,10 +246,19 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateResult
 
 /** `evaluate` with the plans it ran: what `assay run` calls. */
 export async function evaluateWithPlans(options: EvaluateOptions): Promise<PlannedEvaluation> {
+  return evaluateResolved({
+    ...resolveRunOptions(options),
+    listener: options.listener,
+    logger: options.logger,
+  });
+}
+
+/** `evaluateWithPlans` for options already resolved (what `assay run`'s option table yields). */
+export async function evaluateResolved(options: ResolvedRunOptions & RunHooks): Promise<PlannedEvaluation> {
   return withListener(options.listener, () => evaluateByName(options));
 }
 
-async function evaluateByName(options: EvaluateOptions): Promise<PlannedEvaluation> {
+async function evaluateByName(options: ResolvedRunOptions & RunHooks): Promise<PlannedEvaluation> {
   if ((options.logSamples || options.predictOnly) && !options.outputPath) {
     throw new AssayError('bad_option', '`outputPath` is required with `logSamples` or `predictOnly`', {
       location: { field: 'outputPath' },
@@ -385,7 +273,7 @@ async function evaluateByName(options: EvaluateOptions): Promise<PlannedEvaluati
     );
   }
   const modelArgs = withRunSettings(options.model, options.modelArgs ?? {}, options);
-  const backendArgs = { seed: settleSeeds(options.seeds).random ?? undefined, ...modelArgs };
+  const backendArgs = { seed: options.seeds.random ?? undefined, ...modelArgs };
   // Cheap checks first: a typo in the model args is reported before tasks load or a model file opens.
   await checkModelArgs(options.model, backendArgs);
   // results.json records the model args; an API key must never land there.
@@ -394,7 +282,7 @@ async function evaluateByName(options: EvaluateOptions): Promise<PlannedEvaluati
   options.listener?.({ type: 'phase', phase: 'loading', detail: 'tasks' });
   const prepared = await prepareRun(options, modelName);
   try {
-    checkThinkingTasks(backendArgs, prepared.nodes, prepared.mcMode);
+    checkThinkingTasks(backendArgs, prepared.nodes, options.mcMode);
   } catch (error) {
     await closePrepared(prepared);
     throw error;
@@ -425,10 +313,12 @@ async function evaluateByName(options: EvaluateOptions): Promise<PlannedEvaluati
 
 /** Evaluates a backend the caller holds. Writes nothing unless `outputPath` is given. */
 export async function simpleEvaluate(options: SimpleEvaluateOptions): Promise<EvaluateResult> {
-  checkBackendSpec(options.model, options.modelName ?? String(options.model?.name));
-  const label = { model: options.modelName ?? options.model.name, modelArgs: {} };
-  return withListener(options.listener, async () => {
-    const prepared = await prepareRun(options, modelNameFrom(label.model, {}));
-    return (await run(options.model, label, options, prepared)).result;
+  const { model: backend, modelName, listener, logger, ...rest } = options;
+  checkBackendSpec(backend, modelName ?? String(backend?.name));
+  const label = { model: modelName ?? backend.name, modelArgs: {} };
+  const resolved = { ...resolveRunOptions({ ...rest, model: label.model }), listener, logger };
+  return withListener(listener, async () => {
+    const prepared = await prepareRun(resolved, modelNameFrom(label.model, {}));
+    return (await run(backend, label, resolved, prepared)).result;
   });
 }

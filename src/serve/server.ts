@@ -7,8 +7,11 @@
  * `/tokenizer_info`. Binds 127.0.0.1 unless told otherwise.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { AssayError } from '../errors.js';
 import type { TokenGeneration } from '../models/gguf/engine.js';
@@ -82,16 +85,73 @@ class HttpError extends Error {
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
-export async function startServer(options: ServeOptions): Promise<RunningServer> {
+/**
+ * The server's routes as a Hono app: what `startServer` listens with, and what tests call in process
+ * through `app.request()`. Paths match without their trailing slashes; a known path asked with another
+ * method gets 405, any other 404; every error is OpenAI's `{error: {message, type}}`.
+ */
+export function serveApp(options: ServeOptions): Hono {
   const limit = new ConcurrencyLimit(options.concurrency ?? 4, options.queue ?? 256);
-  const handler = new Handler(options, limit);
-  const server = createServer((request, response) => {
-    handler.handle(request, response).catch((error: unknown) => {
-      // handle() answers every error itself; this is a failure while answering (a closed socket).
-      if (!response.headersSent) sendJson(response, 500, errorBody(String(error), 'server_error'));
-      else response.destroy();
-    });
+  const handler = new Handler(options);
+  const app = new Hono({ getPath: (request) => new URL(request.url).pathname.replace(/\/+$/, '') });
+  const getRoutes: Record<string, () => Promise<unknown> | unknown> = {
+    '/v1/models': () => handler.models(),
+    '/health': () => ({ status: 'ok' }),
+    '/tokenizer_info': () => handler.tokenizerInfo(),
+  };
+  const postRoutes: Record<string, (body: unknown, work: Work) => Promise<unknown>> = {
+    '/v1/completions': (body, work) => handler.completions(parse(completionsBody, body), work),
+    '/v1/chat/completions': (body, work) => handler.chat(parse(chatBody, body), work),
+    '/tokenize': (body) => handler.tokenize(parse(tokenizeBody, body)),
+    '/detokenize': (body) => handler.detokenize(parse(detokenizeBody, body)),
+  };
+  const notServed = (c: Context): Response => {
+    const path = c.req.path;
+    // /health answers GET only, and is not listed among the paths another method is refused on.
+    const known = path in postRoutes || path === '/v1/models' || path === '/tokenizer_info';
+    return sendJson(
+      c,
+      known ? 405 : 404,
+      errorBody(`${c.req.method} ${path} is not served here`, 'invalid_request_error'),
+    );
+  };
+  // Hono answers HEAD as GET; this server serves GET and POST only.
+  app.use(async (c, next) => (c.req.method === 'HEAD' ? notServed(c) : next()));
+  for (const [path, answer] of Object.entries(getRoutes)) {
+    app.get(path, async (c) => sendJson(c, 200, await answer()));
+  }
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) =>
+      sendJson(c, 413, errorBody(`the body is over ${MAX_BODY_BYTES} bytes`, 'invalid_request_error')),
   });
+  for (const [path, run] of Object.entries(postRoutes)) {
+    app.post(path, limitBody, async (c) => {
+      // A client that goes away gets nothing more: its queued or running engine work is cancelled.
+      const work: Work = { signal: c.req.raw.signal };
+      const body = await readJson(c.req.raw);
+      const outcome = await limit.run(() => run(body, work), work.signal);
+      if (!outcome) {
+        c.header('Retry-After', '1');
+        throw new HttpError(429, 'too many requests are waiting; retry later', 'rate_limit_error');
+      }
+      return sendJson(c, 200, outcome.value);
+    });
+  }
+  app.notFound(notServed);
+  app.onError((error, c) => {
+    // The client is gone: nothing is sent.
+    if (c.req.raw.signal.aborted) return new Response(null, { status: 499 });
+    if (error instanceof HttpError) return sendJson(c, error.status, errorBody(error.message, error.type));
+    return sendJson(c, 500, errorBody(error.message, 'server_error'));
+  });
+  return app;
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const app = serveApp(options);
+  // Global Request/Response stay Node's own (the adapter would otherwise replace them process-wide).
+  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
@@ -116,59 +176,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 }
 
+/** The answers of the server's routes, over the served model. */
 class Handler {
   private readonly created = Math.floor(Date.now() / 1000);
 
-  constructor(
-    private readonly options: ServeOptions,
-    private readonly limit: ConcurrencyLimit,
-  ) {}
+  constructor(private readonly options: ServeOptions) {}
 
-  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    // A client that goes away gets nothing more: its queued or running engine work is cancelled.
-    const controller = new AbortController();
-    response.once('close', () => {
-      if (!response.writableFinished) controller.abort(new Error('the client disconnected'));
-    });
-    const work: Work = { signal: controller.signal };
-    try {
-      const path = new URL(request.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
-      const route = `${request.method} ${path}`;
-      if (route === 'GET /v1/models') return sendJson(response, 200, this.models());
-      if (route === 'GET /health') return sendJson(response, 200, { status: 'ok' });
-      if (route === 'GET /tokenizer_info') return sendJson(response, 200, await this.tokenizerInfo());
-      const handlers: Record<string, (body: unknown) => Promise<unknown>> = {
-        'POST /v1/completions': (body) => this.completions(parse(completionsBody, body), work),
-        'POST /v1/chat/completions': (body) => this.chat(parse(chatBody, body), work),
-        'POST /tokenize': (body) => this.tokenize(parse(tokenizeBody, body)),
-        'POST /detokenize': (body) => this.detokenize(parse(detokenizeBody, body)),
-      };
-      const run = handlers[route];
-      if (!run) {
-        const known =
-          Object.keys(handlers).some((key) => key.endsWith(` ${path}`)) ||
-          path === '/v1/models' ||
-          path === '/tokenizer_info';
-        throw new HttpError(known ? 405 : 404, `${request.method} ${path} is not served here`);
-      }
-      const body = await readJson(request);
-      const outcome = await this.limit.run(() => run(body), work.signal);
-      if (!outcome) {
-        response.setHeader('Retry-After', '1');
-        throw new HttpError(429, 'too many requests are waiting; retry later', 'rate_limit_error');
-      }
-      sendJson(response, 200, outcome.value);
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      if (error instanceof HttpError) sendJson(response, error.status, errorBody(error.message, error.type));
-      else {
-        const message = error instanceof Error ? error.message : String(error);
-        sendJson(response, 500, errorBody(message, 'server_error'));
-      }
-    }
-  }
-
-  private models() {
+  models() {
     return {
       object: 'list',
       data: [
@@ -197,7 +211,7 @@ class Handler {
    * rendered with the model's template, without them unless it is true. Text that spells a special token
    * becomes that token, as a Hugging Face tokenizer reads it.
    */
-  private async tokenize(body: TokenizeBody) {
+  async tokenize(body: TokenizeBody) {
     this.checkModel(body.model);
     if (body.return_token_strs) {
       throw new HttpError(400, 'return_token_strs is not supported here: the token strings are not served');
@@ -215,7 +229,7 @@ class Handler {
   }
 
   /** vLLM's `/detokenize`: `{tokens}` → `{prompt}`, no special tokens skipped or added. */
-  private async detokenize(body: z.output<typeof detokenizeBody>) {
+  async detokenize(body: z.output<typeof detokenizeBody>) {
     this.checkModel(body.model);
     this.checkVocabulary(body.tokens);
     return { prompt: await this.options.model.detokenize(body.tokens) };
@@ -226,7 +240,7 @@ class Handler {
    * template); this one also gives the vocabulary's size and sha256, so a client's perplexity results can
    * name the exact token space, as the in-process gguf backend's do.
    */
-  private async tokenizerInfo() {
+  async tokenizerInfo() {
     const model = this.options.model;
     const info = await model.tokenizerInfo();
     const template = model.chatTemplate();
@@ -244,7 +258,7 @@ class Handler {
     };
   }
 
-  private async completions(body: CompletionsBody, work: Work) {
+  async completions(body: CompletionsBody, work: Work) {
     this.checkModel(body.model);
     const model = this.options.model;
     const prompts = await this.promptsOf(body.prompt, body.add_special_tokens ?? true);
@@ -342,7 +356,7 @@ class Handler {
    * added unless `add_generation_prompt` is false), tokenized without special tokens unless
    * `add_special_tokens` is true (the template writes its own), generated from those tokens.
    */
-  private async chat(body: ChatBody, work: Work) {
+  async chat(body: ChatBody, work: Work) {
     this.checkModel(body.model);
     const model = this.options.model;
     const tokens = await model.tokenize(this.renderChat(body), body.add_special_tokens ?? false, true);
@@ -493,16 +507,10 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   return parsed.data;
 }
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, `the body is over ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
+/** The body as JSON; its size was checked by the body limit. */
+async function readJson(request: Request): Promise<unknown> {
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(await request.text());
   } catch {
     throw new HttpError(400, 'the body is not valid JSON');
   }
@@ -512,11 +520,6 @@ function errorBody(message: string, type: string) {
   return { error: { message, type } };
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-  });
-  response.end(text);
+function sendJson(c: Context, status: number, body: unknown): Response {
+  return c.body(JSON.stringify(body), status as 200, { 'content-type': 'application/json' });
 }

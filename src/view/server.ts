@@ -1,9 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { createAdaptorServer } from '@hono/node-server';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { AssayError } from '../errors.js';
 import { SAMPLE_PAGE_MAX, type SampleQuery } from './api.js';
@@ -63,40 +66,46 @@ const sampleQuerySchema = z.object({
   doc: z.coerce.number().int().optional(),
 });
 
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Cache-Control': 'no-store',
-    ...SECURITY_HEADERS,
+function sendJson(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Cache-Control': 'no-store',
+      ...SECURITY_HEADERS,
+    },
   });
-  response.end(text);
 }
 
-function sendNotFound(response: ServerResponse): void {
-  sendJson(response, 404, { error: 'not found' });
+function notFound(): Response {
+  return sendJson(404, { error: 'not found' });
 }
 
-async function sendFile(response: ServerResponse, file: string, contentType?: string): Promise<void> {
+async function sendFile(file: string, contentType?: string): Promise<Response> {
   const info = await stat(file).catch(() => null);
-  if (!info?.isFile()) return sendNotFound(response);
-  response.writeHead(200, {
-    'Content-Type': contentType ?? CONTENT_TYPES[path.extname(file)] ?? 'text/plain; charset=utf-8',
-    'Content-Length': info.size,
-    ...SECURITY_HEADERS,
+  if (!info?.isFile()) return notFound();
+  const body = Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>;
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'Content-Type': contentType ?? CONTENT_TYPES[path.extname(file)] ?? 'text/plain; charset=utf-8',
+      'Content-Length': String(info.size),
+      ...SECURITY_HEADERS,
+    },
   });
-  createReadStream(file).pipe(response);
 }
 
 /** Loopback servers answer only to loopback host names, so a DNS-rebinding page can't read them. */
-function hostAllowed(request: IncomingMessage, boundHost: string): boolean {
+function hostAllowed(hostHeader: string, boundHost: string): boolean {
   const loopback = ['127.0.0.1', 'localhost', '::1', '[::1]'];
   if (!loopback.includes(boundHost)) return true;
-  const header = request.headers.host ?? '';
-  const name = header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.split(':')[0];
+  const name = hostHeader.startsWith('[')
+    ? hostHeader.slice(0, hostHeader.indexOf(']') + 1)
+    : hostHeader.split(':')[0];
   return loopback.includes(name);
 }
 
+/** The path's segments, each decoded on its own (so an encoded `/` stays inside its segment); null if malformed. */
 function decodedSegments(pathname: string): string[] | null {
   try {
     return pathname.split('/').filter(Boolean).map(decodeURIComponent);
@@ -105,64 +114,93 @@ function decodedSegments(pathname: string): string[] | null {
   }
 }
 
-async function handleApi(
-  store: ViewerStore,
-  segments: string[],
-  url: URL,
-  response: ServerResponse,
-): Promise<void> {
-  // segments[0] === 'api'
-  if (segments[1] === 'runs' && segments.length === 2) return sendJson(response, 200, await store.runs());
-  if (segments[1] === 'runs' && segments.length === 3)
-    return sendJson(response, 200, await store.detail(segments[2]));
-  if (segments[1] === 'runs' && segments[3] === 'samples' && segments.length === 5) {
-    const parsed = sampleQuerySchema.safeParse(Object.fromEntries(url.searchParams));
-    if (!parsed.success)
-      return sendJson(response, 400, {
-        error: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
-      });
-    return sendJson(response, 200, await store.samples(segments[2], segments[4], parsed.data as SampleQuery));
-  }
-  if (segments[1] === 'stars' && segments.length === 2) return sendJson(response, 200, await store.stars());
-  if (segments[1] === 'compare' && segments.length === 2) {
-    const ids = (url.searchParams.get('runs') ?? '').split(',').filter(Boolean);
-    return sendJson(response, 200, await store.compare(ids));
-  }
-  sendNotFound(response);
-}
-
 /** GET /files/<root index>/<path>: a file under one of the viewed directories, nothing else. */
-async function handleFiles(store: ViewerStore, segments: string[], response: ServerResponse): Promise<void> {
+async function serveFiles(store: ViewerStore, segments: string[]): Promise<Response> {
   const rootIndex = Number(segments[1]);
   const root = Number.isInteger(rootIndex) ? store.roots[rootIndex] : undefined;
-  if (!root) return sendNotFound(response);
+  if (!root) return notFound();
   const file = await resolveInside(root, segments.slice(2).join('/'));
-  if (!file) return sendNotFound(response);
+  if (!file) return notFound();
   // Results and logs are data: served as plain text so a browser never renders them as a page.
   return sendFile(
-    response,
     file,
     file.endsWith('.json') ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
   );
 }
 
-async function handleApp(appDirectory: string, segments: string[], response: ServerResponse): Promise<void> {
+async function serveApp(appDirectory: string, segments: string[]): Promise<Response> {
   const relative = segments.join('/');
   const file = relative ? await resolveInside(appDirectory, relative) : null;
   if (file) {
     const info = await stat(file).catch(() => null);
-    if (info?.isFile()) return sendFile(response, file);
+    if (info?.isFile()) return sendFile(file);
   }
   // The app routes in the URL hash, so every other path is the app's page.
   const index = await resolveInside(appDirectory, 'index.html');
   if (!index) {
-    response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
-    response.end(
+    return new Response(
       'assay view: the web app is not built (run `npm run build:viewer`); the API under /api/ still works\n',
+      { status: 500, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS } },
     );
-    return;
   }
-  return sendFile(response, index);
+  return sendFile(index);
+}
+
+type ViewerEnv = { Variables: { segments: string[] } };
+
+export interface ViewerAppOptions {
+  store: ViewerStore;
+  /** The host the server is bound to: bound to loopback, it answers only to loopback host names. */
+  host: string;
+  appDirectory: string;
+}
+
+/**
+ * The viewer's routes as a Hono app: what `startViewerServer` listens with, and what tests call in process
+ * through `app.request()`. GET (and HEAD) only; paths are split into segments, each decoded on its own,
+ * before any route sees them, and empty segments dropped; `/api/…` answers JSON, `/files/<root>/<path>`
+ * files under a viewed directory, every other path the app.
+ */
+export function viewerApp({ store, host, appDirectory }: ViewerAppOptions): Hono<ViewerEnv> {
+  const app = new Hono<ViewerEnv>({
+    // Routes match the decoded segments rejoined, so `//` and a trailing `/` change nothing.
+    getPath: (request) => {
+      const segments = decodedSegments(new URL(request.url).pathname);
+      return segments ? `/${segments.map(encodeURIComponent).join('/')}` : '/';
+    },
+  });
+  app.use(async (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD')
+      return sendJson(405, { error: 'method not allowed' });
+    if (!hostAllowed(c.req.header('host') ?? '', host)) return sendJson(403, { error: 'host not allowed' });
+    const segments = decodedSegments(new URL(c.req.url).pathname);
+    if (!segments) return sendJson(400, { error: 'bad path' });
+    c.set('segments', segments);
+    await next();
+  });
+  const segment = (c: Context<ViewerEnv>, index: number) => c.get('segments')[index];
+  app.get('/api/runs', async () => sendJson(200, await store.runs()));
+  app.get('/api/runs/:run', async (c) => sendJson(200, await store.detail(segment(c, 2))));
+  app.get('/api/runs/:run/samples/:task', async (c) => {
+    const parsed = sampleQuerySchema.safeParse(Object.fromEntries(new URL(c.req.url).searchParams));
+    if (!parsed.success)
+      return sendJson(400, {
+        error: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+      });
+    return sendJson(200, await store.samples(segment(c, 2), segment(c, 4), parsed.data as SampleQuery));
+  });
+  app.get('/api/stars', async () => sendJson(200, await store.stars()));
+  app.get('/api/compare', async (c) => {
+    const ids = (new URL(c.req.url).searchParams.get('runs') ?? '').split(',').filter(Boolean);
+    return sendJson(200, await store.compare(ids));
+  });
+  app.get('/api/*', () => notFound());
+  app.get('/api', () => notFound());
+  app.get('/files/*', (c) => serveFiles(store, c.get('segments')));
+  app.get('/files', (c) => serveFiles(store, c.get('segments')));
+  app.get('*', (c) => serveApp(appDirectory, c.get('segments')));
+  app.onError((error) => sendJson(error instanceof AssayError ? 400 : 500, { error: error.message }));
+  return app;
 }
 
 export async function startViewerServer(options: ViewerServerOptions): Promise<ViewerServer> {
@@ -170,25 +208,9 @@ export async function startViewerServer(options: ViewerServerOptions): Promise<V
   const store = new ViewerStore(options.roots.map((root) => path.resolve(root)));
   const appDirectory = options.appDirectory ?? viewerAppDirectory;
   await store.refresh(true);
-  const server = createServer((request, response) => {
-    const handle = async () => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        return sendJson(response, 405, { error: 'method not allowed' });
-      }
-      if (!hostAllowed(request, host)) return sendJson(response, 403, { error: 'host not allowed' });
-      const url = new URL(request.url ?? '/', 'http://viewer.invalid');
-      const segments = decodedSegments(url.pathname);
-      if (!segments) return sendJson(response, 400, { error: 'bad path' });
-      if (segments[0] === 'api') return handleApi(store, segments, url, response);
-      if (segments[0] === 'files') return handleFiles(store, segments, response);
-      return handleApp(appDirectory, segments, response);
-    };
-    handle().catch((error: unknown) => {
-      const status = error instanceof AssayError ? 400 : 500;
-      if (!response.headersSent) sendJson(response, status, { error: (error as Error).message });
-      else response.destroy();
-    });
-  });
+  const app = viewerApp({ store, host, appDirectory });
+  // Global Request/Response stay Node's own (the adapter would otherwise replace them process-wide).
+  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(

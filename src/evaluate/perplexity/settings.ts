@@ -57,15 +57,15 @@ export function needsTokenScoring(options: PerplexityOptions): boolean {
 
 /** The run's settings apply to every rolling task; a task's metadata applies when the run names no mode. */
 export function chooseOptions(
-  cli: PerplexityOptions | undefined,
+  run: PerplexityOptions | undefined,
   metadata: Record<string, unknown> | undefined,
   taskName: string,
 ): { options: PerplexityOptions; source: PerplexitySource } {
-  if (cli?.mode) return { options: cli, source: 'cli' };
+  if (run?.mode) return { options: run, source: 'cli' };
   const own = parsePerplexityOptions(metadata ?? {}, `task ${taskName} metadata`);
-  if (own.mode) return { options: { ...own, ...definedOnly(cli) }, source: 'task' };
-  if (cli?.stride !== undefined || cli?.maxLength !== undefined)
-    return { options: { ...cli, mode: 'rolling' }, source: 'cli' };
+  if (own.mode) return { options: { ...own, ...definedOnly(run) }, source: 'task' };
+  if (run?.stride !== undefined || run?.maxLength !== undefined)
+    return { options: { ...run, mode: 'rolling' }, source: 'cli' };
   return { options: { mode: 'rolling' }, source: 'default' };
 }
 

@@ -10,6 +10,7 @@ import { hasTokenScoring, type ModelBackend, type TokenizerInfo } from '../../mo
 import type { MetricConfig } from '../../task-config/metric-config.js';
 import type { TaskPlan } from '../plan.js';
 import type { Instance } from '../requests.js';
+import type { ResolvedRunOptions } from '../run-options.js';
 import type { ScoredTask } from '../score.js';
 import { perplexityReport } from './report.js';
 import { scoreTexts, sum, type TextPerplexity } from './score-texts.js';
@@ -17,7 +18,6 @@ import {
   checkBackendFor,
   chooseOptions,
   describeParameters,
-  type PerplexityOptions,
   type PerplexitySettings,
   settle,
 } from './settings.js';
@@ -51,12 +51,12 @@ export class PerplexityStage {
   static async plan(
     backend: ModelBackend,
     plans: TaskPlan[],
-    cli: PerplexityOptions | undefined,
+    perplexity: ResolvedRunOptions['perplexity'],
   ): Promise<PerplexityStage> {
     const rolling = plans.filter((plan) => plan.task.config.output_type === 'loglikelihood_rolling');
     const chosen = rolling.map((plan) => ({
       plan,
-      ...chooseOptions(cli, plan.task.config.metadata, plan.task.name),
+      ...chooseOptions(perplexity, plan.task.config.metadata, plan.task.name),
     }));
     for (const entry of chosen)
       checkBackendFor(backend, entry.options.mode ?? 'rolling', entry.plan.task.name);

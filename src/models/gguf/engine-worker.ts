@@ -6,6 +6,8 @@
  * A `close` releases the model and leaves the process ready for another `init` (a kept engine process,
  * engine-processes.ts); the process ends when its parent disconnects or goes away.
  */
+import { AssayError } from '../../errors.js';
+import { compareWindows, prepareComparison } from './distributions.js';
 import { CancelledError, GgufEngine } from './engine.js';
 import { promptLogprobs } from './prompt-logprobs.js';
 import type { WorkerCall, WorkerReply } from './protocol.js';
@@ -26,6 +28,10 @@ async function handle(call: WorkerCall, signal: AbortSignal): Promise<unknown> {
     engine = await GgufEngine.load(call.params);
     return engine.info;
   }
+  // assay kld's calls open their own two models; a close with nothing loaded has nothing to release.
+  if (call.method === 'prepareComparison') return prepareComparison(call.params.files, call.params.text);
+  if (call.method === 'compareWindows') return compareWindows(call.params.files, call.params.windows);
+  if (call.method === 'close' && !engine) return null;
   if (!engine) throw new Error('engine not initialised');
   let done = 0;
   const progress = () => send({ id: call.id, kind: 'progress', done: ++done });
@@ -66,6 +72,9 @@ function fail(id: number, error: unknown): void {
     message: failure.message,
     stack: failure.stack,
     ...(typeof code === 'string' ? { code } : {}),
+    ...(failure instanceof AssayError
+      ? { assay: { code: failure.code, file: failure.location.file, exitCode: failure.exitCode } }
+      : {}),
   });
 }
 

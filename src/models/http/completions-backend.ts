@@ -23,31 +23,30 @@ import {
   type UsageSummary,
 } from '../backend.js';
 import { type ChatTemplateLookup, chatTemplateInfo } from '../chat-template/chat-templates.js';
-import { cutAtStops } from '../stop-strings.js';
-import { splitThinking, thinkEndText } from '../thinking.js';
+import { thinkEndText } from '../thinking.js';
 import type { Tokenizer, TokenizerIdentity } from '../tokenizers/tokenizer.js';
 import {
-  type CompletionChoice,
-  codePoints,
-  echoedPromptTokens,
-  NoPromptLogprobs,
-  parseCompletionsResponse,
-  scoreTextChoice,
-  scoreTokenChoice,
-  usageTokens,
-} from './completions-response.js';
-import { fromCompletionLogprobs, trimToText } from './generated-logprobs.js';
+  type ChoiceReader,
+  completionsGeneration,
+  parseScoringResponse,
+  readLoglikelihood,
+  readWindow,
+  type ScoredAnswers,
+  type ScoredPrompt,
+  scoringPayload,
+} from './completions-endpoint.js';
+import { codePoints, NoPromptLogprobs } from './completions-response.js';
 import { HttpClient, type HttpClientOptions, type PostOutcome } from './http-client.js';
 import type { HttpModelArgs } from './model-args.js';
-import { scoreTextPromptLogprobs, scoreTokenPromptLogprobs } from './prompt-logprobs.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RemoteTokenizer, serverUrl, tokenizeUrl } from './remote-tokenizer.js';
-import { batchesOf, generationBatches, preview } from './request-batches.js';
+import { batchesOf } from './request-batches.js';
 import { rollingWindows } from './rolling-windows.js';
+import { clientSettings, servedClient } from './served-client.js';
+import { describeBatch, generateServed } from './served-loop.js';
 import { emptyContextPair, encodePrompt } from './special-tokens.js';
 import { streamJobs } from './stream-jobs.js';
 import { UsageRecorder } from './usage-recorder.js';
-import { windowLogprobsFromEcho, windowLogprobsFromPromptLogprobs } from './window-logprobs.js';
 
 /** What the backend is told besides its model args, by whoever builds it. */
 export interface CompletionsSettings {
@@ -57,13 +56,6 @@ export interface CompletionsSettings {
    * or on the `server` as well (lm-eval's sglang backend sends them).
    */
   stopsWithThinking?: 'after' | 'server';
-}
-
-/** One prompt to score: text (context + continuation) or token ids, and where the continuation starts. */
-interface ScoredPrompt {
-  prompt: string | number[];
-  /** Code points (text) or tokens (ids) of context. */
-  contextLength: number;
 }
 
 /**
@@ -118,29 +110,8 @@ export class CompletionsBackend
     this.concurrency = args.num_concurrent;
     const promptLogprobs = args.prompt_logprobs ?? (name === 'openai-completions' ? false : 'auto');
     this.promptLogprobsSupport = promptLogprobs === 'auto' ? undefined : promptLogprobs;
-    this.usageRecorder = new UsageRecorder({
-      inputPerMillion: args.price_input_per_million,
-      outputPerMillion: args.price_output_per_million,
-    });
-    const common = {
-      model: args.model,
-      apiKey: args.apiKey,
-      headers: args.headerMap,
-      numConcurrent: args.num_concurrent,
-      maxAttempts: args.max_retries,
-      timeoutMs: args.timeout * 1000,
-      retryBackoffMs: args.retry_backoff * 1000,
-      maxRetryWaitMs: args.max_retry_wait * 1000,
-      label: `${name} at ${args.baseUrls[0]}`,
-      ...clientOptions,
-    };
-    this.client = new HttpClient({
-      ...common,
-      urls: args.baseUrls,
-      cache,
-      rateLimiter: new RateLimiter(args.max_requests_per_minute, args.max_tokens_per_minute),
-      usage: this.usageRecorder,
-    });
+    ({ client: this.client, usage: this.usageRecorder } = servedClient(name, args, cache, clientOptions));
+    const common = clientSettings(name, args, clientOptions);
     if (args.tokenizerBackend === 'auto')
       throw new Error('unreachable: tokenizer_backend=auto is settled by openHttpBackend');
     if (args.tokenized_requests && args.tokenizerBackend === 'huggingface') {
@@ -255,72 +226,21 @@ export class CompletionsBackend
     progress?: ProgressSink,
     options: CallOptions = {},
   ): Promise<Answer<Generation>[]> {
-    const results: Answer<Generation>[] = new Array(requests.length);
-    const wantLogprobs = this.args.gen_logprobs ?? this.name !== 'openai-completions';
     const thinkEnd = requests.length ? await this.thinkEndText() : undefined;
-    const serverStops = (until: string[]) =>
-      thinkEnd !== undefined && this.stopsWithThinking === 'after' ? [] : until;
-    let done = 0;
-    await streamJobs(
-      generationBatches(requests, this.args.batch_size),
-      this.args.num_concurrent,
-      async (batch) => {
-        const first = requests[batch[0]];
-        const { do_sample: _doSample, ...extra } = first.extra;
-        const prompts = await Promise.all(batch.map((index) => this.generationPrompt(requests[index])));
-        const stop = serverStops(first.until);
-        const payload: Record<string, unknown> = {
-          model: this.args.model,
-          prompt: batch.length === 1 ? prompts[0] : prompts,
-          max_tokens: first.maxGenToks,
-          temperature: first.temperature,
-          ...(stop.length ? { stop } : {}),
-          seed: this.args.seed,
-          ...(wantLogprobs ? { logprobs: 1 } : {}),
-          ...extra,
-        };
-        const outcome = await this.client.post(payload, {
-          cacheable: !first.doSample,
-          prompts: batch.length,
-          describe: () => describeBatch('generate_until', batch, (index) => requests[index].context),
-          parse: (json) => parseCompletionsResponse(json, batch.length),
-          tokens: usageTokens,
-          signal: options.signal,
-        });
-        batch.forEach((index, position) => {
-          if (!outcome.ok) {
-            results[index] = new RequestError(outcome.error, outcome.cause);
-            return;
-          }
-          const choice = outcome.value.choices[position];
-          // A missing text is not an empty answer: scoring "" would count a failure as a wrong answer.
-          if (typeof choice.text !== 'string') {
-            results[index] = new RequestError(
-              `${describeBatch('generate_until', [index], (at) => requests[at].context)}: the choice's text is ${JSON.stringify(choice.text ?? null)}, not a string`,
-              'bad answer',
-            );
-            return;
-          }
-          const request = requests[index];
-          if (thinkEnd !== undefined) {
-            const { text, thinking } = splitThinking(
-              choice.text,
-              request.until,
-              thinkEnd,
-              choice.finish_reason,
-              request.context,
-            );
-            results[index] = { text, logprobs: fromCompletionLogprobs(choice.logprobs), thinking };
-            return;
-          }
-          const text = cutAtStops(choice.text, request.until);
-          results[index] = { text, logprobs: trimToText(fromCompletionLogprobs(choice.logprobs), text) };
-        });
-        done += batch.length;
-        progress?.(done);
-      },
-    );
-    return results;
+    const endpoint = completionsGeneration({
+      model: this.args.model,
+      seed: this.args.seed,
+      batchSize: this.args.batch_size,
+      logprobs: this.args.gen_logprobs ?? this.name !== 'openai-completions',
+      thinkEnd,
+      serverStops: thinkEnd === undefined || this.stopsWithThinking === 'server',
+      prompt: (request) => this.generationPrompt(request),
+    });
+    return generateServed(this.client, endpoint, requests, {
+      concurrency: this.args.num_concurrent,
+      progress,
+      signal: options.signal,
+    });
   }
 
   /** think_end_token's text, or undefined without one; a token id is decoded once by the run's tokenizer. */
@@ -491,44 +411,18 @@ export class CompletionsBackend
     signal?: AbortSignal,
   ): Promise<PostOutcome<ScoredAnswers<T>>> {
     const support = this.promptLogprobsSupport;
-    const payload = {
-      model: this.args.model,
-      prompt: prompts.length === 1 ? prompts[0].prompt : prompts.map((prompt) => prompt.prompt),
-      max_tokens: 1,
-      temperature: 0,
-      ...(support !== true ? { logprobs: 1, echo: true } : {}),
-      ...(support !== false ? { prompt_logprobs: 1 } : {}),
-      seed: this.args.seed,
-    };
+    const payload = scoringPayload({ model: this.args.model, seed: this.args.seed }, prompts, support);
     const describe = () => describeBatch('loglikelihood', batch, textAt);
-    let answered: boolean | undefined;
     try {
       const outcome = await this.client.post(payload, {
         cacheable: true,
         prompts: batch.length,
         describe,
-        parse: (json): ScoredAnswers<T> => {
-          const response = parseCompletionsResponse(json, batch.length);
-          answered = response.choices.every((choice) => Array.isArray(choice.prompt_logprobs));
-          const values = response.choices.map((choice, position) => {
-            if (support === true && !choice.prompt_logprobs) {
-              throw new NoPromptLogprobs(
-                'the response has no prompt_logprobs although the request asked for them',
-              );
-            }
-            return read(choice, prompts[position]);
-          });
-          // Billed as sent: the prompt tokens the server counted, else those its answer covers.
-          const tokensIn =
-            response.usage?.prompt_tokens ??
-            response.choices.reduce((sum, choice) => sum + echoedPromptTokens(choice), 0);
-          const tokensOut = response.usage?.completion_tokens ?? response.choices.length;
-          return { values, tokensIn, tokensOut };
-        },
+        parse: (json) => parseScoringResponse(json, prompts, support, read),
         tokens: (answers) => ({ in: answers.tokensIn, out: answers.tokensOut }),
         signal,
       });
-      if (support === undefined && outcome.ok) this.promptLogprobsSupport = answered === true;
+      if (support === undefined && outcome.ok) this.promptLogprobsSupport = outcome.value.promptLogprobs;
       return outcome;
     } catch (error) {
       if (error instanceof NoPromptLogprobs) throw this.noPromptLogprobs(error.message, describe());
@@ -630,43 +524,4 @@ export class CompletionsBackend
       { exitCode: 1 },
     );
   }
-}
-
-export function describeBatch(type: string, batch: number[], textAt: (index: number) => string): string {
-  const first = batch[0];
-  const more = batch.length > 1 ? ` (and ${batch.length - 1} more in the same HTTP request)` : '';
-  return `${type} request #${first} ${preview(textAt(first))}${more}`;
-}
-
-/** A scoring request's answers and the tokens it was billed for. */
-interface ScoredAnswers<T> {
-  values: T[];
-  tokensIn: number;
-  tokensOut: number;
-}
-
-/** Reads one choice of a scoring request; throws ResponseShapeError / NoPromptLogprobs on a bad answer. */
-type ChoiceReader<T> = (choice: CompletionChoice, prompt: ScoredPrompt) => T;
-
-/** Σ log p of the continuation, from vLLM's prompt_logprobs when present, else from echo. */
-function readLoglikelihood(
-  choice: CompletionChoice,
-  { prompt, contextLength }: ScoredPrompt,
-): LoglikelihoodResult {
-  if (choice.prompt_logprobs) {
-    return typeof prompt === 'string'
-      ? scoreTextPromptLogprobs(choice.prompt_logprobs, prompt, contextLength)
-      : scoreTokenPromptLogprobs(choice.prompt_logprobs, prompt, contextLength);
-  }
-  return typeof prompt === 'string'
-    ? scoreTextChoice(choice, prompt, contextLength)
-    : scoreTokenChoice(choice, prompt, contextLength);
-}
-
-/** Per-token log-probabilities of a token window from `contextLength` (its scoreFrom) to its end. */
-function readWindow(choice: CompletionChoice, { prompt, contextLength }: ScoredPrompt): number[] {
-  const tokens = prompt as number[];
-  return choice.prompt_logprobs
-    ? windowLogprobsFromPromptLogprobs(choice.prompt_logprobs, tokens, contextLength)
-    : windowLogprobsFromEcho(choice, tokens, contextLength);
 }
