@@ -5,9 +5,10 @@ import { klDivergence } from '../src/kld/kl-divergence.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { loadNativeAddon } from '../src/models/gguf/native-scorer.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
-import { runCliInProcess } from './cli-in-process.js';
-import { runCli, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { runCli } from './support/cli.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
+import { requireComponent } from './support/require-component.js';
 
 const nativeScorer = requireComponent('native scorer', loadNativeAddon().addon !== undefined);
 const directory = tempDir('assay-kld-e2e-');

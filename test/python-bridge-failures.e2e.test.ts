@@ -12,10 +12,11 @@ import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { runCliInProcess } from './cli-in-process.js';
-import { testInterpreters } from './fixtures/python/interpreters.js';
-import { bin, findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { bin, runCli } from './support/cli.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
+import { testInterpreters } from './support/python-interpreters.js';
+import { requireComponent } from './support/require-component.js';
 
 type Json = Record<string, any>;
 

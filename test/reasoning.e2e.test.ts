@@ -13,11 +13,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readResultsFile, readSamples } from 'assay/results';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultsFileSchema, sampleLineSchema } from '../src/results/schema.js';
-import { runCliInProcess } from './cli-in-process.js';
-import { type ReasoningServer, startReasoningServer } from './fixtures/reasoning-server.js';
-import { findOne, readJson, readJsonl, runCliAsync, tempDir } from './helpers.js';
+import { type ReasoningServer, startReasoningServer } from './fakes/reasoning-server.js';
+import { runCliAsync } from './support/cli.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 
@@ -120,8 +122,8 @@ async function run(
   expect(result.stderr).not.toMatch(/error/);
   expect(result.status).toBe(0);
   const folder = path.join(out, 'reasoner');
-  const results = readJson<Json>(findOne(folder, /^results_.*\.json$/));
-  const lines = readJsonl<Json>(findOne(folder, /^samples_gsm_think_.*\.jsonl$/));
+  const results = readResultsFile(findOne(folder, /^results_.*\.json$/));
+  const lines = readSamples(findOne(folder, /^samples_gsm_think_.*\.jsonl$/));
   // The files keep to the results contract every reader parses through, the additions included.
   expect(resultsFileSchema.parse(results).reasoning).toEqual(results.reasoning);
   for (const line of lines) expect(sampleLineSchema.parse(line).reasoning).toEqual(line.reasoning);
@@ -246,7 +248,7 @@ describe('reasoning models end to end', () => {
     ]);
     expect(merge.stderr).toContain('assay: merged 2 shards into');
     expect(merge.status).toBe(0);
-    const merged = readJson<Json>(findOne(path.join(out, 'merged', 'reasoner'), /^results_.*\.json$/));
+    const merged = readResultsFile(findOne(path.join(out, 'merged', 'reasoner'), /^results_.*\.json$/));
     expect(merged.reasoning).toEqual({
       generations: 5,
       truncated_in_thinking: 1,

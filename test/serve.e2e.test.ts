@@ -7,8 +7,9 @@ import { GgufBackend } from '../src/models/gguf/gguf-backend.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
 import { sentencePieceLlamaGguf } from './fixtures/sentencepiece-gguf.js';
-import { bin, readJson, readJsonl, runCli, tempDir } from './helpers.js';
-import { requireComponent, sharedFile } from './require-component.js';
+import { bin, runCli } from './support/cli.js';
+import { readJson, readJsonl, tempDir } from './support/helpers.js';
+import { requireComponent, sharedFile } from './support/require-component.js';
 
 /** Starts `assay serve` on a free port; resolves with its URL once it says it is serving. */
 async function serve(model: string, name: string): Promise<{ url: string; child: ChildProcess }> {

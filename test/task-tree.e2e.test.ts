@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCliInProcess } from './cli-in-process.js';
-import { runCli, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { runCli } from './support/cli.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
+import { requireComponent } from './support/require-component.js';
 
 const hasPython = requireComponent('python3', spawnSync('python3', ['-c', '0']).status === 0);
 

@@ -8,8 +8,9 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { requireComponent } from '../../test/require-component.js';
-import type { GenerateRequest, ModelBackend } from '../models/backend.js';
+import { requireComponent } from '../../test/support/require-component.js';
+import type { ModelBackend } from '../models/backend.js';
+import { scriptedBackend } from '../models/scripted/scripted-backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 import { builtinTasksDir } from '../tasks/index.js';
 import { probeSandbox } from './bubblewrap.js';
@@ -60,29 +61,16 @@ const PROBLEMS: Problem[] = [
 
 /** Answers each prompt with its completions, one per sampled repeat (the repeat's seed offset picks it). */
 function fixtureBackend(completions: Map<string, string[]>): ModelBackend {
-  return {
-    specificationVersion: 'v1',
+  return scriptedBackend({
     name: 'fixture',
-    capabilities: {
-      loglikelihood: false,
-      loglikelihoodRolling: false,
-      generate: true,
-      tokenScoring: false,
-      generationLogprobs: false,
-      chatTemplate: false,
-      usage: false,
+    info: { name: 'fixture', revision: 'fixture', numericFormat: 'none' },
+    generate: (request) => {
+      const answers = completions.get(request.context);
+      if (!answers) throw new Error(`no fixture completion for prompt ${JSON.stringify(request.context)}`);
+      const seed = typeof request.extra.seed === 'number' ? request.extra.seed : 0;
+      return answers[seed % answers.length];
     },
-    loglikelihood: async () => [],
-    loglikelihoodRolling: async () => [],
-    generate: async (requests: GenerateRequest[]) =>
-      requests.map((request) => {
-        const answers = completions.get(request.context);
-        if (!answers) throw new Error(`no fixture completion for prompt ${JSON.stringify(request.context)}`);
-        const seed = typeof request.extra.seed === 'number' ? request.extra.seed : 0;
-        return answers[seed % answers.length];
-      }),
-    info: () => ({ name: 'fixture', revision: 'fixture', numericFormat: 'none' }),
-  };
+  });
 }
 
 async function humanevalTask(repeats: number, sampled: boolean): Promise<string> {

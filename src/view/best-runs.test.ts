@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCliInProcess } from '../../test/cli-in-process.js';
-import { findOne, readJson, readJsonl, repoRoot, tempDir } from '../../test/helpers.js';
+import { runCliInProcess } from '../../test/support/cli-in-process.js';
+import { findOne, readJson, readJsonl, repoRoot, tempDir } from '../../test/support/helpers.js';
 import {
   copyRun,
   discordant,
@@ -10,7 +10,7 @@ import {
   perfect,
   type ResultsJson,
   withoutSamples,
-} from '../../test/viewer-runs.js';
+} from '../../test/support/viewer-runs.js';
 import { evaluate } from '../index.js';
 import type { TaskStar } from './api.js';
 import { taskStars } from './best-runs.js';
