@@ -46,7 +46,7 @@ const isolated = [
   'src/models/gguf/model-file.test.ts',
   // process.chdir.
   'src/data/local-dataset.test.ts',
-  'test/e2e-options.test.ts',
+  'test/options.e2e.test.ts',
   // process.env: the Hub's variables, PATH, PYTHONPATH.
   'test/builtin-tasks/parity.test.ts',
   'test/managed-server.test.ts',
@@ -74,7 +74,7 @@ export default defineConfig({
     // plugins, the case its documentation names as able to leave an entry stale; `vitest --clearCache`
     // empties it.
     experimental: { fsModuleCache: true },
-    globalSetup: ['test/global-setup.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     projects: [
       {
         extends: true,

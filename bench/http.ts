@@ -13,7 +13,7 @@ async function serve(
   latencyMs: number,
   maxConcurrent?: number,
 ): Promise<{ url: string; child: ChildProcess }> {
-  const args = ['--import', 'tsx', path.join(root, 'test/fixtures/serve-openai.ts'), String(latencyMs)];
+  const args = ['--import', 'tsx', path.join(root, 'test/fakes/serve-openai.ts'), String(latencyMs)];
   if (maxConcurrent) args.push(String(maxConcurrent));
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve) =>

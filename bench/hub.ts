@@ -1,6 +1,6 @@
 /**
  * Issue 5's figure: `assay run --tasks mmlu --limit 1 --predict_only --model dummy` with a warm Hub
- * cache, all 57 subjects (target < 3 s wall). The data comes from a loopback Hub (test/hub/fake-hub.ts)
+ * cache, all 57 subjects (target < 3 s wall). The data comes from a loopback Hub (test/fakes/hub.ts)
  * serving MMLU-sized synthetic parquet (14,042 test docs over 57 subjects + 5 dev docs each), so the
  * real client, cache and reader run. Baselines from the same run: bare node startup, and the same
  * command on one subject.
@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { conversionBranchDataset, startFakeHub } from '../test/hub/fake-hub.js';
+import { conversionBranchDataset, startFakeHub } from '../test/fakes/hub.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'assay.js');

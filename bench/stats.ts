@@ -23,7 +23,7 @@ import { studentTSf } from '../src/stats/distributions.js';
 import { FastRandom } from '../src/stats/fast-random.js';
 import { pairedPermutationTest } from '../src/stats/permutation-test.js';
 import { DesignSampler, GATE_DESIGNS } from '../test/fixtures/stats/gate-designs.js';
-import { writeScoredRun } from '../test/synthetic-run.js';
+import { writeScoredRun } from '../test/support/synthetic-run.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'assay.js');

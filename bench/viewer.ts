@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startViewerServer } from '../src/view/server.js';
-import { chromiumInstalled, launchChromium } from '../test/chromium.js';
+import { chromiumInstalled, launchChromium } from '../test/support/chromium.js';
 import { median } from './median.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

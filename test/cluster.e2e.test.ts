@@ -5,13 +5,16 @@
  * Job's. `vllm` and `nvidia-smi` are fakes on PATH; the Kubernetes vLLM Service is a loopback server.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readResultsFile } from 'assay/results';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { fakeServerBin, GPU_NAME } from './fixtures/fake-server-bin.js';
-import { startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
+import { fakeServerBin, GPU_NAME } from './fakes/inference-server-bin.js';
+import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { writeChoiceTask } from './support/choice-task.js';
+import { runCliAsync } from './support/cli.js';
+import { findOne, readJsonl, repoRoot, tempDir } from './support/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: results files are checked field by field
 type Json = Record<string, any>;
@@ -50,31 +53,15 @@ let taskFile: string;
 let service: TestServer;
 
 beforeAll(async () => {
-  mkdirSync(path.join(work, 'data'));
-  const lines = Array.from({ length: 13 }, (_, i) =>
-    JSON.stringify({
+  taskFile = writeChoiceTask(
+    work,
+    'cluster_mc',
+    Array.from({ length: 13 }, (_, i) => ({
       question: `Item ${i}: which word follows ${i % 5}?`,
       choices: ['red', 'green', `word ${i}`],
       answer: i % 3,
-    }),
-  );
-  writeFileSync(path.join(work, 'data', 'test.jsonl'), `${lines.join('\n')}\n`);
-  taskFile = path.join(work, 'cluster_mc.yaml');
-  writeFileSync(
-    taskFile,
-    [
-      'task: cluster_mc',
-      'dataset_path: json',
-      'dataset_kwargs:',
-      '  data_files:',
-      `    test: ${path.join(work, 'data', 'test.jsonl')}`,
-      'test_split: test',
-      'output_type: multiple_choice',
-      'doc_to_text: "{{question}}\\nAnswer:"',
-      'doc_to_choice: "{{choices}}"',
-      'doc_to_target: answer',
-      '',
-    ].join('\n'),
+    })),
+    { absolutePaths: true },
   );
   // The Kubernetes Service `vllm`: a server someone else started, answering /v1/models and /version.
   service = await startTestServer({}, 1, {
@@ -92,7 +79,7 @@ afterAll(() => service?.close());
 
 function merged(folder: string): Json {
   const model = readdirSync(folder)[0];
-  return readJson<Json>(findOne(path.join(folder, model), /^results_.*\.json$/));
+  return readResultsFile(findOne(path.join(folder, model), /^results_.*\.json$/));
 }
 
 describe('docs/cluster.md', () => {
@@ -219,8 +206,8 @@ describe('docs/cluster.md', () => {
   });
 
   it('--shard auto outside any scheduler stops before a server starts', async () => {
-    const result = await run(
-      path.join(bin, 'assay'),
+    // The `assay` on PATH of the scripts above is this checkout's CLI (inference-server-bin.ts).
+    const result = await runCliAsync(
       [
         'run',
         '--model',
@@ -235,10 +222,7 @@ describe('docs/cluster.md', () => {
         '--output_path',
         path.join(work, 'none'),
       ],
-      {
-        PATH,
-        FAKE_SERVER_RECORD: path.join(work, 'none.json'),
-      },
+      { cwd: work, env: { PATH, FAKE_SERVER_RECORD: path.join(work, 'none.json') } },
     );
     expect(result.status).toBe(2);
     expect(result.stderr).toBe(

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/sandbox/bubblewrap.js';
 import { sandboxOptions } from '../src/sandbox/sandbox.js';
-import { findOne, repoRoot, runCli, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { runCli } from './support/cli.js';
+import { findOne, repoRoot, tempDir } from './support/helpers.js';
+import { requireComponent } from './support/require-component.js';
 
 const example = path.join(repoRoot, 'examples', 'tasks', 'code-exec.jsonl');
 const bubblewrap = requireComponent('bubblewrap', probeSandbox(sandboxOptions()));

@@ -1,5 +1,5 @@
 /**
- * compare, gate and power through the CLI: its main() in process (test/cli-in-process.ts, stdout, stderr
+ * compare, gate and power through the CLI: its main() in process (test/support/cli-in-process.ts, stdout, stderr
  * and exit code as a child process returns them), and one real child process each for compare, gate and
  * power. Two "models" are the dummy backend under two seeds, run on the
  * fixture tasks in test/fixtures/compare; every expected number is recomputed here from the sample logs.
@@ -7,8 +7,9 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCliInProcess } from './cli-in-process.js';
-import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
+import { runCli } from './support/cli.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
 
 type Sample = Record<string, any>;
 const FIXTURES = 'test/fixtures/compare';

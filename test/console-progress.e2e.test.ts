@@ -8,9 +8,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { repoRoot } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { repoRoot } from './support/helpers.js';
+import { requireComponent } from './support/require-component.js';
 
 const bin = path.join(repoRoot, 'bin', 'assay.js');
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { repoRoot, tempDir } from './helpers.js';
+import { repoRoot, tempDir } from './support/helpers.js';
 
 const examples = path.join(repoRoot, 'examples');
 

@@ -10,65 +10,14 @@ import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { exportRun } from '../src/export/export-run.js';
 import { hubSettingsFromArgs } from '../src/export/hub-settings.js';
-import {
-  type CallOptions,
-  type GenerateRequest,
-  type ModelBackend,
-  RequestError,
-} from '../src/models/backend.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
-import { runCliInProcess } from './cli-in-process.js';
-import { writeRunFolder } from './export/run-folder.js';
-import { tempDir } from './helpers.js';
-import { type FakeHub, startFakeHub } from './hub/fake-hub.js';
-import { type FakeHubWrites, fakeHubWrites } from './hub/fake-hub-writes.js';
-import { type FakeMlflow, startFakeMlflow } from './mlflow/fake-mlflow.js';
-
-/** Answers each prompt with its last word; "fail" prompts fail, "slow" ones take 60 s (stopped by the cap). */
-class ScriptedBackend implements ModelBackend {
-  readonly specificationVersion = 'v1';
-  readonly name = 'scripted';
-  readonly concurrency = 2;
-  readonly capabilities = {
-    loglikelihood: false,
-    loglikelihoodRolling: false,
-    generate: true,
-    tokenScoring: false,
-    generationLogprobs: false,
-    chatTemplate: false,
-    usage: false,
-  };
-
-  async generate(requests: GenerateRequest[], _progress?: unknown, options: CallOptions = {}) {
-    return Promise.all(
-      requests.map(
-        (request) =>
-          new Promise<string | RequestError>((resolve, reject) => {
-            if (request.context.includes('fail'))
-              return resolve(new RequestError('HTTP 500: boom', 'HTTP 500'));
-            const delay = request.context.includes('slow') ? 60_000 : 0;
-            const timer = setTimeout(() => resolve(` ${request.context.split(' ').at(-1)}`), delay);
-            options.signal?.addEventListener('abort', () => {
-              clearTimeout(timer);
-              reject(options.signal?.reason);
-            });
-          }),
-      ),
-    );
-  }
-
-  async loglikelihood(): Promise<never> {
-    throw new Error('generation only');
-  }
-
-  async loglikelihoodRolling(): Promise<never> {
-    throw new Error('generation only');
-  }
-
-  info() {
-    return { name: 'scripted' };
-  }
-}
+import { ClockedBackend } from './fakes/clocked-backend.js';
+import { type FakeHub, startFakeHub } from './fakes/hub.js';
+import { type FakeHubWrites, fakeHubWrites } from './fakes/hub-writes.js';
+import { type FakeMlflow, startFakeMlflow } from './fakes/mlflow.js';
+import { writeRunFolder } from './fixtures/export/run-folder.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
 
 const HF_TOKEN = 'hf_partialRunToken8842';
 let mlflow: FakeMlflow;
@@ -102,7 +51,7 @@ async function partialRun(): Promise<string> {
   );
   const outputPath = path.join(directory, 'out');
   await simpleEvaluate({
-    model: new ScriptedBackend(),
+    model: new ClockedBackend({ name: 'scripted', concurrency: 2, slowMs: 60_000, failing: true }),
     tasks: [task],
     limit: 4,
     // Far above what an answer at once takes on a loaded machine, far below the slow doc's 60 s.

@@ -8,10 +8,11 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { bin, repoRoot, tempDir } from './helpers.js';
-import { type FakeHub, startFakeHub } from './hub/fake-hub.js';
-import { type FakeHubWrites, fakeHubWrites } from './hub/fake-hub-writes.js';
-import { type FakeMlflow, startFakeMlflow } from './mlflow/fake-mlflow.js';
+import { type FakeHub, startFakeHub } from './fakes/hub.js';
+import { type FakeHubWrites, fakeHubWrites } from './fakes/hub-writes.js';
+import { type FakeMlflow, startFakeMlflow } from './fakes/mlflow.js';
+import { bin } from './support/cli.js';
+import { repoRoot, tempDir } from './support/helpers.js';
 
 const HF_TOKEN = 'hf_e2eWriteToken5551234';
 const MLFLOW_TOKEN = 'mlflow-e2e-token-77aa';

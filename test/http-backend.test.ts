@@ -3,7 +3,7 @@ import { isRequestError, type LoglikelihoodResult } from '../src/models/backend.
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { createHttpBackend } from '../src/models/http/create.js';
 import { runBackendConformance } from '../src/testing/backend-conformance.js';
-import { startTestServer, type TestServer } from './fixtures/openai-server.js';
+import { startTestServer, type TestServer } from './fakes/openai-server.js';
 
 let server: TestServer;
 /** Servers that answer HTTP 500 to bodies holding the suite's marker (createFailing). */

@@ -7,7 +7,7 @@ import type { LoglikelihoodResult } from '../src/models/backend.js';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { createHttpBackend } from '../src/models/http/create.js';
 import { runBackendConformance } from '../src/testing/backend-conformance.js';
-import { type Faults, startTestServer, type TestServer } from './fixtures/openai-server.js';
+import { type Faults, startTestServer, type TestServer } from './fakes/openai-server.js';
 
 let vllm: TestServer;
 let echoOnly: TestServer;

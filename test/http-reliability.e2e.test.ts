@@ -2,60 +2,29 @@
  * Issue 15 through the real CLI: failed requests are never hidden (results, table, leaderboard, console,
  * gate and compare), a dead server stops the run with its cause, and Ctrl-C says what it interrupted.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/run/evaluate.js';
-import { type Faults, startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { bin, findOne, readJson, readJsonl, repoRoot, tempDir } from './helpers.js';
+import { type Faults, startTestServer, type TestServer } from './fakes/openai-server.js';
+import { writeChoiceTask } from './support/choice-task.js';
+import { startCli } from './support/cli.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
-
-function startCli(args: string[]): {
-  child: ChildProcess;
-  done: Promise<{ status: number | null; stdout: string; stderr: string }>;
-} {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => (stdout += chunk));
-  child.stderr?.on('data', (chunk) => (stderr += chunk));
-  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (status) => resolve({ status, stdout, stderr })),
-  );
-  return { child, done };
-}
 
 let taskFile: string;
 beforeAll(() => {
   // 20 four-way multiple-choice docs: 80 loglikelihood requests.
-  const dir = tempDir('assay-reliability-task-');
-  mkdirSync(path.join(dir, 'data'));
-  const lines = Array.from({ length: 20 }, (_, i) =>
-    JSON.stringify({
+  taskFile = writeChoiceTask(
+    tempDir('assay-reliability-task-'),
+    'rel_mc',
+    Array.from({ length: 20 }, (_, i) => ({
       question: `Item ${i}: which word follows ${i % 7} and ${i % 5}?`,
       choices: ['red', 'green', 'blue', `word ${i}`],
       answer: i % 4,
-    }),
-  );
-  writeFileSync(path.join(dir, 'data', 'test.jsonl'), `${lines.join('\n')}\n`);
-  taskFile = path.join(dir, 'rel_mc.yaml');
-  writeFileSync(
-    taskFile,
-    [
-      'task: rel_mc',
-      'dataset_path: json',
-      'dataset_kwargs:',
-      '  data_files:',
-      '    test: data/test.jsonl',
-      'test_split: test',
-      'output_type: multiple_choice',
-      'doc_to_text: "{{question}}\\nAnswer:"',
-      'doc_to_choice: "{{choices}}"',
-      'doc_to_target: answer',
-      '',
-    ].join('\n'),
+    })),
   );
 });
 
@@ -157,17 +126,19 @@ describe('failed requests are never hidden', () => {
     );
     expect(run.stderr).toContain('assay: every error is in the sample logs: ');
 
+    // gate and compare through the CLI's main() in this process (test/cli-in-process.ts): what they read
+    // from the run is under test here; their own child-process runs are in compare.e2e.test.ts.
     const gate = ['gate', '--baseline', baseline, '--current', out, '--max_drop', '0.5'];
-    const refused = await startCli(gate).done;
+    const refused = await runCliInProcess(gate);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(
       /the current run has 2 errored samples \(rel_mc: 2\): .* pass --allow_errors/,
     );
-    const allowed = await startCli([...gate, '--allow_errors']).done;
+    const allowed = await runCliInProcess([...gate, '--allow_errors']);
     expect(allowed.stderr).toContain('--allow_errors: comparing the docs answered in both runs');
     expect(allowed.stdout).toMatch(/^PASS +rel_mc \(acc, none\), n = 18: /m);
     expect(allowed.status).toBe(0);
-    const compare = await startCli(['compare', out, baseline]).done;
+    const compare = await runCliInProcess(['compare', out, baseline]);
     expect(compare.status).toBe(2);
     expect(compare.stderr).toContain('the first run has 2 errored samples (rel_mc: 2)');
   }, 60_000);

@@ -21,7 +21,7 @@ import type { ChatBackend } from '../src/models/http/chat-backend.js';
 import type { CompletionsBackend } from '../src/models/http/completions-backend.js';
 import { createHttpBackend } from '../src/models/http/create.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
-import { type Faults, startTestServer, type TestServer } from './fixtures/openai-server.js';
+import { type Faults, startTestServer, type TestServer } from './fakes/openai-server.js';
 
 const servers: TestServer[] = [];
 const backends: ModelBackend[] = [];

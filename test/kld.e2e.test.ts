@@ -5,8 +5,10 @@ import { klDivergence } from '../src/kld/kl-divergence.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { loadNativeAddon } from '../src/models/gguf/native-scorer.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
-import { runCli, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { runCli } from './support/cli.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
+import { requireComponent } from './support/require-component.js';
 
 const nativeScorer = requireComponent('native scorer', loadNativeAddon().addon !== undefined);
 const directory = tempDir('assay-kld-e2e-');
@@ -79,33 +81,43 @@ describe.skipIf(!nativeScorer)('assay kld (CLI)', () => {
     expect(report.chunks).toBe(Math.floor((text.length + 1) / 64));
   });
 
-  it('--tasks: the documents of a perplexity task form the text', () => {
-    const result = runCli(
-      [
-        'kld',
-        '--base',
-        base,
-        '--model',
-        half,
-        '--tasks',
-        'kld_pages',
-        '--include_path',
-        directory,
-        '-c',
-        '64',
-        '--format',
-        'json',
-      ],
-      { cwd: directory },
-    );
+  // The CLI's main() in this process (test/cli-in-process.ts), in the engine processes the library call
+  // above left idle (engine-processes.ts): the child-process run of `assay kld` is the one above.
+  it('--tasks: the documents of a perplexity task form the text', async () => {
+    // The task's data file is found beside the task file, from whatever folder assay runs in.
+    const result = await runCliInProcess([
+      'kld',
+      '--base',
+      base,
+      '--model',
+      half,
+      '--tasks',
+      'kld_pages',
+      '--include_path',
+      directory,
+      '-c',
+      '64',
+      '--format',
+      'json',
+    ]);
     expect(result.status).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.source).toEqual({ tasks: ['kld_pages'], documents: { kld_pages: 3 } });
     expect(report.kl_divergence.mean).toBeGreaterThan(0);
   });
 
-  it('refuses --text and --tasks together', () => {
-    const both = runCli(['kld', '--base', base, '--model', half, '--text', 'x', '--tasks', 'y']);
+  it('refuses --text and --tasks together', async () => {
+    const both = await runCliInProcess([
+      'kld',
+      '--base',
+      base,
+      '--model',
+      half,
+      '--text',
+      'x',
+      '--tasks',
+      'y',
+    ]);
     expect(both.status).toBe(2);
     expect(both.stderr).toContain('give exactly one of --text FILE or --tasks NAME');
   });

@@ -14,8 +14,8 @@ import type { ModelBackend } from '../src/models/backend.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
 import { probeSandbox } from '../src/sandbox/bubblewrap.js';
 import { sandboxOptions } from '../src/sandbox/sandbox.js';
-import { repoRoot } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { repoRoot } from './support/helpers.js';
+import { requireComponent } from './support/require-component.js';
 
 const lesson = path.join(repoRoot, 'examples', 'lesson');
 const tasks = readdirSync(lesson)

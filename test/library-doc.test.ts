@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../src/errors.js';
-import { repoRoot, tempDir } from './helpers.js';
+import { repoRoot, tempDir } from './support/helpers.js';
 
 interface Example {
   file: string;

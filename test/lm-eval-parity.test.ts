@@ -13,8 +13,8 @@ import { describe, expect, it } from 'vitest';
 import type { LoglikelihoodRequest, ModelBackend } from '../src/models/backend.js';
 import type { GenerateRequest, RollingRequest } from '../src/models/spec/requests.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
-import { testInterpreters } from './fixtures/python/interpreters.js';
-import { requireComponent } from './require-component.js';
+import { testInterpreters } from './support/python-interpreters.js';
+import { requireComponent } from './support/require-component.js';
 
 type Json = Record<string, any>;
 

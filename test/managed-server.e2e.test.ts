@@ -3,37 +3,28 @@
  * exits 130, and `--model hf` (lm-eval's in-process backend) is one line naming what to run instead.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fakeServerBin } from './fixtures/fake-server-bin.js';
-import { bin as assayBin, repoRoot, runCli, tempDir } from './helpers.js';
+import { fakeServerBin } from './fakes/inference-server-bin.js';
+import { writeChoiceTask } from './support/choice-task.js';
+import { bin as assayBin, runCli } from './support/cli.js';
+import { repoRoot, tempDir } from './support/helpers.js';
 
 const bin = fakeServerBin();
 const work = tempDir('assay-managed-e2e-');
 let taskFile: string;
 
 beforeAll(() => {
-  const lines = Array.from({ length: 40 }, (_, i) =>
-    JSON.stringify({ question: `Item ${i}?`, choices: ['red', 'green', 'blue'], answer: i % 3 }),
-  );
-  writeFileSync(path.join(work, 'test.jsonl'), `${lines.join('\n')}\n`);
-  taskFile = path.join(work, 'slow_mc.yaml');
-  writeFileSync(
-    taskFile,
-    [
-      'task: slow_mc',
-      'dataset_path: json',
-      'dataset_kwargs:',
-      '  data_files:',
-      `    test: ${path.join(work, 'test.jsonl')}`,
-      'test_split: test',
-      'output_type: multiple_choice',
-      'doc_to_text: "{{question}}\\nAnswer:"',
-      'doc_to_choice: "{{choices}}"',
-      'doc_to_target: answer',
-      '',
-    ].join('\n'),
+  taskFile = writeChoiceTask(
+    work,
+    'slow_mc',
+    Array.from({ length: 40 }, (_, i) => ({
+      question: `Item ${i}?`,
+      choices: ['red', 'green', 'blue'],
+      answer: i % 3,
+    })),
+    { absolutePaths: true },
   );
 });
 

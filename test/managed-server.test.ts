@@ -14,9 +14,9 @@ import { createHttpBackend } from '../src/models/http/create.js';
 import { createManagedBackend } from '../src/models/managed-server/managed-backend.js';
 import { checkModelArgs } from '../src/models/registry.js';
 import { runBackendConformance } from '../src/testing/backend-conformance.js';
-import { fakeServerBin } from './fixtures/fake-server-bin.js';
-import { startTestServer, type TestServer } from './fixtures/openai-server.js';
-import { tempDir } from './helpers.js';
+import { fakeServerBin } from './fakes/inference-server-bin.js';
+import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { tempDir } from './support/helpers.js';
 
 const bin = fakeServerBin();
 const savedPath = process.env.PATH;

@@ -11,8 +11,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCliInProcess } from './cli-in-process.js';
-import { repoRoot, tempDir } from './helpers.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { repoRoot, tempDir } from './support/helpers.js';
 
 const task = path.join(repoRoot, 'test/fixtures/compare/words.yaml');
 let server: http.Server;

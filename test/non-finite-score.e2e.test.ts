@@ -6,9 +6,10 @@
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testInterpreters } from './fixtures/python/interpreters.js';
-import { runCli, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { runCli } from './support/cli.js';
+import { tempDir } from './support/helpers.js';
+import { testInterpreters } from './support/python-interpreters.js';
+import { requireComponent } from './support/require-component.js';
 
 const DATA = Array.from({ length: 4 }, (_, i) => JSON.stringify({ q: `q${i}`, a: 'x' })).join('\n');
 

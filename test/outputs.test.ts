@@ -12,9 +12,9 @@ import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { prepareOutputDirectory, writeOutputs } from '../src/report/output.js';
 import type { CommitStep } from '../src/report/staged-write.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
-import { readJson, repoRoot, tempDir } from './helpers.js';
+import { readJson, repoRoot, tempDir } from './support/helpers.js';
 
-const script = path.join(repoRoot, 'test', 'fixtures', 'outputs', 'kill-while-staging.mjs');
+const script = path.join(repoRoot, 'test', 'support', 'kill-while-staging.mjs');
 
 function taskFiles(directory: string): string[] {
   return ['alpha', 'beta'].map((name, offset) => {

@@ -3,7 +3,7 @@
  * command checks the flags and the output; the other runs go in process, through `simpleEvaluate` on one
  * GGUF backend per model held across the runs (the backend `--model gguf --model_args model=…,n_ctx=64,
  * threads=1` makes; an engine costs about 1 CPU s to start), or, where a command's output is checked,
- * through the CLI's main() (test/cli-in-process.ts), so that no CLI process is started per check.
+ * through the CLI's main() (test/support/cli-in-process.ts), so that no CLI process is started per check.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,8 +16,9 @@ import { ensureDemoModel } from '../src/models/gguf/demo-model.js';
 import type { GgufBackend } from '../src/models/gguf/gguf-backend.js';
 import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
-import { runCliInProcess } from './cli-in-process.js';
-import { findOne, runCli, tempDir } from './helpers.js';
+import { runCli } from './support/cli.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { findOne, tempDir } from './support/helpers.js';
 
 const work = tempDir('assay-ppl-e2e-');
 const randomModel = path.join(work, 'random.gguf');
@@ -188,7 +189,7 @@ describe('assay ppl --text', () => {
     expect(report.windows).toBe(Math.floor((report.text_tokens + 1) / 64));
     expect(report.scored_tokens).toBe(report.windows * 31);
     expect(report.text.bytes).toBe(Buffer.byteLength(DEMO_CORPUS));
-    // The text report through the CLI's main() in process (test/cli-in-process.ts).
+    // The text report through the CLI's main() in process (test/support/cli-in-process.ts).
     const text = await runCliInProcess([
       'ppl',
       '--model',

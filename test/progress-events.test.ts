@@ -11,8 +11,8 @@ import { mergeShards } from '../src/report/merge/merge-shards.js';
 import { evaluate } from '../src/run/evaluate.js';
 import { probeSandbox } from '../src/sandbox/bubblewrap.js';
 import { sandboxOptions } from '../src/sandbox/sandbox.js';
-import { repoRoot, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { repoRoot, tempDir } from './support/helpers.js';
+import { requireComponent } from './support/require-component.js';
 
 const bubblewrap = requireComponent('bubblewrap', probeSandbox(sandboxOptions()).available);
 const medqa = path.join(repoRoot, 'examples', 'tasks', 'medqa', 'medqa_mini.yaml');

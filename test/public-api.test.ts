@@ -2,7 +2,7 @@
  * The package's public API as designed (src/index.ts's header): one entry per face, each in package.json
  * `exports` with its types, built into dist/ (`npm run build` first). The lists of run-time exports below
  * are the design, written by hand; the type walk holds every exported signature to types the package
- * exports (test/public-types.ts); a run's result is plain data.
+ * exports (test/support/public-types.ts); a run's result is plain data.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -19,8 +19,8 @@ import { defineTask, simpleEvaluate } from 'assay';
 import { RequestError, scriptedBackend } from 'assay/backend';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, tempDir } from './helpers.js';
-import { unexportedTypes } from './public-types.js';
+import { repoRoot, tempDir } from './support/helpers.js';
+import { unexportedTypes } from './support/public-types.js';
 
 const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
   exports: Record<string, { types: string; default: string }>;

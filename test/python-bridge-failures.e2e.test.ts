@@ -12,9 +12,11 @@ import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { testInterpreters } from './fixtures/python/interpreters.js';
-import { bin, findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { bin, runCli } from './support/cli.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
+import { testInterpreters } from './support/python-interpreters.js';
+import { requireComponent } from './support/require-component.js';
 
 type Json = Record<string, any>;
 
@@ -361,18 +363,20 @@ describe.skipIf(!hasPython)('the content hash of a task whose utils.py imports h
     return dir;
   }
 
-  const runHelped = (dir: string, extra: string[] = []) => {
+  /** The real CLI for the first run; the CLI's main() in this process (test/cli-in-process.ts) after it. */
+  const runHelped = async (dir: string, extra: string[] = [], inProcess = true) => {
     const out = tempDir('assay-python-helped-out-');
-    const result = runCli(runArgs('helped', dir, '--output_path', out, '--log_samples', ...extra));
+    const args = runArgs('helped', dir, '--output_path', out, '--log_samples', ...extra);
+    const result = inProcess ? await runCliInProcess(args) : runCli(args);
     return { result, out };
   };
   const manifestOf = (out: string) =>
     readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/)).manifest.tasks.helped as Json;
   const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
-  it('covers the helper: editing it changes sha256 and prompt_template_sha256, and a pin refuses the run', () => {
+  it('covers the helper: editing it changes sha256 and prompt_template_sha256, and a pin refuses the run', async () => {
     const dir = writeHelped();
-    const first = runHelped(dir);
+    const first = await runHelped(dir, [], false);
     expect(first.result.status).toBe(0);
     const before = manifestOf(first.out);
     expect(before.python_modules).toEqual([
@@ -384,7 +388,7 @@ describe.skipIf(!hasPython)('the content hash of a task whose utils.py imports h
     writeFileSync(path.join(dir, 'assay_h1_helper.py'), 'PREFIX = "Q: "\n');
     const later = new Date(Date.now() - 30_000);
     utimesSync(path.join(dir, 'assay_h1_helper.py'), later, later);
-    const second = runHelped(dir);
+    const second = await runHelped(dir);
     expect(second.result.status).toBe(0);
     const after = manifestOf(second.out);
     const prompts = (out: string) =>
@@ -397,7 +401,7 @@ describe.skipIf(!hasPython)('the content hash of a task whose utils.py imports h
     expect(after.sha256).not.toBe(before.sha256);
     expect(after.prompt_template_sha256).not.toBe(before.prompt_template_sha256);
 
-    const pinned = runHelped(dir, ['--expect_sha256', `helped=${before.sha256}`]);
+    const pinned = await runHelped(dir, ['--expect_sha256', `helped=${before.sha256}`]);
     expect(pinned.result.status).toBe(2);
     expect(pinned.result.stderr).toContain(
       `task helped is not the pinned content: sha256 ${after.sha256}, expected ${before.sha256} (--expect_sha256); it covers its config (sha256 ${after.config_sha256}), 1 Python module its code imports: assay_h1_helper.py (sha256 ${sha(path.join(dir, 'assay_h1_helper.py'))}) and 1 data file`,
@@ -406,7 +410,7 @@ describe.skipIf(!hasPython)('the content hash of a task whose utils.py imports h
 });
 
 describe.skipIf(!hasPython)('a lone surrogate in the data', () => {
-  it('gives the same prompt through a Python doc_to_text, a Python process_docs and a template', () => {
+  it('gives the same prompt through a Python doc_to_text, a Python process_docs and a template', async () => {
     const dir = tempDir('assay-python-surrogate-');
     // JSON's escape for a lone surrogate: valid JSON, and a string no UTF-8 can carry raw.
     writeFileSync(path.join(dir, 'docs.jsonl'), '{"q": "Wh\\ud800at", "a": "x"}\n');
@@ -424,7 +428,10 @@ describe.skipIf(!hasPython)('a lone surrogate in the data', () => {
     );
     writeFileSync(path.join(dir, 'sur_tpl.yaml'), taskYaml('sur_tpl', ['doc_to_text: "Q: {{q}}"']));
     const out = tempDir('assay-python-surrogate-out-');
-    const result = runCli(runArgs('sur_py,sur_docs,sur_tpl', dir, '--output_path', out, '--log_samples'));
+    // The CLI's main() in this process: the data's path, not the process, is under test.
+    const result = await runCliInProcess(
+      runArgs('sur_py,sur_docs,sur_tpl', dir, '--output_path', out, '--log_samples'),
+    );
     expect(result.status).toBe(0);
     const line = (task: string) =>
       readJsonl<Json>(findOne(path.join(out, 'dummy'), new RegExp(`^samples_${task}_\\d`)))[0];

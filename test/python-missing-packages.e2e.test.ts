@@ -12,10 +12,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateTasks } from '../src/evaluate/validate.js';
 import { evaluate } from '../src/run/evaluate.js';
-import { bareInterpreter, canImport } from './fixtures/python/bare-interpreter.js';
-import { testInterpreters } from './fixtures/python/interpreters.js';
-import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { bareInterpreter, canImport } from './support/bare-interpreter.js';
+import { runCli } from './support/cli.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
+import { testInterpreters } from './support/python-interpreters.js';
+import { requireComponent } from './support/require-component.js';
 
 type Json = Record<string, any>;
 

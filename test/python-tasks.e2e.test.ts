@@ -11,9 +11,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AssayError } from '../src/errors.js';
 import { evaluate } from '../src/run/evaluate.js';
-import { testInterpreters } from './fixtures/python/interpreters.js';
-import { findOne, readJson, readJsonl, runCli, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { runCli } from './support/cli.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
+import { testInterpreters } from './support/python-interpreters.js';
+import { requireComponent } from './support/require-component.js';
 
 type Json = Record<string, any>;
 

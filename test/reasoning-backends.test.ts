@@ -1,5 +1,5 @@
 /**
- * Reasoning models through the served backends, against a loopback stand-in (fixtures/reasoning-server.ts):
+ * Reasoning models through the served backends, against a loopback stand-in (fakes/reasoning-server.ts):
  * where think_end_token applies and which stop strings the server gets (lm-eval's vllm and sglang
  * backends differ), token ids, reasoning fields of chat answers, and reasoning tokens in usage.
  */
@@ -8,7 +8,7 @@ import type { GenerateRequest, Generation } from '../src/models/backend.js';
 import { createHttpBackend, openHttpBackend } from '../src/models/http/create.js';
 import { createManagedBackend } from '../src/models/managed-server/managed-backend.js';
 import { checkModelArgs } from '../src/models/registry.js';
-import { type ReasoningServer, startReasoningServer } from './fixtures/reasoning-server.js';
+import { type ReasoningServer, startReasoningServer } from './fakes/reasoning-server.js';
 
 const UNTIL = ['\n\n', 'Question:'];
 const request = (context: string, maxGenToks = 64): GenerateRequest => ({

@@ -1,5 +1,6 @@
 /**
- * A reasoning model, end to end through the real CLI, on a GSM8K-like task (strict-match regex filter,
+ * A reasoning model, end to end through the CLI (its main() in this process; the real CLI in processes
+ * of its own for the shards and the merge), on a GSM8K-like task (strict-match regex filter,
  * exact_match) against loopback stand-ins: a chat server whose answers carry `<think>…</think>` (with
  * think_end_token), one whose reasoning parser returns `reasoning_content`, and `--model vllm` attached to
  * a completions server. Each reasoning holds a decoy "#### 99" that the regex would take if it leaked
@@ -12,10 +13,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readResultsFile, readSamples } from 'assay/results';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultsFileSchema, sampleLineSchema } from '../src/results/schema.js';
-import { type ReasoningServer, startReasoningServer } from './fixtures/reasoning-server.js';
-import { findOne, readJson, readJsonl, runCliAsync, tempDir } from './helpers.js';
+import { type ReasoningServer, startReasoningServer } from './fakes/reasoning-server.js';
+import { runCliAsync } from './support/cli.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 
@@ -90,13 +94,19 @@ const outputOf = (prompt: string) => {
 /** The stand-in's tokens: runs of spaces or of other characters; the first 40 of doc 2's output. */
 const TRUNCATED = (DOCS[2].output.match(/\s+|\S+/g) ?? []).slice(0, 40).join('');
 
+/**
+ * `assay run` of the task. `child`: the real CLI in a process of its own (the shards, which run at the
+ * same time); otherwise the CLI's main() in this process (test/cli-in-process.ts), the same command
+ * without a Node start and the CLI's imports for each run.
+ */
 async function run(
   model: string,
   modelArgs: string,
   extra: string[] = [],
   out = tempDir('assay-reasoning-out-'),
+  child = false,
 ): Promise<{ results: Json; lines: Json[]; stderr: string }> {
-  const result = await runCliAsync([
+  const result = await (child ? runCliAsync : runCliInProcess)([
     'run',
     '--model',
     model,
@@ -112,8 +122,8 @@ async function run(
   expect(result.stderr).not.toMatch(/error/);
   expect(result.status).toBe(0);
   const folder = path.join(out, 'reasoner');
-  const results = readJson<Json>(findOne(folder, /^results_.*\.json$/));
-  const lines = readJsonl<Json>(findOne(folder, /^samples_gsm_think_.*\.jsonl$/));
+  const results = readResultsFile(findOne(folder, /^results_.*\.json$/));
+  const lines = readSamples(findOne(folder, /^samples_gsm_think_.*\.jsonl$/));
   // The files keep to the results contract every reader parses through, the additions included.
   expect(resultsFileSchema.parse(results).reasoning).toEqual(results.reasoning);
   for (const line of lines) expect(sampleLineSchema.parse(line).reasoning).toEqual(line.reasoning);
@@ -221,7 +231,7 @@ describe('reasoning models end to end', () => {
     const modelArgs = `model=reasoner,base_url=${thinkTags.chatUrl},think_end_token=</think>`;
     const shards = await Promise.all(
       [0, 1].map((index) =>
-        run('local-chat-completions', modelArgs, ['--shard', `${index}/2`], path.join(out, `${index}`)),
+        run('local-chat-completions', modelArgs, ['--shard', `${index}/2`], path.join(out, `${index}`), true),
       ),
     );
     // Docs 0, 2, 4 in shard 0 (doc 2 cut off while thinking), docs 1, 3 in shard 1.
@@ -238,7 +248,7 @@ describe('reasoning models end to end', () => {
     ]);
     expect(merge.stderr).toContain('assay: merged 2 shards into');
     expect(merge.status).toBe(0);
-    const merged = readJson<Json>(findOne(path.join(out, 'merged', 'reasoner'), /^results_.*\.json$/));
+    const merged = readResultsFile(findOne(path.join(out, 'merged', 'reasoner'), /^results_.*\.json$/));
     expect(merged.reasoning).toEqual({
       generations: 5,
       truncated_in_thinking: 1,

@@ -4,44 +4,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoglikelihoodRequest } from '../src/models/backend.js';
 import { GgufBackend } from '../src/models/gguf/gguf-backend.js';
-import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
 import { writeGguf } from '../src/models/gguf/writer.js';
+import { simpleEvaluate } from '../src/run/evaluate.js';
 import { sentencePieceLlamaGguf } from './fixtures/sentencepiece-gguf.js';
-import { bin, readJson, readJsonl, runCli, tempDir } from './helpers.js';
-import { requireComponent, sharedFile } from './require-component.js';
-
-const directory = tempDir('assay-serve-e2e-');
-const modelPath = path.join(directory, 'tiny.gguf');
-writeFileSync(modelPath, writeGguf(randomLlamaGguf({ seed: 3 })));
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-it('assay serve answers on loopback and stops cleanly on SIGTERM', async () => {
-  const { url, child } = await serve(modelPath, 'tiny');
-  const models = (await (await fetch(`${url}/v1/models`)).json()) as { data: Array<{ id: string }> };
-  expect(models.data.map((model) => model.id)).toEqual(['tiny']);
-  const response = await fetch(`${url}/v1/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      model: 'tiny',
-      prompt: 'abc',
-      max_tokens: 1,
-      temperature: 0,
-      echo: true,
-      logprobs: 1,
-    }),
-  });
-  const json = (await response.json()) as {
-    choices: Array<{ logprobs: { token_logprobs: Array<number | null> } }>;
-  };
-  expect(json.choices[0].logprobs.token_logprobs[0]).toBeNull();
-  expect(json.choices[0].logprobs.token_logprobs.slice(1).every((value) => typeof value === 'number')).toBe(
-    true,
-  );
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  child.kill('SIGTERM');
-  expect(await exited).toBe(0);
-}, 90_000);
+import { bin, runCli } from './support/cli.js';
+import { readJson, readJsonl, tempDir } from './support/helpers.js';
+import { requireComponent, sharedFile } from './support/require-component.js';
 
 /** Starts `assay serve` on a free port; resolves with its URL once it says it is serving. */
 async function serve(model: string, name: string): Promise<{ url: string; child: ChildProcess }> {
@@ -66,6 +34,31 @@ async function serve(model: string, name: string): Promise<{ url: string; child:
     child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
   });
   return { url, child };
+}
+
+/** /v1/models names the served model, and a completion echoes the prompt with its token log-probabilities. */
+async function expectAnswersOnLoopback(url: string, name: string): Promise<void> {
+  const models = (await (await fetch(`${url}/v1/models`)).json()) as { data: Array<{ id: string }> };
+  expect(models.data.map((model) => model.id)).toEqual([name]);
+  const response = await fetch(`${url}/v1/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      model: name,
+      prompt: 'abc',
+      max_tokens: 1,
+      temperature: 0,
+      echo: true,
+      logprobs: 1,
+    }),
+  });
+  const json = (await response.json()) as {
+    choices: Array<{ logprobs: { token_logprobs: Array<number | null> } }>;
+  };
+  expect(json.choices[0].logprobs.token_logprobs[0]).toBeNull();
+  expect(json.choices[0].logprobs.token_logprobs.slice(1).every((value) => typeof value === 'number')).toBe(
+    true,
+  );
 }
 
 const TASKS = ['examples/tasks/story-cloze/story_cloze_mini.yaml', 'test/fixtures/serve/arc_mini.yaml'];
@@ -121,15 +114,21 @@ describe.each(models)('assay serve + assay run through the real CLI, on $label',
   let engine: GgufBackend;
   const out = tempDir('assay-serve-e2e-run-');
   beforeAll(async () => {
-    server = await serve(file, name);
-    // 'alone': every request evaluated by itself, as the server evaluates each prompt (the default shares
-    // a context's evaluation among its choices, which moves sums by float32 rounding, ~1e-5 on stories260K).
-    engine = await GgufBackend.create({ modelPath: file, threads: 1, schedule: 'alone' });
+    // The server and the reference engine load at the same time.
+    [server, engine] = await Promise.all([
+      serve(file, name),
+      // 'alone': every request evaluated by itself, as the server evaluates each prompt (the default shares
+      // a context's evaluation among its choices, which moves sums by float32 rounding, ~1e-5 on stories260K).
+      GgufBackend.create({ modelPath: file, threads: 1, schedule: 'alone' }),
+    ]);
   }, 90_000);
   afterAll(async () => {
-    const exited = new Promise((resolve) => server?.child.once('exit', resolve));
-    server?.child.kill('SIGTERM');
-    await exited;
+    // Stopped by the last test unless a test before it failed.
+    if (server && server.child.exitCode === null && server.child.signalCode === null) {
+      const exited = new Promise((resolve) => server.child.once('exit', resolve));
+      server.child.kill('SIGTERM');
+      await exited;
+    }
     await engine?.close();
     rmSync(out, { recursive: true, force: true });
   });
@@ -157,6 +156,10 @@ describe.each(models)('assay serve + assay run through the real CLI, on $label',
     return { run, stderr: result.stderr };
   }
 
+  it('answers on loopback: /v1/models names the model, a completion echoes the prompt with log-probabilities', async () => {
+    await expectAnswersOnLoopback(server.url, name);
+  });
+
   it('local-completions (text prompts): every doc of story-cloze and an ARC-like task answered, as in process (1e-5)', async () => {
     const { run, stderr } = evaluate(
       'local-completions',
@@ -172,9 +175,11 @@ describe.each(models)('assay serve + assay run through the real CLI, on $label',
       arc_mini: { effective: 7 },
     });
     await expectInProcessScores(run);
-    // The in-process run of the same tasks reaches the same metrics.
-    const inProcess = evaluate('gguf', `model=${file},threads=1`, 'gguf');
-    expect(resultsOf(inProcess.run).results).toEqual(results.results);
+    // The in-process run of the same tasks reaches the same metrics: the library's evaluation with the
+    // engine the scores were checked against (`assay run --model gguf` is the same evaluation; spawning it
+    // here would start a CLI and another engine process, about 3 CPU s, to test nothing about serve).
+    const inProcess = await simpleEvaluate({ model: engine, modelName: 'gguf', tasks: TASKS });
+    expect(inProcess.results.results).toEqual(results.results);
   }, 240_000);
 
   it('vllm with base_url (token ids from /tokenize, prompt_logprobs): the same, BOS as the GGUF says', async () => {
@@ -182,4 +187,12 @@ describe.each(models)('assay serve + assay run through the real CLI, on $label',
     expect(resultsOf(run).partial).toBe(false);
     await expectInProcessScores(run);
   }, 240_000);
+
+  it('stops cleanly on SIGTERM', async () => {
+    const exited = new Promise<number | null>((resolve) =>
+      server.child.once('exit', (code) => resolve(code)),
+    );
+    server.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
 });

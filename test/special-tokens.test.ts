@@ -2,7 +2,7 @@
  * BOS and special tokens as lm-eval's backend of the same name. Each test builds the token sequence
  * lm-eval's code path builds (the file and function are named beside it), scores it with llama.cpp in
  * process (GgufBackend.scoreTokenWindows), and asks assay's backend for the same request through a vLLM
- * stand-in over the same GGUF (test/fixtures/vllm-stand-in.ts: /tokenize honours add_special_tokens as
+ * stand-in over the same GGUF (test/fakes/vllm-stand-in.ts: /tokenize honours add_special_tokens as
  * vLLM's does). A generated GGUF always; stories260K too when ../shared/models has it, for the issue's
  * figures: "Once" → " upon a time" is −0.0304 with BOS (lm-eval's vllm) and −0.0374 without
  * (lm-eval's local-completions).
@@ -25,12 +25,12 @@ import { encodePrompt } from '../src/models/http/special-tokens.js';
 import { createManagedBackend } from '../src/models/managed-server/managed-backend.js';
 import { HfTokenizer } from '../src/models/tokenizers/hf-tokenizer.js';
 import { localTokenizerFolder, type TokenizerFolder } from '../src/models/tokenizers/tokenizer-folder.js';
-import { startTestServer } from './fixtures/openai-server.js';
+import { type FakeHub, startFakeHub } from './fakes/hub.js';
+import { startTestServer } from './fakes/openai-server.js';
+import { startVllmStandIn, type VllmStandIn } from './fakes/vllm-stand-in.js';
 import { spmFromVocab, type TokenizerFixture, writeTokenizerFolder } from './fixtures/tokenizer-json.js';
-import { startVllmStandIn, type VllmStandIn } from './fixtures/vllm-stand-in.js';
-import { tempDir } from './helpers.js';
-import { type FakeHub, startFakeHub } from './hub/fake-hub.js';
-import { requireComponent, sharedFile } from './require-component.js';
+import { tempDir } from './support/helpers.js';
+import { requireComponent, sharedFile } from './support/require-component.js';
 
 const work = tempDir('assay-special-tokens-');
 const STORIES = sharedFile('models', 'stories260K.gguf');

@@ -7,7 +7,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, runCli, tempDir } from './helpers.js';
+import { runCli } from './support/cli.js';
+import { repoRoot, tempDir } from './support/helpers.js';
 
 let work = '';
 let env: Record<string, string> = {};

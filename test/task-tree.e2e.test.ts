@@ -2,8 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir } from './helpers.js';
-import { requireComponent } from './require-component.js';
+import { runCli } from './support/cli.js';
+import { runCliInProcess } from './support/cli-in-process.js';
+import { tempDir } from './support/helpers.js';
+import { requireComponent } from './support/require-component.js';
 
 const hasPython = requireComponent('python3', spawnSync('python3', ['-c', '0']).status === 0);
 
@@ -46,8 +48,16 @@ describe('assay validate --no_data over a task tree', () => {
     ]);
   });
 
-  it('refuses a bad --format with exit 2 before loading anything', () => {
-    const result = runCli(['validate', '--no_data', '--include_path', tree(), '--format', 'yaml']);
+  // The CLI's main() in this process (test/cli-in-process.ts): validate's real CLI run is the test above.
+  it('refuses a bad --format with exit 2 before loading anything', async () => {
+    const result = await runCliInProcess([
+      'validate',
+      '--no_data',
+      '--include_path',
+      tree(),
+      '--format',
+      'yaml',
+    ]);
     expect(result.status).toBe(2);
     expect(result.stderr).toBe('assay: error: --format must be text or json, got "yaml"\n');
   });

@@ -17,8 +17,8 @@ import {
 } from 'assay/backend';
 import { runBackendConformance } from 'assay/testing';
 import { describe, expect, it } from 'vitest';
-import { BigramBackend, bigramTable } from './fixtures/third-party-backend.js';
-import { tempDir } from './helpers.js';
+import { BigramBackend, bigramTable } from './fakes/third-party-backend.js';
+import { tempDir } from './support/helpers.js';
 
 runBackendConformance({
   name: 'third-party bigram backend',

@@ -17,7 +17,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeParquet } from '../../test/hub/parquet.js';
+import { writeParquet } from '../../test/support/parquet.js';
 import { pythonRepr } from '../python/semantics/literal.js';
 import { clearDataCache, readDataFile } from './readers.js';
 

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { caught } from '../../test/support/caught.js';
+import { writeIn } from '../../test/support/helpers.js';
 import { AssayError } from '../errors.js';
 import { PythonFloat } from '../python/semantics/literal.js';
 import { datasetFiles, loadSplit } from './local-dataset.js';
@@ -13,21 +15,7 @@ beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'assay-data-'));
 });
 
-async function write(name: string, content: string | Buffer): Promise<string> {
-  const file = path.join(dir, name);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
-  return file;
-}
-
-async function caught(promise: Promise<unknown>): Promise<AssayError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(AssayError);
-  return error as AssayError;
-}
+const write = (name: string, content: string | Buffer) => writeIn(dir, name, content);
 
 /**
  * A minimal parquet file (one row group, PLAIN encoding, uncompressed, required columns), written by

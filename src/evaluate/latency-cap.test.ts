@@ -7,8 +7,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ClockedBackend } from '../../test/fakes/clocked-backend.js';
 import { withFlagNames } from '../cli/errors.js';
-import type { CallOptions, GenerateRequest, ModelBackend } from '../models/backend.js';
 import { buildLeaderboard } from '../results/leaderboard.js';
 import { leaderboardSchema, resultsFileSchema, sampleLineSchema } from '../results/schema.js';
 import { makeTable } from '../results/table.js';
@@ -16,66 +16,6 @@ import { simpleEvaluate } from '../run/evaluate.js';
 import { executeRequests } from './execute.js';
 import { LatencyTimeout } from './latency-cap.js';
 import type { Instance } from './requests.js';
-
-/**
- * Answers each prompt with its last word after the delay the prompt names ("slow" 5 s, else at once),
- * stopping when the call's signal aborts, as a backend that supports cancellation does.
- */
-class ClockedBackend implements ModelBackend {
-  readonly specificationVersion = 'v1';
-  readonly name = 'clocked';
-  readonly capabilities = {
-    loglikelihood: false,
-    loglikelihoodRolling: false,
-    generate: true,
-    tokenScoring: false,
-    generationLogprobs: false,
-    chatTemplate: false,
-    usage: false,
-  };
-  calls: string[][] = [];
-  aborted: string[] = [];
-  inFlight = 0;
-  peak = 0;
-
-  constructor(readonly concurrency?: number) {}
-
-  async generate(requests: GenerateRequest[], _progress?: unknown, options: CallOptions = {}) {
-    this.calls.push(requests.map((request) => request.context));
-    this.inFlight++;
-    this.peak = Math.max(this.peak, this.inFlight);
-    try {
-      return await Promise.all(
-        requests.map(
-          (request) =>
-            new Promise<string>((resolve, reject) => {
-              const delay = request.context.includes('slow') ? 5000 : 0;
-              const timer = setTimeout(() => resolve(` ${request.context.split(' ').at(-1)}`), delay);
-              options.signal?.addEventListener('abort', () => {
-                clearTimeout(timer);
-                this.aborted.push(request.context);
-                reject(options.signal?.reason);
-              });
-            }),
-        ),
-      );
-    } finally {
-      this.inFlight--;
-    }
-  }
-
-  async loglikelihood(): Promise<never> {
-    throw new Error('generation only');
-  }
-
-  async loglikelihoodRolling(): Promise<never> {
-    throw new Error('generation only');
-  }
-
-  info() {
-    return { name: 'clocked' };
-  }
-}
 
 const generation = (docId: number, context: string): Instance => ({
   task: 't',
@@ -92,7 +32,7 @@ const generation = (docId: number, context: string): Instance => ({
 
 describe('executeRequests with a latency cap', () => {
   it('sends each request alone, aborts the one over the cap and marks it timed out', async () => {
-    const backend = new ClockedBackend(2);
+    const backend = new ClockedBackend({ concurrency: 2, slowMs: 5000 });
     const instances = [
       generation(0, 'say one'),
       generation(1, 'say slow'),
@@ -117,7 +57,7 @@ describe('executeRequests with a latency cap', () => {
   });
 
   it('times each request alone: the timed-out one costs the cap, answers in flight beside it do not', async () => {
-    const backend = new ClockedBackend(2);
+    const backend = new ClockedBackend({ concurrency: 2, slowMs: 5000 });
     // The slow request is the longest, so it is sent first, with quick ones finishing around it.
     const instances = [
       generation(0, 'say slow, and then a much longer prompt'),
@@ -139,7 +79,7 @@ describe('executeRequests with a latency cap', () => {
   });
 
   it('without a cap, keeps one call for every request (the backend batches)', async () => {
-    const backend = new ClockedBackend();
+    const backend = new ClockedBackend({ slowMs: 5000 });
     const instances = [generation(0, 'say one'), generation(1, 'say two')];
     await executeRequests(backend, instances);
     expect(backend.calls).toEqual([['say one', 'say two']]);
@@ -160,7 +100,11 @@ describe('a run with --max_latency_s', () => {
         '',
       ].join('\n'),
     );
-    const output = await simpleEvaluate({ model: new ClockedBackend(), tasks: [task], maxLatencyS: 0.2 });
+    const output = await simpleEvaluate({
+      model: new ClockedBackend({ slowMs: 5000 }),
+      tasks: [task],
+      maxLatencyS: 0.2,
+    });
     const entry = output.results.results.echo;
     // Over the 3 docs answered in time: 2 right, 1 wrong. Before, the slow doc had to be waited for.
     expect(entry['exact_match,none']).toBeCloseTo(2 / 3, 15);
@@ -206,18 +150,24 @@ describe('a run with --max_latency_s', () => {
     const directory = await mkdtemp(path.join(os.tmpdir(), 'assay-latency-'));
     const task = path.join(directory, 'quick.jsonl');
     await writeFile(task, '{"id": 0, "prompt": "say one", "targets": ["one"], "metric": "exact_match"}\n');
-    const capped = await simpleEvaluate({ model: new ClockedBackend(), tasks: [task], maxLatencyS: 5 });
+    const capped = await simpleEvaluate({
+      model: new ClockedBackend({ slowMs: 5000 }),
+      tasks: [task],
+      maxLatencyS: 5,
+    });
     expect(capped.results.results.quick).toMatchObject({ timeouts: 0, 'exact_match,none': 1 });
     expect(capped.results.results.quick).not.toHaveProperty('partial');
     expect(capped.results.partial).toBe(false);
-    const uncapped = await simpleEvaluate({ model: new ClockedBackend(), tasks: [task] });
+    const uncapped = await simpleEvaluate({ model: new ClockedBackend({ slowMs: 5000 }), tasks: [task] });
     expect(uncapped.results.results.quick).not.toHaveProperty('timeouts');
     expect(uncapped.results).not.toHaveProperty('timeouts');
     // The library names the option field (`maxLatencyS`); the CLI shows the flag, as here.
     await expect(
-      simpleEvaluate({ model: new ClockedBackend(), tasks: [task], maxLatencyS: 0 }).catch((error: Error) => {
-        throw new Error(withFlagNames(error.message));
-      }),
+      simpleEvaluate({ model: new ClockedBackend({ slowMs: 5000 }), tasks: [task], maxLatencyS: 0 }).catch(
+        (error: Error) => {
+          throw new Error(withFlagNames(error.message));
+        },
+      ),
     ).rejects.toThrow('--max_latency_s must be a positive number of seconds, got 0');
   });
 });

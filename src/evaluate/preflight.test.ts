@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { writeIn } from '../../test/support/helpers.js';
 import { AssayError } from '../errors.js';
 import type { GenerateRequest, LoglikelihoodRequest, RollingRequest } from '../models/backend.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
@@ -36,12 +37,7 @@ beforeEach(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'assay-preflight-'));
 });
 
-async function write(name: string, content: string | Buffer): Promise<string> {
-  const file = path.join(dir, name);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, content);
-  return file;
-}
+const write = (name: string, content: string | Buffer) => writeIn(dir, name, content);
 
 const jsonl = (rows: unknown[]) => rows.map((row) => `${JSON.stringify(row)}\n`).join('');
 

@@ -2,19 +2,15 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testInterpreters } from '../../test/fixtures/python/interpreters.js';
-import { requireComponent } from '../../test/require-component.js';
+import { writeIn } from '../../test/support/helpers.js';
+import { testInterpreters } from '../../test/support/python-interpreters.js';
+import { requireComponent } from '../../test/support/require-component.js';
 import { clearYamlCache } from '../tasks/yaml-loader.js';
 import { type ValidationRecord, validateTasks } from './validate.js';
 
 let dir: string;
 
-async function write(name: string, text: string): Promise<string> {
-  const file = path.join(dir, name);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, text);
-  return file;
-}
+const write = (name: string, text: string) => writeIn(dir, name, text);
 
 const data = 'dataset_path: json\ndataset_kwargs:\n  data_files:\n    test: data.jsonl\ntest_split: test\n';
 

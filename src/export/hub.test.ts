@@ -1,16 +1,16 @@
 /**
  * Hub export (lm-eval's --hf_hub_log_args) against the project's loopback Hub with its write endpoints
- * (test/hub/fake-hub-writes.ts), which checks every request. The layout expected is lm-eval's
+ * (test/fakes/hub-writes.ts), which checks every request. The layout expected is lm-eval's
  * (loggers/evaluation_tracker.py); file contents are compared byte for byte with the run folder.
  */
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { STAMP, writeRunFolder } from '../../test/export/run-folder.js';
-import { tempDir } from '../../test/helpers.js';
-import { type FakeHub, startFakeHub } from '../../test/hub/fake-hub.js';
-import { type FakeHubWrites, fakeHubWrites } from '../../test/hub/fake-hub-writes.js';
+import { type FakeHub, startFakeHub } from '../../test/fakes/hub.js';
+import { type FakeHubWrites, fakeHubWrites } from '../../test/fakes/hub-writes.js';
+import { STAMP, writeRunFolder } from '../../test/fixtures/export/run-folder.js';
+import { tempDir } from '../../test/support/helpers.js';
 import { AssayError } from '../errors.js';
 import { exportRun } from './export-run.js';
 import { HUB_REQUEST_TIMEOUT_MS } from './hub-fetch.js';

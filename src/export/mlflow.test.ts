@@ -1,14 +1,14 @@
 /**
  * MLflow export against a loopback tracking server written from MLflow's REST API reference
- * (test/mlflow/fake-mlflow.ts), which checks every request. Expected values are the hand-written
- * numbers of test/export/run-folder.ts.
+ * (test/fakes/mlflow.ts), which checks every request. Expected values are the hand-written
+ * numbers of test/fixtures/export/run-folder.ts.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { STAMP, writeRunFolder } from '../../test/export/run-folder.js';
-import { tempDir } from '../../test/helpers.js';
-import { type FakeMlflow, startFakeMlflow } from '../../test/mlflow/fake-mlflow.js';
+import { type FakeMlflow, startFakeMlflow } from '../../test/fakes/mlflow.js';
+import { STAMP, writeRunFolder } from '../../test/fixtures/export/run-folder.js';
+import { tempDir } from '../../test/support/helpers.js';
 import { AssayError } from '../errors.js';
 import type { RunEvent } from '../events.js';
 import { exportRun } from './export-run.js';

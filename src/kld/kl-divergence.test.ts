@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ControlledEvaluateInputItem, Token } from 'node-llama-cpp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { requireComponent } from '../../test/require-component.js';
+import { requireComponent } from '../../test/support/require-component.js';
 import { AssayError } from '../errors.js';
 import { chunkedWindows } from '../evaluate/perplexity/windows.js';
 import { compareModels } from '../models/gguf/distributions.js';

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { caughtSync } from '../../test/support/caught.js';
 import { AssayError } from '../errors.js';
 import { AGGREGATIONS, getAggregation, getMetric, METRICS } from './registry.js';
-
-function caught(run: () => unknown): AssayError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof AssayError) return error;
-    throw error;
-  }
-  throw new Error('expected an AssayError');
-}
 
 describe('metric registry', () => {
   it('follows lm-eval for direction and default aggregation (ter excepted)', () => {
@@ -55,14 +46,14 @@ describe('metric registry', () => {
   });
 
   it('an unknown metric lists the valid ones and suggests the closest', () => {
-    const error = caught(() => getMetric('exact_mach'));
+    const error = caughtSync(() => getMetric('exact_mach'));
     expect(error.code).toBe('unknown_metric');
     expect(error.message).toMatch(/did you mean exact_match/);
     expect(error.message).toMatch(/valid metrics: acc, acc_norm/);
   });
 
   it('an unknown aggregation lists the valid ones', () => {
-    const error = caught(() => getAggregation('avg'));
+    const error = caughtSync(() => getAggregation('avg'));
     expect(error.code).toBe('unknown_aggregation');
     expect(error.message).toMatch(/valid aggregations: mean, median, perplexity/);
     expect(getAggregation('mean')([1, 2])).toBe(1.5);

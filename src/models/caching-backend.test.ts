@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../test/fixtures/openai-server.js';
+import { startTestServer, type TestServer } from '../../test/fakes/openai-server.js';
 import { MemoryResponseCache } from '../cache/memory-response-cache.js';
 import { runBackendConformance } from '../testing/backend-conformance.js';
 import {

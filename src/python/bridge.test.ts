@@ -4,10 +4,10 @@
  * without any it skips, and fails under CI=true.
  */
 
-import { runBridgeConformance } from '../../test/fixtures/python/bridge.conformance.js';
-import { runBridgeFailureConformance } from '../../test/fixtures/python/bridge-failures.conformance.js';
-import { testInterpreters } from '../../test/fixtures/python/interpreters.js';
-import { requireComponent } from '../../test/require-component.js';
+import { runBridgeConformance } from '../../test/conformance/python-bridge.js';
+import { runBridgeFailureConformance } from '../../test/conformance/python-bridge-failures.js';
+import { testInterpreters } from '../../test/support/python-interpreters.js';
+import { requireComponent } from '../../test/support/require-component.js';
 
 const interpreters = testInterpreters();
 requireComponent('python3', interpreters.length > 0);

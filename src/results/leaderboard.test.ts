@@ -10,6 +10,7 @@ import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GenerateRequest, ModelBackend, ProgressSink } from '../models/backend.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
+import { scriptedBackend } from '../models/scripted/scripted-backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 import { buildLeaderboard } from './leaderboard.js';
 import { readSampleLog } from './read-samples.js';
@@ -161,29 +162,12 @@ describe('leaderboard_<time>.json', () => {
       'Colour of the sky?': 'green',
       'Summarise: the cat sat on the mat.': 'the cat sat',
     };
-    const scripted: ModelBackend = {
-      specificationVersion: 'v1',
-      name: 'scripted',
-      capabilities: {
-        loglikelihood: false,
-        loglikelihoodRolling: false,
-        generate: true,
-        tokenScoring: false,
-        generationLogprobs: false,
-        chatTemplate: false,
-        usage: false,
+    const scripted = scriptedBackend({
+      generate: (request) => {
+        const key = Object.keys(answers).find((prompt) => request.context.includes(prompt));
+        return key ? answers[key] : '';
       },
-      loglikelihood: async () => [],
-      loglikelihoodRolling: async () => [],
-      async generate(requests, progress) {
-        progress?.(requests.length);
-        return requests.map((request) => {
-          const key = Object.keys(answers).find((prompt) => request.context.includes(prompt));
-          return key ? answers[key] : '';
-        });
-      },
-      info: () => ({ name: 'scripted' }),
-    };
+    });
     const directory = workDir();
     const mixed = jsonlTask(directory, 'mixed', [
       { id: 'a', prompt: 'Add 2 and 2.', targets: ['4'], metric: 'exact_match' },

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireComponent } from '../../test/require-component.js';
+import { requireComponent } from '../../test/support/require-component.js';
 import { probeSandbox } from './bubblewrap.js';
 import { runCodeRequest } from './code-score.js';
 import { passAtKRequest } from './code-score-request.js';

@@ -8,8 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { requireComponent } from '../../test/require-component.js';
-import type { GenerateRequest, ModelBackend } from '../models/backend.js';
+import { requireComponent } from '../../test/support/require-component.js';
+import type { ModelBackend } from '../models/backend.js';
+import { scriptedBackend } from '../models/scripted/scripted-backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 import { probeSandbox } from './bubblewrap.js';
 import { extractCode, ioProgram, judgeIoAnswers, scoreIoTests } from './io-tests.js';
@@ -28,23 +29,11 @@ const example = path.resolve(
 const LIMITS = { timeoutMs: 2000, cpuSeconds: 2 };
 
 function backendFor(answers: (prompt: string) => string): ModelBackend {
-  return {
-    specificationVersion: 'v1',
+  return scriptedBackend({
     name: 'fixture',
-    capabilities: {
-      loglikelihood: false,
-      loglikelihoodRolling: false,
-      generate: true,
-      tokenScoring: false,
-      generationLogprobs: false,
-      chatTemplate: false,
-      usage: false,
-    },
-    loglikelihood: async () => [],
-    loglikelihoodRolling: async () => [],
-    generate: async (requests: GenerateRequest[]) => requests.map((request) => answers(request.context)),
-    info: () => ({ name: 'fixture', revision: 'fixture', numericFormat: 'none' }),
-  };
+    info: { name: 'fixture', revision: 'fixture', numericFormat: 'none' },
+    generate: (request) => answers(request.context),
+  });
 }
 
 describe('extractCode', () => {

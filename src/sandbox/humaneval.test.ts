@@ -8,8 +8,9 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { requireComponent } from '../../test/require-component.js';
-import type { GenerateRequest, ModelBackend } from '../models/backend.js';
+import { requireComponent } from '../../test/support/require-component.js';
+import type { ModelBackend } from '../models/backend.js';
+import { scriptedBackend } from '../models/scripted/scripted-backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 import { builtinTasksDir } from '../tasks/index.js';
 import { probeSandbox } from './bubblewrap.js';
@@ -60,29 +61,16 @@ const PROBLEMS: Problem[] = [
 
 /** Answers each prompt with its completions, one per sampled repeat (the repeat's seed offset picks it). */
 function fixtureBackend(completions: Map<string, string[]>): ModelBackend {
-  return {
-    specificationVersion: 'v1',
+  return scriptedBackend({
     name: 'fixture',
-    capabilities: {
-      loglikelihood: false,
-      loglikelihoodRolling: false,
-      generate: true,
-      tokenScoring: false,
-      generationLogprobs: false,
-      chatTemplate: false,
-      usage: false,
+    info: { name: 'fixture', revision: 'fixture', numericFormat: 'none' },
+    generate: (request) => {
+      const answers = completions.get(request.context);
+      if (!answers) throw new Error(`no fixture completion for prompt ${JSON.stringify(request.context)}`);
+      const seed = typeof request.extra.seed === 'number' ? request.extra.seed : 0;
+      return answers[seed % answers.length];
     },
-    loglikelihood: async () => [],
-    loglikelihoodRolling: async () => [],
-    generate: async (requests: GenerateRequest[]) =>
-      requests.map((request) => {
-        const answers = completions.get(request.context);
-        if (!answers) throw new Error(`no fixture completion for prompt ${JSON.stringify(request.context)}`);
-        const seed = typeof request.extra.seed === 'number' ? request.extra.seed : 0;
-        return answers[seed % answers.length];
-      }),
-    info: () => ({ name: 'fixture', revision: 'fixture', numericFormat: 'none' }),
-  };
+  });
 }
 
 async function humanevalTask(repeats: number, sampled: boolean): Promise<string> {
@@ -159,20 +147,23 @@ describeSandbox('humaneval in the sandbox', () => {
 
   it('gives the exact unbiased pass@1 and pass@10 for a mix, with per-sample outcomes', async () => {
     const n = 12;
-    // Correct samples per problem, and what the wrong ones do: a wrong answer, an exception, a hang. The
-    // hang sleeps rather than spins: the timeout is on the wall clock either way, and eleven busy loops of
-    // 1.5 s each would burn 16 CPU s (adversarial.test.ts stops a spinning loop).
+    // Correct samples per problem, and what the wrong ones do: a wrong answer or an exception, and the last
+    // sample of each problem that has wrong ones a hang. The hang sleeps rather than spins: the timeout is
+    // on the wall clock either way, and a busy loop would burn its 1.5 s of CPU (adversarial.test.ts stops
+    // a spinning loop). One hang per problem, not every third sample: each holds one of the sandbox's
+    // slots (one per core) for the whole timeout, and the outcome is the same for one as for four.
     const correct = [12, 3, 0, 1];
-    const wrong = [
-      '    return 0\n',
-      '    raise ValueError("no idea")\n',
-      '    import time\n    while True:\n        time.sleep(1)\n',
-    ];
+    const wrong = ['    return 0\n', '    raise ValueError("no idea")\n'];
+    const hang = '    import time\n    while True:\n        time.sleep(1)\n';
     const completions = new Map(
       PROBLEMS.map((problem, index) => [
         problem.prompt,
         Array.from({ length: n }, (_, sample) =>
-          sample < correct[index] ? problem.canonical_solution : wrong[sample % wrong.length],
+          sample < correct[index]
+            ? problem.canonical_solution
+            : sample === n - 1
+              ? hang
+              : wrong[sample % wrong.length],
         ),
       ]),
     );

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { requireComponent } from '../../test/require-component.js';
+import { requireComponent } from '../../test/support/require-component.js';
 import { interpreterArgs, probeSandbox } from './bubblewrap.js';
 import { memoryPlan } from './memory.js';
 import { SANDBOX_PYTHON, type SandboxPython, sandboxPython, sandboxPythonPath } from './python-sources.js';

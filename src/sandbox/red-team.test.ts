@@ -13,7 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireComponent } from '../../test/require-component.js';
+import { requireComponent } from '../../test/support/require-component.js';
 import type { GenerateRequest, ModelBackend } from '../models/backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 import { builtinTasksDir } from '../tasks/index.js';
@@ -922,6 +922,11 @@ const CODE_EXEC_CASES: CodeExecCase[] = [
   },
 ];
 
+/**
+ * Answers each prompt with its program, whole. Not assay/backend's scriptedBackend: that one cuts what it
+ * generates at the request's stop strings as a model's backend does, and the hostile programs here hold
+ * the tasks' stops (a second `\ndef`), which must reach the sandbox.
+ */
 function fixtureBackend(answers: Map<string, string>): ModelBackend {
   return {
     specificationVersion: 'v1',

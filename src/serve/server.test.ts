@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { greedyContinuation } from '../../test/fixtures/greedy-text.js';
+import { greedyContinuation } from '../../test/support/greedy-text.js';
 import type { GenerateRequest, LoglikelihoodRequest, ModelBackend } from '../models/backend.js';
 import type { TokenGeneration } from '../models/gguf/engine.js';
 import { GgufBackend } from '../models/gguf/gguf-backend.js';

@@ -8,12 +8,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { greedyContinuation } from '../../test/fixtures/greedy-text.js';
 import {
   CHATML_TEMPLATE,
   sentencePieceLlamaGguf,
   sentencePieceVocab,
 } from '../../test/fixtures/sentencepiece-gguf.js';
+import { greedyContinuation } from '../../test/support/greedy-text.js';
 import type { LoglikelihoodRequest } from '../models/backend.js';
 import { GgufBackend } from '../models/gguf/gguf-backend.js';
 import { SPM_SPACE } from '../models/gguf/llama-model.js';

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { requireComponent, sharedFile } from '../../test/require-component.js';
+import { requireComponent, sharedFile } from '../../test/support/require-component.js';
 import type { Alternative } from './alternative.js';
 import { binomialTest } from './binomial-test.js';
 import { bcaAcceleration, bcaAdjustedPercentiles } from './bootstrap-interval.js';

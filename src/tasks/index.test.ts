@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { writeIn } from '../../test/support/helpers.js';
 import type { AssayError } from '../errors.js';
 import { buildTaskIndex } from './index.js';
 import { listTasks } from './list.js';
@@ -15,12 +16,7 @@ beforeEach(async () => {
   clearYamlCache();
 });
 
-async function write(name: string, text: string): Promise<string> {
-  const file = path.join(dir, name);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, text);
-  return file;
-}
+const write = (name: string, text: string) => writeIn(dir, name, text);
 
 describe('buildTaskIndex', () => {
   it('finds YAML tasks, groups, tags, JSONL tasks and *.task.ts modules, and skips templates and data', async () => {

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { requireComponent } from '../../test/require-component.js';
+import { requireComponent } from '../../test/support/require-component.js';
 import { expandIncludePath } from './lm-eval-tree.js';
 
 const hasPython = requireComponent('python3', spawnSync('python3', ['-c', '0']).status === 0);

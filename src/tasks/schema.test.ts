@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { caught } from '../../test/support/caught.js';
 import { AssayError, type ErrorLocation } from '../errors.js';
 import { applyGenerationDefaults, type Locate, parseGroupConfig, parseTaskConfig } from './schema.js';
 
@@ -12,15 +13,6 @@ function recorder(): { locate: Locate; asked: Array<readonly (string | number)[]
       return { file: 'task.yaml', line: 7, column: 1 };
     },
   };
-}
-
-async function caught(promise: Promise<unknown>): Promise<AssayError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(AssayError);
-  return error as AssayError;
 }
 
 describe('parseTaskConfig', () => {

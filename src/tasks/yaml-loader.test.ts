@@ -2,6 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { caught } from '../../test/support/caught.js';
+import { writeIn } from '../../test/support/helpers.js';
 import { AssayError } from '../errors.js';
 import { clearYamlCache, DeferredFunction, loadYaml, locateKey } from './yaml-loader.js';
 
@@ -11,20 +13,7 @@ beforeEach(async () => {
   clearYamlCache();
 });
 
-async function write(name: string, text: string): Promise<string> {
-  const file = path.join(dir, name);
-  await writeFile(file, text);
-  return file;
-}
-
-async function caught(promise: Promise<unknown>): Promise<AssayError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(AssayError);
-  return error as AssayError;
-}
+const write = (name: string, text: string) => writeIn(dir, name, text);
 
 describe('loadYaml', () => {
   it('merges include chains: included keys first, later includes over earlier, local keys last', async () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findOne, readJson, readJsonl, repoRoot, runCli, tempDir } from '../../test/helpers.js';
+import { runCliInProcess } from '../../test/support/cli-in-process.js';
+import { findOne, readJson, readJsonl, repoRoot, tempDir } from '../../test/support/helpers.js';
 import {
   copyRun,
   discordant,
@@ -9,7 +10,7 @@ import {
   perfect,
   type ResultsJson,
   withoutSamples,
-} from '../../test/viewer-runs.js';
+} from '../../test/support/viewer-runs.js';
 import { evaluate } from '../index.js';
 import type { TaskStar } from './api.js';
 import { taskStars } from './best-runs.js';
@@ -73,7 +74,15 @@ describe('the ★ of a task column (significantly better than every other full r
       seed1: { from: seed(1) },
     });
     expect(named).toEqual({ run: null, entrants: 4, beaten: [] });
-    const tie = runCli(['compare', path.join(lastRoot, 'a'), path.join(lastRoot, 'b'), '--format', 'json']);
+    // assay compare through the CLI's main() in this process (test/cli-in-process.ts); its real CLI runs
+    // are in test/compare.e2e.test.ts.
+    const tie = await runCliInProcess([
+      'compare',
+      path.join(lastRoot, 'a'),
+      path.join(lastRoot, 'b'),
+      '--format',
+      'json',
+    ]);
     expect(tie.status, tie.stderr).toBe(0);
     expect(JSON.parse(tie.stdout).tasks[0].outcome).toBe('no detectable difference');
     expect(star.note).toBe('no ★: 3 full runs share the best score, 1');
@@ -133,7 +142,7 @@ describe('the ★ of a task column (significantly better than every other full r
     expect(star.note).toMatch(/^★: significantly better than each of the 2 other full runs/);
     // The CLI says the same of each pair (house rule 16: one computation for both views).
     for (const other of ['seed1', 'seed2']) {
-      const result = runCli([
+      const result = await runCliInProcess([
         'compare',
         path.join(lastRoot, other),
         path.join(lastRoot, 'perfect'),

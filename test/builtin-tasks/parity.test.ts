@@ -13,8 +13,8 @@ import { DummyBackend } from '../../src/models/dummy/dummy-backend.js';
 import { docToTarget } from '../../src/prompts/doc-to.js';
 import { resolveTasks } from '../../src/tasks/manager.js';
 import { type LoadedTask, leafTasks } from '../../src/tasks/task.js';
-import { tempDir } from '../helpers.js';
-import { conversionBranchDataset, type FakeHub, startFakeHub } from '../hub/fake-hub.js';
+import { conversionBranchDataset, type FakeHub, startFakeHub } from '../fakes/hub.js';
+import { tempDir } from '../support/helpers.js';
 import { type ExpectedRequest, LM_EVAL_EXPECTED } from './lm-eval-expected.js';
 
 type Fixtures = Record<string, Record<string, Record<string, Record<string, unknown>[]>>>;

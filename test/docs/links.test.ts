@@ -5,7 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot, tempDir } from '../helpers.js';
+import { repoRoot, tempDir } from '../support/helpers.js';
 import { brokenLinks, headingAnchors, linksOf } from './markdown-links.js';
 
 describe('the link check', () => {

@@ -11,8 +11,8 @@ import path from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { resolveTasks } from '../../src/tasks/manager.js';
-import { runCliInProcess } from '../cli-in-process.js';
-import { findOne, readJson, readJsonl, repoRoot, tempDir } from '../helpers.js';
+import { runCliInProcess } from '../support/cli-in-process.js';
+import { findOne, readJson, readJsonl, repoRoot, tempDir } from '../support/helpers.js';
 
 const MARK = '<!-- tested by test/docs/readme-recipe.test.ts: this block runs as written -->';
 const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');

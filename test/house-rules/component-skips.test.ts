@@ -88,13 +88,13 @@ describe('the component-skip rule', () => {
       'test/a.test.ts:1 skipIf(!found): a skip on a condition requireComponent did not give, so it skips ' +
         'silently under CI=true too; probe the component, pass the answer to requireComponent (const present = ' +
         "requireComponent('python3', found)) and skip on what it returns (describe.skipIf(!present)); a " +
-        'component it does not list yet is a new entry of COMPONENTS in test/require-component.ts, saying where ' +
+        'component it does not list yet is a new entry of COMPONENTS in test/support/require-component.ts, saying where ' +
         'it comes from and whether CI has it.',
     );
   });
 
-  it('lets test/require-component.ts read CI, and ignores comments and strings', () => {
-    expect(problems("if (process.env.CI === 'true') {}", 'test/require-component.ts')).toEqual([]);
+  it('lets test/support/require-component.ts read CI, and ignores comments and strings', () => {
+    expect(problems("if (process.env.CI === 'true') {}", 'test/support/require-component.ts')).toEqual([]);
     expect(problems("// describe.skip, process.env.CI\nconst text = 'use it.skip(…) never';")).toEqual([]);
   });
 });

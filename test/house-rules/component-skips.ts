@@ -1,5 +1,5 @@
 /**
- * The rule that every test skips on a missing component through test/require-component.ts, which fails
+ * The rule that every test skips on a missing component through test/support/require-component.ts, which fails
  * under CI=true where CI should have had it. A grep of the test files and the helpers under test/ they
  * import (comments and program text blanked, test-sources.ts) that refuses the other ways a test has
  * skipped here:
@@ -12,7 +12,7 @@
  */
 import { lineOf, type SourceFile, type TestSource } from './test-sources.js';
 
-const RULE_FILE = 'test/require-component.ts';
+const RULE_FILE = 'test/support/require-component.ts';
 const HOW =
   "probe the component, pass the answer to requireComponent (const present = requireComponent('python3', " +
   'found)) and skip on what it returns (describe.skipIf(!present)); a component it does not list yet is a ' +

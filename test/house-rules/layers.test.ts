@@ -18,7 +18,7 @@ import {
   renderLayers,
   withLayerSection,
 } from '../../scripts/check-layers.mjs';
-import { repoRoot } from '../helpers.js';
+import { repoRoot } from '../support/helpers.js';
 
 const small = parseTable({
   everywhere: ['errors.ts'],

@@ -1,5 +1,5 @@
 /**
- * The Hub client against a loopback server with the Hub's URL layout (test/hub/fake-hub.ts), serving
+ * The Hub client against a loopback server with the Hub's URL layout (test/fakes/hub.ts), serving
  * parquet files written here in SNAPPY, GZIP and ZSTD. Nothing is mocked: real HTTP, real files.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -8,9 +8,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parquetMetadata } from 'hyparquet';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { repoRoot, tempDir } from '../../../test/helpers.js';
-import { type FakeHub, sha256Of, startFakeHub } from '../../../test/hub/fake-hub.js';
-import { writeParquet, zstdCompress } from '../../../test/hub/parquet.js';
+import { type FakeHub, sha256Of, startFakeHub } from '../../../test/fakes/hub.js';
+import { repoRoot, tempDir } from '../../../test/support/helpers.js';
+import { writeParquet, zstdCompress } from '../../../test/support/parquet.js';
 import { AssayError } from '../../errors.js';
 import { type RunEvent, withListener } from '../../events.js';
 import { readDataFile } from '../readers.js';
@@ -387,7 +387,7 @@ describe('several processes on one cache', () => {
         [
           '--import',
           tsx,
-          path.join(repoRoot, 'test', 'hub', 'fetch-split.ts'),
+          path.join(repoRoot, 'test', 'support', 'fetch-split.ts'),
           'org/quiz',
           'anatomy',
           'test',

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ControlledEvaluateInputItem, LlamaModel, Token as LlamaToken } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireComponent, sharedFile } from '../../../test/require-component.js';
+import { requireComponent, sharedFile } from '../../../test/support/require-component.js';
 import type { TokenWindow } from '../../models/backend.js';
 import { DummyBackend } from '../../models/dummy/dummy-backend.js';
 import { DEMO_CORPUS } from '../../models/gguf/demo-corpus.js';

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../test/fixtures/openai-server.js';
+import { startTestServer, type TestServer } from '../../../test/fakes/openai-server.js';
 import { GgufBackend } from '../../models/gguf/gguf-backend.js';
 import { randomLlamaGguf } from '../../models/gguf/llama-model.js';
 import { writeGguf } from '../../models/gguf/writer.js';

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { requireComponent } from '../../../test/require-component.js';
+import { requireComponent } from '../../../test/support/require-component.js';
 import type { ChatMessage } from '../spec/requests.js';
 import { renderChatTemplate, TemplateRaised } from './render.js';
 

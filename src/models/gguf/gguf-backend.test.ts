@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ControlledEvaluateInputItem, LlamaModel, Token as LlamaToken } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireComponent, sharedFile } from '../../../test/require-component.js';
+import { requireComponent, sharedFile } from '../../../test/support/require-component.js';
 import { runBackendConformance } from '../../testing/backend-conformance.js';
 import type { GenerateRequest, LoglikelihoodRequest } from '../backend.js';
 import { fileSha256, GgufBackend } from './gguf-backend.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { requireComponent, sharedFile } from '../../../test/require-component.js';
+import { requireComponent, sharedFile } from '../../../test/support/require-component.js';
 import type { LoglikelihoodRequest } from '../backend.js';
 import { GgufBackend } from './gguf-backend.js';
 import { randomLlamaGguf, seededRandom } from './llama-model.js';

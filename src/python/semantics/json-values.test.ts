@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { requireComponent } from '../../../test/require-component.js';
+import { requireComponent } from '../../../test/support/require-component.js';
 import { findExecutable } from '../../sandbox/bubblewrap.js';
 import { pythonJson, pythonSame } from './json-values.js';
 

@@ -7,53 +7,11 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CallOptions, GenerateRequest, ModelBackend } from '../../models/backend.js';
+import { ClockedBackend } from '../../../test/fakes/clocked-backend.js';
 import { readSampleLog } from '../../results/read-samples.js';
 import { leaderboardSchema, resultsFileSchema } from '../../results/schema.js';
 import { simpleEvaluate } from '../../run/evaluate.js';
 import { mergeShards } from './merge-shards.js';
-
-/** Answers with the prompt's last word at once, or never for a prompt containing "slow" (until aborted). */
-class ClockedBackend implements ModelBackend {
-  readonly specificationVersion = 'v1';
-  readonly name = 'clocked';
-  readonly capabilities = {
-    loglikelihood: false,
-    loglikelihoodRolling: false,
-    generate: true,
-    tokenScoring: false,
-    generationLogprobs: false,
-    chatTemplate: false,
-    usage: false,
-  };
-
-  async generate(requests: GenerateRequest[], _progress?: unknown, options: CallOptions = {}) {
-    return Promise.all(
-      requests.map(
-        (request) =>
-          new Promise<string>((resolve, reject) => {
-            if (!request.context.includes('slow')) {
-              resolve(` ${request.context.split(' ').at(-1)}`);
-              return;
-            }
-            options.signal?.addEventListener('abort', () => reject(options.signal?.reason));
-          }),
-      ),
-    );
-  }
-
-  async loglikelihood(): Promise<never> {
-    throw new Error('generation only');
-  }
-
-  async loglikelihoodRolling(): Promise<never> {
-    throw new Error('generation only');
-  }
-
-  info() {
-    return { name: 'clocked' };
-  }
-}
 
 describe('assay merge of runs under --max_latency_s', () => {
   it('keeps the timeouts: per task, the block, partial, the timed-out lines and the leaderboard counts', async () => {

@@ -1,0 +1,44 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function tempDir(prefix = 'assay-test-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Writes `name` (a path relative to `dir`, its folders created) and returns the file's path. */
+export async function writeIn(dir: string, name: string, content: string | Buffer): Promise<string> {
+  const file = path.join(dir, name);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+  return file;
+}
+
+export function findOne(directory: string, pattern: RegExp): string {
+  const matches = readdirSync(directory).filter((name) => pattern.test(name));
+  if (matches.length !== 1)
+    throw new Error(`expected one file matching ${pattern} in ${directory}, found ${matches.join(', ')}`);
+  return path.join(directory, matches[0]);
+}
+
+export function readJson<T = Record<string, unknown>>(file: string): T {
+  return JSON.parse(readFileSync(file, 'utf8')) as T;
+}
+
+export function readJsonl<T = Record<string, unknown>>(file: string): T[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as T);
+}
+
+export function sampleStderr(values: number[]): number {
+  const n = values.length;
+  const mean = values.reduce((a, b) => a + b, 0) / n;
+  const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
+  return Math.sqrt(variance) / Math.sqrt(n);
+}
