@@ -15,7 +15,7 @@ import {
   type RepeatsSummary,
   repeatsSummary,
 } from './metric-stats.js';
-import { metricName } from './plan.js';
+import { metricName, type TaskPlan } from './plan.js';
 import type { ResolvedRunOptions } from './run-options.js';
 import type { ScoredDoc, ScoredTask } from './score.js';
 import {
@@ -66,6 +66,25 @@ export interface GroupResult {
   metrics: MetricResult[];
   /** metric,filter → samples behind the group value. */
   sampleCount: Record<string, number>;
+}
+
+/**
+ * What aggregation needs of a task besides its scored docs: the task (its config and TypeScript scoring
+ * functions), the metrics asked for and how many docs were selected. No plan, no requests, no responses:
+ * a run and a merge of sample logs hand over the same values.
+ */
+export interface AggregationSpec {
+  task: LoadedTask;
+  metricList: MetricConfig[];
+  /** Docs selected for the task (results `sample_len`). */
+  sampleLen: number;
+}
+
+/** The scored docs of one task: per filter, in selection order (score.ts's ScoredTask without its plan). */
+export type ScoredDocs = Pick<ScoredTask, 'filters' | 'byFilter'>;
+
+export function aggregationSpec(plan: Pick<TaskPlan, 'task' | 'metricList' | 'docs'>): AggregationSpec {
+  return { task: plan.task, metricList: plan.metricList, sampleLen: plan.docs.length };
 }
 
 export type AggregateOptions = Pick<ResolvedRunOptions, 'bootstrapIters' | 'predictOnly'>;
@@ -186,9 +205,9 @@ async function pythonAggregate(
  * aggregates each key with the entry's aggregation (ConfigurableTask.process_results). Keys another
  * entry names are that entry's.
  */
-function reportedKeys(plan: ScoredTask['plan'], entry: MetricConfig, docs: ScoredDoc[]): string[] {
+function reportedKeys(spec: AggregationSpec, entry: MetricConfig, docs: ScoredDoc[]): string[] {
   const name = metricName(entry);
-  const { config } = plan.task;
+  const { config } = spec.task;
   if (
     !isPythonRef(entry.metric) ||
     config.process_results !== undefined ||
@@ -197,7 +216,7 @@ function reportedKeys(plan: ScoredTask['plan'], entry: MetricConfig, docs: Score
   ) {
     return [name];
   }
-  const claimed = new Set(plan.metricList.map(metricName));
+  const claimed = new Set(spec.metricList.map(metricName));
   const keys = new Set<string>();
   for (const doc of docs) for (const key of Object.keys(doc.metrics)) if (!claimed.has(key)) keys.add(key);
   return keys.size ? [...keys] : [name];
@@ -229,14 +248,13 @@ function checkFinite(
 
 /** One metric of one filter: its value, lm-eval's stderr, assay's interval and statistics. */
 async function aggregateMetric(
-  scored: ScoredTask,
+  task: LoadedTask,
   entry: MetricConfig,
   name: string,
   filter: string,
   ok: ScoredDoc[],
   options: AggregateOptions,
 ): Promise<MetricResult | undefined> {
-  const { task } = scored.plan;
   const items = ok.map((doc) => plainValue(doc.metrics[name])).filter((item) => item !== undefined);
   if (items.length === 0) return undefined;
   const higherIsBetter = resolveHigherIsBetter(task, entry);
@@ -295,9 +313,8 @@ async function aggregateMetric(
   if (aggregation.name === 'mean') {
     const contributing = ok.filter((doc) => doc.metrics[name] !== undefined);
     const clusterBy = task.config.cluster_by;
-    if (clusterBy)
-      result.clustered = clusteredSummary(scored.plan, clusterBy, contributing, items.map(Number));
-    result.repeats = repeatsSummary(scored.plan, filter, name, contributing);
+    if (clusterBy) result.clustered = clusteredSummary(task.name, clusterBy, contributing, items.map(Number));
+    result.repeats = repeatsSummary(task.config.repeats ?? 1, name, contributing);
   }
   return result;
 }
@@ -307,8 +324,13 @@ function finite(value: number, context: Parameters<typeof checkFinite>[1]): numb
   return value;
 }
 
-export async function aggregateTask(scored: ScoredTask, options: AggregateOptions): Promise<TaskResult> {
-  const { task } = scored.plan;
+/** One task's metrics from its scored docs: values, lm-eval's stderrs, assay's intervals and statistics. */
+export async function aggregateTask(
+  scored: ScoredDocs,
+  spec: AggregationSpec,
+  options: AggregateOptions,
+): Promise<TaskResult> {
+  const { task } = spec;
   const metrics: MetricResult[] = [];
   let errored = 0;
   let timedOut = 0;
@@ -329,9 +351,9 @@ export async function aggregateTask(scored: ScoredTask, options: AggregateOption
       });
       continue;
     }
-    for (const entry of scored.plan.metricList) {
-      for (const name of reportedKeys(scored.plan, entry, ok)) {
-        const result = await aggregateMetric(scored, entry, name, filter, ok, options);
+    for (const entry of spec.metricList) {
+      for (const name of reportedKeys(spec, entry, ok)) {
+        const result = await aggregateMetric(task, entry, name, filter, ok, options);
         if (result) metrics.push(result);
       }
     }
@@ -339,7 +361,7 @@ export async function aggregateTask(scored: ScoredTask, options: AggregateOption
   return {
     name: task.name,
     alias: task.config.task_alias ?? task.name,
-    sampleLen: scored.plan.docs.length,
+    sampleLen: spec.sampleLen,
     metrics,
     erroredSamples: errored,
     timedOutSamples: timedOut,

@@ -1,8 +1,9 @@
 /**
  * The async scoring stage for metrics that run code. Sync scoring (score.ts) leaves a CodeScoreRequest
  * where such a metric's value goes; this stage runs every request's programs through the sandbox pool
- * at once (the pool bounds concurrency), then replaces each request with its numbers and records the
- * per-program outcomes on the doc for the sample log. Aggregation runs after, on plain numbers.
+ * at once (the pool bounds concurrency) and returns the scored task anew: each doc that held requests is
+ * a new doc with the requests' numbers in their place and the per-program outcomes for the sample log.
+ * The docs it was given are left as they were. Aggregation runs after, on plain numbers.
  */
 import { AssayError } from '../errors.js';
 import { type RunListener, startOperation } from '../events.js';
@@ -17,7 +18,7 @@ import type { ScoredDoc, ScoredTask } from './score.js';
 export type ExecutedDoc = ScoredDoc & { execution?: CodeOutcome[] };
 
 interface Pending {
-  doc: ExecutedDoc;
+  doc: ScoredDoc;
   key: string;
   request: CodeScoreRequest;
 }
@@ -45,14 +46,14 @@ function pendingRequests(scored: ScoredTask): Pending[] {
   return pending;
 }
 
-/** Runs the code of one scored task; returns how many programs ran. */
+/** Runs the code of one scored task: the task with code metrics scored, and how many programs ran. */
 export async function runCodeStage(
   scored: ScoredTask,
   sandbox: CodeSandbox | undefined,
   listener?: RunListener,
-): Promise<number> {
+): Promise<{ scored: ScoredTask; programs: number }> {
   const pending = pendingRequests(scored);
-  if (pending.length === 0) return 0;
+  if (pending.length === 0) return { scored, programs: 0 };
   const task = scored.plan.task.name;
   if (!sandbox) {
     throw new AssayError(
@@ -84,13 +85,20 @@ export async function runCodeStage(
       }),
     ),
   ).finally(() => operation.end());
+  // Per doc, its requests' numbers and outcomes in request order (a doc may hold several code metrics).
+  const executed = new Map<ScoredDoc, ExecutedDoc>();
   pending.forEach((item, index) => {
     const { metrics, outcomes } = results[index];
-    delete item.doc.metrics[item.key];
-    Object.assign(item.doc.metrics, metrics);
-    item.doc.execution = [...(item.doc.execution ?? []), ...outcomes];
+    const done = executed.get(item.doc) ?? { ...item.doc, metrics: { ...item.doc.metrics } };
+    delete done.metrics[item.key];
+    Object.assign(done.metrics, metrics);
+    done.execution = [...(done.execution ?? []), ...outcomes];
+    executed.set(item.doc, done);
   });
-  return programs;
+  const byFilter = new Map(
+    [...scored.byFilter].map(([filter, docs]) => [filter, docs.map((doc) => executed.get(doc) ?? doc)]),
+  );
+  return { scored: { ...scored, byFilter }, programs };
 }
 
 /** The run's options (run-options.ts) that say whether and how model-written code runs. */

@@ -4,11 +4,9 @@
  * Both apply to mean aggregations only: they decompose the variance of a mean of per-doc scores.
  */
 import { AssayError } from '../errors.js';
-import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/registry.js';
 import { clusteredStandardError } from '../stats/clustered-stderr.js';
 import { resampledQuestionScores } from '../stats/repeated-samples.js';
-import type { PlannedDoc, TaskPlan } from './plan.js';
-import { processResults, type ScoredDoc } from './score.js';
+import type { ScoredDoc } from './score.js';
 
 export interface ClusteredSummary {
   /** The doc field named by `cluster_by`. */
@@ -42,26 +40,24 @@ export interface RepeatsSummary {
 }
 
 /**
- * The clustered stderr of a mean over `docs`, clustered by `doc[field]`. A doc without the field is a
- * task-file error (exit 2): silently putting it in an "undefined" cluster would merge unrelated items.
+ * The clustered stderr of a mean over `docs`, clustered by each doc's `clusterKey` (scoring took it from
+ * `doc[field]`). A doc without the field is a task-file error (exit 2): silently putting it in an
+ * "undefined" cluster would merge unrelated items.
  */
 export function clusteredSummary(
-  plan: TaskPlan,
+  task: string,
   field: string,
   docs: ScoredDoc[],
   values: number[],
 ): ClusteredSummary | undefined {
   if (values.length < 2) return undefined;
-  const byId = new Map(plan.docs.map((planned) => [planned.docId, planned]));
   const clusters = docs.map((scored) => {
-    const doc = byId.get(scored.docId)?.doc as Record<string, unknown> | undefined;
-    const value = doc?.[field];
-    if (value === undefined || value === null) {
+    if (scored.clusterKey === undefined) {
       throw new AssayError('bad_data', `cluster_by: doc has no field "${field}"`, {
-        location: { task: plan.task.name, docId: scored.docId, field: 'cluster_by' },
+        location: { task, docId: scored.docId, field: 'cluster_by' },
       });
     }
-    return typeof value === 'number' ? value : typeof value === 'string' ? value : JSON.stringify(value);
+    return scored.clusterKey;
   });
   const eq4 = clusteredStandardError(values, clusters);
   // With one cluster the data say nothing about between-cluster variance: both are null, with a note.
@@ -80,42 +76,17 @@ export function clusteredSummary(
 }
 
 /**
- * Scores each of the K repeats of every doc on its own (the filter pipeline sees that one response) and
- * summarizes the within-question variance. Filters that need several responses (majority_vote over K,
- * take_first_k) cannot score a repeat alone; then there is no summary for that filter.
+ * The within-question variance of a metric over docs scored K times, from the per-repeat scores scoring
+ * logged (ScoredDoc.repeatScores). A doc without them for this metric (a value that is not a number, a
+ * filter that needs every response at once: see score.ts repeatScoring) leaves the metric without a
+ * summary.
  */
-export function repeatsSummary(
-  plan: TaskPlan,
-  filter: string,
-  metric: string,
-  docs: ScoredDoc[],
-): RepeatsSummary | undefined {
-  const k = plan.task.config.repeats ?? 1;
+export function repeatsSummary(k: number, metric: string, docs: ScoredDoc[]): RepeatsSummary | undefined {
   if (k < 2) return undefined;
-  const pipelines = plan.task.config.filter_list?.length
-    ? plan.task.config.filter_list.map((config) => buildFilterPipeline(config))
-    : [defaultFilterPipeline()];
-  const pipeline = pipelines.find((candidate) => candidate.name === filter);
-  if (!pipeline) return undefined;
-  const byId = new Map(plan.docs.map((planned) => [planned.docId, planned]));
   const perQuestion: number[][] = [];
   for (const scored of docs) {
-    const planned = byId.get(scored.docId) as PlannedDoc;
-    const scores: number[] = [];
-    for (let repeat = 0; repeat < k; repeat++) {
-      let value: unknown;
-      try {
-        const filtered = planned.instances.map((instance) =>
-          pipeline.apply([instance.resps[repeat]], planned.doc),
-        );
-        value = processResults(plan, planned, filtered)[metric];
-      } catch {
-        return undefined;
-      }
-      const score = typeof value === 'boolean' ? Number(value) : value;
-      if (typeof score !== 'number' || !Number.isFinite(score)) return undefined;
-      scores.push(score);
-    }
+    const scores = scored.repeatScores?.[metric];
+    if (scores?.length !== k) return undefined;
     perQuestion.push(scores);
   }
   if (perQuestion.length < 2) return undefined;

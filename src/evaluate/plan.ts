@@ -13,8 +13,8 @@ import { prepareDocFunctions } from '../python/doc-functions.js';
 import type { Doc } from '../task-config/doc.js';
 import type { MetricConfig } from '../task-config/metric-config.js';
 import type { LoadedTask } from '../tasks/task.js';
+import { selectDocIds } from './doc-selection.js';
 import { normalizeGenerationKwargs } from './generation-kwargs.js';
-import { sampleSize } from './limit.js';
 import {
   checkGenerativeChoice,
   GENERATE_METRICS,
@@ -22,9 +22,16 @@ import {
   generativeChoiceGeneration,
 } from './mc-generate.js';
 import { effectiveNumFewshot } from './num-fewshot.js';
+import {
+  type DocRequests,
+  generateRequests,
+  generativeChoiceRequests,
+  loglikelihoodRequests,
+  multipleChoiceRequests,
+  rollingRequests,
+} from './request-builders.js';
 import type { Instance, RequestArgs, Response } from './requests.js';
 import type { ResolvedRunOptions } from './run-options.js';
-import { shardDocIds } from './shard.js';
 
 /** The run's options planning reads (run-options.ts), with the seed and backend it plans for. */
 export type PlanOptions = Pick<
@@ -96,48 +103,9 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
   const docs = await task.evalDocs();
   if (docs.length === 0) throw emptySplit(task);
   const numFewshot = effectiveNumFewshot(task, options.numFewshot);
-  let docIds: number[];
-  const requested = options.samples?.[task.name];
-  if (requested) {
-    for (const id of requested) {
-      if (!Number.isInteger(id) || id < 0 || id >= docs.length) {
-        throw new AssayError(
-          'bad_option',
-          `\`samples\`: task ${task.name} has no doc ${id} (it has ${docs.length} docs)`,
-          {
-            location: { task: task.name, docId: id },
-          },
-        );
-      }
-    }
-    docIds = requested;
-  } else {
-    const count = sampleSize(docs.length, options.limit);
-    docIds = Array.from({ length: count }, (_, i) => i);
-  }
-  docIds = shardDocIds(docIds, options.shard);
+  const docIds = selectDocIds(task.name, docs.length, options);
 
-  let sampler: FewshotSampler | undefined;
-  if (numFewshot > 0) {
-    const pool = await task.fewshotDocs();
-    if (pool.length === 0) {
-      throw new AssayError(
-        'invalid_config',
-        `task ${task.name} asks for ${numFewshot}-shot but has no few-shot docs`,
-        {
-          location: { task: task.name, field: 'num_fewshot' },
-        },
-      );
-    }
-    sampler = new FewshotSampler({
-      pool,
-      sampler: config.fewshot_config?.sampler ?? 'default',
-      seed: options.fewshotSeed,
-      // lm-eval's rule: the eval doc is excluded when the few-shot split equals test_split (None == None too).
-      sameSplit: isSameSplit(config),
-      task: task.name,
-    });
-  }
+  const sampler = numFewshot > 0 ? await fewshotSampler(task, numFewshot, options.fewshotSeed) : undefined;
 
   const generative = options.mcMode === 'generate' && config.output_type === 'multiple_choice';
   if (generative) checkGenerativeChoice(task);
@@ -158,17 +126,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
   const chat = chatOptions(options, task.name);
   const fewshotCache = createFewshotCache();
   const planned: PlannedDoc[] = [];
-  // lm-eval draws few-shot examples with one RNG per task, consumed in doc order: the sampler must see
-  // every doc up to the last one planned, in order, so --samples picks the same shots as a full run.
-  const maxId = docIds.reduce((max, id) => Math.max(max, id), -1);
-  const wanted = new Set(docIds);
-  const shotsById = new Map<number, { docs: Doc[]; indices: number[] }>();
-  if (sampler) {
-    for (let docId = 0; docId <= maxId; docId++) {
-      const shots = sampler.sample(docs[docId], numFewshot);
-      if (wanted.has(docId)) shotsById.set(docId, shots);
-    }
-  }
+  const shotsById = sampler ? drawShots(sampler, docs, docIds, numFewshot) : new Map<number, Shots>();
   // Python doc functions run over every doc the loop below reads, in one call per task.
   const shotDocs = new Map<Doc, number>();
   for (const shots of shotsById.values())
@@ -180,7 +138,6 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     const shots = shotsById.get(docId) ?? { docs: [], indices: [] };
     const choices = config.doc_to_choice === undefined ? undefined : docToChoice(config, doc, location);
     const target = docToTarget(config, doc, location);
-    const instances: Instance[] = [];
     const repeats = config.repeats ?? 1;
     const resps: Response[] = [];
     // A literal per instance, not a spread of a shared base plus index and args: V8's spread-then-add
@@ -191,51 +148,38 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
         ? { task: task.name, docId, repeats, resps, index, unconditional, args }
         : { task: task.name, docId, repeats, resps, index, args };
     const text = docToText(config, doc, location);
-    const contextFor = (textOverride?: string) =>
-      buildContext({
-        config,
-        doc,
-        location,
-        fewshotDocs: shots.docs,
-        textOverride,
-        systemInstruction: options.systemInstruction,
-        chat,
-        fewshotCache,
-      });
-
+    const requests: DocRequests = {
+      task: task.name,
+      text,
+      target,
+      choices,
+      instance,
+      contextFor: (textOverride?: string) =>
+        buildContext({
+          config,
+          doc,
+          location,
+          fewshotDocs: shots.docs,
+          textOverride,
+          systemInstruction: options.systemInstruction,
+          chat,
+          fewshotCache,
+        }),
+    };
+    let instances: Instance[];
     switch (config.output_type) {
-      case 'loglikelihood': {
-        const { context } = contextFor();
-        instances.push(instance(0, { type: 'loglikelihood', context, continuation: String(target) }));
+      case 'loglikelihood':
+        instances = loglikelihoodRequests(requests);
         break;
-      }
       case 'loglikelihood_rolling':
-        instances.push(instance(0, { type: 'loglikelihood_rolling', text: String(target) }));
+        instances = rollingRequests(requests);
         break;
-      case 'generate_until': {
-        const { context } = contextFor();
+      case 'generate_until':
         if (!generation) throw new Error('unreachable: generate_until without generation kwargs');
-        instances.push(
-          instance(0, {
-            type: 'generate_until',
-            context,
-            generation: { ...generation, context },
-            kwargs: structuredClone(loggedKwargs),
-          }),
-        );
+        instances = generateRequests(requests, generation, loggedKwargs);
         break;
-      }
-      case 'multiple_choice': {
-        if (!choices) {
-          throw new AssayError(
-            'invalid_config',
-            `task ${task.name} is multiple_choice but has no doc_to_choice`,
-            {
-              location: { task: task.name, field: 'doc_to_choice' },
-            },
-          );
-        }
-        if (generativeConfig && generation) {
+      case 'multiple_choice':
+        if (generativeConfig && generation && choices) {
           const { context } = buildContext({
             config: generativeConfig,
             doc,
@@ -244,49 +188,11 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
             systemInstruction: options.systemInstruction,
             chat,
           });
-          instances.push(
-            instance(0, { type: 'generate_until', context, generation: { ...generation, context } }),
-          );
-          break;
-        }
-        if (typeof text === 'number') {
-          // Multiple-input tasks (winogrande): each choice is a context, the continuation is shared.
-          const continuation = String(target);
-          choices.forEach((choice, index) => {
-            const built = contextFor(choice);
-            instances.push(
-              instance(index, {
-                type: 'loglikelihood',
-                context: built.context,
-                continuation: `${built.targetDelimiter}${continuation}`,
-              }),
-            );
-          });
+          instances = generativeChoiceRequests(requests, context, generation);
         } else {
-          const built = contextFor();
-          choices.forEach((choice, index) => {
-            instances.push(
-              instance(index, {
-                type: 'loglikelihood',
-                context: built.context,
-                continuation: `${built.targetDelimiter}${choice}`,
-              }),
-            );
-          });
-          if (wantsMutualInfo) {
-            choices.forEach((choice, index) => {
-              instances.push(
-                instance(
-                  choices.length + index,
-                  { type: 'loglikelihood', context: '', continuation: `${built.targetDelimiter}${choice}` },
-                  true,
-                ),
-              );
-            });
-          }
+          instances = multipleChoiceRequests(requests, wantsMutualInfo);
         }
         break;
-      }
     }
     // For multiple-input tasks the gold is doc_to_text's index (lm-eval's multiple_input branch).
     // The sample log's `target` stays doc_to_target, as lm-eval writes it.
@@ -313,6 +219,48 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     generation,
     ...(generative ? { mcMode: 'generate' as const } : {}),
   };
+}
+
+type Shots = { docs: Doc[]; indices: number[] };
+
+async function fewshotSampler(task: LoadedTask, numFewshot: number, seed: number): Promise<FewshotSampler> {
+  const pool = await task.fewshotDocs();
+  if (pool.length === 0) {
+    throw new AssayError(
+      'invalid_config',
+      `task ${task.name} asks for ${numFewshot}-shot but has no few-shot docs`,
+      { location: { task: task.name, field: 'num_fewshot' } },
+    );
+  }
+  return new FewshotSampler({
+    pool,
+    sampler: task.config.fewshot_config?.sampler ?? 'default',
+    seed,
+    // lm-eval's rule: the eval doc is excluded when the few-shot split equals test_split (None == None too).
+    sameSplit: isSameSplit(task.config),
+    task: task.name,
+  });
+}
+
+/**
+ * The few-shot examples of each planned doc. lm-eval draws them with one RNG per task, consumed in doc
+ * order: the sampler sees every doc up to the last one planned, in order, so `samples` picks the same
+ * shots as a full run.
+ */
+function drawShots(
+  sampler: FewshotSampler,
+  docs: Doc[],
+  docIds: number[],
+  numFewshot: number,
+): Map<number, Shots> {
+  const maxId = docIds.reduce((max, id) => Math.max(max, id), -1);
+  const wanted = new Set(docIds);
+  const shotsById = new Map<number, Shots>();
+  for (let docId = 0; docId <= maxId; docId++) {
+    const shots = sampler.sample(docs[docId], numFewshot);
+    if (wanted.has(docId)) shotsById.set(docId, shots);
+  }
+  return shotsById;
 }
 
 /** An evaluation split without documents would score as an empty (or zero) result; it is an error. */

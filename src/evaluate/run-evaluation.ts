@@ -2,7 +2,14 @@ import { AssayError } from '../errors.js';
 import type { ModelBackend } from '../models/backend.js';
 import type { TaskNode } from '../tasks/task.js';
 import { uniqueLeaves } from '../tasks/task.js';
-import { aggregateGroup, aggregateTask, allGroups, type GroupResult, type TaskResult } from './aggregate.js';
+import {
+  aggregateGroup,
+  aggregateTask,
+  aggregationSpec,
+  allGroups,
+  type GroupResult,
+  type TaskResult,
+} from './aggregate.js';
 import { runCodeStage } from './code-stage.js';
 import { type ErrorCauses, errorCauses } from './errored-samples.js';
 import { executeRequests, type RequestLatency } from './execute.js';
@@ -121,11 +128,11 @@ export async function runEvaluation(
   let erroredSamples = 0;
   const scoredTasks: ScoredTask[] = [];
   for (const plan of plans) {
-    const scored = await scoreTask(plan, options.predictOnly);
-    perplexity?.annotate(scored);
+    const fromScoring = await scoreTask(plan, options.predictOnly);
+    const annotated = perplexity ? perplexity.annotate(fromScoring) : fromScoring;
+    const { scored } = await runCodeStage(annotated, options.codeSandbox, listener);
     scoredTasks.push(scored);
-    await runCodeStage(scored, options.codeSandbox, listener);
-    const result = await aggregateTask(scored, {
+    const result = await aggregateTask(scored, aggregationSpec(plan), {
       bootstrapIters: options.bootstrapIters,
       predictOnly: options.predictOnly,
     });

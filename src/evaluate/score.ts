@@ -34,6 +34,15 @@ export interface ScoredDoc {
   ppl?: DocPerplexity;
   /** Metrics computed in Python: metric name → where the worker keeps the value (for a Python aggregation). */
   python?: Record<string, PythonValueRef>;
+  /**
+   * Tasks with `repeats` > 1, docs that scored: per metric, the score of each repeat on its own (the
+   * filter pipeline sees that one response), for the within-question variance. A metric some repeat of
+   * which is not a finite number is absent; empty when repeats cannot be scored alone (repeatScoring).
+   * Sample-line `repeat_scores`.
+   */
+  repeatScores?: Record<string, number[]>;
+  /** Tasks with `cluster_by`: the doc's value of that field, the cluster it counts in. Sample-line `cluster_key`. */
+  clusterKey?: string | number;
 }
 
 export interface ScoredTask {
@@ -60,10 +69,12 @@ export async function scoreTask(plan: TaskPlan, predictOnly: boolean): Promise<S
       planned.instances.some((instance) => instance.resps.some(isLatencyTimeout)),
   );
   const skipped = plan.docs.map((_, position) => failures[position] !== undefined || timeouts[position]);
+  const clusterBy = plan.task.config.cluster_by;
   const byFilter = new Map<string, ScoredDoc[]>();
   for (const pipeline of pipelines) {
     const filteredDocs = await filterDocs(plan, pipeline, skipped);
     const python = predictOnly ? undefined : await pythonScores(plan, filteredDocs);
+    const perRepeat = predictOnly ? undefined : repeatScoring(plan, pipeline);
     const scored: ScoredDoc[] = [];
     for (const [position, planned] of plan.docs.entries()) {
       const failed = failures[position];
@@ -100,11 +111,83 @@ export async function scoreTask(plan: TaskPlan, predictOnly: boolean): Promise<S
       } catch (error) {
         if (error instanceof AssayError && error.code !== 'backend_error') throw error;
         scored.push({ docId, filter, filtered, metrics: {}, error: (error as Error).message });
+        continue;
+      }
+      if (perRepeat) (scored[scored.length - 1] as ScoredDoc).repeatScores = perRepeat(planned);
+    }
+    if (clusterBy !== undefined) {
+      for (const [position, doc] of scored.entries()) {
+        const key = clusterKey(plan.docs[position].doc, clusterBy);
+        if (key !== undefined) doc.clusterKey = key;
       }
     }
     byFilter.set(pipeline.name, scored);
   }
   return { plan, filters: pipelines.map((pipeline) => pipeline.name), byFilter };
+}
+
+/**
+ * The cluster a doc counts in under `cluster_by: field`: the field's value (a number or string as is,
+ * anything else as its JSON). Undefined when the doc has no such field: aggregation names that doc when a
+ * clustered stderr needs it.
+ */
+export function clusterKey(doc: unknown, field: string): string | number | undefined {
+  const value = (doc as Record<string, unknown> | null)?.[field];
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'number' ? value : typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * How a doc's K repeats are scored one at a time under one filter pipeline, or undefined for a task
+ * without repeats. Each repeat's response goes through the pipeline alone and then through
+ * processResults; a metric whose value for some repeat is not a finite number (a tuple for f1, a code
+ * request, NaN, a Python metric function's, which scoreTask computes in batches) has no per-repeat
+ * scores. A Python process_results and pipelines with batch steps (Python filters) are not re-run per
+ * repeat: such a doc's per-repeat scores are empty, and its metrics have no within-question variance. An exception while scoring a repeat is a scoring error naming the doc, filter and repeat.
+ */
+function repeatScoring(
+  plan: TaskPlan,
+  pipeline: FilterPipeline,
+): ((planned: PlannedDoc) => Record<string, number[]>) | undefined {
+  const k = plan.task.config.repeats ?? 1;
+  if (k < 2) return undefined;
+  const { config } = plan.task;
+  // processResults leaves Python metric functions out (they have no per-repeat values) and cannot run a
+  // Python process_results, which is the whole of the doc's scoring.
+  const scoredInPython =
+    plan.mcMode !== 'generate' && !plan.task.custom && isPythonRef(config.process_results);
+  if (scoredInPython || pipeline.batched) return () => ({});
+  return (planned) => {
+    const byRepeat: Array<Record<string, unknown>> = [];
+    for (let repeat = 0; repeat < k; repeat++) {
+      try {
+        const filtered = planned.instances.map((instance) =>
+          pipeline.apply([instance.resps[repeat]], planned.doc),
+        );
+        byRepeat.push(processResults(plan, planned, filtered));
+      } catch (error) {
+        throw new AssayError(
+          'scoring_error',
+          `scoring repeat ${repeat} of ${k} alone (filter ${pipeline.name}) failed: ${(error as Error).message}`,
+          {
+            location: { task: plan.task.name, docId: planned.docId, field: 'repeats' },
+            cause: error,
+            exitCode: 1,
+          },
+        );
+      }
+    }
+    const perMetric: Record<string, number[]> = {};
+    for (const name of Object.keys(byRepeat[0])) {
+      const scores = byRepeat.map((metrics) => {
+        const value = metrics[name];
+        return typeof value === 'boolean' ? Number(value) : value;
+      });
+      if (scores.every((score) => typeof score === 'number' && Number.isFinite(score)))
+        perMetric[name] = scores as number[];
+    }
+    return perMetric;
+  };
 }
 
 /** The first failed response of a doc, over its instances and repeats in order. */

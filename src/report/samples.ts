@@ -109,6 +109,10 @@ export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
   if (execution) line.execution = execution;
   // Per-doc token and window counts, so `assay merge` can rebuild the perplexity block from the logs.
   if (scored.ppl) line.ppl_doc = scored.ppl;
+  // assay's additive keys: what aggregation reads besides the metric values, so a merge aggregates the
+  // logged values without scoring again.
+  if (scored.repeatScores) line.repeat_scores = scored.repeatScores;
+  if (scored.clusterKey !== undefined) line.cluster_key = scored.clusterKey;
   for (const [name, value] of Object.entries(scored.metrics)) line[name] = value;
   return line;
 }

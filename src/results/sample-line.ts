@@ -52,6 +52,13 @@ export const writtenSampleLineSchema = z.looseObject({
   reasoning: z.array(z.array(z.custom<GenerationThinking>().nullable())).optional(),
   /** loglikelihood_rolling tasks: the doc's log-likelihood, token and window counts. */
   ppl_doc: docPerplexitySchema.optional(),
+  /**
+   * Tasks with `repeats` > 1, docs that scored: per metric, the score of each repeat alone (what the
+   * within-question variance is computed from; see ScoredDoc.repeatScores).
+   */
+  repeat_scores: z.record(z.string(), z.array(z.number())).optional(),
+  /** Tasks with `cluster_by`: the doc's value of that field, the cluster its scores count in. */
+  cluster_key: z.union([z.string(), z.number()]).optional(),
 });
 
 export type SampleLine = z.input<typeof writtenSampleLineSchema>;

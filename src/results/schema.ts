@@ -315,6 +315,8 @@ export const mergedSampleSchema = z.looseObject({
   error: z.string().optional(),
   timed_out: z.literal(true).optional(),
   ppl_doc: z.object({ logprob: z.number().nullable() }).optional(),
+  repeat_scores: z.record(z.string(), z.array(z.number())).optional(),
+  cluster_key: z.union([z.string(), z.number()]).optional(),
 });
 
 const intervalSchema = z.tuple([z.number(), z.number()]);

@@ -1,7 +1,7 @@
 /**
  * The perplexity stage of a run: settles the mode of every loglikelihood_rolling task at planning time
  * (failing there when the backend cannot serve it), scores the token-mode tasks itself (their instances
- * skip executeRequests), adds token_perplexity and scored-span counts to the scored docs, and builds the
+ * skip executeRequests), returns the scored docs with token_perplexity and scored-span counts, and builds the
  * `perplexity` block of results.json.
  */
 
@@ -11,7 +11,7 @@ import type { MetricConfig } from '../../task-config/metric-config.js';
 import type { TaskPlan } from '../plan.js';
 import type { Instance } from '../requests.js';
 import type { ResolvedRunOptions } from '../run-options.js';
-import type { ScoredTask } from '../score.js';
+import type { ScoredDoc, ScoredTask } from '../score.js';
 import { perplexityReport } from './report.js';
 import { scoreTexts, sum, type TextPerplexity } from './score-texts.js';
 import {
@@ -149,37 +149,44 @@ export class PerplexityStage {
   }
 
   /**
-   * After scoring: token_perplexity [Σ log p, scored tokens] on every doc when tokens are known, and
-   * word/byte denominators replaced by the scored spans' counts where not every token was scored.
+   * After scoring: the scored task anew, each scored doc of a rolling task a new doc with its counts
+   * (`ppl`), token_perplexity [Σ log p, scored tokens] when tokens are known, and word/byte denominators
+   * replaced by the scored spans' counts where not every token was scored. The docs given are left as
+   * they were.
    */
-  annotate(scored: ScoredTask): void {
+  annotate(scored: ScoredTask): ScoredTask {
     const task = this.tasks.get(scored.plan.task.name);
-    if (!task) return;
+    if (!task) return scored;
     const byDoc = new Map(task.plan.docs.map((doc, index) => [doc.docId, task.texts[index]]));
     const hasTokens = task.texts.length > 0 && task.texts.every((text) => text.scoredTokens !== null);
-    for (const docs of scored.byFilter.values()) {
-      for (const doc of docs) {
-        const text = byDoc.get(doc.docId);
-        if (!text || doc.error !== undefined) continue;
-        doc.ppl = docPerplexity(text, task.settings.mode === 'chunked');
-        if ('bypass' in doc.metrics) continue;
-        if (text.scoredText) {
-          for (const [name, count] of [
-            ['word_perplexity', text.scoredText.words],
-            ['byte_perplexity', text.scoredText.bytes],
-            ['bits_per_byte', text.scoredText.bytes],
-          ] as const) {
-            if (Array.isArray(doc.metrics[name])) doc.metrics[name] = [text.logprob, count];
-          }
+    const annotated = (doc: ScoredDoc): ScoredDoc => {
+      const text = byDoc.get(doc.docId);
+      if (!text || doc.error !== undefined) return doc;
+      const ppl = docPerplexity(text, task.settings.mode === 'chunked');
+      if ('bypass' in doc.metrics) return { ...doc, ppl };
+      const metrics = { ...doc.metrics };
+      if (text.scoredText) {
+        for (const [name, count] of [
+          ['word_perplexity', text.scoredText.words],
+          ['byte_perplexity', text.scoredText.bytes],
+          ['bits_per_byte', text.scoredText.bytes],
+        ] as const) {
+          if (Array.isArray(metrics[name])) metrics[name] = [text.logprob, count];
         }
-        if (hasTokens) doc.metrics.token_perplexity = [text.logprob, text.scoredTokens];
       }
-    }
+      if (hasTokens) metrics.token_perplexity = [text.logprob, text.scoredTokens];
+      return { ...doc, metrics, ppl };
+    };
+    // The one change left in place: the metric list is the task config's own array when the task file
+    // names one, and results.json's `configs` is serialized from that config, so runs have always
+    // recorded token_perplexity there (wikitext on gguf); a copy would change those results files.
     if (
       hasTokens &&
       !scored.plan.metricList.some((entry: MetricConfig) => entry.metric === 'token_perplexity')
     )
       scored.plan.metricList.push({ metric: 'token_perplexity' });
+    const byFilter = new Map([...scored.byFilter].map(([filter, docs]) => [filter, docs.map(annotated)]));
+    return { ...scored, byFilter };
   }
 
   /** results.json `perplexity`: one entry per rolling task, from the first filter's scored docs. */

@@ -12,6 +12,7 @@ import { AssayError } from '../../errors.js';
 import {
   aggregateGroup,
   aggregateTask,
+  aggregationSpec,
   allGroups,
   type GroupResult,
   type TaskResult,
@@ -114,11 +115,14 @@ async function mergeLoaded(
   });
   for (const task of tasks) {
     const merged = mergeLogs(task, runs);
-    const scored = await rebuildScoredTask(task, merged.lines, runs);
+    const scored = rebuildScoredTask(task, merged.lines, runs);
     plans.push(scored.plan);
     const ppl = mergePerplexity(task.name, scored, runs);
     if (ppl) perplexity[task.name] = ppl;
-    const result = await aggregateTask(scored, { bootstrapIters, predictOnly: first.shard.predict_only });
+    const result = await aggregateTask(scored, aggregationSpec(scored.plan), {
+      bootstrapIters,
+      predictOnly: first.shard.predict_only,
+    });
     erroredSamples += result.erroredSamples;
     taskResults.push(result);
     samples[task.name] = merged.lines;

@@ -1,21 +1,17 @@
 /**
- * The merge's scores, rebuilt as a run leaves them before aggregation: the tasks loaded again (and
- * checked to be the ones the shards ran), each shard's log lines checked to be exactly its slice, and
- * per task a ScoredTask in selection order (the order aggregation and bootstrap resampling see) with the
- * per-filter metric values from the lines; perplexity blocks from each doc's `ppl_doc`.
+ * The merge's scores, read as a run leaves them before aggregation: the tasks loaded again (and checked
+ * to be the ones the shards ran), each shard's log lines checked to be exactly its slice, and per task a
+ * ScoredTask in selection order (the order aggregation and bootstrap resampling see) with the per-filter
+ * metric values, per-repeat scores and cluster keys from the lines; perplexity blocks from each doc's
+ * `ppl_doc`. Nothing is rendered or scored again.
  */
 import { AssayError } from '../../errors.js';
-import { sampleSize } from '../../evaluate/limit.js';
+import { selectDocIds } from '../../evaluate/doc-selection.js';
 import { perplexityReport } from '../../evaluate/perplexity/report.js';
 import type { PerplexityReport, ReportIdentity } from '../../evaluate/perplexity/types.js';
 import { metricListFor, type PlannedDoc, type TaskPlan } from '../../evaluate/plan.js';
-import type { Instance, Response } from '../../evaluate/requests.js';
-import type { ScoredDoc, ScoredTask } from '../../evaluate/score.js';
-import { shardDocIds } from '../../evaluate/shard.js';
+import { clusterKey, type ScoredDoc, type ScoredTask } from '../../evaluate/score.js';
 import { buildFilterPipeline, defaultFilterPipeline } from '../../metrics/filters/registry.js';
-import { docToChoice, docToTarget, docToText } from '../../prompts/doc-to.js';
-import { prepareDocFunctions } from '../../python/doc-functions.js';
-import { parsePythonFloat } from '../../python/semantics/format.js';
 import type { SampleLine } from '../../results/sample-line.js';
 import type { ShardResults } from '../../results/schema.js';
 import type { LoadedTask } from '../../tasks/task.js';
@@ -58,14 +54,18 @@ export function checkTasksUnchanged(tasks: LoadedTask[], results: ShardResults):
   }
 }
 
-/** The docs a single run selects, in its order: --samples as given, else the first sampleSize ids. */
-function selection(task: string, run: ShardRun): number[] {
-  const requested = run.shard.samples?.[task];
-  if (requested) return requested;
+/**
+ * The docs a run selected, in its order, by the planner's own selection: the single run's (no shard), or
+ * one shard's slice of it.
+ */
+function selection(task: string, run: ShardRun, shard?: ShardRun['shard']): number[] {
   const limit = run.results.config.limit;
   const original = run.results['n-samples'][task]?.original ?? 0;
-  const count = sampleSize(original, typeof limit === 'number' ? limit : undefined);
-  return Array.from({ length: count }, (_, i) => i);
+  return selectDocIds(task, original, {
+    samples: run.shard.samples ?? undefined,
+    limit: typeof limit === 'number' ? limit : undefined,
+    shard,
+  });
 }
 
 /**
@@ -73,12 +73,11 @@ function selection(task: string, run: ShardRun): number[] {
  * of the selection.
  */
 export function mergeLogs(task: LoadedTask, runs: ShardRun[]): { lines: SampleLine[] } {
-  const all = selection(task.name, runs[0]);
   const entries: SampleLine[] = [];
   for (const run of runs) {
     const log = run.logs.get(task.name);
     if (!log) throw new Error(`unreachable: shard without the log of ${task.name}`);
-    const expected = shardDocIds(all, run.shard);
+    const expected = selection(task.name, runs[0], run.shard);
     const held = [...new Set(log.lines.map((line) => line.doc_id))];
     const wanted = new Set(expected);
     const extra = held.filter((id) => !wanted.has(id));
@@ -98,6 +97,18 @@ export function mergeLogs(task: LoadedTask, runs: ShardRun[]): { lines: SampleLi
         { location: { file: log.file, task: task.name } },
       );
     }
+    if ((task.config.repeats ?? 1) > 1 && !run.shard.predict_only) {
+      const old = log.lines.find(
+        (line) => line.error === undefined && line.timed_out !== true && line.repeat_scores === undefined,
+      );
+      if (old) {
+        throw new AssayError(
+          'bad_data',
+          `the sample log of ${task.name} has no per-repeat scores (repeat_scores), which merging a task with repeats needs; it was written by an older assay: run the shards again`,
+          { location: { file: log.file, task: task.name, docId: old.doc_id } },
+        );
+      }
+    }
     entries.push(...log.lines);
   }
   // As an unsharded run writes them (and lm-eval): all docs under the first filter, then the next;
@@ -111,14 +122,12 @@ export function mergeLogs(task: LoadedTask, runs: ShardRun[]): { lines: SampleLi
 }
 
 /**
- * A ScoredTask as scoring left it, rebuilt from sample lines: docs in selection order (the order
- * aggregation and bootstrap resampling see them in), per-filter metric values from the lines.
+ * A task's scored docs as scoring left them, read from sample lines: docs in selection order (the order
+ * aggregation and bootstrap resampling see them in), per filter the logged metric values, per-repeat
+ * scores and cluster keys. Nothing is rendered or scored again: no doc_to_* and no Python doc function
+ * runs. The plan beside them carries only what the results' counts read (docs selected, few-shot ids).
  */
-export async function rebuildScoredTask(
-  task: LoadedTask,
-  lines: SampleLine[],
-  runs: ShardRun[],
-): Promise<ScoredTask> {
+export function rebuildScoredTask(task: LoadedTask, lines: SampleLine[], runs: ShardRun[]): ScoredTask {
   const results = runs[0].results;
   const byDoc = new Map<number, SampleLine[]>();
   for (const line of lines) {
@@ -127,30 +136,14 @@ export async function rebuildScoredTask(
     else byDoc.set(line.doc_id, [line]);
   }
   const order = selection(task.name, runs[0]);
-  const repeats = task.config.repeats ?? 1;
-  const logged = new Map<PlannedDoc['doc'], number>();
-  for (const docId of order) {
-    const line = byDoc.get(docId)?.[0];
-    if (line) logged.set(line.doc as PlannedDoc['doc'], docId);
-  }
-  await prepareDocFunctions(task.config, logged, new Map());
   const docs: PlannedDoc[] = order.map((docId) => {
-    const docLines = byDoc.get(docId) ?? [];
-    const line = docLines[0];
-    const location = { task: task.name, docId };
-    const { config } = task;
-    const choices =
-      config.doc_to_choice === undefined ? undefined : docToChoice(config, line.doc as never, location);
-    const text = docToText(config, line.doc as never, location);
-    const target = docToTarget(config, line.doc as never, location);
+    const line = (byDoc.get(docId) ?? [])[0];
     return {
       docId,
       doc: line.doc as PlannedDoc['doc'],
       fewshotIds: line.fewshot_ids,
-      // As the planner does: for multiple-input tasks the gold is doc_to_text's index.
-      target: config.output_type === 'multiple_choice' && typeof text === 'number' ? text : target,
-      choices,
-      instances: repeats > 1 ? instancesFrom(task, line) : [],
+      target: line.target,
+      instances: [],
     };
   });
   const plan: TaskPlan = {
@@ -163,6 +156,7 @@ export async function rebuildScoredTask(
   const filters = task.config.filter_list?.length
     ? task.config.filter_list.map((filter) => buildFilterPipeline(filter).name)
     : [defaultFilterPipeline().name];
+  const clusterBy = task.config.cluster_by;
   const byFilter = new Map<string, ScoredDoc[]>();
   for (const filter of filters) {
     byFilter.set(
@@ -174,14 +168,14 @@ export async function rebuildScoredTask(
             location: { task: task.name, docId: planned.docId },
           });
         }
-        return scoredFromLine(line);
+        return scoredFromLine(line, clusterBy);
       }),
     );
   }
   return { plan, filters, byFilter };
 }
 
-function scoredFromLine(line: SampleLine): ScoredDoc {
+function scoredFromLine(line: SampleLine, clusterBy: string | undefined): ScoredDoc {
   const metrics: Record<string, unknown> = {};
   for (const name of line.metrics) {
     // JSON writes NaN as null; a metric value of null only ever comes from a NaN.
@@ -198,6 +192,12 @@ function scoredFromLine(line: SampleLine): ScoredDoc {
   if (line.ppl_doc) {
     // JSON writes NaN as null, as for metric values.
     scored.ppl = { ...line.ppl_doc, logprob: line.ppl_doc.logprob ?? Number.NaN };
+  }
+  if (line.repeat_scores) scored.repeatScores = line.repeat_scores;
+  if (clusterBy !== undefined) {
+    // Logs written before `cluster_key` have the doc itself, which the key is read from.
+    const key = line.cluster_key ?? clusterKey(line.doc, clusterBy);
+    if (key !== undefined) scored.clusterKey = key;
   }
   return scored;
 }
@@ -235,26 +235,4 @@ export function mergePerplexity(
   }
   const seconds = runs.reduce((total, run) => total + (run.results.perplexity?.[name]?.seconds ?? 0), 0);
   return perplexityReport(reportIdentity(recorded), docs, seconds);
-}
-
-/**
- * Responses back from a line's `resps` (Python str() of each value), for the per-repeat statistics of
- * tasks with repeats > 1, which re-score each repeat. Only `resps` is read after scoring.
- */
-function instancesFrom(task: LoadedTask, line: SampleLine): Instance[] {
-  const outputType = task.config.output_type;
-  const parse = (value: unknown): Response => {
-    if (outputType === 'generate_until') return String(value);
-    if (outputType === 'loglikelihood_rolling') return parsePythonFloat(String(value));
-    const [logprob, greedy] = value as [string, string];
-    return { logprob: parsePythonFloat(logprob), isGreedy: greedy === 'True' };
-  };
-  return line.resps.map((resps, index) => ({
-    task: task.name,
-    docId: line.doc_id,
-    index,
-    repeats: task.config.repeats ?? 1,
-    args: { type: 'loglikelihood_rolling', text: '' },
-    resps: (resps as unknown[]).map(parse),
-  }));
 }
