@@ -3,7 +3,7 @@ import path from 'node:path';
 import { readLeaderboard, readResultsFile, readSamples } from 'assay/results';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
-import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
+import { findOne, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 

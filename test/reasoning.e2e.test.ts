@@ -19,7 +19,7 @@ import { resultsFileSchema, sampleLineSchema } from '../src/results/schema.js';
 import { type ReasoningServer, startReasoningServer } from './fakes/reasoning-server.js';
 import { runCliAsync } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
+import { findOne, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 

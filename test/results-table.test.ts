@@ -7,7 +7,7 @@ import path from 'node:path';
 import { readResultsFile } from 'assay/results';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, readJson, tempDir } from './support/helpers.js';
+import { findOne, tempDir } from './support/helpers.js';
 
 const task = 'examples/tasks/medqa/medqa_mini.yaml';
 

@@ -27,7 +27,7 @@ import {
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
 import { runCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, readJson, tempDir } from './support/helpers.js';
+import { findOne, tempDir } from './support/helpers.js';
 
 type Json = Record<string, any>;
 

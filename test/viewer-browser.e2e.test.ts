@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/index.js';
 import { CHROMIUM, chromiumInstalled, launchChromium } from './support/chromium.js';
-import { bin, runCli } from './support/cli.js';
+import { bin } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
 import { findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
 import { requireComponent } from './support/require-component.js';

@@ -1,11 +1,10 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { caught } from '../../test/support/caught.js';
 import { writeIn } from '../../test/support/helpers.js';
-import { AssayError } from '../errors.js';
 import { PythonFloat } from '../python/semantics/literal.js';
 import { datasetFiles, loadSplit } from './local-dataset.js';
 import { readDataFile } from './readers.js';

@@ -3,7 +3,7 @@
  * single request: each case runs the real evaluator on real task files against a backend that counts
  * what reaches it.
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';

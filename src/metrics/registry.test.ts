@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { caughtSync } from '../../test/support/caught.js';
-import { AssayError } from '../errors.js';
 import { AGGREGATIONS, getAggregation, getMetric, METRICS } from './registry.js';
 
 describe('metric registry', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { caught } from '../../test/support/caught.js';
-import { AssayError, type ErrorLocation } from '../errors.js';
+import type { ErrorLocation } from '../errors.js';
 import { applyGenerationDefaults, type Locate, parseGroupConfig, parseTaskConfig } from './schema.js';
 
 /** Records the paths asked for, and answers with a fake file location. */

@@ -1,10 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { caught } from '../../test/support/caught.js';
 import { writeIn } from '../../test/support/helpers.js';
-import { AssayError } from '../errors.js';
 import { clearYamlCache, DeferredFunction, loadYaml, locateKey } from './yaml-loader.js';
 
 let dir: string;
