@@ -53,7 +53,10 @@ describe('checkEchoLogprobs (OpenAI legacy logprobs: tokens, token_logprobs, top
   const echo = {
     tokens: ['The', ' sky', ' is'],
     token_logprobs: [null, -2.5, -0.75],
-    top_logprobs: [null, { ' sky': -2.5 }, { ' is': -0.75, ' was': -1 }],
+    top_logprobs: [null, { ' sky': -2.5 }, { ' is': -0.75, ' was': -1 }] as Array<Record<
+      string,
+      number
+    > | null>,
     text_offset: [0, 3, 7],
   };
 
