@@ -554,6 +554,31 @@ describe('assay merge of perplexity runs (loglikelihood_rolling)', () => {
       '',
     ].join('\n'),
   );
+  // The same task with lm-eval's wikitext metric_list: a tokenizing backend adds token_perplexity to what
+  // is aggregated, never to the task's own config (results.json's `configs` records the file's list, as
+  // lm-eval does), so the shards' recorded config is still the task file's and the merge takes them.
+  const listed = path.join(out, 'shard_ppl_listed.yaml');
+  writeFileSync(
+    listed,
+    [
+      'task: shard_ppl_listed',
+      'dataset_path: json',
+      'dataset_kwargs:',
+      '  data_files:',
+      '    test: texts.jsonl',
+      'test_split: test',
+      'output_type: loglikelihood_rolling',
+      'doc_to_text: ""',
+      'doc_to_target: text',
+      'metric_list:',
+      '  - metric: word_perplexity',
+      '  - metric: byte_perplexity',
+      '  - metric: bits_per_byte',
+      'metadata:',
+      '  version: 1.0',
+      '',
+    ].join('\n'),
+  );
   const model = path.join(out, 'random.gguf');
   writeFileSync(model, writeGguf(randomLlamaGguf({ seed: 5 })));
 
@@ -567,11 +592,12 @@ describe('assay merge of perplexity runs (loglikelihood_rolling)', () => {
     name: string,
     model: Partial<EvaluateOptions> | Pick<SimpleEvaluateOptions, 'model' | 'modelName' | 'perplexity'>,
     shards: number,
+    taskFile = task,
   ) {
     const warnings: string[] = [];
     const run = (output: string, extra: Pick<EvaluateOptions, 'shard'> = {}) => {
       const common = {
-        tasks: [task],
+        tasks: [taskFile],
         outputPath: path.join(out, name, output),
         logSamples: true,
         batchSize: 1,
@@ -688,6 +714,39 @@ describe('assay merge of perplexity runs (loglikelihood_rolling)', () => {
         expect(relative(block.llama_cpp.ppl, report.llama_cpp.ppl)).toBeLessThan(1e-6);
         expect(relative(block.llama_cpp.ppl_stderr, report.llama_cpp.ppl_stderr)).toBeLessThan(1e-6);
       }
+      // The task's metrics in results: the merge aggregates token_perplexity as the single run does (the
+      // perplexity block's own token_perplexity, to the same precision), no metric dropped.
+      const singleMetrics = single.results.results.shard_ppl;
+      const mergedMetrics = merged.results.results.shard_ppl;
+      expect(Object.keys(mergedMetrics).sort()).toEqual(Object.keys(singleMetrics).sort());
+      expect(relative(singleMetrics['token_perplexity,none'], report.token_perplexity)).toBeLessThan(1e-12);
+      expect(relative(mergedMetrics['token_perplexity,none'], block.token_perplexity)).toBeLessThan(1e-12);
     });
   }
+
+  it("gguf with the task's own metric_list (wikitext's): token_perplexity is aggregated but not written into the recorded config, and the shards merge", async () => {
+    engine ??= GgufBackend.create({ modelPath: model, nCtx: 64, threads: 1, sequences: 1 });
+    const backend = await engine;
+    const { single, merged } = await singleAndMerged(
+      'gguf-listed',
+      { model: backend, modelName: 'gguf', perplexity: { mode: 'chunked', maxLength: 16 } },
+      2,
+      listed,
+    );
+    const listedMetrics = ['word_perplexity', 'byte_perplexity', 'bits_per_byte'];
+    for (const run of [single, merged]) {
+      expect(
+        run.results.configs.shard_ppl_listed.metric_list.map((entry: { metric: string }) => entry.metric),
+      ).toEqual(listedMetrics);
+      const metrics = run.results.results.shard_ppl_listed;
+      const block = run.results.perplexity.shard_ppl_listed;
+      expect(
+        Math.abs(metrics['token_perplexity,none'] - block.token_perplexity) / block.token_perplexity,
+      ).toBeLessThan(1e-12);
+      expect(run.results.higher_is_better.shard_ppl_listed.token_perplexity).toBe(false);
+    }
+    expect(Object.keys(merged.results.results.shard_ppl_listed).sort()).toEqual(
+      Object.keys(single.results.results.shard_ppl_listed).sort(),
+    );
+  });
 });

@@ -132,7 +132,7 @@ export async function runEvaluation(
     const annotated = perplexity ? perplexity.annotate(fromScoring) : fromScoring;
     const { scored } = await runCodeStage(annotated, options.codeSandbox, listener);
     scoredTasks.push(scored);
-    const result = await aggregateTask(scored, aggregationSpec(plan), {
+    const result = await aggregateTask(scored, aggregationSpec(scored.plan), {
       bootstrapIters: options.bootstrapIters,
       predictOnly: options.predictOnly,
     });

@@ -41,6 +41,17 @@ interface TaskPerplexity {
   seconds: number;
 }
 
+/**
+ * The metrics a rolling task is aggregated with: its own list, and token_perplexity after them when every
+ * text's tokens are known (a tokenizing backend). A new list: the task's config (which results.json's
+ * `configs` records, as lm-eval records the task file's metric_list) is left as the file says. The run
+ * and the merge of its shards (which knows the tokens from the logged metrics) both go through here.
+ */
+export function withTokenPerplexity(metricList: MetricConfig[], hasTokens: boolean): MetricConfig[] {
+  if (!hasTokens || metricList.some((entry) => entry.metric === 'token_perplexity')) return metricList;
+  return [...metricList, { metric: 'token_perplexity' }];
+}
+
 export class PerplexityStage {
   private constructor(
     private readonly tasks: Map<string, TaskPerplexity>,
@@ -177,16 +188,9 @@ export class PerplexityStage {
       if (hasTokens) metrics.token_perplexity = [text.logprob, text.scoredTokens];
       return { ...doc, metrics, ppl };
     };
-    // The one change left in place: the metric list is the task config's own array when the task file
-    // names one, and results.json's `configs` is serialized from that config, so runs have always
-    // recorded token_perplexity there (wikitext on gguf); a copy would change those results files.
-    if (
-      hasTokens &&
-      !scored.plan.metricList.some((entry: MetricConfig) => entry.metric === 'token_perplexity')
-    )
-      scored.plan.metricList.push({ metric: 'token_perplexity' });
     const byFilter = new Map([...scored.byFilter].map(([filter, docs]) => [filter, docs.map(annotated)]));
-    return { ...scored, byFilter };
+    const metricList = withTokenPerplexity(scored.plan.metricList, hasTokens);
+    return { ...scored, plan: { ...scored.plan, metricList }, byFilter };
   }
 
   /** results.json `perplexity`: one entry per rolling task, from the first filter's scored docs. */

@@ -8,6 +8,7 @@
 import { AssayError } from '../../errors.js';
 import { selectDocIds } from '../../evaluate/doc-selection.js';
 import { perplexityReport } from '../../evaluate/perplexity/report.js';
+import { withTokenPerplexity } from '../../evaluate/perplexity/stage.js';
 import type { PerplexityReport, ReportIdentity } from '../../evaluate/perplexity/types.js';
 import { metricListFor, type PlannedDoc, type TaskPlan } from '../../evaluate/plan.js';
 import { clusterKey, type ScoredDoc, type ScoredTask } from '../../evaluate/score.js';
@@ -151,7 +152,11 @@ export function rebuildScoredTask(task: LoadedTask, lines: SampleLine[], runs: S
     numFewshot: results['n-shot'][task.name] ?? 0,
     docs,
     original: results['n-samples'][task.name]?.original ?? 0,
-    metricList: metricListFor(task),
+    // token_perplexity is aggregated when the run logged it (its tokens were known), as the run did.
+    metricList: withTokenPerplexity(
+      metricListFor(task),
+      lines.some((line) => line.metrics.includes('token_perplexity')),
+    ),
   };
   const filters = task.config.filter_list?.length
     ? task.config.filter_list.map((filter) => buildFilterPipeline(filter).name)
