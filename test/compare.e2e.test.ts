@@ -6,7 +6,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { GateReport } from 'assay/compare';
+import type { GateReport, LeaderboardDiff, RunComparison } from 'assay/compare';
 import {
   type ReadSampleLine,
   type ResultsFile,
@@ -19,8 +19,6 @@ import { runCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
 import { findOne, readJson, tempDir } from './support/helpers.js';
 
-/** A row of a JSON report on stdout (parsed, not a file the contract reads). */
-type Row = Record<string, any>;
 const FIXTURES = 'test/fixtures/compare';
 const TASKS = 'compare_suite,compare_words';
 
@@ -154,12 +152,8 @@ describe('assay compare', () => {
     const run = runCli(['compare', runA, runB, '--format', 'json']);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    const report = JSON.parse(run.stdout);
-    expect(report.tasks.map((row: any) => row.name)).toEqual([
-      'compare_mini',
-      'compare_quiz',
-      'compare_words',
-    ]);
+    const report = JSON.parse(run.stdout) as RunComparison;
+    expect(report.tasks.map((row) => row.name)).toEqual(['compare_mini', 'compare_quiz', 'compare_words']);
     const rawP: number[] = [];
     for (const row of report.tasks) {
       const metric = row.name === 'compare_words' ? 'substring_contains' : 'acc';
@@ -171,23 +165,26 @@ describe('assay compare', () => {
       expect(row.meanA).toBeCloseTo(mean(pairs.map((pair) => pair.a)), 14);
       expect(row.meanB).toBeCloseTo(mean(pairs.map((pair) => pair.b)), 14);
       expect(row.difference).toBeCloseTo(row.meanB - row.meanA, 14);
-      expect(row.flips.rightToWrong).toEqual({ count: rightToWrong.length, docIds: rightToWrong });
-      expect(row.flips.wrongToRight).toEqual({ count: wrongToRight.length, docIds: wrongToRight });
-      expect(row.mcnemar.n01).toBe(rightToWrong.length);
-      expect(row.mcnemar.n10).toBe(wrongToRight.length);
+      expect(row.flips?.rightToWrong).toEqual({ count: rightToWrong.length, docIds: rightToWrong });
+      expect(row.flips?.wrongToRight).toEqual({ count: wrongToRight.length, docIds: wrongToRight });
+      expect(row.mcnemar?.n01).toBe(rightToWrong.length);
+      expect(row.mcnemar?.n10).toBe(wrongToRight.length);
       const discordant = rightToWrong.length + wrongToRight.length;
-      expect(row.mcnemar.method).toBe(discordant < 25 ? 'exact' : 'chi-square-cc');
-      expect(row.mcnemar.exactPValue).toBeCloseTo(exactMcNemar(rightToWrong.length, wrongToRight.length), 12);
+      expect(row.mcnemar?.method).toBe(discordant < 25 ? 'exact' : 'chi-square-cc');
+      expect(row.mcnemar?.exactPValue).toBeCloseTo(
+        exactMcNemar(rightToWrong.length, wrongToRight.length),
+        12,
+      );
       expect(row.defaultTest).toBe('mcnemar');
-      expect(row.pValue).toBe(row.mcnemar.pValue);
+      expect(row.pValue).toBe(row.mcnemar?.pValue);
       const d = pairs.map((pair) => pair.b - pair.a);
       expect(row.tTest.t).toBeCloseTo(mean(d) / Math.sqrt(variance(d) / d.length), 10);
       expect(row.tTest.degreesOfFreedom).toBe(d.length - 1);
       rawP.push(row.pValue);
     }
     // compare_mini has 7 discordant pairs (exact test), compare_quiz 71 (χ² with continuity correction).
-    expect(report.tasks[0].mcnemar.method).toBe('exact');
-    expect(report.tasks[1].mcnemar.method).toBe('chi-square-cc');
+    expect(report.tasks[0].mcnemar?.method).toBe('exact');
+    expect(report.tasks[1].mcnemar?.method).toBe('chi-square-cc');
     // Holm by hand: sort, scale by m − rank, running max, capped at 1.
     const order = rawP.map((_, i) => i).sort((x, y) => rawP[x] - rawP[y]);
     const holm = new Array<number>(3);
@@ -196,7 +193,7 @@ describe('assay compare', () => {
       running = Math.max(running, Math.min(1, (3 - rank) * rawP[index]));
       holm[index] = running;
     });
-    report.tasks.forEach((row: any, i: number) => expect(row.pValueAdjusted).toBeCloseTo(holm[i], 14));
+    for (const [i, row] of report.tasks.entries()) expect(row.pValueAdjusted).toBeCloseTo(holm[i], 14);
     // compare_words: B − A = +0.2, raw exact McNemar p = 0.0768 but Holm-adjusted above 0.05, so no claim.
     const words = report.tasks[2];
     expect(words.difference).toBeCloseTo(0.2, 14);
@@ -234,9 +231,9 @@ describe('assay compare', () => {
       'json',
     ]);
     expect(run.status).toBe(0);
-    const [row] = JSON.parse(run.stdout).tasks;
+    const [row] = (JSON.parse(run.stdout) as RunComparison).tasks;
     expect(row.difference).toBe(0);
-    expect(row.mcnemar.discordant).toBe(0);
+    expect(row.mcnemar?.discordant).toBe(0);
     expect(row.pValueAdjusted).toBe(1);
     expect(row.tTest.zeroVariance).toBe(true);
     expect(row.wilcoxon).toEqual({ wilcox: null, pratt: null, zsplit: null });
@@ -335,10 +332,10 @@ describe('assay compare', () => {
     const json = await runCliInProcess(['compare', fileA, fileB, '--format', 'json']);
     expect(json.stderr).toBe('');
     expect(json.status).toBe(0);
-    const diff = JSON.parse(json.stdout);
+    const diff = JSON.parse(json.stdout) as LeaderboardDiff;
     const [a, b] = [fileA, fileB].map((file) => readLeaderboard(file));
     expect(diff.kind).toBe('leaderboard-diff');
-    expect(diff.tasks.map((row: Row) => row.task)).toEqual(Object.keys(a.tasks));
+    expect(diff.tasks.map((row) => row.task)).toEqual(Object.keys(a.tasks));
     for (const row of diff.tasks) {
       const [old, now] = [a.tasks[row.task], b.tasks[row.task]];
       expect([row.old, row.new]).toEqual([old.value, now.value]);
@@ -349,8 +346,8 @@ describe('assay compare', () => {
       // Newcombe's method 10 / MOVER from the two files' own Wilson intervals, recomputed here.
       const low = newValue - oldValue - Math.hypot(newValue - newCi[0], oldCi[1] - oldValue);
       const high = newValue - oldValue + Math.hypot(newCi[1] - newValue, oldValue - oldCi[0]);
-      expect(row.deltaCi[0]).toBeCloseTo(low, 12);
-      expect(row.deltaCi[1]).toBeCloseTo(high, 12);
+      expect(row.deltaCi?.[0]).toBeCloseTo(low, 12);
+      expect(row.deltaCi?.[1]).toBeCloseTo(high, 12);
       expect(row.exceeds).toBe(low > 0 || high < 0);
     }
     const table = await runCliInProcess(['compare', fileA, fileB]);
@@ -422,7 +419,7 @@ describe('assay gate', () => {
       'json',
     ]);
     expect(run.status).toBe(1);
-    const report = JSON.parse(run.stdout);
+    const report = JSON.parse(run.stdout) as GateReport;
     const [task] = report.tasks;
     const pairs = paired(
       samples(runB, 'compare_words'),
