@@ -151,7 +151,7 @@ describe.skipIf(!hasPython)('Python task modules that import a missing package',
       evaluate({ model: 'dummy', tasks: ['pure'], includePath: [dir], python: plain }),
     );
     const expected = direct(plain, { module: path.join(dir, 'pure_utils.py'), docs: DOCS, stub: true });
-    const samples = run.samples.pure as Json[];
+    const samples = run.samples.pure;
     expect(samples.map((line) => line.doc)).toEqual(expected.docs);
     expect(samples.map((line) => line.arguments.gen_args_0.arg_0)).toEqual(
       expected.docs.map((doc: Json) => doc.query),
@@ -195,12 +195,12 @@ describe.skipIf(!hasPython)('Python task modules that import a missing package',
     const run = await withPythonPath(site, () =>
       evaluate({ model: 'dummy', tasks: ['needy'], includePath: [dir], python: plain }),
     );
-    const samples = run.samples.needy as Json[];
+    const samples = run.samples.needy;
     const expected = direct(
       plain,
       {
         module: path.join(dir, 'needy_utils.py'),
-        scored: samples.map((line) => [line.doc, line.resps[0][0]]),
+        scored: samples.map((line) => [line.doc, (line.resps as string[][])[0][0]]),
       },
       { PYTHONPATH: site },
     );

@@ -532,11 +532,11 @@ describe.skipIf(!hasPython)('Python tasks end to end, through the CLI', () => {
         python: plain,
         logSamples: false,
       });
-      const answers = run.samples.pyhf.map((line) => String((line as Json).filtered_resps[0]));
+      const answers = run.samples.pyhf.map((line) => String(line.filtered_resps[0]));
       const expected: number[] = answers.map((answer, i) =>
         GEN_DOCS[i].answer.trim() === answer.trim() ? 1 : 0,
       );
-      expect(run.samples.pyhf.map((line) => (line as Json).hf_exact)).toEqual(expected);
+      expect(run.samples.pyhf.map((line) => line.hf_exact)).toEqual(expected);
       expect(run.results.results.pyhf['hf_exact,none']).toBe(
         expected.reduce((a, b) => a + b, 0) / expected.length,
       );
