@@ -6,12 +6,19 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { GateReport, LeaderboardDiff, RunComparison } from 'assay/compare';
+import {
+  type ReadSampleLine,
+  type ResultsFile,
+  readLeaderboard,
+  readResultsFile,
+  readSamples,
+} from 'assay/results';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
+import { findOne, readJson, tempDir } from './support/helpers.js';
 
-type Sample = Record<string, any>;
 const FIXTURES = 'test/fixtures/compare';
 const TASKS = 'compare_suite,compare_words';
 
@@ -36,12 +43,12 @@ async function runModel(seed: number): Promise<string> {
   return out;
 }
 
-function samples(run: string, task: string): Sample[] {
-  return readJsonl<Sample>(findOne(path.join(run, 'dummy'), new RegExp(`^samples_${task}_.*\\.jsonl$`)));
+function samples(run: string, task: string): ReadSampleLine[] {
+  return readSamples(findOne(path.join(run, 'dummy'), new RegExp(`^samples_${task}_.*\\.jsonl$`)));
 }
 
 /** Pairs by doc_hash (each fixture doc is unique), as the issue specifies, independently of the library. */
-function paired(a: Sample[], b: Sample[], metric: string) {
+function paired(a: ReadSampleLine[], b: ReadSampleLine[], metric: string) {
   const byHash = new Map(b.map((line) => [line.doc_hash, line]));
   return a
     .filter((line) => byHash.has(line.doc_hash))
@@ -82,7 +89,7 @@ beforeAll(async () => {
 
 describe('per-run statistics in results.json', () => {
   it('records the CI method, the clustered stderr (Miller eq. 4) and the within-question variance', async () => {
-    const results = readJson<Record<string, any>>(findOne(path.join(runA, 'dummy'), /^results_.*\.json$/));
+    const results = readResultsFile(findOne(path.join(runA, 'dummy'), /^results_.*\.json$/));
     const quiz = samples(runA, 'compare_quiz');
     const scores = quiz.map((line) => line.acc as number);
     const n = scores.length;
@@ -90,25 +97,31 @@ describe('per-run statistics in results.json', () => {
     let diagonal = 0;
     const clusterSums = new Map<string, number>();
     for (const line of quiz) {
-      const residual = line.acc - m;
+      const residual = (line.acc as number) - m;
       diagonal += residual ** 2;
-      clusterSums.set(line.doc.subject, (clusterSums.get(line.doc.subject) ?? 0) + residual);
+      const { subject } = line.doc as { subject: string };
+      clusterSums.set(subject, (clusterSums.get(subject) ?? 0) + residual);
     }
     let clusterSquares = 0;
     for (const sum of clusterSums.values()) clusterSquares += sum ** 2;
     const eq4 = Math.sqrt(diagonal / (n * (n - 1)) + (clusterSquares - diagonal) / n ** 2);
     const cr1 = Math.sqrt((clusterSquares / n ** 2) * (10 / 9));
 
-    const quizStats = results.stats.compare_quiz['acc,none'];
+    // assay's statistics block, typed as the contract writes it.
+    const stats = results.stats as ResultsFile['stats'];
+    const quizStats = stats.compare_quiz['acc,none'];
     expect(quizStats.ci_method).toBe('wilson');
     expect(quizStats.ci_level).toBe(0.95);
-    expect(quizStats.clustered.by).toBe('subject');
-    expect(quizStats.clustered.clusters).toBe(10);
-    expect(quizStats.clustered.stderr).toBeCloseTo(eq4, 14);
-    expect(quizStats.clustered.stderr_cr1).toBeCloseTo(cr1, 14);
-    expect(quizStats.clustered.naive_stderr).toBeCloseTo(results.results.compare_quiz['acc_stderr,none'], 14);
-    expect(quizStats.clustered.cluster_correction_applied).toBe(false);
-    expect(results.stats.compare_suite['acc,none'].ci_method).toBe('normal');
+    expect(quizStats.clustered?.by).toBe('subject');
+    expect(quizStats.clustered?.clusters).toBe(10);
+    expect(quizStats.clustered?.stderr).toBeCloseTo(eq4, 14);
+    expect(quizStats.clustered?.stderr_cr1).toBeCloseTo(cr1, 14);
+    expect(quizStats.clustered?.naive_stderr).toBeCloseTo(
+      results.results.compare_quiz['acc_stderr,none'] as number,
+      14,
+    );
+    expect(quizStats.clustered?.cluster_correction_applied).toBe(false);
+    expect(stats.compare_suite['acc,none'].ci_method).toBe('normal');
 
     // Per-repeat scores: substring_contains of "yes" in each of the 4 sampled answers.
     const words = samples(runA, 'compare_words');
@@ -118,19 +131,19 @@ describe('per-run statistics in results.json', () => {
     expect(perQuestion.every((scoresOfQuestion) => scoresOfQuestion.length === 4)).toBe(true);
     const within = mean(perQuestion.map(variance));
     const questionMeans = perQuestion.map(mean);
-    const repeats = results.stats.compare_words['substring_contains,none'].repeats;
-    expect(repeats.k).toBe(4);
-    expect(repeats.questions).toBe(40);
+    const repeats = stats.compare_words['substring_contains,none'].repeats;
+    expect(repeats?.k).toBe(4);
+    expect(repeats?.questions).toBe(40);
     expect(within).toBeGreaterThan(0);
-    expect(repeats.within_question_variance).toBeCloseTo(within, 14);
-    expect(repeats.variance_of_question_means).toBeCloseTo(variance(questionMeans), 14);
-    expect(repeats.variance_of_mean).toBeCloseTo(variance(questionMeans) / 40, 14);
+    expect(repeats?.within_question_variance).toBeCloseTo(within, 14);
+    expect(repeats?.variance_of_question_means).toBeCloseTo(variance(questionMeans), 14);
+    expect(repeats?.variance_of_mean).toBeCloseTo(variance(questionMeans) / 40, 14);
     // The plain ratio E[σ²/K]/Var(question means) is 1.0217 here: sampling error put the variance of the
     // question means below the noise alone. A share is at most 1 (the between-question variance is
     // truncated at 0), so the report says 1.
     const ratio = within / 4 / variance(questionMeans);
     expect(ratio).toBeGreaterThan(1);
-    expect(repeats.within_share).toBe(Math.min(1, ratio));
+    expect(repeats?.within_share).toBe(Math.min(1, ratio));
   });
 });
 
@@ -139,12 +152,8 @@ describe('assay compare', () => {
     const run = runCli(['compare', runA, runB, '--format', 'json']);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    const report = JSON.parse(run.stdout);
-    expect(report.tasks.map((row: any) => row.name)).toEqual([
-      'compare_mini',
-      'compare_quiz',
-      'compare_words',
-    ]);
+    const report = JSON.parse(run.stdout) as RunComparison;
+    expect(report.tasks.map((row) => row.name)).toEqual(['compare_mini', 'compare_quiz', 'compare_words']);
     const rawP: number[] = [];
     for (const row of report.tasks) {
       const metric = row.name === 'compare_words' ? 'substring_contains' : 'acc';
@@ -156,23 +165,26 @@ describe('assay compare', () => {
       expect(row.meanA).toBeCloseTo(mean(pairs.map((pair) => pair.a)), 14);
       expect(row.meanB).toBeCloseTo(mean(pairs.map((pair) => pair.b)), 14);
       expect(row.difference).toBeCloseTo(row.meanB - row.meanA, 14);
-      expect(row.flips.rightToWrong).toEqual({ count: rightToWrong.length, docIds: rightToWrong });
-      expect(row.flips.wrongToRight).toEqual({ count: wrongToRight.length, docIds: wrongToRight });
-      expect(row.mcnemar.n01).toBe(rightToWrong.length);
-      expect(row.mcnemar.n10).toBe(wrongToRight.length);
+      expect(row.flips?.rightToWrong).toEqual({ count: rightToWrong.length, docIds: rightToWrong });
+      expect(row.flips?.wrongToRight).toEqual({ count: wrongToRight.length, docIds: wrongToRight });
+      expect(row.mcnemar?.n01).toBe(rightToWrong.length);
+      expect(row.mcnemar?.n10).toBe(wrongToRight.length);
       const discordant = rightToWrong.length + wrongToRight.length;
-      expect(row.mcnemar.method).toBe(discordant < 25 ? 'exact' : 'chi-square-cc');
-      expect(row.mcnemar.exactPValue).toBeCloseTo(exactMcNemar(rightToWrong.length, wrongToRight.length), 12);
+      expect(row.mcnemar?.method).toBe(discordant < 25 ? 'exact' : 'chi-square-cc');
+      expect(row.mcnemar?.exactPValue).toBeCloseTo(
+        exactMcNemar(rightToWrong.length, wrongToRight.length),
+        12,
+      );
       expect(row.defaultTest).toBe('mcnemar');
-      expect(row.pValue).toBe(row.mcnemar.pValue);
+      expect(row.pValue).toBe(row.mcnemar?.pValue);
       const d = pairs.map((pair) => pair.b - pair.a);
       expect(row.tTest.t).toBeCloseTo(mean(d) / Math.sqrt(variance(d) / d.length), 10);
       expect(row.tTest.degreesOfFreedom).toBe(d.length - 1);
       rawP.push(row.pValue);
     }
     // compare_mini has 7 discordant pairs (exact test), compare_quiz 71 (χ² with continuity correction).
-    expect(report.tasks[0].mcnemar.method).toBe('exact');
-    expect(report.tasks[1].mcnemar.method).toBe('chi-square-cc');
+    expect(report.tasks[0].mcnemar?.method).toBe('exact');
+    expect(report.tasks[1].mcnemar?.method).toBe('chi-square-cc');
     // Holm by hand: sort, scale by m − rank, running max, capped at 1.
     const order = rawP.map((_, i) => i).sort((x, y) => rawP[x] - rawP[y]);
     const holm = new Array<number>(3);
@@ -181,7 +193,7 @@ describe('assay compare', () => {
       running = Math.max(running, Math.min(1, (3 - rank) * rawP[index]));
       holm[index] = running;
     });
-    report.tasks.forEach((row: any, i: number) => expect(row.pValueAdjusted).toBeCloseTo(holm[i], 14));
+    for (const [i, row] of report.tasks.entries()) expect(row.pValueAdjusted).toBeCloseTo(holm[i], 14);
     // compare_words: B − A = +0.2, raw exact McNemar p = 0.0768 but Holm-adjusted above 0.05, so no claim.
     const words = report.tasks[2];
     expect(words.difference).toBeCloseTo(0.2, 14);
@@ -219,9 +231,9 @@ describe('assay compare', () => {
       'json',
     ]);
     expect(run.status).toBe(0);
-    const [row] = JSON.parse(run.stdout).tasks;
+    const [row] = (JSON.parse(run.stdout) as RunComparison).tasks;
     expect(row.difference).toBe(0);
-    expect(row.mcnemar.discordant).toBe(0);
+    expect(row.mcnemar?.discordant).toBe(0);
     expect(row.pValueAdjusted).toBe(1);
     expect(row.tTest.zeroVariance).toBe(true);
     expect(row.wilcoxon).toEqual({ wilcox: null, pratt: null, zsplit: null });
@@ -320,19 +332,22 @@ describe('assay compare', () => {
     const json = await runCliInProcess(['compare', fileA, fileB, '--format', 'json']);
     expect(json.stderr).toBe('');
     expect(json.status).toBe(0);
-    const diff = JSON.parse(json.stdout);
-    const [a, b] = [fileA, fileB].map((file) => readJson<Sample>(file));
+    const diff = JSON.parse(json.stdout) as LeaderboardDiff;
+    const [a, b] = [fileA, fileB].map((file) => readLeaderboard(file));
     expect(diff.kind).toBe('leaderboard-diff');
-    expect(diff.tasks.map((row: Sample) => row.task)).toEqual(Object.keys(a.tasks));
+    expect(diff.tasks.map((row) => row.task)).toEqual(Object.keys(a.tasks));
     for (const row of diff.tasks) {
       const [old, now] = [a.tasks[row.task], b.tasks[row.task]];
       expect([row.old, row.new]).toEqual([old.value, now.value]);
-      expect(row.delta).toBeCloseTo(now.value - old.value, 14);
+      // Every task of these runs is scored: its value and interval are numbers (the contract allows null).
+      const [oldValue, newValue] = [old.value as number, now.value as number];
+      const [oldCi, newCi] = [old.ci as [number, number], now.ci as [number, number]];
+      expect(row.delta).toBeCloseTo(newValue - oldValue, 14);
       // Newcombe's method 10 / MOVER from the two files' own Wilson intervals, recomputed here.
-      const low = now.value - old.value - Math.hypot(now.value - now.ci[0], old.ci[1] - old.value);
-      const high = now.value - old.value + Math.hypot(now.ci[1] - now.value, old.value - old.ci[0]);
-      expect(row.deltaCi[0]).toBeCloseTo(low, 12);
-      expect(row.deltaCi[1]).toBeCloseTo(high, 12);
+      const low = newValue - oldValue - Math.hypot(newValue - newCi[0], oldCi[1] - oldValue);
+      const high = newValue - oldValue + Math.hypot(newCi[1] - newValue, oldValue - oldCi[0]);
+      expect(row.deltaCi?.[0]).toBeCloseTo(low, 12);
+      expect(row.deltaCi?.[1]).toBeCloseTo(high, 12);
       expect(row.exceeds).toBe(low > 0 || high < 0);
     }
     const table = await runCliInProcess(['compare', fileA, fileB]);
@@ -363,8 +378,8 @@ describe('assay gate', () => {
     expect(tight.status).toBe(3);
     expect(tight.stdout).toContain('gate undecided (exit 3)');
     expect(tight.stdout).toMatch(/compare_quiz .*about 894 paired items would decide/);
-    const undecided = readJson<Record<string, any>>(json);
-    expect(undecided.tasks.map((task: any) => [task.status, task.method])).toEqual([
+    const undecided = readJson<GateReport>(json);
+    expect(undecided.tasks.map((task) => [task.status, task.method])).toEqual([
       ['underpowered', 'tango-score'],
       ['underpowered', 'tango-score'],
       ['underpowered', 'tango-score'],
@@ -384,9 +399,9 @@ describe('assay gate', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('gate passed');
     expect(run.stdout).toContain('test: Tango score test for matched pairs, continuity correction 1');
-    const written = readJson<Record<string, any>>(json);
+    const written = readJson<GateReport>(json);
     expect(written.exitCode).toBe(0);
-    expect(written.tasks.map((task: any) => task.status)).toEqual(['pass', 'pass', 'pass']);
+    expect(written.tasks.map((task) => task.status)).toEqual(['pass', 'pass', 'pass']);
   });
 
   it('exit 1: B significantly worse than the margin, by the Tango score test on the flips counted here', async () => {
@@ -404,7 +419,7 @@ describe('assay gate', () => {
       'json',
     ]);
     expect(run.status).toBe(1);
-    const report = JSON.parse(run.stdout);
+    const report = JSON.parse(run.stdout) as GateReport;
     const [task] = report.tasks;
     const pairs = paired(
       samples(runB, 'compare_words'),

@@ -1,13 +1,30 @@
 import path from 'node:path';
+import { type ReadSampleLine, readResultsFile, readSamples, type SampleLine } from 'assay/results';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
 import { writeChoiceTask } from './support/choice-task.js';
 import { runCliAsync } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
+import { findOne, tempDir } from './support/helpers.js';
 
-type Json = Record<string, any>;
+/** The generated tokens of one request and repeat (`gen_logprobs`), as the contract types them. */
+type Generated = NonNullable<NonNullable<ReadSampleLine['gen_logprobs']>[number][number]>;
+
+/** A generate_until line's prompt text: arguments are open in the contract, keyed by request as written. */
+function promptOf(line: ReadSampleLine): string {
+  return (line.arguments as SampleLine['arguments']).gen_args_0.arg_0 as string;
+}
+
+/** A generate_until line's replies per request and repeat (resps are open in the contract). */
+function repliesOf(line: ReadSampleLine): string[][] {
+  return line.resps as string[][];
+}
+
+/** The line's gen_logprobs, read as present: a line without them fails where they are used, as before. */
+function generatedOf(line: ReadSampleLine): Generated[][] {
+  return line.gen_logprobs as Generated[][];
+}
 
 const LETTERS = 'ABCD';
 let taskFile: string;
@@ -62,15 +79,15 @@ describe('--mc_mode generate on local-chat-completions', () => {
     expect(result.stderr).not.toMatch(/error/);
     expect(result.status).toBe(0);
     const dir = path.join(out, 'test');
-    const results = readJson<Json>(findOne(dir, /^results_.*\.json$/));
+    const results = readResultsFile(findOne(dir, /^results_.*\.json$/));
     // Items 0, 3, …, 21 are right: 8 of 24. Wrong letters and non-answers score 0, never chance.
     expect(results.results.chat_mc['acc,none']).toBe(8 / 24);
     expect(Object.keys(results.results.chat_mc).filter((key) => key.startsWith('acc_norm'))).toEqual([]);
     expect(results.config.mc_mode).toBe('generate');
-    const lines = readJsonl<Json>(findOne(dir, /^samples_chat_mc_.*\.jsonl$/));
+    const lines = readSamples(findOne(dir, /^samples_chat_mc_.*\.jsonl$/));
     expect(lines.map((line) => line.acc)).toEqual(lines.map((line) => (line.doc_id % 3 === 0 ? 1 : 0)));
     // The prompt: one lettered few-shot turn answered with its letter, then the question.
-    const messages = JSON.parse(lines[4].arguments.gen_args_0.arg_0);
+    const messages = JSON.parse(promptOf(lines[4]));
     expect(messages.at(-1)).toEqual({
       role: 'user',
       content:
@@ -84,10 +101,10 @@ describe('--mc_mode generate on local-chat-completions', () => {
     // seed 7 reading the rendered chat prompt), so their sum is that model's log-likelihood of the reply.
     const reference = new DummyBackend({ seed: 7 });
     for (const line of lines.slice(0, 6)) {
-      const [[generated]] = line.gen_logprobs;
-      const reply = line.resps[0][0];
+      const [[generated]] = generatedOf(line);
+      const reply = repliesOf(line)[0][0];
       expect(generated.tokens.join('')).toBe(reply);
-      const chat = JSON.parse(line.arguments.gen_args_0.arg_0) as Array<{ role: string; content: string }>;
+      const chat = JSON.parse(promptOf(line)) as Array<{ role: string; content: string }>;
       const prompt = `${chat.map((message) => `${message.role}: ${message.content}\n`).join('')}assistant:`;
       const [expected] = await reference.loglikelihood([{ context: prompt, continuation: reply }]);
       const sum = generated.logprobs.reduce((a: number, b: number) => a + b, 0);
@@ -114,7 +131,7 @@ describe('--mc_mode generate on local-chat-completions', () => {
 
 describe('gen_logprobs from local-completions', () => {
   it('records the generated tokens with their log-probabilities; gen_logprobs=false records none', async () => {
-    const runs: Json[][] = [];
+    const runs: ReadSampleLine[][] = [];
     for (const extra of ['', ',gen_logprobs=false']) {
       const out = tempDir('assay-gen-logprobs-');
       const result = await runCliInProcess([
@@ -133,14 +150,14 @@ describe('gen_logprobs from local-completions', () => {
         '--log_samples',
       ]);
       expect(result.status).toBe(0);
-      runs.push(readJsonl<Json>(findOne(path.join(out, 'test'), /^samples_arithmetic_.*\.jsonl$/)));
+      runs.push(readSamples(findOne(path.join(out, 'test'), /^samples_arithmetic_.*\.jsonl$/)));
     }
     const reference = new DummyBackend({ seed: 7 });
     for (const line of runs[0]) {
-      const [[generated]] = line.gen_logprobs;
-      expect(generated.tokens.join('')).toBe(line.resps[0][0]);
+      const [[generated]] = generatedOf(line);
+      expect(generated.tokens.join('')).toBe(repliesOf(line)[0][0]);
       const [expected] = await reference.loglikelihood([
-        { context: line.arguments.gen_args_0.arg_0, continuation: line.resps[0][0] },
+        { context: promptOf(line), continuation: repliesOf(line)[0][0] },
       ]);
       const sum = generated.logprobs.reduce((a: number, b: number) => a + b, 0);
       expect(sum).toBeCloseTo((expected as { logprob: number }).logprob, 9);

@@ -4,15 +4,14 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { type ErrorsBlock, readLeaderboard, readResultsFile, readSamples } from 'assay/results';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/run/evaluate.js';
 import { type Faults, startTestServer, type TestServer } from './fakes/openai-server.js';
 import { writeChoiceTask } from './support/choice-task.js';
 import { startCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
-
-type Json = Record<string, any>;
+import { findOne, tempDir } from './support/helpers.js';
 
 let taskFile: string;
 beforeAll(() => {
@@ -84,11 +83,11 @@ describe('failed requests are never hidden', () => {
     expect(run.stderr).not.toContain('internal error');
 
     // The metric covers the 18 answered docs: the clean run's per-doc scores without docs 3 and 7.
-    const cleanSamples = readJsonl<Json>(findOne(path.join(baseline, 'test'), /^samples_rel_mc_/));
+    const cleanSamples = readSamples(findOne(path.join(baseline, 'test'), /^samples_rel_mc_/));
     const answered = cleanSamples.filter((sample) => sample.doc_id !== 3 && sample.doc_id !== 7);
-    const expectedAcc = answered.reduce((sum, sample) => sum + sample.acc, 0) / answered.length;
+    const expectedAcc = answered.reduce((sum, sample) => sum + (sample.acc as number), 0) / answered.length;
     const dir = path.join(out, 'test');
-    const results = readJson<Json>(findOne(dir, /^results_.*\.json$/));
+    const results = readResultsFile(findOne(dir, /^results_.*\.json$/));
     expect(results.results.rel_mc['acc,none']).toBeCloseTo(expectedAcc, 12);
     expect(results.results.rel_mc).toMatchObject({
       partial: true,
@@ -102,17 +101,17 @@ describe('failed requests are never hidden', () => {
       by_task: { rel_mc: 2 },
       by_cause: { 'HTTP 500': 1, 'bad answer': 1 },
     });
-    expect(results.errors.first.task).toBe('rel_mc');
-    expect(results.errors.first.doc_id).toBe(3);
-    expect(results.errors.first.message).toMatch(
-      /^loglikelihood request #\d+ "Item 3: .*": HTTP 500: replica overloaded$/,
-    );
-    const lied = readJsonl<Json>(findOne(dir, /^samples_rel_mc_/)).find((sample) => sample.doc_id === 7);
+    // The first error's record is assay's, typed as the contract writes it.
+    const first = (results.errors as ErrorsBlock).first;
+    expect(first?.task).toBe('rel_mc');
+    expect(first?.doc_id).toBe(3);
+    expect(first?.message).toMatch(/^loglikelihood request #\d+ "Item 3: .*": HTTP 500: replica overloaded$/);
+    const lied = readSamples(findOne(dir, /^samples_rel_mc_/)).find((sample) => sample.doc_id === 7);
     expect(lied?.error).toMatch(
       /^loglikelihood request #\d+ "Item 7: .*": prompt_logprobs entry \d+ \(token \d+\) has log-probability 3\.5, above 0/,
     );
 
-    const leaderboard = readJson<Json>(findOne(dir, /^leaderboard_.*\.json$/));
+    const leaderboard = readLeaderboard(findOne(dir, /^leaderboard_.*\.json$/));
     expect(leaderboard).toMatchObject({ partial: true, errors: 2 });
     expect(leaderboard.tasks.rel_mc).toMatchObject({ partial: true, errors: 2, n: 18 });
 

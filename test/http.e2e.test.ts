@@ -1,4 +1,11 @@
 import path from 'node:path';
+import {
+  type ReadResults,
+  type ReadSampleLine,
+  type ResultsFile,
+  readResultsFile,
+  readSamples,
+} from 'assay/results';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AssayError, simpleEvaluate } from '../src/index.js';
 import { createHttpBackend } from '../src/models/http/create.js';
@@ -6,9 +13,10 @@ import { startTestServer, type TestServer } from './fakes/openai-server.js';
 import { writeChoiceTask } from './support/choice-task.js';
 import { startCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
+import { findOne, repoRoot, tempDir } from './support/helpers.js';
 
-type Results = Record<string, any>;
+/** The usage block served backends add to request_stats, as the contract writes it. */
+type Usage = NonNullable<ResultsFile['request_stats']['usage']>;
 
 let taskFile: string;
 beforeAll(() => {
@@ -53,11 +61,11 @@ function runArgs(url: string, out: string, modelArgs = '', extra: string[] = [])
 }
 
 /** Everything but timing fields (date, durations, request_stats) must match between two runs. */
-function comparable(out: string): { results: Results; samples: Results[][] } {
+function comparable(out: string): { results: Partial<ReadResults>; samples: ReadSampleLine[][] } {
   const dir = path.join(out, 'test');
-  const results = readJson<Results>(findOne(dir, /^results_.*\.json$/));
+  const results = readResultsFile(findOne(dir, /^results_.*\.json$/));
   const samples = ['http_mc', 'arithmetic'].map((task) =>
-    readJsonl<Results>(findOne(dir, new RegExp(`^samples_${task}_.*\\.jsonl$`))),
+    readSamples(findOne(dir, new RegExp(`^samples_${task}_.*\\.jsonl$`))),
   );
   return {
     results: {
@@ -131,16 +139,15 @@ describe('assay run --model local-completions, end to end on loopback', () => {
     expect(comparable(out)).toEqual(expected);
     // The faults happened: more HTTP requests than the 280 answers needed.
     expect(faulty.stats.received).toBeGreaterThan(300);
-    const results = readJson<Results>(findOne(path.join(out, 'test'), /^results_.*\.json$/));
-    expect(results.request_stats.usage).toMatchObject({
+    const results = readResultsFile(findOne(path.join(out, 'test'), /^results_.*\.json$/));
+    const usage = results.request_stats?.usage as Usage;
+    expect(usage).toMatchObject({
       requests: 280,
       failedRequests: 0,
       cachedRequests: 0,
     });
-    expect(results.request_stats.usage.retries).toBeGreaterThan(20);
-    expect(results.request_stats.usage.latencyP95Ms).toBeGreaterThanOrEqual(
-      results.request_stats.usage.latencyP50Ms,
-    );
+    expect(usage.retries).toBeGreaterThan(20);
+    expect(usage.latencyP95Ms).toBeGreaterThanOrEqual(usage.latencyP50Ms as number);
     // Every request was a completions request, so the server answered 429 to requests number n with
     // n % 120 < 10; each such answer (Retry-After: 1) made the client wait exactly 1000 ms before its
     // next attempt. Other waits (5xx backoff at retry_backoff=0.01, the pause left) are below that.
@@ -218,7 +225,7 @@ describe('assay run --model local-completions, end to end on loopback', () => {
     const run = await startCli(runArgs(picky.completionsUrl, out, ',max_retries=2,retry_backoff=0.001')).done;
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('assay: 1 samples failed');
-    const samples = readJsonl<Results>(findOne(path.join(out, 'test'), /^samples_http_mc_.*\.jsonl$/));
+    const samples = readSamples(findOne(path.join(out, 'test'), /^samples_http_mc_.*\.jsonl$/));
     const errored = samples.filter((sample) => sample.error);
     expect(errored.map((sample) => sample.doc_id)).toEqual([3]);
     expect(errored[0].error).toMatch(

@@ -1,14 +1,25 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  type Manifest,
+  type ReadSampleLine,
+  type ResultsFile,
+  readResultsFile,
+  readSamples,
+  type SampleLine,
+} from 'assay/results';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
 import { runCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, readJson, readJsonl, repoRoot, tempDir } from './support/helpers.js';
+import { findOne, repoRoot, tempDir } from './support/helpers.js';
 
-type Json = Record<string, any>;
+/** A sample line's request arguments: open in the contract, keyed by request as written. */
+function argsOf(line: ReadSampleLine): SampleLine['arguments'] {
+  return line.arguments as SampleLine['arguments'];
+}
 
 function taskDir(): string {
   const dir = tempDir();
@@ -60,10 +71,10 @@ describe('run options end to end', () => {
     ]);
     expect(run.stderr).not.toContain('error');
     expect(run.status).toBe(0);
-    const results = readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/));
-    const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_ppl_/));
-    const lls = samples.map((s) => Number(s.resps[0][0]));
-    const texts = samples.map((s) => s.doc.text as string);
+    const results = readResultsFile(findOne(path.join(out, 'dummy'), /^results_/));
+    const samples = readSamples(findOne(path.join(out, 'dummy'), /^samples_ppl_/));
+    const lls = samples.map((s) => Number((s.resps as unknown[][])[0][0]));
+    const texts = samples.map((s) => (s.doc as { text: string }).text);
     const words = texts.reduce((a, t) => a + t.split(/\s+/).length, 0);
     const bytes = texts.reduce((a, t) => a + Buffer.byteLength(t), 0);
     const total = lls.reduce((a, b) => a + b, 0);
@@ -78,7 +89,7 @@ describe('run options end to end', () => {
       bits_per_byte: false,
     });
     // The rolling request is the whole target text.
-    expect(samples[0].arguments.gen_args_0.arg_0).toBe(texts[0]);
+    expect(argsOf(samples[0]).gen_args_0.arg_0).toBe(texts[0]);
   });
 
   it('acc_mutual_info adds unconditional requests and scores ll(cond) − ll(uncond)', async () => {
@@ -96,15 +107,17 @@ describe('run options end to end', () => {
       '--log_samples',
     ]);
     expect(run.status).toBe(0);
-    const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_yesno_/));
+    const samples = readSamples(findOne(path.join(out, 'dummy'), /^samples_yesno_/));
     for (const sample of samples) {
-      const args = Object.values(sample.arguments) as Json[];
+      const args = Object.values(argsOf(sample));
       expect(args).toHaveLength(4);
       expect(args[2]).toEqual({ arg_0: '', arg_1: ' yes' });
       expect(args[3]).toEqual({ arg_0: '', arg_1: ' no' });
-      const lls = sample.resps.map((r: string[][]) => Number(r[0][0]));
+      const lls = (sample.resps as string[][][]).map((r) => Number(r[0][0]));
       const mi = [lls[0] - lls[2], lls[1] - lls[3]];
-      expect(sample.acc_mutual_info).toBe((mi[0] > mi[1] ? 0 : 1) === sample.doc.label ? 1 : 0);
+      expect(sample.acc_mutual_info).toBe(
+        (mi[0] > mi[1] ? 0 : 1) === (sample.doc as { label: number }).label ? 1 : 0,
+      );
     }
   });
 
@@ -123,16 +136,16 @@ describe('run options end to end', () => {
       '--log_samples',
     ]);
     expect(run.status).toBe(0);
-    const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_gen3_/));
+    const samples = readSamples(findOne(path.join(out, 'dummy'), /^samples_gen3_/));
     for (const sample of samples) {
       expect(sample.filter).toBe('vote');
       expect(sample.resps[0]).toHaveLength(3);
       const counts = new Map<string, number>();
-      for (const r of sample.resps[0]) counts.set(r, (counts.get(r) ?? 0) + 1);
+      for (const r of (sample.resps as string[][])[0]) counts.set(r, (counts.get(r) ?? 0) + 1);
       const best = Math.max(...counts.values());
-      expect(counts.get(sample.filtered_resps[0])).toBe(best);
+      expect(counts.get(sample.filtered_resps[0] as string)).toBe(best);
     }
-    const results = readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/));
+    const results = readResultsFile(findOne(path.join(out, 'dummy'), /^results_/));
     expect(results.results.gen3).toHaveProperty(['exact_match,vote']);
   });
 
@@ -157,8 +170,8 @@ describe('run options end to end', () => {
     ]);
     expect(run.stderr).not.toContain('error');
     expect(run.status).toBe(0);
-    const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_yesno_/));
-    const context = samples[0].arguments.gen_args_0.arg_0 as string;
+    const samples = readSamples(findOne(path.join(out, 'dummy'), /^samples_yesno_/));
+    const context = argsOf(samples[0]).gen_args_0.arg_0 as string;
     expect(
       context.startsWith('<|im_start|>system\nBe terse.\n\nAnswer yes or no.<|im_end|>\n<|im_start|>user\n'),
     ).toBe(true);
@@ -166,11 +179,11 @@ describe('run options end to end', () => {
       context.endsWith('<|im_start|>user\nQ: Is the sky blue?\nA:<|im_end|>\n<|im_start|>assistant\n'),
     ).toBe(true);
     expect(context).toContain('<|im_start|>assistant\n');
-    expect(samples[0].arguments.gen_args_0.arg_1).toBe('yes');
-    const results = readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/));
+    expect(argsOf(samples[0]).gen_args_0.arg_1).toBe('yes');
+    const results = readResultsFile(findOne(path.join(out, 'dummy'), /^results_/));
     expect(results.fewshot_as_multiturn).toBe(true);
     expect(results.chat_template).toContain('<|im_start|>');
-    expect(results.manifest.chat_template.applied).toBe(true);
+    expect((results.manifest as Manifest).chat_template.applied).toBe(true);
   });
 
   it('--samples evaluates the chosen doc ids and marks the run partial', async () => {
@@ -190,9 +203,9 @@ describe('run options end to end', () => {
       '--log_samples',
     ]);
     expect(run.status).toBe(0);
-    const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_yesno_/));
+    const samples = readSamples(findOne(path.join(out, 'dummy'), /^samples_yesno_/));
     expect(samples.map((s) => s.doc_id)).toEqual([0, 2]);
-    const results = readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/));
+    const results = readResultsFile(findOne(path.join(out, 'dummy'), /^results_/));
     expect(results['n-samples'].yesno).toEqual({ original: 3, effective: 2 });
     expect(results.partial).toBe(true);
   });
@@ -206,7 +219,7 @@ describe('run options end to end', () => {
     );
     const run = runCli(['run', '--config', config, '--limit', '2']);
     expect(run.status).toBe(0);
-    const results = readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/));
+    const results = readResultsFile(findOne(path.join(out, 'dummy'), /^results_/));
     expect(results['n-samples'].yesno.effective).toBe(2);
   });
 
@@ -238,7 +251,7 @@ describe('run options end to end', () => {
       readFileSync(findOne(path.join(out, 'dummy'), /^samples_yesno_/), 'utf8'),
     );
     expect(b).toBe(a);
-    const results = readJson<Json>(findOne(path.join(outs[1], 'dummy'), /^results_/));
+    const results = readResultsFile(findOne(path.join(outs[1], 'dummy'), /^results_/));
     expect(results.config.use_cache).toBe(cache);
   });
 
@@ -310,17 +323,17 @@ describe('multiple-input tasks (winogrande-shaped)', () => {
     ]);
     expect(run.stderr).not.toContain('error');
     expect(run.status).toBe(0);
-    const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_wg_/));
+    const samples = readSamples(findOne(path.join(out, 'dummy'), /^samples_wg_/));
     expect(samples[0].target).toBe('was too big.');
-    expect(samples[0].arguments.gen_args_0).toEqual({
+    expect(argsOf(samples[0]).gen_args_0).toEqual({
       arg_0: 'The trophy did not fit in the suitcase because the trophy',
       arg_1: ' was too big.',
     });
-    expect(samples[0].arguments.gen_args_1.arg_0).toBe(
+    expect(argsOf(samples[0]).gen_args_1.arg_0).toBe(
       'The trophy did not fit in the suitcase because the suitcase',
     );
     samples.forEach((sample, i) => {
-      const lls = sample.resps.map((r: string[][]) => Number(r[0][0]));
+      const lls = (sample.resps as string[][][]).map((r) => Number(r[0][0]));
       const gold = i === 0 ? 0 : 1;
       expect(sample.acc).toBe(lls.indexOf(Math.max(...lls)) === gold ? 1 : 0);
     });
@@ -385,14 +398,15 @@ describe('!function metrics and aggregations in metric_list', () => {
     ]);
     expect(run.stderr).not.toContain('error');
     expect(run.status).toBe(0);
-    const samples = readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_qa_len_/));
+    const samples = readSamples(findOne(path.join(out, 'dummy'), /^samples_qa_len_/));
     const lengths = samples.map((sample) => (sample.filtered_resps[0] as string).trim().length);
     samples.forEach((sample, i) => expect(sample.answer_length).toBe(lengths[i]));
-    const results = readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/));
+    const results = readResultsFile(findOne(path.join(out, 'dummy'), /^results_/));
     expect(results.results.qa_len['answer_length,none']).toBe(Math.max(...lengths));
     // lm-eval bootstraps no function: its stderr key says N/A; assay's bootstrap is in stats.
     expect(results.results.qa_len['answer_length_stderr,none']).toBe('N/A');
-    expect(typeof results.stats.qa_len['answer_length,none'].bootstrap.stderr).toBe('number');
+    const stats = results.stats as ResultsFile['stats'];
+    expect(typeof stats.qa_len['answer_length,none'].bootstrap?.stderr).toBe('number');
     expect(results.higher_is_better.qa_len).toEqual({ answer_length: false, exact_match: true });
   });
 });

@@ -11,14 +11,26 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type Manifest,
+  type ReadSampleLine,
+  readResultsFile,
+  readSamples,
+  type SampleLine,
+} from 'assay/results';
 import { describe, expect, it } from 'vitest';
 import { bin, runCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
+import { findOne, tempDir } from './support/helpers.js';
 import { testInterpreters } from './support/python-interpreters.js';
 import { requireComponent } from './support/require-component.js';
 
 type Json = Record<string, any>;
+
+/** A generate_until line's prompt text: arguments are open in the contract, keyed by request as written. */
+function promptOf(line: ReadSampleLine): string {
+  return (line.arguments as SampleLine['arguments']).gen_args_0.arg_0 as string;
+}
 
 const interpreters = testInterpreters();
 const hasPython = requireComponent('python3', interpreters.length > 0);
@@ -152,8 +164,8 @@ describe.skipIf(!hasPython)('Python task code that misbehaves, through the CLI',
     const out = tempDir('assay-python-failures-out-');
     const result = runCli(runArgs(tasks, dir, '--output_path', out, '--log_samples', ...extra));
     const folder = path.join(out, 'dummy');
-    const results = () => readJson<Json>(findOne(folder, /^results_/));
-    const samples = (task: string) => readJsonl<Json>(findOne(folder, new RegExp(`^samples_${task}_\\d`)));
+    const results = () => readResultsFile(findOne(folder, /^results_/));
+    const samples = (task: string) => readSamples(findOne(folder, new RegExp(`^samples_${task}_\\d`)));
     return { ...result, results, samples };
   };
 
@@ -238,9 +250,7 @@ describe.skipIf(!hasPython)('Python task code that misbehaves, through the CLI',
     child.stdin?.destroy();
     expect(status).toBe(0);
     const prompts = (task: string) =>
-      readJsonl<Json>(findOne(path.join(out, 'dummy'), new RegExp(`^samples_${task}_\\d`))).map(
-        (line) => line.arguments.gen_args_0.arg_0,
-      );
+      readSamples(findOne(path.join(out, 'dummy'), new RegExp(`^samples_${task}_\\d`))).map(promptOf);
     expect(prompts('py_stdin')).toEqual(prompts('tpl_stdin'));
     expect(prompts('py_stdin')[0]).toBe('Q: question 0');
   }, 60_000);
@@ -282,7 +292,9 @@ describe.skipIf(!hasPython)('task modules that end or outlive the worker', () =>
         /^assay: generate_until \(helper_task\): .*\nassay: results written to .*\n$/,
       );
       expect(result.status).toBe(0);
-      expect(readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/)).results.helper_task).toBeDefined();
+      expect(
+        readResultsFile(findOne(path.join(out, 'dummy'), /^results_/)).results.helper_task,
+      ).toBeDefined();
     } finally {
       // The helper writes its pid once its interpreter is up, which may be after assay is done.
       for (let waited = 0; !existsSync(pidFile) && waited < 10_000; waited += 100) await sleep(100);
@@ -371,7 +383,7 @@ describe.skipIf(!hasPython)('the content hash of a task whose utils.py imports h
     return { result, out };
   };
   const manifestOf = (out: string) =>
-    readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/)).manifest.tasks.helped as Json;
+    (readResultsFile(findOne(path.join(out, 'dummy'), /^results_/)).manifest as Manifest).tasks.helped;
   const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
   it('covers the helper: editing it changes sha256 and prompt_template_sha256, and a pin refuses the run', async () => {
@@ -392,9 +404,7 @@ describe.skipIf(!hasPython)('the content hash of a task whose utils.py imports h
     expect(second.result.status).toBe(0);
     const after = manifestOf(second.out);
     const prompts = (out: string) =>
-      readJsonl<Json>(findOne(path.join(out, 'dummy'), /^samples_helped_\d/)).map(
-        (line) => line.arguments.gen_args_0.arg_0,
-      );
+      readSamples(findOne(path.join(out, 'dummy'), /^samples_helped_\d/)).map(promptOf);
     expect(prompts(first.out)[0]).toBe('Question: question 0');
     expect(prompts(second.out)[0]).toBe('Q: question 0');
     expect(after.config_sha256).toBe(before.config_sha256);
@@ -434,10 +444,10 @@ describe.skipIf(!hasPython)('a lone surrogate in the data', () => {
     );
     expect(result.status).toBe(0);
     const line = (task: string) =>
-      readJsonl<Json>(findOne(path.join(out, 'dummy'), new RegExp(`^samples_${task}_\\d`)))[0];
+      readSamples(findOne(path.join(out, 'dummy'), new RegExp(`^samples_${task}_\\d`)))[0];
     for (const task of ['sur_py', 'sur_docs', 'sur_tpl']) {
-      expect(line(task).arguments.gen_args_0.arg_0).toBe('Q: Wh\ud800at');
-      expect(line(task).doc.q).toBe('Wh\ud800at');
+      expect(promptOf(line(task))).toBe('Q: Wh\ud800at');
+      expect((line(task).doc as { q: string }).q).toBe('Wh\ud800at');
     }
     expect(line('sur_py').doc_hash).toBe(line('sur_tpl').doc_hash);
   });

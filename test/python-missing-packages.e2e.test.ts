@@ -9,12 +9,13 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { type Manifest, readResultsFile, readSamples } from 'assay/results';
 import { describe, expect, it } from 'vitest';
 import { validateTasks } from '../src/evaluate/validate.js';
 import { evaluate } from '../src/run/evaluate.js';
 import { bareInterpreter, canImport } from './support/bare-interpreter.js';
 import { runCli } from './support/cli.js';
-import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
+import { findOne, tempDir } from './support/helpers.js';
 import { testInterpreters } from './support/python-interpreters.js';
 import { requireComponent } from './support/require-component.js';
 
@@ -150,7 +151,7 @@ describe.skipIf(!hasPython)('Python task modules that import a missing package',
       evaluate({ model: 'dummy', tasks: ['pure'], includePath: [dir], python: plain }),
     );
     const expected = direct(plain, { module: path.join(dir, 'pure_utils.py'), docs: DOCS, stub: true });
-    const samples = run.samples.pure as Json[];
+    const samples = run.samples.pure;
     expect(samples.map((line) => line.doc)).toEqual(expected.docs);
     expect(samples.map((line) => line.arguments.gen_args_0.arg_0)).toEqual(
       expected.docs.map((doc: Json) => doc.query),
@@ -194,12 +195,12 @@ describe.skipIf(!hasPython)('Python task modules that import a missing package',
     const run = await withPythonPath(site, () =>
       evaluate({ model: 'dummy', tasks: ['needy'], includePath: [dir], python: plain }),
     );
-    const samples = run.samples.needy as Json[];
+    const samples = run.samples.needy;
     const expected = direct(
       plain,
       {
         module: path.join(dir, 'needy_utils.py'),
-        scored: samples.map((line) => [line.doc, line.resps[0][0]]),
+        scored: samples.map((line) => [line.doc, (line.resps as string[][])[0][0]]),
       },
       { PYTHONPATH: site },
     );
@@ -286,14 +287,15 @@ describe.skipIf(!hasPython)('scikit-learn f1_score in a task aggregation, withou
     );
     expect(run.stderr).not.toMatch(/error/);
     expect(run.status).toBe(0);
-    const results = readJson<Json>(findOne(path.join(out, 'dummy'), /^results_/));
-    expect(results.manifest.python.stand_ins).toContain('sklearn');
+    const results = readResultsFile(findOne(path.join(out, 'dummy'), /^results_/));
+    // The manifest is assay's block, typed as the contract writes it.
+    expect((results.manifest as Manifest).python?.stand_ins).toContain('sklearn');
     for (const task of ['aradice_like_micro', 'aradice_like_macro']) {
-      const lines = readJsonl<Json>(findOne(path.join(out, 'dummy'), new RegExp(`^samples_${task}_\\d`)));
+      const lines = readSamples(findOne(path.join(out, 'dummy'), new RegExp(`^samples_${task}_\\d`)));
       expect(lines).toHaveLength(MC_DOCS.length);
       // The model's answer: the choice with the highest log-likelihood; gold: the doc's label.
       const pairs = lines.map((line) => {
-        const lls = line.resps.map((resp: string[][]) => Number(resp[0][0]));
+        const lls = (line.resps as string[][][]).map((resp) => Number(resp[0][0]));
         const pred = lls.reduce(
           (best: number, value: number, i: number) => (value > lls[best] ? i : best),
           0,

@@ -8,15 +8,30 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  type Manifest,
+  type MetricStats,
+  type PythonDescription,
+  type ReadResults,
+  type ReadSampleLine,
+  readResultsFile,
+  readSamples,
+  type SampleLine,
+} from 'assay/results';
 import { describe, expect, it } from 'vitest';
 import { AssayError } from '../src/errors.js';
 import { evaluate } from '../src/run/evaluate.js';
 import { runCli } from './support/cli.js';
-import { findOne, readJson, readJsonl, tempDir } from './support/helpers.js';
+import { findOne, tempDir } from './support/helpers.js';
 import { testInterpreters } from './support/python-interpreters.js';
 import { requireComponent } from './support/require-component.js';
 
 type Json = Record<string, any>;
+
+/** A generate_until line's prompt text: arguments are open in the contract, keyed by request as written. */
+function promptOf(line: ReadSampleLine): string {
+  return (line.arguments as SampleLine['arguments']).gen_args_0.arg_0 as string;
+}
 
 const interpreters = testInterpreters();
 const hasPython = requireComponent('python3', interpreters.length > 0);
@@ -336,14 +351,19 @@ describe.skipIf(!hasPython)('Python tasks end to end, through the CLI', () => {
   ];
   const first = runCli([...args, '--output_path', path.join(out, 'plain'), '--python', plain]);
   const results =
-    first.status === 0 ? readJson<Json>(findOne(path.join(out, 'plain', 'dummy'), /^results_/)) : {};
+    first.status === 0
+      ? readResultsFile(findOne(path.join(out, 'plain', 'dummy'), /^results_/))
+      : ({} as ReadResults);
+  /** One metric's statistics in results.json's `stats`, as the contract writes them. */
+  const statsOf = (task: string, key: string) => results.stats?.[task][key] as MetricStats;
   const samples = (task: string) =>
-    readJsonl<Json>(findOne(path.join(out, 'plain', 'dummy'), new RegExp(`^samples_${task}_\\d`)));
+    readSamples(findOne(path.join(out, 'plain', 'dummy'), new RegExp(`^samples_${task}_\\d`)));
 
   it('runs, and the manifest records the interpreter', () => {
     expect(first.stderr).not.toMatch(/error/);
     expect(first.status).toBe(0);
-    const python = results.manifest.python;
+    // The manifest is assay's block, typed as the contract writes it.
+    const python = (results.manifest as Manifest).python as PythonDescription;
     expect(python.path).toBe(plain);
     const version = spawnSync(plain, ['-c', 'import platform; print(platform.python_version())'], {
       encoding: 'utf8',
@@ -374,11 +394,14 @@ describe.skipIf(!hasPython)('Python tasks end to end, through the CLI', () => {
       let hits = 0;
       for (const [id, line] of lines.entries()) {
         expect(line.doc).toEqual(docs[id]);
-        const args = Object.values(line.arguments) as Array<{ arg_0: string; arg_1: string }>;
+        const args = Object.values(line.arguments as SampleLine['arguments']) as Array<{
+          arg_0: string;
+          arg_1: string;
+        }>;
         expect(args.map((arg) => arg.arg_0)).toEqual(choices[id].map(() => docs[id].query));
         expect(args.map((arg) => arg.arg_1)).toEqual(choices[id].map((choice: string) => ` ${choice}`));
         // acc from the model's own log-likelihoods and Python's gold.
-        const lls = line.resps.map((resp: string[][]) => Number(resp[0][0]));
+        const lls = (line.resps as string[][][]).map((resp) => Number(resp[0][0]));
         const acc = argmax(lls) === docs[id].gold ? 1 : 0;
         expect(line.acc).toBe(acc);
         expect(line.f1).toEqual([docs[id].gold, argmax(lls)]);
@@ -400,14 +423,14 @@ describe.skipIf(!hasPython)('Python tasks end to end, through the CLI', () => {
       group_sizes: [6, 4],
       pairs,
     });
-    expect(results.groups.pygroup['acc,none']).toBe(group.group);
+    expect(results.groups?.pygroup['acc,none']).toBe(group.group);
     // The f1 pairs assay computes reach the Python aggregation as tuples.
     expect(results.results.pymc['f1,none']).toBe(group.f1.pymc);
     expect(results.results.pymc_b['f1,none']).toBe(group.f1.pymc_b);
     // lm-eval's value for a function aggregation; assay's bootstrap is under stats.
     expect(results.results.pymc['f1_stderr,none']).toBe('N/A');
-    expect(typeof results.stats.pymc['f1,none'].bootstrap.stderr).toBe('number');
-    expect(results.groups.pygroup['acc_stderr,none']).toBe('N/A');
+    expect(typeof statsOf('pymc', 'f1,none').bootstrap?.stderr).toBe('number');
+    expect(results.groups?.pygroup['acc_stderr,none']).toBe('N/A');
   });
 
   it('a filter class, process_results tuples and their custom aggregation agree with Python', () => {
@@ -422,7 +445,7 @@ describe.skipIf(!hasPython)('Python tasks end to end, through the CLI', () => {
       group_values: [0, 0],
       group_sizes: [1, 1],
     }).gen;
-    expect(gen.map((sample) => sample.arguments.gen_args_0.arg_0)).toEqual(expected.texts);
+    expect(gen.map(promptOf)).toEqual(expected.texts);
     expect(gen.map((sample) => sample.filter)).toEqual(GEN_DOCS.map(() => 'first_word'));
     expect(gen.map((sample) => sample.filtered_resps[0])).toEqual(expected.filtered);
     expect(gen.map((sample) => sample.acc)).toEqual(expected.acc);
@@ -432,7 +455,7 @@ describe.skipIf(!hasPython)('Python tasks end to end, through the CLI', () => {
     expect(results.results.pygen['acc,first_word']).toBe(mean);
     expect(results.results.pygen['pair,first_word']).toBe(expected.coverage);
     expect(results.results.pygen['pair_stderr,first_word']).toBe('N/A');
-    expect(typeof results.stats.pygen['pair,first_word'].bootstrap.stderr).toBe('number');
+    expect(typeof statsOf('pygen', 'pair,first_word').bootstrap?.stderr).toBe('number');
   });
 
   it.skipIf(!hasOther)('another interpreter gives byte-identical sample logs (determinism)', () => {
@@ -440,8 +463,9 @@ describe.skipIf(!hasPython)('Python tasks end to end, through the CLI', () => {
       env: { ASSAY_PYTHON: other },
     });
     expect(second.status).toBe(0);
-    const manifest = readJson<Json>(findOne(path.join(out, 'other', 'dummy'), /^results_/)).manifest;
-    expect(manifest.python.path).toBe(other);
+    const manifest = readResultsFile(findOne(path.join(out, 'other', 'dummy'), /^results_/))
+      .manifest as Manifest;
+    expect(manifest.python?.path).toBe(other);
     for (const task of ['pymc', 'pymc_b', 'pygen']) {
       const pattern = new RegExp(`^samples_${task}_\\d`);
       expect(readFileSync(findOne(path.join(out, 'other', 'dummy'), pattern), 'utf8')).toBe(
@@ -508,11 +532,11 @@ describe.skipIf(!hasPython)('Python tasks end to end, through the CLI', () => {
         python: plain,
         logSamples: false,
       });
-      const answers = run.samples.pyhf.map((line) => String((line as Json).filtered_resps[0]));
+      const answers = run.samples.pyhf.map((line) => String(line.filtered_resps[0]));
       const expected: number[] = answers.map((answer, i) =>
         GEN_DOCS[i].answer.trim() === answer.trim() ? 1 : 0,
       );
-      expect(run.samples.pyhf.map((line) => (line as Json).hf_exact)).toEqual(expected);
+      expect(run.samples.pyhf.map((line) => line.hf_exact)).toEqual(expected);
       expect(run.results.results.pyhf['hf_exact,none']).toBe(
         expected.reduce((a, b) => a + b, 0) / expected.length,
       );

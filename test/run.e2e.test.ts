@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  type Manifest,
+  type ReadSampleLine,
+  type ResultsFile,
+  readLeaderboard,
+  readResultsFile,
+  readSamples,
+  type SampleLine,
+  writtenSampleLineSchema,
+} from 'assay/results';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
@@ -28,7 +38,20 @@ const LM_EVAL_KEYS = [
   'total_evaluation_time_seconds',
 ];
 
-type Results = Record<string, any>;
+/** A sample line's request arguments: open in the contract, keyed by request as written. */
+function argsOf(line: ReadSampleLine): SampleLine['arguments'] {
+  return line.arguments as SampleLine['arguments'];
+}
+
+/** The first request's prompt text of a line. */
+function promptOf(line: ReadSampleLine): string {
+  return argsOf(line).gen_args_0.arg_0 as string;
+}
+
+/** An assay sample log's lines, each parsed with the written contract's schema (all its fields required). */
+function readWrittenSamples(file: string) {
+  return readJsonl(file).map((line) => writtenSampleLineSchema.parse(line));
+}
 
 describe('assay run, end to end on the real CLI', () => {
   // The one child process of this file: bin/assay.js and dist/ as a user runs them. The rest run the CLI's
@@ -49,8 +72,11 @@ describe('assay run, end to end on the real CLI', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('|  Tasks   |Version|Filter|n-shot|  Metric   |   |Value |   |Stderr|');
     const dir = path.join(out, 'dummy');
-    const results = readJson<Results>(findOne(dir, /^results_.*\.json$/));
-    for (const key of LM_EVAL_KEYS) expect(results).toHaveProperty([key]);
+    const resultsFile = findOne(dir, /^results_.*\.json$/);
+    // The keys as written (the reader defaults lm-eval's absent keys, so it cannot tell they are there).
+    const written = readJson<Record<string, unknown>>(resultsFile);
+    for (const key of LM_EVAL_KEYS) expect(written).toHaveProperty([key]);
+    const results = readResultsFile(resultsFile);
     expect(results.model_name).toBe('dummy');
     expect(results['n-samples']).toEqual({ arithmetic: { original: 40, effective: 40 } });
     expect(results['n-shot']).toEqual({ arithmetic: 0 });
@@ -64,7 +90,8 @@ describe('assay run, end to end on the real CLI', () => {
     expect(typeof results.total_evaluation_time_seconds).toBe('string');
     expect(results.partial).toBe(false);
 
-    const samples = readJsonl<Results>(findOne(dir, /^samples_arithmetic_.*\.jsonl$/));
+    // Lines as written, checked against the written contract (no defaults: `filter` must be there).
+    const samples = readWrittenSamples(findOne(dir, /^samples_arithmetic_.*\.jsonl$/));
     expect(samples).toHaveLength(40);
     const source = readFileSync(path.join(repoRoot, 'examples/tasks/arithmetic.jsonl'), 'utf8')
       .split('\n')
@@ -87,14 +114,15 @@ describe('assay run, end to end on the real CLI', () => {
     const expectedStderr = sampleStderr(scores);
     if (Number.isFinite(expectedStderr) && expectedStderr > 0)
       expect(entry['exact_match_stderr,none']).toBeCloseTo(expectedStderr, 12);
-    const [lo, hi] = entry['exact_match_ci,none'];
-    expect(lo).toBeLessThanOrEqual(entry['exact_match,none']);
-    expect(hi).toBeGreaterThanOrEqual(entry['exact_match,none']);
-    expect(results.task_hashes.arithmetic).toBe(
+    const [lo, hi] = entry['exact_match_ci,none'] as [number, number];
+    expect(lo).toBeLessThanOrEqual(entry['exact_match,none'] as number);
+    expect(hi).toBeGreaterThanOrEqual(entry['exact_match,none'] as number);
+    expect((results.task_hashes as ResultsFile['task_hashes']).arithmetic).toBe(
       sha256(samples.map((sample) => sample.doc_hash + sample.prompt_hash + sample.target_hash).join('')),
     );
 
-    const manifest = results.manifest;
+    // The manifest is assay's block, typed as the contract writes it.
+    const manifest = results.manifest as Manifest;
     expect(manifest.tasks.arithmetic).toMatchObject({
       format: 'jsonl',
       num_fewshot: 0,
@@ -114,7 +142,7 @@ describe('assay run, end to end on the real CLI', () => {
     expect(path.basename(leaderboardFile).slice('leaderboard_'.length)).toBe(
       path.basename(findOne(dir, /^results_.*\.json$/)).slice('results_'.length),
     );
-    const leaderboard = readJson<Results>(leaderboardFile);
+    const leaderboard = readLeaderboard(leaderboardFile);
     // Issue 20: v2, each task's primary metric with its direction, scale, value, interval and n.
     expect(leaderboard.schema).toBe('assay.leaderboard/v2');
     expect(leaderboard.tasks.arithmetic).toMatchObject({
@@ -131,7 +159,7 @@ describe('assay run, end to end on the real CLI', () => {
       timeouts: 0,
     });
     // The task's own 40 requests.
-    expect(leaderboard.tasks.arithmetic.latency.requests).toBe(40);
+    expect(leaderboard.tasks.arithmetic.latency?.requests).toBe(40);
     expect(leaderboard.overall).toBe(entry['exact_match,none']);
     expect(leaderboard.overall_tasks).toEqual(['arithmetic']);
   });
@@ -173,28 +201,26 @@ describe('assay run, end to end on the real CLI', () => {
     ]);
     expect(run.status).toBe(0);
     const dir = path.join(out, 'dummy');
-    const results = readJson<Results>(findOne(dir, /^results_.*\.json$/));
-    const samples = readJsonl<Results>(findOne(dir, /^samples_medqa_mini_.*\.jsonl$/));
+    const results = readResultsFile(findOne(dir, /^results_.*\.json$/));
+    const samples = readSamples(findOne(dir, /^samples_medqa_mini_.*\.jsonl$/));
     expect(samples).toHaveLength(8);
     const description = 'The following are multiple choice questions (with answers) about medicine.\n\n';
     const first = samples[0];
     expect(first.fewshot_ids).toEqual([0, 1]);
-    expect(Object.keys(first.arguments)).toEqual(['gen_args_0', 'gen_args_1', 'gen_args_2', 'gen_args_3']);
+    expect(Object.keys(argsOf(first))).toEqual(['gen_args_0', 'gen_args_1', 'gen_args_2', 'gen_args_3']);
+    expect(promptOf(first).startsWith(`${description}Question: Which blood cells carry oxygen?`)).toBe(true);
+    expect(promptOf(first)).toContain('\nAnswer: A\n\nQuestion: Where is the mitral valve?');
+    expect(promptOf(first).endsWith('D. Lumbar puncture\nAnswer:')).toBe(true);
     expect(
-      first.arguments.gen_args_0.arg_0.startsWith(`${description}Question: Which blood cells carry oxygen?`),
-    ).toBe(true);
-    expect(first.arguments.gen_args_0.arg_0).toContain('\nAnswer: A\n\nQuestion: Where is the mitral valve?');
-    expect(first.arguments.gen_args_0.arg_0.endsWith('D. Lumbar puncture\nAnswer:')).toBe(true);
-    expect(
-      ['gen_args_0', 'gen_args_1', 'gen_args_2', 'gen_args_3'].map((k) => first.arguments[k].arg_1),
+      ['gen_args_0', 'gen_args_1', 'gen_args_2', 'gen_args_3'].map((k) => argsOf(first)[k].arg_1),
     ).toEqual([' A', ' B', ' C', ' D']);
     let correct = 0;
     for (const sample of samples) {
-      const lls = sample.resps.map((resp: string[][]) => Number(resp[0][0]));
+      const lls = (sample.resps as string[][][]).map((resp) => Number(resp[0][0]));
       const pred = lls.indexOf(Math.max(...lls));
-      const gold = ['A', 'B', 'C', 'D'].indexOf(sample.doc.answer_idx);
+      const gold = ['A', 'B', 'C', 'D'].indexOf((sample.doc as { answer_idx: string }).answer_idx);
       expect(sample.acc).toBe(pred === gold ? 1 : 0);
-      correct += sample.acc;
+      correct += sample.acc as number;
     }
     expect(results.results.medqa_mini['acc,none']).toBeCloseTo(correct / 8, 12);
     expect(results['n-shot'].medqa_mini).toBe(2);
@@ -221,8 +247,8 @@ describe('assay run, end to end on the real CLI', () => {
     expect(run.stderr).not.toContain('error');
     expect(run.status).toBe(0);
     const dir = path.join(out, 'dummy');
-    const results = readJson<Results>(findOne(dir, /^results_.*\.json$/));
-    const samples = readJsonl<Results>(findOne(dir, /^samples_medical-ner_.*\.jsonl$/));
+    const results = readResultsFile(findOne(dir, /^results_.*\.json$/));
+    const samples = readSamples(findOne(dir, /^samples_medical-ner_.*\.jsonl$/));
     expect(samples).toHaveLength(6);
     const values = samples.map((sample) => sample.entity_f1 as number);
     expect(results.results['medical-ner']['entity_f1,none']).toBeCloseTo(
@@ -247,11 +273,11 @@ describe('assay run, end to end on the real CLI', () => {
     ]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('WARNING: partial run (--limit 0.1)');
-    const results = readJson<Results>(findOne(path.join(out, 'dummy'), /^results_.*\.json$/));
+    const results = readResultsFile(findOne(path.join(out, 'dummy'), /^results_.*\.json$/));
     expect(results['n-samples'].arithmetic).toEqual({ original: 40, effective: 4 });
     expect(results.partial).toBe(true);
-    expect(results.manifest.limit).toEqual({ used: true, value: 0.1, samples: false });
-    expect(readJson<Results>(findOne(path.join(out, 'dummy'), /^leaderboard_.*\.json$/)).partial).toBe(true);
+    expect((results.manifest as Manifest).limit).toEqual({ used: true, value: 0.1, samples: false });
+    expect(readLeaderboard(findOne(path.join(out, 'dummy'), /^leaderboard_.*\.json$/)).partial).toBe(true);
   });
 
   it('--predict_only logs samples and reports bypass', async () => {
@@ -267,11 +293,11 @@ describe('assay run, end to end on the real CLI', () => {
       out,
     ]);
     expect(run.status).toBe(0);
-    const results = readJson<Results>(findOne(path.join(out, 'dummy'), /^results_.*\.json$/));
+    const results = readResultsFile(findOne(path.join(out, 'dummy'), /^results_.*\.json$/));
     expect(results.results.generation['bypass,none']).toBe(999);
-    expect(readJsonl(findOne(path.join(out, 'dummy'), /^samples_generation_.*\.jsonl$/))).toHaveLength(6);
+    expect(readSamples(findOne(path.join(out, 'dummy'), /^samples_generation_.*\.jsonl$/))).toHaveLength(6);
     // Issue 20: lm-eval's 999 placeholder stays in results.json, but the leaderboard shows no score.
-    const leaderboard = readJson<Results>(findOne(path.join(out, 'dummy'), /^leaderboard_.*\.json$/));
+    const leaderboard = readLeaderboard(findOne(path.join(out, 'dummy'), /^leaderboard_.*\.json$/));
     expect(leaderboard).toMatchObject({ predict_only: true, overall: null, overall_tasks: [] });
     expect(leaderboard.overall_note).toBe('a predict-only run: nothing was scored');
     expect(leaderboard.tasks.generation).toMatchObject({ metric: 'bypass', value: null, ci: null, n: 0 });
@@ -319,11 +345,11 @@ describe('assay run, end to end on the real CLI', () => {
     expect(run.stderr).not.toContain('error');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('|Groups|');
-    const results = readJson<Results>(findOne(path.join(out, 'dummy'), /^results_.*\.json$/));
+    const results = readResultsFile(findOne(path.join(out, 'dummy'), /^results_.*\.json$/));
     expect(results.group_subtasks).toEqual({ yn: ['yn_a', 'yn_b'] });
-    const a = results.results.yn_a['acc,none'];
-    const b = results.results.yn_b['acc,none'];
-    expect(results.groups.yn['acc,none']).toBeCloseTo((a * 6 + b * 6) / 12, 12);
+    const a = results.results.yn_a['acc,none'] as number;
+    const b = results.results.yn_b['acc,none'] as number;
+    expect(results.groups?.yn['acc,none']).toBeCloseTo((a * 6 + b * 6) / 12, 12);
     expect(results.results.yn_a.alias).toBe(' - yn_a');
     expect(results.versions).toMatchObject({ yn: 1, yn_a: 2, yn_b: 2 });
   });

@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { type Manifest, readResultsFile } from 'assay/results';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   byteLevelBpe,
@@ -18,7 +19,7 @@ import {
   writeTokenizerFolder,
 } from '../../../test/fixtures/tokenizer-json.js';
 import { runCliAsync } from '../../../test/support/cli.js';
-import { findOne, readJson } from '../../../test/support/helpers.js';
+import { findOne } from '../../../test/support/helpers.js';
 import { textPerplexity } from '../../evaluate/perplexity/text-perplexity.js';
 import { type RunningServer, startServer } from '../../serve/server.js';
 import { runTokenizerConformance } from '../../testing/tokenizer-conformance.js';
@@ -438,10 +439,12 @@ describe('assay run with tokenizer=FOLDER (CLI)', () => {
     // The server lives in this process, so the CLI runs asynchronously.
     const { status, stderr } = await runCliAsync(args);
     expect(status, stderr).toBe(0);
-    // biome-ignore lint/suspicious/noExplicitAny: a results file, checked field by field
-    const results = readJson<Record<string, any>>(findOne(path.join(output, 'spm'), /^results_.*\.json$/));
+    const results = readResultsFile(findOne(path.join(output, 'spm'), /^results_.*\.json$/));
+    // The manifest and the run's model_args are assay's blocks, typed as the contract writes them.
+    const manifest = results.manifest as Manifest;
+    const modelArgs = results.config.model_args as Manifest['model']['model_args'];
     const file = path.join(spmFolder, 'tokenizer.json');
-    expect(results.manifest.model.info.tokenizer).toEqual({
+    expect(manifest.model.info.tokenizer).toEqual({
       backend: 'huggingface',
       name: spmFolder,
       file,
@@ -449,9 +452,9 @@ describe('assay run with tokenizer=FOLDER (CLI)', () => {
       vocab_size: vocab.tokens.length,
       vocab_sha256: sha256(JSON.stringify(vocab.tokens)),
     });
-    expect(results.config.model_args.tokenizer).toBe(spmFolder);
+    expect(modelArgs.tokenizer).toBe(spmFolder);
     // The BOS rule applied, as lm-eval's local-completions (api_models.py TemplateAPI add_bos_token=False).
-    expect(results.manifest.model.info.add_bos_token).toEqual({
+    expect(manifest.model.info.add_bos_token).toEqual({
       value: false,
       source: 'default',
       rule: "lm-eval's local-completions (TemplateAPI add_bos_token=False): no special tokens",
