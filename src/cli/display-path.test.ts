@@ -8,20 +8,20 @@ describe('displayPath', () => {
   });
 
   // The per-folder shortcut must give path.relative's answer (or the file itself for the current folder).
-  const cwds = ['/', '/work/assay', '/work/assay/sub', '/work/assay/sub/deep', '/work/ass'];
+  const cwds = ['/', '/srv/project', '/srv/project/sub', '/srv/project/sub/deep', '/srv/proj'];
   const files = [
-    '/work/assay/tasks/a.yaml',
-    '/work/assay/tasks/b.yaml',
-    '/work/assay',
-    '/work/assay/',
-    '/work/assay/a.yaml',
-    '/work/assayx/a.yaml',
-    '/work/a.yaml',
+    '/srv/project/tasks/a.yaml',
+    '/srv/project/tasks/b.yaml',
+    '/srv/project',
+    '/srv/project/',
+    '/srv/project/a.yaml',
+    '/srv/projectx/a.yaml',
+    '/srv/a.yaml',
     '/a.yaml',
-    '/work/assay/sub/../tasks/c.yaml',
-    '/work/assay/./d.yaml',
-    '/work//assay/e.yaml',
-    '/work/assay/tasks/..',
+    '/srv/project/sub/../tasks/c.yaml',
+    '/srv/project/./d.yaml',
+    '/srv//assay/e.yaml',
+    '/srv/project/tasks/..',
     'relative/f.yaml',
   ];
   for (const cwd of cwds) {

@@ -70,7 +70,7 @@ describe('results matrix', () => {
   });
 
   test('a row shows the model name: a file path by its last part; the args that tell a model’s runs apart', () => {
-    expect(shortModelName('/work/shared/models/stories260K.gguf')).toBe('stories260K.gguf');
+    expect(shortModelName('/data/models/stories260K.gguf')).toBe('stories260K.gguf');
     expect(shortModelName('./models/tiny.gguf')).toBe('tiny.gguf');
     expect(shortModelName('C:\\models\\tiny.gguf')).toBe('tiny.gguf');
     expect(shortModelName('EleutherAI/pythia-70m')).toBe('EleutherAI/pythia-70m');
