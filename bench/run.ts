@@ -42,6 +42,7 @@ const SECTIONS = [
   'core',
   'index',
   'floor',
+  'served',
   'stats',
   'http',
   'sandbox',
@@ -165,6 +166,8 @@ const scripts: Array<[(typeof SECTIONS)[number], () => Promise<void>]> = [
   // Statistics (issue 4): bootstrap stderr and assay compare at scale.
   // Overhead at the floor (issue 33): the MMLU-sized 5-shot run vs lm-eval's, peak RSS against docs.
   ['floor', async () => (await import('./floor.js')).runFloorBench(report)],
+  // The served run's overhead beyond the server's busy time (issue 33), against lm-eval's.
+  ['served', async () => (await import('./served.js')).runServedBench(report)],
   ['stats', async () => (await import('./stats.js')).runStatsBench(report)],
   // HTTP backends (issue 9): throughput at 200 ms latency, CPU per request, RSS at 100,000 requests.
   ['http', async () => (await import('./http.js')).httpFigures(report)],

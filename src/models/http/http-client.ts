@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool } from 'undici';
+import { Pool } from './undici-pool.js';
 import { cacheKey, type ResponseCache } from '../../cache/response-cache.js';
 import { AssayError } from '../../errors.js';
 import { quoteAnswer } from '../../util/secrets.js';
