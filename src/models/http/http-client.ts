@@ -1,12 +1,12 @@
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool } from './undici-pool.js';
 import { cacheKey, type ResponseCache } from '../../cache/response-cache.js';
 import { AssayError } from '../../errors.js';
 import { quoteAnswer } from '../../util/secrets.js';
 import { AdaptiveLimit } from './adaptive-limit.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { backoffMs, isOverloadStatus, isRetryableStatus, parseRetryAfter } from './retry.js';
+import { Pool } from './undici-pool.js';
 import type { UsageRecorder } from './usage-recorder.js';
 
 /**
