@@ -422,6 +422,42 @@ export const VIEW_FLAGS = {
   },
 } satisfies FlagTable;
 
+const suitesDirectory = {
+  value: '<dir>',
+  help: 'the folder holding the suites (suites/NAME/)',
+  parse: text,
+  default: 'suites',
+  field: 'suitesDirectory',
+};
+
+export const SUITE_VALIDATE_FLAGS = {
+  format: { ...textOrJson, help: 'text | json (the cells, task sets and groups)' },
+} satisfies FlagTable;
+
+export const SUITE_RUN_FLAGS = {
+  suite: {
+    value: '<name>',
+    help: "the suite's name: its folder under --suites_dir, where every cell writes its run",
+    parse: text,
+    required: true,
+    field: 'name',
+  },
+  suites_dir: suitesDirectory,
+  models_to_run: {
+    value: '<models...>',
+    help: 'run only these models (their names in the suite file)',
+    parse: list,
+    field: 'modelsToRun',
+  },
+  tasks_to_run: {
+    value: '<task_sets...>',
+    help: 'run only these task sets (their names in the suite file)',
+    parse: list,
+    field: 'tasksToRun',
+  },
+  ...QUIET_FLAGS,
+} satisfies FlagTable;
+
 export const COMMAND_FLAGS = {
   merge: MERGE_FLAGS,
   ls: LS_FLAGS,
@@ -435,4 +471,6 @@ export const COMMAND_FLAGS = {
   kld: KLD_FLAGS,
   export: EXPORT_FLAGS,
   view: VIEW_FLAGS,
+  'suite validate': SUITE_VALIDATE_FLAGS,
+  'suite run': SUITE_RUN_FLAGS,
 } as const;

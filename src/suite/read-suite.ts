@@ -69,7 +69,7 @@ function schemaError(error: z.ZodError, value: unknown, locate: LoadedSuite['loc
     message = 'is required';
   }
   const name = fieldName(field);
-  return new AssayError('invalid_config', `suite file: ${name ? `\`${name}\`: ` : ''}${message}`, {
+  return new AssayError('invalid_config', `suite file: ${name ? `${name}: ` : ''}${message}`, {
     location: locate(field),
   });
 }

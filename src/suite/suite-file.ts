@@ -89,15 +89,15 @@ export const suiteTaskSetSchema = z
   })
   .superRefine((entry, context) => {
     if ((entry.task === undefined) === (entry.tasks === undefined))
-      context.addIssue({ code: 'custom', message: 'give exactly one of `task` or `tasks`', path: [] });
+      context.addIssue({ code: 'custom', message: 'give exactly one of task or tasks', path: [] });
     if (entry.name === undefined && entry.task !== undefined && !FOLDER_NAME.test(entry.task))
       context.addIssue({
         code: 'custom',
-        message: `task "${entry.task}" is not a folder name: give the task set a \`name\``,
+        message: `task "${entry.task}" is not a folder name: give the task set a name`,
         path: ['task'],
       });
     if (entry.name === undefined && entry.tasks !== undefined)
-      context.addIssue({ code: 'custom', message: 'a task set of several `tasks` needs a `name`', path: [] });
+      context.addIssue({ code: 'custom', message: 'a task set of several tasks needs a name', path: [] });
   });
 
 export const suiteSettingsSchema = z.strictObject({
@@ -148,7 +148,7 @@ export const suiteFileSchema = z
       if (entry?.limit !== undefined && entry.max_eval_instances !== undefined)
         context.addIssue({
           code: 'custom',
-          message: '`limit` and `max_eval_instances` are the same setting: give one',
+          message: 'limit and max_eval_instances are the same setting: give one',
           path: index === 0 ? ['settings'] : ['tasks', index - 1],
         });
     }

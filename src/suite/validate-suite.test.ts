@@ -99,15 +99,15 @@ describe('suite file', () => {
     expect(error.code).toBe('invalid_config');
     expect(error.location).toMatchObject({ line: 18, field: 'tasks.1.num_fewshots' });
     expect(error.format()).toMatch(
-      /suite\.yaml:18:5: suite file: `tasks\.1\.num_fewshots`: unknown key "num_fewshots"/,
+      /suite\.yaml:18:5: suite file: tasks\.1\.num_fewshots: unknown key "num_fewshots"/,
     );
   });
 
   it('names a missing required field and a task set with both task and tasks', async () => {
     const missing = await failure(VALID.replace('version: 3\n', ''));
-    expect(missing.message).toBe('suite file: `version`: is required');
+    expect(missing.message).toBe('suite file: version: is required');
     const both = await failure(VALID.replace('    name: alpha', '    name: alpha\n    tasks: [beta.jsonl]'));
-    expect(both.message).toBe('suite file: `tasks.0`: give exactly one of `task` or `tasks`');
+    expect(both.message).toBe('suite file: tasks.0: give exactly one of task or tasks');
     expect(both.location.line).toBe(14);
   });
 
@@ -144,10 +144,10 @@ describe('suite file', () => {
 
   it('refuses duplicate model names, limit with max_eval_instances, and malformed YAML', async () => {
     const duplicate = await failure(VALID.replace('name: two', 'name: one'));
-    expect(duplicate.message).toBe('suite file: `models.1`: model "one" is given twice');
+    expect(duplicate.message).toBe('suite file: models.1: model "one" is given twice');
     expect(duplicate.location.line).toBe(9);
     const both = await failure(VALID.replace('  limit: 2', '  limit: 2\n  max_eval_instances: 5'));
-    expect(both.message).toMatch(/`limit` and `max_eval_instances` are the same setting/);
+    expect(both.message).toMatch(/limit and max_eval_instances are the same setting/);
     const { file } = suiteIn('models: [\n');
     expect(() => readSuiteFile(file)).toThrow(/malformed YAML/);
   });

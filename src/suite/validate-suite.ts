@@ -30,12 +30,21 @@ export interface ValidateSuiteOptions {
   logger?: Logger;
 }
 
+/**
+ * A run option's field as the suite file spells it: library errors name options in backticks
+ * (`numFewshot`), which the CLI would show as `assay run`'s flags; in a suite they are keys of the file.
+ */
+export function inSuiteWords(message: string): string {
+  return message.replace(/`([A-Za-z][\w.]*)`/g, (_whole, field: string) =>
+    field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+  );
+}
+
 /** An error from a later stage, placed at the suite file's field it came from. */
 function placed(error: unknown, location: ErrorLocation): unknown {
   if (!(error instanceof AssayError) || error.location.file) return error;
-  const field = [location.field, error.location.field].filter(Boolean).join(' → ') || undefined;
-  return new AssayError(error.code, error.message, {
-    location: { ...error.location, ...location, field },
+  return new AssayError(error.code, inSuiteWords(error.message), {
+    location: { ...error.location, ...location },
     cause: error,
     exitCode: error.exitCode,
   });
