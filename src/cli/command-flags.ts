@@ -458,6 +458,25 @@ export const SUITE_RUN_FLAGS = {
   ...QUIET_FLAGS,
 } satisfies FlagTable;
 
+export const SUITE_SUMMARIZE_FLAGS = {
+  suites_dir: suitesDirectory,
+  bootstrap_iters: {
+    value: '<n>',
+    help: 'joint bootstrap draws over docs for the rank and win-rate intervals',
+    parse: integer(100),
+    default: 2000,
+    field: 'bootstrapIterations',
+  },
+  seed: {
+    value: '<n>',
+    help: 'seed of the bootstrap resampling',
+    parse: integer(0),
+    default: 0,
+    field: 'seed',
+  },
+  quiet: { help: 'print nothing but errors (the files are written)', parse: switchFlag },
+} satisfies FlagTable;
+
 export const COMMAND_FLAGS = {
   merge: MERGE_FLAGS,
   ls: LS_FLAGS,
@@ -473,4 +492,5 @@ export const COMMAND_FLAGS = {
   view: VIEW_FLAGS,
   'suite validate': SUITE_VALIDATE_FLAGS,
   'suite run': SUITE_RUN_FLAGS,
+  'suite summarize': SUITE_SUMMARIZE_FLAGS,
 } as const;

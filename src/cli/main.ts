@@ -12,6 +12,7 @@ import {
   PPL_FLAGS,
   SERVE_FLAGS,
   SUITE_RUN_FLAGS,
+  SUITE_SUMMARIZE_FLAGS,
   SUITE_VALIDATE_FLAGS,
   VALIDATE_FLAGS,
   VIEW_FLAGS,
@@ -295,6 +296,17 @@ export function buildProgram(): Command {
     .action(async (file: string, flags: Record<string, unknown>) => {
       const { suiteRunCommand } = await import('./suite.js');
       process.exitCode = await suiteRunCommand(file, flags);
+    });
+  subcommand(
+    suite,
+    'summarize',
+    'summarize a suite into suites/NAME/summary.json, summary.csv and summary.md: per model × task the metric with its interval and n, group macro averages, HELM mean win rates with intervals, rank intervals, the paired head-to-head matrix and the minimum detectable difference',
+    SUITE_SUMMARIZE_FLAGS,
+  )
+    .argument('<name>', "the suite's name (its folder under --suites_dir)")
+    .action(async (name: string, flags: Record<string, unknown>) => {
+      const { suiteSummarizeCommand } = await import('./suite.js');
+      process.exitCode = await suiteSummarizeCommand(name, flags);
     });
   return program;
 }

@@ -4,8 +4,9 @@
  */
 import { AssayError } from '../errors.js';
 import { runSuite } from '../suite/run-suite.js';
+import { summarizeSuite } from '../suite/summarize/summarize-suite.js';
 import { validateSuite } from '../suite/validate-suite.js';
-import { SUITE_RUN_FLAGS, SUITE_VALIDATE_FLAGS } from './command-flags.js';
+import { SUITE_RUN_FLAGS, SUITE_SUMMARIZE_FLAGS, SUITE_VALIDATE_FLAGS } from './command-flags.js';
 import { reportError, withFlagNames } from './errors.js';
 import { parseFlags } from './option-table.js';
 import { type ConsoleProgress, progressListener } from './progress.js';
@@ -86,6 +87,35 @@ export async function suiteRunCommand(file: string, raw: Record<string, unknown>
     return failed.length > 0 ? 1 : 0;
   } catch (error) {
     progress?.stop();
+    return reportError(error);
+  }
+}
+
+/** `assay suite summarize NAME`: writes the summary files and prints the Markdown summary. */
+export async function suiteSummarizeCommand(name: string, raw: Record<string, unknown>): Promise<number> {
+  try {
+    const flags = parseFlags(SUITE_SUMMARIZE_FLAGS, raw);
+    const result = await summarizeSuite({
+      name,
+      suitesDirectory: flags.suites_dir,
+      bootstrapIterations: flags.bootstrap_iters,
+      seed: flags.seed,
+    });
+    if (flags.quiet !== true) {
+      process.stdout.write(result.markdown);
+      process.stderr.write(
+        `assay: summary written to ${result.files.json}, ${result.files.csv} and ${result.files.markdown}\n`,
+      );
+    }
+    const unfinished = result.summary.cells.filter(
+      (cell) => cell.status === 'failed' || cell.status === 'missing',
+    );
+    if (unfinished.length > 0)
+      process.stderr.write(
+        `assay: warning: ${unfinished.length} cells have no value (failed or not run): they are marked in the summary\n`,
+      );
+    return 0;
+  } catch (error) {
     return reportError(error);
   }
 }
