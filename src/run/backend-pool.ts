@@ -9,7 +9,7 @@
  * tokens and cost. Latency percentiles cannot be taken apart that way: a lease after the first reports
  * them as null (unknown) rather than the percentiles of every earlier run mixed in.
  */
-import { type ModelBackend, type UsageSummary, hasUsage } from '../models/backend.js';
+import { hasUsage, type ModelBackend, type UsageSummary } from '../models/backend.js';
 import { type BackendContext, createBackend } from '../models/registry.js';
 
 export interface BackendPool {
@@ -57,8 +57,7 @@ function lease(backend: ModelBackend): ModelBackend {
   return new Proxy(backend, {
     get(target, property) {
       if (property === 'close') return undefined;
-      if (property === 'usage' && start && hasUsage(target))
-        return () => usageBetween(start, target.usage());
+      if (property === 'usage' && start && hasUsage(target)) return () => usageBetween(start, target.usage());
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },

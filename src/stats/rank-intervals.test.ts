@@ -64,7 +64,7 @@ function pairIntervals(tasks: Float64Array[][], iterations: number, seed: number
   const replicates = jointBootstrapMeans(tasks, { iterations, seed });
   const estimates: number[] = [];
   const differences = new Float64Array(iterations * pairs.length * tasks.length);
-  tasks.forEach((scores, t) => {
+  tasks.forEach((scores) => {
     const means = meansOf(scores);
     for (const [i, j] of pairs) estimates.push(means[j] - means[i]);
   });

@@ -31,9 +31,8 @@ describe("HELM's win rate", () => {
     const orders: number[][] = [];
     const permute = (rest: number[], prefix: number[]) => {
       if (rest.length === 0) orders.push(prefix);
-      rest.forEach((value, index) =>
-        permute([...rest.slice(0, index), ...rest.slice(index + 1)], [...prefix, value]),
-      );
+      for (const [index, value] of rest.entries())
+        permute([...rest.slice(0, index), ...rest.slice(index + 1)], [...prefix, value]);
     };
     permute(values, []);
     expect(orders).toHaveLength(24);

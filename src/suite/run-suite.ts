@@ -82,7 +82,7 @@ function narrowed(given: string[] | undefined, known: string[], field: string, w
 function finished(recordFile: string, cell: SuiteCell): SuiteCellRecord | undefined {
   if (!existsSync(recordFile)) return undefined;
   const record = parseSuiteCellRecord(readFileSync(recordFile, 'utf8'));
-  if (!record || record.status !== 'done' || record.settings_hash !== cell.settingsHash) return undefined;
+  if (record?.status !== 'done' || record.settings_hash !== cell.settingsHash) return undefined;
   if (!record.results_file || !existsSync(path.resolve(path.dirname(recordFile), record.results_file)))
     return undefined;
   return record;

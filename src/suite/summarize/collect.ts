@@ -9,7 +9,7 @@ import path from 'node:path';
 import { AssayError } from '../../errors.js';
 import { type ComparisonTarget, keyed } from '../../results/compare/pair-samples.js';
 import { metricKeysOf } from '../../results/metric-keys.js';
-import { loadRun, type LoadedRun } from '../../results/read-run.js';
+import { type LoadedRun, loadRun } from '../../results/read-run.js';
 import { readSampleScores } from '../../results/read-samples.js';
 import { parseSuiteCellRecord, type SuiteCellRecord } from '../../results/suite-cell-record.js';
 import { type SuiteRecord, suiteRecordSchema } from '../../results/suite-record.js';

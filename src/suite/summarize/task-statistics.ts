@@ -9,8 +9,8 @@ import { adjustPValues } from '../../stats/p-value-adjustment.js';
 import { minimumDetectableEffect } from '../../stats/power.js';
 import { allPairs, pairOutcomes, rankIntervals } from '../../stats/rank-intervals.js';
 import type { TaskColumn } from './collect.js';
-import { type BootstrapSettings, familyIntervals } from './paired-intervals.js';
 import { pairTest } from './pair-test.js';
+import { type BootstrapSettings, familyIntervals } from './paired-intervals.js';
 import { alignedScores, meanOf, pointRanks, sharedKeys } from './shared-docs.js';
 
 /** Models (indices) of a column with per-doc scores. */
