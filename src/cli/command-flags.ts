@@ -440,7 +440,7 @@ export const SUITE_RUN_FLAGS = {
     help: "the suite's name: its folder under --suites_dir, where every cell writes its run",
     parse: text,
     required: true,
-    field: 'name',
+    field: 'suiteName',
   },
   suites_dir: suitesDirectory,
   models_to_run: {

@@ -66,7 +66,7 @@ export async function suiteRunCommand(file: string, raw: Record<string, unknown>
     const state = { seconds: [] as number[] };
     const result = await runSuite({
       suiteFile: file,
-      name: flags.suite,
+      suiteName: flags.suite,
       suitesDirectory: flags.suites_dir,
       modelsToRun: flags.models_to_run,
       tasksToRun: flags.tasks_to_run,

@@ -73,7 +73,7 @@ describe('suite run', () => {
     const events: SuiteEvent[] = [];
     const result = await runSuite({
       suiteFile: suite(dir),
-      name: 's',
+      suiteName: 's',
       suitesDirectory,
       listener: (event) => events.push(event),
     });
@@ -116,7 +116,7 @@ describe('suite run', () => {
 
   it('skips cells that finished with identical settings, and sends nothing for them', async () => {
     created.length = 0;
-    const result = await runSuite({ suiteFile: suite(dir), name: 's', suitesDirectory });
+    const result = await runSuite({ suiteFile: suite(dir), suiteName: 's', suitesDirectory });
     expect(result.cells.every((cell) => cell.status === 'skipped')).toBe(true);
     expect(created).toEqual([]);
   });
@@ -124,7 +124,7 @@ describe('suite run', () => {
   it('reruns a cell whose record is gone (a run killed before it finished) from the response cache', async () => {
     created.length = 0;
     rmSync(path.join(suitesDirectory, 's', 'm1', 'beta', 'cell.json'));
-    const result = await runSuite({ suiteFile: suite(dir), name: 's', suitesDirectory });
+    const result = await runSuite({ suiteFile: suite(dir), suiteName: 's', suitesDirectory });
     expect(
       result.cells.filter((cell) => cell.status === 'done').map((cell) => `${cell.model}/${cell.taskSet}`),
     ).toEqual(['m1/beta']);
@@ -136,7 +136,7 @@ describe('suite run', () => {
     created.length = 0;
     const result = await runSuite({
       suiteFile: suite(dir, 50),
-      name: 's',
+      suiteName: 's',
       suitesDirectory,
       modelsToRun: ['m2'],
       tasksToRun: ['alpha', 'gamma'],
@@ -148,7 +148,7 @@ describe('suite run', () => {
     // Same requests as before: all from the cache.
     expect(created).toEqual([{ seed: 2, sent: 0 }]);
     await expect(
-      runSuite({ suiteFile: suite(dir), name: 's', suitesDirectory, modelsToRun: ['m3'] }),
+      runSuite({ suiteFile: suite(dir), suiteName: 's', suitesDirectory, modelsToRun: ['m3'] }),
     ).rejects.toThrow('`modelsToRun`: the suite has no model "m3"; did you mean "m1"? (its models: m1, m2)');
   });
 });

@@ -33,7 +33,7 @@ export interface RunSuiteOptions {
   /** The suite file. */
   suiteFile: string;
   /** The suite's name: its folder under `suitesDirectory`. */
-  name: string;
+  suiteName: string;
   /** Default `suites` (in the working folder). */
   suitesDirectory?: string;
   /** Only these models (their `name`s in the suite file). */
@@ -118,10 +118,10 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
     'model',
   );
   const taskSets = narrowed(options.tasksToRun, [...validated.taskSets.keys()], 'tasksToRun', 'task set');
-  const folder = suiteFolder(options.suitesDirectory ?? 'suites', options.name);
+  const folder = suiteFolder(options.suitesDirectory ?? 'suites', options.suiteName);
   await writeFileAtomic(
     path.join(folder.root, 'suite.json'),
-    `${JSON.stringify(suiteRecord(validated, options.name), null, 2)}\n`,
+    `${JSON.stringify(suiteRecord(validated, options.suiteName), null, 2)}\n`,
     '`suitesDirectory`',
   );
   await copyFile(loaded.file, folder.suiteCopy);

@@ -49,7 +49,7 @@ function readSuiteRecord(folder: SuiteFolder): SuiteRecord {
   if (!existsSync(file))
     throw new AssayError(
       'not_found',
-      `no suite at ${folder.root} (no suite.json): run it first with assay suite run SUITE.yaml --suite NAME`,
+      `no suite at ${folder.root} (no suite.json): run the suite under this name first`,
       { location: { file } },
     );
   const checked = suiteRecordSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
