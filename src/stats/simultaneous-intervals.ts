@@ -32,28 +32,54 @@ export function simultaneousIntervals(
       'simultaneousIntervals',
       `${replicates.length} replicate values do not split into ${m} estimates`,
     );
+  return simultaneousIntervalsOf(
+    estimates,
+    replicates.length / m,
+    (b, i) => replicates[b * m + i],
+    confidence,
+  );
+}
+
+/**
+ * The same from a function giving replicate b of estimate i, for families too large to hold every
+ * replicate of every estimate (all pairs of 20 models on 60 tasks, 2000 draws: 23 million values).
+ */
+export function simultaneousIntervalsOf(
+  estimates: ArrayLike<number>,
+  iterations: number,
+  replicate: (b: number, i: number) => number,
+  confidence = 0.95,
+): SimultaneousIntervals {
+  const m = estimates.length;
   if (!(confidence > 0 && confidence < 1))
     throw badArgument('simultaneousIntervals', `confidence must be in (0, 1), got ${confidence}`);
-  const iterations = replicates.length / m;
+  if (!(Number.isInteger(iterations) && iterations >= 1))
+    throw badArgument('simultaneousIntervals', `iterations must be a positive integer, got ${iterations}`);
+  const sums = new Float64Array(m);
+  const squares = new Float64Array(m);
+  // One pass: Welford's update per estimate keeps the variance exact without storing the replicates.
+  for (let b = 0; b < iterations; b++)
+    for (let i = 0; i < m; i++) {
+      const value = replicate(b, i);
+      const delta = value - sums[i];
+      sums[i] += delta / (b + 1);
+      squares[i] += delta * (value - sums[i]);
+    }
   const standardErrors = new Float64Array(m);
-  for (let i = 0; i < m; i++) {
-    let sum = 0;
-    for (let b = 0; b < iterations; b++) sum += replicates[b * m + i];
-    const mean = sum / iterations;
-    let squares = 0;
-    for (let b = 0; b < iterations; b++) squares += (replicates[b * m + i] - mean) ** 2;
-    standardErrors[i] = iterations > 1 ? Math.sqrt(squares / (iterations - 1)) : 0;
-  }
+  for (let i = 0; i < m; i++)
+    standardErrors[i] = iterations > 1 ? Math.sqrt(squares[i] / (iterations - 1)) : 0;
   // Rounding leaves a constant estimate with a standard error of ~1e-17; that is no variation.
-  const varies = (i: number) => standardErrors[i] > 1e-12 * Math.max(1, Math.abs(estimates[i]));
+  const varies = Uint8Array.from({ length: m }, (_, i) =>
+    standardErrors[i] > 1e-12 * Math.max(1, Math.abs(estimates[i])) ? 1 : 0,
+  );
   const maxima = new Float64Array(iterations);
   let any = false;
   for (let b = 0; b < iterations; b++) {
     let max = 0;
     for (let i = 0; i < m; i++) {
-      if (!varies(i)) continue;
+      if (!varies[i]) continue;
       any = true;
-      const t = Math.abs(replicates[b * m + i] - estimates[i]) / standardErrors[i];
+      const t = Math.abs(replicate(b, i) - estimates[i]) / standardErrors[i];
       if (t > max) max = t;
     }
     maxima[b] = max;
@@ -62,7 +88,7 @@ export function simultaneousIntervals(
   const low = new Float64Array(m);
   const high = new Float64Array(m);
   for (let i = 0; i < m; i++) {
-    const half = varies(i) ? critical * standardErrors[i] : 0;
+    const half = varies[i] ? critical * standardErrors[i] : 0;
     low[i] = estimates[i] - half;
     high[i] = estimates[i] + half;
   }

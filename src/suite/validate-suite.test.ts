@@ -134,6 +134,15 @@ describe('suite file', () => {
     expect(error.location).toMatchObject({ line: 17, field: 'tasks.1.task' });
   });
 
+  it('refuses samples that name a task outside their task set, at the samples key', async () => {
+    const error = await failure(VALID.replace('    num_fewshot: 0', '    samples: { alpah: [0] }'));
+    // alpha is a task of the suite, but not of this task set: no did-you-mean towards it.
+    expect(error.message).toBe(
+      'suite file: samples name task "alpah", which is not in task set beta (its tasks: beta)',
+    );
+    expect(error.location).toMatchObject({ line: 18, field: 'tasks.1.samples.alpah' });
+  });
+
   it('refuses a group member that is no task set or task, with did-you-mean', async () => {
     const error = await failure(VALID.replace('b: [beta]', 'b: [betta]'));
     expect(error.message).toBe(

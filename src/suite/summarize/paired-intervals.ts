@@ -5,7 +5,7 @@
  */
 import { jointBootstrapMeans } from '../../stats/joint-bootstrap.js';
 import { allPairs } from '../../stats/rank-intervals.js';
-import { simultaneousIntervals } from '../../stats/simultaneous-intervals.js';
+import { simultaneousIntervalsOf } from '../../stats/simultaneous-intervals.js';
 import { meanOf } from './shared-docs.js';
 
 export interface BootstrapSettings {
@@ -39,27 +39,41 @@ export function familyIntervals(
   const observed = tasks.map((scores) => scores.map(meanOf));
   const replicates = jointBootstrapMeans(tasks, { iterations: settings.iterations, seed: settings.seed });
   const estimates = members.map((score) => Array.from({ length: models }, (_, k) => score(observed, k)));
-  const m = members.length * pairs.length;
-  const differences = new Float64Array(settings.iterations * m);
-  const pointDifferences = new Float64Array(m);
-  members.forEach((_, f) => {
-    pairs.forEach(([i, j], p) => {
-      pointDifferences[f * pairs.length + p] = estimates[f][j] - estimates[f][i];
-    });
-  });
+  // Each member's score of each model in each draw (draws × members × models); the pair differences are
+  // taken from these as the intervals need them, never all stored.
+  const scores = new Float64Array(settings.iterations * members.length * models);
   const means = tasks.map(() => new Float64Array(models));
   for (let b = 0; b < settings.iterations; b++) {
     tasks.forEach((_, t) => {
       for (let k = 0; k < models; k++) means[t][k] = replicates[t][b * models + k];
     });
     members.forEach((score, f) => {
-      const values = Array.from({ length: models }, (_, k) => score(means, k));
-      pairs.forEach(([i, j], p) => {
-        differences[b * m + f * pairs.length + p] = values[j] - values[i];
-      });
+      for (let k = 0; k < models; k++) scores[(b * members.length + f) * models + k] = score(means, k);
     });
   }
-  const intervals = simultaneousIntervals(pointDifferences, differences, settings.confidence);
+  const m = members.length * pairs.length;
+  const pointDifferences = new Float64Array(m);
+  const memberOf = new Uint32Array(m);
+  const first = new Uint32Array(m);
+  const second = new Uint32Array(m);
+  members.forEach((_, f) => {
+    pairs.forEach(([i, j], p) => {
+      const index = f * pairs.length + p;
+      pointDifferences[index] = estimates[f][j] - estimates[f][i];
+      memberOf[index] = f;
+      first[index] = i;
+      second[index] = j;
+    });
+  });
+  const intervals = simultaneousIntervalsOf(
+    pointDifferences,
+    settings.iterations,
+    (b, index) => {
+      const base = (b * members.length + memberOf[index]) * models;
+      return scores[base + second[index]] - scores[base + first[index]];
+    },
+    settings.confidence,
+  );
   return {
     low: members.map((_, f) => intervals.low.slice(f * pairs.length, (f + 1) * pairs.length)),
     high: members.map((_, f) => intervals.high.slice(f * pairs.length, (f + 1) * pairs.length)),

@@ -30,6 +30,23 @@ export function summaryMarkdown(summary: SuiteSummary): string {
     `Intervals are ${summary.confidence * 100}%. A rank is shown as point (best–worst): the interval holds for every model together (simultaneous intervals from ${summary.bootstrap_iterations} joint bootstrap draws over docs, seed ${summary.seed}); a rank interval wider than one place is a tie the data cannot break. Win-rate intervals hold for every model together in the same way.`,
     '',
   ];
+  lines.push(
+    '## Models',
+    '',
+    ...table(
+      ['model', 'backend', 'cells done', 'failed', 'not run', 'seconds', 'cost (USD)'],
+      summary.models.map((model) => [
+        model.name,
+        model.model,
+        String(model.cells_done),
+        String(model.cells_failed),
+        String(model.cells_missing),
+        number(model.seconds, 1),
+        number(model.cost_usd, 4),
+      ]),
+    ),
+    '',
+  );
   for (const group of summary.groups) {
     lines.push(`## Group ${group.group}`, '', `Tasks: ${group.tasks.join(', ')}.`, '');
     if (group.macro_average_reason) lines.push(`No macro average: ${group.macro_average_reason}.`, '');
