@@ -1,13 +1,16 @@
 /**
  * `assay suite validate|run|summarize` as a user runs them: three dummy models (different seeds) × two
- * JSONL tasks, a rerun that skips every cell, a summary whose files parse through the contract, and a bad
- * suite file refused with its line before anything runs.
+ * JSONL tasks, a rerun that skips every cell, a summary whose files parse through the contract, a bad
+ * suite file refused with its line before anything runs, and a suite killed (SIGKILL) while a served model
+ * answers that resumes re-sending only what was in flight.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { suiteSummarySchema } from '../src/results/suite-summary.js';
-import { runCli } from './support/cli.js';
+import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { writeChoiceTask } from './support/choice-task.js';
+import { runCli, startCli } from './support/cli.js';
 import { tempDir } from './support/helpers.js';
 
 function writeTask(dir: string, name: string, n: number): void {
@@ -126,4 +129,71 @@ describe('assay suite', () => {
     );
     expect(existsSync(path.join(bad, 'suites'))).toBe(false);
   });
+});
+
+describe('assay suite killed mid-cell', () => {
+  let server: TestServer | undefined;
+  afterAll(async () => server?.close());
+
+  it('resumes after SIGKILL, re-sending to the served model only the requests that were in flight', async () => {
+    server = await startTestServer({ latencyMs: 25 });
+    const dir = tempDir('assay-suite-kill-');
+    // 60 four-way multiple-choice docs: 240 loglikelihood requests per model.
+    writeChoiceTask(
+      dir,
+      'choice',
+      Array.from({ length: 60 }, (_, i) => ({
+        question: `Item ${i}: which word follows ${i % 7} and ${i % 5}?`,
+        choices: ['red', 'green', 'blue', `word ${i}`],
+        answer: i % 4,
+      })),
+    );
+    writeFileSync(
+      path.join(dir, 'suite.yaml'),
+      `version: 1
+models:
+  - name: served
+    model: local-completions
+    model_args: { model: test, base_url: "${server.completionsUrl}", num_concurrent: 4, tokenized_requests: false }
+  - { name: dummy, model: dummy, model_args: { seed: 5 } }
+tasks:
+  - { name: choice, task: choice.yaml }
+`,
+    );
+    const args = ['suite', 'run', 'suite.yaml', '--suite', 'k', '--quiet'];
+    const answered = () => [...(server as TestServer).stats.answered.values()].reduce((a, b) => a + b, 0);
+    const first = startCli(args, { cwd: dir });
+    while (answered() < 100) await new Promise((resolve) => setTimeout(resolve, 5));
+    first.child.kill('SIGKILL');
+    expect((await first.done).status).toBeNull();
+    const answeredBefore = new Set(server.stats.answered.keys());
+    const receivedBefore = new Map(server.stats.receivedBodies);
+    expect(existsSync(path.join(dir, 'suites', 'k', 'served', 'choice', 'cell.json'))).toBe(false);
+
+    const second = await startCli(args, { cwd: dir }).done;
+    expect(second.stderr).toBe('');
+    expect(second.status).toBe(0);
+    let resent = 0;
+    let fresh = 0;
+    for (const [key, count] of server.stats.receivedBodies) {
+      const extra = count - (receivedBefore.get(key) ?? 0);
+      if (extra <= 0) continue;
+      if (answeredBefore.has(key)) resent += extra;
+      else fresh += extra;
+    }
+    // Answered before the kill but not yet stored by the client: at most the 4 in flight.
+    expect(resent).toBeLessThanOrEqual(4);
+    expect(answeredBefore.size + fresh).toBeGreaterThanOrEqual(240);
+    expect(answeredBefore.size + fresh).toBeLessThanOrEqual(240 + 4);
+
+    const summarized = runCli(['suite', 'summarize', 'k', '--quiet'], { cwd: dir });
+    expect(summarized.status).toBe(0);
+    const summary = suiteSummarySchema.parse(
+      JSON.parse(readFileSync(path.join(dir, 'suites', 'k', 'summary.json'), 'utf8')),
+    );
+    expect(summary.cells.map((cell) => [cell.model, cell.task, cell.n, cell.status])).toEqual([
+      ['served', 'choice', 60, 'ok'],
+      ['dummy', 'choice', 60, 'ok'],
+    ]);
+  }, 90_000);
 });
