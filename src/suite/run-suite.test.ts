@@ -2,6 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/helpers.js';
+import { AssayError } from '../errors.js';
 import type { GenerateRequest, ProgressSink } from '../models/backend.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { registerBackend, unregisterBackend } from '../models/registry.js';
@@ -9,6 +10,7 @@ import { loadRun } from '../results/read-run.js';
 import { parseSuiteCellRecord } from '../results/suite-cell-record.js';
 import { runSuite } from './run-suite.js';
 import type { SuiteEvent } from './suite-events.js';
+import { buildSuiteSummary } from './summarize/summarize-suite.js';
 
 /** Every backend this test creates, and the generate requests each received. */
 const created: Array<{ seed: number; sent: number }> = [];
@@ -30,7 +32,17 @@ registerBackend('suite-counting', {
     return new CountingDummy(record);
   },
 });
-afterAll(() => unregisterBackend('suite-counting'));
+let brokenStarts = 0;
+registerBackend('suite-broken', {
+  create: () => {
+    brokenStarts++;
+    throw new AssayError('backend_error', 'the server did not start');
+  },
+});
+afterAll(() => {
+  unregisterBackend('suite-counting');
+  unregisterBackend('suite-broken');
+});
 
 function writeTask(dir: string, name: string, n: number): void {
   const lines = Array.from({ length: n }, (_, i) =>
@@ -150,5 +162,64 @@ describe('suite run', () => {
     await expect(
       runSuite({ suiteFile: suite(dir), suiteName: 's', suitesDirectory, modelsToRun: ['m3'] }),
     ).rejects.toThrow('`modelsToRun`: the suite has no model "m3"; did you mean "m1"? (its models: m1, m2)');
+  });
+});
+
+describe('a suite with a model that fails', () => {
+  it('records its cells as failed, runs the others, marks them in the summary, and retries them next time', async () => {
+    const dir = tempDir('assay-suite-broken-');
+    writeTask(dir, 'alpha', 4);
+    writeTask(dir, 'beta', 3);
+    const file = path.join(dir, 'suite.yaml');
+    writeFileSync(
+      file,
+      `version: 1
+models:
+  - { name: broken, model: suite-broken }
+  - { name: fine, model: suite-counting, model_args: { seed: 9 } }
+tasks:
+  - { name: alpha, task: alpha.jsonl }
+  - { name: beta, task: beta.jsonl }
+`,
+    );
+    const suitesDirectory = path.join(dir, 'suites');
+    const events: SuiteEvent[] = [];
+    const result = await runSuite({
+      suiteFile: file,
+      suiteName: 'b',
+      suitesDirectory,
+      listener: (event) => events.push(event),
+    });
+    expect(result.cells.map((cell) => `${cell.model}/${cell.taskSet}:${cell.status}`)).toEqual([
+      'broken/alpha:failed',
+      'broken/beta:failed',
+      'fine/alpha:done',
+      'fine/beta:done',
+    ]);
+    expect(result.cells[0].error).toBe('the server did not start');
+    // The pool tried once per cell (a backend that failed to start is not kept).
+    expect(brokenStarts).toBe(2);
+    expect(events.at(-1)).toMatchObject({ type: 'suite-end', ran: 2, skipped: 0, failed: 2 });
+    const summary = buildSuiteSummary({ name: 'b', suitesDirectory, bootstrapIterations: 200 });
+    expect(
+      summary.cells.map((cell) => [cell.model, cell.task, cell.status, cell.value === null, cell.reason]),
+    ).toEqual([
+      ['broken', 'alpha', 'failed', true, 'the server did not start'],
+      ['fine', 'alpha', 'ok', false, null],
+      ['broken', 'beta', 'failed', true, 'the server did not start'],
+      ['fine', 'beta', 'ok', false, null],
+    ]);
+    expect(summary.models.map((model) => [model.name, model.cells_done, model.cells_failed])).toEqual([
+      ['broken', 0, 2],
+      ['fine', 2, 0],
+    ]);
+    const again = await runSuite({ suiteFile: file, suiteName: 'b', suitesDirectory });
+    expect(again.cells.map((cell) => `${cell.model}/${cell.taskSet}:${cell.status}`)).toEqual([
+      'broken/alpha:failed',
+      'broken/beta:failed',
+      'fine/alpha:skipped',
+      'fine/beta:skipped',
+    ]);
+    expect(brokenStarts).toBe(4);
   });
 });
