@@ -422,6 +422,61 @@ export const VIEW_FLAGS = {
   },
 } satisfies FlagTable;
 
+const suitesDirectory = {
+  value: '<dir>',
+  help: 'the folder holding the suites (suites/NAME/)',
+  parse: text,
+  default: 'suites',
+  field: 'suitesDirectory',
+};
+
+export const SUITE_VALIDATE_FLAGS = {
+  format: { ...textOrJson, help: 'text | json (the cells, task sets and groups)' },
+} satisfies FlagTable;
+
+export const SUITE_RUN_FLAGS = {
+  suite: {
+    value: '<name>',
+    help: "the suite's name: its folder under --suites_dir, where every cell writes its run",
+    parse: text,
+    required: true,
+    field: 'suiteName',
+  },
+  suites_dir: suitesDirectory,
+  models_to_run: {
+    value: '<models...>',
+    help: 'run only these models (their names in the suite file)',
+    parse: list,
+    field: 'modelsToRun',
+  },
+  tasks_to_run: {
+    value: '<task_sets...>',
+    help: 'run only these task sets (their names in the suite file)',
+    parse: list,
+    field: 'tasksToRun',
+  },
+  ...QUIET_FLAGS,
+} satisfies FlagTable;
+
+export const SUITE_SUMMARIZE_FLAGS = {
+  suites_dir: suitesDirectory,
+  bootstrap_iters: {
+    value: '<n>',
+    help: 'joint bootstrap draws over docs for the rank and win-rate intervals',
+    parse: integer(100),
+    default: 2000,
+    field: 'bootstrapIterations',
+  },
+  seed: {
+    value: '<n>',
+    help: 'seed of the bootstrap resampling',
+    parse: integer(0),
+    default: 0,
+    field: 'seed',
+  },
+  quiet: { help: 'print nothing but errors (the files are written)', parse: switchFlag },
+} satisfies FlagTable;
+
 export const COMMAND_FLAGS = {
   merge: MERGE_FLAGS,
   ls: LS_FLAGS,
@@ -435,4 +490,7 @@ export const COMMAND_FLAGS = {
   kld: KLD_FLAGS,
   export: EXPORT_FLAGS,
   view: VIEW_FLAGS,
+  'suite validate': SUITE_VALIDATE_FLAGS,
+  'suite run': SUITE_RUN_FLAGS,
+  'suite summarize': SUITE_SUMMARIZE_FLAGS,
 } as const;

@@ -11,6 +11,9 @@ import {
   POWER_FLAGS,
   PPL_FLAGS,
   SERVE_FLAGS,
+  SUITE_RUN_FLAGS,
+  SUITE_SUMMARIZE_FLAGS,
+  SUITE_VALIDATE_FLAGS,
   VALIDATE_FLAGS,
   VIEW_FLAGS,
 } from './command-flags.js';
@@ -33,6 +36,7 @@ const SUBCOMMANDS = new Set([
   'serve',
   'kld',
   'export',
+  'suite',
   'help',
 ]);
 
@@ -267,6 +271,42 @@ export function buildProgram(): Command {
     .action(async (dirs: string[], flags: Record<string, unknown>) => {
       const { viewCommand } = await import('./view.js');
       process.exitCode = await viewCommand(dirs, flags);
+    });
+  const suite = program
+    .command('suite')
+    .description('many models × many tasks as one versioned, resumable evaluation (docs/suites.md)');
+  subcommand(
+    suite,
+    'validate',
+    'check a suite file without running anything: models known and their model args checked, tasks resolved, groups named',
+    SUITE_VALIDATE_FLAGS,
+  )
+    .argument('<suite_file>', 'the suite file (YAML)')
+    .action(async (file: string, flags: Record<string, unknown>) => {
+      const { suiteValidateCommand } = await import('./suite.js');
+      process.exitCode = await suiteValidateCommand(file, flags);
+    });
+  subcommand(
+    suite,
+    'run',
+    "run every (model, task set) cell of a suite into suites/NAME/<model>/<task set>/ as assay run writes; finished cells with identical settings are skipped, a killed cell resumes from its model's response cache",
+    SUITE_RUN_FLAGS,
+  )
+    .argument('<suite_file>', 'the suite file (YAML)')
+    .action(async (file: string, flags: Record<string, unknown>) => {
+      const { suiteRunCommand } = await import('./suite.js');
+      process.exitCode = await suiteRunCommand(file, flags);
+    });
+  subcommand(
+    suite,
+    'summarize',
+    'summarize a suite into suites/NAME/summary.json, summary.csv and summary.md: per model × task the metric with its interval and n, group macro averages, HELM mean win rates with intervals, rank intervals, the paired head-to-head matrix and the minimum detectable difference',
+    SUITE_SUMMARIZE_FLAGS,
+  )
+    .argument('<name>', "the suite's name (its folder under --suites_dir)")
+    .action(async (name: string, flags: Record<string, unknown>) => {
+      const { suiteSummarizeCommand } = await import('./suite.js');
+      process.exitCode = await suiteSummarizeCommand(name, flags);
     });
   return program;
 }

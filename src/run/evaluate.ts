@@ -30,6 +30,7 @@ import { resolveTasks } from '../tasks/manager.js';
 import { pythonRefsOf, startPythonFor } from '../tasks/python-for-tasks.js';
 import { applyRunMetadata } from '../tasks/run-metadata.js';
 import { type LoadedTask, leafTasks, type TaskNode } from '../tasks/task.js';
+import type { BackendPool } from './backend-pool.js';
 import { checkThinkingTasks } from './thinking-check.js';
 
 export type { Logger };
@@ -38,6 +39,12 @@ export type { Logger };
 export interface RunHooks {
   listener?: RunListener;
   logger?: Logger;
+}
+
+/** What a run may borrow instead of making: backends another caller keeps open (a suite's models). */
+export interface RunResources {
+  /** The backend comes from this pool and stays open after the run; the pool's owner closes it. */
+  backends?: BackendPool;
 }
 
 /**
@@ -254,11 +261,15 @@ export async function evaluateWithPlans(options: EvaluateOptions): Promise<Plann
 }
 
 /** `evaluateWithPlans` for options already resolved (what `assay run`'s option table yields). */
-export async function evaluateResolved(options: ResolvedRunOptions & RunHooks): Promise<PlannedEvaluation> {
+export async function evaluateResolved(
+  options: ResolvedRunOptions & RunHooks & RunResources,
+): Promise<PlannedEvaluation> {
   return withListener(options.listener, () => evaluateByName(options));
 }
 
-async function evaluateByName(options: ResolvedRunOptions & RunHooks): Promise<PlannedEvaluation> {
+async function evaluateByName(
+  options: ResolvedRunOptions & RunHooks & RunResources,
+): Promise<PlannedEvaluation> {
   if ((options.logSamples || options.predictOnly) && !options.outputPath) {
     throw new AssayError('bad_option', '`outputPath` is required with `logSamples` or `predictOnly`', {
       location: { field: 'outputPath' },
@@ -290,14 +301,17 @@ async function evaluateByName(options: ResolvedRunOptions & RunHooks): Promise<P
   let backend: ModelBackend;
   try {
     options.listener?.({ type: 'phase', phase: 'loading', detail: `model ${modelName}` });
-    backend = await createBackend(options.model, backendArgs, {
+    const context = {
       cachePath: options.useCache,
       outputDirectory: options.outputPath
         ? outputDirectory(options.outputPath, sanitizeModelName(modelName))
         : undefined,
       listener: options.listener,
-      warn: options.logger ? (message) => options.logger?.warn(message) : undefined,
-    });
+      warn: options.logger ? (message: string) => options.logger?.warn(message) : undefined,
+    };
+    backend = options.backends
+      ? await options.backends.acquire(options.model, backendArgs, context)
+      : await createBackend(options.model, backendArgs, context);
   } catch (error) {
     await closePrepared(prepared);
     throw error;
@@ -307,7 +321,7 @@ async function evaluateByName(options: ResolvedRunOptions & RunHooks): Promise<P
   try {
     return await run(backend, { model: options.model, modelArgs: recorded }, options, prepared);
   } finally {
-    await backend.close?.();
+    if (!options.backends) await backend.close?.();
   }
 }
 

@@ -76,14 +76,15 @@ function perDocumentValue(metric: string, value: unknown): number | undefined {
 
 const PAIR_METRICS = new Set(['word_perplexity', 'byte_perplexity', 'bits_per_byte', 'token_perplexity']);
 
-interface Keyed {
+/** A run's scores of one target by doc key (`doc_hash#occurrence`: the i-th copy of a doc pairs with the i-th). */
+export interface Keyed {
   scored: Map<string, { docId: number; score: number }>;
   unscored: number;
   /** Keys of the timed-out samples (in `scored` with score NaN when they count as wrong). */
   timedOut: string[];
 }
 
-function keyed(samples: SampleScore[], target: ComparisonTarget, treatment: TimeoutTreatment): Keyed {
+export function keyed(samples: SampleScore[], target: ComparisonTarget, treatment: TimeoutTreatment): Keyed {
   const scored = new Map<string, { docId: number; score: number }>();
   const seen = new Map<string, number>();
   const timedOut: string[] = [];

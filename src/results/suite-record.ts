@@ -1,0 +1,25 @@
+/**
+ * `suites/NAME/suite.json`: what the last `assay suite run` of a suite was given, resolved: the suite
+ * file's hash and version, its models and task sets in order, each task set's leaf tasks and each scenario
+ * group's. `assay suite summarize` (and the viewer) read the suite's shape from it, not from the suite
+ * file, whose task paths are relative to a folder the summary need not know.
+ */
+import { z } from 'zod';
+
+export const SUITE_RECORD_SCHEMA = 'assay.suite/v1';
+
+export const suiteRecordSchema = z.object({
+  schema: z.literal(SUITE_RECORD_SCHEMA),
+  name: z.string(),
+  version: z.string(),
+  description: z.string().nullable(),
+  suite_file: z.string(),
+  suite_sha256: z.string(),
+  models: z.array(z.object({ name: z.string(), model: z.string() })),
+  /** Task set → its leaf tasks, in run order. */
+  task_sets: z.record(z.string(), z.array(z.string())),
+  /** Scenario group → its leaf tasks. */
+  groups: z.record(z.string(), z.array(z.string())),
+});
+
+export type SuiteRecord = z.output<typeof suiteRecordSchema>;

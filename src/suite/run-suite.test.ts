@@ -1,0 +1,225 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/support/helpers.js';
+import { AssayError } from '../errors.js';
+import type { GenerateRequest, ProgressSink } from '../models/backend.js';
+import { DummyBackend } from '../models/dummy/dummy-backend.js';
+import { registerBackend, unregisterBackend } from '../models/registry.js';
+import { loadRun } from '../results/read-run.js';
+import { parseSuiteCellRecord } from '../results/suite-cell-record.js';
+import { runSuite } from './run-suite.js';
+import type { SuiteEvent } from './suite-events.js';
+import { buildSuiteSummary } from './summarize/summarize-suite.js';
+
+/** Every backend this test creates, and the generate requests each received. */
+const created: Array<{ seed: number; sent: number }> = [];
+
+class CountingDummy extends DummyBackend {
+  constructor(private readonly record: { seed: number; sent: number }) {
+    super({ seed: record.seed });
+  }
+  override async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<string[]> {
+    this.record.sent += requests.length;
+    return super.generate(requests, progress);
+  }
+}
+
+registerBackend('suite-counting', {
+  create: (args) => {
+    const record = { seed: Number(args.seed ?? 0), sent: 0 };
+    created.push(record);
+    return new CountingDummy(record);
+  },
+});
+let brokenStarts = 0;
+registerBackend('suite-broken', {
+  create: () => {
+    brokenStarts++;
+    throw new AssayError('backend_error', 'the server did not start');
+  },
+});
+afterAll(() => {
+  unregisterBackend('suite-counting');
+  unregisterBackend('suite-broken');
+});
+
+function writeTask(dir: string, name: string, n: number): void {
+  const lines = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({
+      id: `${name}-${i}`,
+      prompt: `${name} ${i}?\nAnswer:`,
+      targets: ['A'],
+      metric: 'multiple_choice',
+    }),
+  );
+  writeFileSync(path.join(dir, `${name}.jsonl`), `${lines.join('\n')}\n`);
+}
+
+function suite(dir: string, bootstrapIters = 100): string {
+  const file = path.join(dir, 'suite.yaml');
+  writeFileSync(
+    file,
+    `version: v1
+settings: { bootstrap_iters: ${bootstrapIters}, gen_kwargs: { max_gen_toks: 3 } }
+models:
+  - { name: m1, model: suite-counting, model_args: { seed: 1 } }
+  - { name: m2, model: suite-counting, model_args: { seed: 2 } }
+tasks:
+  - { name: alpha, task: alpha.jsonl }
+  - { name: beta, task: beta.jsonl }
+  - { name: gamma, task: gamma.jsonl }
+`,
+  );
+  return file;
+}
+
+describe('suite run', () => {
+  const dir = tempDir('assay-suite-run-');
+  writeTask(dir, 'alpha', 6);
+  writeTask(dir, 'beta', 5);
+  writeTask(dir, 'gamma', 4);
+  const suitesDirectory = path.join(dir, 'suites');
+
+  it("runs every cell as assay run writes it, starting each model's backend once for its task sets", async () => {
+    const events: SuiteEvent[] = [];
+    const result = await runSuite({
+      suiteFile: suite(dir),
+      suiteName: 's',
+      suitesDirectory,
+      listener: (event) => events.push(event),
+    });
+    expect(result.cells.map((cell) => [cell.model, cell.taskSet, cell.status])).toEqual([
+      ['m1', 'alpha', 'done'],
+      ['m1', 'beta', 'done'],
+      ['m1', 'gamma', 'done'],
+      ['m2', 'alpha', 'done'],
+      ['m2', 'beta', 'done'],
+      ['m2', 'gamma', 'done'],
+    ]);
+    // One backend per model for its three task sets, each sent exactly its docs.
+    expect(result.backendsStarted).toEqual({ m1: 1, m2: 1 });
+    expect(created).toEqual([
+      { seed: 1, sent: 15 },
+      { seed: 2, sent: 15 },
+    ]);
+    // The cell's folder is an `assay run --output_path`: the results reader finds the run and its samples.
+    const run = loadRun(path.join(suitesDirectory, 's', 'm2', 'beta'));
+    expect(run.results.config.model).toBe('suite-counting');
+    expect(run.results.config.model_args).toEqual({ seed: 2 });
+    expect(run.results['n-samples'].beta).toEqual({ original: 5, effective: 5 });
+    expect([...run.sampleFiles.keys()]).toEqual(['beta']);
+    const record = parseSuiteCellRecord(
+      readFileSync(path.join(suitesDirectory, 's', 'm2', 'beta', 'cell.json'), 'utf8'),
+    );
+    expect(record).toMatchObject({
+      status: 'done',
+      suite_version: 'v1',
+      model: 'm2',
+      task_set: 'beta',
+      errored_samples: 0,
+    });
+    expect(
+      events
+        .filter((event) => event.type === 'cell-end')
+        .map((event) => (event as { position: number }).position),
+    ).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('skips cells that finished with identical settings, and sends nothing for them', async () => {
+    created.length = 0;
+    const result = await runSuite({ suiteFile: suite(dir), suiteName: 's', suitesDirectory });
+    expect(result.cells.every((cell) => cell.status === 'skipped')).toBe(true);
+    expect(created).toEqual([]);
+  });
+
+  it('reruns a cell whose record is gone (a run killed before it finished) from the response cache', async () => {
+    created.length = 0;
+    rmSync(path.join(suitesDirectory, 's', 'm1', 'beta', 'cell.json'));
+    const result = await runSuite({ suiteFile: suite(dir), suiteName: 's', suitesDirectory });
+    expect(
+      result.cells.filter((cell) => cell.status === 'done').map((cell) => `${cell.model}/${cell.taskSet}`),
+    ).toEqual(['m1/beta']);
+    // Its backend started, but every answer came from the model's cache: no request re-sent.
+    expect(created).toEqual([{ seed: 1, sent: 0 }]);
+  });
+
+  it('reruns every cell when a setting changes, and narrows to --models-to-run / --tasks-to-run', async () => {
+    created.length = 0;
+    const result = await runSuite({
+      suiteFile: suite(dir, 50),
+      suiteName: 's',
+      suitesDirectory,
+      modelsToRun: ['m2'],
+      tasksToRun: ['alpha', 'gamma'],
+    });
+    expect(result.cells.map((cell) => `${cell.model}/${cell.taskSet}:${cell.status}`)).toEqual([
+      'm2/alpha:done',
+      'm2/gamma:done',
+    ]);
+    // Same requests as before: all from the cache.
+    expect(created).toEqual([{ seed: 2, sent: 0 }]);
+    await expect(
+      runSuite({ suiteFile: suite(dir), suiteName: 's', suitesDirectory, modelsToRun: ['m3'] }),
+    ).rejects.toThrow('`modelsToRun`: the suite has no model "m3"; did you mean "m1"? (its models: m1, m2)');
+  });
+});
+
+describe('a suite with a model that fails', () => {
+  it('records its cells as failed, runs the others, marks them in the summary, and retries them next time', async () => {
+    const dir = tempDir('assay-suite-broken-');
+    writeTask(dir, 'alpha', 4);
+    writeTask(dir, 'beta', 3);
+    const file = path.join(dir, 'suite.yaml');
+    writeFileSync(
+      file,
+      `version: 1
+models:
+  - { name: broken, model: suite-broken }
+  - { name: fine, model: suite-counting, model_args: { seed: 9 } }
+tasks:
+  - { name: alpha, task: alpha.jsonl }
+  - { name: beta, task: beta.jsonl }
+`,
+    );
+    const suitesDirectory = path.join(dir, 'suites');
+    const events: SuiteEvent[] = [];
+    const result = await runSuite({
+      suiteFile: file,
+      suiteName: 'b',
+      suitesDirectory,
+      listener: (event) => events.push(event),
+    });
+    expect(result.cells.map((cell) => `${cell.model}/${cell.taskSet}:${cell.status}`)).toEqual([
+      'broken/alpha:failed',
+      'broken/beta:failed',
+      'fine/alpha:done',
+      'fine/beta:done',
+    ]);
+    expect(result.cells[0].error).toBe('the server did not start');
+    // The pool tried once per cell (a backend that failed to start is not kept).
+    expect(brokenStarts).toBe(2);
+    expect(events.at(-1)).toMatchObject({ type: 'suite-end', ran: 2, skipped: 0, failed: 2 });
+    const summary = buildSuiteSummary({ name: 'b', suitesDirectory, bootstrapIterations: 200 });
+    expect(
+      summary.cells.map((cell) => [cell.model, cell.task, cell.status, cell.value === null, cell.reason]),
+    ).toEqual([
+      ['broken', 'alpha', 'failed', true, 'the server did not start'],
+      ['fine', 'alpha', 'ok', false, null],
+      ['broken', 'beta', 'failed', true, 'the server did not start'],
+      ['fine', 'beta', 'ok', false, null],
+    ]);
+    expect(summary.models.map((model) => [model.name, model.cells_done, model.cells_failed])).toEqual([
+      ['broken', 0, 2],
+      ['fine', 2, 0],
+    ]);
+    const again = await runSuite({ suiteFile: file, suiteName: 'b', suitesDirectory });
+    expect(again.cells.map((cell) => `${cell.model}/${cell.taskSet}:${cell.status}`)).toEqual([
+      'broken/alpha:failed',
+      'broken/beta:failed',
+      'fine/alpha:skipped',
+      'fine/beta:skipped',
+    ]);
+    expect(brokenStarts).toBe(4);
+  });
+});

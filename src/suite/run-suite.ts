@@ -1,0 +1,267 @@
+/**
+ * `assay suite run`: every (model, task set) cell of a suite, each through the same library entry as
+ * `assay run` (run/evaluate.ts), into `suites/NAME/<model>/<task set>/` exactly as `assay run
+ * --output_path` writes (results, sample logs, leaderboard). Models run one at a time, and each model's
+ * backend (a managed server, a GGUF engine) is started once for all its task sets (run/backend-pool.ts).
+ *
+ * A cell whose record says it finished with the same settings hash, and whose results file is still there,
+ * is skipped. Each model keeps one response cache, so a cell killed half-way re-sends on the next run only
+ * the requests whose answers were not yet stored. A cell that fails is recorded as failed and the suite
+ * goes on; it runs again on the next run.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
+import { AssayError, closestNames } from '../errors.js';
+import { resolveRunOptions } from '../evaluate/run-options.js';
+import type { Logger, RunListener } from '../events.js';
+import { writeFileAtomic } from '../report/write.js';
+import {
+  parseSuiteCellRecord,
+  SUITE_CELL_SCHEMA,
+  type SuiteCellRecord,
+} from '../results/suite-cell-record.js';
+import { SUITE_RECORD_SCHEMA, type SuiteRecord } from '../results/suite-record.js';
+import { createBackendPool } from '../run/backend-pool.js';
+import { evaluateResolved } from '../run/evaluate.js';
+import { runOptionsOf, type SuiteCell } from './cells.js';
+import type { SuiteListener } from './suite-events.js';
+import { suiteFolder } from './suite-folder.js';
+import { type ValidatedSuite, validateSuite } from './validate-suite.js';
+
+export interface RunSuiteOptions {
+  /** The suite file. */
+  suiteFile: string;
+  /** The suite's name: its folder under `suitesDirectory`. */
+  suiteName: string;
+  /** Default `suites` (in the working folder). */
+  suitesDirectory?: string;
+  /** Only these models (their `name`s in the suite file). */
+  modelsToRun?: string[];
+  /** Only these task sets (their `name`s). */
+  tasksToRun?: string[];
+  indexCacheDir?: string;
+  listener?: SuiteListener;
+  /** Each cell's runner events. */
+  runListener?: RunListener;
+  logger?: Logger;
+}
+
+export interface CellOutcome {
+  model: string;
+  taskSet: string;
+  status: 'done' | 'failed' | 'skipped';
+  resultsFile?: string;
+  erroredSamples: number;
+  error?: string;
+}
+
+export interface SuiteRunResult {
+  folder: string;
+  cells: CellOutcome[];
+  /** Backends started, per model (one each: its task sets share it). */
+  backendsStarted: Record<string, number>;
+}
+
+/** The names a narrowing flag gives, each checked against the suite's (did-you-mean on a typo). */
+function narrowed(given: string[] | undefined, known: string[], field: string, what: string): Set<string> {
+  if (!given?.length) return new Set(known);
+  for (const name of given)
+    if (!known.includes(name)) {
+      const close = closestNames(name, known, 1);
+      throw new AssayError(
+        'bad_option',
+        `\`${field}\`: the suite has no ${what} "${name}"${close.length ? `; did you mean "${close[0]}"?` : ''} (its ${what}s: ${known.join(', ')})`,
+        { location: { field } },
+      );
+    }
+  return new Set(given);
+}
+
+/** The cell's record when it finished with these settings and its results are still there. */
+function finished(recordFile: string, cell: SuiteCell): SuiteCellRecord | undefined {
+  if (!existsSync(recordFile)) return undefined;
+  const record = parseSuiteCellRecord(readFileSync(recordFile, 'utf8'));
+  if (record?.status !== 'done' || record.settings_hash !== cell.settingsHash) return undefined;
+  if (!record.results_file || !existsSync(path.resolve(path.dirname(recordFile), record.results_file)))
+    return undefined;
+  return record;
+}
+
+function suiteRecord(validated: ValidatedSuite, name: string): SuiteRecord {
+  const { suite, file, sha256 } = validated.loaded;
+  return {
+    schema: SUITE_RECORD_SCHEMA,
+    name,
+    version: suite.version,
+    description: suite.description ?? null,
+    suite_file: file,
+    suite_sha256: sha256,
+    models: suite.models.map((model) => ({ name: model.name, model: model.model })),
+    task_sets: Object.fromEntries(validated.taskSets),
+    groups: Object.fromEntries(validated.groups),
+  };
+}
+
+export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult> {
+  const started = performance.now();
+  // Everything checkable is checked before the first cell runs (bad input: exit 2, nothing written).
+  const validated = await validateSuite(options.suiteFile, {
+    indexCacheDir: options.indexCacheDir,
+    logger: options.logger,
+  });
+  const { loaded, cells } = validated;
+  const models = narrowed(
+    options.modelsToRun,
+    loaded.suite.models.map((model) => model.name),
+    'modelsToRun',
+    'model',
+  );
+  const taskSets = narrowed(options.tasksToRun, [...validated.taskSets.keys()], 'tasksToRun', 'task set');
+  const folder = suiteFolder(options.suitesDirectory ?? 'suites', options.suiteName);
+  await writeFileAtomic(
+    path.join(folder.root, 'suite.json'),
+    `${JSON.stringify(suiteRecord(validated, options.suiteName), null, 2)}\n`,
+    '`suitesDirectory`',
+  );
+  await copyFile(loaded.file, folder.suiteCopy);
+
+  const selected = cells.filter((cell) => models.has(cell.model) && taskSets.has(cell.taskSet));
+  const outcomes: CellOutcome[] = [];
+  const toRun: SuiteCell[] = [];
+  for (const cell of selected) {
+    const record = finished(folder.cellRecord(cell.model, cell.taskSet), cell);
+    if (record?.results_file) {
+      outcomes.push({
+        model: cell.model,
+        taskSet: cell.taskSet,
+        status: 'skipped',
+        resultsFile: path.resolve(folder.cellFolder(cell.model, cell.taskSet), record.results_file),
+        erroredSamples: record.errored_samples,
+      });
+      options.listener?.({
+        type: 'cell-skipped',
+        model: cell.model,
+        taskSet: cell.taskSet,
+        reason: 'finished with identical settings',
+      });
+    } else toRun.push(cell);
+  }
+  options.listener?.({
+    type: 'suite-start',
+    cells: selected.length,
+    toRun: toRun.length,
+    skipped: outcomes.length,
+  });
+
+  const backendsStarted: Record<string, number> = {};
+  let position = 0;
+  for (const model of loaded.suite.models) {
+    const modelCells = toRun.filter((cell) => cell.model === model.name);
+    if (modelCells.length === 0) continue;
+    options.listener?.({ type: 'model-start', model: model.name });
+    const pool = createBackendPool();
+    try {
+      for (const cell of modelCells) {
+        position++;
+        outcomes.push(await runCell(cell, validated, folder, pool, position, toRun.length, options));
+      }
+    } finally {
+      await pool.close();
+      backendsStarted[model.name] = pool.created;
+      options.listener?.({ type: 'model-end', model: model.name, backendsStarted: pool.created });
+    }
+  }
+  const count = (status: CellOutcome['status']) =>
+    outcomes.filter((outcome) => outcome.status === status).length;
+  options.listener?.({
+    type: 'suite-end',
+    ran: count('done'),
+    skipped: count('skipped'),
+    failed: count('failed'),
+    seconds: (performance.now() - started) / 1000,
+  });
+  // In the suite file's order, whatever order they ran in.
+  const order = (outcome: CellOutcome) =>
+    selected.findIndex((cell) => cell.model === outcome.model && cell.taskSet === outcome.taskSet);
+  outcomes.sort((a, b) => order(a) - order(b));
+  return { folder: folder.root, cells: outcomes, backendsStarted };
+}
+
+async function runCell(
+  cell: SuiteCell,
+  validated: ValidatedSuite,
+  folder: ReturnType<typeof suiteFolder>,
+  pool: ReturnType<typeof createBackendPool>,
+  position: number,
+  toRun: number,
+  options: RunSuiteOptions,
+): Promise<CellOutcome> {
+  const { loaded } = validated;
+  const useCache = loaded.suite.settings?.use_cache !== false;
+  const cellFolder = folder.cellFolder(cell.model, cell.taskSet);
+  const startedAt = new Date();
+  const started = performance.now();
+  const identity = { model: cell.model, taskSet: cell.taskSet, position, toRun };
+  options.listener?.({ type: 'cell-start', ...identity });
+  const record = (fields: Pick<SuiteCellRecord, 'status' | 'results_file' | 'errored_samples' | 'error'>) => {
+    const value: SuiteCellRecord = {
+      schema: SUITE_CELL_SCHEMA,
+      suite_version: loaded.suite.version,
+      model: cell.model,
+      task_set: cell.taskSet,
+      settings_hash: cell.settingsHash,
+      settings: { ...cell.settings },
+      ...fields,
+      started_at: startedAt.toISOString(),
+      seconds: (performance.now() - started) / 1000,
+    };
+    return writeFileAtomic(
+      folder.cellRecord(cell.model, cell.taskSet),
+      `${JSON.stringify(value, null, 2)}\n`,
+    );
+  };
+  try {
+    const resolved = resolveRunOptions(
+      runOptionsOf(cell.settings, loaded.file, {
+        outputPath: cellFolder,
+        useCache: useCache ? folder.responseCache(cell.model) : undefined,
+      }),
+    );
+    const { result } = await evaluateResolved({
+      ...resolved,
+      indexCacheDir: options.indexCacheDir,
+      listener: options.runListener,
+      logger: options.logger,
+      backends: pool,
+    });
+    const resultsFile = result.files?.results;
+    if (!resultsFile)
+      throw new AssayError('io_error', `the run of cell ${cell.model} × ${cell.taskSet} wrote no results`);
+    await record({
+      status: 'done',
+      results_file: path.relative(cellFolder, resultsFile),
+      errored_samples: result.erroredSamples,
+      error: null,
+    });
+    options.listener?.({
+      type: 'cell-end',
+      ...identity,
+      seconds: (performance.now() - started) / 1000,
+      resultsFile,
+      erroredSamples: result.erroredSamples,
+    });
+    return {
+      model: cell.model,
+      taskSet: cell.taskSet,
+      status: 'done',
+      resultsFile,
+      erroredSamples: result.erroredSamples,
+    };
+  } catch (error) {
+    const message = error instanceof AssayError ? error.format() : (error as Error).message;
+    await record({ status: 'failed', results_file: null, errored_samples: 0, error: message });
+    options.listener?.({ type: 'cell-failed', ...identity, message });
+    return { model: cell.model, taskSet: cell.taskSet, status: 'failed', erroredSamples: 0, error: message };
+  }
+}

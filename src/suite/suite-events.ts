@@ -1,0 +1,24 @@
+/**
+ * What `runSuite` reports, cell by cell: a listener draws progress over the cells (the CLI's lines with
+ * an ETA); each cell's own run reports its runner events (requests, phases) to the run listener.
+ */
+export type SuiteEvent =
+  | { type: 'suite-start'; cells: number; toRun: number; skipped: number }
+  | { type: 'cell-skipped'; model: string; taskSet: string; reason: string }
+  | { type: 'cell-start'; model: string; taskSet: string; position: number; toRun: number }
+  | {
+      type: 'cell-end';
+      model: string;
+      taskSet: string;
+      position: number;
+      toRun: number;
+      seconds: number;
+      resultsFile: string;
+      erroredSamples: number;
+    }
+  | { type: 'cell-failed'; model: string; taskSet: string; position: number; toRun: number; message: string }
+  | { type: 'model-start'; model: string }
+  | { type: 'model-end'; model: string; backendsStarted: number }
+  | { type: 'suite-end'; ran: number; skipped: number; failed: number; seconds: number };
+
+export type SuiteListener = (event: SuiteEvent) => void;

@@ -1,0 +1,31 @@
+/**
+ * Where a suite's files live: `suites/NAME/` holds a copy of the suite file it ran (`suite.yaml`, what
+ * summarize reads), one folder per model with its response cache, and under it one folder per task set,
+ * the `--output_path` of that cell's run, with the cell's record.
+ */
+import path from 'node:path';
+
+export const SUITE_COPY = 'suite.yaml';
+export const CELL_RECORD = 'cell.json';
+export const RESPONSE_CACHE = 'responses.sqlite';
+
+export interface SuiteFolder {
+  root: string;
+  suiteCopy: string;
+  modelFolder(model: string): string;
+  responseCache(model: string): string;
+  cellFolder(model: string, taskSet: string): string;
+  cellRecord(model: string, taskSet: string): string;
+}
+
+export function suiteFolder(suitesDirectory: string, name: string): SuiteFolder {
+  const root = path.resolve(suitesDirectory, name);
+  return {
+    root,
+    suiteCopy: path.join(root, SUITE_COPY),
+    modelFolder: (model) => path.join(root, model),
+    responseCache: (model) => path.join(root, model, RESPONSE_CACHE),
+    cellFolder: (model, taskSet) => path.join(root, model, taskSet),
+    cellRecord: (model, taskSet) => path.join(root, model, taskSet, CELL_RECORD),
+  };
+}
