@@ -7,7 +7,6 @@ import type {
   LoglikelihoodRequest,
   LoglikelihoodResult,
   ModelBackend,
-  ProgressSink,
   RollingRequest,
 } from './backend.js';
 import {
@@ -47,13 +46,17 @@ export function withResponseCache(
   /** Requests this wrapper answered itself: the wrapped backend's usage never sees them. */
   let answeredFromCache = 0;
 
+  /**
+   * One call: hits answered here, the misses sent to the wrapped backend in one call that carries the
+   * caller's options (its abort signal), its progress counted after the hits.
+   */
   async function cached<Q, A>(
     method: string,
-    requests: Q[],
-    send: (misses: Q[], progress?: ProgressSink) => Promise<Answer<A>[]>,
-    progress: ProgressSink | undefined,
+    options: CallOptions<Q>,
+    send: (options: CallOptions<Q>) => Promise<Answer<A>[]>,
     cacheable: (request: Q) => boolean = () => true,
   ): Promise<Answer<A>[]> {
+    const { requests, onProgress } = options;
     const answers: Answer<A>[] = new Array(requests.length);
     const missIndex: number[] = [];
     const keys = requests.map((request) => (cacheable(request) ? keyOf(method, request) : undefined));
@@ -65,12 +68,13 @@ export function withResponseCache(
     });
     const hits = requests.length - missIndex.length;
     answeredFromCache += hits;
-    if (hits > 0) progress?.(hits);
+    if (hits > 0) onProgress?.(hits);
     if (missIndex.length > 0) {
-      const fresh = await send(
-        missIndex.map((i) => requests[i]),
-        progress && ((done) => progress(hits + done)),
-      );
+      const fresh = await send({
+        ...options,
+        requests: missIndex.map((i) => requests[i]),
+        onProgress: onProgress && ((done) => onProgress(hits + done)),
+      });
       missIndex.forEach((i, j) => {
         answers[i] = fresh[j];
         const key = keys[i];
@@ -81,30 +85,23 @@ export function withResponseCache(
   }
 
   const wrapped: ModelBackend & Partial<GenerationLogprobs> = {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
     name: backend.name,
     capabilities: backend.capabilities,
     ...(backend.concurrency !== undefined ? { concurrency: backend.concurrency } : {}),
-    loglikelihood: (requests: LoglikelihoodRequest[], progress?: ProgressSink, options?: CallOptions) =>
-      cached<LoglikelihoodRequest, LoglikelihoodResult>(
-        'loglikelihood',
-        requests,
-        (misses, p) => backend.loglikelihood(misses, p, options),
-        progress,
+    loglikelihood: (options) =>
+      cached<LoglikelihoodRequest, LoglikelihoodResult>('loglikelihood', options, (misses) =>
+        backend.loglikelihood(misses),
       ),
-    loglikelihoodRolling: (requests: RollingRequest[], progress?: ProgressSink, options?: CallOptions) =>
-      cached<RollingRequest, number>(
-        'loglikelihood_rolling',
-        requests,
-        (misses, p) => backend.loglikelihoodRolling(misses, p, options),
-        progress,
+    loglikelihoodRolling: (options) =>
+      cached<RollingRequest, number>('loglikelihood_rolling', options, (misses) =>
+        backend.loglikelihoodRolling(misses),
       ),
-    generate: (requests: GenerateRequest[], progress?: ProgressSink, options?: CallOptions) =>
+    generate: (options) =>
       cached<GenerateRequest, string>(
         'generate_until',
-        requests,
-        (misses, p) => backend.generate(misses, p, options),
-        progress,
+        options,
+        (misses) => backend.generate(misses),
         (request) => !request.doSample,
       ),
     info: () => backend.info(),
@@ -116,16 +113,11 @@ export function withResponseCache(
   // Generations with their tokens' log-probabilities are cached apart from the bare texts: a hit must
   // give back what this method returns, logprobs included.
   if (hasGenerationLogprobs(backend)) {
-    wrapped.generateWithLogprobs = (
-      requests: GenerateRequest[],
-      progress?: ProgressSink,
-      options?: CallOptions,
-    ) =>
+    wrapped.generateWithLogprobs = (options) =>
       cached<GenerateRequest, Generation>(
         'generate_until_with_logprobs',
-        requests,
-        (misses, p) => backend.generateWithLogprobs(misses, p, options),
-        progress,
+        options,
+        (misses) => backend.generateWithLogprobs(misses),
         (request) => !request.doSample,
       );
   }
