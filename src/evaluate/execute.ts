@@ -10,7 +10,6 @@ import {
   hasGenerationLogprobs,
   isRequestError,
   type ModelBackend,
-  type ProgressSink,
   type RequestError,
 } from '../models/backend.js';
 import type { RequestLatency } from '../results/results-file.js';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson, type ResponseCache } from '../cache/response-cache.js';
 import type {
   Answer,
+  AnyVersionBackend,
   CallOptions,
   GenerateRequest,
   LoglikelihoodRequest,
@@ -16,6 +17,7 @@ import {
   hasGenerationLogprobs,
   hasUsage,
   isRequestError,
+  toCurrentSpec,
   type UsageReporting,
 } from './backend.js';
 
@@ -25,13 +27,15 @@ import {
  * misses reach the model, and each call's answers are stored when the call returns. Served backends keep
  * their cache inside the HTTP client instead, where it can store each response as it arrives. Sampled
  * generations are never cached, and neither are failed requests. The wrapper is itself a backend of the
- * same spec, declaring what the wrapped one declares, and runs the same conformance suite.
+ * spec (v2; a v1 backend is adapted first), declaring what the wrapped one declares, and runs the same
+ * conformance suite.
  */
 export function withResponseCache(
-  backend: ModelBackend,
+  given: AnyVersionBackend,
   cache: ResponseCache,
   modelArgs: Record<string, unknown>,
 ): ModelBackend {
+  const backend = toCurrentSpec(given);
   const info = backend.info();
   const identity = {
     backend: backend.name,

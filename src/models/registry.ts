@@ -39,7 +39,10 @@ export interface BackendDefinition {
    * Builds the backend; it must implement backend spec v2, or v1 (checked when it is created; a v1
    * backend is adapted to v2).
    */
-  create(args: Record<string, unknown>, context: BackendContext): AnyVersionBackend | Promise<AnyVersionBackend>;
+  create(
+    args: Record<string, unknown>,
+    context: BackendContext,
+  ): AnyVersionBackend | Promise<AnyVersionBackend>;
   /**
    * How `useCache` applies: `wrap` (the default) puts the response cache in front of the whole backend, as
    * lm-eval's CachingLM does; `inside` hands the path to `create` in `context.cachePath`, for a backend

@@ -12,7 +12,12 @@ import { type ResolvedRunOptions, type RunOptionsInput, resolveRunOptions } from
 import { modelNameFrom } from '../evaluate/run-record.js';
 import { checkTaskIntegrity } from '../evaluate/task-integrity.js';
 import { type Logger, type RunListener, withListener } from '../events.js';
-import { type AnyVersionBackend, checkBackendSpec, type ModelBackend, toCurrentSpec } from '../models/backend.js';
+import {
+  type AnyVersionBackend,
+  checkBackendSpec,
+  type ModelBackend,
+  toCurrentSpec,
+} from '../models/backend.js';
 import { checkModelArgs, createBackend } from '../models/registry.js';
 import { deviceWarning, withRunSettings } from '../models/run-settings.js';
 import type { PythonRuntime } from '../python/python-runtime.js';

@@ -15,11 +15,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { AssayError } from '../errors.js';
-import type {
-  PromptLogprobs,
-  ServedModel,
-  TokenGeneration,
-} from '../models/spec/token-serving.js';
+import type { PromptLogprobs, ServedModel, TokenGeneration } from '../models/spec/token-serving.js';
 import { ConcurrencyLimit } from './concurrency.js';
 import {
   completionLogprobs,
@@ -280,7 +276,10 @@ class Handler {
       if (maxTokens === 1 && temperature === 0 && body.stop.length === 0) {
         // The scoring shape (max_tokens 1, greedy): the generated token is the argmax after the prompt,
         // which the prompt's own pass already gives.
-        [scored] = await model.promptLogprobs({ requests: [{ tokens: prompt.tokens, topK }], abortSignal: work.signal });
+        [scored] = await model.promptLogprobs({
+          requests: [{ tokens: prompt.tokens, topK }],
+          abortSignal: work.signal,
+        });
         const next = scored.next;
         generation = {
           text: next.special ? '' : next.piece,
@@ -295,7 +294,10 @@ class Handler {
             : await this.generate(prompt.tokens, maxTokens, body, work);
         if (sampleK !== null || promptK !== null) {
           const all = [...prompt.tokens, ...generation.tokens];
-          [scored] = await model.promptLogprobs({ requests: [{ tokens: all, topK }], abortSignal: work.signal });
+          [scored] = await model.promptLogprobs({
+            requests: [{ tokens: all, topK }],
+            abortSignal: work.signal,
+          });
           generated = scoredPositions(
             scored,
             all,

@@ -62,7 +62,9 @@ export async function scoreTexts(
     );
   }
   const all = layouts.flatMap((layout) => layout.windows);
-  const scored = all.length ? await backend.scoreTokenWindows({ requests: all, onProgress: options.progress }) : [];
+  const scored = all.length
+    ? await backend.scoreTokenWindows({ requests: all, onProgress: options.progress })
+    : [];
   const results: TextPerplexity[] = [];
   let next = 0;
   for (const layout of layouts) {

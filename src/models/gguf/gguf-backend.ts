@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { AssayError } from '../../errors.js';
 import type {
   BackendCapabilities,
+  CallOptions,
   ChatMessage,
   ChatTemplating,
-  CallOptions,
   GenerateCallOptions,
   LoglikelihoodCallOptions,
   LoglikelihoodResult,
@@ -23,6 +23,7 @@ import type {
 import { ChatTemplates } from '../chat-template/chat-templates.js';
 import { TEMPLATE_VARIABLE_ARGS } from '../chat-template/template-variables.js';
 import { batchSizeArg, integerArg, parseModelArgs, positiveInteger } from '../model-arg-values.js';
+import type { PromptLogprobs, PromptLogprobsRequest, ServedModel } from '../spec/token-serving.js';
 import type {
   ChatTemplated,
   EngineInfo,
@@ -32,7 +33,6 @@ import type {
 } from './engine.js';
 import { keepEngineProcess, takeEngineProcess } from './engine-processes.js';
 import { checkGgufFile } from './model-file.js';
-import type { PromptLogprobs, PromptLogprobsRequest, ServedModel } from '../spec/token-serving.js';
 import type { WorkerCall, WorkerReply } from './protocol.js';
 import { readTokenizerInfo } from './token-windows.js';
 
@@ -331,7 +331,10 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating, 
    * Generation from prompt tokens, with the generated tokens and why it stopped (assay serve);
    * `abortSignal` stops it between tokens (a client that went away).
    */
-  async generateTokens({ requests, abortSignal }: CallOptions<TokenGenerateRequest>): Promise<TokenGeneration[]> {
+  async generateTokens({
+    requests,
+    abortSignal,
+  }: CallOptions<TokenGenerateRequest>): Promise<TokenGeneration[]> {
     if (requests.length === 0) return [];
     return (await this.call(
       { method: 'generateTokens', params: requests },
@@ -346,7 +349,10 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating, 
   }
 
   /** Per-token log-probabilities of whole prompts (what `assay serve` answers `echo` + `logprobs` with). */
-  async promptLogprobs({ requests, abortSignal }: CallOptions<PromptLogprobsRequest>): Promise<PromptLogprobs[]> {
+  async promptLogprobs({
+    requests,
+    abortSignal,
+  }: CallOptions<PromptLogprobsRequest>): Promise<PromptLogprobs[]> {
     if (requests.length === 0) return [];
     return (await this.call(
       { method: 'promptLogprobs', params: requests },
@@ -360,7 +366,11 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating, 
     return this.tokenizer;
   }
 
-  async scoreTokenWindows({ requests, onProgress, abortSignal }: TokenWindowsCallOptions): Promise<number[][]> {
+  async scoreTokenWindows({
+    requests,
+    onProgress,
+    abortSignal,
+  }: TokenWindowsCallOptions): Promise<number[][]> {
     if (requests.length === 0) return [];
     return (await this.call(
       { method: 'scoreTokenWindows', params: requests },

@@ -11,8 +11,9 @@
  * whole. Special tokens are spelled as their text ("<|im_start|>"), as a prompt that contains them spells
  * them.
  */
-import { CancelledError, type GgufEngine } from './engine.js';
+
 import type { Alternative, PromptLogprobs, PromptLogprobsRequest } from '../spec/token-serving.js';
+import { CancelledError, type GgufEngine } from './engine.js';
 import type { ScoringInput, Token } from './token-requests.js';
 
 export type { Alternative, PromptLogprobs, PromptLogprobsRequest } from '../spec/token-serving.js';

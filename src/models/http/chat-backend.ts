@@ -88,7 +88,11 @@ export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTempla
   }
 
   /** With `gen_logprobs` (local-chat-completions' default) each request also asks for `logprobs: true`. */
-  async generateWithLogprobs({ requests, onProgress, abortSignal }: GenerateCallOptions): Promise<Answer<Generation>[]> {
+  async generateWithLogprobs({
+    requests,
+    onProgress,
+    abortSignal,
+  }: GenerateCallOptions): Promise<Answer<Generation>[]> {
     const endpoint = chatGeneration({
       model: this.args.model,
       seed: this.args.seed,

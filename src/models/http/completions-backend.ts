@@ -143,7 +143,11 @@ export class CompletionsBackend
     }
   }
 
-  async loglikelihood({ requests, onProgress, abortSignal }: LoglikelihoodCallOptions): Promise<Answer<LoglikelihoodResult>[]> {
+  async loglikelihood({
+    requests,
+    onProgress,
+    abortSignal,
+  }: LoglikelihoodCallOptions): Promise<Answer<LoglikelihoodResult>[]> {
     return this.score(
       requests.length,
       (index) => this.promptFor(requests[index]),
@@ -154,7 +158,11 @@ export class CompletionsBackend
     );
   }
 
-  async loglikelihoodRolling({ requests, onProgress, abortSignal }: RollingCallOptions): Promise<Answer<number>[]> {
+  async loglikelihoodRolling({
+    requests,
+    onProgress,
+    abortSignal,
+  }: RollingCallOptions): Promise<Answer<number>[]> {
     if (!this.tokenizer) {
       // Text mode: the whole text is one prompt scored from its first token (the server's BOS is its context).
       const answers = await this.score(
@@ -210,7 +218,11 @@ export class CompletionsBackend
    * `think_end_token` each answer is what follows the thinking, cut at the stop strings there (see
    * CompletionsSettings), and the generation as sent is kept beside it.
    */
-  async generateWithLogprobs({ requests, onProgress, abortSignal }: GenerateCallOptions): Promise<Answer<Generation>[]> {
+  async generateWithLogprobs({
+    requests,
+    onProgress,
+    abortSignal,
+  }: GenerateCallOptions): Promise<Answer<Generation>[]> {
     const thinkEnd = requests.length ? await this.thinkEndText() : undefined;
     const endpoint = completionsGeneration({
       model: this.args.model,

@@ -6,7 +6,12 @@
  */
 import type { ChatTemplating, UsageReporting } from './capabilities.js';
 import type { ModelBackend } from './model-backend.js';
-import type { CallOptionsV1, GenerationLogprobsV1, ModelBackendV1, TokenScoringV1 } from './model-backend-v1.js';
+import type {
+  CallOptionsV1,
+  GenerationLogprobsV1,
+  ModelBackendV1,
+  TokenScoringV1,
+} from './model-backend-v1.js';
 import type { CallOptions } from './requests.js';
 
 /** A backend of a spec version this assay accepts. */

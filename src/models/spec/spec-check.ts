@@ -1,6 +1,6 @@
 import { AssayError } from '../../errors.js';
-import { CAPABILITY_METHODS, type OptionalCapability } from './capabilities.js';
 import type { AnyVersionBackend } from './adapt-v1.js';
+import { CAPABILITY_METHODS, type OptionalCapability } from './capabilities.js';
 import { BACKEND_SPECIFICATION_VERSION, CAPABILITY_NAMES } from './model-backend.js';
 
 /** The spec versions a backend may implement: this assay's, and v1 (adapted to it, adapt-v1.ts). */
@@ -19,7 +19,10 @@ export function checkBackendSpec(backend: unknown, label: string): asserts backe
   if (backend === null || typeof backend !== 'object')
     fail(`is ${backend === null ? 'null' : typeof backend}, not a ModelBackend object`);
   const value = backend as Record<string, unknown>;
-  if (typeof value.specificationVersion !== 'string' || !ACCEPTED_VERSIONS.includes(value.specificationVersion)) {
+  if (
+    typeof value.specificationVersion !== 'string' ||
+    !ACCEPTED_VERSIONS.includes(value.specificationVersion)
+  ) {
     fail(
       `implements backend spec ${value.specificationVersion === undefined ? '(none: no specificationVersion)' : JSON.stringify(value.specificationVersion)}; this assay implements specificationVersion '${BACKEND_SPECIFICATION_VERSION}' and accepts 'v1'`,
     );
