@@ -93,7 +93,7 @@ describe('withResponseCache as a backend of the same spec', () => {
   it('declares exactly what the wrapped backend declares, and has the methods of each', async () => {
     for (const inner of [new DummyBackend(), served()] as ModelBackend[]) {
       const wrapped = withResponseCache(inner, new MemoryResponseCache(), {});
-      expect(wrapped.specificationVersion).toBe('v1');
+      expect(wrapped.specificationVersion).toBe('v2');
       expect(wrapped.capabilities).toEqual(inner.capabilities);
       expect(() => checkBackendSpec(wrapped, 'wrapped')).not.toThrow();
       await wrapped.close?.();
