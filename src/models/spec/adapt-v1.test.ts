@@ -117,7 +117,8 @@ describe('a spec v1 backend adapted to v2', () => {
       'SAY HI',
     ]);
     const windows = [{ tokens: [0, 1, 2], scoreFrom: 1 }];
-    expect(await adapted.scoreTokenWindows?.({ requests: windows, onProgress: sink })).toEqual([[-1, -1]]);
+    if (!hasTokenScoring(adapted)) throw new Error('tokenScoring is declared');
+    expect(await adapted.scoreTokenWindows({ requests: windows, onProgress: sink })).toEqual([[-1, -1]]);
     expect(v1.received).toEqual([
       { method: 'loglikelihood', args: [requests, sink, { signal: controller.signal }] },
       // No abort signal: no options object, as a v1 caller that had none passed.
