@@ -107,7 +107,7 @@ describe('kept engine processes', () => {
       `const { GgufBackend } = await import(${JSON.stringify(module)});`,
       `const backend = await GgufBackend.create({ modelPath: ${JSON.stringify(first)}, threads: 1 });`,
       'const pid = backend.enginePid;',
-      "await backend.loglikelihood([{ context: 'a', continuation: ' b' }]);",
+      "await backend.loglikelihood({ requests: [{ context: 'a', continuation: ' b' }] });",
       'await backend.close();',
       'console.log(pid);',
     ].join('\n');
