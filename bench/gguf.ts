@@ -175,7 +175,7 @@ async function multipleChoice(
     for (let run = 0; run < 3; run++) {
       for (const [i, backend] of backends.entries()) {
         const start = performance.now();
-        outcomes[i] = await backend.loglikelihood({ requests: requests });
+        outcomes[i] = await backend.loglikelihood({ requests });
         times[i].push(performance.now() - start);
       }
     }

@@ -85,12 +85,12 @@ describe('local-completions against the loopback vLLM-shaped server', () => {
       { context: 'The capital of France is', continuation: ' Paris' },
       { context: '', continuation: 'Once upon a time' },
     ];
-    const expected = await new DummyBackend({ seed: 7 }).loglikelihood({ requests: requests });
+    const expected = await new DummyBackend({ seed: 7 }).loglikelihood({ requests });
     for (const backend of [
       completions(),
       completions({ tokenizer_backend: 'remote', tokenized_requests: true, batch_size: 2 }),
     ]) {
-      const answers = (await backend.loglikelihood({ requests: requests })) as LoglikelihoodResult[];
+      const answers = (await backend.loglikelihood({ requests })) as LoglikelihoodResult[];
       answers.forEach((answer, i) => expect(answer.logprob).toBeCloseTo(expected[i].logprob, 9));
       await backend.close?.();
     }
@@ -134,7 +134,7 @@ describe('servers that cannot or do not answer properly', () => {
         context: `Question ${i}:`,
         continuation: ' yes',
       }));
-      await expect(backend.loglikelihood({ requests: requests })).rejects.toThrow(
+      await expect(backend.loglikelihood({ requests })).rejects.toThrow(
         /no prompt log-probabilities.*llama\.cpp.*ignores `echo`.*Ollama has no `echo`.*vLLM or SGLang/s,
       );
       // It stopped at the first answers instead of sending all 50.

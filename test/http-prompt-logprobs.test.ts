@@ -73,18 +73,18 @@ const requests = [
 describe('prompt_logprobs', () => {
   it('is used after the first answer and scores exactly as echo does (text and token modes)', async () => {
     // The server's model is the dummy character model (seed 7) behind a BOS token.
-    const expected = await new DummyBackend({ seed: 7 }).loglikelihood({ requests: requests });
+    const expected = await new DummyBackend({ seed: 7 }).loglikelihood({ requests });
     for (const extra of [{}, { tokenizer_backend: 'remote', tokenized_requests: true }]) {
       const before = { ...vllm.stats };
       const viaPromptLogprobs = completions(vllm, extra);
-      const first = (await viaPromptLogprobs.loglikelihood({ requests: requests })) as LoglikelihoodResult[];
+      const first = (await viaPromptLogprobs.loglikelihood({ requests })) as LoglikelihoodResult[];
       // One probe asking for both, then prompt_logprobs alone: 5 requests, 1 with echo.
       expect(vllm.stats.promptLogprobsRequests - before.promptLogprobsRequests).toBe(5);
       expect(vllm.stats.echoRequests - before.echoRequests).toBe(1);
 
       const echoBefore = { ...echoOnly.stats };
       const viaEcho = completions(echoOnly, extra);
-      const second = (await viaEcho.loglikelihood({ requests: requests })) as LoglikelihoodResult[];
+      const second = (await viaEcho.loglikelihood({ requests })) as LoglikelihoodResult[];
       // The probe found no prompt_logprobs: every later request asks for echo alone.
       expect(echoOnly.stats.promptLogprobsRequests - echoBefore.promptLogprobsRequests).toBe(1);
       expect(echoOnly.stats.echoRequests - echoBefore.echoRequests).toBe(5);
@@ -124,10 +124,10 @@ describe('prompt_logprobs', () => {
 
   it('prompt_logprobs=false never asks; prompt_logprobs=true against a server without it stops the run', async () => {
     const before = vllm.stats.promptLogprobsRequests;
-    await completions(vllm, { prompt_logprobs: false }).loglikelihood({ requests: requests });
+    await completions(vllm, { prompt_logprobs: false }).loglikelihood({ requests });
     expect(vllm.stats.promptLogprobsRequests).toBe(before);
     await expect(
-      completions(echoOnly, { prompt_logprobs: true }).loglikelihood({ requests: requests }),
+      completions(echoOnly, { prompt_logprobs: true }).loglikelihood({ requests }),
     ).rejects.toThrow(
       /returned no prompt log-probabilities \(loglikelihood request #0 .*: the response has no prompt_logprobs although the request asked for them\)/,
     );

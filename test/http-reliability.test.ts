@@ -94,9 +94,9 @@ describe('server answers are verified before they are scored', () => {
           corrupt: { kind: kind as keyof typeof LIES, onlyBodiesContaining: tokenIds ? undefined : 'Lie' },
         });
         const answers = await backend('local-completions', liar.completionsUrl, path.args).loglikelihood({
-          requests: requests,
+          requests,
         });
-        const expected = await new DummyBackend({ seed: 7 }).loglikelihood({ requests: requests });
+        const expected = await new DummyBackend({ seed: 7 }).loglikelihood({ requests });
         if (tokenIds) {
           for (const answer of answers) expect(isRequestError(answer)).toBe(true);
         } else {
@@ -168,9 +168,9 @@ describe('the prompt_logprobs probe', () => {
   it('a server that rejects the field with HTTP 400 is asked again with echo alone, and every request scores', async () => {
     const strict = await server({ rejectPromptLogprobs: true });
     const answers = await backend('local-completions', strict.completionsUrl).loglikelihood({
-      requests: requests,
+      requests,
     });
-    const expected = await new DummyBackend({ seed: 7 }).loglikelihood({ requests: requests });
+    const expected = await new DummyBackend({ seed: 7 }).loglikelihood({ requests });
     answers.forEach((answer, i) =>
       expect((answer as LoglikelihoodResult).logprob).toBeCloseTo(expected[i].logprob, 9),
     );
@@ -187,7 +187,7 @@ describe('usage counts every request type as sent', () => {
         price_input_per_million: 3,
         price_output_per_million: 5,
       });
-      await model.loglikelihood({ requests: requests });
+      await model.loglikelihood({ requests });
       await model.loglikelihoodRolling({
         requests: [{ text: 'The quick brown fox jumps over the lazy dog.' }],
       });

@@ -167,7 +167,7 @@ describe('withResponseCache (in-process backends)', () => {
     const direct = await new DummyBackend({ seed: 5 }).loglikelihood({
       requests: [...requests, { context: 'e', continuation: ' f' }],
     });
-    expect(await withResponseCache(first, cache, { seed: 5 }).loglikelihood({ requests: requests })).toEqual(
+    expect(await withResponseCache(first, cache, { seed: 5 }).loglikelihood({ requests })).toEqual(
       direct.slice(0, 2),
     );
     expect(first.sent).toBe(2);

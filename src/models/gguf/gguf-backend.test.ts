@@ -139,7 +139,7 @@ describe('gguf backend against a token-by-token reference', () => {
   it('loglikelihood equals the sum of per-token log-probabilities (shared-prefix, batched, single-token paths)', async () => {
     for (const seed of [1, 2]) {
       const requests = randomRequests(seed, 24);
-      const batched = await backend.loglikelihood({ requests: requests });
+      const batched = await backend.loglikelihood({ requests });
       const alone = await backend.loglikelihood({ requests: [requests[0]] });
       expect(alone[0].logprob).toBeCloseTo(batched[0].logprob, 4);
       for (let i = 0; i < requests.length; i++) {

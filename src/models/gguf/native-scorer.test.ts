@@ -91,8 +91,8 @@ describe.skipIf(!nativeScorer)(
         expect(mapBackend.info().scorer).toEqual({ path: 'map', reason: 'scorer=map was asked for' });
         const requests = randomRequests(4, 40);
         const [a, b] = await Promise.all([
-          nativeBackend.loglikelihood({ requests: requests }),
-          mapBackend.loglikelihood({ requests: requests }),
+          nativeBackend.loglikelihood({ requests }),
+          mapBackend.loglikelihood({ requests }),
         ]);
         for (let i = 0; i < requests.length; i++) {
           expect(Math.abs(a[i].logprob - b[i].logprob), JSON.stringify(requests[i])).toBeLessThan(1e-4);

@@ -325,8 +325,8 @@ describe('local-completions with a local tokenizer', () => {
       { context: '', continuation: 'the quick' },
     ];
     const [remote, local] = await Promise.all([
-      client.loglikelihood({ requests: requests }),
-      engine.loglikelihood({ requests: requests }),
+      client.loglikelihood({ requests }),
+      engine.loglikelihood({ requests }),
     ]);
     remote.forEach((answer, index) => {
       const expected = local[index] as { logprob: number; isGreedy: boolean };
@@ -362,12 +362,12 @@ describe('local-completions with a local tokenizer', () => {
         { context: 'the quick brown fox and the', continuation: ' thing' },
       ];
       const [fromLocal, fromRemote] = await Promise.all([
-        local.loglikelihood({ requests: requests }),
-        remote.loglikelihood({ requests: requests }),
+        local.loglikelihood({ requests }),
+        remote.loglikelihood({ requests }),
       ]);
       expect(fromLocal).toEqual(fromRemote);
       // Truncated: the whole context would score differently.
-      const whole = await engine.loglikelihood({ requests: requests });
+      const whole = await engine.loglikelihood({ requests });
       expect((fromLocal[0] as { logprob: number }).logprob).not.toBeCloseTo(
         (whole[0] as { logprob: number }).logprob,
         3,
