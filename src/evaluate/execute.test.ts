@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { GenerateRequest, LoglikelihoodRequest } from '../models/backend.js';
+import type {
+  GenerateCallOptions,
+  GenerateRequest,
+  LoglikelihoodCallOptions,
+  LoglikelihoodRequest,
+} from '../models/backend.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { executeRequests } from './execute.js';
 import type { Instance } from './requests.js';
@@ -8,13 +13,15 @@ import type { Instance } from './requests.js';
 class RecordingBackend extends DummyBackend {
   loglikelihoodCalls: LoglikelihoodRequest[][] = [];
   generateCalls: GenerateRequest[][] = [];
-  override async loglikelihood(requests: LoglikelihoodRequest[]) {
+  override async loglikelihood(options: LoglikelihoodCallOptions) {
+    const { requests } = options;
     this.loglikelihoodCalls.push(requests);
-    return super.loglikelihood(requests);
+    return super.loglikelihood(options);
   }
-  override async generate(requests: GenerateRequest[]) {
+  override async generate(options: GenerateCallOptions) {
+    const { requests } = options;
     this.generateCalls.push(requests);
-    return super.generate(requests);
+    return super.generate(options);
   }
 }
 
@@ -52,9 +59,9 @@ describe('executeRequests', () => {
       { context: 'mid context', continuation: ' c' },
       { context: 'short', continuation: ' a' },
     ]);
-    const direct = await new DummyBackend().loglikelihood(
-      instances.map((i) => i.args as LoglikelihoodRequest),
-    );
+    const direct = await new DummyBackend().loglikelihood({
+      requests: instances.map((i) => i.args as LoglikelihoodRequest),
+    });
     instances.forEach((instance, i) => {
       expect(instance.resps).toEqual(new Array(instance.repeats).fill(direct[i]));
     });

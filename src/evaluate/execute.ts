@@ -10,7 +10,6 @@ import {
   hasGenerationLogprobs,
   isRequestError,
   type ModelBackend,
-  type ProgressSink,
   type RequestError,
 } from '../models/backend.js';
 import type { RequestLatency } from '../results/results-file.js';
@@ -255,14 +254,14 @@ async function send(
   /** One call with every request, or, under a latency cap, a call per request against the clock. */
   const dispatch = async <R, A>(
     requests: R[],
-    call: (requests: R[], progress?: ProgressSink, options?: CallOptions) => Promise<Answer<A>[]>,
+    call: (options: CallOptions<R>) => Promise<Answer<A>[]>,
   ): Promise<Array<Answer<A> | LatencyTimeout>> => {
     if (maxLatencyS === undefined) {
-      const answers = await call(requests, progress);
+      const answers = await call({ requests, onProgress: progress });
       expectCount(backend, type, answers.length, requests.length);
       return answers;
     }
-    return sendCapped(requests, (request, options) => call([request], undefined, options), {
+    return sendCapped(requests, (request, abortSignal) => call({ requests: [request], abortSignal }), {
       maxLatencyS,
       concurrency: backend.concurrency ?? 1,
       progress,
@@ -276,12 +275,10 @@ async function send(
       const args = request.instances[0].args as { context: string; continuation: string };
       return { context: args.context, continuation: args.continuation };
     });
-    answers = await dispatch(requests, (batch, sink, options) => backend.loglikelihood(batch, sink, options));
+    answers = await dispatch(requests, (options) => backend.loglikelihood(options));
   } else if (type === 'loglikelihood_rolling') {
     const requests = expand((request) => ({ text: (request.instances[0].args as { text: string }).text }));
-    answers = await dispatch(requests, (batch, sink, options) =>
-      backend.loglikelihoodRolling(batch, sink, options),
-    );
+    answers = await dispatch(requests, (options) => backend.loglikelihoodRolling(options));
   } else {
     const requests = expand((request, copy): GenerateRequest => {
       const generation = (request.instances[0].args as { generation: GenerateRequest }).generation;
@@ -291,9 +288,7 @@ async function send(
       return { ...generation, extra: { ...generation.extra, seed: seed + copy } };
     });
     if (hasGenerationLogprobs(backend)) {
-      const generations = await dispatch(requests, (batch, sink, options) =>
-        backend.generateWithLogprobs(batch, sink, options),
-      );
+      const generations = await dispatch(requests, (options) => backend.generateWithLogprobs(options));
       const failed = (generation: (typeof generations)[number]) =>
         isRequestError(generation) || isLatencyTimeout(generation);
       return {
@@ -313,7 +308,7 @@ async function send(
         timesMs,
       };
     }
-    answers = await dispatch(requests, (batch, sink, options) => backend.generate(batch, sink, options));
+    answers = await dispatch(requests, (options) => backend.generate(options));
   }
   return { answers, timesMs };
 }
