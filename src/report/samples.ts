@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { ExecutedDoc } from '../evaluate/code-stage.js';
 import type { PlannedDoc } from '../evaluate/plan.js';
 import { instanceArguments } from '../evaluate/requests.js';
+import type { RequestResponses } from '../evaluate/responses.js';
 import type { ScoredDoc } from '../evaluate/score.js';
 import { pythonScalarStr } from '../python/semantics/format.js';
 import { needsPythonJson, pythonJsonDumps } from '../python/semantics/json-values.js';
@@ -73,7 +74,12 @@ export function sanitizeResponse(value: unknown): unknown {
   return pythonScalarStr(value);
 }
 
-export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
+/** A doc's sample line under one filter: `answers` are its requests' answers, in request order. */
+export function sampleLine(
+  planned: PlannedDoc,
+  answers: readonly RequestResponses[],
+  scored: ScoredDoc,
+): SampleLine {
   const target = pythonStr(planned.target);
   const argumentsByRequest: Record<string, Record<string, unknown>> = {};
   planned.instances.forEach((instance, i) => {
@@ -85,7 +91,7 @@ export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
     doc: planned.doc,
     target,
     arguments: argumentsByRequest,
-    resps: planned.instances.map((instance) => sanitizeResponse(instance.resps)),
+    resps: answers.map((answered) => sanitizeResponse(answered.resps)),
     filtered_resps: scored.filtered.map(sanitizeResponse),
     filter: scored.filter,
     metrics: Object.keys(scored.metrics),
@@ -96,13 +102,11 @@ export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
   };
   if (scored.error !== undefined) line.error = scored.error;
   if (scored.timedOut) line.timed_out = true;
-  if (planned.instances.some((instance) => instance.genLogprobs?.some((tokens) => tokens !== null))) {
-    line.gen_logprobs = planned.instances.map((instance) => instance.genLogprobs ?? []);
+  if (answers.some((answered) => answered.genLogprobs?.some((tokens) => tokens !== null))) {
+    line.gen_logprobs = answers.map((answered) => answered.genLogprobs ?? []);
   }
-  if (planned.instances.some((instance) => instance.genThinking)) {
-    line.reasoning = planned.instances.map(
-      (instance) => instance.genThinking ?? instance.resps.map(() => null),
-    );
+  if (answers.some((answered) => answered.genThinking)) {
+    line.reasoning = answers.map((answered) => answered.genThinking ?? answered.resps.map(() => null));
   }
   // Code metrics: passed / failed / timed_out / error, with the reason, for each program that ran.
   const execution = (scored as ExecutedDoc).execution;
