@@ -17,7 +17,7 @@ import { aggregateTask, aggregationSpec } from '../src/evaluate/aggregate.js';
 import { executeRequests } from '../src/evaluate/execute.js';
 import { metricListFor, planTask, type TaskPlan } from '../src/evaluate/plan.js';
 import { instanceArguments, type Response } from '../src/evaluate/requests.js';
-import { answersOf, type Responses, type TaskResponses } from '../src/evaluate/responses.js';
+import { type Responses, respsOf, type TaskResponses } from '../src/evaluate/responses.js';
 import { runEvaluation } from '../src/evaluate/run-evaluation.js';
 import { resolveRunOptions } from '../src/evaluate/run-options.js';
 import { type ScoredDoc, scoreTask } from '../src/evaluate/score.js';
@@ -124,7 +124,7 @@ describe('execute: a scripted backend’s answers, mapped back to each request',
     );
     const lines = linesOf(name, linesOf(name)[0].filter);
     for (const [position, doc] of planned.docs.entries()) {
-      expect(answersOf(answers, doc.instances).map((answered) => answered.resps.map(asLmEval))).toEqual(
+      expect(respsOf(answers, doc.instances).map((resps) => resps.map(asLmEval))).toEqual(
         lines[position].resps,
       );
     }
@@ -138,10 +138,10 @@ describe('execute: a scripted backend’s answers, mapped back to each request',
 async function planWithLmEvalResponses(name: string): Promise<{ planned: TaskPlan; responses: Responses }> {
   const planned = await plan(name);
   const lines = linesOf(name, linesOf(name)[0].filter);
-  const answers: TaskResponses = [];
+  const answers: TaskResponses = { resps: [] };
   for (const [position, doc] of planned.docs.entries()) {
     for (const [index, instance] of doc.instances.entries())
-      answers[instance.id] = { resps: (lines[position].resps[index] as unknown[]).map(response) };
+      answers.resps[instance.id] = (lines[position].resps[index] as unknown[]).map(response);
   }
   return { planned, responses: new Map([[name, answers]]) };
 }
@@ -205,9 +205,11 @@ describe('score: lm-eval’s responses → lm-eval’s per-doc filtered response
   it('repeats that differ: each repeat through the filter alone (regex `answer(\\d)` against the target)', async () => {
     const { planned, responses } = await planWithLmEvalResponses('stages_gen');
     // Doc 0's target is "0": repeats answer 0, 1, 0.
-    (responses.get('stages_gen') as TaskResponses)[planned.docs[0].instances[0].id] = {
-      resps: [' answer0', ' answer1', ' answer0'],
-    };
+    (responses.get('stages_gen') as TaskResponses).resps[planned.docs[0].instances[0].id] = [
+      ' answer0',
+      ' answer1',
+      ' answer0',
+    ];
     const scored = await scoreTask(planned, responses, false);
     for (const filter of ['digit', 'vote']) {
       const doc = (scored.byFilter.get(filter) as ScoredDoc[])[0];
@@ -231,9 +233,11 @@ describe('score: lm-eval’s responses → lm-eval’s per-doc filtered response
       },
     } as never;
     planned.task = task as LoadedTask;
-    (responses.get('stages_gen') as TaskResponses)[planned.docs[0].instances[0].id] = {
-      resps: [' answer0', ' answer1', ' answer0'],
-    };
+    (responses.get('stages_gen') as TaskResponses).resps[planned.docs[0].instances[0].id] = [
+      ' answer0',
+      ' answer1',
+      ' answer0',
+    ];
     const error = await scoreTask(planned, responses, false).then(
       () => undefined,
       (caught: unknown) => caught,
@@ -252,8 +256,7 @@ describe('score: lm-eval’s responses → lm-eval’s per-doc filtered response
     for (const filter of scored.filters) {
       const lines = linesOf('stages_gen', filter);
       for (const [position, doc] of (scored.byFilter.get(filter) as ScoredDoc[]).entries()) {
-        const plannedDoc = planned.docs[position];
-        const line = sampleLine(plannedDoc, answersOf(answers, plannedDoc.instances), doc);
+        const line = sampleLine(planned.docs[position], answers, doc);
         const lmEval = lines[position];
         for (const key of [
           'doc_id',

@@ -1,4 +1,4 @@
-import { answersOf, firstRequestError, type Responses, taskResponses } from './responses.js';
+import { firstRequestError, type Responses, respsOf, taskResponses } from './responses.js';
 import type { ScoredTask } from './score.js';
 
 /** Which samples errored and why: counts by task and by cause, and the first error, for results.json and the console. */
@@ -30,7 +30,7 @@ export function errorCauses(tasks: ScoredTask[], responses: Responses): ErrorCau
     for (const planned of scored.plan.docs) {
       const message = messages.get(planned.docId);
       if (message === undefined) continue;
-      const failed = firstRequestError(answersOf(ofTask, planned.instances));
+      const failed = firstRequestError(respsOf(ofTask, planned.instances));
       const cause = failed?.cause ?? 'scoring error';
       byCause[cause] = (byCause[cause] ?? 0) + 1;
       byTask[scored.plan.task.name] = (byTask[scored.plan.task.name] ?? 0) + 1;

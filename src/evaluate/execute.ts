@@ -17,7 +17,7 @@ import type { RequestLatency } from '../results/results-file.js';
 import { isLatencyTimeout, type LatencyTimeout, sendCapped } from './latency-cap.js';
 import { answerClock } from './request-timing.js';
 import type { Instance, RequestType, Response } from './requests.js';
-import type { RequestResponses, Responses, TaskResponses } from './responses.js';
+import type { Responses, TaskResponses } from './responses.js';
 import type { ResolvedRunOptions } from './run-options.js';
 
 /** Per request type: wall seconds and requests (the results contract's `request_stats`). */
@@ -82,9 +82,9 @@ export async function executeRequests(
 ): Promise<Executed> {
   const latency: RequestLatency = {};
   const responses = emptyResponses(requests);
-  // The last task's answers: requests of one task come in runs, so this spares most map lookups.
+  // The last task's answers: requests of one task often come in runs, so this spares map lookups.
   let lastTask: string | undefined;
-  let lastAnswers: TaskResponses = [];
+  let lastAnswers: TaskResponses = { resps: [] };
   const answersFor = (task: string): TaskResponses => {
     if (task !== lastTask) {
       lastTask = task;
@@ -129,15 +129,19 @@ export async function executeRequests(
         const thought = thinking?.[offset];
         const latencyMs = [times[offset]];
         for (const instance of request.instances) {
-          const { repeats } = instance;
-          const resps = repeats === 1 ? [answer] : new Array(repeats).fill(answer);
-          const answered: RequestResponses = { resps, latencyMs };
+          const { repeats, id } = instance;
+          const answered = answersFor(instance.task);
+          answered.resps[id] = repeats === 1 ? [answer] : new Array(repeats).fill(answer);
+          (answered.latencyMs as number[][])[id] = latencyMs;
           if (logprobs) {
-            answered.genLogprobs =
+            answered.genLogprobs ??= new Array(answered.resps.length);
+            answered.genLogprobs[id] =
               repeats === 1 ? [logprob as GeneratedTokens | null] : new Array(repeats).fill(logprob);
           }
-          if (thought) answered.genThinking = new Array(repeats).fill(thought);
-          answersFor(instance.task)[instance.id] = answered;
+          if (thought) {
+            answered.genThinking ??= new Array(answered.resps.length);
+            answered.genThinking[id] = new Array(repeats).fill(thought);
+          }
         }
         offset += 1;
         continue;
@@ -148,10 +152,18 @@ export async function executeRequests(
       const latencyMs = Array.from(times.subarray(offset, offset + copies));
       offset += copies;
       for (const instance of request.instances) {
-        const answered: RequestResponses = { resps: slice, latencyMs };
-        if (logprobSlice) answered.genLogprobs = logprobSlice;
-        if (thinkingSlice?.some((thought) => thought !== null)) answered.genThinking = thinkingSlice;
-        answersFor(instance.task)[instance.id] = answered;
+        const { id } = instance;
+        const answered = answersFor(instance.task);
+        answered.resps[id] = slice;
+        (answered.latencyMs as number[][])[id] = latencyMs;
+        if (logprobSlice) {
+          answered.genLogprobs ??= new Array(answered.resps.length);
+          answered.genLogprobs[id] = logprobSlice;
+        }
+        if (thinkingSlice?.some((thought) => thought !== null)) {
+          answered.genThinking ??= new Array(answered.resps.length);
+          answered.genThinking[id] = thinkingSlice;
+        }
       }
     }
     const seconds = (performance.now() - started) / 1000;
@@ -168,7 +180,9 @@ function emptyResponses(requests: readonly Instance[]): Responses {
     const size = sizes.get(task);
     if (size === undefined || id >= size) sizes.set(task, id + 1);
   }
-  return new Map([...sizes].map(([task, size]) => [task, new Array(size)]));
+  return new Map(
+    [...sizes].map(([task, size]) => [task, { resps: new Array(size), latencyMs: new Array(size) }]),
+  );
 }
 
 function checkCapability(backend: ModelBackend, type: RequestType): void {

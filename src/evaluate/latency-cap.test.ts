@@ -42,8 +42,8 @@ describe('executeRequests with a latency cap', () => {
     const started = performance.now();
     const { responses } = await executeRequests(backend, instances, undefined, { maxLatencyS: 0.2 });
     const seconds = (performance.now() - started) / 1000;
-    const answers = responses.get('t') ?? [];
-    expect(instances.map((instance) => answers[instance.id]?.resps)).toEqual([
+    const answers = responses.get('t');
+    expect(instances.map((instance) => answers?.resps[instance.id])).toEqual([
       [' one'],
       [new LatencyTimeout(0.2)],
       [' three'],
@@ -67,9 +67,9 @@ describe('executeRequests with a latency cap', () => {
       generation(3, 'say six'),
     ];
     const { responses } = await executeRequests(backend, instances, undefined, { maxLatencyS: 0.2 });
-    const answers = responses.get('t') ?? [];
-    expect(answers[instances[0].id]?.resps).toEqual([new LatencyTimeout(0.2)]);
-    const [slow, ...quick] = instances.map((instance) => answers[instance.id]?.latencyMs ?? []);
+    const answers = responses.get('t');
+    expect(answers?.resps[instances[0].id]).toEqual([new LatencyTimeout(0.2)]);
+    const [slow, ...quick] = instances.map((instance) => answers?.latencyMs?.[instance.id] ?? []);
     expect(slow).toHaveLength(1);
     // Stamped at its deadline (timers fire no earlier than asked), well before the 5 s it would take.
     expect(slow[0]).toBeGreaterThanOrEqual(199);

@@ -51,15 +51,9 @@ describe('summarizeLatency and taskLatency', () => {
     expect(summarizeLatency([])).toEqual({ requests: 0, mean_ms: null, p50_ms: null, p95_ms: null });
     // Per task, its requests' answers by request id; task c's request has no answer times.
     const responses: Responses = new Map([
-      [
-        'a',
-        [
-          { resps: [], latencyMs: [1] },
-          { resps: [], latencyMs: [3] },
-        ],
-      ],
-      ['b', [{ resps: [], latencyMs: [10, 30] }]],
-      ['c', [{ resps: [] }]],
+      ['a', { resps: [[], []], latencyMs: [[1], [3]] }],
+      ['b', { resps: [[]], latencyMs: [[10, 30]] }],
+      ['c', { resps: [[]] }],
     ]);
     expect(taskLatency(responses)).toEqual({
       a: { requests: 2, mean_ms: 2, p50_ms: 1, p95_ms: 3 },

@@ -78,11 +78,11 @@ export function summarizeLatency(times: ArrayLike<number>): TaskLatency {
 export function taskLatency(responses: Responses): Record<string, TaskLatency> {
   const byTask = new Map<string, number[]>();
   for (const [task, answers] of responses) {
-    for (const answered of answers) {
-      if (!answered?.latencyMs?.length) continue;
+    for (const times of answers.latencyMs ?? []) {
+      if (!times?.length) continue;
       const list = byTask.get(task);
-      if (list) list.push(...answered.latencyMs);
-      else byTask.set(task, [...answered.latencyMs]);
+      if (list) list.push(...times);
+      else byTask.set(task, [...times]);
     }
   }
   return Object.fromEntries([...byTask].map(([task, times]) => [task, summarizeLatency(times)]));

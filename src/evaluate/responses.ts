@@ -11,48 +11,48 @@ import {
 } from '../models/backend.js';
 import type { Instance, Response } from './requests.js';
 
-/** One request's answers. */
-export interface RequestResponses {
+/**
+ * One task's answers, each field indexed by request id (a request not answered has none). Parallel
+ * arrays, not an object per request: a run holds hundreds of thousands of answers.
+ */
+export interface TaskResponses {
   /** One response per repeat (lm-eval's Instance.resps). */
-  resps: Response[];
+  resps: Array<Response[] | undefined>;
   /** generate_until from a backend with `generateWithLogprobs`: per repeat, the generated tokens' log-probabilities. */
-  genLogprobs?: Array<GeneratedTokens | null>;
+  genLogprobs?: Array<Array<GeneratedTokens | null> | undefined>;
   /** generate_until from a reasoning model: per repeat, its raw generation, reasoning, truncation (null: none). */
-  genThinking?: Array<GenerationThinking | null>;
+  genThinking?: Array<Array<GenerationThinking | null> | undefined>;
   /** Wall time of each backend request that answered it, in ms (request-timing.ts); timing, not a score. */
-  latencyMs?: number[];
+  latencyMs?: Array<number[] | undefined>;
 }
-
-/** One task's answers, by request id (a request not answered yet has none). */
-export type TaskResponses = Array<RequestResponses | undefined>;
 
 /** Task name → its requests' answers by request id. */
 export type Responses = Map<string, TaskResponses>;
 
+/** A task's answers from a run's (none for a task that sent no request: respsOf names what is missing). */
+export function taskResponses(responses: Responses, task: string): TaskResponses {
+  return responses.get(task) ?? { resps: [] };
+}
+
 /**
- * The answers of the requests given, in their order. A request without answers is a bug of the stages
- * before (every planned request goes to execute or to the perplexity stage), not a user's mistake.
+ * The responses (one per repeat) of the requests given, in their order. A request without responses is
+ * a bug of the stages before (every planned request goes to execute or to the perplexity stage), not a
+ * user's mistake.
  */
-export function answersOf(responses: TaskResponses, instances: readonly Instance[]): RequestResponses[] {
+export function respsOf(responses: TaskResponses, instances: readonly Instance[]): Response[][] {
   return instances.map((instance) => {
-    const answers = responses[instance.id];
-    if (!answers) {
+    const resps = responses.resps[instance.id];
+    if (!resps) {
       throw new Error(
         `internal: request ${instance.id} (task ${instance.task}, doc ${instance.docId}, index ${instance.index}) has no responses`,
       );
     }
-    return answers;
+    return resps;
   });
 }
 
-/** A task's answers from a run's (none for a task that sent no request: answersOf names what is missing). */
-export function taskResponses(responses: Responses, task: string): TaskResponses {
-  return responses.get(task) ?? [];
-}
-
 /** The first failed response of a doc, over its requests and repeats in order. */
-export function firstRequestError(answers: readonly RequestResponses[]): RequestError | undefined {
-  for (const answered of answers)
-    for (const response of answered.resps) if (isRequestError(response)) return response;
+export function firstRequestError(resps: readonly Response[][]): RequestError | undefined {
+  for (const own of resps) for (const response of own) if (isRequestError(response)) return response;
   return undefined;
 }

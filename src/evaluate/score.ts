@@ -19,13 +19,8 @@ import { isLatencyTimeout } from './latency-cap.js';
 import { generativeChoiceResults } from './mc-generate.js';
 import type { DocPerplexity } from './perplexity/types.js';
 import { metricName, type PlannedDoc, type TaskPlan } from './plan.js';
-import {
-  answersOf,
-  firstRequestError,
-  type RequestResponses,
-  type Responses,
-  taskResponses,
-} from './responses.js';
+import type { Response } from './requests.js';
+import { firstRequestError, type Responses, respsOf, taskResponses } from './responses.js';
 
 /** One doc's outcome under one filter pipeline: what the sample log writes and aggregation reads. */
 export interface ScoredDoc {
@@ -76,14 +71,13 @@ export async function scoreTask(
     ? plan.task.config.filter_list.map((config) => buildFilterPipeline(config))
     : [defaultFilterPipeline()];
   const ofTask = taskResponses(responses, plan.task.name);
-  /** Per doc (plan order), its requests' answers in request order. */
-  const answers = plan.docs.map((planned) => answersOf(ofTask, planned.instances));
+  /** Per doc (plan order), its requests' responses in request order, each one per repeat. */
+  const answers = plan.docs.map((planned) => respsOf(ofTask, planned.instances));
   // A request that failed for good makes its doc an errored sample carrying the server's message; one
   // over the latency cap (and none failed) makes it timed out. Either way it is not scored.
   const failures = answers.map(firstRequestError);
   const timeouts = answers.map(
-    (own, position) =>
-      failures[position] === undefined && own.some((answered) => answered.resps.some(isLatencyTimeout)),
+    (own, position) => failures[position] === undefined && own.some((resps) => resps.some(isLatencyTimeout)),
   );
   const skipped = plan.docs.map((_, position) => failures[position] !== undefined || timeouts[position]);
   const clusterBy = plan.task.config.cluster_by;
@@ -166,7 +160,7 @@ export function clusterKey(doc: unknown, field: string): string | number | undef
 function repeatScoring(
   plan: TaskPlan,
   pipeline: FilterPipeline,
-): ((planned: PlannedDoc, answers: RequestResponses[]) => Record<string, number[]>) | undefined {
+): ((planned: PlannedDoc, answers: Response[][]) => Record<string, number[]>) | undefined {
   const k = plan.task.config.repeats ?? 1;
   if (k < 2) return undefined;
   const { config } = plan.task;
@@ -179,7 +173,7 @@ function repeatScoring(
     const byRepeat: Array<Record<string, unknown>> = [];
     for (let repeat = 0; repeat < k; repeat++) {
       try {
-        const filtered = answers.map((answered) => pipeline.apply([answered.resps[repeat]], planned.doc));
+        const filtered = answers.map((resps) => pipeline.apply([resps[repeat]], planned.doc));
         byRepeat.push(processResults(plan, planned, filtered));
       } catch (error) {
         throw new AssayError(
@@ -209,15 +203,13 @@ function repeatScoring(
 /** Each doc's filtered responses (one per instance); undefined for docs whose requests failed or timed out. */
 async function filterDocs(
   plan: TaskPlan,
-  answers: ReadonlyArray<RequestResponses[]>,
+  answers: ReadonlyArray<Response[][]>,
   pipeline: FilterPipeline,
   failures: ReadonlyArray<boolean>,
 ): Promise<Array<unknown[] | undefined>> {
   if (!pipeline.batched) {
     return plan.docs.map((planned, position) =>
-      failures[position]
-        ? undefined
-        : answers[position].map((answered) => pipeline.apply(answered.resps, planned.doc)),
+      failures[position] ? undefined : answers[position].map((resps) => pipeline.apply(resps, planned.doc)),
     );
   }
   // lm-eval applies each filter to every instance of the task at once.
@@ -225,8 +217,8 @@ async function filterDocs(
   const docs = [];
   for (const [position, planned] of plan.docs.entries()) {
     if (failures[position]) continue;
-    for (const answered of answers[position]) {
-      values.push(answered.resps);
+    for (const resps of answers[position]) {
+      values.push(resps);
       docs.push(planned.doc);
     }
   }

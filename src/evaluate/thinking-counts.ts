@@ -17,16 +17,15 @@ export function thinkingCounts(plans: TaskPlan[], responses: Responses): Record<
     let generations = 0;
     let truncated = 0;
     let thinking = false;
-    const ofTask = responses.get(plan.task.name) ?? [];
+    const ofTask = responses.get(plan.task.name);
     for (const doc of plan.docs) {
       for (const instance of doc.instances) {
         if (instance.args.type !== 'generate_until') continue;
-        const answered = ofTask[instance.id];
-        if (!answered) continue;
-        generations += answered.resps.length;
-        if (!answered.genThinking) continue;
+        generations += ofTask?.resps[instance.id]?.length ?? 0;
+        const records = ofTask?.genThinking?.[instance.id];
+        if (!records) continue;
         thinking = true;
-        for (const record of answered.genThinking) if (record?.truncated) truncated++;
+        for (const record of records) if (record?.truncated) truncated++;
       }
     }
     if (thinking) counts[plan.task.name] = { generations, truncated };

@@ -4,7 +4,7 @@
  */
 import type { GroupResult, TaskResult } from '../evaluate/aggregate.js';
 import type { PlannedDoc, TaskPlan } from '../evaluate/plan.js';
-import { answersOf, type TaskResponses, taskResponses } from '../evaluate/responses.js';
+import { taskResponses } from '../evaluate/responses.js';
 import type { EvaluatedRun } from '../evaluate/run-evaluation.js';
 import type { ScoredDoc } from '../evaluate/score.js';
 import type { ReasoningBlock, ResultsFile } from '../results/results-file.js';
@@ -94,9 +94,9 @@ export function sampleLines(
   const record: StreamedRecord = lazyRecord(
     run.plans.map((plan, position): [string, () => SampleLine[]] => {
       const stream = function* () {
-        const answers: TaskResponses = taskResponses(run.responses, plan.task.name);
+        const answers = taskResponses(run.responses, plan.task.name);
         for (const { planned, doc } of orderedDocs(plan, run.scored[position]))
-          yield sampleLine(planned, answersOf(answers, planned.instances), doc);
+          yield sampleLine(planned, answers, doc);
       };
       streams.set(plan.task.name, stream);
       return [plan.task.name, () => [...stream()]];

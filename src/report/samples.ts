@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { ExecutedDoc } from '../evaluate/code-stage.js';
 import type { PlannedDoc } from '../evaluate/plan.js';
 import { instanceArguments } from '../evaluate/requests.js';
-import type { RequestResponses } from '../evaluate/responses.js';
+import { respsOf, type TaskResponses } from '../evaluate/responses.js';
 import type { ScoredDoc } from '../evaluate/score.js';
 import { pythonScalarStr } from '../python/semantics/format.js';
 import { needsPythonJson, pythonJsonDumps } from '../python/semantics/json-values.js';
@@ -74,12 +74,10 @@ export function sanitizeResponse(value: unknown): unknown {
   return pythonScalarStr(value);
 }
 
-/** A doc's sample line under one filter: `answers` are its requests' answers, in request order. */
-export function sampleLine(
-  planned: PlannedDoc,
-  answers: readonly RequestResponses[],
-  scored: ScoredDoc,
-): SampleLine {
+/** A doc's sample line under one filter; `answers` are its task's (execute's output, by request id). */
+export function sampleLine(planned: PlannedDoc, answers: TaskResponses, scored: ScoredDoc): SampleLine {
+  const { instances } = planned;
+  const resps = respsOf(answers, instances);
   const target = pythonStr(planned.target);
   const argumentsByRequest: Record<string, Record<string, unknown>> = {};
   planned.instances.forEach((instance, i) => {
@@ -91,7 +89,7 @@ export function sampleLine(
     doc: planned.doc,
     target,
     arguments: argumentsByRequest,
-    resps: answers.map((answered) => sanitizeResponse(answered.resps)),
+    resps: resps.map(sanitizeResponse),
     filtered_resps: scored.filtered.map(sanitizeResponse),
     filter: scored.filter,
     metrics: Object.keys(scored.metrics),
@@ -102,11 +100,12 @@ export function sampleLine(
   };
   if (scored.error !== undefined) line.error = scored.error;
   if (scored.timedOut) line.timed_out = true;
-  if (answers.some((answered) => answered.genLogprobs?.some((tokens) => tokens !== null))) {
-    line.gen_logprobs = answers.map((answered) => answered.genLogprobs ?? []);
+  const { genLogprobs, genThinking } = answers;
+  if (genLogprobs && instances.some(({ id }) => genLogprobs[id]?.some((tokens) => tokens !== null))) {
+    line.gen_logprobs = instances.map(({ id }) => genLogprobs[id] ?? []);
   }
-  if (answers.some((answered) => answered.genThinking)) {
-    line.reasoning = answers.map((answered) => answered.genThinking ?? answered.resps.map(() => null));
+  if (genThinking && instances.some(({ id }) => genThinking[id])) {
+    line.reasoning = instances.map(({ id }, i) => genThinking[id] ?? resps[i].map(() => null));
   }
   // Code metrics: passed / failed / timed_out / error, with the reason, for each program that ran.
   const execution = (scored as ExecutedDoc).execution;

@@ -106,7 +106,7 @@ export class PerplexityStage {
         return args?.type === 'loglikelihood_rolling' ? args.text : '';
       });
       if (task.settings.mode === 'rolling') {
-        task.texts = await this.countRolling(backend, docs, texts, responses.get(task.plan.task.name) ?? []);
+        task.texts = await this.countRolling(backend, docs, texts, responses.get(task.plan.task.name));
       } else {
         listener?.({
           type: 'request-batch-start',
@@ -124,10 +124,10 @@ export class PerplexityStage {
               total: texts.length,
             }),
         });
-        const ofTask: TaskResponses = [];
+        const ofTask: TaskResponses = { resps: [] };
         docs.forEach((doc, index) => {
           for (const instance of doc.instances)
-            ofTask[instance.id] = { resps: new Array(instance.repeats).fill(task.texts[index].logprob) };
+            ofTask.resps[instance.id] = new Array(instance.repeats).fill(task.texts[index].logprob);
         });
         answered.set(task.plan.task.name, ofTask);
         listener?.({
@@ -147,12 +147,12 @@ export class PerplexityStage {
     backend: ModelBackend,
     docs: TaskPlan['docs'],
     texts: string[],
-    answers: TaskResponses,
+    answers: TaskResponses | undefined,
   ): Promise<TextPerplexity[]> {
     const out: TextPerplexity[] = [];
     for (const [index, doc] of docs.entries()) {
       const first = doc.instances[0];
-      const answer = first && answers[first.id]?.resps[0];
+      const answer = first && answers?.resps[first.id]?.[0];
       const tokens =
         this.tokenizer && hasTokenScoring(backend) ? (await backend.tokenize(texts[index])).length : null;
       out.push({
