@@ -18,6 +18,7 @@ import { verifyPins } from './pins.js';
 import { planTask, type TaskPlan } from './plan.js';
 import { type TaskLatency, taskLatency } from './request-timing.js';
 import type { Instance } from './requests.js';
+import type { Responses } from './responses.js';
 import type { RunOptions } from './run-options.js';
 import { type RunRecord, runRecord } from './run-record.js';
 import { type ScoredTask, scoreTask } from './score.js';
@@ -31,6 +32,8 @@ export interface EvaluatedRun {
   record: RunRecord;
   nodes: TaskNode[];
   plans: TaskPlan[];
+  /** Every request's answers, by task and request id (the plans hold requests only). */
+  responses: Responses;
   /** Per task (in plan order): the scored docs of every filter. */
   scored: ScoredTask[];
   taskResults: TaskResult[];
@@ -111,9 +114,13 @@ export async function runEvaluation(
       );
     }
   }
-  const latency = await executeRequests(backend, instances, listener, { maxLatencyS: options.maxLatencyS });
-  await perplexity?.run(backend, listener);
-  const thinking = thinkingCounts(plans);
+  const executed = await executeRequests(backend, instances, listener, { maxLatencyS: options.maxLatencyS });
+  const { latency } = executed;
+  // Token-window tasks' answers come from the perplexity stage; every other task's from execute.
+  const responses = perplexity
+    ? new Map([...executed.responses, ...(await perplexity.run(backend, executed.responses, listener))])
+    : executed.responses;
+  const thinking = thinkingCounts(plans, responses);
   for (const plan of plans) {
     const count = thinking[plan.task.name];
     if (count?.truncated)
@@ -128,7 +135,7 @@ export async function runEvaluation(
   let erroredSamples = 0;
   const scoredTasks: ScoredTask[] = [];
   for (const plan of plans) {
-    const fromScoring = await scoreTask(plan, options.predictOnly);
+    const fromScoring = await scoreTask(plan, responses, options.predictOnly);
     const annotated = perplexity ? perplexity.annotate(fromScoring) : fromScoring;
     const { scored } = await runCodeStage(annotated, options.codeSandbox, listener);
     scoredTasks.push(scored);
@@ -149,12 +156,13 @@ export async function runEvaluation(
     record: runRecord(backend, options),
     nodes,
     plans,
+    responses,
     scored: scoredTasks,
     taskResults,
     groupResults,
     latency,
-    taskLatency: taskLatency(instances),
-    errors: errorCauses(scoredTasks),
+    taskLatency: taskLatency(executed.responses),
+    errors: errorCauses(scoredTasks, responses),
     perplexity: perplexity?.report(scoredTasks) ?? {},
     thinking,
     startDate,
