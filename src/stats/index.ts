@@ -130,6 +130,22 @@ export {
   type SampleSize,
 } from './power.js';
 export {
+  type EstimateWithInterval,
+  type PpiMeanEstimate,
+  type PpiMeanInput,
+  type PpiMeanOptions,
+  ppiMean,
+  ppiTunedLambda,
+} from './ppi-mean.js';
+export {
+  type PpiMoments,
+  type PpiSampleSize,
+  type PpiSampleSizeInputs,
+  ppiMomentsFromPilot,
+  ppiSampleSize,
+  ppiVariance,
+} from './ppi-sample-size.js';
+export {
   type Interval,
   type ProportionInterval,
   type ProportionIntervalMethod,
