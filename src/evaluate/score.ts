@@ -15,6 +15,7 @@ import {
 import { pythonResponse } from '../python/responses.js';
 import { pythonStr } from '../python/semantics/literal.js';
 import type { MetricConfig } from '../task-config/metric-config.js';
+import { judgeRequest } from './judge-request.js';
 import { isLatencyTimeout } from './latency-cap.js';
 import { generativeChoiceResults } from './mc-generate.js';
 import type { DocPerplexity } from './perplexity/types.js';
@@ -561,8 +562,13 @@ function generateResults(
     references = [String(target)];
   }
   const out: Record<string, unknown> = {};
-  for (const entry of plan.metricList) {
+  for (const [index, entry] of plan.metricList.entries()) {
     const name = metricName(entry);
+    if (name === 'llm_judge' && typeof entry.metric === 'string') {
+      // Another model scores it: the judge stage replaces the request with the verdict's score.
+      out[name] = judgeRequest(index, prediction, references);
+      continue;
+    }
     if (isPythonRef(entry.metric)) {
       // lm-eval spreads a dict a metric function returns into the doc's metrics.
       Object.assign(out, python?.[name] ?? {});

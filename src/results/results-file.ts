@@ -217,6 +217,61 @@ const reasoningBlockSchema = z.object({
 const entrySchema = z.record(z.string(), z.unknown());
 
 /** results_<time>.json as assay writes it (`assay_schema` RESULTS_SCHEMA). */
+
+const estimateSchema = z.object({
+  estimate: z.number(),
+  standard_error: z.number(),
+  low: z.number(),
+  high: z.number(),
+});
+
+const agreementSchema = z.object({
+  estimate: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  /** Bootstrap replicates on which the statistic was undefined (e.g. κ when one category remained). */
+  undefined_replicates: z.number(),
+});
+
+/** One `llm_judge` metric of a task: who judged, with what rubric, and how far its scores can be trusted. */
+const judgeReportSchema = z.object({
+  metric: z.string(),
+  model: z.string(),
+  /** The judge's model args (an API key redacted). */
+  model_args: z.record(z.string(), z.unknown()),
+  rubric_sha256: z.string(),
+  mode: z.enum(['reference-based', 'reference-free']),
+  verdict: z.record(z.string(), z.unknown()),
+  /** Judge calls made (after deduplication), and samples errored by a failed call or an unparseable verdict. */
+  requests: z.number(),
+  errored: z.number(),
+  /** With `judge_labels`: agreement with the human labels, and the prediction-powered (PPI++) estimate. */
+  statistics: z
+    .object({
+      labels_file: z.string(),
+      confidence: z.number(),
+      /** Docs with a judge score and a human label / with a judge score only. */
+      labelled: z.number(),
+      unlabelled: z.number(),
+      bootstrap: z.object({ iterations: z.number(), seed: z.number() }),
+      agreement: z.object({
+        accuracy: agreementSchema,
+        cohen_kappa: agreementSchema,
+        /** Score verdicts (ordinal scales): quadratic-weighted κ. */
+        weighted_kappa: agreementSchema.optional(),
+        krippendorff_alpha: agreementSchema,
+        krippendorff_level: z.enum(['nominal', 'ordinal', 'interval', 'ratio']),
+      }),
+      /** The raw judge mean over every scored doc, with the interval that takes the judge for the truth. */
+      judge_mean: estimateSchema,
+      /** The human labels' mean alone. */
+      labels_mean: estimateSchema,
+      /** PPI++: the judge mean corrected by the labelled slice, λ tuned. */
+      ppi: estimateSchema.extend({ lambda: z.number() }),
+    })
+    .optional(),
+});
+
 export const writtenResultsSchema = z.object({
   results: z.record(z.string(), entrySchema),
   groups: z.record(z.string(), entrySchema).optional(),
@@ -264,6 +319,8 @@ export const writtenResultsSchema = z.object({
   timeouts: timeoutsBlockSchema.optional(),
   /** Present when a reasoning model answered (think_end_token, or a server's reasoning field). */
   reasoning: reasoningBlockSchema.optional(),
+  /** task → its `llm_judge` metrics: the judge, the rubric's sha256, and with judge_labels its statistics. */
+  judges: z.record(z.string(), z.array(judgeReportSchema)).optional(),
 });
 
 /** What the writer builds: the type of results_<time>.json. Its parts below are named from it. */
@@ -277,6 +334,9 @@ export type MetricStats = ResultsFile['stats'][string][string];
 export type ErrorsBlock = ResultsFile['errors'];
 export type TimeoutsBlock = NonNullable<ResultsFile['timeouts']>;
 export type ReasoningBlock = NonNullable<ResultsFile['reasoning']>;
+/** One `llm_judge` metric's entry in results.json `judges`. */
+export type JudgeReport = NonNullable<ResultsFile['judges']>[string][number];
+export type JudgeStatisticsBlock = NonNullable<JudgeReport['statistics']>;
 /** How a metric's interval was computed. */
 export type CiMethod = NonNullable<MetricStats['ci_method']>;
 /** The three kinds of request a task sends, as `request_stats` names them. */
