@@ -260,3 +260,54 @@ describe('llm_judge config errors', () => {
     expect(chatRequests).toBe(0);
   });
 });
+
+describe('llm_judge request failures', () => {
+  it('a judge request that fails for good errors its sample with the reason, never a 0', async () => {
+    const failing = await startTestServer({
+      chatReply: () => 'Score: 9',
+      failBodiesContaining: { text: 'question 2:', message: 'judge overloaded' },
+    });
+    try {
+      const file = path.join(root, 'failing_judge.yaml');
+      writeFileSync(
+        file,
+        [
+          'task: failing_judge',
+          'dataset_path: json',
+          'dataset_kwargs:',
+          '  data_files:',
+          '    test: data.jsonl',
+          'test_split: test',
+          'output_type: generate_until',
+          'doc_to_text: "{{question}}"',
+          'doc_to_target: answer',
+          'generation_kwargs: {until: ["\\n"], max_gen_toks: 4}',
+          'metric_list:',
+          '  - metric: llm_judge',
+          '    judge:',
+          '      model: local-chat-completions',
+          `      model_args: {model: judge, base_url: "${failing.chatUrl}", max_retries: 1}`,
+          '      prompt: "question {{doc.id}}: {{response}}"',
+          '      verdict: {type: score, min: 1, max: 10}',
+        ].join('\n'),
+      );
+      const result = await simpleEvaluate({
+        model: new DummyBackend(),
+        modelName: 'dummy',
+        tasks: [file],
+        bootstrapIters: 0,
+        limit: 4,
+      });
+      const lines = result.samples.failing_judge;
+      const failed = lines.find((line) => line.doc_id === 2);
+      expect(failed?.error).toMatch(/^llm_judge: judge request failed: .*judge overloaded/);
+      expect(failed?.judge?.[0]).toMatchObject({ raw: null, score: null, verdict: null });
+      expect(failed?.llm_judge).toBeUndefined();
+      expect(lines.filter((line) => line.llm_judge === 9).map((line) => line.doc_id)).toEqual([0, 1, 3]);
+      expect(result.results.results.failing_judge['llm_judge,none']).toBe(9);
+      expect(result.results.judges?.failing_judge[0]).toMatchObject({ requests: 4, errored: 1 });
+    } finally {
+      await failing.close();
+    }
+  });
+});
