@@ -11,6 +11,7 @@ import { writtenResultsSchema } from '../src/results/results-file.js';
 import { writtenSampleLineSchema } from '../src/results/sample-line.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
 import { cohenKappa } from '../src/stats/cohen-kappa.js';
+import { krippendorffAlpha } from '../src/stats/krippendorff-alpha.js';
 import { ppiMean } from '../src/stats/ppi-mean.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
 import { tempDir } from './support/helpers.js';
@@ -308,6 +309,78 @@ describe('llm_judge request failures', () => {
       expect(result.results.judges?.failing_judge[0]).toMatchObject({ requests: 4, errored: 1 });
     } finally {
       await failing.close();
+    }
+  });
+});
+
+describe('llm_judge juries', () => {
+  it('asks every juror, combines by majority, and reports the jurors’ agreement (Krippendorff’s α)', async () => {
+    // Jurors A and B give question n the score (n % 10) + 1; juror C gives one more on odd questions.
+    const jurors = await Promise.all(
+      [0, 0, 1].map((bump) =>
+        startTestServer({
+          chatReply: (messages) => {
+            const n = Number(/question (\d+)/.exec(messages[messages.length - 1].content)?.[1]);
+            return `Score: ${judgeScore(n) + (n % 2 === 1 ? bump : 0)}`;
+          },
+        }),
+      ),
+    );
+    try {
+      const file = path.join(root, 'jury.yaml');
+      writeFileSync(
+        file,
+        [
+          'task: jury',
+          'dataset_path: json',
+          'dataset_kwargs:',
+          '  data_files:',
+          '    test: data.jsonl',
+          'test_split: test',
+          'output_type: generate_until',
+          'doc_to_text: "{{question}}"',
+          'doc_to_target: answer',
+          'generation_kwargs: {until: ["\\n"], max_gen_toks: 4}',
+          'metric_list:',
+          '  - metric: llm_judge',
+          '    judge:',
+          '      jury:',
+          ...jurors.map(
+            (juror) =>
+              `        - {model: local-chat-completions, model_args: {model: j, base_url: "${juror.chatUrl}"}}`,
+          ),
+          '      aggregate: majority',
+          '      prompt: "question {{doc.id}}: {{response}}"',
+          '      verdict: {type: score, min: 1, max: 11}',
+        ].join('\n'),
+      );
+      const limit = 8;
+      const result = await simpleEvaluate({
+        model: new DummyBackend(),
+        modelName: 'dummy',
+        tasks: [file],
+        bootstrapIters: 0,
+        limit,
+      });
+      const lines = result.samples.jury;
+      // The majority (A and B) wins every question.
+      for (const line of lines) expect(line.llm_judge).toBe(judgeScore(line.doc_id));
+      const three = lines.find((line) => line.doc_id === 3);
+      expect(three?.judge?.map((call) => call.score)).toEqual([4, 4, 5]);
+      const [report] = result.results.judges?.jury ?? [];
+      expect(report).toMatchObject({ aggregate: 'majority', requests: 3 * limit, errored: 0 });
+      expect(report.jury).toHaveLength(3);
+      // The jurors' α over the matrix of their scores (krippendorff-alpha.test.ts checks α against references).
+      const matrix = [0, 0, 1].map((bump) =>
+        Array.from({ length: limit }, (_, n) => judgeScore(n) + (n % 2 === 1 ? bump : 0)),
+      );
+      expect(report.jury_agreement?.krippendorff_alpha.estimate).toBeCloseTo(
+        krippendorffAlpha(matrix, { level: 'interval' }).alpha,
+        12,
+      );
+      expect(report.jury_agreement?.units).toBe(limit);
+    } finally {
+      await Promise.all(jurors.map((juror) => juror.close()));
     }
   });
 });

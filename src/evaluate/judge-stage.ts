@@ -15,7 +15,12 @@ import { createHash } from 'node:crypto';
 import { AssayError } from '../errors.js';
 import { type RunListener, startOperation } from '../events.js';
 import { readVerdict } from '../metrics/judge-verdict.js';
-import { type JudgeConfig, judgeConfigSchema } from '../metrics/llm-judge-config.js';
+import {
+  type JudgeConfig,
+  type JurorConfig,
+  judgeConfigSchema,
+  jurorsOf,
+} from '../metrics/llm-judge-config.js';
 import { type GenerateRequest, isRequestError, type ModelBackend } from '../models/backend.js';
 import { createBackend } from '../models/registry.js';
 import { renderTemplate } from '../prompts/template.js';
@@ -24,7 +29,7 @@ import type { JudgeCall } from '../results/sample-line.js';
 import type { LoadedTask } from '../tasks/task.js';
 import { type JudgeLabels, judgeLabelsPath, readJudgeLabels } from './judge-labels.js';
 import { isJudgeRequest, type JudgeRequest } from './judge-request.js';
-import { judgeStatistics } from './judge-statistics.js';
+import { judgeStatistics, juryAgreement } from './judge-statistics.js';
 import { metricListFor } from './plan.js';
 import type { ScoredDoc, ScoredTask } from './score.js';
 
@@ -37,7 +42,8 @@ export interface JudgeSetup {
   entry: number;
   metric: string;
   config: JudgeConfig;
-  backend: ModelBackend;
+  /** The judge, or each juror of a jury, with its backend. */
+  jurors: Array<{ config: JurorConfig; backend: ModelBackend }>;
   rubricSha256: string;
   labels?: { file: string; byDoc: JudgeLabels };
 }
@@ -87,21 +93,28 @@ export async function prepareJudges(
         );
       }
       const config = parsed.data;
-      const key = JSON.stringify([config.model, config.model_args]);
-      let backend = backends.get(key);
-      if (!backend) {
-        context.listener?.({ type: 'phase', phase: 'loading', detail: `judge model ${config.model}` });
-        backend = await createBackend(config.model, config.model_args, {
-          cachePath: context.cachePath,
-          listener: context.listener,
-          warn: context.warn,
-        });
-        backends.set(key, backend);
-      }
-      if (!backend.capabilities.generate) {
-        throw new AssayError('capability_missing', `judge model ${config.model} cannot generate text`, {
-          location: { task: task.name, field: `metric_list.${entry}.judge.model` },
-        });
+      const jurors: JudgeSetup['jurors'] = [];
+      for (const [index, juror] of jurorsOf(config).entries()) {
+        const key = JSON.stringify([juror.model, juror.model_args]);
+        let backend = backends.get(key);
+        if (!backend) {
+          context.listener?.({ type: 'phase', phase: 'loading', detail: `judge model ${juror.model}` });
+          backend = await createBackend(juror.model, juror.model_args, {
+            cachePath: context.cachePath,
+            listener: context.listener,
+            warn: context.warn,
+          });
+          backends.set(key, backend);
+        }
+        if (!backend.capabilities.generate) {
+          const field = config.jury
+            ? `metric_list.${entry}.judge.jury.${index}.model`
+            : `metric_list.${entry}.judge.model`;
+          throw new AssayError('capability_missing', `judge model ${juror.model} cannot generate text`, {
+            location: { task: task.name, field },
+          });
+        }
+        jurors.push({ config: juror, backend });
       }
       let labels: JudgeSetup['labels'];
       if (config.judge_labels !== undefined) {
@@ -114,7 +127,7 @@ export async function prepareJudges(
         entry,
         metric: 'llm_judge',
         config,
-        backend,
+        jurors,
         rubricSha256: createHash('sha256').update(rubric).digest('hex'),
         labels,
       };
@@ -208,8 +221,10 @@ export async function runJudgeStage(
   }
   if (pending.length === 0) return { scored, reports: reportsOf(setups, new Map(), new Map()) };
 
-  // One batch per judge backend, each distinct request once (filters often leave the same response).
-  const answers = new Map<Pending, { raw: string | null; failure?: string }>();
+  // One batch per judge (each juror of a jury), each distinct request once (filters often leave the same
+  // response to judge).
+  type Answered = { raw: string | null; failure?: string };
+  const answers = new Map<Pending, Answered[]>();
   const requestsBySetup = new Map<JudgeSetup, number>();
   const bySetup = new Map<JudgeSetup, Pending[]>();
   for (const item of pending) bySetup.set(item.setup, [...(bySetup.get(item.setup) ?? []), item]);
@@ -219,24 +234,26 @@ export async function runJudgeStage(
       if (!distinct.has(item.context))
         distinct.set(item.context, judgeGenerateRequest(setup.config, item.prompt));
     }
-    requestsBySetup.set(setup, distinct.size);
-    const operation = startOperation(listener, {
-      id: `judge:${task}:${setup.entry}`,
-      label: `${task}: judge calls`,
-      unit: 'requests',
-      total: distinct.size,
-    });
+    requestsBySetup.set(setup, distinct.size * setup.jurors.length);
     const contexts = [...distinct.keys()];
-    const results = await setup.backend
-      .generate([...distinct.values()], (done) => operation.progress(done))
-      .finally(() => operation.end());
-    const byContext = new Map(contexts.map((context, index) => [context, results[index]]));
-    for (const item of items) {
-      const answer = byContext.get(item.context);
-      if (answer === undefined || isRequestError(answer)) {
-        answers.set(item, { raw: null, failure: `judge request failed: ${answer?.message ?? 'no answer'}` });
-      } else {
-        answers.set(item, { raw: answer });
+    for (const [index, juror] of setup.jurors.entries()) {
+      const operation = startOperation(listener, {
+        id: `judge:${task}:${setup.entry}:${index}`,
+        label: `${task}: judge calls (${juror.config.model})`,
+        unit: 'requests',
+        total: distinct.size,
+      });
+      const results = await juror.backend
+        .generate([...distinct.values()], (done) => operation.progress(done))
+        .finally(() => operation.end());
+      const byContext = new Map(contexts.map((context, position) => [context, results[position]]));
+      for (const item of items) {
+        const answer = byContext.get(item.context);
+        const answered: Answered =
+          answer === undefined || isRequestError(answer)
+            ? { raw: null, failure: `judge request failed: ${answer?.message ?? 'no answer'}` }
+            : { raw: answer };
+        answers.set(item, [...(answers.get(item) ?? []), answered]);
       }
     }
   }
@@ -244,39 +261,70 @@ export async function runJudgeStage(
   const judged = new Map<ScoredDoc, JudgedDoc>();
   const erroredBySetup = new Map<JudgeSetup, number>();
   const scoresBySetup = new Map<JudgeSetup, Map<number, number>>();
+  const jurorScoresBySetup = new Map<JudgeSetup, Map<number, Array<number | null>>>();
   const firstFilter = scored.filters[0];
   for (const item of pending) {
-    const answer = answers.get(item) as { raw: string | null; failure?: string };
-    const reading = answer.raw === null ? undefined : readVerdict(answer.raw, item.setup.config.verdict);
-    const failure =
-      answer.failure ?? (reading && !reading.ok ? `unparseable verdict: ${reading.reason}` : undefined);
+    const { setup } = item;
+    const jury = setup.config.jury !== undefined;
+    const calls: JudgeCall[] = [];
+    const scores: number[] = [];
+    let failure: string | undefined;
+    let failedRaw: string | null = null;
+    for (const [index, answer] of (answers.get(item) ?? []).entries()) {
+      const juror = setup.jurors[index].config;
+      const reading = answer.raw === null ? undefined : readVerdict(answer.raw, setup.config.verdict);
+      const problem =
+        answer.failure ?? (reading && !reading.ok ? `unparseable verdict: ${reading.reason}` : undefined);
+      const call: JudgeCall = {
+        metric: item.key,
+        model: juror.model,
+        prompt: item.context,
+        raw: answer.raw,
+        verdict: reading?.ok ? reading.verdict : null,
+        score: reading?.ok ? reading.score : null,
+      };
+      if (problem !== undefined || !reading?.ok) {
+        call.error = problem;
+        if (failure === undefined) {
+          failure = jury ? `juror ${index} (${juror.model}): ${problem}` : problem;
+          failedRaw = answer.raw;
+        }
+      } else {
+        scores.push(reading.score);
+      }
+      calls.push(call);
+    }
+    if (item.doc.filter === firstFilter && jury) {
+      const perJuror = jurorScoresBySetup.get(setup) ?? new Map<number, Array<number | null>>();
+      perJuror.set(
+        item.doc.docId,
+        calls.map((call) => call.score),
+      );
+      jurorScoresBySetup.set(setup, perJuror);
+    }
+    let score: number | undefined;
+    if (failure === undefined) {
+      const combined = combineScores(scores, setup.config.aggregate, jury);
+      if (typeof combined === 'number') score = combined;
+      else failure = combined.failure;
+    }
     const done = judged.get(item.doc) ?? { ...item.doc, metrics: { ...item.doc.metrics } };
-    const call: JudgeCall = {
-      metric: item.key,
-      model: item.setup.config.model,
-      prompt: item.context,
-      raw: answer.raw,
-      verdict: reading?.ok ? reading.verdict : null,
-      score: reading?.ok ? reading.score : null,
-    };
-    if (failure !== undefined || !reading?.ok) {
-      call.error = failure;
+    if (score === undefined) {
       // An errored sample counts in no metric (as a failed request's does); the reason and raw answer stay.
       done.metrics = {};
       done.error =
         done.error ??
-        `${item.key}: ${failure}${answer.raw === null ? '' : `; the judge answered ${JSON.stringify(answer.raw)}`}`;
-      if (item.doc.filter === firstFilter)
-        erroredBySetup.set(item.setup, (erroredBySetup.get(item.setup) ?? 0) + 1);
+        `${item.key}: ${failure}${failedRaw === null ? '' : `; the judge answered ${JSON.stringify(failedRaw)}`}`;
+      if (item.doc.filter === firstFilter) erroredBySetup.set(setup, (erroredBySetup.get(setup) ?? 0) + 1);
     } else {
-      if (done.error === undefined) done.metrics[item.key] = reading.score;
+      if (done.error === undefined) done.metrics[item.key] = score;
       if (item.doc.filter === firstFilter) {
-        const scores = scoresBySetup.get(item.setup) ?? new Map<number, number>();
-        scores.set(item.doc.docId, reading.score);
-        scoresBySetup.set(item.setup, scores);
+        const byDoc = scoresBySetup.get(setup) ?? new Map<number, number>();
+        byDoc.set(item.doc.docId, score);
+        scoresBySetup.set(setup, byDoc);
       }
     }
-    done.judge = [...(done.judge ?? []), call];
+    done.judge = [...(done.judge ?? []), ...calls];
     judged.set(item.doc, done);
   }
   const byFilter = new Map(
@@ -284,7 +332,7 @@ export async function runJudgeStage(
   );
   return {
     scored: { ...scored, byFilter },
-    reports: reportsOf(setups, requestsBySetup, erroredBySetup, scoresBySetup),
+    reports: reportsOf(setups, requestsBySetup, erroredBySetup, scoresBySetup, jurorScoresBySetup),
   };
 }
 
@@ -293,18 +341,27 @@ function reportsOf(
   requests: Map<JudgeSetup, number>,
   errored: Map<JudgeSetup, number>,
   scores: Map<JudgeSetup, Map<number, number>> = new Map(),
+  jurorScores: Map<JudgeSetup, Map<number, Array<number | null>>> = new Map(),
 ): JudgeReport[] {
   return [...(setups?.values() ?? [])].map((setup) => {
     const { config } = setup;
-    const modelArgs =
-      'api_key' in config.model_args ? { ...config.model_args, api_key: '<redacted>' } : config.model_args;
+    const jurors = setup.jurors.map((juror) => ({
+      model: juror.config.model,
+      model_args: redacted(juror.config.model_args),
+    }));
     const statistics = setup.labels
       ? judgeStatistics(scores.get(setup) ?? new Map(), setup.labels.byDoc, config.verdict, setup.labels.file)
       : undefined;
+    const jury =
+      config.jury === undefined
+        ? undefined
+        : juryAgreement(jurorScores.get(setup) ?? new Map(), config.verdict);
     return {
       metric: setup.metric,
-      model: config.model,
-      model_args: modelArgs,
+      model: jurors.map((juror) => juror.model).join(' + '),
+      model_args: jurors.length === 1 ? jurors[0].model_args : {},
+      ...(config.jury === undefined ? {} : { jury: jurors, aggregate: config.aggregate }),
+      ...(jury ? { jury_agreement: jury } : {}),
       rubric_sha256: setup.rubricSha256,
       mode: config.mode,
       verdict: { ...config.verdict },
@@ -313,4 +370,27 @@ function reportsOf(
       ...(statistics ? { statistics } : {}),
     };
   });
+}
+
+function redacted(args: Record<string, unknown>): Record<string, unknown> {
+  return 'api_key' in args ? { ...args, api_key: '<redacted>' } : args;
+}
+
+/**
+ * A jury's score from its jurors' scores: their mean, or the score most of them gave (a tie has no
+ * majority and errors the sample). One judge's score is its own.
+ */
+export function combineScores(
+  scores: readonly number[],
+  aggregate: 'mean' | 'majority',
+  jury: boolean,
+): number | { failure: string } {
+  if (!jury) return scores[0];
+  if (aggregate === 'mean') return scores.reduce((sum, score) => sum + score, 0) / scores.length;
+  const counts = new Map<number, number>();
+  for (const score of scores) counts.set(score, (counts.get(score) ?? 0) + 1);
+  const top = Math.max(...counts.values());
+  const leaders = [...counts].filter(([, count]) => count === top).map(([score]) => score);
+  if (leaders.length > 1) return { failure: `jury tie: no majority among the scores ${scores.join(', ')}` };
+  return leaders[0];
 }

@@ -6,7 +6,7 @@
  * corrects the judge mean with the labelled slice (stats/ppi-mean.ts).
  */
 import type { JudgeVerdictSpec } from '../metrics/llm-judge-config.js';
-import type { JudgeStatisticsBlock } from '../results/results-file.js';
+import type { JudgeReport, JudgeStatisticsBlock } from '../results/results-file.js';
 import { type AgreementInterval, agreementInterval } from '../stats/agreement-interval.js';
 import { cohenKappa } from '../stats/cohen-kappa.js';
 import { krippendorffAlpha, type MeasurementLevel } from '../stats/krippendorff-alpha.js';
@@ -95,4 +95,26 @@ function agreementBlock(interval: AgreementInterval): JudgeStatisticsBlock['agre
 
 function estimateBlock(value: { estimate: number; standardError: number; low: number; high: number }) {
   return { estimate: value.estimate, standard_error: value.standardError, low: value.low, high: value.high };
+}
+
+/**
+ * Inter-judge agreement of a jury: Krippendorff's α with the jurors as raters over the docs (a juror with no
+ * verdict on a doc is a missing value), at the interval level for scores and nominal otherwise, with the
+ * same seeded bootstrap over docs.
+ */
+export function juryAgreement(
+  scoresByDoc: ReadonlyMap<number, ReadonlyArray<number | null>>,
+  verdict: JudgeVerdictSpec,
+  confidence = 0.95,
+): NonNullable<JudgeReport['jury_agreement']> | undefined {
+  const units = [...scoresByDoc.values()];
+  if (units.length < 2) return undefined;
+  const level: MeasurementLevel = verdict.type === 'score' ? 'interval' : 'nominal';
+  const alphaOf = (drawn: readonly (readonly (number | null)[])[]) => {
+    const jurors = drawn[0]?.length ?? 0;
+    const ratings = Array.from({ length: jurors }, (_, juror) => drawn.map((unit) => unit[juror]));
+    return krippendorffAlpha(ratings, { level }).alpha;
+  };
+  const interval = agreementInterval(units, alphaOf, { ...JUDGE_BOOTSTRAP, confidence });
+  return { krippendorff_alpha: agreementBlock(interval), krippendorff_level: level, units: units.length };
 }

@@ -33,10 +33,20 @@ const jsonVerdict = z.strictObject({
   field: z.string(),
 });
 
+const juror = z.strictObject({
+  model: z.string().min(1),
+  model_args: z.record(z.string(), z.unknown()).default({}),
+});
+
 export const judgeConfigSchema = z
   .strictObject({
-    model: z.string().min(1),
+    /** The judge backend; or, for a jury, `jury` lists several. */
+    model: z.string().min(1).optional(),
     model_args: z.record(z.string(), z.unknown()).default({}),
+    /** A jury: several judges asked the same rubric, their scores combined by `aggregate`. */
+    jury: z.array(juror).min(2).optional(),
+    /** mean: the jurors' mean score; majority: the score most jurors gave (a tie errors the sample). */
+    aggregate: z.enum(['mean', 'majority']).default('mean'),
     prompt: z.string().min(1),
     /** A system message sent before the rubric (chat backends). */
     system: z.string().optional(),
@@ -48,6 +58,13 @@ export const judgeConfigSchema = z
   })
   .superRefine((config, context) => {
     const { verdict } = config;
+    if ((config.model === undefined) === (config.jury === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: config.model === undefined ? ['model'] : ['jury'],
+        message: 'give exactly one of model (one judge) or jury (several)',
+      });
+    }
     if (verdict.type === 'score' && !(verdict.min < verdict.max)) {
       context.addIssue({ code: 'custom', path: ['verdict', 'max'], message: 'must be greater than min' });
     }
@@ -61,6 +78,12 @@ export const judgeConfigSchema = z
   });
 
 export type JudgeConfig = z.output<typeof judgeConfigSchema>;
+export type JurorConfig = z.output<typeof juror>;
+
+/** The judges a config asks: its jury, or its one model. */
+export function jurorsOf(config: JudgeConfig): JurorConfig[] {
+  return config.jury ?? [{ model: config.model as string, model_args: config.model_args }];
+}
 export type JudgeVerdictSpec = JudgeConfig['verdict'];
 
 /** The issue of a bad judge block: its path inside the block and the message. */

@@ -239,6 +239,17 @@ const judgeReportSchema = z.object({
   model: z.string(),
   /** The judge's model args (an API key redacted). */
   model_args: z.record(z.string(), z.unknown()),
+  /** A jury: each juror's model and args, and how their scores combine. */
+  jury: z.array(z.object({ model: z.string(), model_args: z.record(z.string(), z.unknown()) })).optional(),
+  aggregate: z.enum(['mean', 'majority']).optional(),
+  /** A jury's inter-judge agreement: Krippendorff's α over the docs, jurors as raters. */
+  jury_agreement: z
+    .object({
+      krippendorff_alpha: agreementSchema,
+      krippendorff_level: z.enum(['nominal', 'ordinal', 'interval', 'ratio']),
+      units: z.number(),
+    })
+    .optional(),
   rubric_sha256: z.string(),
   mode: z.enum(['reference-based', 'reference-free']),
   verdict: z.record(z.string(), z.unknown()),
