@@ -7,6 +7,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
+import { readResultsFile } from '../src/results/read-run.js';
+import { readSampleLog } from '../src/results/read-samples.js';
 import { writtenResultsSchema } from '../src/results/results-file.js';
 import { writtenSampleLineSchema } from '../src/results/sample-line.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
@@ -170,6 +172,27 @@ describe('llm_judge', () => {
       result.results.results.judged_qa['llm_judge,none'] as number,
       12,
     );
+  });
+
+  it('the written results and sample log keep the judge records, read back through the contract readers', async () => {
+    const out = tempDir('assay-llm-judge-out-');
+    const result = await simpleEvaluate({
+      model: new DummyBackend(),
+      modelName: 'dummy',
+      tasks: [taskFile],
+      bootstrapIters: 0,
+      outputPath: out,
+      logSamples: true,
+    });
+    const written = result.files as NonNullable<typeof result.files>;
+    const results = readResultsFile(written.results);
+    expect(results.judges?.judged_qa[0]).toMatchObject({ model: 'local-chat-completions', errored: 1 });
+    expect(results.judges?.judged_qa[0].statistics?.ppi.lambda).toBeGreaterThanOrEqual(0);
+    const log = readSampleLog(written.samples.find((file) => file.includes('judged_qa')) as string);
+    expect(log.find((line) => line.doc_id === 4)?.judge?.[0]).toMatchObject({
+      score: 5,
+      raw: 'The response is fine.\nScore: 5',
+    });
   });
 
   it('judge calls go through the response cache: a rerun with the same cache asks the judge nothing', async () => {

@@ -9,6 +9,7 @@ import type { JudgeVerdictSpec } from '../metrics/llm-judge-config.js';
 import type { JudgeReport, JudgeStatisticsBlock } from '../results/results-file.js';
 import { type AgreementInterval, agreementInterval } from '../stats/agreement-interval.js';
 import { cohenKappa } from '../stats/cohen-kappa.js';
+import { confusionMatrix } from '../stats/confusion-matrix.js';
 import { krippendorffAlpha, type MeasurementLevel } from '../stats/krippendorff-alpha.js';
 import { ppiMean } from '../stats/ppi-mean.js';
 import type { JudgeLabels } from './judge-labels.js';
@@ -63,6 +64,9 @@ export function judgeStatistics(
     options,
   );
   const ppi = ppiMean({ labels: humanLabels, judgeLabelled, judgeUnlabelled }, { confidence });
+  // Label verdicts: the confusion table, rows the humans' labels and columns the judge's, named by label.
+  const confusion =
+    verdict.type === 'label' ? labelConfusion(humanLabels, judgeLabelled, verdict.labels) : undefined;
   return {
     labels_file: labelsFile,
     confidence,
@@ -75,6 +79,7 @@ export function judgeStatistics(
       ...(weighted ? { weighted_kappa: agreementBlock(weighted) } : {}),
       krippendorff_alpha: agreementBlock(alpha),
       krippendorff_level: level,
+      ...(confusion ? { confusion } : {}),
     },
     judge_mean: estimateBlock(ppi.naive),
     labels_mean: estimateBlock(ppi.classical),
@@ -117,4 +122,15 @@ export function juryAgreement(
   };
   const interval = agreementInterval(units, alphaOf, { ...JUDGE_BOOTSTRAP, confidence });
   return { krippendorff_alpha: agreementBlock(interval), krippendorff_level: level, units: units.length };
+}
+
+function labelConfusion(human: number[], judge: number[], labels: Record<string, number>) {
+  const scores = [...new Set(Object.values(labels))].sort((a, b) => a - b);
+  const matrix = confusionMatrix(human, judge, scores);
+  const names = scores.map((score) =>
+    Object.keys(labels)
+      .filter((name) => labels[name] === score)
+      .join(' / '),
+  );
+  return { labels: names, counts: matrix.counts };
 }

@@ -272,6 +272,8 @@ const judgeReportSchema = z.object({
         weighted_kappa: agreementSchema.optional(),
         krippendorff_alpha: agreementSchema,
         krippendorff_level: z.enum(['nominal', 'ordinal', 'interval', 'ratio']),
+        /** Label verdicts: counts[i][j] = docs the humans labelled labels[i] and the judge labels[j]. */
+        confusion: z.object({ labels: z.array(z.string()), counts: z.array(z.array(z.number())) }).optional(),
       }),
       /** The raw judge mean over every scored doc, with the interval that takes the judge for the truth. */
       judge_mean: estimateSchema,
