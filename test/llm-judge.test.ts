@@ -15,6 +15,7 @@ import { simpleEvaluate } from '../src/run/evaluate.js';
 import { cohenKappa } from '../src/stats/cohen-kappa.js';
 import { krippendorffAlpha } from '../src/stats/krippendorff-alpha.js';
 import { ppiMean } from '../src/stats/ppi-mean.js';
+import { defineTask } from '../src/tasks/define-task.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
 import { tempDir } from './support/helpers.js';
 
@@ -405,5 +406,84 @@ describe('llm_judge juries', () => {
     } finally {
       await Promise.all(jurors.map((juror) => juror.close()));
     }
+  });
+});
+
+describe('llm_judge in TypeScript tasks', () => {
+  it('a defineTask `judges` entry has the judge score a metric of its own, with a label verdict', async () => {
+    const labelling = await startTestServer({
+      chatReply: (messages) => {
+        const n = Number(/question (\d+)/.exec(messages[messages.length - 1].content)?.[1]);
+        return n % 3 === 0 ? 'Correct.' : 'This is incorrect.';
+      },
+    });
+    try {
+      const task = defineTask({
+        name: 'ts_judged',
+        docs: Array.from({ length: 6 }, (_, n) => ({
+          n,
+          question: `What is ${n} + 1?`,
+          answer: String(n + 1),
+        })),
+        docToText: (doc) => `${doc.question}`,
+        docToTarget: (doc) => doc.answer,
+        generationKwargs: { until: ['\n'], max_gen_toks: 4 },
+        processResults: () => ({}),
+        aggregation: {
+          quality: (items) => items.reduce((sum: number, item) => sum + Number(item), 0) / items.length,
+        },
+        higherIsBetter: { quality: true },
+        judges: {
+          quality: {
+            model: 'local-chat-completions',
+            model_args: { model: 'judge', base_url: labelling.chatUrl },
+            prompt: 'question {{doc.n}}: is "{{response}}" right? The answer is {{target}}.',
+            verdict: { type: 'label', labels: { correct: 1, incorrect: 0 } },
+          },
+        },
+      });
+      const result = await simpleEvaluate({
+        model: new DummyBackend(),
+        modelName: 'dummy',
+        tasks: [task],
+        bootstrapIters: 0,
+      });
+      // Questions 0 and 3 are judged correct: 2 of 6.
+      expect(result.results.results.ts_judged['quality,none']).toBeCloseTo(2 / 6, 12);
+      const line = result.samples.ts_judged.find((sample) => sample.doc_id === 3);
+      expect(line?.quality).toBe(1);
+      expect(line?.judge?.[0]).toMatchObject({
+        metric: 'quality',
+        verdict: 'correct',
+        score: 1,
+        raw: 'Correct.',
+      });
+      expect(result.results.judges?.ts_judged[0]).toMatchObject({
+        metric: 'quality',
+        requests: 6,
+        errored: 0,
+      });
+    } finally {
+      await labelling.close();
+    }
+  });
+
+  it('a judges entry that names no metric of aggregation, or a bad block, is refused when the task is defined', () => {
+    const base = {
+      name: 'bad_ts',
+      docs: [{ q: 'x' }],
+      docToText: () => 'x',
+      docToTarget: () => 'y',
+      processResults: () => ({}),
+      aggregation: { quality: () => 0 },
+      higherIsBetter: { quality: true },
+    };
+    const block = { model: 'dummy', prompt: 'p', verdict: { type: 'score', min: 0, max: 1 } };
+    expect(() => defineTask({ ...base, judges: { other: block } })).toThrow(
+      /judges\.other names no metric of aggregation/,
+    );
+    expect(() =>
+      defineTask({ ...base, judges: { quality: { ...block, verdict: { type: 'score', min: 1, max: 0 } } } }),
+    ).toThrow(/judges\.quality\.verdict\.max: must be greater than min/);
   });
 });

@@ -4,14 +4,14 @@
  */
 export interface JudgeRequest {
   judgeRequest: true;
-  /** The metric_list entry that asked for the judge. */
-  entry: number;
+  /** The metric the judge scores (`llm_judge` in a YAML task; a TypeScript task's own name). */
+  metric: string;
   response: string;
   references: string[];
 }
 
-export function judgeRequest(entry: number, response: string, references: string[]): JudgeRequest {
-  return { judgeRequest: true, entry, response, references };
+export function judgeRequest(metric: string, response: string, references: string[]): JudgeRequest {
+  return { judgeRequest: true, metric, response, references };
 }
 
 export function isJudgeRequest(value: unknown): value is JudgeRequest {

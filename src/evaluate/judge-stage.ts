@@ -39,7 +39,8 @@ export type JudgedDoc = ScoredDoc & { judge?: JudgeCall[] };
 /** One `llm_judge` metric_list entry of one task, ready to judge. */
 export interface JudgeSetup {
   task: string;
-  entry: number;
+  /** Where the block is, for messages: `metric_list.0.judge` (YAML) or `judges.quality` (TypeScript). */
+  field: string;
   metric: string;
   config: JudgeConfig;
   /** The judge, or each juror of a jury, with its backend. */
@@ -49,8 +50,8 @@ export interface JudgeSetup {
 }
 
 export interface JudgePanel {
-  /** task name → its judge setups by metric_list entry. */
-  setups: Map<string, Map<number, JudgeSetup>>;
+  /** task name → its judge setups by metric name. */
+  setups: Map<string, Map<string, JudgeSetup>>;
   close(): Promise<void>;
 }
 
@@ -66,15 +67,23 @@ export async function prepareJudges(
   tasks: LoadedTask[],
   context: JudgeContext,
 ): Promise<JudgePanel | undefined> {
-  const wanted: Array<{ task: LoadedTask; entry: number; raw: unknown }> = [];
+  const wanted: Array<{ task: LoadedTask; metric: string; field: string; raw: unknown }> = [];
   for (const task of tasks) {
+    if (task.custom) {
+      for (const [metric, raw] of Object.entries(task.custom.judges ?? {})) {
+        wanted.push({ task, metric, field: `judges.${metric}`, raw });
+      }
+      continue;
+    }
     for (const [entry, metric] of metricListFor(task).entries()) {
-      if (metric.metric === 'llm_judge') wanted.push({ task, entry, raw: metric.judge });
+      if (metric.metric === 'llm_judge') {
+        wanted.push({ task, metric: 'llm_judge', field: `metric_list.${entry}.judge`, raw: metric.judge });
+      }
     }
   }
   if (wanted.length === 0) return undefined;
   const backends = new Map<string, ModelBackend>();
-  const setups = new Map<string, Map<number, JudgeSetup>>();
+  const setups = new Map<string, Map<string, JudgeSetup>>();
   const panel: JudgePanel = {
     setups,
     close: async () => {
@@ -82,14 +91,14 @@ export async function prepareJudges(
     },
   };
   try {
-    for (const { task, entry, raw } of wanted) {
+    for (const { task, metric, field, raw } of wanted) {
       const parsed = judgeConfigSchema.safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new AssayError(
           'invalid_config',
-          `task ${task.name}: metric_list[${entry}].judge.${issue.path.join('.')}: ${issue.message}`,
-          { location: { task: task.name, field: `metric_list.${entry}.judge` } },
+          `task ${task.name}: ${field}.${issue.path.join('.')}: ${issue.message}`,
+          { location: { task: task.name, field } },
         );
       }
       const config = parsed.data;
@@ -107,11 +116,11 @@ export async function prepareJudges(
           backends.set(key, backend);
         }
         if (!backend.capabilities.generate) {
-          const field = config.jury
-            ? `metric_list.${entry}.judge.jury.${index}.model`
-            : `metric_list.${entry}.judge.model`;
           throw new AssayError('capability_missing', `judge model ${juror.model} cannot generate text`, {
-            location: { task: task.name, field },
+            location: {
+              task: task.name,
+              field: config.jury ? `${field}.jury.${index}.model` : `${field}.model`,
+            },
           });
         }
         jurors.push({ config: juror, backend });
@@ -124,16 +133,16 @@ export async function prepareJudges(
       const rubric = config.system === undefined ? config.prompt : `${config.system}\n\n${config.prompt}`;
       const setup: JudgeSetup = {
         task: task.name,
-        entry,
-        metric: 'llm_judge',
+        field,
+        metric,
         config,
         jurors,
         rubricSha256: createHash('sha256').update(rubric).digest('hex'),
         labels,
       };
-      const byEntry = setups.get(task.name) ?? new Map<number, JudgeSetup>();
-      byEntry.set(entry, setup);
-      setups.set(task.name, byEntry);
+      const byMetric = setups.get(task.name) ?? new Map<string, JudgeSetup>();
+      byMetric.set(metric, setup);
+      setups.set(task.name, byMetric);
     }
   } catch (error) {
     await panel.close();
@@ -197,11 +206,15 @@ export async function runJudgeStage(
     for (const doc of docs) {
       for (const [key, value] of Object.entries(doc.metrics)) {
         if (!isJudgeRequest(value)) continue;
-        const setup = setups?.get(value.entry);
+        const setup = setups?.get(value.metric);
         if (!setup) {
-          throw new AssayError('invalid_config', `task ${task}: llm_judge has no judge set up for this run`, {
-            location: { task, field: `metric_list.${value.entry}.judge` },
-          });
+          throw new AssayError(
+            'invalid_config',
+            `task ${task}: ${value.metric} has no judge set up for this run`,
+            {
+              location: { task, field: value.metric },
+            },
+          );
         }
         const planned = plannedById.get(doc.docId);
         const variables: Record<string, unknown> = { doc: planned?.doc ?? {}, response: value.response };
@@ -212,7 +225,7 @@ export async function runJudgeStage(
         const prompt = renderTemplate(setup.config.prompt, variables, {
           task,
           docId: doc.docId,
-          field: `metric_list.${value.entry}.judge.prompt`,
+          field: `${setup.field}.prompt`,
         });
         const { context } = judgeGenerateRequest(setup.config, prompt);
         pending.push({ doc, key, request: value, setup, prompt, context });
@@ -238,7 +251,7 @@ export async function runJudgeStage(
     const contexts = [...distinct.keys()];
     for (const [index, juror] of setup.jurors.entries()) {
       const operation = startOperation(listener, {
-        id: `judge:${task}:${setup.entry}:${index}`,
+        id: `judge:${task}:${setup.metric}:${index}`,
         label: `${task}: judge calls (${juror.config.model})`,
         unit: 'requests',
         total: distinct.size,
@@ -337,7 +350,7 @@ export async function runJudgeStage(
 }
 
 function reportsOf(
-  setups: Map<number, JudgeSetup> | undefined,
+  setups: Map<string, JudgeSetup> | undefined,
   requests: Map<JudgeSetup, number>,
   errored: Map<JudgeSetup, number>,
   scores: Map<JudgeSetup, Map<number, number>> = new Map(),

@@ -352,7 +352,14 @@ export function processResults(
 ): Record<string, unknown> {
   const { task } = plan;
   if (plan.mcMode === 'generate') return generativeChoiceResults(plan.task.name, planned, results);
-  if (task.custom) return task.custom.processResults(planned.doc, results);
+  if (task.custom) {
+    const out = task.custom.processResults(planned.doc, results);
+    // A TypeScript task's judged metrics: the judge stage scores the first response against the target.
+    for (const name of Object.keys(task.custom.judges ?? {})) {
+      out[name] = judgeRequest(name, String(results[0]), referencesOf(planned.target));
+    }
+    return out;
+  }
   if (task.config.process_results) {
     if (isPythonRef(task.config.process_results)) {
       throw new AssayError('python_error', `internal: Python process_results is computed by scoreTask`, {
@@ -562,11 +569,11 @@ function generateResults(
     references = [String(target)];
   }
   const out: Record<string, unknown> = {};
-  for (const [index, entry] of plan.metricList.entries()) {
+  for (const entry of plan.metricList) {
     const name = metricName(entry);
     if (name === 'llm_judge' && typeof entry.metric === 'string') {
       // Another model scores it: the judge stage replaces the request with the verdict's score.
-      out[name] = judgeRequest(index, prediction, references);
+      out[name] = judgeRequest(name, prediction, references);
       continue;
     }
     if (isPythonRef(entry.metric)) {
@@ -588,6 +595,10 @@ function generateResults(
     }
   }
   return out;
+}
+
+function referencesOf(target: unknown): string[] {
+  return Array.isArray(target) ? target.map(String) : [String(target)];
 }
 
 /**
