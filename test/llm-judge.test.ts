@@ -15,8 +15,10 @@ import { simpleEvaluate } from '../src/run/evaluate.js';
 import { cohenKappa } from '../src/stats/cohen-kappa.js';
 import { krippendorffAlpha } from '../src/stats/krippendorff-alpha.js';
 import { ppiMean } from '../src/stats/ppi-mean.js';
+import { ppiSampleSize } from '../src/stats/ppi-sample-size.js';
 import { defineTask } from '../src/tasks/define-task.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
+import { runCliInProcess } from './support/cli-in-process.js';
 import { tempDir } from './support/helpers.js';
 
 const DOCS = 24;
@@ -189,6 +191,35 @@ describe('llm_judge', () => {
     const results = readResultsFile(written.results);
     expect(results.judges?.judged_qa[0]).toMatchObject({ model: 'local-chat-completions', errored: 1 });
     expect(results.judges?.judged_qa[0].statistics?.ppi.lambda).toBeGreaterThanOrEqual(0);
+    // assay power --judge_run: the labels a ±0.5 PPI++ interval needs, from the slice's variances.
+    const power = await runCliInProcess(['power', '--judge_run', out, '--half_width', '0.5', '--json']);
+    expect(power.status).toBe(0);
+    const labelled = Array.from({ length: 12 }, (_, n) => n).filter((n) => n !== UNPARSEABLE);
+    const everyScore = Array.from({ length: DOCS }, (_, n) => n)
+      .filter((n) => n !== UNPARSEABLE)
+      .map(judgeScore);
+    const variance = (values: number[]) => {
+      const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+      return values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1);
+    };
+    const judge = labelled.map(judgeScore);
+    const human = labelled.map(humanLabel);
+    const judgeMean = judge.reduce((sum, value) => sum + value, 0) / judge.length;
+    const humanMean = human.reduce((sum, value) => sum + value, 0) / human.length;
+    const covariance =
+      judge.reduce((sum, value, i) => sum + (value - judgeMean) * (human[i] - humanMean), 0) / 10;
+    const expected = ppiSampleSize({
+      labelVariance: variance(human),
+      judgeVariance: variance(everyScore),
+      covariance,
+      documents: DOCS - 1,
+      halfWidth: 0.5,
+    });
+    expect(JSON.parse(power.stdout)).toEqual({
+      halfWidth: 0.5,
+      plans: [{ task: 'judged_qa', metric: 'llm_judge', labelled: 11, documents: DOCS - 1, ...expected }],
+    });
+    expect(expected.labels).not.toBeNull();
     const log = readSampleLog(written.samples.find((file) => file.includes('judged_qa')) as string);
     expect(log.find((line) => line.doc_id === 4)?.judge?.[0]).toMatchObject({
       score: 5,

@@ -12,6 +12,7 @@ import { cohenKappa } from '../stats/cohen-kappa.js';
 import { confusionMatrix } from '../stats/confusion-matrix.js';
 import { krippendorffAlpha, type MeasurementLevel } from '../stats/krippendorff-alpha.js';
 import { ppiMean } from '../stats/ppi-mean.js';
+import { ppiMomentsFromPilot } from '../stats/ppi-sample-size.js';
 import type { JudgeLabels } from './judge-labels.js';
 
 export const JUDGE_BOOTSTRAP = { iterations: 1000, seed: 0 } as const;
@@ -64,6 +65,8 @@ export function judgeStatistics(
     options,
   );
   const ppi = ppiMean({ labels: humanLabels, judgeLabelled, judgeUnlabelled }, { confidence });
+  // What `assay power --judge_run` plans label counts from (stats/ppi-sample-size.ts).
+  const moments = ppiMomentsFromPilot(humanLabels, judgeLabelled, [...judgeLabelled, ...judgeUnlabelled]);
   // Label verdicts: the confusion table, rows the humans' labels and columns the judge's, named by label.
   const confusion =
     verdict.type === 'label' ? labelConfusion(humanLabels, judgeLabelled, verdict.labels) : undefined;
@@ -84,6 +87,12 @@ export function judgeStatistics(
     judge_mean: estimateBlock(ppi.naive),
     labels_mean: estimateBlock(ppi.classical),
     ppi: { ...estimateBlock(ppi), lambda: ppi.lambda },
+    moments: {
+      label_variance: moments.labelVariance,
+      judge_variance: moments.judgeVariance,
+      covariance: moments.covariance,
+      documents: pairs.length + judgeUnlabelled.length,
+    },
   };
 }
 

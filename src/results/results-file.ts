@@ -281,6 +281,13 @@ const judgeReportSchema = z.object({
       labels_mean: estimateSchema,
       /** PPI++: the judge mean corrected by the labelled slice, λ tuned. */
       ppi: estimateSchema.extend({ lambda: z.number() }),
+      /** The labels' and judge scores' variances (n − 1) and covariance, and the docs judged: for `assay power`. */
+      moments: z.object({
+        label_variance: z.number(),
+        judge_variance: z.number(),
+        covariance: z.number(),
+        documents: z.number(),
+      }),
     })
     .optional(),
 });

@@ -181,6 +181,14 @@ export const resultsFileSchema = z.looseObject({
                 high: z.number(),
                 lambda: z.number(),
               }),
+              moments: z
+                .looseObject({
+                  label_variance: z.number(),
+                  judge_variance: z.number(),
+                  covariance: z.number(),
+                  documents: z.number(),
+                })
+                .optional(),
             })
             .optional(),
         }),
