@@ -232,8 +232,16 @@ describe('llm_judge', () => {
     chatRequests = 0;
     const first = await run(cache);
     expect(chatRequests).toBe(DOCS);
+    expect(first.results.judges?.judged_qa[0].usage?.[0]).toMatchObject({ http_requests: DOCS, cached_requests: 0 });
     const second = await run(cache);
     expect(chatRequests).toBe(DOCS);
+    // Counted in the judge's usage: every answer from the cache, nothing sent.
+    expect(second.results.judges?.judged_qa[0].usage?.[0]).toMatchObject({
+      requests: DOCS,
+      http_requests: 0,
+      cached_requests: DOCS,
+      tokens_in: 0,
+    });
     expect(second.results.results.judged_qa['llm_judge,none']).toBe(
       first.results.results.judged_qa['llm_judge,none'],
     );

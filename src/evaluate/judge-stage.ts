@@ -21,7 +21,13 @@ import {
   judgeConfigSchema,
   jurorsOf,
 } from '../metrics/llm-judge-config.js';
-import { type GenerateRequest, isRequestError, type ModelBackend } from '../models/backend.js';
+import {
+  type GenerateRequest,
+  hasUsage,
+  isRequestError,
+  type ModelBackend,
+  type UsageSummary,
+} from '../models/backend.js';
 import { createBackend } from '../models/registry.js';
 import { renderTemplate } from '../prompts/template.js';
 import type { JudgeReport } from '../results/results-file.js';
@@ -239,6 +245,7 @@ export async function runJudgeStage(
   type Answered = { raw: string | null; failure?: string };
   const answers = new Map<Pending, Answered[]>();
   const requestsBySetup = new Map<JudgeSetup, number>();
+  const usageBySetup = new Map<JudgeSetup, JudgeUsage[]>();
   const bySetup = new Map<JudgeSetup, Pending[]>();
   for (const item of pending) bySetup.set(item.setup, [...(bySetup.get(item.setup) ?? []), item]);
   for (const [setup, items] of bySetup) {
@@ -256,9 +263,16 @@ export async function runJudgeStage(
         unit: 'requests',
         total: distinct.size,
       });
+      const before = hasUsage(juror.backend) ? juror.backend.usage() : undefined;
       const results = await juror.backend
         .generate([...distinct.values()], (done) => operation.progress(done))
         .finally(() => operation.end());
+      if (before && hasUsage(juror.backend)) {
+        const spent = usageSpent(before, juror.backend.usage());
+        const previous = usageBySetup.get(setup) ?? [];
+        previous[index] = spent;
+        usageBySetup.set(setup, previous);
+      }
       const byContext = new Map(contexts.map((context, position) => [context, results[position]]));
       for (const item of items) {
         const answer = byContext.get(item.context);
@@ -345,7 +359,14 @@ export async function runJudgeStage(
   );
   return {
     scored: { ...scored, byFilter },
-    reports: reportsOf(setups, requestsBySetup, erroredBySetup, scoresBySetup, jurorScoresBySetup),
+    reports: reportsOf(
+      setups,
+      requestsBySetup,
+      erroredBySetup,
+      scoresBySetup,
+      jurorScoresBySetup,
+      usageBySetup,
+    ),
   };
 }
 
@@ -355,6 +376,7 @@ function reportsOf(
   errored: Map<JudgeSetup, number>,
   scores: Map<JudgeSetup, Map<number, number>> = new Map(),
   jurorScores: Map<JudgeSetup, Map<number, Array<number | null>>> = new Map(),
+  usage: Map<JudgeSetup, JudgeUsage[]> = new Map(),
 ): JudgeReport[] {
   return [...(setups?.values() ?? [])].map((setup) => {
     const { config } = setup;
@@ -380,6 +402,9 @@ function reportsOf(
       verdict: { ...config.verdict },
       requests: requests.get(setup) ?? 0,
       errored: errored.get(setup) ?? 0,
+      ...(usage.get(setup)?.some(Boolean)
+        ? { usage: setup.jurors.map((_, index) => usage.get(setup)?.[index] ?? null) }
+        : {}),
       ...(statistics ? { statistics } : {}),
     };
   });
@@ -406,4 +431,19 @@ export function combineScores(
   const leaders = [...counts].filter(([, count]) => count === top).map(([score]) => score);
   if (leaders.length > 1) return { failure: `jury tie: no majority among the scores ${scores.join(', ')}` };
   return leaders[0];
+}
+
+type JudgeUsage = NonNullable<JudgeReport['usage']>[number];
+
+/** What one batch of judge calls cost a served judge: the difference of its usage before and after. */
+function usageSpent(before: UsageSummary, after: UsageSummary): NonNullable<JudgeUsage> {
+  return {
+    requests: after.requests - before.requests,
+    http_requests: after.httpRequests - before.httpRequests,
+    cached_requests: after.cachedRequests - before.cachedRequests,
+    retries: after.retries - before.retries,
+    tokens_in: after.tokensIn - before.tokensIn,
+    tokens_out: after.tokensOut - before.tokensOut,
+    cost_usd: after.costUsd === null ? null : after.costUsd - (before.costUsd ?? 0),
+  };
 }

@@ -256,6 +256,25 @@ const judgeReportSchema = z.object({
   /** Judge calls made (after deduplication), and samples errored by a failed call or an unparseable verdict. */
   requests: z.number(),
   errored: z.number(),
+  /**
+   * Served judges: what this task's judge calls cost each judge (jury order; null for a judge that reports
+   * no usage). Answers from the response cache count in `cached_requests` and send nothing.
+   */
+  usage: z
+    .array(
+      z
+        .object({
+          requests: z.number(),
+          http_requests: z.number(),
+          cached_requests: z.number(),
+          retries: z.number(),
+          tokens_in: z.number(),
+          tokens_out: z.number(),
+          cost_usd: z.number().nullable(),
+        })
+        .nullable(),
+    )
+    .optional(),
   /** With `judge_labels`: agreement with the human labels, and the prediction-powered (PPI++) estimate. */
   statistics: z
     .object({
