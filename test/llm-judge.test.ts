@@ -3,10 +3,12 @@
  * OpenAI-compatible server (the judge, over `local-chat-completions`), with a labelled slice. The judge's
  * verdicts are scripted from the question number, so every expected value below is known in advance.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgeConfigSchema } from '../src/metrics/llm-judge-config.js';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
+import { scriptedBackend } from '../src/models/scripted/scripted-backend.js';
 import { readResultsFile } from '../src/results/read-run.js';
 import { readSampleLog } from '../src/results/read-samples.js';
 import { writtenResultsSchema } from '../src/results/results-file.js';
@@ -232,7 +234,10 @@ describe('llm_judge', () => {
     chatRequests = 0;
     const first = await run(cache);
     expect(chatRequests).toBe(DOCS);
-    expect(first.results.judges?.judged_qa[0].usage?.[0]).toMatchObject({ http_requests: DOCS, cached_requests: 0 });
+    expect(first.results.judges?.judged_qa[0].usage?.[0]).toMatchObject({
+      http_requests: DOCS,
+      cached_requests: 0,
+    });
     const second = await run(cache);
     expect(chatRequests).toBe(DOCS);
     // Counted in the judge's usage: every answer from the cache, nothing sent.
@@ -524,5 +529,115 @@ describe('llm_judge in TypeScript tasks', () => {
     expect(() =>
       defineTask({ ...base, judges: { quality: { ...block, verdict: { type: 'score', min: 1, max: 0 } } } }),
     ).toThrow(/judges\.quality\.verdict\.max: must be greater than min/);
+  });
+});
+
+describe('llm_judge pairwise', () => {
+  it('asks both orders against a baseline run, resolves disagreeing orders as ties, and reports position bias', async () => {
+    // The judge prefers the response written by the current run, except on questions 0 and 4, where it
+    // always names whichever response it was shown first (position bias).
+    const judge = await startTestServer({
+      chatReply: (messages) => {
+        const text = messages[messages.length - 1].content;
+        const n = Number(/question (\d+)/.exec(text)?.[1]);
+        if (n % 4 === 0) return 'A';
+        const first = /A: (\S+)/.exec(text)?.[1] ?? '';
+        return first.startsWith('current') ? 'A' : 'B';
+      },
+    });
+    try {
+      const folder = tempDir('assay-llm-judge-pairwise-');
+      // Two files defining the same task (the sample log is named after it): one per run.
+      const yaml = (subfolder: string, metrics: string[]) => {
+        mkdirSync(path.join(folder, subfolder));
+        const file = path.join(folder, subfolder, 'pairs.yaml');
+        writeFileSync(
+          file,
+          [
+            'task: pairs',
+            'dataset_path: json',
+            'dataset_kwargs:',
+            '  data_files:',
+            `    test: ${path.join(root, 'data.jsonl')}`,
+            'test_split: test',
+            'output_type: generate_until',
+            'doc_to_text: "{{question}}"',
+            'doc_to_target: answer',
+            ...metrics,
+          ].join('\n'),
+        );
+        return file;
+      };
+      const writer = (prefix: string) =>
+        scriptedBackend({ generate: (_request, position) => `${prefix}-${position}` });
+      const limit = 8;
+      // The baseline run: its sample log is what the pairwise judge reads.
+      await simpleEvaluate({
+        model: writer('baseline'),
+        modelName: 'baseline',
+        tasks: [yaml('baseline-task', ['metric_list:', '  - metric: exact_match'])],
+        bootstrapIters: 0,
+        limit,
+        outputPath: path.join(folder, 'baseline'),
+        logSamples: true,
+      });
+      const baselineRun = path.join(folder, 'baseline', 'baseline');
+      const task = yaml('current-task', [
+        'metric_list:',
+        '  - metric: llm_judge',
+        '    judge:',
+        '      model: local-chat-completions',
+        `      model_args: {model: judge, base_url: "${judge.chatUrl}"}`,
+        '      mode: pairwise',
+        `      baseline: "${baselineRun}"`,
+        '      prompt: "question {{doc.id}}. A: {{response_a}} B: {{response_b}}. Which is better: A, B or tie?"',
+        '      verdict: {type: label, labels: {A: 1, B: 0, tie: 0.5}}',
+      ]);
+      const result = await simpleEvaluate({
+        model: writer('current'),
+        modelName: 'current',
+        tasks: [task],
+        bootstrapIters: 0,
+        limit,
+      });
+      const lines = result.samples.pairs;
+      for (const line of lines) expect(line.llm_judge).toBe(line.doc_id % 4 === 0 ? 0.5 : 1);
+      expect(result.results.results.pairs['llm_judge,none']).toBeCloseTo((6 + 2 * 0.5) / 8, 12);
+      const one = lines.find((line) => line.doc_id === 1);
+      expect(one?.judge?.map((call) => [call.order, call.raw])).toEqual([
+        ['current-first', 'A'],
+        ['baseline-first', 'B'],
+      ]);
+      expect(one?.judge?.[1].prompt).toMatch(/^question 1\. A: baseline-\d+ B: current-\d+\./);
+      expect(result.results.judges?.pairs[0]).toMatchObject({
+        mode: 'pairwise',
+        requests: 2 * limit,
+        pairwise: {
+          baseline: baselineRun,
+          pairs: limit,
+          consistency: 6 / 8,
+          // Of 16 decisive verdicts, the first position won one per consistent pair and both per biased one.
+          first_position_share: (6 + 2 * 2) / 16,
+          win_rate: (6 + 2 * 0.5) / 8,
+        },
+      });
+    } finally {
+      await judge.close();
+    }
+  });
+
+  it('pairwise judging needs a baseline and a positional label verdict', () => {
+    const base = { model: 'dummy', prompt: 'p', mode: 'pairwise' };
+    expect(
+      judgeConfigSchema.safeParse({ ...base, verdict: { type: 'label', labels: { A: 1, B: 0 } } }).error
+        ?.issues[0].message,
+    ).toBe('pairwise judging needs a baseline run');
+    expect(
+      judgeConfigSchema.safeParse({
+        ...base,
+        baseline: 'runs/a',
+        verdict: { type: 'score', min: 1, max: 10 },
+      }).error?.issues[0].message,
+    ).toMatch(/needs a label verdict scoring the response shown first/);
   });
 });

@@ -30,8 +30,15 @@ import {
 } from '../models/backend.js';
 import { createBackend } from '../models/registry.js';
 import { renderTemplate } from '../prompts/template.js';
+import { locateResultsFile, sampleFilesBeside } from '../results/read-run.js';
+import { readSampleLog } from '../results/read-samples.js';
 import type { JudgeReport } from '../results/results-file.js';
 import type { JudgeCall } from '../results/sample-line.js';
+import {
+  type PairwiseJudgement,
+  type PairwiseVerdict,
+  positionConsistency,
+} from '../stats/position-consistency.js';
 import type { LoadedTask } from '../tasks/task.js';
 import { type JudgeLabels, judgeLabelsPath, readJudgeLabels } from './judge-labels.js';
 import { isJudgeRequest, type JudgeRequest } from './judge-request.js';
@@ -53,6 +60,8 @@ export interface JudgeSetup {
   jurors: Array<{ config: JurorConfig; backend: ModelBackend }>;
   rubricSha256: string;
   labels?: { file: string; byDoc: JudgeLabels };
+  /** Pairwise judging: the baseline run's response per `filter` + doc id. */
+  baseline?: { run: string; responses: Map<string, string> };
 }
 
 export interface JudgePanel {
@@ -136,6 +145,10 @@ export async function prepareJudges(
         const file = judgeLabelsPath(config.judge_labels, task.source.path);
         labels = { file, byDoc: await readJudgeLabels(file, config.verdict) };
       }
+      let baseline: JudgeSetup['baseline'];
+      if (config.mode === 'pairwise' && config.baseline !== undefined) {
+        baseline = { run: config.baseline, responses: baselineResponses(config.baseline, task.name, field) };
+      }
       const rubric = config.system === undefined ? config.prompt : `${config.system}\n\n${config.prompt}`;
       const setup: JudgeSetup = {
         task: task.name,
@@ -145,6 +158,7 @@ export async function prepareJudges(
         jurors,
         rubricSha256: createHash('sha256').update(rubric).digest('hex'),
         labels,
+        baseline,
       };
       const byMetric = setups.get(task.name) ?? new Map<string, JudgeSetup>();
       byMetric.set(metric, setup);
@@ -164,6 +178,9 @@ interface Pending {
   setup: JudgeSetup;
   prompt: string;
   context: string;
+  /** Pairwise judging: 0 with this run's response first, 1 with the baseline's first; `partner` the other. */
+  order?: 0 | 1;
+  partner?: Pending;
 }
 
 /** The generate request a judge call sends: greedy unless the judge block's generation_kwargs say otherwise. */
@@ -224,17 +241,49 @@ export async function runJudgeStage(
         }
         const planned = plannedById.get(doc.docId);
         const variables: Record<string, unknown> = { doc: planned?.doc ?? {}, response: value.response };
-        if (setup.config.mode === 'reference-based') {
+        if (setup.config.mode !== 'reference-free') {
           variables.target = value.references[0] ?? '';
           variables.targets = value.references;
         }
-        const prompt = renderTemplate(setup.config.prompt, variables, {
-          task,
-          docId: doc.docId,
-          field: `${setup.field}.prompt`,
-        });
-        const { context } = judgeGenerateRequest(setup.config, prompt);
-        pending.push({ doc, key, request: value, setup, prompt, context });
+        const render = (extra: Record<string, unknown>) => {
+          const prompt = renderTemplate(
+            setup.config.prompt,
+            { ...variables, ...extra },
+            { task, docId: doc.docId, field: `${setup.field}.prompt` },
+          );
+          return { prompt, context: judgeGenerateRequest(setup.config, prompt).context };
+        };
+        if (!setup.baseline) {
+          pending.push({ doc, key, request: value, setup, ...render({}) });
+          continue;
+        }
+        const other = setup.baseline.responses.get(`${doc.filter}\u0000${doc.docId}`);
+        if (other === undefined) {
+          throw new AssayError(
+            'incompatible_runs',
+            `task ${task}: the baseline run ${setup.baseline.run} has no response for doc ${doc.docId} (filter ${doc.filter}) to judge against`,
+            { location: { task, docId: doc.docId, field: `${setup.field}.baseline` } },
+          );
+        }
+        const currentFirst: Pending = {
+          doc,
+          key,
+          request: value,
+          setup,
+          order: 0,
+          ...render({ response_a: value.response, response_b: other }),
+        };
+        const baselineFirst: Pending = {
+          doc,
+          key,
+          request: value,
+          setup,
+          order: 1,
+          partner: currentFirst,
+          ...render({ response_a: other, response_b: value.response }),
+        };
+        currentFirst.partner = baselineFirst;
+        pending.push(currentFirst, baselineFirst);
       }
     }
   }
@@ -290,36 +339,61 @@ export async function runJudgeStage(
   const scoresBySetup = new Map<JudgeSetup, Map<number, number>>();
   const jurorScoresBySetup = new Map<JudgeSetup, Map<number, Array<number | null>>>();
   const firstFilter = scored.filters[0];
+  const judgementsBySetup = new Map<JudgeSetup, PairwiseJudgement[]>();
   for (const item of pending) {
+    // A pairwise doc is scored once, from both orders, when its current-first item comes up.
+    if (item.order === 1) continue;
     const { setup } = item;
     const jury = setup.config.jury !== undefined;
     const calls: JudgeCall[] = [];
     const scores: number[] = [];
     let failure: string | undefined;
     let failedRaw: string | null = null;
-    for (const [index, answer] of (answers.get(item) ?? []).entries()) {
-      const juror = setup.jurors[index].config;
-      const reading = answer.raw === null ? undefined : readVerdict(answer.raw, setup.config.verdict);
-      const problem =
-        answer.failure ?? (reading && !reading.ok ? `unparseable verdict: ${reading.reason}` : undefined);
-      const call: JudgeCall = {
-        metric: item.key,
-        model: juror.model,
-        prompt: item.context,
-        raw: answer.raw,
-        verdict: reading?.ok ? reading.verdict : null,
-        score: reading?.ok ? reading.score : null,
-      };
-      if (problem !== undefined || !reading?.ok) {
-        call.error = problem;
-        if (failure === undefined) {
-          failure = jury ? `juror ${index} (${juror.model}): ${problem}` : problem;
-          failedRaw = answer.raw;
+    const orders = item.partner ? [item, item.partner] : [item];
+    for (const [index, jurorEntry] of setup.jurors.entries()) {
+      const juror = jurorEntry.config;
+      const jurorScores: number[] = [];
+      for (const ordered of orders) {
+        const answer = (answers.get(ordered) ?? [])[index] ?? { raw: null, failure: 'no answer' };
+        const reading = answer.raw === null ? undefined : readVerdict(answer.raw, setup.config.verdict);
+        const problem =
+          answer.failure ?? (reading && !reading.ok ? `unparseable verdict: ${reading.reason}` : undefined);
+        const call: JudgeCall = {
+          metric: item.key,
+          model: juror.model,
+          prompt: ordered.context,
+          raw: answer.raw,
+          verdict: reading?.ok ? reading.verdict : null,
+          score: reading?.ok ? reading.score : null,
+        };
+        if (ordered.order !== undefined)
+          call.order = ordered.order === 0 ? 'current-first' : 'baseline-first';
+        if (problem !== undefined || !reading?.ok) {
+          call.error = problem;
+          if (failure === undefined) {
+            failure = jury ? `juror ${index} (${juror.model}): ${problem}` : problem;
+            failedRaw = answer.raw;
+          }
+        } else {
+          jurorScores.push(reading.score);
         }
-      } else {
-        scores.push(reading.score);
+        calls.push(call);
       }
-      calls.push(call);
+      if (jurorScores.length !== orders.length) continue;
+      if (!item.partner) {
+        scores.push(jurorScores[0]);
+        continue;
+      }
+      // Scores are of the response shown first: 1 it won, 0 the second won, 0.5 a tie.
+      const judgement: PairwiseJudgement = {
+        aFirst: positional(jurorScores[0], 'A', 'B'),
+        bFirst: positional(jurorScores[1], 'B', 'A'),
+      };
+      if (item.doc.filter === firstFilter) {
+        judgementsBySetup.set(setup, [...(judgementsBySetup.get(setup) ?? []), judgement]);
+      }
+      const resolved = positionConsistency([judgement]).resolved[0];
+      scores.push(resolved === 'A' ? 1 : resolved === 'B' ? 0 : 0.5);
     }
     if (item.doc.filter === firstFilter && jury) {
       const perJuror = jurorScoresBySetup.get(setup) ?? new Map<number, Array<number | null>>();
@@ -366,6 +440,7 @@ export async function runJudgeStage(
       scoresBySetup,
       jurorScoresBySetup,
       usageBySetup,
+      judgementsBySetup,
     ),
   };
 }
@@ -377,6 +452,7 @@ function reportsOf(
   scores: Map<JudgeSetup, Map<number, number>> = new Map(),
   jurorScores: Map<JudgeSetup, Map<number, Array<number | null>>> = new Map(),
   usage: Map<JudgeSetup, JudgeUsage[]> = new Map(),
+  judgements: Map<JudgeSetup, PairwiseJudgement[]> = new Map(),
 ): JudgeReport[] {
   return [...(setups?.values() ?? [])].map((setup) => {
     const { config } = setup;
@@ -397,6 +473,7 @@ function reportsOf(
       model_args: jurors.length === 1 ? jurors[0].model_args : {},
       ...(config.jury === undefined ? {} : { jury: jurors, aggregate: config.aggregate }),
       ...(jury ? { jury_agreement: jury } : {}),
+      ...(setup.baseline ? { pairwise: pairwiseBlock(setup.baseline.run, judgements.get(setup) ?? []) } : {}),
       rubric_sha256: setup.rubricSha256,
       mode: config.mode,
       verdict: { ...config.verdict },
@@ -446,4 +523,47 @@ function usageSpent(before: UsageSummary, after: UsageSummary): NonNullable<Judg
     tokens_out: after.tokensOut - before.tokensOut,
     cost_usd: after.costUsd === null ? null : after.costUsd - (before.costUsd ?? 0),
   };
+}
+
+/** The response shown first won (1), lost (0) or tied (0.5): the verdict in terms of the two responses. */
+function positional(score: number, first: PairwiseVerdict, second: PairwiseVerdict): PairwiseVerdict {
+  return score === 1 ? first : score === 0 ? second : 'tie';
+}
+
+function pairwiseBlock(
+  baseline: string,
+  judgements: PairwiseJudgement[],
+): NonNullable<JudgeReport['pairwise']> {
+  if (judgements.length === 0) {
+    return { baseline, pairs: 0, consistency: null, first_position_share: null, win_rate: null };
+  }
+  const consistency = positionConsistency(judgements);
+  return {
+    baseline,
+    pairs: consistency.pairs,
+    consistency: consistency.rate,
+    first_position_share: Number.isNaN(consistency.firstPositionShare)
+      ? null
+      : consistency.firstPositionShare,
+    win_rate: consistency.aWinRate,
+  };
+}
+
+/** The baseline run's first filtered response per `filter` + doc id, from its sample log of `task`. */
+function baselineResponses(run: string, task: string, field: string): Map<string, string> {
+  const { resultsFile } = locateResultsFile(run);
+  const file = sampleFilesBeside(resultsFile, [task]).get(task);
+  if (file === undefined) {
+    throw new AssayError(
+      'missing_sample_logs',
+      `task ${task}: the pairwise baseline ${run} has no sample log of ${task} (run it with logSamples)`,
+      { location: { task, field: `${field}.baseline` } },
+    );
+  }
+  const responses = new Map<string, string>();
+  for (const line of readSampleLog(file)) {
+    const [first] = line.filtered_resps;
+    if (first !== undefined) responses.set(`${line.filter}\u0000${line.doc_id}`, String(first));
+  }
+  return responses;
 }

@@ -51,7 +51,13 @@ export const judgeConfigSchema = z
     /** A system message sent before the rubric (chat backends). */
     system: z.string().optional(),
     verdict: z.discriminatedUnion('type', [scoreVerdict, labelVerdict, jsonVerdict]),
-    mode: z.enum(['reference-based', 'reference-free']).default('reference-based'),
+    /**
+     * reference-based: the rubric sees the gold; reference-free: it does not; pairwise: it sees this run's
+     * response and `baseline`'s for the same doc, asked in both orders.
+     */
+    mode: z.enum(['reference-based', 'reference-free', 'pairwise']).default('reference-based'),
+    /** pairwise: the other run (its folder or results file, with sample logs) whose responses are compared. */
+    baseline: z.string().optional(),
     generation_kwargs: z.record(z.string(), z.unknown()).default({}),
     /** A JSONL file of `{"doc_id", "label"}` lines: human labels (scores) on a slice of the docs. */
     judge_labels: z.string().optional(),
@@ -64,6 +70,28 @@ export const judgeConfigSchema = z
         path: config.model === undefined ? ['model'] : ['jury'],
         message: 'give exactly one of model (one judge) or jury (several)',
       });
+    }
+    if (config.mode === 'pairwise') {
+      if (config.baseline === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['baseline'],
+          message: 'pairwise judging needs a baseline run',
+        });
+      }
+      const positional =
+        verdict.type === 'label' &&
+        Object.values(verdict.labels).every((score) => [0, 0.5, 1].includes(score));
+      if (!positional) {
+        context.addIssue({
+          code: 'custom',
+          path: ['verdict'],
+          message:
+            'pairwise judging needs a label verdict scoring the response shown first: 1 (it wins), 0 (the second wins), 0.5 (a tie)',
+        });
+      }
+    } else if (config.baseline !== undefined) {
+      context.addIssue({ code: 'custom', path: ['baseline'], message: 'baseline is for mode: pairwise' });
     }
     if (verdict.type === 'score' && !(verdict.min < verdict.max)) {
       context.addIssue({ code: 'custom', path: ['verdict', 'max'], message: 'must be greater than min' });

@@ -251,7 +251,21 @@ const judgeReportSchema = z.object({
     })
     .optional(),
   rubric_sha256: z.string(),
-  mode: z.enum(['reference-based', 'reference-free']),
+  mode: z.enum(['reference-based', 'reference-free', 'pairwise']),
+  /**
+   * Pairwise judging: the baseline run, the pairs judged, the share whose verdict survived swapping the
+   * order, the first position's share of decisive verdicts (0.5 without position bias), and this run's win
+   * rate (wins + ½ ties; a pair whose two orders disagree is a tie).
+   */
+  pairwise: z
+    .object({
+      baseline: z.string(),
+      pairs: z.number(),
+      consistency: z.number().nullable(),
+      first_position_share: z.number().nullable(),
+      win_rate: z.number().nullable(),
+    })
+    .optional(),
   verdict: z.record(z.string(), z.unknown()),
   /** Judge calls made (after deduplication), and samples errored by a failed call or an unparseable verdict. */
   requests: z.number(),

@@ -74,6 +74,8 @@ export const writtenSampleLineSchema = z.looseObject({
         verdict: z.unknown(),
         score: z.number().nullable(),
         error: z.string().optional(),
+        /** Pairwise judging: which response the judge was shown first. */
+        order: z.enum(['current-first', 'baseline-first']).optional(),
       }),
     )
     .optional(),
