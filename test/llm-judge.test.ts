@@ -229,6 +229,20 @@ describe('llm_judge', () => {
     });
   });
 
+  it('a predict-only run scores nothing, so it asks the judge nothing', async () => {
+    chatRequests = 0;
+    const result = await simpleEvaluate({
+      model: new DummyBackend(),
+      modelName: 'dummy',
+      tasks: [taskFile],
+      bootstrapIters: 0,
+      predictOnly: true,
+    });
+    expect(chatRequests).toBe(0);
+    expect(result.results.judges).toBeUndefined();
+    expect(result.samples.judged_qa.every((line) => line.judge === undefined)).toBe(true);
+  });
+
   it('judge calls go through the response cache: a rerun with the same cache asks the judge nothing', async () => {
     const cache = path.join(tempDir('assay-llm-judge-cache-'), 'cache.sqlite');
     chatRequests = 0;

@@ -98,12 +98,15 @@ export async function runEvaluation(
     ? await (await import('./perplexity/stage.js')).PerplexityStage.plan(backend, plans, options.perplexity)
     : undefined;
 
-  // Judge models and labels files are checked and opened now, before the run's own requests.
-  const judges = await prepareJudges(tasks, {
-    cachePath: options.useCache,
-    listener,
-    warn: (message) => listener?.({ type: 'warning', message }),
-  });
+  // Judge models and labels files are checked and opened now, before the run's own requests; a
+  // predict-only run scores nothing, so it asks no judge.
+  const judges = options.predictOnly
+    ? undefined
+    : await prepareJudges(tasks, {
+        cachePath: options.useCache,
+        listener,
+        warn: (message) => listener?.({ type: 'warning', message }),
+      });
   try {
     return await evaluatePlans(backend, nodes, options, { plans, perplexity, judges, started, startDate });
   } finally {
