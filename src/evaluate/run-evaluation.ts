@@ -1,5 +1,6 @@
 import { AssayError } from '../errors.js';
 import type { ModelBackend } from '../models/backend.js';
+import type { JudgeReport } from '../results/results-file.js';
 import type { TaskNode } from '../tasks/task.js';
 import { uniqueLeaves } from '../tasks/task.js';
 import {
@@ -13,6 +14,7 @@ import {
 import { runCodeStage } from './code-stage.js';
 import { type ErrorCauses, errorCauses } from './errored-samples.js';
 import { executeRequests, type RequestLatency } from './execute.js';
+import { type JudgePanel, prepareJudges, runJudgeStage } from './judge-stage.js';
 import type { PerplexityReport } from './perplexity/types.js';
 import { verifyPins } from './pins.js';
 import { planTask, type TaskPlan } from './plan.js';
@@ -47,6 +49,8 @@ export interface EvaluatedRun {
   perplexity: Record<string, PerplexityReport>;
   /** Tasks answered by a reasoning model: generations, and those that hit max_gen_toks while thinking. */
   thinking: Record<string, ThinkingCount>;
+  /** Tasks with `llm_judge` metrics: each judge, its rubric's sha256 and, with judge_labels, its statistics. */
+  judges: Record<string, JudgeReport[]>;
   /** Seconds since the epoch when the run started. */
   startDate: number;
   seconds: number;
@@ -97,6 +101,36 @@ export async function runEvaluation(
     ? await (await import('./perplexity/stage.js')).PerplexityStage.plan(backend, plans, options.perplexity)
     : undefined;
 
+  // Judge models and labels files are checked and opened now, before the run's own requests; a
+  // predict-only run scores nothing, so it asks no judge.
+  const judges = options.predictOnly
+    ? undefined
+    : await prepareJudges(tasks, {
+        cachePath: options.useCache,
+        listener,
+        warn: (message) => listener?.({ type: 'warning', message }),
+      });
+  try {
+    return await evaluatePlans(backend, nodes, options, { plans, perplexity, judges, started, startDate });
+  } finally {
+    await judges?.close();
+  }
+}
+
+async function evaluatePlans(
+  backend: ModelBackend,
+  nodes: TaskNode[],
+  options: RunOptions,
+  planned: {
+    plans: TaskPlan[];
+    perplexity: Awaited<ReturnType<typeof import('./perplexity/stage.js').PerplexityStage.plan>> | undefined;
+    judges: JudgePanel | undefined;
+    started: number;
+    startDate: number;
+  },
+): Promise<EvaluatedRun> {
+  const { plans, perplexity, judges, started, startDate } = planned;
+  const listener = options.listener;
   listener?.({ type: 'phase', phase: 'requests' });
   const instances: Instance[] = [];
   for (const plan of plans)
@@ -134,10 +168,13 @@ export async function runEvaluation(
   const taskResults: TaskResult[] = [];
   let erroredSamples = 0;
   const scoredTasks: ScoredTask[] = [];
+  const judgeReports: Record<string, JudgeReport[]> = {};
   for (const plan of plans) {
     const fromScoring = await scoreTask(plan, responses, options.predictOnly);
     const annotated = perplexity ? perplexity.annotate(fromScoring) : fromScoring;
-    const { scored } = await runCodeStage(annotated, options.codeSandbox, listener);
+    const { scored: executed } = await runCodeStage(annotated, options.codeSandbox, listener);
+    const { scored, reports } = await runJudgeStage(executed, judges, listener);
+    if (reports.length) judgeReports[plan.task.name] = reports;
     scoredTasks.push(scored);
     const result = await aggregateTask(scored, aggregationSpec(scored.plan), {
       bootstrapIters: options.bootstrapIters,
@@ -165,6 +202,7 @@ export async function runEvaluation(
     errors: errorCauses(scoredTasks, responses),
     perplexity: perplexity?.report(scoredTasks) ?? {},
     thinking,
+    judges: judgeReports,
     startDate,
     seconds: (performance.now() - started) / 1000,
     erroredSamples,

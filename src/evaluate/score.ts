@@ -15,6 +15,7 @@ import {
 import { pythonResponse } from '../python/responses.js';
 import { pythonStr } from '../python/semantics/literal.js';
 import type { MetricConfig } from '../task-config/metric-config.js';
+import { judgeRequest } from './judge-request.js';
 import { isLatencyTimeout } from './latency-cap.js';
 import { generativeChoiceResults } from './mc-generate.js';
 import type { DocPerplexity } from './perplexity/types.js';
@@ -353,7 +354,14 @@ export function processResults(
 ): Record<string, unknown> {
   const { task } = plan;
   if (plan.mcMode === 'generate') return generativeChoiceResults(plan.task.name, planned, results);
-  if (task.custom) return task.custom.processResults(planned.doc, results);
+  if (task.custom) {
+    const out = task.custom.processResults(planned.doc, results);
+    // A TypeScript task's judged metrics: the judge stage scores the first response against the target.
+    for (const name of Object.keys(task.custom.judges ?? {})) {
+      out[name] = judgeRequest(name, String(results[0]), referencesOf(planned.target));
+    }
+    return out;
+  }
   if (task.config.process_results) {
     if (isPythonRef(task.config.process_results)) {
       throw new AssayError('python_error', `internal: Python process_results is computed by scoreTask`, {
@@ -565,6 +573,11 @@ function generateResults(
   const out: Record<string, unknown> = {};
   for (const entry of plan.metricList) {
     const name = metricName(entry);
+    if (name === 'llm_judge' && typeof entry.metric === 'string') {
+      // Another model scores it: the judge stage replaces the request with the verdict's score.
+      out[name] = judgeRequest(name, prediction, references);
+      continue;
+    }
     if (isPythonRef(entry.metric)) {
       // lm-eval spreads a dict a metric function returns into the doc's metrics.
       Object.assign(out, python?.[name] ?? {});
@@ -584,6 +597,10 @@ function generateResults(
     }
   }
   return out;
+}
+
+function referencesOf(target: unknown): string[] {
+  return Array.isArray(target) ? target.map(String) : [String(target)];
 }
 
 /**

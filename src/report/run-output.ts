@@ -165,6 +165,7 @@ export function runOutput(run: EvaluatedRun): EvaluationOutput {
   // Last, as lm-eval's keys come first.
   if (Object.keys(run.perplexity).length) results.perplexity = run.perplexity;
   if (Object.keys(run.thinking).length) results.reasoning = reasoningBlock(run.thinking);
+  if (Object.keys(run.judges).length) results.judges = run.judges;
   return {
     results,
     samples,

@@ -5,6 +5,7 @@
 import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { ExecutedDoc } from '../evaluate/code-stage.js';
+import type { JudgedDoc } from '../evaluate/judge-stage.js';
 import type { PlannedDoc } from '../evaluate/plan.js';
 import { instanceArguments } from '../evaluate/requests.js';
 import { respsOf, type TaskResponses } from '../evaluate/responses.js';
@@ -110,6 +111,9 @@ export function sampleLine(planned: PlannedDoc, answers: TaskResponses, scored: 
   // Code metrics: passed / failed / timed_out / error, with the reason, for each program that ran.
   const execution = (scored as ExecutedDoc).execution;
   if (execution) line.execution = execution;
+  // llm_judge metrics: the judge's prompt, raw answer and parsed verdict for each call.
+  const judge = (scored as JudgedDoc).judge;
+  if (judge) line.judge = judge;
   // Per-doc token and window counts, so `assay merge` can rebuild the perplexity block from the logs.
   if (scored.ppl) line.ppl_doc = scored.ppl;
   // assay's additive keys: what aggregation reads besides the metric values, so a merge aggregates the
