@@ -147,10 +147,12 @@ describe('executeRequests', () => {
     const before = structuredClone(requests);
     const { responses, latency } = await executeRequests(new DummyBackend(), requests);
     expect(requests).toEqual(before);
-    const direct = await new DummyBackend().loglikelihood([
-      { context: 'shared context', continuation: ' a' },
-      { context: 'shared context', continuation: ' b' },
-    ]);
+    const direct = await new DummyBackend().loglikelihood({
+      requests: [
+        { context: 'shared context', continuation: ' a' },
+        { context: 'shared context', continuation: ' b' },
+      ],
+    });
     expect([...responses.keys()].sort()).toEqual(['t', 'u']);
     expect(responses.get('t')?.resps).toEqual([[direct[0]], [direct[1], direct[1]]]);
     expect(responses.get('u')?.resps).toEqual([[direct[0]]]);

@@ -314,7 +314,10 @@ export async function runJudgeStage(
       });
       const before = hasUsage(juror.backend) ? juror.backend.usage() : undefined;
       const results = await juror.backend
-        .generate([...distinct.values()], (done) => operation.progress(done))
+        .generate({
+          requests: [...distinct.values()],
+          onProgress: (done) => operation.progress(done),
+        })
         .finally(() => operation.end());
       if (before && hasUsage(juror.backend)) {
         const spent = usageSpent(before, juror.backend.usage());
