@@ -6,6 +6,8 @@ import type {
   SamplesPage,
   SampleView,
   StarsResponse,
+  SuiteDetail,
+  SuitesResponse,
 } from '../../src/view/api.js';
 import { isFilteredQuery, sampleQueryString } from '../../src/view/api.js';
 import { searchableText } from '../../src/view/search-text.js';
@@ -19,6 +21,8 @@ export interface ApiClient {
   run(id: string): Promise<RunDetail>;
   samples(id: string, task: string, query: SampleQuery): Promise<SamplesPage>;
   compare(ids: string[]): Promise<CompareResponse>;
+  suites(): Promise<SuitesResponse>;
+  suite(id: string): Promise<SuiteDetail>;
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -46,6 +50,12 @@ export class HttpClient implements ApiClient {
   }
   compare(ids: string[]) {
     return getJson<CompareResponse>(`api/compare?runs=${ids.map(encodeURIComponent).join(',')}`);
+  }
+  suites() {
+    return getJson<SuitesResponse>('api/suites');
+  }
+  suite(id: string) {
+    return getJson<SuiteDetail>(`api/suites/${encodeURIComponent(id)}`);
   }
 }
 
@@ -94,6 +104,16 @@ export class StaticClient implements ApiClient {
 
   async stars() {
     return this.site.stars;
+  }
+
+  async suites() {
+    return this.site.suites;
+  }
+
+  suite(id: string) {
+    const file = this.site.suiteFiles[id];
+    if (!file) return Promise.reject(new Error(`no suite ${id}`));
+    return this.load<SuiteDetail>(`suite:${id}`, file);
   }
 
   run(id: string) {
