@@ -20,14 +20,14 @@ export async function viewCommand(directories: string[], raw: Record<string, unk
     const server = await startViewerServer({ roots, host, port });
     const runs = await server.store.runs();
     const { suites } = await server.store.suites();
-    process.stdout.write(
-      `assay: viewing ${suites.length ? `${suites.length} suite(s), ` : ''}${runs.runs.length} run(s) from ${roots.join(', ')} at ${server.url}\n`,
-    );
     for (const suite of suites)
       if (suite.summary !== 'ready')
         process.stderr.write(
           `assay: suite ${suite.name} (${suite.label}) has ${suite.summary === 'absent' ? 'no summary.json' : 'a summary.json that cannot be read'}: make it with \`assay suite summarize ${suite.name}\`\n`,
         );
+    process.stdout.write(
+      `assay: viewing ${suites.length ? `${suites.length} suite(s), ` : ''}${runs.runs.length} run(s) from ${roots.join(', ')} at ${server.url}\n`,
+    );
     if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
       process.stderr.write(
         `assay: warning: listening on ${host}: anyone who can reach this address can read these results\n`,

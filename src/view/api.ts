@@ -3,7 +3,7 @@
  * and the web app (viewer/). The app imports it with `import type`, so nothing here may need Node.
  */
 
-import type { SuiteSummary } from '../results/suite-summary.js';
+import type { HeadToHead, SuiteSummary } from '../results/suite-summary.js';
 
 export const VIEW_API_VERSION = 'assay.view/v3';
 
@@ -293,6 +293,15 @@ export interface SuiteCellRun {
   run: RunSummary;
 }
 
+/**
+ * summary.json without its head-to-head matrices: what the leaderboard draws. The matrices are most of the
+ * file (a 20-model × 60-task suite: 11,400 pairs, nine tenths of its 5 MB) and only a drill-down shows
+ * one, so each is fetched when it is (GET /api/suites/:id/head-to-head/:scope/:name).
+ */
+export type SuiteLeaderboard = Omit<SuiteSummary, 'head_to_head'>;
+
+export type { HeadToHead };
+
 export interface SuiteDetail {
   suite: SuiteListing;
   /** Task set → its leaf tasks, in run order (suite.json). */
@@ -300,7 +309,9 @@ export interface SuiteDetail {
   /** Scenario group → its leaf tasks (suite.json). */
   groups: Record<string, string[]>;
   /** summary.json as `assay suite summarize` wrote it, read through its schema; null when there is none. */
-  summary: SuiteSummary | null;
+  summary: SuiteLeaderboard | null;
+  /** The head-to-head matrices the summary has, by scope and name (each fetched on its own). */
+  headToHead: { scope: HeadToHead['scope']; name: string }[];
   /** Why there is no summary, with the command that makes it; null with a summary. */
   summaryProblem: string | null;
   /** Cells that finished after summary.json was written, when some did: the summary does not show them. */

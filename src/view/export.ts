@@ -156,11 +156,21 @@ async function buildSite(
     compareFiles: {},
     suites: { suites: suites.suites.map((suite) => suite.listing), problems: suites.problems },
     suiteFiles: {},
+    headToHeadFiles: {},
   };
   for (const suite of suites.suites) {
     const id = suite.listing.id;
+    const detail = await store.suite(id);
     site.suiteFiles[id] = `suite-${id}.js`;
-    await write(site.suiteFiles[id], dataScript(`suite:${id}`, await store.suite(id)));
+    await write(site.suiteFiles[id], dataScript(`suite:${id}`, detail));
+    for (const [position, { scope, name }] of detail.headToHead.entries()) {
+      const key = `${id}/${scope}/${name}`;
+      site.headToHeadFiles[key] = `h-${id}-${position}.js`;
+      await write(
+        site.headToHeadFiles[key],
+        dataScript(`head-to-head:${key}`, await store.headToHead(id, scope, name)),
+      );
+    }
   }
   let sampleLogs = 0;
   for (const run of runs) {

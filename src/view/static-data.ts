@@ -20,6 +20,8 @@ export interface StaticSite {
   suites: SuitesResponse;
   /** suite id → data file with its SuiteDetail */
   suiteFiles: Record<string, string>;
+  /** `<suite id>/<scope>/<name>` → data file with that HeadToHead matrix */
+  headToHeadFiles: Record<string, string>;
 }
 
 /** The per-line facts the server's SampleIndex keeps, for filtering in the browser. */

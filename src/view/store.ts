@@ -1,6 +1,7 @@
 import { AssayError } from '../errors.js';
 import type {
   CompareResponse,
+  HeadToHead,
   RunDetail,
   RunsResponse,
   SampleQuery,
@@ -15,7 +16,13 @@ import { compareRuns } from './compare.js';
 import { type DiscoveredRun, type Discovery, discoverRuns } from './discover.js';
 import { runDetail } from './run-detail.js';
 import { SampleIndex } from './sample-index.js';
-import { type DiscoveredSuite, discoverSuites, SummaryReader, suiteDetail } from './suites.js';
+import {
+  type DiscoveredSuite,
+  discoverSuites,
+  SummaryReader,
+  suiteDetail,
+  suiteHeadToHead,
+} from './suites.js';
 
 const REDISCOVER_AFTER_MS = 2000;
 
@@ -98,14 +105,22 @@ export class ViewerStore {
     return { suites: suites.map((suite) => suite.listing), problems };
   }
 
-  async suite(id: string): Promise<SuiteDetail> {
+  private async findSuite(id: string): Promise<DiscoveredSuite> {
     let suite = (await this.discoveredSuites()).suites.find((candidate) => candidate.listing.id === id);
     if (!suite) {
       await this.refresh(true);
       suite = (await this.discoveredSuites()).suites.find((candidate) => candidate.listing.id === id);
     }
     if (!suite) throw new AssayError('not_found', `no suite with id ${id}`);
-    return suiteDetail(suite, (await this.refresh()).runs, this.summaries);
+    return suite;
+  }
+
+  async suite(id: string): Promise<SuiteDetail> {
+    return suiteDetail(await this.findSuite(id), (await this.refresh()).runs, this.summaries);
+  }
+
+  async headToHead(id: string, scope: string, name: string): Promise<HeadToHead> {
+    return suiteHeadToHead(await this.findSuite(id), scope, name, this.summaries);
   }
 
   async compare(ids: string[]): Promise<CompareResponse> {

@@ -1,17 +1,11 @@
 /**
- * The Suite page's leaderboard, as data: lookups over a summary.json (cells, task ranks, group rows and
- * head-to-head matrices by name), the models' order, and one model's pairs of a matrix turned to face it.
+ * The Suite page's leaderboard, as data: lookups over a summary.json's leaderboard (cells, task ranks and
+ * group rows by name), the models' order, and one model's pairs of a matrix turned to face it.
  * Pure and read-only over the summary (computed by `assay suite summarize`, never here): the web app
  * imports it, and nothing here needs Node.
  */
-import type {
-  GroupSummary,
-  HeadToHead,
-  SuiteSummary,
-  SummaryCell,
-  TaskSummary,
-} from '../results/suite-summary.js';
-import type { SuiteCellRun } from './api.js';
+import type { GroupSummary, HeadToHead, SummaryCell, TaskSummary } from '../results/suite-summary.js';
+import type { SuiteCellRun, SuiteLeaderboard } from './api.js';
 
 type GroupModel = GroupSummary['models'][number];
 type TaskRank = TaskSummary['ranks'][number];
@@ -23,14 +17,13 @@ export interface SuiteIndex {
   task(task: string): TaskSummary | undefined;
   group(group: string): GroupSummary | undefined;
   groupRow(group: string, model: string): GroupModel | undefined;
-  matrix(scope: HeadToHead['scope'], name: string): HeadToHead | undefined;
   /** The task set of a task (from the cells). */
   taskSetOf(task: string): string | undefined;
 }
 
 const key = (a: string, b: string) => `${a}\u0000${b}`;
 
-export function suiteIndex(summary: SuiteSummary): SuiteIndex {
+export function suiteIndex(summary: SuiteLeaderboard): SuiteIndex {
   const cells = new Map(summary.cells.map((cell) => [key(cell.model, cell.task), cell]));
   const taskSets = new Map(summary.cells.map((cell) => [cell.task, cell.task_set]));
   const tasks = new Map(summary.tasks.map((task) => [task.task, task]));
@@ -41,20 +34,18 @@ export function suiteIndex(summary: SuiteSummary): SuiteIndex {
   const groupRows = new Map(
     summary.groups.flatMap((group) => group.models.map((row) => [key(group.group, row.model), row])),
   );
-  const matrices = new Map(summary.head_to_head.map((matrix) => [key(matrix.scope, matrix.name), matrix]));
   return {
     cell: (model, task) => cells.get(key(model, task)),
     taskRank: (task, model) => ranks.get(key(task, model)),
     task: (task) => tasks.get(task),
     group: (group) => groups.get(group),
     groupRow: (group, model) => groupRows.get(key(group, model)),
-    matrix: (scope, name) => matrices.get(key(scope, name)),
     taskSetOf: (task) => taskSets.get(task),
   };
 }
 
 /** The tasks in the summary's order (task sets in run order, each set's tasks in order). */
-export function suiteTasks(summary: SuiteSummary): string[] {
+export function suiteTasks(summary: SuiteLeaderboard): string[] {
   return [...new Set(summary.cells.map((cell) => cell.task))];
 }
 
@@ -64,7 +55,7 @@ export type LeaderboardSort = { group: string } | null;
  * The models in the suite's order, or by a group's mean win rate (highest first; a model without one
  * last, in the suite's order among themselves).
  */
-export function sortedModels(summary: SuiteSummary, index: SuiteIndex, sort: LeaderboardSort): string[] {
+export function sortedModels(summary: SuiteLeaderboard, index: SuiteIndex, sort: LeaderboardSort): string[] {
   const models = summary.models.map((model) => model.name);
   if (!sort) return models;
   const rate = (model: string) => index.groupRow(sort.group, model)?.mean_win_rate ?? null;

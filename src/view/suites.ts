@@ -13,7 +13,7 @@ import { readSuiteSummary } from '../results/read-suite-summary.js';
 import { parseSuiteCellRecord, SUITE_CELL_FILE } from '../results/suite-cell-record.js';
 import { readSuiteRecord, type SuiteRecord } from '../results/suite-record.js';
 import { SUITE_SUMMARY_FILE, type SuiteSummary } from '../results/suite-summary.js';
-import type { SuiteCellRun, SuiteDetail, SuiteListing, SuitesResponse } from './api.js';
+import type { HeadToHead, SuiteCellRun, SuiteDetail, SuiteListing, SuitesResponse } from './api.js';
 import { type DiscoveredRun, type Discovery, runId } from './discover.js';
 
 /** A suite as the store holds it: its listing and where its files are. */
@@ -154,13 +154,33 @@ export async function suiteDetail(
     summary && modifiedMs !== null && newestCell > modifiedMs
       ? `Cells ran after this summary was made; it does not show them. Run \`assay suite summarize ${record.name}\` again.`
       : null;
+  const { head_to_head: matrices = [], ...leaderboard } = summary ?? {};
   return {
     suite: suite.listing,
     taskSets: record.task_sets,
     groups: record.groups,
-    summary,
+    summary: summary ? (leaderboard as SuiteDetail['summary']) : null,
+    headToHead: matrices.map(({ scope, name }) => ({ scope, name })),
     summaryProblem: problem,
     staleSummary,
     cellRuns,
   };
+}
+
+/** One head-to-head matrix of the suite's summary (the drill-down's pairs). */
+export async function suiteHeadToHead(
+  suite: DiscoveredSuite,
+  scope: string,
+  name: string,
+  summaries: SummaryReader,
+): Promise<HeadToHead> {
+  const { summary, problem } = await summaries.read(suite.folder, suite.record.name, suite.listing.label);
+  if (!summary) throw new AssayError('not_found', problem);
+  const matrix = summary.head_to_head.find((entry) => entry.scope === scope && entry.name === name);
+  if (!matrix)
+    throw new AssayError(
+      'not_found',
+      `suite ${suite.record.name}'s summary has no head-to-head matrix for ${scope} ${name}`,
+    );
+  return matrix;
 }

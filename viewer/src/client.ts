@@ -1,5 +1,6 @@
 import type {
   CompareResponse,
+  HeadToHead,
   RunDetail,
   RunsResponse,
   SampleQuery,
@@ -23,6 +24,7 @@ export interface ApiClient {
   compare(ids: string[]): Promise<CompareResponse>;
   suites(): Promise<SuitesResponse>;
   suite(id: string): Promise<SuiteDetail>;
+  headToHead(id: string, scope: HeadToHead['scope'], name: string): Promise<HeadToHead>;
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -56,6 +58,11 @@ export class HttpClient implements ApiClient {
   }
   suite(id: string) {
     return getJson<SuiteDetail>(`api/suites/${encodeURIComponent(id)}`);
+  }
+  headToHead(id: string, scope: HeadToHead['scope'], name: string) {
+    return getJson<HeadToHead>(
+      `api/suites/${encodeURIComponent(id)}/head-to-head/${scope}/${encodeURIComponent(name)}`,
+    );
   }
 }
 
@@ -114,6 +121,14 @@ export class StaticClient implements ApiClient {
     const file = this.site.suiteFiles[id];
     if (!file) return Promise.reject(new Error(`no suite ${id}`));
     return this.load<SuiteDetail>(`suite:${id}`, file);
+  }
+
+  headToHead(id: string, scope: HeadToHead['scope'], name: string) {
+    const key = `${id}/${scope}/${name}`;
+    const file = this.site.headToHeadFiles[key];
+    if (!file)
+      return Promise.reject(new Error(`this export has no head-to-head matrix for ${scope} ${name}`));
+    return this.load<HeadToHead>(`head-to-head:${key}`, file);
   }
 
   run(id: string) {

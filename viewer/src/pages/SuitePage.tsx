@@ -1,6 +1,11 @@
 import { Fragment, memo, useMemo, useState } from 'react';
-import type { SuiteSummary } from '../../../src/results/suite-summary.js';
-import type { SuiteCellRun, SuiteDetail, SuiteListing } from '../../../src/view/api.js';
+import type {
+  HeadToHead,
+  SuiteCellRun,
+  SuiteDetail,
+  SuiteLeaderboard,
+  SuiteListing,
+} from '../../../src/view/api.js';
 import {
   cellRunIndex,
   type FacingPair,
@@ -22,6 +27,9 @@ import { useData } from '../use-data.js';
 export type SuiteSelection = { model: string; task: string } | { model: string; group: string } | null;
 
 const DIGITS = 3;
+/** The task matrix's column widths (px): room for a value, two marks and a rank bar. */
+const NAME_WIDTH = 160;
+const TASK_WIDTH = 118;
 
 function selectionHref(id: string, selection: NonNullable<SuiteSelection>): string {
   return href(
@@ -62,7 +70,7 @@ function Leaderboard({
   selection,
 }: {
   id: string;
-  summary: SuiteSummary;
+  summary: SuiteLeaderboard;
   index: SuiteIndex;
   selection: SuiteSelection;
 }) {
@@ -197,7 +205,7 @@ const TaskMatrix = memo(function TaskMatrix({
   selectedKey,
 }: {
   id: string;
-  summary: SuiteSummary;
+  summary: SuiteLeaderboard;
   index: SuiteIndex;
   runOf: (model: string, taskSet: string) => SuiteCellRun | undefined;
   selectedKey: string;
@@ -206,7 +214,18 @@ const TaskMatrix = memo(function TaskMatrix({
   const count = summary.models.length;
   return (
     <div className="matrix-scroll">
-      <table className="data matrix suite-tasks" data-testid="suite-tasks">
+      {/* Fixed layout: the browser sizes 60 columns from the header instead of measuring 1,200 cells. */}
+      <table
+        className="data matrix suite-tasks"
+        data-testid="suite-tasks"
+        style={{ width: NAME_WIDTH + tasks.length * TASK_WIDTH }}
+      >
+        <colgroup>
+          <col style={{ width: NAME_WIDTH }} />
+          {tasks.map((task) => (
+            <col key={task} style={{ width: TASK_WIDTH }} />
+          ))}
+        </colgroup>
         <thead>
           <tr>
             <th className="run-name">Model</th>
@@ -263,7 +282,7 @@ const TaskMatrix = memo(function TaskMatrix({
                           className="badge timed-out"
                           title={`${timedOut} doc(s) timed out (in no metric)`}
                         >
-                          ⏱{timedOut}
+                          T{timedOut}
                         </span>
                       )}
                     </a>
@@ -300,6 +319,35 @@ const TaskMatrix = memo(function TaskMatrix({
     </div>
   );
 });
+
+/** A head-to-head matrix, loaded when a drill-down shows it, turned to face `model`. */
+function Pairs({
+  client,
+  id,
+  scope,
+  name,
+  model,
+  confidence,
+  compareHref,
+}: {
+  client: ApiClient;
+  id: string;
+  scope: HeadToHead['scope'];
+  name: string;
+  model: string;
+  confidence: number;
+  compareHref: (other: string) => string | undefined;
+}) {
+  const matrix = useData(`head-to-head:${id}/${scope}/${name}`, () => client.headToHead(id, scope, name));
+  if (matrix.state === 'loading') return <p className="muted">Loading pairs…</p>;
+  if (matrix.state === 'error') return <p className="error">Could not load the pairs: {matrix.message}</p>;
+  return (
+    <>
+      {matrix.value.reason && <p className="muted">{matrix.value.reason}</p>}
+      <PairsTable pairs={facingPairs(matrix.value, model, confidence)} compareHref={compareHref} />
+    </>
+  );
+}
 
 function PairsTable({
   pairs,
@@ -358,6 +406,7 @@ function PairsTable({
 
 /** The drill-down of a selected cell: its numbers, its run and samples, and its pairwise comparisons. */
 function CellPanel({
+  client,
   id,
   detail,
   summary,
@@ -365,9 +414,10 @@ function CellPanel({
   runOf,
   selection,
 }: {
+  client: ApiClient;
   id: string;
   detail: SuiteDetail;
-  summary: SuiteSummary;
+  summary: SuiteLeaderboard;
   index: SuiteIndex;
   runOf: (model: string, taskSet: string) => SuiteCellRun | undefined;
   selection: NonNullable<SuiteSelection>;
@@ -377,7 +427,9 @@ function CellPanel({
   if ('group' in selection) {
     const group = index.group(selection.group);
     const row = index.groupRow(selection.group, model);
-    const matrix = index.matrix('group', selection.group);
+    const hasMatrix = detail.headToHead.some(
+      (entry) => entry.scope === 'group' && entry.name === selection.group,
+    );
     if (!group || !row)
       return (
         <p className="error">
@@ -428,9 +480,16 @@ function CellPanel({
           </tbody>
         </table>
         <h3>Head to head on the group's docs (this model − the other)</h3>
-        {matrix?.reason && <p className="muted">{matrix.reason}</p>}
-        {matrix && (
-          <PairsTable pairs={facingPairs(matrix, model, summary.confidence)} compareHref={() => undefined} />
+        {hasMatrix && (
+          <Pairs
+            client={client}
+            id={id}
+            scope="group"
+            name={group.group}
+            model={model}
+            confidence={summary.confidence}
+            compareHref={() => undefined}
+          />
         )}
       </section>
     );
@@ -446,7 +505,7 @@ function CellPanel({
   const rank = index.taskRank(cell.task, model)?.rank;
   const cellRun = runOf(model, cell.task_set);
   const timedOut = cellRun?.run.timeouts?.byTask[cell.task];
-  const matrix = index.matrix('task', cell.task);
+  const hasMatrix = detail.headToHead.some((entry) => entry.scope === 'task' && entry.name === cell.task);
   const compareHref = (other: string) => {
     const otherRun = runOf(other, cell.task_set);
     // The other model is the baseline: the compare page shows this run − the other's, as the table does.
@@ -521,9 +580,16 @@ function CellPanel({
         Holm-adjusted over the task's pairs; a row is green or red when the adjusted p is below{' '}
         {formatNumber(1 - summary.confidence, 2)}. <em>compare</em> opens both runs on the Compare page.
       </p>
-      {matrix?.reason && <p className="muted">{matrix.reason}</p>}
-      {matrix && (
-        <PairsTable pairs={facingPairs(matrix, model, summary.confidence)} compareHref={compareHref} />
+      {hasMatrix && (
+        <Pairs
+          client={client}
+          id={id}
+          scope="task"
+          name={cell.task}
+          model={model}
+          confidence={summary.confidence}
+          compareHref={compareHref}
+        />
       )}
       {detail.staleSummary && <p className="muted small">{detail.staleSummary}</p>}
     </section>
@@ -590,7 +656,8 @@ export function SuitePage({
       </h1>
       <p className="muted">
         {suite.description ? `${suite.description} · ` : ''}
-        {suite.models.length} models × {suite.taskSets.length} task sets · {suite.label}
+        {suite.models.length} models × {suite.taskSets.length} task sets
+        {suite.label === '.' ? '' : ` · ${suite.label}`}
         {summary &&
           ` · intervals ${summary.confidence * 100}%, simultaneous over every model (${summary.bootstrap_iterations} joint bootstrap draws, seed ${summary.seed})`}
       </p>
@@ -617,6 +684,7 @@ export function SuitePage({
           <Leaderboard id={id} summary={summary} index={index} selection={selection} />
           {selection && (
             <CellPanel
+              client={client}
               id={id}
               detail={data.value}
               summary={summary}
@@ -628,8 +696,9 @@ export function SuitePage({
           <h2>Tasks</h2>
           <p className="muted small">
             Each cell: the task's primary metric as the run computed it, and the model's rank in the task with
-            its interval. P partial (a limit), E errored samples, ✕ failed, · not run, ⏱ docs timed out. The
-            last row: the docs every model scored and the minimum detectable difference at that n.
+            its interval. P partial (a limit), E errored samples, ✕ failed, · not run, T docs timed out (over
+            the latency cap). The last row: the docs every model scored and the minimum detectable difference
+            at that n.
           </p>
           <TaskMatrix id={id} summary={summary} index={index} runOf={runOf} selectedKey={selectedKey} />
         </>
