@@ -8,7 +8,7 @@
  * is measured while no other file's tests compete for the cores.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -18,7 +18,7 @@ import { facingPairs, rankText } from '../src/view/suite-leaderboard.js';
 import { CHROMIUM, chromiumInstalled, launchChromium } from './support/chromium.js';
 import { bin } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
-import { repoRoot, tempDir } from './support/helpers.js';
+import { findOne, repoRoot, tempDir } from './support/helpers.js';
 import { requireComponent } from './support/require-component.js';
 import { DEMO_MODELS, runDemoSuite, writeSyntheticSuite } from './support/suite-fixtures.js';
 
@@ -69,6 +69,12 @@ describe.skipIf(!haveChromium)('the Suite page in a browser', () => {
     mkdirSync(artifacts, { recursive: true });
     suite = await runDemoSuite(tempDir('assay-view-suite-'), 'demo', { oracle: true });
     summary = suiteSummarySchema.parse(JSON.parse(readFileSync(path.join(suite, 'summary.json'), 'utf8')));
+    // dummy-1's run of `first` as assay writes a run under a latency cap (`--max_latency_s 5`) that two
+    // docs went over: the results file's `timeouts` block, which the viewer shows where it is.
+    const cappedFile = findOne(path.join(suite, 'dummy-1', 'first', 'dummy'), /^results_.*\.json$/);
+    const capped = JSON.parse(readFileSync(cappedFile, 'utf8'));
+    capped.timeouts = { max_latency_s: 5, samples: 2, by_task: { first: 2 } };
+    writeFileSync(cappedFile, JSON.stringify(capped));
     view = await startView([suite]);
     views.push(view);
     browser = await launchChromium();
@@ -147,6 +153,16 @@ describe.skipIf(!haveChromium)('the Suite page in a browser', () => {
         .find((task) => task.task === cell.task)
         ?.ranks.find((entry) => entry.model === cell.model);
       expect(await td.locator('.rank-text').innerText()).toBe(rankText(ranked?.rank));
+      // Drawn on one 44 px element: the interval layer starts at the best place, the point layer at the point.
+      if (!ranked) throw new Error(`no rank for ${cell.model} × ${cell.task}`);
+      const at = (place: number) => ((place - 1) / (MODELS.length - 1)) * 44;
+      const [pointLayer, intervalLayer] = await td.getByTestId('task-rank').evaluate((element) =>
+        getComputedStyle(element)
+          .backgroundPosition.split(', ')
+          .map((layer) => layer.split(' ').map((part) => Number.parseFloat(part))),
+      );
+      expect(pointLayer[0]).toBeCloseTo(at(ranked.rank.point) - 1, 3);
+      expect(intervalLayer[0]).toBeCloseTo(at(ranked.rank.best), 3);
     }
     // `second` ran 30 of its 50 docs: its cells are marked partial.
     expect(await cells.locator('td[data-task="second"][data-status="partial"] .badge.status').count()).toBe(
@@ -223,6 +239,28 @@ describe.skipIf(!haveChromium)('the Suite page in a browser', () => {
     const row = summary.groups[0].models.find((entry) => entry.model === 'dummy-1');
     expect(await panel.getByTestId('cell-rank').innerText()).toBe(rankText(row?.rank));
     expect(await panel.locator('[data-testid="cell-pairs"] tbody tr').count()).toBe(3);
+    await page.close();
+  });
+
+  it('shows the docs a run timed out: in the suite’s cell, its drill-down and the Run and Runs pages', async () => {
+    const page = await open(view.url);
+    const cell = page.locator('[data-testid="suite-tasks"] tr[data-model="dummy-1"] td[data-task="first"]');
+    expect(await cell.locator('.badge.timed-out').innerText()).toBe('T2');
+    expect(await page.locator('[data-testid="suite-tasks"] .badge.timed-out').count()).toBe(1);
+    await cell.locator('a').click();
+    expect(await page.getByTestId('cell-timed-out').innerText()).toBe('2 doc(s) over 5 s (in no metric)');
+    await page.getByTestId('cell-run').click();
+    await page.getByTestId('timeouts-note').waitFor();
+    expect(await page.getByTestId('timeouts-note').innerText()).toMatch(
+      /^Latency cap 5 s: 2 doc\(s\) timed out\./,
+    );
+    expect(
+      await page.locator('[data-testid="scores-table"] tr[data-task="first"] td.timed-out').innerText(),
+    ).toBe('2');
+    await page.goto(`${view.url}#/runs`);
+    const badges = page.locator('[data-testid="runs-table"] td[data-score-task="first"] .badge.timed-out');
+    await expect.poll(() => badges.count()).toBe(1);
+    expect(await badges.innerText()).toBe('2 timed out');
     await page.close();
   });
 

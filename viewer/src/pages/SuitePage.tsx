@@ -44,10 +44,12 @@ function RankBar({
   rank,
   models,
   testId,
+  compactWidth,
 }: {
   rank: { point: number; best: number; worst: number };
   models: number;
   testId: string;
+  compactWidth?: number;
 }) {
   return (
     <IntervalBar
@@ -58,6 +60,7 @@ function RankBar({
       max={models}
       title={`rank ${rankText(rank)} of ${models}: the 95% interval holds for every model together`}
       testId={testId}
+      compactWidth={compactWidth}
     />
   );
 }
@@ -289,7 +292,7 @@ const TaskMatrix = memo(function TaskMatrix({
                     {rank && (
                       <div className="small rank">
                         <span className="rank-text muted">{rankText(rank)}</span>
-                        <RankBar rank={rank} models={count} testId="task-rank" />
+                        <RankBar rank={rank} models={count} testId="task-rank" compactWidth={44} />
                       </div>
                     )}
                   </td>
