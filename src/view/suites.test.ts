@@ -12,7 +12,7 @@ import { DEMO_MODELS, runDemoSuite } from '../../test/support/suite-fixtures.js'
 import { writeScoredRun } from '../../test/support/synthetic-run.js';
 import { parseSuiteCellRecord } from '../results/suite-cell-record.js';
 import { type SuiteSummary, suiteSummarySchema } from '../results/suite-summary.js';
-import type { SuiteDetail, SuitesResponse } from './api.js';
+import type { SuitesResponse } from './api.js';
 import { runId } from './discover.js';
 import { exportSite } from './export.js';
 import { viewerApp } from './server.js';
