@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/helpers.js';
 import { AssayError } from '../errors.js';
-import type { GenerateRequest, ProgressSink } from '../models/backend.js';
+import type { GenerateCallOptions } from '../models/backend.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { registerBackend, unregisterBackend } from '../models/registry.js';
 import { loadRun } from '../results/read-run.js';
@@ -19,9 +19,9 @@ class CountingDummy extends DummyBackend {
   constructor(private readonly record: { seed: number; sent: number }) {
     super({ seed: record.seed });
   }
-  override async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<string[]> {
-    this.record.sent += requests.length;
-    return super.generate(requests, progress);
+  override async generate(options: GenerateCallOptions): Promise<string[]> {
+    this.record.sent += options.requests.length;
+    return super.generate(options);
   }
 }
 
