@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { GenerateRequest, ProgressSink } from '../../src/models/backend.js';
+import type { GenerateCallOptions } from '../../src/models/backend.js';
 import { DummyBackend } from '../../src/models/dummy/dummy-backend.js';
 import { registerBackend, unregisterBackend } from '../../src/models/registry.js';
 import { SUITE_RECORD_SCHEMA, type SuiteRecord, suiteRecordSchema } from '../../src/results/suite-record.js';
@@ -37,9 +37,9 @@ export const DEMO_MODELS = ['dummy-1', 'dummy-2', 'dummy-3'];
  * every doc, so its pairs with the dummies (right on few) are significant and its ranks resolved.
  */
 class OracleBackend extends DummyBackend {
-  override async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<string[]> {
+  override async generate({ requests, onProgress }: GenerateCallOptions): Promise<string[]> {
     return requests.map((request, index) => {
-      progress?.(index + 1);
+      onProgress?.(index + 1);
       const question = Number(/question (\d+)\?/.exec(request.context)?.[1]);
       return question % 3 === 0 ? 'B' : 'A';
     });
