@@ -4,7 +4,7 @@
  * store, the HTTP routes (`app.request()`) and the static export. The summary the API hands out is the
  * file read through its schema, never recomputed; without one the page is told how to make it.
  */
-import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/helpers.js';
@@ -172,6 +172,29 @@ describe('suites in the viewer', () => {
         },
       ],
     });
+  });
+
+  it('reads cell records only inside the suite’s folder, whatever suite.json names', async () => {
+    const outside = tempDir('assay-view-escape-');
+    const copy = path.join(outside, 'copy');
+    cpSync(suite, copy, { recursive: true });
+    const record = JSON.parse(readFileSync(path.join(copy, 'suite.json'), 'utf8'));
+    record.models.push({ name: '../elsewhere', model: 'dummy' });
+    writeFileSync(path.join(copy, 'suite.json'), JSON.stringify(record));
+    // A cell record outside the viewed folder that names a run inside it: not read, so no cell.
+    const cell = JSON.parse(readFileSync(path.join(copy, 'dummy-1', 'first', 'cell.json'), 'utf8'));
+    const planted = path.join(outside, 'elsewhere', 'first');
+    mkdirSync(planted, { recursive: true });
+    const inside = path.resolve(copy, 'dummy-1', 'first', cell.results_file);
+    writeFileSync(
+      path.join(planted, 'cell.json'),
+      JSON.stringify({ ...cell, model: '../elsewhere', results_file: path.relative(planted, inside) }),
+    );
+    const store = new ViewerStore([copy]);
+    const detail = await store.suite((await store.suites()).suites[0].id);
+    expect(detail.cellRuns.map((entry) => entry.model)).toEqual(
+      DEMO_MODELS.flatMap((model) => [model, model]),
+    );
   });
 
   it('says so when cells ended after the summary was made', async () => {

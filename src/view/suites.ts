@@ -15,6 +15,7 @@ import { readSuiteRecord, type SuiteRecord } from '../results/suite-record.js';
 import { SUITE_SUMMARY_FILE, type SuiteSummary } from '../results/suite-summary.js';
 import type { HeadToHead, SuiteCellRun, SuiteDetail, SuiteListing, SuitesResponse } from './api.js';
 import { type DiscoveredRun, type Discovery, runId } from './discover.js';
+import { resolveInside } from './safe-path.js';
 
 /** A suite as the store holds it: its listing and where its files are. */
 export interface DiscoveredSuite {
@@ -120,9 +121,13 @@ export async function discoverSuites(
   return { suites, problems };
 }
 
-/** The cell's record, or undefined when the cell has none (not run) or it is not one. */
+/**
+ * The cell's record, or undefined when the cell has none (not run) or it is not one. Read only inside the
+ * suite's folder: a model or task set named `../x` in suite.json, or a linked cell folder, reads nothing.
+ */
 async function cellRecordOf(folder: string, model: string, taskSet: string) {
-  const text = await readFile(path.join(folder, model, taskSet, SUITE_CELL_FILE), 'utf8').catch(() => null);
+  const file = await resolveInside(folder, [model, taskSet, SUITE_CELL_FILE].join('/'));
+  const text = file ? await readFile(file, 'utf8').catch(() => null) : null;
   return text === null
     ? undefined
     : { record: parseSuiteCellRecord(text), file: path.join(folder, model, taskSet) };
