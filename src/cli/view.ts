@@ -12,15 +12,21 @@ export async function viewCommand(directories: string[], raw: Record<string, unk
     if (flags.export !== undefined) {
       const summary = await exportSite({ roots, outDirectory: flags.export });
       process.stdout.write(
-        `assay: exported ${summary.runs} run(s), ${summary.sampleLogs} sample log(s), ${summary.comparisons} comparison(s) to ${summary.directory}/index.html\n`,
+        `assay: exported ${summary.suites ? `${summary.suites} suite(s), ` : ''}${summary.runs} run(s), ${summary.sampleLogs} sample log(s), ${summary.comparisons} comparison(s) to ${summary.directory}/index.html\n`,
       );
       return 0;
     }
     const { host, port } = flags;
     const server = await startViewerServer({ roots, host, port });
     const runs = await server.store.runs();
+    const { suites } = await server.store.suites();
+    for (const suite of suites)
+      if (suite.summary !== 'ready')
+        process.stderr.write(
+          `assay: suite ${suite.name} (${suite.label}) has ${suite.summary === 'absent' ? 'no summary.json' : 'a summary.json that cannot be read'}: make it with \`assay suite summarize ${suite.name}\`\n`,
+        );
     process.stdout.write(
-      `assay: viewing ${runs.runs.length} run(s) from ${roots.join(', ')} at ${server.url}\n`,
+      `assay: viewing ${suites.length ? `${suites.length} suite(s), ` : ''}${runs.runs.length} run(s) from ${roots.join(', ')} at ${server.url}\n`,
     );
     if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
       process.stderr.write(

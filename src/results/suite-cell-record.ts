@@ -6,6 +6,8 @@
 import { z } from 'zod';
 
 export const SUITE_CELL_SCHEMA = 'assay.suite-cell/v1';
+/** The record's file name in the cell's folder. */
+export const SUITE_CELL_FILE = 'cell.json';
 
 export const suiteCellRecordSchema = z.object({
   schema: z.literal(SUITE_CELL_SCHEMA),

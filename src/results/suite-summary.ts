@@ -2,11 +2,14 @@
  * `suites/NAME/summary.json`, what `assay suite summarize` writes: per model × task the primary metric
  * with its interval and n, per scenario group the macro averages (like metrics only), HELM's mean win
  * rate with an interval, rank intervals, the paired head-to-head matrices and the minimum detectable
- * difference. A versioned contract: the viewer and any script read it through this schema.
+ * difference. A versioned contract: the viewer and any script read it through this schema
+ * (read-suite-summary.ts). Zod only: the viewer's web app imports its types.
  */
 import { z } from 'zod';
 
 export const SUITE_SUMMARY_SCHEMA = 'assay.suite-summary/v1';
+/** The summary's file name in the suite's folder. */
+export const SUITE_SUMMARY_FILE = 'summary.json';
 
 const interval = z.tuple([z.number(), z.number()]);
 const rank = z.object({ point: z.number().int(), best: z.number().int(), worst: z.number().int() });

@@ -3,7 +3,9 @@
  * and the web app (viewer/). The app imports it with `import type`, so nothing here may need Node.
  */
 
-export const VIEW_API_VERSION = 'assay.view/v2';
+import type { HeadToHead, SuiteSummary } from '../results/suite-summary.js';
+
+export const VIEW_API_VERSION = 'assay.view/v3';
 
 /** One results_<time>.json found under a viewed directory. */
 export interface RunSummary {
@@ -29,6 +31,11 @@ export interface RunSummary {
   sampleTasks: string[];
   /** Each task's primary score (its first metric, as compare and gate default to): the results matrix. */
   scores: Record<string, PrimaryScore>;
+  /**
+   * A run with a latency cap (`max_latency_s`): the cap and, per task, the docs that went over it (they
+   * count in no metric); null for a run without one.
+   */
+  timeouts: { maxLatencyS: number; byTask: Record<string, number> } | null;
 }
 
 /** A task's first `metric,filter` in a results file, with its stderr and 95% interval. */
@@ -253,4 +260,62 @@ export function isFilteredQuery(query: SampleQuery): boolean {
       query.filter ||
       query.doc !== undefined,
   );
+}
+
+/** A suite's folder (one holding suite.json, as `assay suite run` writes it) under a viewed directory. */
+export interface SuiteListing {
+  /** Stable, opaque id (a hash of the folder's path). */
+  id: string;
+  name: string;
+  /** The folder relative to the viewed directory it was found under; `.` when it is that directory. */
+  label: string;
+  root: number;
+  /** The viewed directory is this suite's folder (`assay view suites/NAME`): the app opens on it. */
+  isRoot: boolean;
+  version: string;
+  description: string | null;
+  models: string[];
+  taskSets: string[];
+  /** summary.json: read through the contract, absent (not summarized yet), or not a summary. */
+  summary: 'ready' | 'absent' | 'invalid';
+}
+
+export interface SuitesResponse {
+  suites: SuiteListing[];
+  /** suite.json files that are not suite records: shown, never silently dropped. */
+  problems: { file: string; message: string }[];
+}
+
+/** A finished cell's run: a normal run folder, shown by the Run, Samples and Compare pages. */
+export interface SuiteCellRun {
+  model: string;
+  taskSet: string;
+  run: RunSummary;
+}
+
+/**
+ * summary.json without its head-to-head matrices: what the leaderboard draws. The matrices are most of the
+ * file (a 20-model × 60-task suite: 11,400 pairs, nine tenths of its 5 MB) and only a drill-down shows
+ * one, so each is fetched when it is (GET /api/suites/:id/head-to-head/:scope/:name).
+ */
+export type SuiteLeaderboard = Omit<SuiteSummary, 'head_to_head'>;
+
+export type { HeadToHead };
+
+export interface SuiteDetail {
+  suite: SuiteListing;
+  /** Task set → its leaf tasks, in run order (suite.json). */
+  taskSets: Record<string, string[]>;
+  /** Scenario group → its leaf tasks (suite.json). */
+  groups: Record<string, string[]>;
+  /** summary.json as `assay suite summarize` wrote it, read through its schema; null when there is none. */
+  summary: SuiteLeaderboard | null;
+  /** The head-to-head matrices the summary has, by scope and name (each fetched on its own). */
+  headToHead: { scope: HeadToHead['scope']; name: string }[];
+  /** Why there is no summary, with the command that makes it; null with a summary. */
+  summaryProblem: string | null;
+  /** Cells that finished after summary.json was written, when some did: the summary does not show them. */
+  staleSummary: string | null;
+  /** The run each cell recorded (cell.json's results file), where it is found under the viewed folder. */
+  cellRuns: SuiteCellRun[];
 }

@@ -5,6 +5,7 @@ import { AssayError } from '../errors.js';
 import { leafTasksOf, parseResults } from '../results/read-run.js';
 import { isResultsFileName, isStagingName, samplesFileName, stampOf } from '../results/run-files.js';
 import type { ReadResults } from '../results/schema.js';
+import { SUITE_RECORD_FILE } from '../results/suite-record.js';
 import type { RunSummary } from './api.js';
 import { primaryScores } from './run-detail.js';
 import { resolveInside } from './safe-path.js';
@@ -21,6 +22,13 @@ export interface DiscoveredRun {
 export interface Discovery {
   runs: DiscoveredRun[];
   problems: { file: string; message: string }[];
+  /** Every suite record (suite.json) under the roots: the folders suites.ts reads as suites. */
+  suiteRecords: { root: number; file: string }[];
+}
+
+interface Found {
+  results: string[];
+  suiteRecords: string[];
 }
 
 const SKIP_DIRECTORIES = new Set(['node_modules', '.git']);
@@ -28,10 +36,11 @@ const MAX_DEPTH = 8;
 const OUTSIDE = 'a link to a file outside the viewed folder; not read';
 
 /**
- * Results files (results_<time>.json, or <stem>_<time>.json with a .json output path) under `directory`.
- * Linked folders are not entered; a linked file is used only when it resolves inside the root.
+ * Results files (results_<time>.json, or <stem>_<time>.json with a .json output path) and suite records
+ * under `directory`. Linked folders are not entered; a linked file is used only when it resolves inside
+ * the root.
  */
-async function walk(root: string, directory: string, depth: number, found: string[], problems: Problem[]) {
+async function walk(root: string, directory: string, depth: number, found: Found, problems: Problem[]) {
   let entries: import('node:fs').Dirent[];
   try {
     entries = await readdir(directory, { withFileTypes: true });
@@ -44,9 +53,15 @@ async function walk(root: string, directory: string, depth: number, found: strin
       // Staging folders hold runs still being written (or killed while writing): not runs yet.
       if (!SKIP_DIRECTORIES.has(entry.name) && !isStagingName(entry.name) && depth < MAX_DEPTH)
         await walk(root, full, depth + 1, found, problems);
-    } else if ((entry.isFile() || entry.isSymbolicLink()) && isResultsFileName(entry.name)) {
+    } else if (entry.isFile() || entry.isSymbolicLink()) {
+      const list = isResultsFileName(entry.name)
+        ? found.results
+        : entry.name === SUITE_RECORD_FILE
+          ? found.suiteRecords
+          : undefined;
+      if (!list) continue;
       const real = await resolveInside(root, path.relative(root, full));
-      if (real) found.push(full);
+      if (real) list.push(full);
       else if (entry.isSymbolicLink()) problems.push({ file: path.relative(root, full), message: OUTSIDE });
     }
   }
@@ -123,11 +138,13 @@ async function sampleFilesFor(
 export async function discoverRuns(roots: string[]): Promise<Discovery> {
   const runs: DiscoveredRun[] = [];
   const problems: Discovery['problems'] = [];
+  const suiteRecords: Discovery['suiteRecords'] = [];
   for (const [rootIndex, root] of roots.entries()) {
-    const found: string[] = [];
+    const found: Found = { results: [], suiteRecords: [] };
     const absoluteRoot = path.resolve(root);
     await walk(absoluteRoot, absoluteRoot, 0, found, problems);
-    for (const file of found.sort()) {
+    suiteRecords.push(...found.suiteRecords.sort().map((file) => ({ root: rootIndex, file })));
+    for (const file of found.results.sort()) {
       let parsed: ReadResults;
       try {
         // The one reader's contract (results/schema.ts), as compare and gate read the same file.
@@ -164,10 +181,13 @@ export async function discoverRuns(roots: string[]): Promise<Discovery> {
           limit,
           sampleTasks: [...sampleFiles.keys()],
           scores: primaryScores(parsed, tasks),
+          timeouts: parsed.timeouts
+            ? { maxLatencyS: parsed.timeouts.max_latency_s, byTask: { ...parsed.timeouts.by_task } }
+            : null,
         },
       });
     }
   }
   runs.sort((a, b) => b.summary.date - a.summary.date);
-  return { runs, problems };
+  return { runs, problems, suiteRecords };
 }

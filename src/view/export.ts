@@ -21,6 +21,7 @@ export interface ExportOptions {
 
 export interface ExportSummary {
   directory: string;
+  suites: number;
   runs: number;
   sampleLogs: number;
   comparisons: number;
@@ -146,13 +147,31 @@ async function buildSite(
     await writeFile(path.join(dataDirectory, name), text);
     files++;
   };
+  const suites = await store.discoveredSuites();
   const site: StaticSite = {
     runs: { version: VIEW_API_VERSION, runs: runs.map((run) => run.summary), problems },
     stars: await store.stars(),
     runFiles: {},
     sampleIndexFiles: {},
     compareFiles: {},
+    suites: { suites: suites.suites.map((suite) => suite.listing), problems: suites.problems },
+    suiteFiles: {},
+    headToHeadFiles: {},
   };
+  for (const suite of suites.suites) {
+    const id = suite.listing.id;
+    const detail = await store.suite(id);
+    site.suiteFiles[id] = `suite-${id}.js`;
+    await write(site.suiteFiles[id], dataScript(`suite:${id}`, detail));
+    for (const [position, { scope, name }] of detail.headToHead.entries()) {
+      const key = `${id}/${scope}/${name}`;
+      site.headToHeadFiles[key] = `h-${id}-${position}.js`;
+      await write(
+        site.headToHeadFiles[key],
+        dataScript(`head-to-head:${key}`, await store.headToHead(id, scope, name)),
+      );
+    }
+  }
   let sampleLogs = 0;
   for (const run of runs) {
     const id = run.summary.id;
@@ -217,5 +236,5 @@ async function buildSite(
   }
   await writeFile(path.join(dataDirectory, 'site.js'), `window.__ASSAY_STATIC__=${JSON.stringify(site)};\n`);
   await writeFile(path.join(directory, 'index.html'), page);
-  return { runs: runs.length, sampleLogs, comparisons, files: files + 2 };
+  return { suites: suites.suites.length, runs: runs.length, sampleLogs, comparisons, files: files + 2 };
 }

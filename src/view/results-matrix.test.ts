@@ -34,6 +34,7 @@ function run(
     limit: null,
     sampleTasks: Object.keys(scores),
     scores,
+    timeouts: null,
     ...extra,
   };
 }

@@ -190,6 +190,11 @@ export function viewerApp({ store, host, appDirectory }: ViewerAppOptions): Hono
     return sendJson(200, await store.samples(segment(c, 2), segment(c, 4), parsed.data as SampleQuery));
   });
   app.get('/api/stars', async () => sendJson(200, await store.stars()));
+  app.get('/api/suites', async () => sendJson(200, await store.suites()));
+  app.get('/api/suites/:suite', async (c) => sendJson(200, await store.suite(segment(c, 2))));
+  app.get('/api/suites/:suite/head-to-head/:scope/:name', async (c) =>
+    sendJson(200, await store.headToHead(segment(c, 2), segment(c, 4), segment(c, 5))),
+  );
   app.get('/api/compare', async (c) => {
     const ids = (new URL(c.req.url).searchParams.get('runs') ?? '').split(',').filter(Boolean);
     return sendJson(200, await store.compare(ids));

@@ -2,7 +2,7 @@
  * The shape of `assay view --export`'s data files, shared by the exporter and the app's static client.
  * Pure types: the app imports this file too.
  */
-import type { RunsResponse, StarsResponse } from './api.js';
+import type { RunsResponse, StarsResponse, SuitesResponse } from './api.js';
 
 export type StaticCompareKey = `${string}..${string}`;
 
@@ -17,6 +17,11 @@ export interface StaticSite {
   sampleIndexFiles: Record<string, string>;
   /** `<baseline>..<candidate>` → data file with their CompareResponse */
   compareFiles: Record<StaticCompareKey, string>;
+  suites: SuitesResponse;
+  /** suite id → data file with its SuiteDetail */
+  suiteFiles: Record<string, string>;
+  /** `<suite id>/<scope>/<name>` → data file with that HeadToHead matrix */
+  headToHeadFiles: Record<string, string>;
 }
 
 /** The per-line facts the server's SampleIndex keeps, for filtering in the browser. */

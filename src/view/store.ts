@@ -1,11 +1,14 @@
 import { AssayError } from '../errors.js';
 import type {
   CompareResponse,
+  HeadToHead,
   RunDetail,
   RunsResponse,
   SampleQuery,
   SamplesPage,
   StarsResponse,
+  SuiteDetail,
+  SuitesResponse,
 } from './api.js';
 import { VIEW_API_VERSION } from './api.js';
 import { taskStars } from './best-runs.js';
@@ -13,6 +16,13 @@ import { compareRuns } from './compare.js';
 import { type DiscoveredRun, type Discovery, discoverRuns } from './discover.js';
 import { runDetail } from './run-detail.js';
 import { SampleIndex } from './sample-index.js';
+import {
+  type DiscoveredSuite,
+  discoverSuites,
+  SummaryReader,
+  suiteDetail,
+  suiteHeadToHead,
+} from './suites.js';
 
 const REDISCOVER_AFTER_MS = 2000;
 
@@ -26,6 +36,7 @@ export class ViewerStore {
   private readonly indexes = new Map<string, SampleIndex>();
   /** The ★s of the last set of runs: rediscovery every few seconds does not redo the paired tests. */
   private starsFor: { key: string; stars: Promise<StarsResponse> } | null = null;
+  private readonly summaries = new SummaryReader();
 
   constructor(readonly roots: string[]) {}
 
@@ -82,6 +93,34 @@ export class ViewerStore {
       });
     }
     return this.starsFor.stars;
+  }
+
+  /** The suites under the roots (folders with a suite.json), found by the same walk as the runs. */
+  async discoveredSuites(): Promise<{ suites: DiscoveredSuite[]; problems: SuitesResponse['problems'] }> {
+    return discoverSuites(this.roots, await this.refresh(), this.summaries);
+  }
+
+  async suites(): Promise<SuitesResponse> {
+    const { suites, problems } = await this.discoveredSuites();
+    return { suites: suites.map((suite) => suite.listing), problems };
+  }
+
+  private async findSuite(id: string): Promise<DiscoveredSuite> {
+    let suite = (await this.discoveredSuites()).suites.find((candidate) => candidate.listing.id === id);
+    if (!suite) {
+      await this.refresh(true);
+      suite = (await this.discoveredSuites()).suites.find((candidate) => candidate.listing.id === id);
+    }
+    if (!suite) throw new AssayError('not_found', `no suite with id ${id}`);
+    return suite;
+  }
+
+  async suite(id: string): Promise<SuiteDetail> {
+    return suiteDetail(await this.findSuite(id), (await this.refresh()).runs, this.summaries);
+  }
+
+  async headToHead(id: string, scope: string, name: string): Promise<HeadToHead> {
+    return suiteHeadToHead(await this.findSuite(id), scope, name, this.summaries);
   }
 
   async compare(ids: string[]): Promise<CompareResponse> {

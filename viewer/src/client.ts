@@ -1,11 +1,14 @@
 import type {
   CompareResponse,
+  HeadToHead,
   RunDetail,
   RunsResponse,
   SampleQuery,
   SamplesPage,
   SampleView,
   StarsResponse,
+  SuiteDetail,
+  SuitesResponse,
 } from '../../src/view/api.js';
 import { isFilteredQuery, sampleQueryString } from '../../src/view/api.js';
 import { searchableText } from '../../src/view/search-text.js';
@@ -19,6 +22,9 @@ export interface ApiClient {
   run(id: string): Promise<RunDetail>;
   samples(id: string, task: string, query: SampleQuery): Promise<SamplesPage>;
   compare(ids: string[]): Promise<CompareResponse>;
+  suites(): Promise<SuitesResponse>;
+  suite(id: string): Promise<SuiteDetail>;
+  headToHead(id: string, scope: HeadToHead['scope'], name: string): Promise<HeadToHead>;
 }
 
 async function getJson<T>(url: string): Promise<T> {
@@ -46,6 +52,17 @@ export class HttpClient implements ApiClient {
   }
   compare(ids: string[]) {
     return getJson<CompareResponse>(`api/compare?runs=${ids.map(encodeURIComponent).join(',')}`);
+  }
+  suites() {
+    return getJson<SuitesResponse>('api/suites');
+  }
+  suite(id: string) {
+    return getJson<SuiteDetail>(`api/suites/${encodeURIComponent(id)}`);
+  }
+  headToHead(id: string, scope: HeadToHead['scope'], name: string) {
+    return getJson<HeadToHead>(
+      `api/suites/${encodeURIComponent(id)}/head-to-head/${scope}/${encodeURIComponent(name)}`,
+    );
   }
 }
 
@@ -94,6 +111,24 @@ export class StaticClient implements ApiClient {
 
   async stars() {
     return this.site.stars;
+  }
+
+  async suites() {
+    return this.site.suites;
+  }
+
+  suite(id: string) {
+    const file = this.site.suiteFiles[id];
+    if (!file) return Promise.reject(new Error(`no suite ${id}`));
+    return this.load<SuiteDetail>(`suite:${id}`, file);
+  }
+
+  headToHead(id: string, scope: HeadToHead['scope'], name: string) {
+    const key = `${id}/${scope}/${name}`;
+    const file = this.site.headToHeadFiles[key];
+    if (!file)
+      return Promise.reject(new Error(`this export has no head-to-head matrix for ${scope} ${name}`));
+    return this.load<HeadToHead>(`head-to-head:${key}`, file);
   }
 
   run(id: string) {

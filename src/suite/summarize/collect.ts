@@ -12,7 +12,7 @@ import { metricKeysOf } from '../../results/metric-keys.js';
 import { type LoadedRun, loadRun } from '../../results/read-run.js';
 import { readSampleScores } from '../../results/read-samples.js';
 import { parseSuiteCellRecord, type SuiteCellRecord } from '../../results/suite-cell-record.js';
-import { type SuiteRecord, suiteRecordSchema } from '../../results/suite-record.js';
+import { readSuiteRecord, SUITE_RECORD_FILE, type SuiteRecord } from '../../results/suite-record.js';
 import type { SummaryCell } from '../../results/suite-summary.js';
 import { type SuiteFolder, suiteFolder } from '../suite-folder.js';
 
@@ -44,20 +44,15 @@ export interface CollectedSuite {
   cellCosts: Map<string, Array<number | null>>;
 }
 
-function readSuiteRecord(folder: SuiteFolder): SuiteRecord {
-  const file = path.join(folder.root, 'suite.json');
+function suiteRecordOf(folder: SuiteFolder): SuiteRecord {
+  const file = path.join(folder.root, SUITE_RECORD_FILE);
   if (!existsSync(file))
     throw new AssayError(
       'not_found',
-      `no suite at ${folder.root} (no suite.json): run the suite under this name first`,
+      `no suite at ${folder.root} (no ${SUITE_RECORD_FILE}): run the suite under this name first`,
       { location: { file } },
     );
-  const checked = suiteRecordSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-  if (!checked.success)
-    throw new AssayError('bad_data', `not a suite record: ${checked.error.issues[0]?.message}`, {
-      location: { file },
-    });
-  return checked.data;
+  return readSuiteRecord(file);
 }
 
 function cellRecord(folder: SuiteFolder, model: string, taskSet: string): SuiteCellRecord | undefined {
@@ -85,7 +80,7 @@ function intervalAt(entry: Record<string, unknown> | undefined, key: string): [n
 
 export function collectSuite(suitesDirectory: string, name: string): CollectedSuite {
   const folder = suiteFolder(suitesDirectory, name);
-  const record = readSuiteRecord(folder);
+  const record = suiteRecordOf(folder);
   const models = record.models.map((model) => model.name);
   const cellCosts = new Map<string, Array<number | null>>(models.map((model) => [model, []]));
   // Each finished cell's run, read once.

@@ -81,6 +81,13 @@ export function RunPage({ client, id }: { client: ApiClient; id: string }) {
         {data.value.totalSeconds !== null && ` · ${data.value.totalSeconds.toFixed(1)} s`}
       </p>
       {run.partial && <PartialBanner limit={run.limit} />}
+      {run.timeouts && (
+        <p className="muted" data-testid="timeouts-note">
+          Latency cap {run.timeouts.maxLatencyS} s:{' '}
+          {Object.values(run.timeouts.byTask).reduce((sum, count) => sum + count, 0)} doc(s) timed out. They
+          are neither right nor wrong and count in no metric (the Timed out column).
+        </p>
+      )}
       <h2>Scores</h2>
       <table className="data" data-testid="scores-table">
         <thead>
@@ -92,6 +99,7 @@ export function RunPage({ client, id }: { client: ApiClient; id: string }) {
             <th className="number">Stderr</th>
             <th>95% CI</th>
             <th className="number">n</th>
+            {run.timeouts && <th className="number">Timed out</th>}
             <th>Samples</th>
           </tr>
         </thead>
@@ -116,6 +124,11 @@ export function RunPage({ client, id }: { client: ApiClient; id: string }) {
               <td className="number stderr">{formatNumber(row.stderr)}</td>
               <td className="ci">{formatCi(row.ci)}</td>
               <td className="number">{row.n ?? '—'}</td>
+              {run.timeouts && (
+                <td className="number timed-out">
+                  {row.kind === 'task' ? (run.timeouts.byTask[row.name] ?? 0) : '—'}
+                </td>
+              )}
               <td>
                 {run.sampleTasks.includes(row.name) ? (
                   <a href={href(['run', run.id, 'samples', row.name])}>samples</a>

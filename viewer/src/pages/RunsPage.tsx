@@ -77,6 +77,14 @@ function ScoreCell({
           {SIGNS[test.direction]}
         </span>
       )}
+      {(run.timeouts?.byTask[column.task] ?? 0) > 0 && (
+        <span
+          className="badge timed-out"
+          title={`${run.timeouts?.byTask[column.task]} doc(s) went over the ${run.timeouts?.maxLatencyS} s latency cap: in no metric`}
+        >
+          {run.timeouts?.byTask[column.task]} timed out
+        </span>
+      )}
       <div className="ci muted small">{formatCi(score.ci)}</div>
     </td>
   );
