@@ -35,6 +35,9 @@ export async function gateCommand(raw: Record<string, unknown>): Promise<number>
       tasks: flags.tasks,
       metric: flags.metric,
       timeoutsAs: flags.timeouts_as,
+      ...(flags.min_judge_agreement === undefined
+        ? {}
+        : { minJudgeAgreement: { threshold: flags.min_judge_agreement, statistic: flags.judge_agreement } }),
     });
     const json = `${JSON.stringify(report, null, 2)}\n`;
     if (flags.json !== undefined) writeFileSync(flags.json, json);

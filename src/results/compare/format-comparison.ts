@@ -2,8 +2,10 @@
  * Text renderings of a RunComparison, plain text or Markdown: a line in plain words per row
  * (format-lead-line.ts), and with `verbose` the aligned table and each row's details.
  */
+
 import type { ComparisonRow, RunComparison } from './compare-runs.js';
 import { ADJUSTMENT_NAME, leadLine, leadTerms } from './format-lead-line.js';
+import { formatJudgeAgreement, type JudgeAgreement } from './judge-match.js';
 import { formatPValue } from './verdict.js';
 
 export type ComparisonFormat = 'table' | 'markdown';
@@ -123,6 +125,13 @@ function details(row: ComparisonRow, level: number, treatment: RunComparison['ti
     );
     lines.push(
       `  flips A wrong→B right (${row.flips.wrongToRight.count}): ${ids(row.flips.wrongToRight.docIds)}`,
+    );
+  }
+  if (row.judge) {
+    const shown = (agreements: JudgeAgreement[] | null) =>
+      agreements ? agreements.map(formatJudgeAgreement).join('; ') : formatJudgeAgreement(null);
+    lines.push(
+      `  judge ${row.judge.model} (rubric sha256 ${row.judge.rubricSha256.slice(0, 12)}), the same in both runs; agreement with the labelled slice: run A ${shown(row.judge.agreement.a)}; run B ${shown(row.judge.agreement.b)}`,
     );
   }
   lines.push(`  verdict: ${row.verdict}`);
