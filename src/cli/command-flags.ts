@@ -195,12 +195,14 @@ export const GATE_FLAGS = {
     value: '<value>',
     help: 'judge metrics: fail a task whose judge agrees with its labelled slice (judge_labels) below this, or has no slice',
     parse: number,
+    field: 'minJudgeAgreement',
   },
   judge_agreement: {
     value: '<statistic>',
     help: 'the agreement --min-judge-agreement reads: cohen_kappa | weighted_kappa | krippendorff_alpha | accuracy',
     parse: choice(['cohen_kappa', 'weighted_kappa', 'krippendorff_alpha', 'accuracy']),
     default: 'cohen_kappa' as const,
+    field: 'minJudgeAgreement.statistic',
   },
 } satisfies FlagTable;
 

@@ -84,6 +84,8 @@ export interface GateTaskResult {
   itemsNeeded: number | null;
   /** A judge metric: the current run's judge agreement with the labelled slice; null without a slice. */
   judgeAgreement?: JudgeAgreement | null;
+  /** True when the task failed on its judge's agreement (below `minJudgeAgreement`, or unknown). */
+  judgeAgreementFailed?: boolean;
 }
 
 export interface GateReport {
@@ -257,13 +259,16 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
     reason += lateNote;
     const judge = judgeOf(runB.results, target.task, target.metric);
     const agreement = judge ? judgeAgreement(judge, statistic) : undefined;
+    let judgeFailed = false;
     if (judge && required) {
       const shown = formatJudgeAgreement(agreement ?? null);
       if (agreement?.estimate == null) {
         status = 'fail';
+        judgeFailed = true;
         reason = `the judge (${judge.model}) of ${target.metric} in the current run has no ${statistic} with a labelled slice (${shown}), and \`minJudgeAgreement\` ${required.threshold} requires one; ${reason}`;
       } else if (agreement.estimate < required.threshold) {
         status = 'fail';
+        judgeFailed = true;
         reason = `the judge (${judge.model}) of ${target.metric} agrees with the labelled slice below \`minJudgeAgreement\` ${required.threshold}: ${shown}; its scores are not gated on; ${reason}`;
       } else reason += `; judge ${judge.model}: ${shown}`;
     } else if (judge) reason += `; judge ${judge.model}: ${formatJudgeAgreement(agreement ?? null)}`;
@@ -291,6 +296,7 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
       reason,
       itemsNeeded: needed,
       ...(judge ? { judgeAgreement: agreement ?? null } : {}),
+      ...(judgeFailed ? { judgeAgreementFailed: true } : {}),
     };
   });
   const status: GateStatus = tasks.some((task) => task.status === 'fail')
