@@ -209,4 +209,11 @@ describe('assay gate --min-judge-agreement', () => {
     const plain = await gate(dirA, dirB);
     expect(plain.status).toBe(0);
   });
+
+  it('a threshold above 1 (no agreement statistic reaches it) stops before any work, naming the flag', async () => {
+    const { dirA, dirB } = await runs(judge(), judge());
+    const run = await gate(dirA, dirB, '--min_judge_agreement', '1.5');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--min_judge_agreement must be a number at most 1, got 1.5');
+  });
 });
