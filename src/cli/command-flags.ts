@@ -191,6 +191,19 @@ export const GATE_FLAGS = {
   format: { ...textOrJson, help: 'text | json (stdout)' },
   allow_errors: allowErrors('gate'),
   timeouts_as: timeoutsAs('gating'),
+  min_judge_agreement: {
+    value: '<value>',
+    help: 'judge metrics: fail a task whose judge agrees with its labelled slice (judge_labels) below this, or has no slice',
+    parse: number,
+    field: 'minJudgeAgreement',
+  },
+  judge_agreement: {
+    value: '<statistic>',
+    help: 'the agreement --min-judge-agreement reads: cohen_kappa | weighted_kappa | krippendorff_alpha | accuracy',
+    parse: choice(['cohen_kappa', 'weighted_kappa', 'krippendorff_alpha', 'accuracy']),
+    default: 'cohen_kappa' as const,
+    field: 'minJudgeAgreement.statistic',
+  },
 } satisfies FlagTable;
 
 /** `--baseline 0.72` (an accuracy) or `--baseline runs/a` (a run whose samples give it). */

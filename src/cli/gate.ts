@@ -35,6 +35,9 @@ export async function gateCommand(raw: Record<string, unknown>): Promise<number>
       tasks: flags.tasks,
       metric: flags.metric,
       timeoutsAs: flags.timeouts_as,
+      ...(flags.min_judge_agreement === undefined
+        ? {}
+        : { minJudgeAgreement: { threshold: flags.min_judge_agreement, statistic: flags.judge_agreement } }),
     });
     const json = `${JSON.stringify(report, null, 2)}\n`;
     if (flags.json !== undefined) writeFileSync(flags.json, json);
@@ -49,10 +52,14 @@ export async function gateCommand(raw: Record<string, unknown>): Promise<number>
         report.status === 'pass'
           ? `gate passed: no task dropped by more than ${report.maxDrop}`
           : report.status === 'fail'
-            ? `gate failed: ${report.tasks
-                .filter((task) => task.status === 'fail')
-                .map((task) => task.task)
-                .join(', ')} dropped by more than ${report.maxDrop}`
+            ? `gate failed: ${[
+                ...report.tasks
+                  .filter((task) => task.status === 'fail' && !task.judgeAgreementFailed)
+                  .map((task) => `${task.task} dropped by more than ${report.maxDrop}`),
+                ...report.tasks
+                  .filter((task) => task.judgeAgreementFailed)
+                  .map((task) => `${task.task}'s judge agreement is below --min_judge_agreement or unknown`),
+              ].join('; ')}`
             : `gate undecided (exit 3): ${report.tasks
                 .filter((task) => task.status === 'underpowered')
                 .map((task) => task.task)

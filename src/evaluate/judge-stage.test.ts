@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeConfigSchema } from '../metrics/llm-judge-config.js';
-import { combineScores, judgeGenerateRequest } from './judge-stage.js';
+import { combineScores } from './judge-jury.js';
+import { judgeGenerateRequest } from './judge-stage.js';
 
 describe('combineScores', () => {
   it("one judge's score is its own", () => {

@@ -30,17 +30,13 @@ import {
 } from '../models/backend.js';
 import { createBackend } from '../models/registry.js';
 import { renderTemplate } from '../prompts/template.js';
-import { locateResultsFile, sampleFilesBeside } from '../results/read-run.js';
-import { readSampleLog } from '../results/read-samples.js';
 import type { JudgeReport } from '../results/results-file.js';
 import type { JudgeCall } from '../results/sample-line.js';
-import {
-  type PairwiseJudgement,
-  type PairwiseVerdict,
-  positionConsistency,
-} from '../stats/position-consistency.js';
+import { type PairwiseJudgement, positionConsistency } from '../stats/position-consistency.js';
 import type { LoadedTask } from '../tasks/task.js';
+import { combineScores } from './judge-jury.js';
 import { type JudgeLabels, judgeLabelsPath, readJudgeLabels } from './judge-labels.js';
+import { baselineResponses, pairwiseBlock, positional } from './judge-pairwise.js';
 import { isJudgeRequest, type JudgeRequest } from './judge-request.js';
 import { judgeStatistics, juryAgreement } from './judge-statistics.js';
 import { metricListFor } from './plan.js';
@@ -494,25 +490,6 @@ function redacted(args: Record<string, unknown>): Record<string, unknown> {
   return 'api_key' in args ? { ...args, api_key: '<redacted>' } : args;
 }
 
-/**
- * A jury's score from its jurors' scores: their mean, or the score most of them gave (a tie has no
- * majority and errors the sample). One judge's score is its own.
- */
-export function combineScores(
-  scores: readonly number[],
-  aggregate: 'mean' | 'majority',
-  jury: boolean,
-): number | { failure: string } {
-  if (!jury) return scores[0];
-  if (aggregate === 'mean') return scores.reduce((sum, score) => sum + score, 0) / scores.length;
-  const counts = new Map<number, number>();
-  for (const score of scores) counts.set(score, (counts.get(score) ?? 0) + 1);
-  const top = Math.max(...counts.values());
-  const leaders = [...counts].filter(([, count]) => count === top).map(([score]) => score);
-  if (leaders.length > 1) return { failure: `jury tie: no majority among the scores ${scores.join(', ')}` };
-  return leaders[0];
-}
-
 type JudgeUsage = NonNullable<JudgeReport['usage']>[number];
 
 /** What one batch of judge calls cost a served judge: the difference of its usage before and after. */
@@ -526,47 +503,4 @@ function usageSpent(before: UsageSummary, after: UsageSummary): NonNullable<Judg
     tokens_out: after.tokensOut - before.tokensOut,
     cost_usd: after.costUsd === null ? null : after.costUsd - (before.costUsd ?? 0),
   };
-}
-
-/** The response shown first won (1), lost (0) or tied (0.5): the verdict in terms of the two responses. */
-function positional(score: number, first: PairwiseVerdict, second: PairwiseVerdict): PairwiseVerdict {
-  return score === 1 ? first : score === 0 ? second : 'tie';
-}
-
-function pairwiseBlock(
-  baseline: string,
-  judgements: PairwiseJudgement[],
-): NonNullable<JudgeReport['pairwise']> {
-  if (judgements.length === 0) {
-    return { baseline, pairs: 0, consistency: null, first_position_share: null, win_rate: null };
-  }
-  const consistency = positionConsistency(judgements);
-  return {
-    baseline,
-    pairs: consistency.pairs,
-    consistency: consistency.rate,
-    first_position_share: Number.isNaN(consistency.firstPositionShare)
-      ? null
-      : consistency.firstPositionShare,
-    win_rate: consistency.aWinRate,
-  };
-}
-
-/** The baseline run's first filtered response per `filter` + doc id, from its sample log of `task`. */
-function baselineResponses(run: string, task: string, field: string): Map<string, string> {
-  const { resultsFile } = locateResultsFile(run);
-  const file = sampleFilesBeside(resultsFile, [task]).get(task);
-  if (file === undefined) {
-    throw new AssayError(
-      'missing_sample_logs',
-      `task ${task}: the pairwise baseline ${run} has no sample log of ${task} (run it with logSamples)`,
-      { location: { task, field: `${field}.baseline` } },
-    );
-  }
-  const responses = new Map<string, string>();
-  for (const line of readSampleLog(file)) {
-    const [first] = line.filtered_resps;
-    if (first !== undefined) responses.set(`${line.filter}\u0000${line.doc_id}`, String(first));
-  }
-  return responses;
 }

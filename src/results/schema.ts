@@ -168,6 +168,9 @@ export const resultsFileSchema = z.looseObject({
         z.looseObject({
           metric: z.string(),
           model: z.string(),
+          /** compare refuses a judge metric unless one judge (model, args, jury, rubric) scored both runs. */
+          model_args: z.record(z.string(), z.unknown()).optional(),
+          jury: z.array(z.unknown()).optional(),
           rubric_sha256: z.string(),
           errored: z.number(),
           statistics: z

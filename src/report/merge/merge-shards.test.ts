@@ -3,7 +3,7 @@
  * keeps what one unsharded capped run records about its timed-out docs (results, sample logs,
  * leaderboard), and the merged files read back under the one results contract.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -72,5 +72,43 @@ describe('assay merge of runs under --max_latency_s', () => {
     expect(leaderboard.tasks.echo).toMatchObject({ n: 3, correct: 2, errors: 0, timeouts: 2 });
     // The content hash the shards' manifest recorded (config and data), not a re-read of the file.
     expect(leaderboard.tasks.echo.sha256).toBe(read.manifest?.tasks?.echo?.sha256);
+  });
+
+  it('refuses shards with llm_judge metrics, naming the shard, the tasks and what it cannot rebuild', async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'assay-merge-judged-'));
+    const task = path.join(directory, 'echo.jsonl');
+    await writeFile(
+      task,
+      [
+        '{"id": 0, "prompt": "say one", "targets": ["one"], "metric": "exact_match"}',
+        '{"id": 1, "prompt": "say two", "targets": ["two"], "metric": "exact_match"}',
+        '',
+      ].join('\n'),
+    );
+    const shards = [0, 1].map((index) => path.join(directory, `shard-${index}`));
+    for (const [index, outputPath] of shards.entries()) {
+      await simpleEvaluate({
+        tasks: [task],
+        logSamples: true,
+        bootstrapIters: 0,
+        model: new ClockedBackend(),
+        shard: { index, count: 2 },
+        outputPath,
+      });
+    }
+    // Shard 1 as a judged run records it: results.json `judges` for the task.
+    const shardDir = path.join(shards[1], (await readdir(shards[1]))[0]);
+    const resultsName = (await readdir(shardDir)).find((name) => name.startsWith('results_')) as string;
+    const resultsFile = path.join(shardDir, resultsName);
+    const results = JSON.parse(await readFile(resultsFile, 'utf8'));
+    results.judges = {
+      echo: [
+        { metric: 'llm_judge', model: 'dummy', model_args: {}, rubric_sha256: 'a'.repeat(64), errored: 0 },
+      ],
+    };
+    await writeFile(resultsFile, JSON.stringify(results));
+    await expect(mergeShards({ shards, outputPath: path.join(directory, 'merged') })).rejects.toThrow(
+      `shard 1/2 (${resultsFile}) has llm_judge metrics (tasks echo), and assay merge does not rebuild the results' \`judges\` block (judge agreement, PPI++ estimate, judge usage) from shards; run the judged tasks unsharded`,
+    );
   });
 });

@@ -69,6 +69,15 @@ async function mergeAll(options: MergeOptions): Promise<MergeResult> {
       );
     }
   }
+  // The judge statistics (agreement, PPI++) and usage need every doc's judge score with the labels and
+  // the judge's calls; merge reads logged values only, so it refuses rather than write a `judges` block
+  // of one slice (or none) for the whole run.
+  const judged = runs.find((run) => Object.keys(run.results.judges ?? {}).length > 0);
+  if (judged)
+    throw new AssayError(
+      'incompatible_runs',
+      `shard ${judged.shard.index}/${judged.shard.count} (${judged.resultsFile}) has llm_judge metrics (tasks ${Object.keys(judged.results.judges ?? {}).join(', ')}), and assay merge does not rebuild the results' \`judges\` block (judge agreement, PPI++ estimate, judge usage) from shards; run the judged tasks unsharded`,
+    );
   const first = runs[0];
   for (const run of runs.slice(1)) checkSameRun(first, run, options.logger);
 

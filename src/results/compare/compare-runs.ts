@@ -5,9 +5,11 @@
  * family, since they re-use the tasks' data. The viewer's compare page calls the same pairing and tests
  * (`compareLoadedRuns`), so both show the same numbers for the same two runs.
  */
+
 import { adjustPValues } from '../../stats/p-value-adjustment.js';
 import { loadRun } from '../read-run.js';
 import { readSampleScores, type SampleScore } from '../read-samples.js';
+import { type JudgeAgreement, judgeAgreement, judgeOf } from './judge-match.js';
 import {
   type ComparisonTarget,
   type PairedScores,
@@ -53,6 +55,15 @@ export interface ComparisonRow extends Omit<PairedComparison, 'flips'> {
   outcome: Outcome;
   verdict: string;
   flips?: { rightToWrong: FlipEntry; wrongToRight: FlipEntry };
+  /**
+   * A judge metric (one judge scored both runs, or the row is refused): that judge, and its agreement with
+   * each run's labelled slice (κ, α, accuracy; null without a slice), to read beside the difference.
+   */
+  judge?: {
+    model: string;
+    rubricSha256: string;
+    agreement: { a: JudgeAgreement[] | null; b: JudgeAgreement[] | null };
+  };
 }
 
 export interface RunComparison {
@@ -233,6 +244,27 @@ export function cachedReader(): (file: string) => SampleScore[] {
   };
 }
 
+const SHOWN_AGREEMENT = ['cohen_kappa', 'krippendorff_alpha', 'accuracy'] as const;
+
+/** A judge metric's row with its judge and agreements (select-targets.ts has refused different judges). */
+function withJudge(row: ComparisonRow, runA: ComparedRun, runB: ComparedRun): ComparisonRow {
+  const judgeA = judgeOf(runA.results, row.name, row.metric);
+  const judgeB = judgeOf(runB.results, row.name, row.metric);
+  if (!judgeA || !judgeB) return row;
+  const agreements = (judge: typeof judgeA) =>
+    judge.statistics
+      ? SHOWN_AGREEMENT.map((statistic) => judgeAgreement(judge, statistic) as JudgeAgreement)
+      : null;
+  return {
+    ...row,
+    judge: {
+      model: judgeB.model,
+      rubricSha256: judgeB.rubric_sha256,
+      agreement: { a: agreements(judgeA), b: agreements(judgeB) },
+    },
+  };
+}
+
 /** Pairs two loaded runs and runs every test: tasks as one family, groups as another. */
 export function compareLoadedRuns(
   runA: ComparedRun,
@@ -249,7 +281,7 @@ export function compareLoadedRuns(
     adjustment,
     alpha: options.alpha ?? 0.05,
     power: options.power ?? 0.8,
-    tasks: comparisonRows(pooled.tasks, options, adjustment),
+    tasks: comparisonRows(pooled.tasks, options, adjustment).map((row) => withJudge(row, runA, runB)),
     groups: comparisonRows(pooled.groups, options, adjustment),
     skipped: pooled.skipped,
     pooled: { tasks: pooled.tasks, groups: pooled.groups },

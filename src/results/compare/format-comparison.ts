@@ -2,8 +2,10 @@
  * Text renderings of a RunComparison, plain text or Markdown: a line in plain words per row
  * (format-lead-line.ts), and with `verbose` the aligned table and each row's details.
  */
+
 import type { ComparisonRow, RunComparison } from './compare-runs.js';
 import { ADJUSTMENT_NAME, leadLine, leadTerms } from './format-lead-line.js';
+import { formatJudgeAgreement, type JudgeAgreement } from './judge-match.js';
 import { formatPValue } from './verdict.js';
 
 export type ComparisonFormat = 'table' | 'markdown';
@@ -81,6 +83,13 @@ function timedOutText(row: ComparisonRow, treatment: RunComparison['timeoutsAs']
   return `; timed out (over the latency cap) ${a} in A, ${b} in B, ${counted}`;
 }
 
+/** A judge metric's judge and its agreement with each run's labelled slice, read beside the difference. */
+function judgeLine(judge: NonNullable<ComparisonRow['judge']>): string {
+  const shown = (agreements: JudgeAgreement[] | null) =>
+    agreements ? agreements.map(formatJudgeAgreement).join('; ') : formatJudgeAgreement(null);
+  return `judge ${judge.model} (rubric sha256 ${judge.rubricSha256.slice(0, 12)}), the same in both runs; agreement with the labelled slice: run A ${shown(judge.agreement.a)}; run B ${shown(judge.agreement.b)}`;
+}
+
 function details(row: ComparisonRow, level: number, treatment: RunComparison['timeoutsAs']): string[] {
   const lines: string[] = [];
   const pct = Math.round(level * 100);
@@ -125,6 +134,7 @@ function details(row: ComparisonRow, level: number, treatment: RunComparison['ti
       `  flips A wrong→B right (${row.flips.wrongToRight.count}): ${ids(row.flips.wrongToRight.docIds)}`,
     );
   }
+  if (row.judge) lines.push(`  ${judgeLine(row.judge)}`);
   lines.push(`  verdict: ${row.verdict}`);
   return lines;
 }
@@ -168,7 +178,10 @@ export function renderComparison(
   out.push('');
   const bullet = format === 'markdown' ? '- ' : '';
   const { tasks, groups } = withSummaries(report);
-  for (const row of [...tasks, ...groups]) out.push(`${bullet}${row.summary}`);
+  for (const row of [...tasks, ...groups]) {
+    out.push(`${bullet}${row.summary}`);
+    if (row.judge) out.push(`  ${judgeLine(row.judge)}`);
+  }
   for (const entry of report.skipped) out.push(`${bullet}skipped ${entry.task}: ${entry.reason}`);
   out.push('');
   // Markdown joins adjacent lines into one paragraph.

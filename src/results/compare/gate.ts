@@ -19,6 +19,14 @@ import { mean } from '../../stats/descriptive.js';
 import { adjustPValues } from '../../stats/p-value-adjustment.js';
 import { type LoadedRun, loadRun } from '../read-run.js';
 import { readSampleScores, type SampleScore } from '../read-samples.js';
+import {
+  formatJudgeAgreement,
+  JUDGE_AGREEMENT_STATISTICS,
+  type JudgeAgreement,
+  type JudgeAgreementStatistic,
+  judgeAgreement,
+  judgeOf,
+} from './judge-match.js';
 import { NON_INFERIORITY_METHODS, type NonInferiorityMethod, nonInferiority } from './non-inferiority.js';
 import { type PairingOptions, pairScores, type TimeoutTreatment } from './pair-samples.js';
 import { selectTargets } from './select-targets.js';
@@ -35,6 +43,11 @@ export interface GateOptions extends PairingOptions {
   mode?: GateMode;
   tasks?: string[];
   metric?: string;
+  /**
+   * Judge metrics: fail a task whose judge's agreement with the labelled slice (`statistic`, default
+   * cohen_kappa) is below `threshold`, or unknown (no labelled slice).
+   */
+  minJudgeAgreement?: { threshold: number; statistic?: JudgeAgreementStatistic };
 }
 
 export interface GateTaskResult {
@@ -69,6 +82,10 @@ export interface GateTaskResult {
   reason: string;
   /** Items that would decide with the given power if the true improvement were the observed one. */
   itemsNeeded: number | null;
+  /** A judge metric: the current run's judge agreement with the labelled slice; null without a slice. */
+  judgeAgreement?: JudgeAgreement | null;
+  /** True when the task failed on its judge's agreement (below `minJudgeAgreement`, or unknown). */
+  judgeAgreementFailed?: boolean;
 }
 
 export interface GateReport {
@@ -139,6 +156,20 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
     throw new AssayError('bad_option', `\`alpha\` must be in (0, 0.5) for a one-sided gate, got ${alpha}`, {
       location: { field: 'alpha' },
     });
+  const required = options.minJudgeAgreement;
+  const statistic = required?.statistic ?? 'cohen_kappa';
+  if (required && !(Number.isFinite(required.threshold) && required.threshold <= 1))
+    throw new AssayError(
+      'bad_option',
+      `\`minJudgeAgreement.threshold\` must be a number at most 1, got ${required.threshold}`,
+      { location: { field: 'minJudgeAgreement.threshold' } },
+    );
+  if (required && !JUDGE_AGREEMENT_STATISTICS.includes(statistic))
+    throw new AssayError(
+      'bad_option',
+      `\`minJudgeAgreement.statistic\` must be one of ${JUDGE_AGREEMENT_STATISTICS.join(', ')}, got ${statistic}`,
+      { location: { field: 'minJudgeAgreement.statistic' } },
+    );
   const runA = loadRun(baseline);
   const runB = loadRun(current);
   const selection = selectTargets(runA, runB, options);
@@ -226,6 +257,21 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
       reason = `${change}; ${bounds}: cannot decide at n = ${measured.n}; ${hint}${deciders}; test: ${description}`;
     }
     reason += lateNote;
+    const judge = judgeOf(runB.results, target.task, target.metric);
+    const agreement = judge ? judgeAgreement(judge, statistic) : undefined;
+    let judgeFailed = false;
+    if (judge && required) {
+      const shown = formatJudgeAgreement(agreement ?? null);
+      if (agreement?.estimate == null) {
+        status = 'fail';
+        judgeFailed = true;
+        reason = `the judge (${judge.model}) of ${target.metric} in the current run has no ${statistic} with a labelled slice (${shown}), and \`minJudgeAgreement\` ${required.threshold} requires one; ${reason}`;
+      } else if (agreement.estimate < required.threshold) {
+        status = 'fail';
+        judgeFailed = true;
+        reason = `the judge (${judge.model}) of ${target.metric} agrees with the labelled slice below \`minJudgeAgreement\` ${required.threshold}: ${shown}; its scores are not gated on; ${reason}`;
+      } else reason += `; judge ${judge.model}: ${shown}`;
+    } else if (judge) reason += `; judge ${judge.model}: ${formatJudgeAgreement(agreement ?? null)}`;
     return {
       task: target.task,
       metric: target.metric,
@@ -249,6 +295,8 @@ export function gateRuns(baseline: string, current: string, options: GateOptions
       status,
       reason,
       itemsNeeded: needed,
+      ...(judge ? { judgeAgreement: agreement ?? null } : {}),
+      ...(judgeFailed ? { judgeAgreementFailed: true } : {}),
     };
   });
   const status: GateStatus = tasks.some((task) => task.status === 'fail')

@@ -6,6 +6,7 @@
 import { AssayError, closestNames } from '../../errors.js';
 import type { LoadedRun } from '../read-run.js';
 import type { ReadResults } from '../schema.js';
+import { judgeMismatch } from './judge-match.js';
 import type { ComparisonTarget } from './pair-samples.js';
 
 /** What a comparison reads of a run: its results and where its sample logs are (a LoadedRun, a viewed run). */
@@ -141,7 +142,10 @@ export function selectTargets(
       });
       continue;
     }
-    const refusal = metric === 'token_perplexity' ? tokenizerMismatch(a, b, task) : undefined;
+    const refusal =
+      metric === 'token_perplexity'
+        ? tokenizerMismatch(a, b, task)
+        : judgeMismatch(a.results, b.results, task, metric as string);
     if (refusal) {
       if (options.metric && requested.has(task)) throw new AssayError('incompatible_runs', refusal);
       skipped.push({ task, reason: refusal });
