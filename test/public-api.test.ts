@@ -77,6 +77,7 @@ const VALUES: Record<string, string[]> = {
     'writtenSampleLineSchema',
   ],
   'assay/compare': [
+    'JUDGE_AGREEMENT_STATISTICS',
     'comparePairedScores',
     'compareRuns',
     'diffLeaderboards',

@@ -142,7 +142,7 @@ describe('suites in the viewer', () => {
     const detail = await store.suite(suites[0].id);
     expect(detail.summary).toBeNull();
     expect(detail.summaryProblem).toBe(
-      'This suite has no summary.json yet: make it with `assay suite summarize plain` (with `--suites_dir` naming the folder that holds plain/, when it is not ./suites), then reload.',
+      'This suite has no summary.json yet: make it with `assay suite summarize plain` (naming the folder that holds plain/ as its suites folder when that is not ./suites), then reload.',
     );
     expect(detail.cellRuns).toHaveLength(6);
   });

@@ -55,7 +55,7 @@ export class SummaryReader {
       return {
         state: 'absent',
         summary: null,
-        problem: `This suite has no ${SUITE_SUMMARY_FILE} yet: make it with \`assay suite summarize ${name}\` (with \`--suites_dir\` naming the folder that holds ${name}/, when it is not ./suites), then reload.`,
+        problem: `This suite has no ${SUITE_SUMMARY_FILE} yet: make it with \`assay suite summarize ${name}\` (naming the folder that holds ${name}/ as its suites folder when that is not ./suites), then reload.`,
         modifiedMs: null,
       };
     }

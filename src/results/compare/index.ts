@@ -27,6 +27,11 @@ export {
   gateRuns,
 } from './gate.js';
 export {
+  JUDGE_AGREEMENT_STATISTICS,
+  type JudgeAgreement,
+  type JudgeAgreementStatistic,
+} from './judge-match.js';
+export {
   type DiffChange,
   diffLeaderboards,
   type LeaderboardDiff,
