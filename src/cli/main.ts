@@ -289,7 +289,7 @@ export function buildProgram(): Command {
   subcommand(
     suite,
     'run',
-    "run every (model, task set) cell of a suite into suites/NAME/<model>/<task set>/ as assay run writes; finished cells with identical settings are skipped, a killed cell resumes from its model's response cache",
+    "run every (model, task set) cell of a suite into suites/NAME/<model>/<task set>/ as assay run writes; finished cells with identical settings and task content are skipped, a killed cell resumes from its model's response cache",
     SUITE_RUN_FLAGS,
   )
     .argument('<suite_file>', 'the suite file (YAML)')

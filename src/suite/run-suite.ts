@@ -4,27 +4,24 @@
  * --output_path` writes (results, sample logs, leaderboard). Models run one at a time, and each model's
  * backend (a managed server, a GGUF engine) is started once for all its task sets (run/backend-pool.ts).
  *
- * A cell whose record says it finished with the same settings hash, and whose results file is still there,
- * is skipped. Each model keeps one response cache, so a cell killed half-way re-sends on the next run only
+ * A cell whose record says it finished with the same settings hash, whose results file is still there and
+ * whose tasks are still the content that run recorded (finished-cell.ts), is skipped. Each model keeps one response cache, so a cell killed half-way re-sends on the next run only
  * the requests whose answers were not yet stored. A cell that fails is recorded as failed and the suite
  * goes on; it runs again on the next run.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AssayError, closestNames } from '../errors.js';
 import { resolveRunOptions } from '../evaluate/run-options.js';
 import type { Logger, RunListener } from '../events.js';
 import { writeFileAtomic } from '../report/write.js';
-import {
-  parseSuiteCellRecord,
-  SUITE_CELL_SCHEMA,
-  type SuiteCellRecord,
-} from '../results/suite-cell-record.js';
+import { SUITE_CELL_SCHEMA, type SuiteCellRecord } from '../results/suite-cell-record.js';
 import { SUITE_RECORD_SCHEMA, type SuiteRecord } from '../results/suite-record.js';
 import { createBackendPool } from '../run/backend-pool.js';
 import { evaluateResolved } from '../run/evaluate.js';
+import { clearYamlCache } from '../tasks/yaml-loader.js';
 import { runOptionsOf, type SuiteCell } from './cells.js';
+import { finishedCellCheck } from './finished-cell.js';
 import type { SuiteListener } from './suite-events.js';
 import { suiteFolder } from './suite-folder.js';
 import { type ValidatedSuite, validateSuite } from './validate-suite.js';
@@ -78,16 +75,6 @@ function narrowed(given: string[] | undefined, known: string[], field: string, w
   return new Set(given);
 }
 
-/** The cell's record when it finished with these settings and its results are still there. */
-function finished(recordFile: string, cell: SuiteCell): SuiteCellRecord | undefined {
-  if (!existsSync(recordFile)) return undefined;
-  const record = parseSuiteCellRecord(readFileSync(recordFile, 'utf8'));
-  if (record?.status !== 'done' || record.settings_hash !== cell.settingsHash) return undefined;
-  if (!record.results_file || !existsSync(path.resolve(path.dirname(recordFile), record.results_file)))
-    return undefined;
-  return record;
-}
-
 function suiteRecord(validated: ValidatedSuite, name: string): SuiteRecord {
   const { suite, file, sha256 } = validated.loaded;
   return {
@@ -105,6 +92,9 @@ function suiteRecord(validated: ValidatedSuite, name: string): SuiteRecord {
 
 export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult> {
   const started = performance.now();
+  // Task files as they are now: a process that ran the suite before (a library caller, a watcher) may hold
+  // parses of files edited since, whose new hashes would rerun a cell with the old config.
+  clearYamlCache();
   // Everything checkable is checked before the first cell runs (bad input: exit 2, nothing written).
   const validated = await validateSuite(options.suiteFile, {
     indexCacheDir: options.indexCacheDir,
@@ -129,23 +119,33 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
   const selected = cells.filter((cell) => models.has(cell.model) && taskSets.has(cell.taskSet));
   const outcomes: CellOutcome[] = [];
   const toRun: SuiteCell[] = [];
+  const check = finishedCellCheck(validated);
   for (const cell of selected) {
-    const record = finished(folder.cellRecord(cell.model, cell.taskSet), cell);
-    if (record?.results_file) {
+    const state = await check(cell, folder.cellRecord(cell.model, cell.taskSet));
+    if (state.state === 'finished') {
       outcomes.push({
         model: cell.model,
         taskSet: cell.taskSet,
         status: 'skipped',
-        resultsFile: path.resolve(folder.cellFolder(cell.model, cell.taskSet), record.results_file),
-        erroredSamples: record.errored_samples,
+        resultsFile: state.resultsFile,
+        erroredSamples: state.record.errored_samples,
       });
       options.listener?.({
         type: 'cell-skipped',
         model: cell.model,
         taskSet: cell.taskSet,
-        reason: 'finished with identical settings',
+        reason: 'finished with identical settings and task content',
       });
-    } else toRun.push(cell);
+      continue;
+    }
+    if (state.state === 'changed')
+      options.listener?.({
+        type: 'cell-changed',
+        model: cell.model,
+        taskSet: cell.taskSet,
+        reasons: state.reasons,
+      });
+    toRun.push(cell);
   }
   options.listener?.({
     type: 'suite-start',
