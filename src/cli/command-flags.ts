@@ -477,6 +477,18 @@ export const SUITE_SUMMARIZE_FLAGS = {
   quiet: { help: 'print nothing but errors (the files are written)', parse: switchFlag },
 } satisfies FlagTable;
 
+export const SUITE_DIFF_FLAGS = {
+  suites_dir: suitesDirectory,
+  format: { ...textOrJson, help: 'text | json (every compared score, moved or not)' },
+  seed: {
+    value: '<n>',
+    help: 'seed of the permutation test for scores that are not 0/1',
+    parse: integer(0),
+    default: 0,
+    field: 'seed',
+  },
+} satisfies FlagTable;
+
 export const COMMAND_FLAGS = {
   merge: MERGE_FLAGS,
   ls: LS_FLAGS,
@@ -493,4 +505,5 @@ export const COMMAND_FLAGS = {
   'suite validate': SUITE_VALIDATE_FLAGS,
   'suite run': SUITE_RUN_FLAGS,
   'suite summarize': SUITE_SUMMARIZE_FLAGS,
+  'suite diff': SUITE_DIFF_FLAGS,
 } as const;

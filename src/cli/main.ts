@@ -11,6 +11,7 @@ import {
   POWER_FLAGS,
   PPL_FLAGS,
   SERVE_FLAGS,
+  SUITE_DIFF_FLAGS,
   SUITE_RUN_FLAGS,
   SUITE_SUMMARIZE_FLAGS,
   SUITE_VALIDATE_FLAGS,
@@ -307,6 +308,18 @@ export function buildProgram(): Command {
     .action(async (name: string, flags: Record<string, unknown>) => {
       const { suiteSummarizeCommand } = await import('./suite.js');
       process.exitCode = await suiteSummarizeCommand(name, flags);
+    });
+  subcommand(
+    suite,
+    'diff',
+    'what changed between two versions of a suite: models and tasks added or removed, task content and settings changed, and scores moved beyond their intervals (paired on shared docs when both have sample logs, else by non-overlapping intervals)',
+    SUITE_DIFF_FLAGS,
+  )
+    .argument('<before>', "the earlier suite's name (its folder under --suites_dir)")
+    .argument('<after>', "the later suite's name")
+    .action(async (before: string, after: string, flags: Record<string, unknown>) => {
+      const { suiteDiffCommand } = await import('./suite.js');
+      process.exitCode = await suiteDiffCommand(before, after, flags);
     });
   return program;
 }

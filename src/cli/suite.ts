@@ -1,12 +1,19 @@
 /**
- * `assay suite validate|run|summarize`: thin commands over src/suite/. Flags come from their option
+ * `assay suite validate|run|summarize|diff`: thin commands over src/suite/. Flags come from their option
  * tables (command-flags.ts); errors go through the one reporter (errors.ts).
  */
 import { AssayError } from '../errors.js';
+import { diffSuites } from '../suite/diff/diff-suites.js';
+import { renderSuiteDiff } from '../suite/diff/diff-text.js';
 import { runSuite } from '../suite/run-suite.js';
 import { summarizeSuite } from '../suite/summarize/summarize-suite.js';
 import { validateSuite } from '../suite/validate-suite.js';
-import { SUITE_RUN_FLAGS, SUITE_SUMMARIZE_FLAGS, SUITE_VALIDATE_FLAGS } from './command-flags.js';
+import {
+  SUITE_DIFF_FLAGS,
+  SUITE_RUN_FLAGS,
+  SUITE_SUMMARIZE_FLAGS,
+  SUITE_VALIDATE_FLAGS,
+} from './command-flags.js';
 import { reportError, withFlagNames } from './errors.js';
 import { parseFlags } from './option-table.js';
 import { type ConsoleProgress, progressListener } from './progress.js';
@@ -104,7 +111,7 @@ export async function suiteSummarizeCommand(name: string, raw: Record<string, un
     if (flags.quiet !== true) {
       process.stdout.write(result.markdown);
       process.stderr.write(
-        `assay: summary written to ${result.files.json}, ${result.files.csv} and ${result.files.markdown}\n`,
+        `assay: summary written to ${result.files.json}, ${result.files.csv} and ${result.files.markdown}; manifest ${result.files.manifest}\n`,
       );
     }
     const unfinished = result.summary.cells.filter(
@@ -114,6 +121,24 @@ export async function suiteSummarizeCommand(name: string, raw: Record<string, un
       process.stderr.write(
         `assay: warning: ${unfinished.length} cells have no value (failed or not run): they are marked in the summary\n`,
       );
+    return 0;
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+/** `assay suite diff BEFORE AFTER`: prints what changed; exit 0 (a difference is a finding, not an error). */
+export async function suiteDiffCommand(
+  before: string,
+  after: string,
+  raw: Record<string, unknown>,
+): Promise<number> {
+  try {
+    const flags = parseFlags(SUITE_DIFF_FLAGS, raw);
+    const diff = diffSuites({ before, after, suitesDirectory: flags.suites_dir, seed: flags.seed });
+    process.stdout.write(
+      flags.format === 'json' ? `${JSON.stringify(diff, null, 2)}\n` : renderSuiteDiff(diff),
+    );
     return 0;
   } catch (error) {
     return reportError(error);

@@ -126,6 +126,8 @@ export const resultsFileSchema = z.looseObject({
           }),
         )
         .optional(),
+      /** The assay that wrote the run (lm-eval's files have none). */
+      assay: z.looseObject({ version: z.string().nullish() }).nullish(),
       shard: shardSchema.optional(),
     })
     .optional(),

@@ -4,7 +4,9 @@
  * group's. `assay suite summarize` (and the viewer) read the suite's shape from it, not from the suite
  * file, whose task paths are relative to a folder the summary need not know.
  */
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { AssayError } from '../errors.js';
 
 export const SUITE_RECORD_SCHEMA = 'assay.suite/v1';
 
@@ -23,3 +25,22 @@ export const suiteRecordSchema = z.object({
 });
 
 export type SuiteRecord = z.output<typeof suiteRecordSchema>;
+
+/** The one reader of suite.json. */
+export function readSuiteRecord(file: string): SuiteRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new AssayError('bad_data', `cannot read the suite record: ${(error as Error).message}`, {
+      location: { file },
+      cause: error,
+    });
+  }
+  const checked = suiteRecordSchema.safeParse(value);
+  if (!checked.success)
+    throw new AssayError('bad_data', `not a suite record: ${checked.error.issues[0]?.message}`, {
+      location: { file },
+    });
+  return checked.data;
+}

@@ -5,12 +5,12 @@
  * A task file edited, a data file replaced or a helper module changed reruns the cell even though the
  * suite file did not change. When it is not finished, the reasons say why, for the progress lines.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { AssayError } from '../errors.js';
 import { readResultsFile } from '../results/read-run.js';
 import type { ReadResults } from '../results/schema.js';
-import { parseSuiteCellRecord, type SuiteCellRecord } from '../results/suite-cell-record.js';
+import { readSuiteCellRecord, type SuiteCellRecord } from '../results/suite-cell-record.js';
 import { taskContentChanges, taskSplitFiles } from '../tasks/content-changes.js';
 import { type LoadedTask, uniqueLeaves } from '../tasks/task.js';
 import { canonicalJson, type SuiteCell } from './cells.js';
@@ -48,8 +48,7 @@ export function finishedCellCheck(
     return listing;
   };
   return async (cell, recordFile) => {
-    if (!existsSync(recordFile)) return { state: 'unfinished' };
-    const record = parseSuiteCellRecord(readFileSync(recordFile, 'utf8'));
+    const record = readSuiteCellRecord(recordFile);
     if (record?.status !== 'done' || !record.results_file) return { state: 'unfinished' };
     if (record.settings_hash !== cell.settingsHash) {
       const keys = changedSettings(record.settings, cell.settings);

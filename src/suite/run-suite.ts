@@ -24,6 +24,7 @@ import { runOptionsOf, type SuiteCell } from './cells.js';
 import { finishedCellCheck } from './finished-cell.js';
 import type { SuiteListener } from './suite-events.js';
 import { suiteFolder } from './suite-folder.js';
+import { writeSuiteManifest } from './suite-manifest.js';
 import { type ValidatedSuite, validateSuite } from './validate-suite.js';
 
 export interface RunSuiteOptions {
@@ -58,6 +59,8 @@ export interface SuiteRunResult {
   cells: CellOutcome[];
   /** Backends started, per model (one each: its task sets share it). */
   backendsStarted: Record<string, number>;
+  /** suite_manifest.json, written when the run ends. */
+  manifestFile: string;
 }
 
 /** The names a narrowing flag gives, each checked against the suite's (did-you-mean on a typo). */
@@ -185,7 +188,11 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
   const order = (outcome: CellOutcome) =>
     selected.findIndex((cell) => cell.model === outcome.model && cell.taskSet === outcome.taskSet);
   outcomes.sort((a, b) => order(a) - order(b));
-  return { folder: folder.root, cells: outcomes, backendsStarted };
+  const { file: manifestFile } = await writeSuiteManifest(
+    options.suitesDirectory ?? 'suites',
+    options.suiteName,
+  );
+  return { folder: folder.root, cells: outcomes, backendsStarted, manifestFile };
 }
 
 async function runCell(
