@@ -165,7 +165,7 @@ tasks:
     expect(diff.models).toEqual({ added: ['m3'], removed: ['m2'] });
     expect(diff.tasks).toEqual({ added: ['t3'], removed: ['t2'] });
     expect(diff.task_changes).toEqual([]);
-    expect(diff.settings_changed).toEqual(['m1 × t1']);
+    expect(diff.settings_changed).toEqual([{ model: 'm1', task_set: 't1' }]);
     expect(diff.not_compared).toEqual([]);
     expect(diff.scores.map((score) => [score.model, score.task, score.method, score.shared_n])).toEqual([
       ['m1', 't1', 'paired', 40],

@@ -76,8 +76,8 @@ export interface SuiteDiff {
   models: { added: string[]; removed: string[] };
   tasks: { added: string[]; removed: string[] };
   task_changes: TaskContentChange[];
-  /** Cells in both whose settings hash differs (`model × task set`). */
-  settings_changed: string[];
+  /** Cells in both whose settings hash differs. */
+  settings_changed: Array<{ model: string; task_set: string }>;
   /** Scores of (model, task) pairs in both whose metric has a value on both sides, in the after suite's order. */
   scores: ScoreDiff[];
   /** (model, task) pairs in both without a value on one side, or whose primary metric differs. */
@@ -154,7 +154,7 @@ export function diffSuites(options: DiffSuitesOptions): SuiteDiff {
   const afterKeys = new Set(collected.after.columns.map(keyOf));
 
   const taskChanges: TaskContentChange[] = [];
-  const settingsChanged: string[] = [];
+  const settingsChanged: SuiteDiff['settings_changed'] = [];
   const scores: ScoreDiff[] = [];
   const notCompared: SuiteDiff['not_compared'] = [];
   for (const after of collected.after.columns) {
@@ -243,7 +243,7 @@ export function diffSuites(options: DiffSuitesOptions): SuiteDiff {
       (other) => other.model === cell.model && other.task_set === cell.task_set,
     );
     if (earlier?.settings_hash && cell.settings_hash && earlier.settings_hash !== cell.settings_hash)
-      settingsChanged.push(`${cell.model} × ${cell.task_set}`);
+      settingsChanged.push({ model: cell.model, task_set: cell.task_set });
   }
   const paired = scores.filter((score) => score.p_value !== null);
   const adjusted = adjustPValues(

@@ -25,7 +25,7 @@ export function renderSuiteDiff(diff: SuiteDiff): string {
     `assay ${before.assay_versions.join(', ') || '?'} → ${after.assay_versions.join(', ') || '?'}`,
   ];
   const list = (label: string, names: string[]) => {
-    if (names.length) lines.push(`${label}: ${names.join(', ')}`);
+    if (names.length) lines.push(`${label}: ${names.join('; ')}`);
   };
   list('models added', diff.models.added);
   list('models removed', diff.models.removed);
@@ -35,7 +35,14 @@ export function renderSuiteDiff(diff: SuiteDiff): string {
     lines.push(
       `task ${change.task} changed (${change.changed.join(', ')}): content sha256 ${short(change.before)} → ${short(change.after)}`,
     );
-  list('settings changed', diff.settings_changed);
+  // Cells are `model × task set`: one line per model, its task sets listed.
+  const byModel = new Map<string, string[]>();
+  for (const { model, task_set } of diff.settings_changed)
+    byModel.set(model, [...(byModel.get(model) ?? []), task_set]);
+  list(
+    'settings changed',
+    [...byModel].map(([model, taskSets]) => `${model} × ${taskSets.join(', ')}`),
+  );
 
   const moved = diff.scores.filter((score) => score.moved);
   const paired = diff.scores.filter((score) => score.method === 'paired').length;
