@@ -38,6 +38,7 @@ const VALUES: Record<string, string[]> = {
     'diffSuites',
     'evaluate',
     'mergeShards',
+    'mergeSuite',
     'runOptionsSchema',
     'runSuite',
     'simpleEvaluate',

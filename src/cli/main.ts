@@ -12,6 +12,7 @@ import {
   PPL_FLAGS,
   SERVE_FLAGS,
   SUITE_DIFF_FLAGS,
+  SUITE_MERGE_FLAGS,
   SUITE_RUN_FLAGS,
   SUITE_SUMMARIZE_FLAGS,
   SUITE_VALIDATE_FLAGS,
@@ -320,6 +321,17 @@ export function buildProgram(): Command {
     .action(async (before: string, after: string, flags: Record<string, unknown>) => {
       const { suiteDiffCommand } = await import('./suite.js');
       process.exitCode = await suiteDiffCommand(before, after, flags);
+    });
+  subcommand(
+    suite,
+    'merge',
+    'assemble the shards of a suite run with --shard (suites/NAME/shards/i-of-N/) into suites/NAME/, after checking that every shard ran the same suite file',
+    SUITE_MERGE_FLAGS,
+  )
+    .argument('<name>', "the suite's name (its folder under --suites_dir)")
+    .action(async (name: string, flags: Record<string, unknown>) => {
+      const { suiteMergeCommand } = await import('./suite.js');
+      process.exitCode = await suiteMergeCommand(name, flags);
     });
   return program;
 }

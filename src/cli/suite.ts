@@ -6,10 +6,12 @@ import { AssayError } from '../errors.js';
 import { diffSuites } from '../suite/diff/diff-suites.js';
 import { renderSuiteDiff } from '../suite/diff/diff-text.js';
 import { runSuite } from '../suite/run-suite.js';
+import { mergeSuite } from '../suite/shard-suite.js';
 import { summarizeSuite } from '../suite/summarize/summarize-suite.js';
 import { validateSuite } from '../suite/validate-suite.js';
 import {
   SUITE_DIFF_FLAGS,
+  SUITE_MERGE_FLAGS,
   SUITE_RUN_FLAGS,
   SUITE_SUMMARIZE_FLAGS,
   SUITE_VALIDATE_FLAGS,
@@ -77,6 +79,7 @@ export async function suiteRunCommand(file: string, raw: Record<string, unknown>
       suitesDirectory: flags.suites_dir,
       modelsToRun: flags.models_to_run,
       tasksToRun: flags.tasks_to_run,
+      shard: flags.shard,
       indexCacheDir: indexCacheDirectory(),
       listener: (event) => {
         const line = suiteProgressLine(event, state);
@@ -89,7 +92,9 @@ export async function suiteRunCommand(file: string, raw: Record<string, unknown>
     const failed = result.cells.filter((cell) => cell.status === 'failed');
     if (!quiet)
       process.stderr.write(
-        `assay: suite written to ${result.folder}; summarize it with assay suite summarize ${flags.suite}\n`,
+        flags.shard
+          ? `assay: shard ${flags.shard.index} of ${flags.shard.count} written to ${result.folder}; once every shard is done: assay suite merge ${flags.suite}\n`
+          : `assay: suite written to ${result.folder}; summarize it with assay suite summarize ${flags.suite}\n`,
       );
     return failed.length > 0 ? 1 : 0;
   } catch (error) {
@@ -140,6 +145,24 @@ export async function suiteDiffCommand(
       flags.format === 'json' ? `${JSON.stringify(diff, null, 2)}\n` : renderSuiteDiff(diff),
     );
     return 0;
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+/** `assay suite merge NAME`: the shards into the suite's folder; exit 0, or 1 when a cell finished in no shard. */
+export async function suiteMergeCommand(name: string, raw: Record<string, unknown>): Promise<number> {
+  try {
+    const flags = parseFlags(SUITE_MERGE_FLAGS, raw);
+    const result = await mergeSuite({ name, suitesDirectory: flags.suites_dir });
+    const missing = result.cells.filter((cell) => cell.status === 'missing');
+    const merged = result.cells.filter((cell) => cell.status === 'merged').length;
+    const kept = result.cells.filter((cell) => cell.status === 'kept').length;
+    if (flags.quiet !== true || missing.length)
+      process.stderr.write(
+        `assay: merged ${result.shards} shards into ${result.folder}: ${merged} cells merged${kept ? `, ${kept} already there` : ''}${missing.length ? `, ${missing.length} finished in no shard (${missing.map((cell) => `${cell.model} × ${cell.taskSet}`).join(', ')})` : ''}\n`,
+      );
+    return missing.length ? 1 : 0;
   } catch (error) {
     return reportError(error);
   }

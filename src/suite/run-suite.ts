@@ -22,6 +22,7 @@ import { evaluateResolved } from '../run/evaluate.js';
 import { clearYamlCache } from '../tasks/yaml-loader.js';
 import { runOptionsOf, type SuiteCell } from './cells.js';
 import { finishedCellCheck } from './finished-cell.js';
+import { type SuiteShard, shardCells, shardLocation } from './shard-suite.js';
 import type { SuiteListener } from './suite-events.js';
 import { suiteFolder } from './suite-folder.js';
 import { writeSuiteManifest } from './suite-manifest.js';
@@ -38,6 +39,11 @@ export interface RunSuiteOptions {
   modelsToRun?: string[];
   /** Only these task sets (their `name`s). */
   tasksToRun?: string[];
+  /**
+   * Run only the index-th of `count` slices of the (selected) cells, into `suites/NAME/shards/<index>-of-<count>/`;
+   * `mergeSuite` assembles the shards into `suites/NAME/` (shard-suite.ts).
+   */
+  shard?: SuiteShard;
   indexCacheDir?: string;
   listener?: SuiteListener;
   /** Each cell's runner events. */
@@ -78,11 +84,12 @@ function narrowed(given: string[] | undefined, known: string[], field: string, w
   return new Set(given);
 }
 
-function suiteRecord(validated: ValidatedSuite, name: string): SuiteRecord {
+function suiteRecord(validated: ValidatedSuite, name: string, shard?: SuiteShard): SuiteRecord {
   const { suite, file, sha256 } = validated.loaded;
   return {
     schema: SUITE_RECORD_SCHEMA,
     name,
+    ...(shard ? { shard } : {}),
     version: suite.version,
     description: suite.description ?? null,
     suite_file: file,
@@ -111,20 +118,33 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
     'model',
   );
   const taskSets = narrowed(options.tasksToRun, [...validated.taskSets.keys()], 'tasksToRun', 'task set');
-  const folder = suiteFolder(options.suitesDirectory ?? 'suites', options.suiteName);
+  const suitesDirectory = options.suitesDirectory ?? 'suites';
+  const merged = suiteFolder(suitesDirectory, options.suiteName);
+  const where = options.shard
+    ? shardLocation(suitesDirectory, options.suiteName, options.shard)
+    : { directory: suitesDirectory, name: options.suiteName };
+  const folder = suiteFolder(where.directory, where.name);
   await writeFileAtomic(
     path.join(folder.root, 'suite.json'),
-    `${JSON.stringify(suiteRecord(validated, options.suiteName), null, 2)}\n`,
+    `${JSON.stringify(suiteRecord(validated, options.suiteName, options.shard), null, 2)}\n`,
     '`suitesDirectory`',
   );
   await copyFile(loaded.file, folder.suiteCopy);
 
-  const selected = cells.filter((cell) => models.has(cell.model) && taskSets.has(cell.taskSet));
+  const chosen = cells.filter((cell) => models.has(cell.model) && taskSets.has(cell.taskSet));
+  const selected = options.shard ? shardCells(chosen, options.shard) : chosen;
   const outcomes: CellOutcome[] = [];
   const toRun: SuiteCell[] = [];
   const check = finishedCellCheck(validated);
   for (const cell of selected) {
-    const state = await check(cell, folder.cellRecord(cell.model, cell.taskSet));
+    // A shard skips a cell the suite's merged folder already holds finished, as it skips its own.
+    const inMerged = options.shard
+      ? await check(cell, merged.cellRecord(cell.model, cell.taskSet))
+      : undefined;
+    const state =
+      inMerged?.state === 'finished'
+        ? inMerged
+        : await check(cell, folder.cellRecord(cell.model, cell.taskSet));
     if (state.state === 'finished') {
       outcomes.push({
         model: cell.model,
@@ -188,10 +208,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
   const order = (outcome: CellOutcome) =>
     selected.findIndex((cell) => cell.model === outcome.model && cell.taskSet === outcome.taskSet);
   outcomes.sort((a, b) => order(a) - order(b));
-  const { file: manifestFile } = await writeSuiteManifest(
-    options.suitesDirectory ?? 'suites',
-    options.suiteName,
-  );
+  const { file: manifestFile } = await writeSuiteManifest(where.directory, where.name);
   return { folder: folder.root, cells: outcomes, backendsStarted, manifestFile };
 }
 
