@@ -77,7 +77,7 @@ export async function mergeSuite(options: MergeSuiteOptions): Promise<MergeSuite
   if (found.length === 0)
     throw new AssayError(
       'not_found',
-      `no shards of suite ${options.name} in ${shardsDirectory}: run it with --shard first`,
+      `no shards of suite ${options.name} in ${shardsDirectory}: run it with \`shard\` first`,
       { location: { file: shardsDirectory } },
     );
   const counts = [...new Set(found.map((shard) => shard.count))];
