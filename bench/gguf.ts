@@ -171,11 +171,11 @@ async function multipleChoice(
     const context = await backends[0].tokenize(requests[0].context);
     const full = await backends[0].tokenize(requests[0].context + requests[0].continuation);
     tokens = { context: context.length, continuation: full.length - context.length };
-    for (const backend of backends) await backend.loglikelihood(requests.slice(0, 4));
+    for (const backend of backends) await backend.loglikelihood({ requests: requests.slice(0, 4) });
     for (let run = 0; run < 3; run++) {
       for (const [i, backend] of backends.entries()) {
         const start = performance.now();
-        outcomes[i] = await backend.loglikelihood(requests);
+        outcomes[i] = await backend.loglikelihood({ requests });
         times[i].push(performance.now() - start);
       }
     }
@@ -254,7 +254,7 @@ async function perplexity(report: (line: string) => void, modelPath: string, lab
     return performance.now() - start;
   };
   const kinds = {
-    scored: () => backend.loglikelihoodRolling([{ text }]),
+    scored: () => backend.loglikelihoodRolling({ requests: [{ text }] }),
     raw: async () => {
       for (let offset = 0; offset < tokens.length; offset += 512) {
         await sequence.clearHistory();
@@ -290,9 +290,11 @@ async function perplexity(report: (line: string) => void, modelPath: string, lab
   const mapBackend = await GgufBackend.create({ modelPath, threads, nCtx: 512, sequences: 1, scorer: 'map' });
   let mapRate = 0;
   try {
-    await mapBackend.loglikelihoodRolling([{ text: 'a short warm-up text' }]);
+    await mapBackend.loglikelihoodRolling({ requests: [{ text: 'a short warm-up text' }] });
     const mapCount = (await mapBackend.tokenize(mapText)).length;
-    mapRate = mapCount / ((await timed(() => mapBackend.loglikelihoodRolling([{ text: mapText }]))) / 1000);
+    mapRate =
+      mapCount /
+      ((await timed(() => mapBackend.loglikelihoodRolling({ requests: [{ text: mapText }] }))) / 1000);
   } finally {
     await mapBackend.close();
   }

@@ -21,7 +21,7 @@ const requests = Array.from({ length: count }, (_, i) => ({
 }));
 const cpu = process.cpuUsage();
 const started = performance.now();
-const answers = await backend.loglikelihood(requests);
+const answers = await backend.loglikelihood({ requests });
 const seconds = (performance.now() - started) / 1000;
 const used = process.cpuUsage(cpu);
 const failed = answers.filter(

@@ -91,14 +91,14 @@ function yaml(name: string, data: string): string {
 }
 
 /** lm-eval's own run of the task folder, with an LM that answers at once; prints its timings as JSON. */
-export const LM_EVAL_HARNESS = `
-import importlib.abc, importlib.machinery, json, sys, time, types
-start = time.perf_counter()
-stub_dir, source, task_dir, task = sys.argv[1:5]
-num_fewshot = int(sys.argv[5]) if len(sys.argv) > 5 else 0
-bootstrap_iters = int(sys.argv[6]) if len(sys.argv) > 6 else 0
-sys.path[:0] = [stub_dir, source]
-
+/**
+ * Python that stands in for modules lm-eval imports but a measured run never uses (each attribute another
+ * stand-in), and for `datasets` a list-backed `Dataset` and a `load_dataset` that reads JSONL files (paths
+ * relative to the working folder, as `datasets` reads them): lighter than Arrow, so lm-eval's figures are
+ * lower bounds. Needs `importlib.abc, importlib.machinery, json, types` imported.
+ */
+export function lmEvalStandIns(stubbed: string[]): string {
+  return `STUBBED = ${JSON.stringify(stubbed)}
 class Stub(types.ModuleType):
     # Modules lm-eval imports but this run never uses: any attribute is another stub.
     def __getattr__(self, name):
@@ -109,7 +109,7 @@ class Stub(types.ModuleType):
         return args[0] if args else self
 
 class StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    names = {"tqdm", "dill", "sacrebleu", "pandas", "datasets"}
+    names = set(STUBBED)
     def find_spec(self, name, path=None, target=None):
         return importlib.machinery.ModuleSpec(name, self, is_package=True) if name.split(".")[0] in self.names else None
     def create_module(self, spec):
@@ -141,7 +141,18 @@ import datasets
 datasets.__version__ = "3.0.0"
 datasets.Dataset = Dataset
 datasets.load_dataset = load_dataset
+`;
+}
 
+export const LM_EVAL_HARNESS = `
+import importlib.abc, importlib.machinery, json, sys, time, types
+start = time.perf_counter()
+stub_dir, source, task_dir, task = sys.argv[1:5]
+num_fewshot = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+bootstrap_iters = int(sys.argv[6]) if len(sys.argv) > 6 else 0
+sys.path[:0] = [stub_dir, source]
+
+${lmEvalStandIns(['tqdm', 'dill', 'sacrebleu', 'pandas', 'datasets'])}
 from lm_eval import evaluator
 from lm_eval.api.model import LM
 from lm_eval.tasks import TaskManager

@@ -12,11 +12,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { median } from './median.js';
+import { lmEvalStandIns } from './python.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'assay.js');
@@ -103,48 +105,7 @@ sys.path[:0] = [stub_dir, source]
 # LM_EVAL_EXTRA_SITE: folders searched after the interpreter's own (Debian's dist-packages for aiohttp, say).
 sys.path.extend(p for p in __import__('os').environ.get('LM_EVAL_EXTRA_SITE', '').split(':') if p)
 
-class Stub(types.ModuleType):
-    def __getattr__(self, name):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return Stub(self.__name__ + "." + name)
-    def __call__(self, *args, **kwargs):
-        return args[0] if args else self
-
-class StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    names = {"dill", "sacrebleu", "pandas", "datasets"}
-    def find_spec(self, name, path=None, target=None):
-        return importlib.machinery.ModuleSpec(name, self, is_package=True) if name.split(".")[0] in self.names else None
-    def create_module(self, spec):
-        return Stub(spec.name)
-    def exec_module(self, module):
-        module.__path__ = []
-sys.meta_path.append(StubFinder())
-
-class Dataset:
-    def __init__(self, rows):
-        self.rows = rows
-    def map(self, function, **kwargs):
-        return Dataset([{**row, **function(dict(row))} for row in self.rows])
-    @property
-    def features(self):
-        return {key: None for key in (self.rows[0] if self.rows else {})}
-    def __len__(self):
-        return len(self.rows)
-    def __iter__(self):
-        return iter(self.rows)
-    def __getitem__(self, key):
-        return self.rows[key]
-
-def load_dataset(path=None, name=None, data_files=None, **kwargs):
-    import os
-    return {split: Dataset([json.loads(line) for line in open(file if os.path.isabs(file) else os.path.join(task_dir, file)) if line.strip()]) for split, file in data_files.items()}
-
-import datasets
-datasets.__version__ = "3.0.0"
-datasets.Dataset = Dataset
-datasets.load_dataset = load_dataset
-
+${lmEvalStandIns(['dill', 'sacrebleu', 'pandas', 'datasets'])}
 from lm_eval import evaluator
 from lm_eval.tasks import TaskManager
 imported = time.perf_counter()
@@ -184,14 +145,28 @@ async function startServer(): Promise<{ url: string; child: ChildProcess }> {
   return { url, child };
 }
 
+/** One request on a connection of its own: the runs block this process for a minute, longer than a kept-alive socket lives. */
+function call(url: string, method: 'GET' | 'POST'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, agent: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve(body));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 async function measure(url: string, command: string, args: string[], cwd: string): Promise<Side> {
-  await fetch(`${url}/reset`, { method: 'POST' });
+  await call(`${url}/reset`, 'POST');
   const start = performance.now();
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const wallMs = performance.now() - start;
   if (result.status !== 0)
     throw new Error(`${command} ${args.join(' ')} failed:\n${result.stderr.slice(-3000)}`);
-  const stats = (await (await fetch(`${url}/stats`)).json()) as ServerStats;
+  const stats = JSON.parse(await call(`${url}/stats`, 'GET')) as ServerStats;
   if (stats.requests !== DOCS)
     throw new Error(`${command}: the server answered ${stats.requests} requests, not ${DOCS}`);
   const last = result.stdout.trim().split('\n').pop() ?? '';

@@ -8,7 +8,9 @@
  * edge the table does not list; it also fails when the table lists an edge no file makes any more, names a
  * node src/ does not have or misses one it has, lists an import that does not point to a lower layer
  * without naming it an exception, or when docs/ARCHITECTURE.md's layer table is not the one the table
- * renders (`node scripts/check-layers.mjs --write` rewrites that section).
+ * renders (`node scripts/check-layers.mjs --write` rewrites that section). Within an edge the table
+ * allows, a `seams` entry narrows which files of the imported node the importer may reach (kld/ reaches
+ * models/ only through its seam files, never models/gguf/): an import of any other file fails the lint.
  *
  * The checks over the table are plain functions of values, exported for test/house-rules/layers.test.ts;
  * TypeScript is loaded only to scan src/. Hand-written because no import-rule checker is a dependency
@@ -32,7 +34,7 @@ export function parseTable(json) {
     for (const [name, entry] of Object.entries(layer))
       nodes.push({ name, rank, holds: entry.holds, imports: entry.imports });
   });
-  return { everywhere: json.everywhere, nodes, exceptions: json.exceptions };
+  return { everywhere: json.everywhere, nodes, exceptions: json.exceptions, seams: json.seams ?? [] };
 }
 
 export function readTable(root = repoRoot) {
@@ -83,6 +85,16 @@ export function checkTable(table) {
     if (!entry.why?.trim())
       problems.push(`${TABLE_FILE}: the exception ${entry.from} -> ${entry.to} says no why`);
   }
+  for (const seam of table.seams) {
+    const name = `the seam ${seam.from} -> ${seam.to}`;
+    if (!byName.get(seam.from)?.imports.includes(seam.to))
+      problems.push(`${TABLE_FILE}: ${name} narrows an import ${seam.from}'s imports do not list`);
+    if (!seam.through?.length) problems.push(`${TABLE_FILE}: ${name} names no file to go through`);
+    for (const entry of seam.through ?? [])
+      if (!entry.startsWith(`${seam.to}/`))
+        problems.push(`${TABLE_FILE}: ${name} goes through ${entry}, which is not in ${display(seam.to)}`);
+    if (!seam.why?.trim()) problems.push(`${TABLE_FILE}: ${name} says no why`);
+  }
   // Exceptions are the only way up, so the only way to a cycle.
   const state = new Map();
   const visit = (name, trail) => {
@@ -101,11 +113,16 @@ export function checkTable(table) {
   return problems;
 }
 
+/** Whether a file (relative to src/) is one a seam's `through` entry names: the file, or a file in the folder. */
+const throughMatches = (entry, target) => (entry.endsWith('/') ? target.startsWith(entry) : target === entry);
+
 /**
  * Problems of src/ against the table. `imports`: every import between two nodes, as
- * `{ file, line, specifier, from, to }` (file relative to the repository); `present`: the nodes src/ has.
+ * `{ file, line, specifier, from, to, target }` (file relative to the repository, target the imported
+ * file relative to src/); `present`: the nodes src/ has; `files`, when given, every source file of src/
+ * (relative to it), against which the seams' entries are checked.
  */
-export function checkImports(table, imports, present) {
+export function checkImports(table, imports, present, files) {
   const problems = [];
   const byName = new Map(table.nodes.map((node) => [node.name, node]));
   for (const name of present)
@@ -141,6 +158,32 @@ export function checkImports(table, imports, present) {
       ].join('\n'),
     );
   }
+  for (const seam of table.seams) {
+    const around = imports.filter(
+      (edge) =>
+        edge.from === seam.from &&
+        edge.to === seam.to &&
+        !seam.through.some((entry) => throughMatches(entry, edge.target)),
+    );
+    if (around.length)
+      problems.push(
+        [
+          `import ${display(seam.from)} -> ${display(seam.to)} reaches around its seam in ${TABLE_FILE} ` +
+            `(${display(seam.from)} may reach ${display(seam.to)} only through ${seam.through.join(', ')}: ${seam.why}):`,
+          ...around.map(
+            (edge) => `  ${edge.file}:${edge.line}: imports '${edge.specifier}' (src/${edge.target})`,
+          ),
+          `  Import it through the seam (or add what you need to it), or, if the seam itself should change, ` +
+            `its "through" list in ${TABLE_FILE} and run node scripts/check-layers.mjs --write.`,
+        ].join('\n'),
+      );
+    if (files)
+      for (const entry of seam.through)
+        if (![...files].some((file) => throughMatches(entry, file)))
+          problems.push(
+            `${TABLE_FILE}: the seam ${seam.from} -> ${seam.to} goes through ${entry}, which src/ does not have`,
+          );
+  }
   for (const node of table.nodes)
     for (const to of node.imports)
       if (!made.has(`${node.name} ${to}`) && present.has(node.name))
@@ -163,6 +206,17 @@ export function renderLayers(table) {
   const exceptions = table.exceptions.length
     ? table.exceptions.map((entry) => `- ${code(entry.from)} → ${code(entry.to)}: ${entry.why}`)
     : ['Imports against the layering (`exceptions`): none.'];
+  const seams = table.seams.length
+    ? [
+        '',
+        'Imports narrowed to a seam (`seams`): the importer reaches the imported node only through these files.',
+        '',
+        ...table.seams.map(
+          (seam) =>
+            `- ${code(seam.from)} → ${code(seam.to)} only through ${seam.through.map((entry) => `\`${entry}\``).join(', ')}: ${seam.why}`,
+        ),
+      ]
+    : [];
   return [
     DOC_START,
     `| layer | node | imports (and ${table.everywhere.map((name) => `\`${name}\``).join(', ')}, which any node may import) | holds |`,
@@ -170,6 +224,7 @@ export function renderLayers(table) {
     ...rows,
     '',
     ...exceptions,
+    ...seams,
     DOC_END,
   ].join('\n');
 }
@@ -202,9 +257,11 @@ async function scanSource(root) {
   const relativeToSrc = (file) => path.relative(src, file).split(path.sep).join('/');
   const imports = [];
   const present = new Set();
+  const files = new Set();
   for (const file of sourceFiles(src)) {
     const from = nodeOf(relativeToSrc(file));
     present.add(from);
+    files.add(relativeToSrc(file));
     const text = readFileSync(file, 'utf8');
     for (const { fileName, pos } of ts.preProcessFile(text, true, true).importedFiles) {
       if (!fileName.startsWith('.')) continue;
@@ -213,18 +270,26 @@ async function scanSource(root) {
       const to = nodeOf(relativeToSrc(target));
       if (to === from) continue;
       const line = text.slice(0, pos).split('\n').length;
-      imports.push({ file: path.relative(root, file), line, specifier: fileName, from, to });
+      const imported = relativeToSrc(target).replace(/\.([mc]?)js$/, '.$1ts');
+      imports.push({
+        file: path.relative(root, file),
+        line,
+        specifier: fileName,
+        from,
+        to,
+        target: imported,
+      });
     }
   }
-  return { imports, present };
+  return { imports, present, files };
 }
 
 async function main() {
   const write = process.argv.includes('--write');
   const table = readTable();
   const problems = checkTable(table);
-  const { imports, present } = await scanSource(repoRoot);
-  problems.push(...checkImports(table, imports, present));
+  const { imports, present, files } = await scanSource(repoRoot);
+  problems.push(...checkImports(table, imports, present, files));
   const docPath = path.join(repoRoot, DOC_FILE);
   const doc = readFileSync(docPath, 'utf8');
   const updated = withLayerSection(doc, renderLayers(table));

@@ -42,9 +42,11 @@ async function errorOf(url: string): Promise<string> {
     max_retries: 1,
   });
   try {
-    const [answer] = await backend.generate([
-      { context: 'Q: hi\nA:', until: ['\n'], maxGenToks: 4, temperature: 0, doSample: false, extra: {} },
-    ]);
+    const [answer] = await backend.generate({
+      requests: [
+        { context: 'Q: hi\nA:', until: ['\n'], maxGenToks: 4, temperature: 0, doSample: false, extra: {} },
+      ],
+    });
     return (answer as { message: string }).message;
   } finally {
     await backend.close?.();

@@ -85,12 +85,12 @@ describe('local-completions against the loopback vLLM-shaped server', () => {
       { context: 'The capital of France is', continuation: ' Paris' },
       { context: '', continuation: 'Once upon a time' },
     ];
-    const expected = await new DummyBackend({ seed: 7 }).loglikelihood(requests);
+    const expected = await new DummyBackend({ seed: 7 }).loglikelihood({ requests });
     for (const backend of [
       completions(),
       completions({ tokenizer_backend: 'remote', tokenized_requests: true, batch_size: 2 }),
     ]) {
-      const answers = (await backend.loglikelihood(requests)) as LoglikelihoodResult[];
+      const answers = (await backend.loglikelihood({ requests })) as LoglikelihoodResult[];
       answers.forEach((answer, i) => expect(answer.logprob).toBeCloseTo(expected[i].logprob, 9));
       await backend.close?.();
     }
@@ -98,9 +98,18 @@ describe('local-completions against the loopback vLLM-shaped server', () => {
 
   it('generates with stop strings cut and reports usage with cost', async () => {
     const backend = completions({ price_input_per_million: 1, price_output_per_million: 2 });
-    const answers = await backend.generate([
-      { context: 'Q: 3+4?\nA:', until: ['\n\n'], maxGenToks: 32, temperature: 0, doSample: false, extra: {} },
-    ]);
+    const answers = await backend.generate({
+      requests: [
+        {
+          context: 'Q: 3+4?\nA:',
+          until: ['\n\n'],
+          maxGenToks: 32,
+          temperature: 0,
+          doSample: false,
+          extra: {},
+        },
+      ],
+    });
     expect(typeof answers[0]).toBe('string');
     expect(answers[0]).not.toContain('\n\n');
     const usage = backend.usage?.();
@@ -125,7 +134,7 @@ describe('servers that cannot or do not answer properly', () => {
         context: `Question ${i}:`,
         continuation: ' yes',
       }));
-      await expect(backend.loglikelihood(requests)).rejects.toThrow(
+      await expect(backend.loglikelihood({ requests })).rejects.toThrow(
         /no prompt log-probabilities.*llama\.cpp.*ignores `echo`.*Ollama has no `echo`.*vLLM or SGLang/s,
       );
       // It stopped at the first answers instead of sending all 50.
@@ -144,10 +153,12 @@ describe('servers that cannot or do not answer properly', () => {
       batch_size: 2,
       retry_backoff: 0.001,
     });
-    const answers = await backend.loglikelihood([
-      { context: 'a b', continuation: ' c' },
-      { context: 'd e', continuation: ' f' },
-    ]);
+    const answers = await backend.loglikelihood({
+      requests: [
+        { context: 'a b', continuation: ' c' },
+        { context: 'd e', continuation: ' f' },
+      ],
+    });
     expect(isRequestError(answers[0])).toBe(true);
     expect((answers[0] as { message: string }).message).toBe(
       'loglikelihood request #0 "a b c" (and 1 more in the same HTTP request): the response has 1 choices (indices 0) for 2 prompts',
@@ -161,7 +172,7 @@ describe('servers that cannot or do not answer properly', () => {
       model: 'test',
       base_url: bad.completionsUrl,
     });
-    const [missing] = await again.loglikelihood([{ context: 'a b', continuation: ' c' }]);
+    const [missing] = await again.loglikelihood({ requests: [{ context: 'a b', continuation: ' c' }] });
     expect((missing as { message: string }).message).toBe(
       'loglikelihood request #0 "a b c": malformed completions response: choices: Invalid input: expected array, received undefined',
     );
@@ -178,14 +189,14 @@ describe('servers that cannot or do not answer properly', () => {
       max_retries: 2,
       retry_backoff: 0.001,
     });
-    const [answer] = await backend.loglikelihood([{ context: 'a', continuation: ' b' }]);
+    const [answer] = await backend.loglikelihood({ requests: [{ context: 'a', continuation: ' b' }] });
     expect((answer as { message: string }).message).toMatch(
       /^loglikelihood request #0 "a b": malformed JSON in the response/,
     );
     expect(flaky.stats.received).toBe(2);
     flaky.faults.truncateRate = 0;
     flaky.faults.fail5xxRate = 1;
-    const [failed] = await backend.loglikelihood([{ context: 'a', continuation: ' b' }]);
+    const [failed] = await backend.loglikelihood({ requests: [{ context: 'a', continuation: ' b' }] });
     expect((failed as { message: string }).message).toBe(
       'loglikelihood request #0 "a b": HTTP 500: injected server error',
     );
@@ -199,7 +210,9 @@ describe('servers that cannot or do not answer properly', () => {
       timeout: 0.2,
       retry_backoff: 0.001,
     });
-    const [timedOut] = await timeoutBackend.loglikelihood([{ context: 'a', continuation: ' b' }]);
+    const [timedOut] = await timeoutBackend.loglikelihood({
+      requests: [{ context: 'a', continuation: ' b' }],
+    });
     expect((timedOut as { message: string }).message).toBe(
       'loglikelihood request #0 "a b": connection error: timed out',
     );

@@ -106,7 +106,9 @@ describe('--mc_mode generate on local-chat-completions', () => {
       expect(generated.tokens.join('')).toBe(reply);
       const chat = JSON.parse(promptOf(line)) as Array<{ role: string; content: string }>;
       const prompt = `${chat.map((message) => `${message.role}: ${message.content}\n`).join('')}assistant:`;
-      const [expected] = await reference.loglikelihood([{ context: prompt, continuation: reply }]);
+      const [expected] = await reference.loglikelihood({
+        requests: [{ context: prompt, continuation: reply }],
+      });
       const sum = generated.logprobs.reduce((a: number, b: number) => a + b, 0);
       expect(sum).toBeCloseTo((expected as { logprob: number }).logprob, 9);
     }
@@ -156,9 +158,9 @@ describe('gen_logprobs from local-completions', () => {
     for (const line of runs[0]) {
       const [[generated]] = generatedOf(line);
       expect(generated.tokens.join('')).toBe(repliesOf(line)[0][0]);
-      const [expected] = await reference.loglikelihood([
-        { context: promptOf(line), continuation: repliesOf(line)[0][0] },
-      ]);
+      const [expected] = await reference.loglikelihood({
+        requests: [{ context: promptOf(line), continuation: repliesOf(line)[0][0] }],
+      });
       const sum = generated.logprobs.reduce((a: number, b: number) => a + b, 0);
       expect(sum).toBeCloseTo((expected as { logprob: number }).logprob, 9);
     }

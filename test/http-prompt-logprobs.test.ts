@@ -73,18 +73,18 @@ const requests = [
 describe('prompt_logprobs', () => {
   it('is used after the first answer and scores exactly as echo does (text and token modes)', async () => {
     // The server's model is the dummy character model (seed 7) behind a BOS token.
-    const expected = await new DummyBackend({ seed: 7 }).loglikelihood(requests);
+    const expected = await new DummyBackend({ seed: 7 }).loglikelihood({ requests });
     for (const extra of [{}, { tokenizer_backend: 'remote', tokenized_requests: true }]) {
       const before = { ...vllm.stats };
       const viaPromptLogprobs = completions(vllm, extra);
-      const first = (await viaPromptLogprobs.loglikelihood(requests)) as LoglikelihoodResult[];
+      const first = (await viaPromptLogprobs.loglikelihood({ requests })) as LoglikelihoodResult[];
       // One probe asking for both, then prompt_logprobs alone: 5 requests, 1 with echo.
       expect(vllm.stats.promptLogprobsRequests - before.promptLogprobsRequests).toBe(5);
       expect(vllm.stats.echoRequests - before.echoRequests).toBe(1);
 
       const echoBefore = { ...echoOnly.stats };
       const viaEcho = completions(echoOnly, extra);
-      const second = (await viaEcho.loglikelihood(requests)) as LoglikelihoodResult[];
+      const second = (await viaEcho.loglikelihood({ requests })) as LoglikelihoodResult[];
       // The probe found no prompt_logprobs: every later request asks for echo alone.
       expect(echoOnly.stats.promptLogprobsRequests - echoBefore.promptLogprobsRequests).toBe(1);
       expect(echoOnly.stats.echoRequests - echoBefore.echoRequests).toBe(5);
@@ -104,8 +104,8 @@ describe('prompt_logprobs', () => {
       context: `Item ${i}:`,
       continuation: ` ${'ab'.repeat(i % 3)}x`,
     }));
-    const a = (await completions(vllm).loglikelihood(many)) as LoglikelihoodResult[];
-    const b = (await completions(echoOnly).loglikelihood(many)) as LoglikelihoodResult[];
+    const a = (await completions(vllm).loglikelihood({ requests: many })) as LoglikelihoodResult[];
+    const b = (await completions(echoOnly).loglikelihood({ requests: many })) as LoglikelihoodResult[];
     expect(a.map((answer) => answer.isGreedy)).toEqual(b.map((answer) => answer.isGreedy));
     const greedy = a.filter((answer) => answer.isGreedy).length;
     expect(greedy).toBeGreaterThan(0);
@@ -115,8 +115,8 @@ describe('prompt_logprobs', () => {
   it('rolling loglikelihood agrees between the two paths', async () => {
     const texts = [{ text: 'The quick brown fox jumps over the lazy dog.' }, { text: 'one two three' }];
     for (const extra of [{}, { tokenizer_backend: 'remote', tokenized_requests: true, max_length: 4 }]) {
-      const a = await completions(vllm, extra).loglikelihoodRolling(texts);
-      const b = await completions(echoOnly, extra).loglikelihoodRolling(texts);
+      const a = await completions(vllm, extra).loglikelihoodRolling({ requests: texts });
+      const b = await completions(echoOnly, extra).loglikelihoodRolling({ requests: texts });
       expect(a).toEqual(b);
       expect(typeof a[1]).toBe('number');
     }
@@ -124,9 +124,11 @@ describe('prompt_logprobs', () => {
 
   it('prompt_logprobs=false never asks; prompt_logprobs=true against a server without it stops the run', async () => {
     const before = vllm.stats.promptLogprobsRequests;
-    await completions(vllm, { prompt_logprobs: false }).loglikelihood(requests);
+    await completions(vllm, { prompt_logprobs: false }).loglikelihood({ requests });
     expect(vllm.stats.promptLogprobsRequests).toBe(before);
-    await expect(completions(echoOnly, { prompt_logprobs: true }).loglikelihood(requests)).rejects.toThrow(
+    await expect(
+      completions(echoOnly, { prompt_logprobs: true }).loglikelihood({ requests }),
+    ).rejects.toThrow(
       /returned no prompt log-probabilities \(loglikelihood request #0 .*: the response has no prompt_logprobs although the request asked for them\)/,
     );
   });

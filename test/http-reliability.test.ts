@@ -93,10 +93,10 @@ describe('server answers are verified before they are scored', () => {
           promptLogprobs: path.promptLogprobs,
           corrupt: { kind: kind as keyof typeof LIES, onlyBodiesContaining: tokenIds ? undefined : 'Lie' },
         });
-        const answers = await backend('local-completions', liar.completionsUrl, path.args).loglikelihood(
+        const answers = await backend('local-completions', liar.completionsUrl, path.args).loglikelihood({
           requests,
-        );
-        const expected = await new DummyBackend({ seed: 7 }).loglikelihood(requests);
+        });
+        const expected = await new DummyBackend({ seed: 7 }).loglikelihood({ requests });
         if (tokenIds) {
           for (const answer of answers) expect(isRequestError(answer)).toBe(true);
         } else {
@@ -115,11 +115,11 @@ describe('server answers are verified before they are scored', () => {
       { context: 'Once upon a time', continuation: ' there' },
       { context: '', continuation: 'Once upon a time' },
     ];
-    const expected = await new DummyBackend({ seed: 7 }).loglikelihood(honest);
+    const expected = await new DummyBackend({ seed: 7 }).loglikelihood({ requests: honest });
     for (const promptLogprobs of [false, true]) {
       const answers = (await backend('local-completions', spm.completionsUrl, {
         prompt_logprobs: promptLogprobs,
-      }).loglikelihood(honest)) as LoglikelihoodResult[];
+      }).loglikelihood({ requests: honest })) as LoglikelihoodResult[];
       answers.forEach((answer, i) => expect(answer.logprob).toBeCloseTo(expected[i].logprob, 9));
     }
   });
@@ -133,9 +133,9 @@ describe('server answers are verified before they are scored', () => {
     });
     if (!hasTokenScoring(model)) throw new Error('tokenized_requests=true declares token scoring');
     const tokens = await model.tokenize('one two three four');
-    await expect(model.scoreTokenWindows([{ tokens: [0, ...tokens], scoreFrom: 1 }])).rejects.toThrow(
-      /perplexity window 0 failed.*log-probability 3\.5/,
-    );
+    await expect(
+      model.scoreTokenWindows({ requests: [{ tokens: [0, ...tokens], scoreFrom: 1 }] }),
+    ).rejects.toThrow(/perplexity window 0 failed.*log-probability 3\.5/);
   });
 
   it('a generation whose text is null is an errored sample, not "" (completions and chat)', async () => {
@@ -152,7 +152,9 @@ describe('server answers are verified before they are scored', () => {
       ['local-completions', liar.completionsUrl],
       ['local-chat-completions', liar.chatUrl],
     ] as const) {
-      const answers = await backend(name, url).generate([generate('Lie: say hi'), generate('Truth: say hi')]);
+      const answers = await backend(name, url).generate({
+        requests: [generate('Lie: say hi'), generate('Truth: say hi')],
+      });
       expect(isRequestError(answers[0])).toBe(true);
       expect(message(answers[0])).toMatch(
         /^generate_until (\(chat\) )?request #0 "Lie: say hi": .*not a string/,
@@ -165,8 +167,10 @@ describe('server answers are verified before they are scored', () => {
 describe('the prompt_logprobs probe', () => {
   it('a server that rejects the field with HTTP 400 is asked again with echo alone, and every request scores', async () => {
     const strict = await server({ rejectPromptLogprobs: true });
-    const answers = await backend('local-completions', strict.completionsUrl).loglikelihood(requests);
-    const expected = await new DummyBackend({ seed: 7 }).loglikelihood(requests);
+    const answers = await backend('local-completions', strict.completionsUrl).loglikelihood({
+      requests,
+    });
+    const expected = await new DummyBackend({ seed: 7 }).loglikelihood({ requests });
     answers.forEach((answer, i) =>
       expect((answer as LoglikelihoodResult).logprob).toBeCloseTo(expected[i].logprob, 9),
     );
@@ -183,8 +187,10 @@ describe('usage counts every request type as sent', () => {
         price_input_per_million: 3,
         price_output_per_million: 5,
       });
-      await model.loglikelihood(requests);
-      await model.loglikelihoodRolling([{ text: 'The quick brown fox jumps over the lazy dog.' }]);
+      await model.loglikelihood({ requests });
+      await model.loglikelihoodRolling({
+        requests: [{ text: 'The quick brown fox jumps over the lazy dog.' }],
+      });
       const usage = model.usage();
       // What the server counted for the prompts it scored (its BOS included) and the tokens it generated.
       expect(usage.tokensIn).toBe(billed.stats.promptTokens);
@@ -192,9 +198,18 @@ describe('usage counts every request type as sent', () => {
       expect(usage.tokensIn).toBeGreaterThan(20);
       expect(usage.costUsd).toBeCloseTo((usage.tokensIn * 3 + usage.tokensOut * 5) / 1e6, 15);
       if (!noUsage) {
-        await model.generate([
-          { context: 'Q: hi?\nA:', until: ['\n'], maxGenToks: 8, temperature: 0, doSample: false, extra: {} },
-        ]);
+        await model.generate({
+          requests: [
+            {
+              context: 'Q: hi?\nA:',
+              until: ['\n'],
+              maxGenToks: 8,
+              temperature: 0,
+              doSample: false,
+              extra: {},
+            },
+          ],
+        });
         expect(model.usage().tokensIn).toBe(billed.stats.promptTokens);
         expect(model.usage().tokensOut).toBe(billed.stats.completionTokens);
       }
@@ -207,7 +222,7 @@ describe('deadlines and rate limits', () => {
     const slow = await server({ trickle: { intervalMs: 400, totalMs: 8000 } });
     const model = backend('local-completions', slow.completionsUrl, { timeout: 2, max_retries: 1 });
     const started = performance.now();
-    const [answer] = await model.loglikelihood([requests[1]]);
+    const [answer] = await model.loglikelihood({ requests: [requests[1]] });
     const seconds = (performance.now() - started) / 1000;
     expect(message(answer)).toBe(
       'loglikelihood request #0 "Truth: one two three four": connection error: timed out',
@@ -219,14 +234,14 @@ describe('deadlines and rate limits', () => {
   it('30 consecutive 429s with Retry-After succeed within max_retry_wait, whatever max_retries says', async () => {
     const limited = await server({ burst429: { every: 1000, length: 30, retryAfter: 0.01 } });
     const model = backend('local-completions', limited.completionsUrl, { max_retries: 3 });
-    const answers = await model.loglikelihood([requests[1]]);
+    const answers = await model.loglikelihood({ requests: [requests[1]] });
     expect(isRequestError(answers[0])).toBe(false);
     expect(limited.stats.received).toBe(31);
 
     // The budget is what bounds it: 0.1 s of Retry-After waits cannot cover 30 × 0.01 s.
     const tight = await server({ burst429: { every: 1000, length: 30, retryAfter: 0.01 } });
     const bounded = backend('local-completions', tight.completionsUrl, { max_retry_wait: 0.1 });
-    const [failed] = await bounded.loglikelihood([requests[1]]);
+    const [failed] = await bounded.loglikelihood({ requests: [requests[1]] });
     expect(message(failed)).toMatch(
       /HTTP 429: rate limited \(injected\) \(still rate limited after .* max_retry_wait=0\.1\)$/,
     );
@@ -249,7 +264,7 @@ describe('fail fast', () => {
       failAll: { status: 400, message: 'the model has no tokenizer.chat_template' },
     });
     const model = backend('local-chat-completions', noTemplate.chatUrl, { num_concurrent: 2 });
-    const run = model.generate(Array.from({ length: 40 }, (_, i) => generation(i)));
+    const run = model.generate({ requests: Array.from({ length: 40 }, (_, i) => generation(i)) });
     await expect(run).rejects.toBeInstanceOf(AssayError);
     await expect(run).rejects.toThrow(
       /the first 8 requests all failed the same way: HTTP 400: the model has no tokenizer\.chat_template \(e\.g\. generate_until \(chat\) request #\d+/,
@@ -269,7 +284,7 @@ describe('fail fast', () => {
       max_retries: 3,
     });
     const started = performance.now();
-    const run = model.generate(Array.from({ length: 20 }, (_, i) => generation(i)));
+    const run = model.generate({ requests: Array.from({ length: 20 }, (_, i) => generation(i)) });
     await expect(run).rejects.toThrow(
       /could not connect to http:\/\/127\.0\.0\.1:\d+\/v1\/completions: all 3 attempts of generate_until request #\d+ .* failed \(connect ECONNREFUSED .*\) and no request has been answered/,
     );
@@ -280,7 +295,7 @@ describe('fail fast', () => {
   it('retryable failures (HTTP 500 after its retries) do not stop the run: each request is an errored sample', async () => {
     const flaky = await server({ fail5xxRate: 1 });
     const model = backend('local-completions', flaky.completionsUrl, { max_retries: 1 });
-    const answers = await model.generate(Array.from({ length: 10 }, (_, i) => generation(i)));
+    const answers = await model.generate({ requests: Array.from({ length: 10 }, (_, i) => generation(i)) });
     expect(answers.every(isRequestError)).toBe(true);
     expect(flaky.stats.received).toBe(10);
   });

@@ -10,8 +10,12 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LoglikelihoodRequest, ModelBackend } from '../src/models/backend.js';
-import type { GenerateRequest, RollingRequest } from '../src/models/spec/requests.js';
+import type {
+  GenerateCallOptions,
+  LoglikelihoodCallOptions,
+  ModelBackend,
+  RollingCallOptions,
+} from '../src/models/backend.js';
 import { simpleEvaluate } from '../src/run/evaluate.js';
 import { testInterpreters } from './support/python-interpreters.js';
 import { requireComponent } from './support/require-component.js';
@@ -23,7 +27,7 @@ const expected = JSON.parse(readFileSync(path.join(fixtures, 'expected.json'), '
 
 /** run_lm_eval.py's `Fixed` model: every answer from the request's text alone. */
 class FixedBackend implements ModelBackend {
-  readonly specificationVersion = 'v1';
+  readonly specificationVersion = 'v2';
   readonly name = 'fixed';
   readonly capabilities = {
     loglikelihood: true,
@@ -34,16 +38,16 @@ class FixedBackend implements ModelBackend {
     chatTemplate: false,
     usage: false,
   };
-  async loglikelihood(requests: LoglikelihoodRequest[]) {
+  async loglikelihood({ requests }: LoglikelihoodCallOptions) {
     return requests.map((request) => ({
       logprob: -1 * [...request.continuation].length - 0.5 * ([...request.context].length % 3),
       isGreedy: false,
     }));
   }
-  async loglikelihoodRolling(requests: RollingRequest[]) {
+  async loglikelihoodRolling({ requests }: RollingCallOptions) {
     return requests.map((request) => -1 * [...request.text].length);
   }
-  async generate(requests: GenerateRequest[]) {
+  async generate({ requests }: GenerateCallOptions) {
     return requests.map((request) => ` answer${[...String(request.context)].length % 3}`);
   }
   info() {

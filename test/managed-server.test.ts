@@ -168,7 +168,9 @@ describe('--model vllm starts vllm serve, evaluates through it and stops it', ()
         prompt_logprobs: true,
         max_length: 512,
       });
-      expect(await backend.loglikelihood(REQUESTS)).toEqual(await direct.loglikelihood(REQUESTS));
+      expect(await backend.loglikelihood({ requests: REQUESTS })).toEqual(
+        await direct.loglikelihood({ requests: REQUESTS }),
+      );
       await direct.close?.();
       const generation = {
         context: 'Q: 3+4?\nA:',
@@ -178,7 +180,7 @@ describe('--model vllm starts vllm serve, evaluates through it and stops it', ()
         doSample: false,
         extra: {},
       };
-      expect(await backend.generate([generation])).toHaveLength(1);
+      expect(await backend.generate({ requests: [generation] })).toHaveLength(1);
       const info = backend.info();
       const log = (info.server as { log: string }).log;
       expect(path.dirname(log)).toBe(output);
@@ -257,7 +259,7 @@ describe('--model vllm starts vllm serve, evaluates through it and stops it', ()
     const backend = await createManagedBackend('vllm', { pretrained: 'org/fragile', num_concurrent: 1 });
     const { pid, worker } = readRecord(record);
     const many = Array.from({ length: 40 }, (_, i) => ({ context: `item ${i}:`, continuation: ' yes' }));
-    const error = await backend.loglikelihood(many).catch((caught: Error) => caught);
+    const error = await backend.loglikelihood({ requests: many }).catch((caught: Error) => caught);
     expect((error as Error).message).toMatch(
       /^vllm serve \(pid \d+\) was killed by SIGKILL during the run; its log is/,
     );
@@ -313,7 +315,9 @@ describe('--model sglang starts python -m sglang.launch_server', () => {
         prompt_logprobs: false,
         max_length: 256,
       });
-      expect(await backend.loglikelihood(REQUESTS)).toEqual(await direct.loglikelihood(REQUESTS));
+      expect(await backend.loglikelihood({ requests: REQUESTS })).toEqual(
+        await direct.loglikelihood({ requests: REQUESTS }),
+      );
       await direct.close?.();
       const server = backend.info().server as { version: string; command: string };
       expect(server.version).toBe('0.0.0-fake-sglang');
@@ -355,7 +359,7 @@ describe('model args of the managed servers', () => {
         gpus: [],
       });
       expect(backend.info().name).toBe('served-elsewhere');
-      const answers = await backend.loglikelihood(REQUESTS);
+      const answers = await backend.loglikelihood({ requests: REQUESTS });
       expect(answers.every((answer) => typeof (answer as { logprob: number }).logprob === 'number')).toBe(
         true,
       );

@@ -59,7 +59,9 @@ describe('think_end_token on completions backends', () => {
     ]) {
       const backend = await make();
       const before = server.bodies.length;
-      const [answer] = (await backend.generate([request('Question: sum?\nAnswer:')])) as string[];
+      const [answer] = (await backend.generate({
+        requests: [request('Question: sum?\nAnswer:')],
+      })) as string[];
       // lm-eval's vllm rule (vllm_causallms.py generate_until): the server gets no task stops, and
       // postprocess_generated_text strips through the last </think>, left-strips, then cuts at "\n\n".
       expect(answer).toBe('The total is 42.');
@@ -76,7 +78,7 @@ describe('think_end_token on completions backends', () => {
       think_end_token: '</think>',
       tokenizer_backend: null,
     });
-    const [answer] = (await backend.generate([request('Question: sum?\nAnswer:')])) as string[];
+    const [answer] = (await backend.generate({ requests: [request('Question: sum?\nAnswer:')] })) as string[];
     expect(server.bodies.at(-1)?.stop).toEqual(UNTIL);
     // The server stopped at the "\n\n" inside the thinking: no end token, so the text is kept
     // (sglang_causallms.py generate_until → postprocess_generated_text).
@@ -93,15 +95,17 @@ describe('think_end_token on completions backends', () => {
       base_url: server.completionsUrl,
       think_end_token: '</think>',
     });
-    const [done, long, plain, deepseek, qwenOff] = (await backend.generateWithLogprobs([
-      request('Question: sum?\nAnswer:'),
-      request('Question: long?\nAnswer:', 20),
-      request('Question: plain?\nAnswer:', 3),
-      // A prompt that opened the thinking (DeepSeek-R1's template), cut off at 5 tokens.
-      request('<|Assistant|><think>\nplain', 5),
-      // A prompt that closed it (Qwen3 with enable_thinking=false): an answer cut short, not thinking.
-      request('<|im_start|>assistant\n<think>\n\n</think>\n\nplain', 5),
-    ])) as Generation[];
+    const [done, long, plain, deepseek, qwenOff] = (await backend.generateWithLogprobs({
+      requests: [
+        request('Question: sum?\nAnswer:'),
+        request('Question: long?\nAnswer:', 20),
+        request('Question: plain?\nAnswer:', 3),
+        // A prompt that opened the thinking (DeepSeek-R1's template), cut off at 5 tokens.
+        request('<|Assistant|><think>\nplain', 5),
+        // A prompt that closed it (Qwen3 with enable_thinking=false): an answer cut short, not thinking.
+        request('<|im_start|>assistant\n<think>\n\n</think>\n\nplain', 5),
+      ],
+    })) as Generation[];
     expect(done.thinking).toEqual({ raw: THOUGHT, truncated: false });
     const cut = LONG.match(/\s+|\S+/g)
       ?.slice(0, 20)
@@ -124,7 +128,9 @@ describe('think_end_token on completions backends', () => {
       tokenized_requests: true,
       think_end_token: 151668,
     });
-    expect(await backend.generate([request('Question: sum?\nAnswer:')])).toEqual(['The total is 42.']);
+    expect(await backend.generate({ requests: [request('Question: sum?\nAnswer:')] })).toEqual([
+      'The total is 42.',
+    ]);
     await backend.close();
   });
 
@@ -162,10 +168,12 @@ describe('think_end_token on completions backends', () => {
 /** A chat backend asks the sum question (answered) and the long one (20 tokens, all thinking). */
 async function askChat(at: ReasoningServer) {
   const backend = createHttpBackend('local-chat-completions', { model: 'reasoner', base_url: at.chatUrl });
-  const [done, long] = (await backend.generateWithLogprobs([
-    { ...request('sum?'), until: ['Question:'] },
-    { ...request('long?', 20), until: ['Question:'] },
-  ])) as Generation[];
+  const [done, long] = (await backend.generateWithLogprobs({
+    requests: [
+      { ...request('sum?'), until: ['Question:'] },
+      { ...request('long?', 20), until: ['Question:'] },
+    ],
+  })) as Generation[];
   return { backend, done, long };
 }
 

@@ -55,9 +55,11 @@ it('counts a generation cut off inside <think> as truncated when the server also
     base_url: url,
     think_end_token: '</think>',
   });
-  const [answer] = (await backend.generateWithLogprobs([
-    { context: 'q?', until: ['Question:'], maxGenToks: 8, temperature: 0, doSample: false, extra: {} },
-  ])) as Generation[];
+  const [answer] = (await backend.generateWithLogprobs({
+    requests: [
+      { context: 'q?', until: ['Question:'], maxGenToks: 8, temperature: 0, doSample: false, extra: {} },
+    ],
+  })) as Generation[];
   expect(answer.text).toBe('<think>Maybe #### 3, or');
   expect(answer.thinking).toEqual({ raw: '<think>Maybe #### 3, or', truncated: true });
   await backend.close();

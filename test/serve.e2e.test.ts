@@ -137,7 +137,7 @@ describe.each(models)('assay serve + assay run through the real CLI, on $label',
   async function expectInProcessScores(run: string): Promise<void> {
     const choices = scoredChoices(run);
     expect(choices.length).toBe(20 * 4 + 7 * 4);
-    const reference = await engine.loglikelihood(choices.map((choice) => choice.request));
+    const reference = await engine.loglikelihood({ requests: choices.map((choice) => choice.request) });
     const worst = Math.max(...choices.map((choice, i) => Math.abs(reference[i].logprob - choice.logprob)));
     expect(worst).toBeLessThanOrEqual(1e-5);
   }

@@ -42,7 +42,7 @@ const logprobOf = (answer: unknown) => (answer as { logprob: number }).logprob;
 
 /** llama.cpp's log p(tokens[from:] | tokens[:from]). */
 async function score(model: Scorer, tokens: number[], from: number): Promise<number> {
-  const [values] = await model.scoreTokenWindows([{ tokens, scoreFrom: from }]);
+  const [values] = await model.scoreTokenWindows({ requests: [{ tokens, scoreFrom: from }] });
   return sum(values);
 }
 
@@ -118,7 +118,7 @@ describe('a generated llama GGUF behind the vLLM stand-in', () => {
 
   it("vllm: the tokenizer's BOS on both encodings (lm-eval's VLLM.tok_encode), unless add_bos_token=false", async () => {
     const vllm = await make.vllm();
-    const answers = await vllm.loglikelihood(REQUESTS);
+    const answers = await vllm.loglikelihood({ requests: REQUESTS });
     let differs = 0;
     for (const [index, request] of REQUESTS.entries()) {
       const withBos = await lmEvalPair(model, request, true);
@@ -138,7 +138,7 @@ describe('a generated llama GGUF behind the vLLM stand-in', () => {
     });
 
     const overridden = await make.vllm({ add_bos_token: false });
-    const plain = await overridden.loglikelihood(REQUESTS);
+    const plain = await overridden.loglikelihood({ requests: REQUESTS });
     for (const [index, request] of REQUESTS.entries())
       expect(logprobOf(plain[index])).toBeCloseTo(await lmEvalPair(model, request, false), 4);
     expect(overridden.info().add_bos_token).toEqual({
@@ -150,7 +150,7 @@ describe('a generated llama GGUF behind the vLLM stand-in', () => {
 
   it('local-completions and sglang: no special tokens (TemplateAPI, SGLangLM add_bos_token=False), unless add_bos_token=true', async () => {
     for (const backend of [await make.local(), await make.sglang()]) {
-      const answers = await backend.loglikelihood(REQUESTS);
+      const answers = await backend.loglikelihood({ requests: REQUESTS });
       for (const [index, request] of REQUESTS.entries())
         expect(logprobOf(answers[index]), `${backend.name} ${JSON.stringify(request)}`).toBeCloseTo(
           await lmEvalPair(model, request, false),
@@ -159,7 +159,7 @@ describe('a generated llama GGUF behind the vLLM stand-in', () => {
       expect((backend.info().add_bos_token as { value: boolean }).value).toBe(false);
     }
     const withBos = await make.local({ add_bos_token: true });
-    const answers = await withBos.loglikelihood(REQUESTS);
+    const answers = await withBos.loglikelihood({ requests: REQUESTS });
     for (const [index, request] of REQUESTS.entries())
       expect(logprobOf(answers[index])).toBeCloseTo(await lmEvalPair(model, request, true), 4);
   });
@@ -189,7 +189,7 @@ describe('a generated llama GGUF behind the vLLM stand-in', () => {
       await make.local(),
       await make.local({ add_bos_token: true }),
     ]) {
-      const [answer] = await backend.loglikelihood([request]);
+      const [answer] = await backend.loglikelihood({ requests: [request] });
       expect(logprobOf(answer), backend.name).toBeCloseTo(expected, 4);
     }
   });
@@ -202,8 +202,8 @@ describe('a generated llama GGUF behind the vLLM stand-in', () => {
     const vllmTokens = [bos, ...(await model.tokenize(text, true))];
     // api_models.py TemplateAPI.loglikelihood_rolling: tok_encode(string) without special tokens.
     const templateTokens = [bos, ...(await model.tokenize(text, false))];
-    const [fromVllm] = await (await make.vllm()).loglikelihoodRolling([{ text }]);
-    const [fromLocal] = await (await make.local()).loglikelihoodRolling([{ text }]);
+    const [fromVllm] = await (await make.vllm()).loglikelihoodRolling({ requests: [{ text }] });
+    const [fromLocal] = await (await make.local()).loglikelihoodRolling({ requests: [{ text }] });
     expect(fromVllm as number).toBeCloseTo(await score(model, vllmTokens, 1), 3);
     expect(fromLocal as number).toBeCloseTo(await score(model, templateTokens, 1), 3);
   });
@@ -232,7 +232,9 @@ describe('a generated llama GGUF behind the vLLM stand-in', () => {
       add_bos_token: true,
     });
     const sent = standIn.bodies.length;
-    const [answer] = await withBos.loglikelihood([{ context: rendered, continuation: ' the end.' }]);
+    const [answer] = await withBos.loglikelihood({
+      requests: [{ context: rendered, continuation: ' the end.' }],
+    });
     const whole = [bos, ...(await model.tokenize('the thing and the end.', false))];
     const context = [bos, ...(await model.tokenize('the thing and', false))];
     expect(logprobOf(answer)).toBeCloseTo(await score(model, whole, context.length), 4);
@@ -263,8 +265,8 @@ describe('a generated llama GGUF behind the vLLM stand-in', () => {
         base_url: server.completionsUrl,
         tokenizer_backend: 'remote',
       });
-      const [fromVllm] = await vllm.generate([request]);
-      const [fromLocal] = await local.generate([request]);
+      const [fromVllm] = await vllm.generate({ requests: [request] });
+      const [fromLocal] = await local.generate({ requests: [request] });
       await vllm.close?.();
       await local.close?.();
       // The fake server's /tokenize gives "<s>" id 0 with special tokens.
@@ -337,15 +339,15 @@ describe.skipIf(!storiesPresent)(
     const ONCE = [{ context: 'Once', continuation: ' upon a time' }];
 
     it("--model vllm gives lm-eval's vllm number, −0.0304; add_bos_token=false gives local-completions', −0.0374", async () => {
-      const [withBos] = await (await make.vllm()).loglikelihood(ONCE);
+      const [withBos] = await (await make.vllm()).loglikelihood({ requests: ONCE });
       expect(logprobOf(withBos)).toBeCloseTo(-0.0304, 3);
       expect(logprobOf(withBos)).toBeCloseTo(await lmEvalPair(model, ONCE[0], true), 5);
-      const [without] = await (await make.vllm({ add_bos_token: false })).loglikelihood(ONCE);
+      const [without] = await (await make.vllm({ add_bos_token: false })).loglikelihood({ requests: ONCE });
       expect(logprobOf(without)).toBeCloseTo(-0.0374, 3);
     });
 
     it("local-completions keeps lm-eval's −0.0374: with the server's tokenizer, and by default with the model's tokenizer from the Hub", async () => {
-      const [remote] = await (await make.local()).loglikelihood(ONCE);
+      const [remote] = await (await make.local()).loglikelihood({ requests: ONCE });
       expect(logprobOf(remote)).toBeCloseTo(-0.0374, 3);
       expect(logprobOf(remote)).toBeCloseTo(await lmEvalPair(model, ONCE[0], false), 5);
       // lm-eval's default: tokenizer_backend=auto (the stand-in has no /tokenizer_info, so huggingface
@@ -365,7 +367,7 @@ describe.skipIf(!storiesPresent)(
       });
       for (const text of ['Once upon a time', 'One day, a little girl named Lily went to the park.'])
         expect(await local.encode(text, true)).toEqual(await model.tokenize(text, true));
-      const [byDefault] = await backend.loglikelihood(ONCE);
+      const [byDefault] = await backend.loglikelihood({ requests: ONCE });
       expect(logprobOf(byDefault)).toBeCloseTo(-0.0374, 3);
       expect(backend.info().tokenizer).toMatchObject({
         backend: 'huggingface',
@@ -375,7 +377,7 @@ describe.skipIf(!storiesPresent)(
       // Text prompts (tokenized_requests=false, assay's old default) get the server's BOS: −0.0304.
       const [text] = await (
         await make.local({ tokenizer_backend: undefined, tokenized_requests: false })
-      ).loglikelihood(ONCE);
+      ).loglikelihood({ requests: ONCE });
       expect(logprobOf(text)).toBeCloseTo(-0.0304, 3);
     });
   },

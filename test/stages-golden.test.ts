@@ -17,6 +17,7 @@ import { aggregateTask, aggregationSpec } from '../src/evaluate/aggregate.js';
 import { executeRequests } from '../src/evaluate/execute.js';
 import { metricListFor, planTask, type TaskPlan } from '../src/evaluate/plan.js';
 import { instanceArguments, type Response } from '../src/evaluate/requests.js';
+import { type Responses, respsOf, type TaskResponses } from '../src/evaluate/responses.js';
 import { runEvaluation } from '../src/evaluate/run-evaluation.js';
 import { resolveRunOptions } from '../src/evaluate/run-options.js';
 import { type ScoredDoc, scoreTask } from '../src/evaluate/score.js';
@@ -114,7 +115,8 @@ describe('execute: a scripted backend’s answers, mapped back to each request',
     const planned = await plan(name);
     const instances = planned.docs.flatMap((doc) => doc.instances);
     const backend = fixedBackend();
-    const latency = await executeRequests(backend, instances);
+    const { responses, latency } = await executeRequests(backend, instances);
+    const answers = responses.get(name) as TaskResponses;
     const type = instances[0].args.type;
     // Identical requests are sent once (every repeat of a greedy generation shares one answer).
     expect(latency[type]?.requests).toBe(
@@ -122,27 +124,41 @@ describe('execute: a scripted backend’s answers, mapped back to each request',
     );
     const lines = linesOf(name, linesOf(name)[0].filter);
     for (const [position, doc] of planned.docs.entries()) {
-      expect(doc.instances.map((instance) => instance.resps.map(asLmEval))).toEqual(lines[position].resps);
+      expect(respsOf(answers, doc.instances).map((resps) => resps.map(asLmEval))).toEqual(
+        lines[position].resps,
+      );
     }
   });
 });
 
-/** A plan whose responses are lm-eval's, so scoring is tested on lm-eval's inputs. */
-async function planWithLmEvalResponses(name: string): Promise<TaskPlan> {
+/**
+ * A plan, and responses built by hand from lm-eval's logged `resps` (by the plan's request ids), so
+ * scoring is tested on lm-eval's inputs.
+ */
+async function planWithLmEvalResponses(name: string): Promise<{ planned: TaskPlan; responses: Responses }> {
   const planned = await plan(name);
   const lines = linesOf(name, linesOf(name)[0].filter);
+  const answers: TaskResponses = { resps: [] };
   for (const [position, doc] of planned.docs.entries()) {
-    doc.instances = doc.instances.map((instance, index) => ({
-      ...instance,
-      resps: (lines[position].resps[index] as unknown[]).map(response),
-    }));
+    for (const [index, instance] of doc.instances.entries())
+      answers.resps[instance.id] = (lines[position].resps[index] as unknown[]).map(response);
   }
-  return planned;
+  return { planned, responses: new Map([[name, answers]]) };
+}
+
+/** Freezes a value and everything it holds, so that any write to it throws. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);
+  }
+  return value;
 }
 
 describe('score: lm-eval’s responses → lm-eval’s per-doc filtered responses and metric values', () => {
   it.each(TASKS)('%s: every filter, every doc', async (name) => {
-    const scored = await scoreTask(await planWithLmEvalResponses(name), false);
+    const { planned, responses } = await planWithLmEvalResponses(name);
+    const scored = await scoreTask(planned, responses, false);
     const filters = [...new Set(linesOf(name).map((line) => line.filter))].sort();
     expect([...scored.filters].sort()).toEqual(filters);
     for (const filter of filters) {
@@ -160,8 +176,23 @@ describe('score: lm-eval’s responses → lm-eval’s per-doc filtered response
     }
   });
 
+  it.each(TASKS)('%s: writes nothing into the plan’s docs or the responses it is given', async (name) => {
+    const { planned, responses } = await planWithLmEvalResponses(name);
+    const answers = responses.get(name) as TaskResponses;
+    const before = structuredClone({ docs: planned.docs, answers });
+    deepFreeze(planned.docs);
+    deepFreeze(answers);
+    const scored = await scoreTask(planned, responses, false);
+    expect({ docs: planned.docs, answers }).toEqual(before);
+    const filter = scored.filters[0];
+    expect((scored.byFilter.get(filter) as ScoredDoc[]).map((doc) => doc.filtered.map(asLmEval))).toEqual(
+      linesOf(name, filter).map((line) => line.filtered_resps),
+    );
+  });
+
   it('stages_gen (repeats: 3): each repeat scored alone; lm-eval answered every repeat alike, so each repeat scores what the doc scores', async () => {
-    const scored = await scoreTask(await planWithLmEvalResponses('stages_gen'), false);
+    const { planned, responses } = await planWithLmEvalResponses('stages_gen');
+    const scored = await scoreTask(planned, responses, false);
     for (const filter of scored.filters) {
       const lines = linesOf('stages_gen', filter);
       for (const [position, doc] of (scored.byFilter.get(filter) as ScoredDoc[]).entries()) {
@@ -172,10 +203,14 @@ describe('score: lm-eval’s responses → lm-eval’s per-doc filtered response
   });
 
   it('repeats that differ: each repeat through the filter alone (regex `answer(\\d)` against the target)', async () => {
-    const planned = await planWithLmEvalResponses('stages_gen');
+    const { planned, responses } = await planWithLmEvalResponses('stages_gen');
     // Doc 0's target is "0": repeats answer 0, 1, 0.
-    planned.docs[0].instances[0].resps = [' answer0', ' answer1', ' answer0'];
-    const scored = await scoreTask(planned, false);
+    (responses.get('stages_gen') as TaskResponses).resps[planned.docs[0].instances[0].id] = [
+      ' answer0',
+      ' answer1',
+      ' answer0',
+    ];
+    const scored = await scoreTask(planned, responses, false);
     for (const filter of ['digit', 'vote']) {
       const doc = (scored.byFilter.get(filter) as ScoredDoc[])[0];
       expect(doc.repeatScores).toEqual({ exact_match: [1, 0, 1] });
@@ -186,7 +221,7 @@ describe('score: lm-eval’s responses → lm-eval’s per-doc filtered response
   });
 
   it('a repeat that cannot be scored alone is a scoring error naming the doc, never a silent hole', async () => {
-    const planned = await planWithLmEvalResponses('stages_gen');
+    const { planned, responses } = await planWithLmEvalResponses('stages_gen');
     // A process_results that fails on one answer: the doc's own scoring (take_first: repeat 0) succeeds,
     // scoring repeat 1 alone does not.
     const task = { ...planned.task, config: { ...planned.task.config } };
@@ -198,8 +233,12 @@ describe('score: lm-eval’s responses → lm-eval’s per-doc filtered response
       },
     } as never;
     planned.task = task as LoadedTask;
-    planned.docs[0].instances[0].resps = [' answer0', ' answer1', ' answer0'];
-    const error = await scoreTask(planned, false).then(
+    (responses.get('stages_gen') as TaskResponses).resps[planned.docs[0].instances[0].id] = [
+      ' answer0',
+      ' answer1',
+      ' answer0',
+    ];
+    const error = await scoreTask(planned, responses, false).then(
       () => undefined,
       (caught: unknown) => caught,
     );
@@ -211,12 +250,13 @@ describe('score: lm-eval’s responses → lm-eval’s per-doc filtered response
   });
 
   it('the sample line keeps lm-eval’s keys and values, and adds assay’s beside them', async () => {
-    const planned = await planWithLmEvalResponses('stages_gen');
-    const scored = await scoreTask(planned, false);
+    const { planned, responses } = await planWithLmEvalResponses('stages_gen');
+    const scored = await scoreTask(planned, responses, false);
+    const answers = responses.get('stages_gen') as TaskResponses;
     for (const filter of scored.filters) {
       const lines = linesOf('stages_gen', filter);
       for (const [position, doc] of (scored.byFilter.get(filter) as ScoredDoc[]).entries()) {
-        const line = sampleLine(planned.docs[position], doc);
+        const line = sampleLine(planned.docs[position], answers, doc);
         const lmEval = lines[position];
         for (const key of [
           'doc_id',
@@ -241,11 +281,12 @@ describe('score: lm-eval’s responses → lm-eval’s per-doc filtered response
 describe('perplexity stage: returns new scored docs, changes none it was given', () => {
   it('stages_rolling: each doc’s Σ log p (lm-eval’s response) in a new doc; the scored docs given keep theirs', async () => {
     const { PerplexityStage } = await import('../src/evaluate/perplexity/stage.js');
-    const planned = await planWithLmEvalResponses('stages_rolling');
+    const { planned, responses } = await planWithLmEvalResponses('stages_rolling');
     const backend = fixedBackend();
     const stage = await PerplexityStage.plan(backend, [planned], undefined);
-    await stage.run(backend);
-    const scored = await scoreTask(planned, false);
+    // Rolling mode: the stage answers nothing itself; it counts tokens over execute's answers.
+    expect((await stage.run(backend, responses)).size).toBe(0);
+    const scored = await scoreTask(planned, responses, false);
     const before = structuredClone(scored.byFilter.get('none') as ScoredDoc[]);
     const annotated = stage.annotate(scored);
     expect(scored.byFilter.get('none')).toEqual(before);
@@ -345,7 +386,8 @@ describe('aggregate: lm-eval’s per-doc values → lm-eval’s task results, wi
   it('cluster_by: clustered by the keys scoring logged; a doc without one is named', async () => {
     const base = tasks.get('stages_mc') as LoadedTask;
     const task = { ...base, config: { ...base.config, cluster_by: 'subject' } } as LoadedTask;
-    const scored = await scoreTask({ ...(await planWithLmEvalResponses('stages_mc')), task }, false);
+    const { planned, responses } = await planWithLmEvalResponses('stages_mc');
+    const scored = await scoreTask({ ...planned, task }, responses, false);
     const docs = scored.byFilter.get('none') as ScoredDoc[];
     expect(docs.map((doc) => doc.clusterKey)).toEqual(linesOf('stages_mc').map((line) => line.doc.subject));
     const spec = { task, metricList: metricListFor(task), sampleLen: docs.length };

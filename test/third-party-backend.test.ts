@@ -1,8 +1,8 @@
 /**
  * A third-party backend written only against the package's exports, `assay`, `assay/backend` and
- * `assay/testing`, as a user imports them (they resolve to the built dist/: `npm run build` first): it
- * passes the backend conformance suite, alone and behind the response cache, registers by name, and runs
- * through `evaluate`.
+ * `assay/testing`, as a user imports them (they resolve to the built dist/: `npm run build` first), and
+ * against backend spec v1, which assay adapts to v2: it passes the backend conformance suite, alone and
+ * behind the response cache, registers by name, and runs through `evaluate` end to end.
  * Expected scores come from the bigram table itself, not from assay.
  */
 import { createHash } from 'node:crypto';
@@ -10,7 +10,9 @@ import path from 'node:path';
 import { AssayError, defineTask, evaluate } from 'assay';
 import {
   backendNames,
+  type LoglikelihoodRequest,
   MemoryResponseCache,
+  type ModelBackendV1,
   registerBackend,
   unregisterBackend,
   withResponseCache,
@@ -183,15 +185,16 @@ describe('a third-party backend registered by name', () => {
     registerBackend('half-declared', {
       create: () => {
         const backend = new BigramBackend();
-        return {
-          specificationVersion: 'v1' as const,
+        const half: ModelBackendV1 = {
+          specificationVersion: 'v1',
           name: 'half',
           capabilities: backend.capabilities,
-          loglikelihood: (requests) => backend.loglikelihood(requests),
+          loglikelihood: (requests: LoglikelihoodRequest[]) => backend.loglikelihood(requests),
           loglikelihoodRolling: (requests) => backend.loglikelihoodRolling(requests),
           generate: (requests) => backend.generate(requests),
           info: () => backend.info(),
         };
+        return half;
       },
     });
     // The latency cap keeps at most `concurrency` requests in flight: 0 would send none.
@@ -203,7 +206,7 @@ describe('a third-party backend registered by name', () => {
         'backend no-concurrency declares concurrency 0; it must be a positive integer when set',
       );
       await expect(evaluate({ model: 'old-spec', tasks: [mcTask()] })).rejects.toThrow(
-        "backend old-spec implements backend spec (none: no specificationVersion); this assay implements specificationVersion 'v1'",
+        "backend old-spec implements backend spec (none: no specificationVersion); this assay implements specificationVersion 'v2' and accepts 'v1'",
       );
       await expect(evaluate({ model: 'half-declared', tasks: [mcTask()] })).rejects.toThrow(
         'backend half-declared lacks methods tokenize (capability tokenScoring), detokenize (capability tokenScoring), tokenizerInfo (capability tokenScoring), scoreTokenWindows (capability tokenScoring), generateWithLogprobs (capability generationLogprobs), applyChatTemplate (capability chatTemplate), chatTemplate (capability chatTemplate), usage (capability usage)',

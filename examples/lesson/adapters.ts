@@ -7,18 +7,11 @@
  *
  *   npm run build && npx tsx examples/lesson/run.ts
  */
-import type {
-  BackendCapabilities,
-  GenerateRequest,
-  LoglikelihoodRequest,
-  ModelBackend,
-  ModelInfo,
-  RollingRequest,
-} from 'assay/backend';
+import type { BackendCapabilities, GenerateCallOptions, ModelBackend, ModelInfo } from 'assay/backend';
 
 /** A generation-only adapter: `answer` maps one prompt to one reply. */
 abstract class GenerationAdapter implements ModelBackend {
-  readonly specificationVersion = 'v1';
+  readonly specificationVersion = 'v2';
   abstract readonly name: string;
   readonly capabilities: BackendCapabilities = {
     loglikelihood: false,
@@ -32,15 +25,15 @@ abstract class GenerationAdapter implements ModelBackend {
 
   protected abstract answer(prompt: string): string;
 
-  async generate(requests: GenerateRequest[]): Promise<string[]> {
+  async generate({ requests }: GenerateCallOptions): Promise<string[]> {
     return requests.map((request) => this.answer(request.context));
   }
 
-  async loglikelihood(_requests: LoglikelihoodRequest[]): Promise<never[]> {
+  async loglikelihood(): Promise<never[]> {
     throw new Error(`${this.name} only generates`);
   }
 
-  async loglikelihoodRolling(_requests: RollingRequest[]): Promise<never[]> {
+  async loglikelihoodRolling(): Promise<never[]> {
     throw new Error(`${this.name} only generates`);
   }
 

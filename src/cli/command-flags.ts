@@ -240,6 +240,16 @@ export const POWER_FLAGS = {
   },
   power: { value: '<power>', help: 'power', parse: probability, default: 0.8, field: 'power' },
   timeouts_as: timeoutsAs('reading a run'),
+  judge_run: {
+    value: '<run>',
+    help: "a run with llm_judge metrics and judge_labels: how many human labels the PPI++ estimate needs for --half_width (from the variances the run's labelled slice measured)",
+    parse: text,
+  },
+  half_width: {
+    value: '<h>',
+    help: 'with --judge_run: the target half-width of the PPI++ 95% interval, e.g. 0.02',
+    parse: number,
+  },
   json: { help: 'print JSON', parse: switchFlag },
 } satisfies FlagTable;
 

@@ -1,5 +1,6 @@
 import { AssayError } from '../errors.js';
 import { powerInputsFromRuns, type TaskPowerInputs } from '../results/compare/power-inputs.js';
+import { locateResultsFile, readResultsFile } from '../results/read-run.js';
 import {
   type AccuracyMde,
   accuracyCorrelationBounds,
@@ -7,6 +8,7 @@ import {
   accuracyPowerPlan,
   type InfeasibleCorrelation,
 } from '../stats/power.js';
+import { ppiSampleSize } from '../stats/ppi-sample-size.js';
 import { POWER_FLAGS } from './command-flags.js';
 import { reportError } from './errors.js';
 import { type FlagValues, parseFlags } from './option-table.js';
@@ -64,6 +66,9 @@ function effectText(mde: AccuracyMde, value: number | null): string {
 export async function powerCommand(raw: Record<string, unknown>): Promise<number> {
   try {
     const flags = parseFlags(POWER_FLAGS, raw);
+    if (flags.judge_run !== undefined) return powerForJudgeLabels(flags.judge_run, flags);
+    if (flags.half_width !== undefined)
+      throw new AssayError('bad_option', '--half_width plans judge labels: give --judge_run RUN');
     const { baseline, delta, n, correlation } = flags;
     if (baseline === undefined)
       throw new AssayError(
@@ -285,5 +290,60 @@ function powerFromRuns(baseline: string, flags: PowerFlags): number {
   const sources = [...new Set(plans.map((plan) => plan.correlationSource))];
   for (const source of sources) out.push(correlationNote(source));
   process.stdout.write(`${out.join('\n')}\n`);
+  return 0;
+}
+
+/**
+ * `assay power --judge_run RUN --half_width H`: per judged task, the human labels a PPI++ interval of ±H
+ * needs (stats/ppi-sample-size.ts), from the variances and covariance the run's labelled slice measured,
+ * beside the labels the classical (labels-only) interval would need.
+ */
+function powerForJudgeLabels(run: string, flags: PowerFlags): number {
+  const halfWidth = flags.half_width;
+  if (halfWidth === undefined || !(halfWidth > 0)) {
+    throw new AssayError(
+      'bad_option',
+      '--judge_run needs --half_width, a positive target half-width (e.g. 0.02)',
+    );
+  }
+  const { resultsFile } = locateResultsFile(run);
+  const results = readResultsFile(resultsFile);
+  const plans = Object.entries(results.judges ?? {}).flatMap(([task, reports]) =>
+    reports.flatMap((report) => {
+      const statistics = report.statistics;
+      const moments = statistics?.moments;
+      if (!statistics || !moments) return [];
+      const plan = ppiSampleSize({
+        labelVariance: moments.label_variance,
+        judgeVariance: moments.judge_variance,
+        covariance: moments.covariance,
+        documents: moments.documents,
+        halfWidth,
+      });
+      return [
+        { task, metric: report.metric, labelled: statistics.labelled, documents: moments.documents, ...plan },
+      ];
+    }),
+  );
+  if (plans.length === 0) {
+    throw new AssayError(
+      'bad_option',
+      `${resultsFile} has no llm_judge metric with judge_labels statistics: --judge_run needs a run judged with a labelled slice`,
+    );
+  }
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ halfWidth, plans }, null, 2)}\n`);
+    return 0;
+  }
+  const lines = plans.map((plan) => {
+    const ppi =
+      plan.labels === null
+        ? `not reachable with ${plan.documents} documents`
+        : `${plan.labels} labels (λ = ${(plan.lambda as number).toFixed(3)})`;
+    return `  ${plan.task} ${plan.metric}: ${ppi}; labels alone: ${plan.classicalLabels}; labelled now: ${plan.labelled}`;
+  });
+  process.stdout.write(
+    `Human labels for a PPI++ 95% interval of ±${halfWidth} over the judged documents (Angelopoulos, Duchi & Zrnic 2024), from the labelled slice's variances:\n${lines.join('\n')}\n`,
+  );
   return 0;
 }

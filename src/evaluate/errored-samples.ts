@@ -1,4 +1,4 @@
-import { isRequestError } from '../models/backend.js';
+import { firstRequestError, type Responses, respsOf, taskResponses } from './responses.js';
 import type { ScoredTask } from './score.js';
 
 /** Which samples errored and why: counts by task and by cause, and the first error, for results.json and the console. */
@@ -14,7 +14,7 @@ export interface ErrorCauses {
  * A doc that errored under any filter is one errored sample. Its cause is the failed request's (the
  * backend names it) or, when every request was answered, `scoring error` (a metric or filter failed).
  */
-export function errorCauses(tasks: ScoredTask[]): ErrorCauses {
+export function errorCauses(tasks: ScoredTask[], responses: Responses): ErrorCauses {
   const byTask: Record<string, number> = {};
   const byCause: Record<string, number> = {};
   let first: ErrorCauses['first'] = null;
@@ -25,10 +25,12 @@ export function errorCauses(tasks: ScoredTask[]): ErrorCauses {
         if (doc.error !== undefined && !messages.has(doc.docId)) messages.set(doc.docId, doc.error);
       }
     }
+    if (messages.size === 0) continue;
+    const ofTask = taskResponses(responses, scored.plan.task.name);
     for (const planned of scored.plan.docs) {
       const message = messages.get(planned.docId);
       if (message === undefined) continue;
-      const failed = planned.instances.flatMap((instance) => instance.resps).find(isRequestError);
+      const failed = firstRequestError(respsOf(ofTask, planned.instances));
       const cause = failed?.cause ?? 'scoring error';
       byCause[cause] = (byCause[cause] ?? 0) + 1;
       byTask[scored.plan.task.name] = (byTask[scored.plan.task.name] ?? 0) + 1;

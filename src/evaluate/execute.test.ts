@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { GenerateRequest, LoglikelihoodRequest } from '../models/backend.js';
+import type {
+  GenerateCallOptions,
+  GenerateRequest,
+  LoglikelihoodCallOptions,
+  LoglikelihoodRequest,
+} from '../models/backend.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { executeRequests } from './execute.js';
 import type { Instance } from './requests.js';
@@ -8,24 +13,39 @@ import type { Instance } from './requests.js';
 class RecordingBackend extends DummyBackend {
   loglikelihoodCalls: LoglikelihoodRequest[][] = [];
   generateCalls: GenerateRequest[][] = [];
-  override async loglikelihood(requests: LoglikelihoodRequest[]) {
+  override async loglikelihood(options: LoglikelihoodCallOptions) {
+    const { requests } = options;
     this.loglikelihoodCalls.push(requests);
-    return super.loglikelihood(requests);
+    return super.loglikelihood(options);
   }
-  override async generate(requests: GenerateRequest[]) {
+  override async generate(options: GenerateCallOptions) {
+    const { requests } = options;
     this.generateCalls.push(requests);
-    return super.generate(requests);
+    return super.generate(options);
   }
 }
 
-const ll = (docId: number, index: number, context: string, continuation: string, repeats = 1): Instance => ({
+type Planned = Omit<Instance, 'id'>;
+
+/** Requests as a plan holds them: ids dense in the order given. */
+const numbered = (requests: Planned[]): Instance[] => requests.map((request, id) => ({ id, ...request }));
+
+const ll = (docId: number, index: number, context: string, continuation: string, repeats = 1): Planned => ({
   task: 't',
   docId,
   index,
   repeats,
-  resps: [],
   args: { type: 'loglikelihood', context, continuation },
 });
+
+/** Freezes a value and everything it holds, so that any write to it throws. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Reflect.ownKeys(value)) deepFreeze((value as Record<PropertyKey, unknown>)[key]);
+  }
+  return value;
+}
 
 const generation = (doSample: boolean): GenerateRequest => ({
   context: 'Q:',
@@ -39,35 +59,38 @@ const generation = (doSample: boolean): GenerateRequest => ({
 describe('executeRequests', () => {
   it('sends identical requests once, longest first, and maps answers back to every instance', async () => {
     const backend = new RecordingBackend();
-    const instances = [
+    const instances = numbered([
       ll(0, 0, 'short', ' a'),
       ll(0, 1, 'a much longer context', ' b'),
       ll(1, 0, 'short', ' a'),
       ll(1, 1, 'mid context', ' c', 3),
-    ];
-    await executeRequests(backend, instances);
+    ]);
+    const { responses } = await executeRequests(backend, instances);
     expect(backend.loglikelihoodCalls).toHaveLength(1);
     expect(backend.loglikelihoodCalls[0]).toEqual([
       { context: 'a much longer context', continuation: ' b' },
       { context: 'mid context', continuation: ' c' },
       { context: 'short', continuation: ' a' },
     ]);
-    const direct = await new DummyBackend().loglikelihood(
-      instances.map((i) => i.args as LoglikelihoodRequest),
-    );
+    const direct = await new DummyBackend().loglikelihood({
+      requests: instances.map((i) => i.args as LoglikelihoodRequest),
+    });
     instances.forEach((instance, i) => {
-      expect(instance.resps).toEqual(new Array(instance.repeats).fill(direct[i]));
+      expect(responses.get('t')?.resps[instance.id]).toEqual(new Array(instance.repeats).fill(direct[i]));
     });
   });
 
   it('keeps the choices of one context together, whatever their lengths', async () => {
     const backend = new RecordingBackend();
-    await executeRequests(backend, [
-      ll(0, 0, 'question one?', ' a very long answer indeed'),
-      ll(1, 0, 'question two!', ' x'),
-      ll(0, 1, 'question one?', ' b'),
-      ll(1, 1, 'question two!', ' a long answer here too'),
-    ]);
+    await executeRequests(
+      backend,
+      numbered([
+        ll(0, 0, 'question one?', ' a very long answer indeed'),
+        ll(1, 0, 'question two!', ' x'),
+        ll(0, 1, 'question one?', ' b'),
+        ll(1, 1, 'question two!', ' a long answer here too'),
+      ]),
+    );
     expect(backend.loglikelihoodCalls[0].map((r) => r.context)).toEqual([
       'question one?',
       'question one?',
@@ -79,28 +102,29 @@ describe('executeRequests', () => {
   it('gives each sampled repeat its own request and seed, but shares greedy repeats', async () => {
     const backend = new RecordingBackend();
     const sampled: Instance = {
+      id: 0,
       task: 't',
       docId: 0,
       index: 0,
       repeats: 3,
-      resps: [],
       args: { type: 'generate_until', context: 'Q:', generation: generation(true) },
     };
     const greedy: Instance = {
+      id: 1,
       task: 't',
       docId: 1,
       index: 0,
       repeats: 3,
-      resps: [],
       args: { type: 'generate_until', context: 'Q:', generation: generation(false) },
     };
-    await executeRequests(backend, [sampled, greedy]);
+    const { responses } = await executeRequests(backend, [sampled, greedy]);
     const sent = backend.generateCalls[0];
     expect(sent).toHaveLength(4);
     expect(sent.filter((r) => r.doSample).map((r) => r.extra.seed)).toEqual([1, 2, 3]);
-    expect(sampled.resps).toHaveLength(3);
-    expect(greedy.resps).toHaveLength(3);
-    expect(new Set(greedy.resps).size).toBe(1);
+    const [sampledResps, greedyResps] = responses.get('t')?.resps ?? [];
+    expect(sampledResps).toHaveLength(3);
+    expect(greedyResps).toHaveLength(3);
+    expect(new Set(greedyResps).size).toBe(1);
   });
 
   it('stops with a clear error when the backend lacks a capability', async () => {
@@ -108,8 +132,35 @@ describe('executeRequests', () => {
     Object.assign(backend, {
       capabilities: { ...backend.capabilities, loglikelihood: false },
     });
-    await expect(executeRequests(backend, [ll(0, 0, 'c', ' x')])).rejects.toThrow(
+    await expect(executeRequests(backend, numbered([ll(0, 0, 'c', ' x')]))).rejects.toThrow(
       'model dummy cannot serve loglikelihood requests',
     );
+  });
+
+  it('writes nothing into the requests it is given: answers come back by task and request id', async () => {
+    // Two tasks, their ids each dense from 0; deduplication across tasks; a repeated request; every
+    // object deeply frozen, so any write to a request (or its args, or the list) throws.
+    const requests = deepFreeze([
+      ...numbered([ll(0, 0, 'shared context', ' a'), ll(0, 1, 'shared context', ' b', 2)]),
+      ...numbered([{ ...ll(4, 0, 'shared context', ' a'), task: 'u' }]),
+    ]);
+    const before = structuredClone(requests);
+    const { responses, latency } = await executeRequests(new DummyBackend(), requests);
+    expect(requests).toEqual(before);
+    const direct = await new DummyBackend().loglikelihood({
+      requests: [
+        { context: 'shared context', continuation: ' a' },
+        { context: 'shared context', continuation: ' b' },
+      ],
+    });
+    expect([...responses.keys()].sort()).toEqual(['t', 'u']);
+    expect(responses.get('t')?.resps).toEqual([[direct[0]], [direct[1], direct[1]]]);
+    expect(responses.get('u')?.resps).toEqual([[direct[0]]]);
+    // The identical request of two tasks went to the backend once.
+    expect(latency.loglikelihood?.requests).toBe(2);
+    for (const answers of responses.values()) {
+      expect(answers.latencyMs).toHaveLength(answers.resps.length);
+      for (const times of answers.latencyMs ?? []) expect(times).toHaveLength(1);
+    }
   });
 });

@@ -10,13 +10,13 @@ import {
   hasGenerationLogprobs,
   isRequestError,
   type ModelBackend,
-  type ProgressSink,
   type RequestError,
 } from '../models/backend.js';
 import type { RequestLatency } from '../results/results-file.js';
 import { isLatencyTimeout, type LatencyTimeout, sendCapped } from './latency-cap.js';
 import { answerClock } from './request-timing.js';
 import type { Instance, RequestType, Response } from './requests.js';
+import type { Responses, TaskResponses } from './responses.js';
 import type { ResolvedRunOptions } from './run-options.js';
 
 /** Per request type: wall seconds and requests (the results contract's `request_stats`). */
@@ -59,24 +59,40 @@ function requestLength(instance: Instance): number {
   }
 }
 
-/**
- * Sends every instance to the backend: identical requests once, ordered for throughput (longest first,
- * so memory peaks early and shared prefixes sit next to each other, as lm-eval's Collator orders them),
- * then maps the answers back onto each instance's `resps`.
- */
-
 /** The per-request latency cap in seconds (latency-cap.ts); absent: no cap, backends batch freely. */
 export type ExecuteOptions = Pick<ResolvedRunOptions, 'maxLatencyS'>;
 
+/** What execute returns: every request's answers, and the wall time of each request type. */
+export interface Executed {
+  responses: Responses;
+  latency: RequestLatency;
+}
+
+/**
+ * Sends every request to the backend: identical requests once, ordered for throughput (longest first,
+ * so memory peaks early and shared prefixes sit next to each other, as lm-eval's Collator orders them),
+ * and returns each request's answers by task and request id. The requests given are not written to.
+ */
 export async function executeRequests(
   backend: ModelBackend,
-  instances: Instance[],
+  requests: readonly Instance[],
   listener?: RunListener,
   options: ExecuteOptions = {},
-): Promise<RequestLatency> {
+): Promise<Executed> {
   const latency: RequestLatency = {};
+  const responses = emptyResponses(requests);
+  // The last task's answers: requests of one task often come in runs, so this spares map lookups.
+  let lastTask: string | undefined;
+  let lastAnswers: TaskResponses = { resps: [] };
+  const answersFor = (task: string): TaskResponses => {
+    if (task !== lastTask) {
+      lastTask = task;
+      lastAnswers = responses.get(task) as TaskResponses;
+    }
+    return lastAnswers;
+  };
   const byType = new Map<RequestType, Instance[]>();
-  for (const instance of instances) {
+  for (const instance of requests) {
     const list = byType.get(instance.args.type);
     if (list) list.push(instance);
     else byType.set(instance.args.type, [instance]);
@@ -112,15 +128,19 @@ export async function executeRequests(
         const thought = thinking?.[offset];
         const latencyMs = [times[offset]];
         for (const instance of request.instances) {
-          instance.latencyMs = latencyMs;
-          instance.resps = instance.repeats === 1 ? [answer] : new Array(instance.repeats).fill(answer);
+          const { repeats, id } = instance;
+          const answered = answersFor(instance.task);
+          answered.resps[id] = repeats === 1 ? [answer] : new Array(repeats).fill(answer);
+          (answered.latencyMs as number[][])[id] = latencyMs;
           if (logprobs) {
-            instance.genLogprobs =
-              instance.repeats === 1
-                ? [logprob as GeneratedTokens | null]
-                : new Array(instance.repeats).fill(logprob);
+            answered.genLogprobs ??= new Array(answered.resps.length);
+            answered.genLogprobs[id] =
+              repeats === 1 ? [logprob as GeneratedTokens | null] : new Array(repeats).fill(logprob);
           }
-          if (thought) instance.genThinking = new Array(instance.repeats).fill(thought);
+          if (thought) {
+            answered.genThinking ??= new Array(answered.resps.length);
+            answered.genThinking[id] = new Array(repeats).fill(thought);
+          }
         }
         offset += 1;
         continue;
@@ -131,17 +151,37 @@ export async function executeRequests(
       const latencyMs = Array.from(times.subarray(offset, offset + copies));
       offset += copies;
       for (const instance of request.instances) {
-        instance.latencyMs = latencyMs;
-        instance.resps = slice;
-        if (logprobSlice) instance.genLogprobs = logprobSlice;
-        if (thinkingSlice?.some((thought) => thought !== null)) instance.genThinking = thinkingSlice;
+        const { id } = instance;
+        const answered = answersFor(instance.task);
+        answered.resps[id] = slice;
+        (answered.latencyMs as number[][])[id] = latencyMs;
+        if (logprobSlice) {
+          answered.genLogprobs ??= new Array(answered.resps.length);
+          answered.genLogprobs[id] = logprobSlice;
+        }
+        if (thinkingSlice?.some((thought) => thought !== null)) {
+          answered.genThinking ??= new Array(answered.resps.length);
+          answered.genThinking[id] = thinkingSlice;
+        }
       }
     }
     const seconds = (performance.now() - started) / 1000;
     latency[type] = { seconds, requests: total };
     listener?.({ type: 'request-batch-end', requestType: type, total, seconds });
   }
-  return latency;
+  return { responses, latency };
+}
+
+/** Per task of the requests, room for its answers by request id (ids are dense within a task). */
+function emptyResponses(requests: readonly Instance[]): Responses {
+  const sizes = new Map<string, number>();
+  for (const { task, id } of requests) {
+    const size = sizes.get(task);
+    if (size === undefined || id >= size) sizes.set(task, id + 1);
+  }
+  return new Map(
+    [...sizes].map(([task, size]) => [task, { resps: new Array(size), latencyMs: new Array(size) }]),
+  );
 }
 
 function checkCapability(backend: ModelBackend, type: RequestType): void {
@@ -159,7 +199,7 @@ function checkCapability(backend: ModelBackend, type: RequestType): void {
   }
 }
 
-function dedupe(instances: Instance[]): UniqueRequest[] {
+function dedupe(instances: readonly Instance[]): UniqueRequest[] {
   const byKey = new Map<string, UniqueRequest>();
   // Log-likelihood requests by context, then continuation: the choices of a question share one context
   // string, so this hashes it once instead of building and hashing `context\0continuation` per choice.
@@ -255,14 +295,14 @@ async function send(
   /** One call with every request, or, under a latency cap, a call per request against the clock. */
   const dispatch = async <R, A>(
     requests: R[],
-    call: (requests: R[], progress?: ProgressSink, options?: CallOptions) => Promise<Answer<A>[]>,
+    call: (options: CallOptions<R>) => Promise<Answer<A>[]>,
   ): Promise<Array<Answer<A> | LatencyTimeout>> => {
     if (maxLatencyS === undefined) {
-      const answers = await call(requests, progress);
+      const answers = await call({ requests, onProgress: progress });
       expectCount(backend, type, answers.length, requests.length);
       return answers;
     }
-    return sendCapped(requests, (request, options) => call([request], undefined, options), {
+    return sendCapped(requests, (request, abortSignal) => call({ requests: [request], abortSignal }), {
       maxLatencyS,
       concurrency: backend.concurrency ?? 1,
       progress,
@@ -276,12 +316,10 @@ async function send(
       const args = request.instances[0].args as { context: string; continuation: string };
       return { context: args.context, continuation: args.continuation };
     });
-    answers = await dispatch(requests, (batch, sink, options) => backend.loglikelihood(batch, sink, options));
+    answers = await dispatch(requests, (options) => backend.loglikelihood(options));
   } else if (type === 'loglikelihood_rolling') {
     const requests = expand((request) => ({ text: (request.instances[0].args as { text: string }).text }));
-    answers = await dispatch(requests, (batch, sink, options) =>
-      backend.loglikelihoodRolling(batch, sink, options),
-    );
+    answers = await dispatch(requests, (options) => backend.loglikelihoodRolling(options));
   } else {
     const requests = expand((request, copy): GenerateRequest => {
       const generation = (request.instances[0].args as { generation: GenerateRequest }).generation;
@@ -291,9 +329,7 @@ async function send(
       return { ...generation, extra: { ...generation.extra, seed: seed + copy } };
     });
     if (hasGenerationLogprobs(backend)) {
-      const generations = await dispatch(requests, (batch, sink, options) =>
-        backend.generateWithLogprobs(batch, sink, options),
-      );
+      const generations = await dispatch(requests, (options) => backend.generateWithLogprobs(options));
       const failed = (generation: (typeof generations)[number]) =>
         isRequestError(generation) || isLatencyTimeout(generation);
       return {
@@ -313,7 +349,7 @@ async function send(
         timesMs,
       };
     }
-    answers = await dispatch(requests, (batch, sink, options) => backend.generate(batch, sink, options));
+    answers = await dispatch(requests, (options) => backend.generate(options));
   }
   return { answers, timesMs };
 }

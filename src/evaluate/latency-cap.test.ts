@@ -18,11 +18,11 @@ import { LatencyTimeout } from './latency-cap.js';
 import type { Instance } from './requests.js';
 
 const generation = (docId: number, context: string): Instance => ({
+  id: docId,
   task: 't',
   docId,
   index: 0,
   repeats: 1,
-  resps: [],
   args: {
     type: 'generate_until',
     context,
@@ -40,9 +40,10 @@ describe('executeRequests with a latency cap', () => {
       generation(3, 'say four'),
     ];
     const started = performance.now();
-    await executeRequests(backend, instances, undefined, { maxLatencyS: 0.2 });
+    const { responses } = await executeRequests(backend, instances, undefined, { maxLatencyS: 0.2 });
     const seconds = (performance.now() - started) / 1000;
-    expect(instances.map((instance) => instance.resps)).toEqual([
+    const answers = responses.get('t');
+    expect(instances.map((instance) => answers?.resps[instance.id])).toEqual([
       [' one'],
       [new LatencyTimeout(0.2)],
       [' three'],
@@ -65,9 +66,10 @@ describe('executeRequests with a latency cap', () => {
       generation(2, 'say two'),
       generation(3, 'say six'),
     ];
-    await executeRequests(backend, instances, undefined, { maxLatencyS: 0.2 });
-    expect(instances[0].resps).toEqual([new LatencyTimeout(0.2)]);
-    const [slow, ...quick] = instances.map((instance) => instance.latencyMs ?? []);
+    const { responses } = await executeRequests(backend, instances, undefined, { maxLatencyS: 0.2 });
+    const answers = responses.get('t');
+    expect(answers?.resps[instances[0].id]).toEqual([new LatencyTimeout(0.2)]);
+    const [slow, ...quick] = instances.map((instance) => answers?.latencyMs?.[instance.id] ?? []);
     expect(slow).toHaveLength(1);
     // Stamped at its deadline (timers fire no earlier than asked), well before the 5 s it would take.
     expect(slow[0]).toBeGreaterThanOrEqual(199);

@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AssayError } from '../errors.js';
-import type { Answer, CallOptions, ProgressSink } from '../models/backend.js';
+import type { Answer, ProgressSink } from '../models/backend.js';
 
 /** Stands where an answer would be when the request took longer than the cap. */
 export class LatencyTimeout {
@@ -44,7 +44,7 @@ const RELEASE_MS = 1000;
  */
 export async function sendCapped<R, A>(
   requests: R[],
-  call: (request: R, options: CallOptions) => Promise<Answer<A>[]>,
+  call: (request: R, abortSignal: AbortSignal) => Promise<Answer<A>[]>,
   options: {
     maxLatencyS: number;
     concurrency: number;
@@ -72,7 +72,7 @@ export async function sendCapped<R, A>(
     const deadline = new Promise<'late'>((resolve) => {
       timer = setTimeout(() => resolve('late'), limitMs);
     });
-    const pending = call(request, { signal: controller.signal });
+    const pending = call(request, controller.signal);
     try {
       const first = await Promise.race([pending, deadline]);
       stamp();

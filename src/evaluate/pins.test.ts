@@ -40,9 +40,9 @@ const DOCS = [
 /** The dummy backend, counting what it is asked. */
 class CountingBackend extends DummyBackend {
   requests = 0;
-  override async generate(...args: Parameters<DummyBackend['generate']>) {
-    this.requests += args[0].length;
-    return super.generate(...args);
+  override async generate(options: Parameters<DummyBackend['generate']>[0]) {
+    this.requests += options.requests.length;
+    return super.generate(options);
   }
 }
 

@@ -30,7 +30,7 @@ import {
   multipleChoiceRequests,
   rollingRequests,
 } from './request-builders.js';
-import type { Instance, RequestArgs, Response } from './requests.js';
+import type { Instance, RequestArgs } from './requests.js';
 import type { ResolvedRunOptions } from './run-options.js';
 
 /** The run's options planning reads (run-options.ts), with the seed and backend it plans for. */
@@ -132,6 +132,8 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
   for (const shots of shotsById.values())
     for (const [position, shot] of shots.docs.entries()) shotDocs.set(shot, shots.indices[position]);
   await prepareDocFunctions(config, new Map(docIds.map((docId) => [docs[docId], docId])), shotDocs);
+  // Request ids: dense within the task, in plan order (requests.ts).
+  let nextId = 0;
   for (const docId of docIds) {
     const doc = docs[docId];
     const location = { task: task.name, docId };
@@ -139,14 +141,12 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
     const choices = config.doc_to_choice === undefined ? undefined : docToChoice(config, doc, location);
     const target = docToTarget(config, doc, location);
     const repeats = config.repeats ?? 1;
-    const resps: Response[] = [];
     // A literal per instance, not a spread of a shared base plus index and args: V8's spread-then-add
-    // is ~20× slower per object, and a task plans tens of thousands. Same keys in the same order, and
-    // one empty `resps` shared by the doc's instances, as before.
+    // is ~20× slower per object, and a task plans tens of thousands. Same keys in the same order.
     const instance = (index: number, args: RequestArgs, unconditional?: true): Instance =>
       unconditional
-        ? { task: task.name, docId, repeats, resps, index, unconditional, args }
-        : { task: task.name, docId, repeats, resps, index, args };
+        ? { id: nextId++, task: task.name, docId, repeats, index, unconditional, args }
+        : { id: nextId++, task: task.name, docId, repeats, index, args };
     const text = docToText(config, doc, location);
     const requests: DocRequests = {
       task: task.name,

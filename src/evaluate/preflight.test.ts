@@ -11,24 +11,27 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeIn } from '../../test/support/helpers.js';
 import { AssayError } from '../errors.js';
-import type { GenerateRequest, LoglikelihoodRequest, RollingRequest } from '../models/backend.js';
+import type { GenerateCallOptions, LoglikelihoodCallOptions, RollingCallOptions } from '../models/backend.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { evaluate, type SimpleEvaluateOptions, simpleEvaluate } from '../run/evaluate.js';
 
 /** The dummy model, counting every request that reaches it. */
 class CountingBackend extends DummyBackend {
   requests = 0;
-  override async loglikelihood(requests: LoglikelihoodRequest[]) {
+  override async loglikelihood(options: LoglikelihoodCallOptions) {
+    const { requests } = options;
     this.requests += requests.length;
-    return super.loglikelihood(requests);
+    return super.loglikelihood(options);
   }
-  override async loglikelihoodRolling(requests: RollingRequest[]) {
+  override async loglikelihoodRolling(options: RollingCallOptions) {
+    const { requests } = options;
     this.requests += requests.length;
-    return super.loglikelihoodRolling(requests);
+    return super.loglikelihoodRolling(options);
   }
-  override async generate(requests: GenerateRequest[]) {
+  override async generate(options: GenerateCallOptions) {
+    const { requests } = options;
     this.requests += requests.length;
-    return super.generate(requests);
+    return super.generate(options);
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerClock, summarizeLatency, taskLatency } from './request-timing.js';
-import type { Instance } from './requests.js';
+import type { Responses } from './responses.js';
 
 /** A clock the test moves by hand. */
 function manualClock(start = 100) {
@@ -44,15 +44,18 @@ describe('answerClock', () => {
 });
 
 describe('summarizeLatency and taskLatency', () => {
-  it('mean and nearest-rank percentiles per task, over its own instances only', () => {
+  it('mean and nearest-rank percentiles per task, over its own requests only', () => {
     // Nearest rank of 20 values: p50 is the 10th smallest, p95 the 19th.
     const values = Array.from({ length: 20 }, (_, i) => i + 1);
     expect(summarizeLatency(values)).toEqual({ requests: 20, mean_ms: 10.5, p50_ms: 10, p95_ms: 19 });
     expect(summarizeLatency([])).toEqual({ requests: 0, mean_ms: null, p50_ms: null, p95_ms: null });
-    const instance = (task: string, latencyMs?: number[]) => ({ task, latencyMs }) as Instance;
-    expect(
-      taskLatency([instance('a', [1]), instance('b', [10, 30]), instance('a', [3]), instance('c')]),
-    ).toEqual({
+    // Per task, its requests' answers by request id; task c's request has no answer times.
+    const responses: Responses = new Map([
+      ['a', { resps: [[], []], latencyMs: [[1], [3]] }],
+      ['b', { resps: [[]], latencyMs: [[10, 30]] }],
+      ['c', { resps: [[]] }],
+    ]);
+    expect(taskLatency(responses)).toEqual({
       a: { requests: 2, mean_ms: 2, p50_ms: 1, p95_ms: 3 },
       b: { requests: 2, mean_ms: 20, p50_ms: 10, p95_ms: 30 },
     });

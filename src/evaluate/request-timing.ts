@@ -10,7 +10,7 @@
  * docs/ARCHITECTURE.md says the same for readers.
  */
 import type { TaskLatency } from '../results/results-file.js';
-import type { Instance } from './requests.js';
+import type { Responses } from './responses.js';
 
 export interface AnswerClock {
   /** Wrap of the backend's progress sink: stamps answers `[previous done, done)` now. */
@@ -71,17 +71,19 @@ export function summarizeLatency(times: ArrayLike<number>): TaskLatency {
 }
 
 /**
- * Each task's latency over the requests it sent: every instance with answer times (`latencyMs`, one per
- * backend request that answered it; a request shared by identical instances counts for each of them).
- * Tasks whose requests a stage answered without the clock (token-window perplexity) have none.
+ * Each task's latency over the requests it sent: every request with answer times (`latencyMs`, one per
+ * backend request that answered it; a backend request shared by identical requests counts for each of
+ * them). Tasks whose requests a stage answered without the clock (token-window perplexity) have none.
  */
-export function taskLatency(instances: Iterable<Instance>): Record<string, TaskLatency> {
+export function taskLatency(responses: Responses): Record<string, TaskLatency> {
   const byTask = new Map<string, number[]>();
-  for (const instance of instances) {
-    if (!instance.latencyMs?.length) continue;
-    const list = byTask.get(instance.task);
-    if (list) list.push(...instance.latencyMs);
-    else byTask.set(instance.task, [...instance.latencyMs]);
+  for (const [task, answers] of responses) {
+    for (const times of answers.latencyMs ?? []) {
+      if (!times?.length) continue;
+      const list = byTask.get(task);
+      if (list) list.push(...times);
+      else byTask.set(task, [...times]);
+    }
   }
   return Object.fromEntries([...byTask].map(([task, times]) => [task, summarizeLatency(times)]));
 }

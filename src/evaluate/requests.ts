@@ -1,10 +1,4 @@
-import type {
-  GeneratedTokens,
-  GenerateRequest,
-  GenerationThinking,
-  LoglikelihoodResult,
-  RequestError,
-} from '../models/backend.js';
+import type { GenerateRequest, LoglikelihoodResult, RequestError } from '../models/backend.js';
 import type { RequestType } from '../results/results-file.js';
 import type { LatencyTimeout } from './latency-cap.js';
 
@@ -31,8 +25,16 @@ export type RequestArgs =
  */
 export type Response = LoglikelihoodResult | number | string | RequestError | LatencyTimeout;
 
-/** One request of one doc (lm-eval's Instance). `resps` holds one response per repeat. */
+/**
+ * One request of one doc (lm-eval's Instance), as planned: what to ask, never the answer. What the backend
+ * answered is kept apart, by request id (responses.ts), so a plan is never written to after planning.
+ */
 export interface Instance {
+  /**
+   * The request's id: its position among its task's requests in plan order (docs in plan order, each
+   * doc's requests by `index`), 0 to n − 1. With `task` it names the request within a run.
+   */
+  id: number;
   task: string;
   docId: number;
   /** Index of the request within its doc (the choice index for multiple choice). */
@@ -41,13 +43,6 @@ export interface Instance {
   repeats: number;
   /** True for acc_mutual_info's unconditional requests ("", delimiter + choice). */
   unconditional?: boolean;
-  resps: Response[];
-  /** generate_until from a backend with `generateWithLogprobs`: per repeat, the generated tokens' log-probabilities. */
-  genLogprobs?: Array<GeneratedTokens | null>;
-  /** generate_until from a reasoning model: per repeat, its raw generation, reasoning, truncation (null: none). */
-  genThinking?: Array<GenerationThinking | null>;
-  /** Wall time of each backend request that answered it, in ms (request-timing.ts); timing, not a score. */
-  latencyMs?: number[];
 }
 
 /** The `arguments` field of a sample line, as lm-eval writes it. */

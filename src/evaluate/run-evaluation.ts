@@ -1,5 +1,6 @@
 import { AssayError } from '../errors.js';
 import type { ModelBackend } from '../models/backend.js';
+import type { JudgeReport } from '../results/results-file.js';
 import type { TaskNode } from '../tasks/task.js';
 import { uniqueLeaves } from '../tasks/task.js';
 import {
@@ -13,11 +14,13 @@ import {
 import { runCodeStage } from './code-stage.js';
 import { type ErrorCauses, errorCauses } from './errored-samples.js';
 import { executeRequests, type RequestLatency } from './execute.js';
+import { type JudgePanel, prepareJudges, runJudgeStage } from './judge-stage.js';
 import type { PerplexityReport } from './perplexity/types.js';
 import { verifyPins } from './pins.js';
 import { planTask, type TaskPlan } from './plan.js';
 import { type TaskLatency, taskLatency } from './request-timing.js';
 import type { Instance } from './requests.js';
+import type { Responses } from './responses.js';
 import type { RunOptions } from './run-options.js';
 import { type RunRecord, runRecord } from './run-record.js';
 import { type ScoredTask, scoreTask } from './score.js';
@@ -31,6 +34,8 @@ export interface EvaluatedRun {
   record: RunRecord;
   nodes: TaskNode[];
   plans: TaskPlan[];
+  /** Every request's answers, by task and request id (the plans hold requests only). */
+  responses: Responses;
   /** Per task (in plan order): the scored docs of every filter. */
   scored: ScoredTask[];
   taskResults: TaskResult[];
@@ -44,6 +49,8 @@ export interface EvaluatedRun {
   perplexity: Record<string, PerplexityReport>;
   /** Tasks answered by a reasoning model: generations, and those that hit max_gen_toks while thinking. */
   thinking: Record<string, ThinkingCount>;
+  /** Tasks with `llm_judge` metrics: each judge, its rubric's sha256 and, with judge_labels, its statistics. */
+  judges: Record<string, JudgeReport[]>;
   /** Seconds since the epoch when the run started. */
   startDate: number;
   seconds: number;
@@ -94,6 +101,36 @@ export async function runEvaluation(
     ? await (await import('./perplexity/stage.js')).PerplexityStage.plan(backend, plans, options.perplexity)
     : undefined;
 
+  // Judge models and labels files are checked and opened now, before the run's own requests; a
+  // predict-only run scores nothing, so it asks no judge.
+  const judges = options.predictOnly
+    ? undefined
+    : await prepareJudges(tasks, {
+        cachePath: options.useCache,
+        listener,
+        warn: (message) => listener?.({ type: 'warning', message }),
+      });
+  try {
+    return await evaluatePlans(backend, nodes, options, { plans, perplexity, judges, started, startDate });
+  } finally {
+    await judges?.close();
+  }
+}
+
+async function evaluatePlans(
+  backend: ModelBackend,
+  nodes: TaskNode[],
+  options: RunOptions,
+  planned: {
+    plans: TaskPlan[];
+    perplexity: Awaited<ReturnType<typeof import('./perplexity/stage.js').PerplexityStage.plan>> | undefined;
+    judges: JudgePanel | undefined;
+    started: number;
+    startDate: number;
+  },
+): Promise<EvaluatedRun> {
+  const { plans, perplexity, judges, started, startDate } = planned;
+  const listener = options.listener;
   listener?.({ type: 'phase', phase: 'requests' });
   const instances: Instance[] = [];
   for (const plan of plans)
@@ -111,9 +148,13 @@ export async function runEvaluation(
       );
     }
   }
-  const latency = await executeRequests(backend, instances, listener, { maxLatencyS: options.maxLatencyS });
-  await perplexity?.run(backend, listener);
-  const thinking = thinkingCounts(plans);
+  const executed = await executeRequests(backend, instances, listener, { maxLatencyS: options.maxLatencyS });
+  const { latency } = executed;
+  // Token-window tasks' answers come from the perplexity stage; every other task's from execute.
+  const responses = perplexity
+    ? new Map([...executed.responses, ...(await perplexity.run(backend, executed.responses, listener))])
+    : executed.responses;
+  const thinking = thinkingCounts(plans, responses);
   for (const plan of plans) {
     const count = thinking[plan.task.name];
     if (count?.truncated)
@@ -127,10 +168,13 @@ export async function runEvaluation(
   const taskResults: TaskResult[] = [];
   let erroredSamples = 0;
   const scoredTasks: ScoredTask[] = [];
+  const judgeReports: Record<string, JudgeReport[]> = {};
   for (const plan of plans) {
-    const fromScoring = await scoreTask(plan, options.predictOnly);
+    const fromScoring = await scoreTask(plan, responses, options.predictOnly);
     const annotated = perplexity ? perplexity.annotate(fromScoring) : fromScoring;
-    const { scored } = await runCodeStage(annotated, options.codeSandbox, listener);
+    const { scored: executed } = await runCodeStage(annotated, options.codeSandbox, listener);
+    const { scored, reports } = await runJudgeStage(executed, judges, listener);
+    if (reports.length) judgeReports[plan.task.name] = reports;
     scoredTasks.push(scored);
     const result = await aggregateTask(scored, aggregationSpec(scored.plan), {
       bootstrapIters: options.bootstrapIters,
@@ -149,14 +193,16 @@ export async function runEvaluation(
     record: runRecord(backend, options),
     nodes,
     plans,
+    responses,
     scored: scoredTasks,
     taskResults,
     groupResults,
     latency,
-    taskLatency: taskLatency(instances),
-    errors: errorCauses(scoredTasks),
+    taskLatency: taskLatency(executed.responses),
+    errors: errorCauses(scoredTasks, responses),
     perplexity: perplexity?.report(scoredTasks) ?? {},
     thinking,
+    judges: judgeReports,
     startDate,
     seconds: (performance.now() - started) / 1000,
     erroredSamples,

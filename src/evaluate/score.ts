@@ -3,7 +3,7 @@ import { buildFilterPipeline, defaultFilterPipeline } from '../metrics/filters/r
 import type { FilterPipeline } from '../metrics/filters/types.js';
 import { getMetric } from '../metrics/registry.js';
 import type { GenerationMetricInput } from '../metrics/types.js';
-import { isRequestError, type LoglikelihoodResult, type RequestError } from '../models/backend.js';
+import type { LoglikelihoodResult } from '../models/backend.js';
 import { pyTuple } from '../python/codec.js';
 import { isPythonRef } from '../python/python-ref.js';
 import {
@@ -15,10 +15,13 @@ import {
 import { pythonResponse } from '../python/responses.js';
 import { pythonStr } from '../python/semantics/literal.js';
 import type { MetricConfig } from '../task-config/metric-config.js';
+import { judgeRequest } from './judge-request.js';
 import { isLatencyTimeout } from './latency-cap.js';
 import { generativeChoiceResults } from './mc-generate.js';
 import type { DocPerplexity } from './perplexity/types.js';
 import { metricName, type PlannedDoc, type TaskPlan } from './plan.js';
+import type { Response } from './requests.js';
+import { firstRequestError, type Responses, respsOf, taskResponses } from './responses.js';
 
 /** One doc's outcome under one filter pipeline: what the sample log writes and aggregation reads. */
 export interface ScoredDoc {
@@ -56,23 +59,32 @@ const LOGLIKELIHOOD_METRICS = new Set(['acc', 'perplexity']);
 // token_perplexity is filled in after scoring by the perplexity stage, which knows the token counts.
 const ROLLING_METRICS = new Set(['word_perplexity', 'byte_perplexity', 'bits_per_byte', 'token_perplexity']);
 
-export async function scoreTask(plan: TaskPlan, predictOnly: boolean): Promise<ScoredTask> {
+/**
+ * Scores a task's docs from the answers to its requests (`responses`, execute's output, looked up by the
+ * plan's request ids). Neither the plan nor the responses are written to.
+ */
+export async function scoreTask(
+  plan: TaskPlan,
+  responses: Responses,
+  predictOnly: boolean,
+): Promise<ScoredTask> {
   const pipelines = plan.task.config.filter_list?.length
     ? plan.task.config.filter_list.map((config) => buildFilterPipeline(config))
     : [defaultFilterPipeline()];
+  const ofTask = taskResponses(responses, plan.task.name);
+  /** Per doc (plan order), its requests' responses in request order, each one per repeat. */
+  const answers = plan.docs.map((planned) => respsOf(ofTask, planned.instances));
   // A request that failed for good makes its doc an errored sample carrying the server's message; one
   // over the latency cap (and none failed) makes it timed out. Either way it is not scored.
-  const failures = plan.docs.map(firstRequestError);
-  const timeouts = plan.docs.map(
-    (planned, position) =>
-      failures[position] === undefined &&
-      planned.instances.some((instance) => instance.resps.some(isLatencyTimeout)),
+  const failures = answers.map(firstRequestError);
+  const timeouts = answers.map(
+    (own, position) => failures[position] === undefined && own.some((resps) => resps.some(isLatencyTimeout)),
   );
   const skipped = plan.docs.map((_, position) => failures[position] !== undefined || timeouts[position]);
   const clusterBy = plan.task.config.cluster_by;
   const byFilter = new Map<string, ScoredDoc[]>();
   for (const pipeline of pipelines) {
-    const filteredDocs = await filterDocs(plan, pipeline, skipped);
+    const filteredDocs = await filterDocs(plan, answers, pipeline, skipped);
     const python = predictOnly ? undefined : await pythonScores(plan, filteredDocs);
     const perRepeat = predictOnly ? undefined : repeatScoring(plan, pipeline);
     const scored: ScoredDoc[] = [];
@@ -113,7 +125,8 @@ export async function scoreTask(plan: TaskPlan, predictOnly: boolean): Promise<S
         scored.push({ docId, filter, filtered, metrics: {}, error: (error as Error).message });
         continue;
       }
-      if (perRepeat) (scored[scored.length - 1] as ScoredDoc).repeatScores = perRepeat(planned);
+      if (perRepeat)
+        (scored[scored.length - 1] as ScoredDoc).repeatScores = perRepeat(planned, answers[position]);
     }
     if (clusterBy !== undefined) {
       for (const [position, doc] of scored.entries()) {
@@ -148,7 +161,7 @@ export function clusterKey(doc: unknown, field: string): string | number | undef
 function repeatScoring(
   plan: TaskPlan,
   pipeline: FilterPipeline,
-): ((planned: PlannedDoc) => Record<string, number[]>) | undefined {
+): ((planned: PlannedDoc, answers: Response[][]) => Record<string, number[]>) | undefined {
   const k = plan.task.config.repeats ?? 1;
   if (k < 2) return undefined;
   const { config } = plan.task;
@@ -157,13 +170,11 @@ function repeatScoring(
   const scoredInPython =
     plan.mcMode !== 'generate' && !plan.task.custom && isPythonRef(config.process_results);
   if (scoredInPython || pipeline.batched) return () => ({});
-  return (planned) => {
+  return (planned, answers) => {
     const byRepeat: Array<Record<string, unknown>> = [];
     for (let repeat = 0; repeat < k; repeat++) {
       try {
-        const filtered = planned.instances.map((instance) =>
-          pipeline.apply([instance.resps[repeat]], planned.doc),
-        );
+        const filtered = answers.map((resps) => pipeline.apply([resps[repeat]], planned.doc));
         byRepeat.push(processResults(plan, planned, filtered));
       } catch (error) {
         throw new AssayError(
@@ -190,24 +201,16 @@ function repeatScoring(
   };
 }
 
-/** The first failed response of a doc, over its instances and repeats in order. */
-function firstRequestError(planned: PlannedDoc): RequestError | undefined {
-  for (const instance of planned.instances)
-    for (const response of instance.resps) if (isRequestError(response)) return response;
-  return undefined;
-}
-
 /** Each doc's filtered responses (one per instance); undefined for docs whose requests failed or timed out. */
 async function filterDocs(
   plan: TaskPlan,
+  answers: ReadonlyArray<Response[][]>,
   pipeline: FilterPipeline,
   failures: ReadonlyArray<boolean>,
 ): Promise<Array<unknown[] | undefined>> {
   if (!pipeline.batched) {
     return plan.docs.map((planned, position) =>
-      failures[position]
-        ? undefined
-        : planned.instances.map((instance) => pipeline.apply(instance.resps, planned.doc)),
+      failures[position] ? undefined : answers[position].map((resps) => pipeline.apply(resps, planned.doc)),
     );
   }
   // lm-eval applies each filter to every instance of the task at once.
@@ -215,8 +218,8 @@ async function filterDocs(
   const docs = [];
   for (const [position, planned] of plan.docs.entries()) {
     if (failures[position]) continue;
-    for (const instance of planned.instances) {
-      values.push(instance.resps);
+    for (const resps of answers[position]) {
+      values.push(resps);
       docs.push(planned.doc);
     }
   }
@@ -351,7 +354,14 @@ export function processResults(
 ): Record<string, unknown> {
   const { task } = plan;
   if (plan.mcMode === 'generate') return generativeChoiceResults(plan.task.name, planned, results);
-  if (task.custom) return task.custom.processResults(planned.doc, results);
+  if (task.custom) {
+    const out = task.custom.processResults(planned.doc, results);
+    // A TypeScript task's judged metrics: the judge stage scores the first response against the target.
+    for (const name of Object.keys(task.custom.judges ?? {})) {
+      out[name] = judgeRequest(name, String(results[0]), referencesOf(planned.target));
+    }
+    return out;
+  }
   if (task.config.process_results) {
     if (isPythonRef(task.config.process_results)) {
       throw new AssayError('python_error', `internal: Python process_results is computed by scoreTask`, {
@@ -563,6 +573,11 @@ function generateResults(
   const out: Record<string, unknown> = {};
   for (const entry of plan.metricList) {
     const name = metricName(entry);
+    if (name === 'llm_judge' && typeof entry.metric === 'string') {
+      // Another model scores it: the judge stage replaces the request with the verdict's score.
+      out[name] = judgeRequest(name, prediction, references);
+      continue;
+    }
     if (isPythonRef(entry.metric)) {
       // lm-eval spreads a dict a metric function returns into the doc's metrics.
       Object.assign(out, python?.[name] ?? {});
@@ -582,6 +597,10 @@ function generateResults(
     }
   }
   return out;
+}
+
+function referencesOf(target: unknown): string[] {
+  return Array.isArray(target) ? target.map(String) : [String(target)];
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TaskPlan } from './plan.js';
+import type { Responses } from './responses.js';
 
 /**
  * Per task, a reasoning model's generations and how many of them hit max_gen_toks inside the thinking
@@ -9,20 +10,22 @@ export interface ThinkingCount {
   truncated: number;
 }
 
-/** The tasks whose answers came with thinking records (execute.ts `genThinking`); others are absent. */
-export function thinkingCounts(plans: TaskPlan[]): Record<string, ThinkingCount> {
+/** The tasks whose answers came with thinking records (responses.ts `genThinking`); others are absent. */
+export function thinkingCounts(plans: TaskPlan[], responses: Responses): Record<string, ThinkingCount> {
   const counts: Record<string, ThinkingCount> = {};
   for (const plan of plans) {
     let generations = 0;
     let truncated = 0;
     let thinking = false;
+    const ofTask = responses.get(plan.task.name);
     for (const doc of plan.docs) {
       for (const instance of doc.instances) {
         if (instance.args.type !== 'generate_until') continue;
-        generations += instance.resps.length;
-        if (!instance.genThinking) continue;
+        generations += ofTask?.resps[instance.id]?.length ?? 0;
+        const records = ofTask?.genThinking?.[instance.id];
+        if (!records) continue;
         thinking = true;
-        for (const record of instance.genThinking) if (record?.truncated) truncated++;
+        for (const record of records) if (record?.truncated) truncated++;
       }
     }
     if (thinking) counts[plan.task.name] = { generations, truncated };

@@ -20,6 +20,7 @@ import { chrfAggregation, chrfMetric } from './chrf.js';
 import { exactMatchMetric } from './exact-match.js';
 import { f1Aggregation, f1Metric } from './f1.js';
 import { jsonlExactMatchMetric } from './jsonl-exact-match.js';
+import { llmJudgeMetric } from './llm-judge.js';
 import {
   accBytesMetric,
   accMetric,
@@ -69,6 +70,7 @@ export type MetricName =
   | 'substring_contains'
   | 'jsonl_exact_match'
   | 'multiple_choice'
+  | 'llm_judge'
   | 'bypass';
 
 export type AggregationName =
@@ -114,6 +116,7 @@ export const METRICS: Record<MetricName, MetricDefinition> = {
   substring_contains: substringContainsMetric,
   jsonl_exact_match: jsonlExactMatchMetric,
   multiple_choice: multipleChoiceMetric,
+  llm_judge: llmJudgeMetric,
   bypass: bypassMetric,
 };
 

@@ -43,6 +43,8 @@ const SCALES: Record<MetricName, MetricScale | null> = {
   substring_contains: '[0, 1]',
   jsonl_exact_match: '[0, 1]',
   multiple_choice: '[0, 1]',
+  // The task's own verdict scale (judge.verdict), which the registry does not know.
+  llm_judge: null,
   // --predict_only's placeholder: not a score.
   bypass: null,
 };

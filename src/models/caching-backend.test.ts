@@ -5,13 +5,14 @@ import { runBackendConformance } from '../testing/backend-conformance.js';
 import {
   type Answer,
   checkBackendSpec,
+  type GenerateCallOptions,
   type GenerateRequest,
   hasGenerationLogprobs,
-  type LoglikelihoodRequest,
+  type LoglikelihoodCallOptions,
   type LoglikelihoodResult,
   type ModelBackend,
   RequestError,
-  type RollingRequest,
+  type RollingCallOptions,
 } from './backend.js';
 import { withResponseCache } from './caching-backend.js';
 import { DummyBackend } from './dummy/dummy-backend.js';
@@ -27,22 +28,25 @@ class FailingDummy extends DummyBackend {
       texts[i].includes(this.marker) ? new RequestError(`request ${i} poisoned`, 'HTTP 500') : answer,
     );
   }
-  override async loglikelihood(requests: LoglikelihoodRequest[]) {
-    const answers = await super.loglikelihood(requests);
+  override async loglikelihood(options: LoglikelihoodCallOptions) {
+    const { requests } = options;
+    const answers = await super.loglikelihood(options);
     return this.fail(
       requests.map((request) => request.context + request.continuation),
       answers,
     ) as LoglikelihoodResult[];
   }
-  override async loglikelihoodRolling(requests: RollingRequest[]) {
-    const answers = await super.loglikelihoodRolling(requests);
+  override async loglikelihoodRolling(options: RollingCallOptions) {
+    const { requests } = options;
+    const answers = await super.loglikelihoodRolling(options);
     return this.fail(
       requests.map((request) => request.text),
       answers,
     ) as number[];
   }
-  override async generate(requests: GenerateRequest[]) {
-    const answers = await super.generate(requests);
+  override async generate(options: GenerateCallOptions) {
+    const { requests } = options;
+    const answers = await super.generate(options);
     return this.fail(
       requests.map((request) => request.context),
       answers,
@@ -89,7 +93,7 @@ describe('withResponseCache as a backend of the same spec', () => {
   it('declares exactly what the wrapped backend declares, and has the methods of each', async () => {
     for (const inner of [new DummyBackend(), served()] as ModelBackend[]) {
       const wrapped = withResponseCache(inner, new MemoryResponseCache(), {});
-      expect(wrapped.specificationVersion).toBe('v1');
+      expect(wrapped.specificationVersion).toBe('v2');
       expect(wrapped.capabilities).toEqual(inner.capabilities);
       expect(() => checkBackendSpec(wrapped, 'wrapped')).not.toThrow();
       await wrapped.close?.();
@@ -105,14 +109,14 @@ describe('withResponseCache as a backend of the same spec', () => {
     // TemplateAPI.generate_until encodes the context when tokenized_requests).
     const modelRequests = () => [...server.stats.receivedBodies.values()].reduce((a, b) => a + b, 0);
     const before = modelRequests();
-    const [first] = await wrapped.generateWithLogprobs([request]);
+    const [first] = await wrapped.generateWithLogprobs({ requests: [request] });
     const sent = modelRequests() - before;
     expect(sent).toBe(1);
-    const [again] = await wrapped.generateWithLogprobs([request]);
+    const [again] = await wrapped.generateWithLogprobs({ requests: [request] });
     expect(again).toEqual(first);
     expect(modelRequests() - before).toBe(1);
     // The bare text is keyed apart: its first call reaches the model.
-    const [text] = await wrapped.generate([request]);
+    const [text] = await wrapped.generate({ requests: [request] });
     expect(text).toBe((first as { text: string }).text);
     expect(modelRequests() - before).toBe(2);
 
@@ -120,24 +124,26 @@ describe('withResponseCache as a backend of the same spec', () => {
 
     const flaky = withResponseCache(new FailingDummy('poison'), cache, {});
     const poisoned = { context: 'poison', continuation: ' x' };
-    expect((await flaky.loglikelihood([poisoned]))[0]).toBeInstanceOf(RequestError);
+    expect((await flaky.loglikelihood({ requests: [poisoned] }))[0]).toBeInstanceOf(RequestError);
     // Not cached: the same request answers once the model does.
     const healthy = withResponseCache(new DummyBackend({ seed: 7 }), cache, {});
-    const [answer] = await healthy.loglikelihood([poisoned]);
-    expect(answer).toEqual((await new DummyBackend({ seed: 7 }).loglikelihood([poisoned]))[0]);
+    const [answer] = await healthy.loglikelihood({ requests: [poisoned] });
+    expect(answer).toEqual((await new DummyBackend({ seed: 7 }).loglikelihood({ requests: [poisoned] }))[0]);
   });
 });
 
 /** The dummy model, counting what reaches it. */
 class CountingBackend extends DummyBackend {
   sent = 0;
-  override async loglikelihood(requests: LoglikelihoodRequest[]) {
+  override async loglikelihood(options: LoglikelihoodCallOptions) {
+    const { requests } = options;
     this.sent += requests.length;
-    return super.loglikelihood(requests);
+    return super.loglikelihood(options);
   }
-  override async generate(requests: GenerateRequest[]) {
+  override async generate(options: GenerateCallOptions) {
+    const { requests } = options;
     this.sent += requests.length;
-    return super.generate(requests);
+    return super.generate(options);
   }
 }
 
@@ -158,38 +164,42 @@ describe('withResponseCache (in-process backends)', () => {
       { context: 'a', continuation: ' b' },
       { context: 'c', continuation: ' d' },
     ];
-    const direct = await new DummyBackend({ seed: 5 }).loglikelihood([
-      ...requests,
-      { context: 'e', continuation: ' f' },
-    ]);
-    expect(await withResponseCache(first, cache, { seed: 5 }).loglikelihood(requests)).toEqual(
+    const direct = await new DummyBackend({ seed: 5 }).loglikelihood({
+      requests: [...requests, { context: 'e', continuation: ' f' }],
+    });
+    expect(await withResponseCache(first, cache, { seed: 5 }).loglikelihood({ requests })).toEqual(
       direct.slice(0, 2),
     );
     expect(first.sent).toBe(2);
     const second = new CountingBackend({ seed: 5 });
-    const again = await withResponseCache(second, cache, { seed: 5 }).loglikelihood([
-      ...requests,
-      { context: 'e', continuation: ' f' },
-    ]);
+    const again = await withResponseCache(second, cache, { seed: 5 }).loglikelihood({
+      requests: [...requests, { context: 'e', continuation: ' f' }],
+    });
     expect(again).toEqual(direct);
     expect(second.sent).toBe(1);
   });
 
   it('keys on the model: other model args miss', async () => {
     const cache = new MemoryResponseCache();
-    await withResponseCache(new DummyBackend({ seed: 1 }), cache, { seed: 1 }).loglikelihood([
-      { context: 'a', continuation: ' b' },
-    ]);
+    await withResponseCache(new DummyBackend({ seed: 1 }), cache, { seed: 1 }).loglikelihood({
+      requests: [{ context: 'a', continuation: ' b' }],
+    });
     const other = new CountingBackend({ seed: 2 });
-    await withResponseCache(other, cache, { seed: 2 }).loglikelihood([{ context: 'a', continuation: ' b' }]);
+    await withResponseCache(other, cache, { seed: 2 }).loglikelihood({
+      requests: [{ context: 'a', continuation: ' b' }],
+    });
     expect(other.sent).toBe(1);
   });
 
   it('never caches sampled generations', async () => {
     const cache = new MemoryResponseCache();
-    await withResponseCache(new DummyBackend(), cache, {}).generate([generation(true), generation(false)]);
+    await withResponseCache(new DummyBackend(), cache, {}).generate({
+      requests: [generation(true), generation(false)],
+    });
     const counting = new CountingBackend();
-    await withResponseCache(counting, cache, {}).generate([generation(true), generation(false)]);
+    await withResponseCache(counting, cache, {}).generate({
+      requests: [generation(true), generation(false)],
+    });
     expect(counting.sent).toBe(1);
   });
 });

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { canonicalJson, type ResponseCache } from '../cache/response-cache.js';
 import type {
   Answer,
+  AnyVersionBackend,
   CallOptions,
   GenerateRequest,
   LoglikelihoodRequest,
   LoglikelihoodResult,
   ModelBackend,
-  ProgressSink,
   RollingRequest,
 } from './backend.js';
 import {
@@ -17,6 +17,7 @@ import {
   hasGenerationLogprobs,
   hasUsage,
   isRequestError,
+  toCurrentSpec,
   type UsageReporting,
 } from './backend.js';
 
@@ -26,13 +27,15 @@ import {
  * misses reach the model, and each call's answers are stored when the call returns. Served backends keep
  * their cache inside the HTTP client instead, where it can store each response as it arrives. Sampled
  * generations are never cached, and neither are failed requests. The wrapper is itself a backend of the
- * same spec, declaring what the wrapped one declares, and runs the same conformance suite.
+ * spec (v2; a v1 backend is adapted first), declaring what the wrapped one declares, and runs the same
+ * conformance suite.
  */
 export function withResponseCache(
-  backend: ModelBackend,
+  given: AnyVersionBackend,
   cache: ResponseCache,
   modelArgs: Record<string, unknown>,
 ): ModelBackend {
+  const backend = toCurrentSpec(given);
   const info = backend.info();
   const identity = {
     backend: backend.name,
@@ -47,13 +50,17 @@ export function withResponseCache(
   /** Requests this wrapper answered itself: the wrapped backend's usage never sees them. */
   let answeredFromCache = 0;
 
+  /**
+   * One call: hits answered here, the misses sent to the wrapped backend in one call that carries the
+   * caller's options (its abort signal), its progress counted after the hits.
+   */
   async function cached<Q, A>(
     method: string,
-    requests: Q[],
-    send: (misses: Q[], progress?: ProgressSink) => Promise<Answer<A>[]>,
-    progress: ProgressSink | undefined,
+    options: CallOptions<Q>,
+    send: (options: CallOptions<Q>) => Promise<Answer<A>[]>,
     cacheable: (request: Q) => boolean = () => true,
   ): Promise<Answer<A>[]> {
+    const { requests, onProgress } = options;
     const answers: Answer<A>[] = new Array(requests.length);
     const missIndex: number[] = [];
     const keys = requests.map((request) => (cacheable(request) ? keyOf(method, request) : undefined));
@@ -65,12 +72,13 @@ export function withResponseCache(
     });
     const hits = requests.length - missIndex.length;
     answeredFromCache += hits;
-    if (hits > 0) progress?.(hits);
+    if (hits > 0) onProgress?.(hits);
     if (missIndex.length > 0) {
-      const fresh = await send(
-        missIndex.map((i) => requests[i]),
-        progress && ((done) => progress(hits + done)),
-      );
+      const fresh = await send({
+        ...options,
+        requests: missIndex.map((i) => requests[i]),
+        onProgress: onProgress && ((done) => onProgress(hits + done)),
+      });
       missIndex.forEach((i, j) => {
         answers[i] = fresh[j];
         const key = keys[i];
@@ -81,30 +89,23 @@ export function withResponseCache(
   }
 
   const wrapped: ModelBackend & Partial<GenerationLogprobs> = {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
     name: backend.name,
     capabilities: backend.capabilities,
     ...(backend.concurrency !== undefined ? { concurrency: backend.concurrency } : {}),
-    loglikelihood: (requests: LoglikelihoodRequest[], progress?: ProgressSink, options?: CallOptions) =>
-      cached<LoglikelihoodRequest, LoglikelihoodResult>(
-        'loglikelihood',
-        requests,
-        (misses, p) => backend.loglikelihood(misses, p, options),
-        progress,
+    loglikelihood: (options) =>
+      cached<LoglikelihoodRequest, LoglikelihoodResult>('loglikelihood', options, (misses) =>
+        backend.loglikelihood(misses),
       ),
-    loglikelihoodRolling: (requests: RollingRequest[], progress?: ProgressSink, options?: CallOptions) =>
-      cached<RollingRequest, number>(
-        'loglikelihood_rolling',
-        requests,
-        (misses, p) => backend.loglikelihoodRolling(misses, p, options),
-        progress,
+    loglikelihoodRolling: (options) =>
+      cached<RollingRequest, number>('loglikelihood_rolling', options, (misses) =>
+        backend.loglikelihoodRolling(misses),
       ),
-    generate: (requests: GenerateRequest[], progress?: ProgressSink, options?: CallOptions) =>
+    generate: (options) =>
       cached<GenerateRequest, string>(
         'generate_until',
-        requests,
-        (misses, p) => backend.generate(misses, p, options),
-        progress,
+        options,
+        (misses) => backend.generate(misses),
         (request) => !request.doSample,
       ),
     info: () => backend.info(),
@@ -116,16 +117,11 @@ export function withResponseCache(
   // Generations with their tokens' log-probabilities are cached apart from the bare texts: a hit must
   // give back what this method returns, logprobs included.
   if (hasGenerationLogprobs(backend)) {
-    wrapped.generateWithLogprobs = (
-      requests: GenerateRequest[],
-      progress?: ProgressSink,
-      options?: CallOptions,
-    ) =>
+    wrapped.generateWithLogprobs = (options) =>
       cached<GenerateRequest, Generation>(
         'generate_until_with_logprobs',
-        requests,
-        (misses, p) => backend.generateWithLogprobs(misses, p, options),
-        progress,
+        options,
+        (misses) => backend.generateWithLogprobs(misses),
         (request) => !request.doSample,
       );
   }

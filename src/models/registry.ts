@@ -1,5 +1,5 @@
 import { AssayError, closestNames } from '../errors.js';
-import { checkBackendSpec, type ModelBackend } from './backend.js';
+import { type AnyVersionBackend, checkBackendSpec, type ModelBackend, toCurrentSpec } from './backend.js';
 import { apiClientBackendError, inProcessBackendError } from './lm-eval-backends.js';
 
 /**
@@ -35,8 +35,14 @@ export interface BackendDefinition {
    * AssayError naming the bad one. A run calls it before it loads tasks.
    */
   checkArgs?(args: Record<string, unknown>): void | Promise<void>;
-  /** Builds the backend; it must implement backend spec v1 (checked when it is created). */
-  create(args: Record<string, unknown>, context: BackendContext): ModelBackend | Promise<ModelBackend>;
+  /**
+   * Builds the backend; it must implement backend spec v2, or v1 (checked when it is created; a v1
+   * backend is adapted to v2).
+   */
+  create(
+    args: Record<string, unknown>,
+    context: BackendContext,
+  ): AnyVersionBackend | Promise<AnyVersionBackend>;
   /**
    * How `useCache` applies: `wrap` (the default) puts the response cache in front of the whole backend, as
    * lm-eval's CachingLM does; `inside` hands the path to `create` in `context.cachePath`, for a backend
@@ -188,8 +194,9 @@ export async function checkModelArgs(name: string, args: Record<string, unknown>
 }
 
 /**
- * Creates a backend by name, checks that it implements this backend spec, and puts the response cache in
- * front of it when `context.cachePath` is set (unless the backend keeps the cache inside).
+ * Creates a backend by name, checks that it implements a backend spec this assay accepts (adapting a v1
+ * backend to v2), and puts the response cache in front of it when `context.cachePath` is set (unless the
+ * backend keeps the cache inside).
  */
 export async function createBackend(
   name: string,
@@ -213,10 +220,11 @@ export async function createBackend(
     }
     throw error;
   }
-  if (inside || !context.cachePath) return backend;
+  const current = toCurrentSpec(backend);
+  if (inside || !context.cachePath) return current;
   const [{ withResponseCache }, { SqliteResponseCache }] = await Promise.all([
     import('./caching-backend.js'),
     import('../cache/sqlite-response-cache.js'),
   ]);
-  return withResponseCache(backend, new SqliteResponseCache(context.cachePath), args);
+  return withResponseCache(current, new SqliteResponseCache(context.cachePath), args);
 }

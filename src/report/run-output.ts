@@ -4,6 +4,7 @@
  */
 import type { GroupResult, TaskResult } from '../evaluate/aggregate.js';
 import type { PlannedDoc, TaskPlan } from '../evaluate/plan.js';
+import { taskResponses } from '../evaluate/responses.js';
 import type { EvaluatedRun } from '../evaluate/run-evaluation.js';
 import type { ScoredDoc } from '../evaluate/score.js';
 import type { ReasoningBlock, ResultsFile } from '../results/results-file.js';
@@ -86,13 +87,16 @@ type StreamedRecord = Record<string, SampleLine[]> & {
  * Each task's sample lines, as lm-eval writes them: every doc under the first filter, then the next.
  * Built per task on first read (lazyRecord); streamSampleLines builds them one at a time instead.
  */
-export function sampleLines(run: Pick<EvaluatedRun, 'plans' | 'scored'>): Record<string, SampleLine[]> {
+export function sampleLines(
+  run: Pick<EvaluatedRun, 'plans' | 'responses' | 'scored'>,
+): Record<string, SampleLine[]> {
   const streams = new Map<string, () => Iterable<SampleLine>>();
   const record: StreamedRecord = lazyRecord(
     run.plans.map((plan, position): [string, () => SampleLine[]] => {
       const stream = function* () {
+        const answers = taskResponses(run.responses, plan.task.name);
         for (const { planned, doc } of orderedDocs(plan, run.scored[position]))
-          yield sampleLine(planned, doc);
+          yield sampleLine(planned, answers, doc);
       };
       streams.set(plan.task.name, stream);
       return [plan.task.name, () => [...stream()]];
@@ -161,6 +165,7 @@ export function runOutput(run: EvaluatedRun): EvaluationOutput {
   // Last, as lm-eval's keys come first.
   if (Object.keys(run.perplexity).length) results.perplexity = run.perplexity;
   if (Object.keys(run.thinking).length) results.reasoning = reasoningBlock(run.thinking);
+  if (Object.keys(run.judges).length) results.judges = run.judges;
   return {
     results,
     samples,

@@ -5,8 +5,10 @@
 import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { ExecutedDoc } from '../evaluate/code-stage.js';
+import type { JudgedDoc } from '../evaluate/judge-stage.js';
 import type { PlannedDoc } from '../evaluate/plan.js';
 import { instanceArguments } from '../evaluate/requests.js';
+import { respsOf, type TaskResponses } from '../evaluate/responses.js';
 import type { ScoredDoc } from '../evaluate/score.js';
 import { pythonScalarStr } from '../python/semantics/format.js';
 import { needsPythonJson, pythonJsonDumps } from '../python/semantics/json-values.js';
@@ -73,7 +75,10 @@ export function sanitizeResponse(value: unknown): unknown {
   return pythonScalarStr(value);
 }
 
-export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
+/** A doc's sample line under one filter; `answers` are its task's (execute's output, by request id). */
+export function sampleLine(planned: PlannedDoc, answers: TaskResponses, scored: ScoredDoc): SampleLine {
+  const { instances } = planned;
+  const resps = respsOf(answers, instances);
   const target = pythonStr(planned.target);
   const argumentsByRequest: Record<string, Record<string, unknown>> = {};
   planned.instances.forEach((instance, i) => {
@@ -85,7 +90,7 @@ export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
     doc: planned.doc,
     target,
     arguments: argumentsByRequest,
-    resps: planned.instances.map((instance) => sanitizeResponse(instance.resps)),
+    resps: resps.map(sanitizeResponse),
     filtered_resps: scored.filtered.map(sanitizeResponse),
     filter: scored.filter,
     metrics: Object.keys(scored.metrics),
@@ -96,17 +101,19 @@ export function sampleLine(planned: PlannedDoc, scored: ScoredDoc): SampleLine {
   };
   if (scored.error !== undefined) line.error = scored.error;
   if (scored.timedOut) line.timed_out = true;
-  if (planned.instances.some((instance) => instance.genLogprobs?.some((tokens) => tokens !== null))) {
-    line.gen_logprobs = planned.instances.map((instance) => instance.genLogprobs ?? []);
+  const { genLogprobs, genThinking } = answers;
+  if (genLogprobs && instances.some(({ id }) => genLogprobs[id]?.some((tokens) => tokens !== null))) {
+    line.gen_logprobs = instances.map(({ id }) => genLogprobs[id] ?? []);
   }
-  if (planned.instances.some((instance) => instance.genThinking)) {
-    line.reasoning = planned.instances.map(
-      (instance) => instance.genThinking ?? instance.resps.map(() => null),
-    );
+  if (genThinking && instances.some(({ id }) => genThinking[id])) {
+    line.reasoning = instances.map(({ id }, i) => genThinking[id] ?? resps[i].map(() => null));
   }
   // Code metrics: passed / failed / timed_out / error, with the reason, for each program that ran.
   const execution = (scored as ExecutedDoc).execution;
   if (execution) line.execution = execution;
+  // llm_judge metrics: the judge's prompt, raw answer and parsed verdict for each call.
+  const judge = (scored as JudgedDoc).judge;
+  if (judge) line.judge = judge;
   // Per-doc token and window counts, so `assay merge` can rebuild the perplexity block from the logs.
   if (scored.ppl) line.ppl_doc = scored.ppl;
   // assay's additive keys: what aggregation reads besides the metric values, so a merge aggregates the

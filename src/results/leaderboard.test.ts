@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { GenerateRequest, ModelBackend, ProgressSink } from '../models/backend.js';
+import type { GenerateCallOptions, ModelBackend } from '../models/backend.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { scriptedBackend } from '../models/scripted/scripted-backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
@@ -113,17 +113,17 @@ describe('leaderboard_<time>.json', () => {
     vi.spyOn(performance, 'now').mockImplementation(() => now);
     const dummy = new DummyBackend();
     const timed: ModelBackend = {
-      specificationVersion: 'v1',
+      specificationVersion: 'v2',
       name: 'timed',
       capabilities: { ...dummy.capabilities, chatTemplate: false },
-      loglikelihood: (requests, progress) => dummy.loglikelihood(requests, progress),
-      loglikelihoodRolling: (requests, progress) => dummy.loglikelihoodRolling(requests, progress),
-      async generate(requests: GenerateRequest[], progress?: ProgressSink) {
+      loglikelihood: (options) => dummy.loglikelihood(options),
+      loglikelihoodRolling: (options) => dummy.loglikelihoodRolling(options),
+      async generate({ requests, onProgress }: GenerateCallOptions) {
         const answers: string[] = [];
         for (const [index, request] of requests.entries()) {
           now += request.context.includes('slow') ? 7 : 1;
-          answers.push(...(await dummy.generate([request])));
-          progress?.(index + 1);
+          answers.push(...(await dummy.generate({ requests: [request] })));
+          onProgress?.(index + 1);
         }
         return answers;
       },

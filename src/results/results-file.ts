@@ -217,6 +217,114 @@ const reasoningBlockSchema = z.object({
 const entrySchema = z.record(z.string(), z.unknown());
 
 /** results_<time>.json as assay writes it (`assay_schema` RESULTS_SCHEMA). */
+
+const estimateSchema = z.object({
+  estimate: z.number(),
+  standard_error: z.number(),
+  low: z.number(),
+  high: z.number(),
+});
+
+const agreementSchema = z.object({
+  estimate: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  /** Bootstrap replicates on which the statistic was undefined (e.g. κ when one category remained). */
+  undefined_replicates: z.number(),
+});
+
+/** One `llm_judge` metric of a task: who judged, with what rubric, and how far its scores can be trusted. */
+const judgeReportSchema = z.object({
+  metric: z.string(),
+  model: z.string(),
+  /** The judge's model args (an API key redacted). */
+  model_args: z.record(z.string(), z.unknown()),
+  /** A jury: each juror's model and args, and how their scores combine. */
+  jury: z.array(z.object({ model: z.string(), model_args: z.record(z.string(), z.unknown()) })).optional(),
+  aggregate: z.enum(['mean', 'majority']).optional(),
+  /** A jury's inter-judge agreement: Krippendorff's α over the docs, jurors as raters. */
+  jury_agreement: z
+    .object({
+      krippendorff_alpha: agreementSchema,
+      krippendorff_level: z.enum(['nominal', 'ordinal', 'interval', 'ratio']),
+      units: z.number(),
+    })
+    .optional(),
+  rubric_sha256: z.string(),
+  mode: z.enum(['reference-based', 'reference-free', 'pairwise']),
+  /**
+   * Pairwise judging: the baseline run, the pairs judged, the share whose verdict survived swapping the
+   * order, the first position's share of decisive verdicts (0.5 without position bias), and this run's win
+   * rate (wins + ½ ties; a pair whose two orders disagree is a tie).
+   */
+  pairwise: z
+    .object({
+      baseline: z.string(),
+      pairs: z.number(),
+      consistency: z.number().nullable(),
+      first_position_share: z.number().nullable(),
+      win_rate: z.number().nullable(),
+    })
+    .optional(),
+  verdict: z.record(z.string(), z.unknown()),
+  /** Judge calls made (after deduplication), and samples errored by a failed call or an unparseable verdict. */
+  requests: z.number(),
+  errored: z.number(),
+  /**
+   * Served judges: what this task's judge calls cost each judge (jury order; null for a judge that reports
+   * no usage). Answers from the response cache count in `cached_requests` and send nothing.
+   */
+  usage: z
+    .array(
+      z
+        .object({
+          requests: z.number(),
+          http_requests: z.number(),
+          cached_requests: z.number(),
+          retries: z.number(),
+          tokens_in: z.number(),
+          tokens_out: z.number(),
+          cost_usd: z.number().nullable(),
+        })
+        .nullable(),
+    )
+    .optional(),
+  /** With `judge_labels`: agreement with the human labels, and the prediction-powered (PPI++) estimate. */
+  statistics: z
+    .object({
+      labels_file: z.string(),
+      confidence: z.number(),
+      /** Docs with a judge score and a human label / with a judge score only. */
+      labelled: z.number(),
+      unlabelled: z.number(),
+      bootstrap: z.object({ iterations: z.number(), seed: z.number() }),
+      agreement: z.object({
+        accuracy: agreementSchema,
+        cohen_kappa: agreementSchema,
+        /** Score verdicts (ordinal scales): quadratic-weighted κ. */
+        weighted_kappa: agreementSchema.optional(),
+        krippendorff_alpha: agreementSchema,
+        krippendorff_level: z.enum(['nominal', 'ordinal', 'interval', 'ratio']),
+        /** Label verdicts: counts[i][j] = docs the humans labelled labels[i] and the judge labels[j]. */
+        confusion: z.object({ labels: z.array(z.string()), counts: z.array(z.array(z.number())) }).optional(),
+      }),
+      /** The raw judge mean over every scored doc, with the interval that takes the judge for the truth. */
+      judge_mean: estimateSchema,
+      /** The human labels' mean alone. */
+      labels_mean: estimateSchema,
+      /** PPI++: the judge mean corrected by the labelled slice, λ tuned. */
+      ppi: estimateSchema.extend({ lambda: z.number() }),
+      /** The labels' and judge scores' variances (n − 1) and covariance, and the docs judged: for `assay power`. */
+      moments: z.object({
+        label_variance: z.number(),
+        judge_variance: z.number(),
+        covariance: z.number(),
+        documents: z.number(),
+      }),
+    })
+    .optional(),
+});
+
 export const writtenResultsSchema = z.object({
   results: z.record(z.string(), entrySchema),
   groups: z.record(z.string(), entrySchema).optional(),
@@ -264,6 +372,8 @@ export const writtenResultsSchema = z.object({
   timeouts: timeoutsBlockSchema.optional(),
   /** Present when a reasoning model answered (think_end_token, or a server's reasoning field). */
   reasoning: reasoningBlockSchema.optional(),
+  /** task → its `llm_judge` metrics: the judge, the rubric's sha256, and with judge_labels its statistics. */
+  judges: z.record(z.string(), z.array(judgeReportSchema)).optional(),
 });
 
 /** What the writer builds: the type of results_<time>.json. Its parts below are named from it. */
@@ -277,6 +387,9 @@ export type MetricStats = ResultsFile['stats'][string][string];
 export type ErrorsBlock = ResultsFile['errors'];
 export type TimeoutsBlock = NonNullable<ResultsFile['timeouts']>;
 export type ReasoningBlock = NonNullable<ResultsFile['reasoning']>;
+/** One `llm_judge` metric's entry in results.json `judges`. */
+export type JudgeReport = NonNullable<ResultsFile['judges']>[string][number];
+export type JudgeStatisticsBlock = NonNullable<JudgeReport['statistics']>;
 /** How a metric's interval was computed. */
 export type CiMethod = NonNullable<MetricStats['ci_method']>;
 /** The three kinds of request a task sends, as `request_stats` names them. */

@@ -59,8 +59,30 @@ export const writtenSampleLineSchema = z.looseObject({
   repeat_scores: z.record(z.string(), z.array(z.number())).optional(),
   /** Tasks with `cluster_by`: the doc's value of that field, the cluster its scores count in. */
   cluster_key: z.union([z.string(), z.number()]).optional(),
+  /**
+   * `llm_judge` metrics: per judge call, the metric, the judge model, the full prompt it was sent, its raw
+   * answer, the parsed verdict and its score (null with `error` when the answer held no verdict or the
+   * request failed: the sample is then errored).
+   */
+  judge: z
+    .array(
+      z.object({
+        metric: z.string(),
+        model: z.string(),
+        prompt: z.string(),
+        raw: z.string().nullable(),
+        verdict: z.unknown(),
+        score: z.number().nullable(),
+        error: z.string().optional(),
+        /** Pairwise judging: which response the judge was shown first. */
+        order: z.enum(['current-first', 'baseline-first']).optional(),
+      }),
+    )
+    .optional(),
 });
 
 export type SampleLine = z.input<typeof writtenSampleLineSchema>;
 /** A doc's `ppl_doc`: what `assay merge` rebuilds the perplexity block from. */
 export type DocPerplexity = NonNullable<SampleLine['ppl_doc']>;
+/** One judge call of a sample line's `judge`. */
+export type JudgeCall = NonNullable<SampleLine['judge']>[number];

@@ -168,6 +168,41 @@ export const resultsFileSchema = z.looseObject({
   perplexity: z
     .record(z.string(), z.looseObject({ tokenizer: tokenizerSchema.nullable().optional() }))
     .optional(),
+  /** Tasks with `llm_judge` metrics: who judged, with which rubric, and how far the judge can be trusted. */
+  judges: z
+    .record(
+      z.string(),
+      z.array(
+        z.looseObject({
+          metric: z.string(),
+          model: z.string(),
+          rubric_sha256: z.string(),
+          errored: z.number(),
+          statistics: z
+            .looseObject({
+              labelled: z.number(),
+              agreement: z.looseObject({}),
+              judge_mean: z.looseObject({ estimate: z.number() }),
+              ppi: z.looseObject({
+                estimate: z.number(),
+                low: z.number(),
+                high: z.number(),
+                lambda: z.number(),
+              }),
+              moments: z
+                .looseObject({
+                  label_variance: z.number(),
+                  judge_variance: z.number(),
+                  covariance: z.number(),
+                  documents: z.number(),
+                })
+                .optional(),
+            })
+            .optional(),
+        }),
+      ),
+    )
+    .optional(),
 });
 
 export type ReadResults = z.output<typeof resultsFileSchema>;

@@ -29,8 +29,12 @@ describe('backend pool', () => {
     expect(first.close).toBeUndefined();
     // Both leases answer as the same backend (same seed, same answers).
     const request = { context: 'Q: 2+2', continuation: ' 4' };
-    expect(await first.loglikelihood([request])).toEqual(await second.loglikelihood([request]));
-    expect(await other.loglikelihood([request])).not.toEqual(await first.loglikelihood([request]));
+    expect(await first.loglikelihood({ requests: [request] })).toEqual(
+      await second.loglikelihood({ requests: [request] }),
+    );
+    expect(await other.loglikelihood({ requests: [request] })).not.toEqual(
+      await first.loglikelihood({ requests: [request] }),
+    );
     await pool.close();
     expect(pool.created).toBe(2);
   });

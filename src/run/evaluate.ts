@@ -12,7 +12,12 @@ import { type ResolvedRunOptions, type RunOptionsInput, resolveRunOptions } from
 import { modelNameFrom } from '../evaluate/run-record.js';
 import { checkTaskIntegrity } from '../evaluate/task-integrity.js';
 import { type Logger, type RunListener, withListener } from '../events.js';
-import { checkBackendSpec, type ModelBackend } from '../models/backend.js';
+import {
+  type AnyVersionBackend,
+  checkBackendSpec,
+  type ModelBackend,
+  toCurrentSpec,
+} from '../models/backend.js';
 import { checkModelArgs, createBackend } from '../models/registry.js';
 import { deviceWarning, withRunSettings } from '../models/run-settings.js';
 import type { PythonRuntime } from '../python/python-runtime.js';
@@ -60,8 +65,11 @@ export type CommonOptions = Omit<
 >;
 
 export interface SimpleEvaluateOptions extends CommonOptions {
-  /** A backend object the caller already holds (say, inside a training loop). */
-  model: ModelBackend;
+  /**
+   * A backend object the caller already holds (say, inside a training loop), of backend spec v2 or v1
+   * (adapted to v2).
+   */
+  model: AnyVersionBackend;
   /** Recorded in results.json; defaults to the backend's name. */
   modelName?: string;
 }
@@ -327,8 +335,9 @@ async function evaluateByName(
 
 /** Evaluates a backend the caller holds. Writes nothing unless `outputPath` is given. */
 export async function simpleEvaluate(options: SimpleEvaluateOptions): Promise<EvaluateResult> {
-  const { model: backend, modelName, listener, logger, ...rest } = options;
-  checkBackendSpec(backend, modelName ?? String(backend?.name));
+  const { model: given, modelName, listener, logger, ...rest } = options;
+  checkBackendSpec(given, modelName ?? String(given?.name));
+  const backend = toCurrentSpec(given);
   const label = { model: modelName ?? backend.name, modelArgs: {} };
   const resolved = { ...resolveRunOptions({ ...rest, model: label.model }), listener, logger };
   return withListener(listener, async () => {

@@ -287,7 +287,7 @@ describeSandbox('mbpp in the sandbox', () => {
     );
     const seen: string[] = [];
     const backend = fixtureBackend(new Map());
-    backend.generate = async (requests) =>
+    backend.generate = async ({ requests }) =>
       requests.map((request) => {
         seen.push(request.context);
         // A right answer to the second problem (fenced, as chat models answer), a wrong one to the first.

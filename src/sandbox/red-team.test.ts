@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireComponent } from '../../test/support/require-component.js';
-import type { GenerateRequest, ModelBackend } from '../models/backend.js';
+import type { GenerateCallOptions, ModelBackend } from '../models/backend.js';
 import { simpleEvaluate } from '../run/evaluate.js';
 import { builtinTasksDir } from '../tasks/index.js';
 import { probeSandbox } from './bubblewrap.js';
@@ -929,7 +929,7 @@ const CODE_EXEC_CASES: CodeExecCase[] = [
  */
 function fixtureBackend(answers: Map<string, string>): ModelBackend {
   return {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
     name: 'fixture',
     capabilities: {
       loglikelihood: false,
@@ -942,7 +942,7 @@ function fixtureBackend(answers: Map<string, string>): ModelBackend {
     },
     loglikelihood: async () => [],
     loglikelihoodRolling: async () => [],
-    generate: async (requests: GenerateRequest[]) =>
+    generate: async ({ requests }: GenerateCallOptions) =>
       requests.map((request) => {
         const answer = answers.get(request.context);
         if (answer === undefined) throw new Error(`no fixture answer for ${JSON.stringify(request.context)}`);

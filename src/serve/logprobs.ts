@@ -11,7 +11,7 @@
  *   when it is one of them, appears once).
  * Log-probabilities below −9999 (or −∞) are reported as −9999, as vLLM does.
  */
-import type { Alternative, PromptLogprobs } from '../models/gguf/prompt-logprobs.js';
+import type { Alternative, PromptLogprobs } from '../models/spec/token-serving.js';
 import { codePointLength } from './token-texts.js';
 
 export interface CompletionLogprobs {

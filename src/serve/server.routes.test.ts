@@ -35,8 +35,7 @@ function byteModel(overrides: Partial<ServedModel> = {}): ServedModel {
     applyChatTemplate: (messages) =>
       messages.map((message) => `<${message.role}>${message.content}`).join(''),
     chatTemplate: () => '{{ messages }}',
-    info: () => ({ name: 'bytes.gguf', vocabSize: VOCAB, addBos: true }),
-    engine: { nCtx: 64, bosString: '<s>', eosString: '</s>' },
+    engine: { nCtx: 64, vocabSize: VOCAB, addBos: true, bosString: '<s>', eosString: '</s>' },
     ...overrides,
   };
 }

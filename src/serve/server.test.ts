@@ -91,7 +91,7 @@ describe('assay serve over HTTP on loopback', () => {
     expect(status).toBe(200);
     const [choice] = json.choices;
     const tokens = await backend.tokenize(prompt, true);
-    const [expected] = await backend.scoreTokenWindows([{ tokens, scoreFrom: 1 }]);
+    const [expected] = await backend.scoreTokenWindows({ requests: [{ tokens, scoreFrom: 1 }] });
     const logprobs = choice.logprobs;
     // Prompt tokens (BOS first, null) plus the one generated token.
     expect(logprobs.tokens).toHaveLength(tokens.length + 1);
@@ -130,7 +130,7 @@ describe('assay serve over HTTP on loopback', () => {
       doSample: false,
       extra: {},
     };
-    const [expected] = await backend.generate([request]);
+    const [expected] = await backend.generate({ requests: [request] });
     const completion = await post('/v1/completions', {
       prompt: 'abc abc',
       max_tokens: 10,
@@ -148,14 +148,16 @@ describe('assay serve over HTTP on loopback', () => {
       temperature: 0,
       add_special_tokens: true,
     });
-    const [chatExpected] = await backend.generate([
-      {
-        ...request,
-        context: rendered,
-        until: [],
-        maxGenToks: 8,
-      },
-    ]);
+    const [chatExpected] = await backend.generate({
+      requests: [
+        {
+          ...request,
+          context: rendered,
+          until: [],
+          maxGenToks: 8,
+        },
+      ],
+    });
     expect(chat.json.choices[0].message).toEqual({ role: 'assistant', content: chatExpected });
     // vLLM's default for chats: no special tokens added to what the template writes (this template writes
     // no BOS), so the prompt is one token shorter and the answer is the greedy continuation of it.
@@ -196,8 +198,8 @@ describe('assay serve over HTTP on loopback', () => {
     try {
       const batch = requests(1, 16);
       const [viaServer, inProcess] = await Promise.all([
-        client.loglikelihood(batch),
-        backend.loglikelihood(batch),
+        client.loglikelihood({ requests: batch }),
+        backend.loglikelihood({ requests: batch }),
       ]);
       for (let i = 0; i < batch.length; i++) {
         const answer = viaServer[i] as { logprob: number; isGreedy: boolean };
@@ -220,14 +222,16 @@ describe('assay serve over HTTP on loopback', () => {
     });
     try {
       const batch = requests(2, 12);
-      const viaServer = await client.loglikelihood(batch);
+      const viaServer = await client.loglikelihood({ requests: batch });
       // The client sends /tokenize's ids without BOS (add_special_tokens=false), as lm-eval does by
       // default, and the server scores token prompts as given; so the reference is the engine's
       // score of the same BOS-less tokens.
       for (let i = 0; i < batch.length; i++) {
         const context = await backend.tokenize(batch[i].context, false);
         const whole = await backend.tokenize(batch[i].context + batch[i].continuation, false);
-        const [expected] = await backend.scoreTokenWindows([{ tokens: whole, scoreFrom: context.length }]);
+        const [expected] = await backend.scoreTokenWindows({
+          requests: [{ tokens: whole, scoreFrom: context.length }],
+        });
         const total = expected.reduce((a, b) => a + b, 0);
         expect(Math.abs((viaServer[i] as { logprob: number }).logprob - total)).toBeLessThan(1e-4);
       }
@@ -259,9 +263,9 @@ describe('assay serve over HTTP on loopback', () => {
       // An empty context too: it becomes the start token alone, with no second BOS on the continuation.
       const batch = [...requests(5, 14), { context: '', continuation: 'abc de' }];
       const [viaServer, inProcess, bosLess] = await Promise.all([
-        withBos.loglikelihood(batch),
-        backend.loglikelihood(batch),
-        without.loglikelihood(batch),
+        withBos.loglikelihood({ requests: batch }),
+        backend.loglikelihood({ requests: batch }),
+        without.loglikelihood({ requests: batch }),
       ]);
       let differs = 0;
       for (let i = 0; i < batch.length; i++) {
@@ -299,12 +303,12 @@ describe('assay serve over HTTP on loopback', () => {
         doSample: false,
         extra: {},
       };
-      const expected = await backend.loglikelihood(batch);
-      const [expectedText] = await backend.generate([generation]);
+      const expected = await backend.loglikelihood({ requests: batch });
+      const [expectedText] = await backend.generate({ requests: [generation] });
       const outcomes = await Promise.all(
         clients.map(async (client) => ({
-          scores: await client.loglikelihood(batch),
-          texts: await client.generate([generation, generation]),
+          scores: await client.loglikelihood({ requests: batch }),
+          texts: await client.generate({ requests: [generation, generation] }),
         })),
       );
       for (const outcome of outcomes) {
@@ -361,19 +365,18 @@ describe('assay serve when a client disconnects', () => {
       tokenize: (text, withBos, special) => backend.tokenize(text, withBos, special),
       detokenize: (tokens, special) => backend.detokenize(tokens, special),
       tokenizerInfo: () => backend.tokenizerInfo(),
-      promptLogprobs: (list, options) => backend.promptLogprobs(list, options),
+      promptLogprobs: (options) => backend.promptLogprobs(options),
       applyChatTemplate: (messages, options) => backend.applyChatTemplate(messages, options),
       chatTemplate: () => backend.chatTemplate(),
-      info: () => backend.info(),
       engine: backend.engine,
-      generateTokens: (list, options) => {
-        const prompt = texts.get(list[0].tokens.join()) ?? '(unknown tokens)';
-        const signal = options?.signal;
+      generateTokens: (options) => {
+        const prompt = texts.get(options.requests[0].tokens.join()) ?? '(unknown tokens)';
+        const signal = options.abortSignal;
         const run = prompt.startsWith('slow')
           ? new Promise<TokenGeneration[]>((_, reject) =>
               signal?.addEventListener('abort', () => reject(signal.reason)),
             )
-          : backend.generateTokens(list, options);
+          : backend.generateTokens(options);
         started.push({
           prompt,
           signal,
@@ -406,9 +409,11 @@ describe('assay serve when a client disconnects', () => {
         body: JSON.stringify({ prompt: 'abc abc', max_tokens: 6, temperature: 0 }),
       });
       expect(response.status).toBe(200);
-      const [expected] = await backend.generate([
-        { context: 'abc abc', until: [], maxGenToks: 6, temperature: 0, doSample: false, extra: {} },
-      ]);
+      const [expected] = await backend.generate({
+        requests: [
+          { context: 'abc abc', until: [], maxGenToks: 6, temperature: 0, doSample: false, extra: {} },
+        ],
+      });
       expect(((await response.json()) as { choices: Array<{ text: string }> }).choices[0].text).toBe(
         expected,
       );
@@ -427,9 +432,9 @@ describe('assay serve when a client disconnects', () => {
       doSample: false,
       extra: {},
     };
-    const [reference] = await backend.generate([long]);
+    const [reference] = await backend.generate({ requests: [long] });
     const controller = new AbortController();
-    const cancelled = backend.generate([long], undefined, { signal: controller.signal });
+    const cancelled = backend.generate({ requests: [long], abortSignal: controller.signal });
     controller.abort();
     const error = await cancelled.then(
       () => undefined,
@@ -440,10 +445,10 @@ describe('assay serve when a client disconnects', () => {
     expect(stopped).not.toBe(null);
     if (stopped?.[2] !== undefined) expect(Number(stopped[2])).toBeLessThan(90);
     // Already aborted: nothing is sent at all.
-    await expect(backend.generate([long], undefined, { signal: controller.signal })).rejects.toThrow(
+    await expect(backend.generate({ requests: [long], abortSignal: controller.signal })).rejects.toThrow(
       /cancelled before it was sent/,
     );
-    expect(await backend.generate([long])).toEqual([reference]);
+    expect(await backend.generate({ requests: [long] })).toEqual([reference]);
   });
 });
 

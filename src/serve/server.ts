@@ -1,5 +1,6 @@
 /**
- * `assay serve`: an OpenAI-compatible HTTP server over the gguf engine that answers as vLLM's does.
+ * `assay serve`: an OpenAI-compatible HTTP server over a token-level model (`ServedModel`, the seam in
+ * models/spec/token-serving.ts, which the gguf backend implements) that answers as vLLM's does.
  * `/v1/completions` honours `echo` with `logprobs` for the prompt's own tokens and vLLM's
  * `prompt_logprobs` (shapes in logprobs.ts), which llama.cpp's server lacks, so assay's
  * `local-completions` and `vllm` backends (and lm-eval's) can score loglikelihood tasks against it. Also
@@ -14,9 +15,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { AssayError } from '../errors.js';
-import type { TokenGeneration } from '../models/gguf/engine.js';
-import type { GgufBackend } from '../models/gguf/gguf-backend.js';
-import type { PromptLogprobs } from '../models/gguf/prompt-logprobs.js';
+import type { PromptLogprobs, ServedModel, TokenGeneration } from '../models/spec/token-serving.js';
 import { ConcurrencyLimit } from './concurrency.js';
 import {
   completionLogprobs,
@@ -36,18 +35,7 @@ import {
 } from './schemas.js';
 import { spellPrompt } from './token-texts.js';
 
-/** What the server needs from the engine: the gguf backend's methods. */
-export type ServedModel = Pick<
-  GgufBackend,
-  | 'tokenize'
-  | 'detokenize'
-  | 'tokenizerInfo'
-  | 'promptLogprobs'
-  | 'generateTokens'
-  | 'applyChatTemplate'
-  | 'chatTemplate'
-  | 'info'
-> & { readonly engine: { nCtx: number; bosString?: string; eosString?: string } };
+export type { ServedModel };
 
 /** The work of one HTTP request, cancelled when its client disconnects before the answer. */
 type Work = { signal: AbortSignal };
@@ -288,7 +276,10 @@ class Handler {
       if (maxTokens === 1 && temperature === 0 && body.stop.length === 0) {
         // The scoring shape (max_tokens 1, greedy): the generated token is the argmax after the prompt,
         // which the prompt's own pass already gives.
-        [scored] = await model.promptLogprobs([{ tokens: prompt.tokens, topK }], work);
+        [scored] = await model.promptLogprobs({
+          requests: [{ tokens: prompt.tokens, topK }],
+          abortSignal: work.signal,
+        });
         const next = scored.next;
         generation = {
           text: next.special ? '' : next.piece,
@@ -303,7 +294,10 @@ class Handler {
             : await this.generate(prompt.tokens, maxTokens, body, work);
         if (sampleK !== null || promptK !== null) {
           const all = [...prompt.tokens, ...generation.tokens];
-          [scored] = await model.promptLogprobs([{ tokens: all, topK }], work);
+          [scored] = await model.promptLogprobs({
+            requests: [{ tokens: all, topK }],
+            abortSignal: work.signal,
+          });
           generated = scoredPositions(
             scored,
             all,
@@ -432,7 +426,7 @@ class Handler {
         : typeof prompt[0] === 'number'
           ? [prompt as number[]]
           : (prompt as Array<string | number[]>);
-    const added = addSpecialTokens && model.info().addBos ? 1 : 0;
+    const added = addSpecialTokens && model.engine.addBos ? 1 : 0;
     return Promise.all(
       list.map(async (item): Promise<ServedPrompt> => {
         if (typeof item === 'string') {
@@ -448,7 +442,7 @@ class Handler {
   }
 
   private checkVocabulary(tokens: number[]): void {
-    const vocab = Number(this.options.model.info().vocabSize);
+    const vocab = this.options.model.engine.vocabSize;
     const bad = tokens.find((token) => token >= vocab);
     if (bad !== undefined) throw new HttpError(400, `token id ${bad} is outside the vocabulary (${vocab})`);
   }
@@ -461,8 +455,8 @@ class Handler {
     work: Work,
   ): Promise<TokenGeneration> {
     const temperature = body.temperature ?? 1;
-    const [generation] = await this.options.model.generateTokens(
-      [
+    const [generation] = await this.options.model.generateTokens({
+      requests: [
         {
           tokens,
           until: body.stop,
@@ -475,8 +469,8 @@ class Handler {
           },
         },
       ],
-      work,
-    );
+      abortSignal: work.signal,
+    });
     return generation;
   }
 }

@@ -98,7 +98,7 @@ describe("assay serve's echo spells the prompt, as vLLM's does", () => {
         expect(choice.logprobs.text_offset[i]).toBe(codePoints(tokens.slice(0, i).join('')));
         expect([...choice.text].slice(choice.logprobs.text_offset[i]).join('').startsWith(token)).toBe(true);
       });
-      const [expected] = await backend.scoreTokenWindows([{ tokens: served, scoreFrom: 1 }]);
+      const [expected] = await backend.scoreTokenWindows({ requests: [{ tokens: served, scoreFrom: 1 }] });
       expect(choice.logprobs.token_logprobs[0]).toBeNull();
       for (let i = 1; i < n; i++) expect(choice.logprobs.token_logprobs[i]).toBeCloseTo(expected[i - 1], 9);
     }
@@ -116,10 +116,10 @@ describe("assay serve's echo spells the prompt, as vLLM's does", () => {
         prompt_logprobs: mode === 'prompt_logprobs',
       });
       try {
-        const viaServer = await client.loglikelihood(MC);
+        const viaServer = await client.loglikelihood({ requests: MC });
         for (const [i, request] of MC.entries()) {
           // One request at a time, so the reference is each prompt scored alone, as the server scores it.
-          const [inProcess] = await backend.loglikelihood([request]);
+          const [inProcess] = await backend.loglikelihood({ requests: [request] });
           const answer = viaServer[i] as { logprob: number; isGreedy: boolean };
           expect(answer.logprob, JSON.stringify(request)).toBeTypeOf('number');
           expect(Math.abs(answer.logprob - inProcess.logprob), JSON.stringify(request)).toBeLessThanOrEqual(
@@ -160,7 +160,7 @@ describe("vLLM's prompt_logprobs", () => {
         tokens: [...prefix, token],
         scoreFrom: position,
       }));
-      const all = (await backend.scoreTokenWindows(windows)).map(([logprob]) => logprob);
+      const all = (await backend.scoreTokenWindows({ requests: windows })).map(([logprob]) => logprob);
       const own = tokens[position];
       const order = [...all.keys()].sort((a, b) => all[b] - all[a]);
       const entries = list[position] ?? {};
@@ -194,8 +194,8 @@ describe("vLLM's prompt_logprobs", () => {
     const map = await GgufBackend.create({ modelPath, threads: 1, nCtx: 256, scorer: 'map' });
     try {
       const tokens = await backend.tokenize('Question: What is the sun?', true);
-      const [native] = await backend.promptLogprobs([{ tokens, topK: 3 }]);
-      const [viaMap] = await map.promptLogprobs([{ tokens, topK: 3 }]);
+      const [native] = await backend.promptLogprobs({ requests: [{ tokens, topK: 3 }] });
+      const [viaMap] = await map.promptLogprobs({ requests: [{ tokens, topK: 3 }] });
       expect(native.ranks).toHaveLength(tokens.length);
       expect(native.ranks.slice(1).every((rank) => typeof rank === 'number' && rank >= 1)).toBe(true);
       expect(viaMap.ranks).toEqual(native.ranks);
@@ -328,7 +328,7 @@ describe("vLLM's /tokenize and token handling", () => {
       add_special_tokens: false,
     });
     const tokens = await backend.tokenize(prompt, false);
-    const [expected] = await backend.scoreTokenWindows([{ tokens, scoreFrom: 1 }]);
+    const [expected] = await backend.scoreTokenWindows({ requests: [{ tokens, scoreFrom: 1 }] });
     expect(json.usage.prompt_tokens).toBe(tokens.length);
     expect(json.choices[0].logprobs.tokens.slice(0, tokens.length).join('')).toBe(prompt);
     expected.forEach((logprob, i) => {

@@ -2,6 +2,11 @@
  * `assay/stats`, the statistics library: per-run stderrs and intervals, paired tests, multiple
  * comparisons, pass@k, power. An entry file: it only re-exports.
  */
+export {
+  type AgreementInterval,
+  type AgreementIntervalOptions,
+  agreementInterval,
+} from './agreement-interval.js';
 export type { Alternative } from './alternative.js';
 export { binomialTest } from './binomial-test.js';
 export {
@@ -27,12 +32,15 @@ export {
   medianFromCounts,
 } from './bootstrap-stderr.js';
 export { BoundedMeanTest, type BoundedMeanTestOptions } from './bounded-mean-test.js';
+export { type Category, sortedCategories } from './category-order.js';
 export {
   type ClusteredEstimator,
   type ClusteredStderr,
   type ClusteredStderrOptions,
   clusteredStandardError,
 } from './clustered-stderr.js';
+export { type CohenKappaOptions, cohenKappa, type KappaWeights } from './cohen-kappa.js';
+export { type ConfusionMatrix, confusionMatrix } from './confusion-matrix.js';
 export {
   isBinary,
   mean,
@@ -54,6 +62,13 @@ export {
   stratifiedStderr,
   unweightedMeanStderr,
 } from './group-stderr.js';
+export {
+  type KrippendorffAlpha,
+  type KrippendorffAlphaOptions,
+  krippendorffAlpha,
+  type MeasurementLevel,
+  type Rating,
+} from './krippendorff-alpha.js';
 export {
   MCNEMAR_EXACT_BELOW,
   type McNemarResult,
@@ -94,6 +109,12 @@ export {
   pairedPermutationTest,
 } from './permutation-test.js';
 export {
+  type PairwiseJudgement,
+  type PairwiseVerdict,
+  type PositionConsistency,
+  positionConsistency,
+} from './position-consistency.js';
+export {
   type AccuracyMde,
   type AccuracyMdeInputs,
   type AccuracyPowerInputs,
@@ -108,6 +129,22 @@ export {
   powerSampleSize,
   type SampleSize,
 } from './power.js';
+export {
+  type EstimateWithInterval,
+  type PpiMeanEstimate,
+  type PpiMeanInput,
+  type PpiMeanOptions,
+  ppiMean,
+  ppiTunedLambda,
+} from './ppi-mean.js';
+export {
+  type PpiMoments,
+  type PpiSampleSize,
+  type PpiSampleSizeInputs,
+  ppiMomentsFromPilot,
+  ppiSampleSize,
+  ppiVariance,
+} from './ppi-sample-size.js';
 export {
   type Interval,
   type ProportionInterval,

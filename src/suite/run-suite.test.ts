@@ -4,10 +4,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/helpers.js';
 import { AssayError } from '../errors.js';
 import type {
-  GenerateRequest,
-  LoglikelihoodRequest,
+  GenerateCallOptions,
+  LoglikelihoodCallOptions,
   LoglikelihoodResult,
-  ProgressSink,
 } from '../models/backend.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { registerBackend, unregisterBackend } from '../models/registry.js';
@@ -24,16 +23,13 @@ class CountingDummy extends DummyBackend {
   constructor(private readonly record: { seed: number; sent: number }) {
     super({ seed: record.seed });
   }
-  override async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<string[]> {
-    this.record.sent += requests.length;
-    return super.generate(requests, progress);
+  override async generate(options: GenerateCallOptions): Promise<string[]> {
+    this.record.sent += options.requests.length;
+    return super.generate(options);
   }
-  override async loglikelihood(
-    requests: LoglikelihoodRequest[],
-    progress?: ProgressSink,
-  ): Promise<LoglikelihoodResult[]> {
-    this.record.sent += requests.length;
-    return super.loglikelihood(requests, progress);
+  override async loglikelihood(options: LoglikelihoodCallOptions): Promise<LoglikelihoodResult[]> {
+    this.record.sent += options.requests.length;
+    return super.loglikelihood(options);
   }
 }
 

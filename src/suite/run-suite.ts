@@ -19,7 +19,6 @@ import { SUITE_CELL_SCHEMA, type SuiteCellRecord } from '../results/suite-cell-r
 import { SUITE_RECORD_SCHEMA, type SuiteRecord } from '../results/suite-record.js';
 import { createBackendPool } from '../run/backend-pool.js';
 import { evaluateResolved } from '../run/evaluate.js';
-import { clearYamlCache } from '../tasks/yaml-loader.js';
 import { runOptionsOf, type SuiteCell } from './cells.js';
 import { finishedCellCheck } from './finished-cell.js';
 import { type SuiteShard, shardCells, shardLocation } from './shard-suite.js';
@@ -102,9 +101,6 @@ function suiteRecord(validated: ValidatedSuite, name: string, shard?: SuiteShard
 
 export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult> {
   const started = performance.now();
-  // Task files as they are now: a process that ran the suite before (a library caller, a watcher) may hold
-  // parses of files edited since, whose new hashes would rerun a cell with the old config.
-  clearYamlCache();
   // Everything checkable is checked before the first cell runs (bad input: exit 2, nothing written).
   const validated = await validateSuite(options.suiteFile, {
     indexCacheDir: options.indexCacheDir,

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { AssayError } from '../errors.js';
+import { parseJudgeConfig } from '../metrics/llm-judge-config.js';
 import type { Doc } from '../task-config/doc.js';
 import type { FunctionRef } from '../task-config/function-ref.js';
 import { OUTPUT_TYPES, type OutputType } from '../task-config/output-type.js';
@@ -53,6 +54,11 @@ export interface DefineTaskOptions<D extends Doc = Doc> {
   /** Metric name → aggregation over the per-doc values. */
   aggregation: Record<string, (items: unknown[]) => number>;
   higherIsBetter: Record<string, boolean>;
+  /**
+   * Metrics another model scores (docs/judge.md): metric name → a judge block as YAML's `llm_judge` takes
+   * it. Each names a metric of `aggregation`; the judge scores the first response against docToTarget.
+   */
+  judges?: Record<string, Record<string, unknown>>;
 }
 
 /** Marks a LoadedTask made by defineTask, so a loader can rebind it to the file that exports it. */
@@ -89,6 +95,21 @@ function check(options: DefineTaskOptions<Doc>, file?: string): void {
     if (typeof options.higherIsBetter?.[metric] !== 'boolean') {
       fail(`${where}: higherIsBetter.${metric} must be true or false`, file);
     }
+  }
+  checkJudges(options, where, file);
+}
+
+function checkJudges(options: DefineTaskOptions<Doc>, where: string, file?: string): void {
+  for (const [metric, block] of Object.entries(options.judges ?? {})) {
+    if (!Object.hasOwn(options.aggregation ?? {}, metric)) {
+      fail(`${where}: judges.${metric} names no metric of aggregation`, file);
+    }
+    const parsed = parseJudgeConfig(block);
+    if ('issue' in parsed)
+      fail(`${where}: judges.${metric}.${parsed.issue.path.join('.')}: ${parsed.issue.message}`, file);
+  }
+  if (options.judges && (options.outputType ?? 'generate_until') !== 'generate_until') {
+    fail(`${where}: judges score generations; outputType is ${options.outputType}`, file);
   }
 }
 
@@ -159,6 +180,7 @@ function build(options: DefineTaskOptions<Doc>, file: string | undefined, sha256
       processResults: options.processResults,
       aggregation: options.aggregation,
       higherIsBetter: options.higherIsBetter,
+      ...(options.judges ? { judges: options.judges } : {}),
     },
     [DEFINITION]: options,
   };

@@ -12,7 +12,7 @@ import { resolveFunctions } from './function-ref.js';
 import { buildTaskIndex, type IndexEntry, kindOf, type TaskIndex, type TaskLogger } from './index.js';
 import { GROUP_FIELDS, parseGroupConfig } from './schema.js';
 import { type GroupNode, type LoadedTask, leafTasks, type TaskNode } from './task.js';
-import { cloneYaml, loadYaml, locateKey, type YamlMapping } from './yaml-loader.js';
+import { clearYamlCache, cloneYaml, loadYaml, locateKey, type YamlMapping } from './yaml-loader.js';
 import { type LoadYamlTaskOptions, loadYamlTask, type TaskOverrides } from './yaml-task.js';
 
 export interface ResolveOptions {
@@ -43,7 +43,14 @@ export function splitTaskSpecs(specs: readonly string[]): string[] {
   return specs.flatMap((spec) => spec.split(/[,\s]+/)).filter((spec) => spec !== '');
 }
 
+/**
+ * Each resolution reads the task files as they are now: the YAML parses memoized by an earlier one in
+ * this process (a library caller evaluating twice, a file edited in between) are forgotten first, so an
+ * edited file is never answered from its old parse. Within one resolution, and with an `index` the caller
+ * has just built, the memo stands.
+ */
 export async function resolveTasks(specs: string[], options: ResolveOptions = {}): Promise<TaskNode[]> {
+  if (!options.index) clearYamlCache();
   const items = splitTaskSpecs(specs);
   const builder = new TaskNodeBuilder(await indexForSpecs(items, options), options);
   const nodes: TaskNode[] = [];

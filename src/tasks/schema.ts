@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { AssayError, closestNames, type ErrorLocation } from '../errors.js';
 import { buildFilterPipeline } from '../metrics/filters/registry.js';
+import { parseJudgeConfig } from '../metrics/llm-judge-config.js';
 import { getAggregation, getMetric } from '../metrics/registry.js';
 import { OUTPUT_TYPES } from '../task-config/output-type.js';
 import type { TaskConfig } from '../task-config/task-config.js';
@@ -442,6 +443,24 @@ export async function validateNames(config: TaskConfig, locate: Locate): Promise
     }
     if (typeof aggregation === 'string') {
       await attempt(() => getAggregation(aggregation), ['metric_list', index, 'aggregation']);
+    }
+    if (metric === 'llm_judge') {
+      const parsed = parseJudgeConfig(entry.judge);
+      if ('issue' in parsed) {
+        const keyPath = ['metric_list', index, 'judge', ...parsed.issue.path];
+        throw new AssayError(
+          'invalid_config',
+          `task ${config.task}: ${keyPath.join('.')}: ${parsed.issue.message}`,
+          { location: { ...(await locate(keyPath)), task: config.task, field: keyPath.join('.') } },
+        );
+      }
+      if (config.output_type !== 'generate_until') {
+        throw new AssayError(
+          'invalid_config',
+          `task ${config.task}: llm_judge scores generations; output_type is ${config.output_type}`,
+          { location: { ...(await locate(['metric_list', index, 'metric'])), task: config.task } },
+        );
+      }
     }
   }
   for (const [index, entry] of (config.filter_list ?? []).entries()) {

@@ -21,6 +21,8 @@ export interface CustomScoring {
   /** Metric name → aggregation over the per-doc values. */
   aggregation: Record<string, (items: unknown[]) => number>;
   higherIsBetter: Record<string, boolean>;
+  /** Metrics another model scores: metric name → its judge block (the fields of an llm_judge `judge`). */
+  judges?: Record<string, unknown>;
 }
 
 /** A task ready to evaluate: validated config with functions resolved, and a way to get its docs. */

@@ -1,6 +1,7 @@
 /**
- * The conformance suite of the model seam (backend spec v1), shipped as `assay/testing`. Every backend
- * runs it: the built-in ones, the response-cache wrapper, and any third-party backend. Tests of a
+ * The conformance suite of the model seam (backend spec v2), shipped as `assay/testing`. Every backend
+ * runs it: the built-in ones, the response-cache wrapper, and any third-party backend. The suite speaks
+ * v2; a backend of spec v1 is adapted to it first (`toCurrentSpec`), as the registry adapts it for a run. Tests of a
  * capability the backend declares false are skipped with that reason, and `capability-refusals` checks
  * that such a capability refuses instead of answering. A test the backend cannot pass for a reason of its
  * own goes in `skip` with that reason; nothing is faked.
@@ -8,6 +9,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   type Answer,
+  type AnyVersionBackend,
   BACKEND_SPECIFICATION_VERSION,
   type BackendCapabilities,
   CAPABILITY_METHODS,
@@ -22,6 +24,7 @@ import {
   type ModelBackend,
   type OptionalCapability,
   type TokenWindow,
+  toCurrentSpec,
 } from '../models/backend.js';
 import { checkBackendSpec } from '../models/spec/spec-check.js';
 
@@ -50,14 +53,17 @@ export type BackendConformanceTest =
 
 export interface BackendConformanceOptions {
   name: string;
-  /** Called once for the suite; the backend is closed when the suite ends. */
-  create: () => ModelBackend | Promise<ModelBackend>;
+  /**
+   * Called once for the suite; the backend (spec v2, or v1, which the suite adapts) is closed when the
+   * suite ends.
+   */
+  create: () => AnyVersionBackend | Promise<AnyVersionBackend>;
   /**
    * The same backend, except that every request whose text contains `marker` fails for good (after the
    * backend's own retries), for the error-slot tests: a server that answers those with HTTP 500, say.
    * Without it, list the error-slot tests in `skip` with the reason.
    */
-  createFailing?: (marker: string) => ModelBackend | Promise<ModelBackend>;
+  createFailing?: (marker: string) => AnyVersionBackend | Promise<AnyVersionBackend>;
   skip?: Array<{ reason: string; tests: BackendConformanceTest[] }>;
 }
 
@@ -122,10 +128,15 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
   const skipped = new Map<BackendConformanceTest, string>();
   for (const entry of options.skip ?? []) for (const test of entry.tests) skipped.set(test, entry.reason);
 
+  /** The backend as created, before a v1 one is adapted: what the spec check reads. */
+  let created: AnyVersionBackend | undefined;
   let healthy: Promise<ModelBackend> | undefined;
   let failing: Promise<ModelBackend> | undefined;
   const backend = () => {
-    healthy ??= Promise.resolve(options.create());
+    healthy ??= Promise.resolve(options.create()).then((given) => {
+      created = given;
+      return toCurrentSpec(given);
+    });
     return healthy;
   };
   const failingBackend = () => {
@@ -133,7 +144,7 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
       throw new Error(
         'no createFailing given: pass one, or list the error-slot tests in skip with the reason',
       );
-    failing ??= Promise.resolve(options.createFailing(MARKER));
+    failing ??= Promise.resolve(options.createFailing(MARKER)).then(toCurrentSpec);
     return failing;
   };
 
@@ -169,7 +180,12 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
     });
 
     check('spec', undefined, async (model) => {
+      // As created: a spec version this assay accepts, every declared capability's methods there.
+      expect(() => checkBackendSpec(created, options.name)).not.toThrow();
+      expect(['v1', BACKEND_SPECIFICATION_VERSION]).toContain(created?.specificationVersion);
+      // As the suite (and a run) calls it: v2, declaring what the created backend declares.
       expect(model.specificationVersion).toBe(BACKEND_SPECIFICATION_VERSION);
+      expect(model.capabilities).toEqual(created?.capabilities);
       expect(typeof model.name).toBe('string');
       expect(model.name.length).toBeGreaterThan(0);
       for (const capability of CAPABILITY_NAMES)
@@ -195,34 +211,36 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
 
     check('empty-batches', undefined, async (model) => {
       const { capabilities } = model;
-      if (capabilities.loglikelihood) expect(await model.loglikelihood([])).toEqual([]);
-      if (capabilities.loglikelihoodRolling) expect(await model.loglikelihoodRolling([])).toEqual([]);
-      if (capabilities.generate) expect(await model.generate([])).toEqual([]);
-      if (hasGenerationLogprobs(model)) expect(await model.generateWithLogprobs([])).toEqual([]);
-      if (hasTokenScoring(model)) expect(await model.scoreTokenWindows([])).toEqual([]);
+      if (capabilities.loglikelihood) expect(await model.loglikelihood({ requests: [] })).toEqual([]);
+      if (capabilities.loglikelihoodRolling)
+        expect(await model.loglikelihoodRolling({ requests: [] })).toEqual([]);
+      if (capabilities.generate) expect(await model.generate({ requests: [] })).toEqual([]);
+      if (hasGenerationLogprobs(model))
+        expect(await model.generateWithLogprobs({ requests: [] })).toEqual([]);
+      if (hasTokenScoring(model)) expect(await model.scoreTokenWindows({ requests: [] })).toEqual([]);
     });
 
     check('progress', undefined, async (model) => {
       const { capabilities } = model;
       if (capabilities.loglikelihood) {
         const progress = progressRecorder();
-        ok(await model.loglikelihood(REQUESTS, progress.sink));
+        ok(await model.loglikelihood({ requests: REQUESTS, onProgress: progress.sink }));
         progress.check(REQUESTS.length);
       }
       if (capabilities.loglikelihoodRolling) {
         const progress = progressRecorder();
-        ok(await model.loglikelihoodRolling(TEXTS, progress.sink));
+        ok(await model.loglikelihoodRolling({ requests: TEXTS, onProgress: progress.sink }));
         progress.check(TEXTS.length);
       }
       if (capabilities.generate) {
         const progress = progressRecorder();
-        ok(await model.generate([GENERATE, OTHER_GENERATE], progress.sink));
+        ok(await model.generate({ requests: [GENERATE, OTHER_GENERATE], onProgress: progress.sink }));
         progress.check(2);
       }
     });
 
     check('loglikelihood-shape', 'loglikelihood', async (model) => {
-      const results = ok(await model.loglikelihood(REQUESTS));
+      const results = ok(await model.loglikelihood({ requests: REQUESTS }));
       expect(results).toHaveLength(REQUESTS.length);
       for (const result of results) {
         expect(Number.isFinite(result.logprob)).toBe(true);
@@ -231,19 +249,21 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
       }
       // A longer continuation of the same context cannot be more likely than its prefix.
       const [prefix, longer] = ok(
-        await model.loglikelihood([
-          { context: 'Once', continuation: ' upon' },
-          { context: 'Once', continuation: ' upon a time' },
-        ]),
+        await model.loglikelihood({
+          requests: [
+            { context: 'Once', continuation: ' upon' },
+            { context: 'Once', continuation: ' upon a time' },
+          ],
+        }),
       );
       expect(longer.logprob).toBeLessThanOrEqual(prefix.logprob + 1e-6);
     });
 
     check('loglikelihood-batch-invariance', 'loglikelihood', async (model) => {
-      const together = ok(await model.loglikelihood(REQUESTS));
-      const reversed = ok(await model.loglikelihood([...REQUESTS].reverse()));
+      const together = ok(await model.loglikelihood({ requests: REQUESTS }));
+      const reversed = ok(await model.loglikelihood({ requests: [...REQUESTS].reverse() }));
       const alone: LoglikelihoodResult[] = [];
-      for (const request of REQUESTS) alone.push(ok(await model.loglikelihood([request]))[0]);
+      for (const request of REQUESTS) alone.push(ok(await model.loglikelihood({ requests: [request] }))[0]);
       for (let i = 0; i < REQUESTS.length; i++) {
         expect(reversed[REQUESTS.length - 1 - i].logprob).toBeCloseTo(together[i].logprob, 4);
         expect(alone[i].logprob).toBeCloseTo(together[i].logprob, 4);
@@ -252,7 +272,7 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
     });
 
     check('rolling-shape', 'loglikelihoodRolling', async (model) => {
-      const results = ok(await model.loglikelihoodRolling(TEXTS));
+      const results = ok(await model.loglikelihoodRolling({ requests: TEXTS }));
       expect(results).toHaveLength(2);
       for (const value of results) {
         expect(Number.isFinite(value)).toBe(true);
@@ -261,30 +281,30 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
     });
 
     check('rolling-batch-invariance', 'loglikelihoodRolling', async (model) => {
-      const together = ok(await model.loglikelihoodRolling(TEXTS));
-      const reversed = ok(await model.loglikelihoodRolling([...TEXTS].reverse()));
-      const alone = ok(await model.loglikelihoodRolling([TEXTS[1]]));
+      const together = ok(await model.loglikelihoodRolling({ requests: TEXTS }));
+      const reversed = ok(await model.loglikelihoodRolling({ requests: [...TEXTS].reverse() }));
+      const alone = ok(await model.loglikelihoodRolling({ requests: [TEXTS[1]] }));
       expect(reversed[1]).toBeCloseTo(together[0], 4);
       expect(reversed[0]).toBeCloseTo(together[1], 4);
       expect(alone[0]).toBeCloseTo(together[1], 4);
     });
 
     check('generate-stops', 'generate', async (model) => {
-      const [text] = ok(await model.generate([GENERATE]));
+      const [text] = ok(await model.generate({ requests: [GENERATE] }));
       expect(typeof text).toBe('string');
       for (const stop of GENERATE.until) expect(text.includes(stop)).toBe(false);
     });
 
     check('generate-deterministic', 'generate', async (model) => {
-      const first = ok(await model.generate([GENERATE, OTHER_GENERATE]));
-      const second = ok(await model.generate([OTHER_GENERATE, GENERATE]));
+      const first = ok(await model.generate({ requests: [GENERATE, OTHER_GENERATE] }));
+      const second = ok(await model.generate({ requests: [OTHER_GENERATE, GENERATE] }));
       expect(second).toEqual([first[1], first[0]]);
     });
 
     check('generation-logprobs', 'generationLogprobs', async (model) => {
       if (!hasGenerationLogprobs(model)) throw new Error('declared generationLogprobs without the method');
-      const texts = ok(await model.generate([GENERATE, OTHER_GENERATE]));
-      const generations = ok(await model.generateWithLogprobs([GENERATE, OTHER_GENERATE]));
+      const texts = ok(await model.generate({ requests: [GENERATE, OTHER_GENERATE] }));
+      const generations = ok(await model.generateWithLogprobs({ requests: [GENERATE, OTHER_GENERATE] }));
       // The same texts `generate` returns, with each generated token's log-probability where known.
       expect(generations.map((generation) => generation.text)).toEqual(texts);
       for (const { logprobs } of generations) {
@@ -335,7 +355,7 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
         { tokens, scoreFrom: split },
         { tokens: tokens.slice(0, split + 1), scoreFrom: 1 },
       ];
-      const [whole, tail, head] = await model.scoreTokenWindows(windows);
+      const [whole, tail, head] = await model.scoreTokenWindows({ requests: windows });
       expect(whole).toHaveLength(tokens.length - 1);
       for (const value of whole) {
         expect(Number.isFinite(value)).toBe(true);
@@ -346,7 +366,7 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
       expect(tail).toHaveLength(tokens.length - split);
       for (const [i, value] of tail.entries()) expect(value).toBeCloseTo(whole[split - 1 + i], 4);
       for (const [i, value] of head.entries()) expect(value).toBeCloseTo(whole[i], 4);
-      const [alone] = await model.scoreTokenWindows([windows[1]]);
+      const [alone] = await model.scoreTokenWindows({ requests: [windows[1]] });
       expect(alone).toHaveLength(tail.length);
       for (const [i, value] of alone.entries()) expect(value).toBeCloseTo(tail[i], 4);
     });
@@ -377,8 +397,8 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
       if (!hasUsage(model)) throw new Error('declared usage without the method');
       const before = model.usage();
       const count = 2;
-      if (model.capabilities.generate) ok(await model.generate([GENERATE, OTHER_GENERATE]));
-      else ok(await model.loglikelihood(REQUESTS.slice(0, count)));
+      if (model.capabilities.generate) ok(await model.generate({ requests: [GENERATE, OTHER_GENERATE] }));
+      else ok(await model.loglikelihood({ requests: REQUESTS.slice(0, count) }));
       const after = model.usage();
       // One logical request per request of the call, whether it was sent, answered from cache or failed.
       expect(after.requests - before.requests).toBe(count);
@@ -431,46 +451,50 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
       'error-slots-loglikelihood',
       'loglikelihood',
       [REQUESTS[0], { context: `${MARKER} says`, continuation: ' hello' }, REQUESTS[2]],
-      (model, batch) => model.loglikelihood(batch),
+      (model, batch) => model.loglikelihood({ requests: batch }),
       (got, expected) => expect(got.logprob).toBeCloseTo(expected.logprob, 4),
     );
     errorSlots(
       'error-slots-rolling',
       'loglikelihoodRolling',
       [TEXTS[0], { text: `The word ${MARKER} is not a word.` }, TEXTS[1]],
-      (model, batch) => model.loglikelihoodRolling(batch),
+      (model, batch) => model.loglikelihoodRolling({ requests: batch }),
       (got, expected) => expect(got).toBeCloseTo(expected, 4),
     );
     errorSlots(
       'error-slots-generate',
       'generate',
       [GENERATE, { ...GENERATE, context: `Question: what is ${MARKER}?\nAnswer:` }, OTHER_GENERATE],
-      (model, batch) => model.generate(batch),
+      (model, batch) => model.generate({ requests: batch }),
       (got, expected) => expect(got).toBe(expected),
     );
 
-    // Per-call options (spec v1's third argument): a signal that never fires changes no answer.
+    // Per-call options (spec v2's `abortSignal`): a signal that never fires changes no answer.
     check('call-options', undefined, async (model) => {
-      const live = () => ({ signal: new AbortController().signal });
+      const live = () => new AbortController().signal;
       const { capabilities } = model;
       if (capabilities.loglikelihood) {
-        const plain = ok(await model.loglikelihood(REQUESTS));
-        const given = ok(await model.loglikelihood(REQUESTS, undefined, live()));
+        const plain = ok(await model.loglikelihood({ requests: REQUESTS }));
+        const given = ok(await model.loglikelihood({ requests: REQUESTS, abortSignal: live() }));
         for (const [i, result] of given.entries()) {
           expect(result.logprob).toBeCloseTo(plain[i].logprob, 4);
           expect(result.isGreedy).toBe(plain[i].isGreedy);
         }
       }
       if (capabilities.loglikelihoodRolling) {
-        const plain = ok(await model.loglikelihoodRolling(TEXTS));
-        const given = ok(await model.loglikelihoodRolling(TEXTS, undefined, live()));
+        const plain = ok(await model.loglikelihoodRolling({ requests: TEXTS }));
+        const given = ok(await model.loglikelihoodRolling({ requests: TEXTS, abortSignal: live() }));
         for (const [i, value] of given.entries()) expect(value).toBeCloseTo(plain[i], 4);
       }
       if (capabilities.generate) {
-        const plain = ok(await model.generate([GENERATE, OTHER_GENERATE]));
-        expect(ok(await model.generate([GENERATE, OTHER_GENERATE], undefined, live()))).toEqual(plain);
+        const plain = ok(await model.generate({ requests: [GENERATE, OTHER_GENERATE] }));
+        expect(
+          ok(await model.generate({ requests: [GENERATE, OTHER_GENERATE], abortSignal: live() })),
+        ).toEqual(plain);
         if (hasGenerationLogprobs(model)) {
-          const given = ok(await model.generateWithLogprobs([GENERATE, OTHER_GENERATE], undefined, live()));
+          const given = ok(
+            await model.generateWithLogprobs({ requests: [GENERATE, OTHER_GENERATE], abortSignal: live() }),
+          );
           expect(given.map((generation) => generation.text)).toEqual(plain);
         }
       }
@@ -485,7 +509,7 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
       const aborted = () => {
         const controller = new AbortController();
         controller.abort(new Error('aborted by the conformance suite'));
-        return { signal: controller.signal };
+        return controller.signal;
       };
       const settles = async (count: number, call: () => Promise<unknown[]>) => {
         const settled = await call().then(
@@ -496,33 +520,37 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
       };
       const { capabilities } = model;
       if (capabilities.loglikelihood) {
-        const before = ok(await model.loglikelihood([REQUESTS[2]]));
-        await settles(1, () => model.loglikelihood([REQUESTS[2]], undefined, aborted()));
-        const after = ok(await model.loglikelihood([REQUESTS[2]]));
+        const before = ok(await model.loglikelihood({ requests: [REQUESTS[2]] }));
+        await settles(1, () => model.loglikelihood({ requests: [REQUESTS[2]], abortSignal: aborted() }));
+        const after = ok(await model.loglikelihood({ requests: [REQUESTS[2]] }));
         expect(after[0].logprob).toBeCloseTo(before[0].logprob, 4);
       }
       if (capabilities.loglikelihoodRolling) {
-        const before = ok(await model.loglikelihoodRolling([TEXTS[1]]));
-        await settles(1, () => model.loglikelihoodRolling([TEXTS[1]], undefined, aborted()));
-        expect(ok(await model.loglikelihoodRolling([TEXTS[1]]))[0]).toBeCloseTo(before[0], 4);
+        const before = ok(await model.loglikelihoodRolling({ requests: [TEXTS[1]] }));
+        await settles(1, () => model.loglikelihoodRolling({ requests: [TEXTS[1]], abortSignal: aborted() }));
+        expect(ok(await model.loglikelihoodRolling({ requests: [TEXTS[1]] }))[0]).toBeCloseTo(before[0], 4);
       }
       if (capabilities.generate) {
-        const before = ok(await model.generate([OTHER_GENERATE]));
-        await settles(1, () => model.generate([OTHER_GENERATE], undefined, aborted()));
+        const before = ok(await model.generate({ requests: [OTHER_GENERATE] }));
+        await settles(1, () => model.generate({ requests: [OTHER_GENERATE], abortSignal: aborted() }));
         if (hasGenerationLogprobs(model))
-          await settles(1, () => model.generateWithLogprobs([OTHER_GENERATE], undefined, aborted()));
-        expect(ok(await model.generate([OTHER_GENERATE]))).toEqual(before);
+          await settles(1, () =>
+            model.generateWithLogprobs({ requests: [OTHER_GENERATE], abortSignal: aborted() }),
+          );
+        expect(ok(await model.generate({ requests: [OTHER_GENERATE] }))).toEqual(before);
       }
     });
 
     check('capability-refusals', undefined, async (model) => {
       const { capabilities } = model;
       if (!capabilities.loglikelihood)
-        expect(await refusal(() => model.loglikelihood(REQUESTS))).toBe('capability_missing');
+        expect(await refusal(() => model.loglikelihood({ requests: REQUESTS }))).toBe('capability_missing');
       if (!capabilities.loglikelihoodRolling)
-        expect(await refusal(() => model.loglikelihoodRolling(TEXTS))).toBe('capability_missing');
+        expect(await refusal(() => model.loglikelihoodRolling({ requests: TEXTS }))).toBe(
+          'capability_missing',
+        );
       if (!capabilities.generate)
-        expect(await refusal(() => model.generate([GENERATE]))).toBe('capability_missing');
+        expect(await refusal(() => model.generate({ requests: [GENERATE] }))).toBe('capability_missing');
       // An optional capability declared false: its methods, where the object has them anyway, refuse too
       // (a chat template that is not there may also read as undefined).
       const methods = model as unknown as Record<string, (...args: unknown[]) => unknown>;

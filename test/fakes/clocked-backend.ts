@@ -6,12 +6,7 @@
  * what it aborted and how many calls it had in flight at once. For the latency cap (`maxLatencyS`) and the
  * runs it leaves partial.
  */
-import {
-  type CallOptions,
-  type GenerateRequest,
-  type ModelBackend,
-  RequestError,
-} from '../../src/models/backend.js';
+import { type GenerateCallOptions, type ModelBackend, RequestError } from '../../src/models/backend.js';
 
 export interface ClockedOptions {
   /** The backend's name (the run's model folder); default `clocked`. */
@@ -25,7 +20,7 @@ export interface ClockedOptions {
 }
 
 export class ClockedBackend implements ModelBackend {
-  readonly specificationVersion = 'v1';
+  readonly specificationVersion = 'v2';
   readonly name: string;
   readonly concurrency?: number;
   readonly capabilities = {
@@ -50,7 +45,7 @@ export class ClockedBackend implements ModelBackend {
     if (options.concurrency !== undefined) this.concurrency = options.concurrency;
   }
 
-  async generate(requests: GenerateRequest[], _progress?: unknown, options: CallOptions = {}) {
+  async generate({ requests, abortSignal }: GenerateCallOptions) {
     this.calls.push(requests.map((request) => request.context));
     this.inFlight++;
     this.peak = Math.max(this.peak, this.inFlight);
@@ -67,10 +62,10 @@ export class ClockedBackend implements ModelBackend {
                 !slow || this.options.slowMs !== undefined
                   ? setTimeout(() => resolve(answer), slow ? this.options.slowMs : 0)
                   : undefined;
-              options.signal?.addEventListener('abort', () => {
+              abortSignal?.addEventListener('abort', () => {
                 clearTimeout(timer);
                 this.aborted.push(request.context);
-                reject(options.signal?.reason);
+                reject(abortSignal?.reason);
               });
             }),
         ),

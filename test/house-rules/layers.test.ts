@@ -12,6 +12,7 @@ import {
   checkTable,
   DOC_FILE,
   type FolderImport,
+  type LayerTableJson,
   nodeOf,
   parseTable,
   readTable,
@@ -33,13 +34,17 @@ const small = parseTable({
 });
 const present = new Set(['errors.ts', 'stats', 'evaluate', 'results', 'view']);
 
-const edge = (file: string, line: number, specifier: string): FolderImport => ({
-  file,
-  line,
-  specifier,
-  from: nodeOf(file.replace(/^src\//, '')),
-  to: nodeOf(path.posix.join(path.posix.dirname(file.replace(/^src\//, '')), specifier)),
-});
+const edge = (file: string, line: number, specifier: string): FolderImport => {
+  const target = path.posix.join(path.posix.dirname(file.replace(/^src\//, '')), specifier);
+  return {
+    file,
+    line,
+    specifier,
+    from: nodeOf(file.replace(/^src\//, '')),
+    to: nodeOf(target),
+    target: target.replace(/\.js$/, '.ts'),
+  };
+};
 const allowed = [
   edge('src/view/store.ts', 2, '../results/read-run.js'),
   edge('src/view/store.ts', 4, '../errors.js'),
@@ -144,11 +149,99 @@ describe('the layer check', () => {
   });
 });
 
+describe('a seam within an allowed import', () => {
+  // kld/ may import models/, but only through its seam files: never a backend's internals.
+  const layered: LayerTableJson = {
+    everywhere: [],
+    layers: [
+      { models: { holds: 'backends', imports: [] } },
+      { kld: { holds: 'assay kld', imports: ['models'] } },
+    ],
+    exceptions: [],
+  };
+  const seam = {
+    from: 'kld',
+    to: 'models',
+    through: ['models/backend.ts', 'models/spec/', 'models/distribution-comparison.ts'],
+    why: 'kld uses its capability through the seam',
+  };
+  const table = parseTable({ ...layered, seams: [seam] });
+  const nodes = new Set(['models', 'kld']);
+  const files = new Set([
+    'models/backend.ts',
+    'models/spec/requests.ts',
+    'models/distribution-comparison.ts',
+    'models/gguf/engine.ts',
+    'kld/kl-divergence.ts',
+  ]);
+  const through = [
+    edge('src/kld/kl-divergence.ts', 13, '../models/distribution-comparison.js'),
+    edge('src/kld/kl-divergence.ts', 14, '../models/spec/requests.js'),
+    edge('src/kld/kl-divergence.ts', 15, '../models/backend.js'),
+  ];
+
+  it('passes imports of the seam files and of files in a seam folder', () => {
+    expect(checkTable(table)).toEqual([]);
+    expect(checkImports(table, through, nodes, files)).toEqual([]);
+  });
+
+  it('refuses kld/ importing models/gguf/ (a folder edge the table allows), naming the file, line and seam', () => {
+    const around = edge('src/kld/kl-divergence.ts', 16, '../models/gguf/engine.js');
+    // Without the seam the folder edge kld -> models passes: what the seam adds.
+    expect(checkImports(parseTable(layered), [...through, around], nodes, files)).toEqual([]);
+    const problems = checkImports(table, [...through, around], nodes, files);
+    expect(problems).toHaveLength(1);
+    expect(problems[0].split('\n').slice(0, 2)).toEqual([
+      'import kld/ -> models/ reaches around its seam in scripts/layers.json (kld/ may reach models/ only ' +
+        'through models/backend.ts, models/spec/, models/distribution-comparison.ts: kld uses its capability ' +
+        'through the seam):',
+      "  src/kld/kl-divergence.ts:16: imports '../models/gguf/engine.js' (src/models/gguf/engine.ts)",
+    ]);
+  });
+
+  it('refuses a seam entry src/ does not have, outside the imported node, or over an import not listed', () => {
+    const gone = new Set([...files].filter((file) => file !== 'models/distribution-comparison.ts'));
+    expect(checkImports(table, through.slice(1), nodes, gone)).toEqual([
+      'scripts/layers.json: the seam kld -> models goes through models/distribution-comparison.ts, which src/ does not have',
+    ]);
+    expect(
+      checkTable(parseTable({ ...layered, seams: [{ ...seam, through: ['kld/x.ts'], why: ' ' }] })),
+    ).toEqual([
+      'scripts/layers.json: the seam kld -> models goes through kld/x.ts, which is not in models/',
+      'scripts/layers.json: the seam kld -> models says no why',
+    ]);
+    expect(
+      checkTable(
+        parseTable({ ...layered, seams: [{ ...seam, from: 'models', to: 'kld', through: ['kld/a.ts'] }] }),
+      ),
+    ).toEqual(["scripts/layers.json: the seam models -> kld narrows an import models's imports do not list"]);
+  });
+
+  it('renders each seam below the layer table', () => {
+    expect(renderLayers(table)).toContain(
+      '- `kld/` → `models/` only through `models/backend.ts`, `models/spec/`, `models/distribution-comparison.ts`: kld uses its capability through the seam',
+    );
+  });
+});
+
 describe('scripts/layers.json', () => {
   const table = readTable();
 
   it('is layered: every import points to a lower layer or is a named exception, no cycle', () => {
     expect(checkTable(table)).toEqual([]);
+  });
+
+  it('holds kld/ and serve/ to the models/ seam: never models/gguf/', () => {
+    const seams = Object.fromEntries(table.seams.map((seam) => [`${seam.from} ${seam.to}`, seam.through]));
+    for (const from of ['kld', 'serve']) {
+      const through = seams[`${from} models`];
+      expect(through, from).toContain('models/spec/');
+      expect(
+        through.some(
+          (entry) => 'models/gguf/engine.ts'.startsWith(entry) || entry.startsWith('models/gguf/'),
+        ),
+      ).toBe(false);
+    }
   });
 
   it('is the layer table docs/ARCHITECTURE.md shows (node scripts/check-layers.mjs --write)', () => {

@@ -129,8 +129,8 @@ describe('token windows against a vLLM-shaped server', () => {
         { tokens: tokens.slice(2, 9), scoreFrom: 3 },
       ];
       const [viaEcho, viaPromptLogprobs] = [
-        await echo.scoreTokenWindows(windows),
-        await vllm.scoreTokenWindows(windows),
+        await echo.scoreTokenWindows({ requests: windows }),
+        await vllm.scoreTokenWindows({ requests: windows }),
       ];
       expect(viaPromptLogprobs).toEqual(viaEcho);
       const [whole, tail, inner] = viaEcho as number[][];

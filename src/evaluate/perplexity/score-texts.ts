@@ -62,7 +62,9 @@ export async function scoreTexts(
     );
   }
   const all = layouts.flatMap((layout) => layout.windows);
-  const scored = all.length ? await backend.scoreTokenWindows(all, options.progress) : [];
+  const scored = all.length
+    ? await backend.scoreTokenWindows({ requests: all, onProgress: options.progress })
+    : [];
   const results: TextPerplexity[] = [];
   let next = 0;
   for (const layout of layouts) {
@@ -90,10 +92,10 @@ async function scoreRolling(
   tokenizer: TokenizerInfo | undefined,
   progress: ProgressSink | undefined,
 ): Promise<TextPerplexity[]> {
-  const answers = await backend.loglikelihoodRolling(
-    texts.map((text) => ({ text })),
-    progress,
-  );
+  const answers = await backend.loglikelihoodRolling({
+    requests: texts.map((text) => ({ text })),
+    onProgress: progress,
+  });
   const results: TextPerplexity[] = [];
   for (const [index, answer] of answers.entries()) {
     if (typeof answer !== 'number') throw answer;

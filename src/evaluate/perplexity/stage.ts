@@ -10,6 +10,7 @@ import { hasTokenScoring, type ModelBackend, type TokenizerInfo } from '../../mo
 import type { MetricConfig } from '../../task-config/metric-config.js';
 import type { TaskPlan } from '../plan.js';
 import type { Instance } from '../requests.js';
+import type { Responses, TaskResponses } from '../responses.js';
 import type { ResolvedRunOptions } from '../run-options.js';
 import type { ScoredDoc, ScoredTask } from '../score.js';
 import { perplexityReport } from './report.js';
@@ -91,11 +92,12 @@ export class PerplexityStage {
   }
 
   /**
-   * Scores the token-mode tasks (filling their instances' resps with Σ log p) and, for rolling tasks
-   * whose backend has a tokenizer, counts their tokens. Runs after executeRequests has answered the
-   * rolling tasks.
+   * Scores the token-mode tasks and returns their responses (each request's Σ log p, one per repeat)
+   * and, for rolling tasks whose backend has a tokenizer, counts their tokens. Runs after executeRequests
+   * has answered the rolling tasks (`responses`, which it reads and does not change).
    */
-  async run(backend: ModelBackend, listener?: RunListener): Promise<void> {
+  async run(backend: ModelBackend, responses: Responses, listener?: RunListener): Promise<Responses> {
+    const answered: Responses = new Map();
     for (const task of this.tasks.values()) {
       const started = performance.now();
       const docs = task.plan.docs;
@@ -104,7 +106,7 @@ export class PerplexityStage {
         return args?.type === 'loglikelihood_rolling' ? args.text : '';
       });
       if (task.settings.mode === 'rolling') {
-        task.texts = await this.countRolling(backend, docs, texts);
+        task.texts = await this.countRolling(backend, docs, texts, responses.get(task.plan.task.name));
       } else {
         listener?.({
           type: 'request-batch-start',
@@ -122,10 +124,12 @@ export class PerplexityStage {
               total: texts.length,
             }),
         });
+        const ofTask: TaskResponses = { resps: [] };
         docs.forEach((doc, index) => {
           for (const instance of doc.instances)
-            instance.resps = new Array(instance.repeats).fill(task.texts[index].logprob);
+            ofTask.resps[instance.id] = new Array(instance.repeats).fill(task.texts[index].logprob);
         });
+        answered.set(task.plan.task.name, ofTask);
         listener?.({
           type: 'request-batch-end',
           requestType: 'loglikelihood_rolling',
@@ -135,6 +139,7 @@ export class PerplexityStage {
       }
       task.seconds = (performance.now() - started) / 1000;
     }
+    return answered;
   }
 
   /** Rolling answers came from executeRequests; only token counts are added here. */
@@ -142,10 +147,12 @@ export class PerplexityStage {
     backend: ModelBackend,
     docs: TaskPlan['docs'],
     texts: string[],
+    answers: TaskResponses | undefined,
   ): Promise<TextPerplexity[]> {
     const out: TextPerplexity[] = [];
     for (const [index, doc] of docs.entries()) {
-      const answer = doc.instances[0]?.resps[0];
+      const first = doc.instances[0];
+      const answer = first && answers?.resps[first.id]?.[0];
       const tokens =
         this.tokenizer && hasTokenScoring(backend) ? (await backend.tokenize(texts[index])).length : null;
       out.push({

@@ -17,9 +17,9 @@ runBackendConformance({
 describe('DummyBackend', () => {
   it('depends on its seed', async () => {
     const request = [{ context: 'a', continuation: ' b' }];
-    const [a] = await new DummyBackend({ seed: 1 }).loglikelihood(request);
-    const [b] = await new DummyBackend({ seed: 2 }).loglikelihood(request);
-    const [a2] = await new DummyBackend({ seed: 1 }).loglikelihood(request);
+    const [a] = await new DummyBackend({ seed: 1 }).loglikelihood({ requests: request });
+    const [b] = await new DummyBackend({ seed: 2 }).loglikelihood({ requests: request });
+    const [a2] = await new DummyBackend({ seed: 1 }).loglikelihood({ requests: request });
     expect(a).toEqual(a2);
     expect(a.logprob).not.toBe(b.logprob);
   });
@@ -46,14 +46,18 @@ describe('DummyBackend', () => {
 describe('DummyBackend as a character-level model', () => {
   it('adds up: ll(c, ab) = ll(c, a) + ll(c+a, b), and rolling = ll("", text)', async () => {
     const backend = new DummyBackend({ seed: 3 });
-    const [whole, first, second] = await backend.loglikelihood([
-      { context: 'ctx', continuation: ' upon a time' },
-      { context: 'ctx', continuation: ' upon' },
-      { context: 'ctx upon', continuation: ' a time' },
-    ]);
+    const [whole, first, second] = await backend.loglikelihood({
+      requests: [
+        { context: 'ctx', continuation: ' upon a time' },
+        { context: 'ctx', continuation: ' upon' },
+        { context: 'ctx upon', continuation: ' a time' },
+      ],
+    });
     expect(whole.logprob).toBeCloseTo(first.logprob + second.logprob, 10);
-    const [rolling] = await backend.loglikelihoodRolling([{ text: 'ctx upon a time' }]);
-    const [fromEmpty] = await backend.loglikelihood([{ context: '', continuation: 'ctx upon a time' }]);
+    const [rolling] = await backend.loglikelihoodRolling({ requests: [{ text: 'ctx upon a time' }] });
+    const [fromEmpty] = await backend.loglikelihood({
+      requests: [{ context: '', continuation: 'ctx upon a time' }],
+    });
     expect(rolling).toBe(fromEmpty.logprob);
   });
 });

@@ -4,13 +4,12 @@ import type {
   BackendCapabilities,
   ChatMessage,
   ChatTemplating,
-  GenerateRequest,
-  LoglikelihoodRequest,
+  GenerateCallOptions,
+  LoglikelihoodCallOptions,
   LoglikelihoodResult,
   ModelBackend,
   ModelInfo,
-  ProgressSink,
-  RollingRequest,
+  RollingCallOptions,
 } from '../backend.js';
 import { ChatTemplates } from '../chat-template/chat-templates.js';
 import { integerArg, parseModelArgs } from '../model-arg-values.js';
@@ -62,7 +61,7 @@ const WORDS = [
  * on batch composition or order. It is for wiring tests and quickstarts: its scores mean nothing.
  */
 export class DummyBackend implements ModelBackend, ChatTemplating {
-  readonly specificationVersion = 'v1';
+  readonly specificationVersion = 'v2';
   readonly name = 'dummy';
   readonly capabilities: BackendCapabilities = {
     loglikelihood: true,
@@ -119,25 +118,22 @@ export class DummyBackend implements ModelBackend, ChatTemplating {
     return { logprob, isGreedy: greedy };
   }
 
-  async loglikelihood(
-    requests: LoglikelihoodRequest[],
-    progress?: ProgressSink,
-  ): Promise<LoglikelihoodResult[]> {
+  async loglikelihood({ requests, onProgress }: LoglikelihoodCallOptions): Promise<LoglikelihoodResult[]> {
     return requests.map((request, index) => {
       const result = this.score(request.context, request.continuation);
-      progress?.(index + 1);
+      onProgress?.(index + 1);
       return result;
     });
   }
 
-  async loglikelihoodRolling(requests: RollingRequest[], progress?: ProgressSink): Promise<number[]> {
+  async loglikelihoodRolling({ requests, onProgress }: RollingCallOptions): Promise<number[]> {
     return requests.map((request, index) => {
-      progress?.(index + 1);
+      onProgress?.(index + 1);
       return this.score('', request.text).logprob;
     });
   }
 
-  async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<string[]> {
+  async generate({ requests, onProgress }: GenerateCallOptions): Promise<string[]> {
     return requests.map((request, index) => {
       const extraSeed = request.doSample ? String(request.extra.seed ?? '') : '';
       const bytes = this.digest('gen', request.context, extraSeed);
@@ -146,7 +142,7 @@ export class DummyBackend implements ModelBackend, ChatTemplating {
       for (let i = 0; i < count; i++) words.push(WORDS[bytes[1 + i] % WORDS.length]);
       let text = ` ${words.join(' ')}`;
       if (bytes[10] < 128) text += '\n\nQuestion: more';
-      progress?.(index + 1);
+      onProgress?.(index + 1);
       return cutAtStops(text, request.until);
     });
   }

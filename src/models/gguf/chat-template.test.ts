@@ -100,10 +100,10 @@ describe('gguf chat templates from the file metadata', () => {
     const middle = await backend.tokenize(prompt.slice(bos.length, -eos.length));
     const continuation = await backend.tokenize(' yes');
     const context = [vocab.bos, ...middle, vocab.eos];
-    const [reference] = await backend.scoreTokenWindows([
-      { tokens: [...context, ...continuation], scoreFrom: context.length },
-    ]);
-    const [scored] = await backend.loglikelihood([{ context: prompt, continuation: ' yes' }]);
+    const [reference] = await backend.scoreTokenWindows({
+      requests: [{ tokens: [...context, ...continuation], scoreFrom: context.length }],
+    });
+    const [scored] = await backend.loglikelihood({ requests: [{ context: prompt, continuation: ' yes' }] });
     expect(scored.logprob).toBeCloseTo(
       reference.reduce((a, b) => a + b, 0),
       6,
@@ -112,10 +112,12 @@ describe('gguf chat templates from the file metadata', () => {
     // A text no template rendered keeps llama.cpp's plain reading: BOS added, "<s>" as characters.
     const plain = `x${bos}y`;
     const plainTokens = [vocab.bos, ...(await backend.tokenize(plain))];
-    const [plainReference] = await backend.scoreTokenWindows([
-      { tokens: [...plainTokens, ...continuation], scoreFrom: plainTokens.length },
-    ]);
-    const [plainScored] = await backend.loglikelihood([{ context: plain, continuation: ' yes' }]);
+    const [plainReference] = await backend.scoreTokenWindows({
+      requests: [{ tokens: [...plainTokens, ...continuation], scoreFrom: plainTokens.length }],
+    });
+    const [plainScored] = await backend.loglikelihood({
+      requests: [{ context: plain, continuation: ' yes' }],
+    });
     expect(plainScored.logprob).toBeCloseTo(
       plainReference.reduce((a, b) => a + b, 0),
       6,

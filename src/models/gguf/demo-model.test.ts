@@ -24,27 +24,31 @@ describe('built-in demo model', () => {
   it('prefers fluent English to the same words out of order, and writes fluent-ish text', async () => {
     const backend = await GgufBackend.create({ modelPath: await ensureDemoModel(path.join(directory, 'a')) });
     try {
-      const [fluent, shuffled] = await backend.loglikelihood([
-        {
-          context: 'The dog was tired after the long walk. It lay down',
-          continuation: ' on the floor and went to sleep.',
-        },
-        {
-          context: 'The dog was tired after the long walk. It lay down',
-          continuation: ' floor the on and sleep. to went',
-        },
-      ]);
+      const [fluent, shuffled] = await backend.loglikelihood({
+        requests: [
+          {
+            context: 'The dog was tired after the long walk. It lay down',
+            continuation: ' on the floor and went to sleep.',
+          },
+          {
+            context: 'The dog was tired after the long walk. It lay down',
+            continuation: ' floor the on and sleep. to went',
+          },
+        ],
+      });
       expect(fluent.logprob).toBeGreaterThan(shuffled.logprob + 5);
-      const [text] = await backend.generate([
-        {
-          context: 'Once upon a time',
-          until: ['\n'],
-          maxGenToks: 8,
-          temperature: 0,
-          doSample: false,
-          extra: {},
-        },
-      ]);
+      const [text] = await backend.generate({
+        requests: [
+          {
+            context: 'Once upon a time',
+            until: ['\n'],
+            maxGenToks: 8,
+            temperature: 0,
+            doSample: false,
+            extra: {},
+          },
+        ],
+      });
       expect(text.startsWith(' ')).toBe(true);
       expect(backend.info().architecture).toBe('llama');
     } finally {

@@ -46,7 +46,7 @@ describe('kept engine processes', () => {
   it('the next backend loads its model in the closed one’s process and scores as a new process does', async () => {
     const a = await GgufBackend.create({ modelPath: first, threads: 1 });
     const pid = a.enginePid as number;
-    const fromA = await a.loglikelihood(requests);
+    const fromA = await a.loglikelihood({ requests });
     await a.close();
     expect(a.enginePid).toBeUndefined();
     expect(alive(pid)).toBe(true);
@@ -54,19 +54,19 @@ describe('kept engine processes', () => {
     // The same model again, in the kept process: the same numbers, bit for bit.
     const b = await GgufBackend.create({ modelPath: first, threads: 1 });
     expect(b.enginePid).toBe(pid);
-    expect(await b.loglikelihood(requests)).toEqual(fromA);
+    expect(await b.loglikelihood({ requests })).toEqual(fromA);
     await b.close();
 
     // Another model in it, against that model in a process that never held another.
     const c = await GgufBackend.create({ modelPath: second, threads: 1 });
     expect(c.enginePid).toBe(pid);
     const text = [{ text: 'the sea was calm and the boats came home' }];
-    const reused = await c.loglikelihood(requests);
-    const rolling = await c.loglikelihoodRolling(text);
+    const reused = await c.loglikelihood({ requests });
+    const rolling = await c.loglikelihoodRolling({ requests: text });
     const d = await withoutKept(() => GgufBackend.create({ modelPath: second, threads: 1 }));
     expect(d.enginePid).not.toBe(pid);
-    expect(reused).toEqual(await d.loglikelihood(requests));
-    expect(rolling).toEqual(await d.loglikelihoodRolling(text));
+    expect(reused).toEqual(await d.loglikelihood({ requests }));
+    expect(rolling).toEqual(await d.loglikelihoodRolling({ requests: text }));
     expect(reused).not.toEqual(fromA);
     await Promise.all([c.close(), d.close()]);
   });
@@ -74,14 +74,14 @@ describe('kept engine processes', () => {
   it('closing twice closes once; a call once the close began fails; the next backend is undisturbed', async () => {
     const a = await GgufBackend.create({ modelPath: first, threads: 1 });
     const pid = a.enginePid as number;
-    const fromA = await a.loglikelihood(requests);
+    const fromA = await a.loglikelihood({ requests });
     // The second close used to send a second close call, whose answer nobody heard: it never settled.
     const closing = [a.close(), a.close()];
-    await expect(a.loglikelihood(requests)).rejects.toThrow('gguf engine: the backend was closed');
+    await expect(a.loglikelihood({ requests })).rejects.toThrow('gguf engine: the backend was closed');
     await Promise.all(closing);
     const b = await GgufBackend.create({ modelPath: first, threads: 1 });
     expect(b.enginePid).toBe(pid);
-    expect(await b.loglikelihood(requests)).toEqual(fromA);
+    expect(await b.loglikelihood({ requests })).toEqual(fromA);
     await b.close();
   });
 
@@ -105,7 +105,7 @@ describe('kept engine processes', () => {
       `const { GgufBackend } = await import(${JSON.stringify(module)});`,
       `const backend = await GgufBackend.create({ modelPath: ${JSON.stringify(first)}, threads: 1 });`,
       'const pid = backend.enginePid;',
-      "await backend.loglikelihood([{ context: 'a', continuation: ' b' }]);",
+      "await backend.loglikelihood({ requests: [{ context: 'a', continuation: ' b' }] });",
       'await backend.close();',
       'console.log(pid);',
     ].join('\n');

@@ -9,6 +9,7 @@ import {
   type Token as LlamaToken,
 } from 'node-llama-cpp';
 import type { GenerateRequest, LoglikelihoodRequest, LoglikelihoodResult } from '../backend.js';
+import type { TokenGenerateRequest, TokenGeneration } from '../spec/token-serving.js';
 import { llamaErrors } from './llama-errors.js';
 import { scoreNative } from './native-schedule.js';
 import { loadNativeAddon, type NativeAddon, type NativeHandle, type ScorerChoice } from './native-scorer.js';
@@ -91,19 +92,7 @@ export interface EngineInfo {
   scorer: ScorerChoice;
 }
 
-/** A generation from prompt tokens (GgufEngine.generateTokens). */
-export interface TokenGenerateRequest extends Omit<GenerateRequest, 'context'> {
-  tokens: Token[];
-}
-
-export interface TokenGeneration {
-  text: string;
-  /** The generated tokens, an end-of-generation token included (the text omits it). */
-  tokens: Token[];
-  finish: 'stop' | 'length';
-  /** The stop string that ended it, if one did. */
-  stop?: string;
-}
+export type { TokenGenerateRequest, TokenGeneration } from '../spec/token-serving.js';
 
 /** Log-probabilities of targets and whether each was the argmax, per scoring input. */
 export interface ScoredInput {

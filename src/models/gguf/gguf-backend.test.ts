@@ -139,8 +139,8 @@ describe('gguf backend against a token-by-token reference', () => {
   it('loglikelihood equals the sum of per-token log-probabilities (shared-prefix, batched, single-token paths)', async () => {
     for (const seed of [1, 2]) {
       const requests = randomRequests(seed, 24);
-      const batched = await backend.loglikelihood(requests);
-      const alone = await backend.loglikelihood([requests[0]]);
+      const batched = await backend.loglikelihood({ requests });
+      const alone = await backend.loglikelihood({ requests: [requests[0]] });
       expect(alone[0].logprob).toBeCloseTo(batched[0].logprob, 4);
       for (let i = 0; i < requests.length; i++) {
         const pair = encodePair(reference.tokenizer, requests[i].context, requests[i].continuation);
@@ -155,7 +155,7 @@ describe('gguf backend against a token-by-token reference', () => {
       'short text.',
       'A longer document that needs several windows of sixty-four tokens each, because the model reads characters one at a time.',
     ];
-    const rolling = await backend.loglikelihoodRolling(texts.map((text) => ({ text })));
+    const rolling = await backend.loglikelihoodRolling({ requests: texts.map((text) => ({ text })) });
     for (let i = 0; i < texts.length; i++) {
       const windows = rollingScoringInputs(reference.tokenizer, texts[i], 64);
       if (i === 1) expect(windows.length).toBeGreaterThan(1);
@@ -177,9 +177,9 @@ describe('gguf backend against a token-by-token reference', () => {
     const a = request('Question: 2+2=\nAnswer:');
     const b = request('Once upon a time', ['e']);
     const c = request('abc abc abc');
-    const first = await backend.generate([a, b, c]);
-    const second = await backend.generate([c, a]);
-    const alone = await backend.generate([b]);
+    const first = await backend.generate({ requests: [a, b, c] });
+    const second = await backend.generate({ requests: [c, a] });
+    const alone = await backend.generate({ requests: [b] });
     expect(second).toEqual([first[2], first[0]]);
     expect(alone).toEqual([first[1]]);
     expect(first[1].includes('e')).toBe(false);
@@ -229,11 +229,13 @@ describe.skipIf(!storiesPresent)(
     afterAll(() => backend?.close());
 
     it('scores "Once" + " upon a time" as measured with llama.cpp (−0.0304, each token greedy)', async () => {
-      const [whole, upon, uponA] = await backend.loglikelihood([
-        { context: 'Once', continuation: ' upon a time' },
-        { context: 'Once', continuation: ' upon' },
-        { context: 'Once', continuation: ' upon a' },
-      ]);
+      const [whole, upon, uponA] = await backend.loglikelihood({
+        requests: [
+          { context: 'Once', continuation: ' upon a time' },
+          { context: 'Once', continuation: ' upon' },
+          { context: 'Once', continuation: ' upon a' },
+        ],
+      });
       expect(whole.logprob).toBeCloseTo(-0.0304, 3);
       expect(whole.isGreedy).toBe(true);
       expect(upon.logprob).toBeCloseTo(-0.0175, 3);
@@ -244,7 +246,7 @@ describe.skipIf(!storiesPresent)(
       const reference = await PerTokenReference.load(STORIES);
       try {
         const text = 'One day, a little girl named Lily went to the park. She saw a big dog.';
-        const [rolling] = await backend.loglikelihoodRolling([{ text }]);
+        const [rolling] = await backend.loglikelihoodRolling({ requests: [{ text }] });
         const windows = rollingScoringInputs(reference.tokenizer, text, 2048);
         expect(windows).toHaveLength(1);
         const expected = sum(await reference.logprobs(windows[0]));

@@ -9,20 +9,21 @@ import type {
   CallOptions,
   ChatMessage,
   ChatTemplating,
-  GenerateRequest,
-  LoglikelihoodRequest,
+  GenerateCallOptions,
+  LoglikelihoodCallOptions,
   LoglikelihoodResult,
   ModelBackend,
   ModelInfo,
   ProgressSink,
-  RollingRequest,
+  RollingCallOptions,
   TokenizerInfo,
   TokenScoring,
-  TokenWindow,
+  TokenWindowsCallOptions,
 } from '../backend.js';
 import { ChatTemplates } from '../chat-template/chat-templates.js';
 import { TEMPLATE_VARIABLE_ARGS } from '../chat-template/template-variables.js';
 import { batchSizeArg, integerArg, parseModelArgs, positiveInteger } from '../model-arg-values.js';
+import type { PromptLogprobs, PromptLogprobsRequest, ServedModel } from '../spec/token-serving.js';
 import type {
   ChatTemplated,
   EngineInfo,
@@ -32,7 +33,6 @@ import type {
 } from './engine.js';
 import { keepEngineProcess, takeEngineProcess } from './engine-processes.js';
 import { checkGgufFile } from './model-file.js';
-import type { PromptLogprobs, PromptLogprobsRequest } from './prompt-logprobs.js';
 import type { WorkerCall, WorkerReply } from './protocol.js';
 import { readTokenizerInfo } from './token-windows.js';
 
@@ -99,8 +99,8 @@ export async function fileSha256(file: string): Promise<string> {
  * BOS as the model's metadata says, trailing context whitespace moved to the continuation, rolling
  * loglikelihood over disjoint windows of n_ctx tokens, greedy generation cut at stop strings.
  */
-export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
-  readonly specificationVersion = 'v1';
+export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating, ServedModel {
+  readonly specificationVersion = 'v2';
   readonly name = 'gguf';
   private nextId = 1;
   private tokenizer: Promise<TokenizerInfo> | undefined;
@@ -270,12 +270,12 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     return this.engineInfo;
   }
 
-  /** `options.signal` cancels the call if it is still queued in the engine process. */
-  async loglikelihood(
-    requests: LoglikelihoodRequest[],
-    progress?: ProgressSink,
-    options: CallOptions = {},
-  ): Promise<LoglikelihoodResult[]> {
+  /** `abortSignal` cancels the call if it is still queued in the engine process. */
+  async loglikelihood({
+    requests,
+    onProgress,
+    abortSignal,
+  }: LoglikelihoodCallOptions): Promise<LoglikelihoodResult[]> {
     if (requests.length === 0) return [];
     return (await this.call(
       {
@@ -287,19 +287,15 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
           chatTemplated: true,
         })),
       },
-      progress,
-      options.signal,
+      onProgress,
+      abortSignal,
     )) as LoglikelihoodResult[];
   }
 
-  async loglikelihoodRolling(
-    requests: RollingRequest[],
-    progress?: ProgressSink,
-    options: CallOptions = {},
-  ): Promise<number[]> {
+  async loglikelihoodRolling({ requests, onProgress, abortSignal }: RollingCallOptions): Promise<number[]> {
     if (requests.length === 0) return [];
     const texts = requests.map((request) => request.text);
-    return (await this.call({ method: 'rolling', params: texts }, progress, options.signal)) as number[];
+    return (await this.call({ method: 'rolling', params: texts }, onProgress, abortSignal)) as number[];
   }
 
   /** The requests, those whose context this backend's chat template rendered marked so (copies) for the engine. */
@@ -312,22 +308,17 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
   }
 
   /**
-   * `options.signal` cancels the generation between tokens (assay serve, when the client goes away; the
-   * evaluator's latency cap).
+   * `abortSignal` cancels the generation between tokens (the evaluator's latency cap).
    */
-  async generate(
-    requests: GenerateRequest[],
-    progress?: ProgressSink,
-    options: { signal?: AbortSignal } = {},
-  ): Promise<string[]> {
+  async generate({ requests, onProgress, abortSignal }: GenerateCallOptions): Promise<string[]> {
     if (requests.length === 0) return [];
     return (await this.call(
       {
         method: 'generate',
         params: this.markRendered(requests, (request) => Object.assign({ chatTemplated: true }, request)),
       },
-      progress,
-      options.signal,
+      onProgress,
+      abortSignal,
     )) as string[];
   }
 
@@ -336,16 +327,19 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     return (await this.call({ method: 'tokenize', params: { text, withBos, special } })) as number[];
   }
 
-  /** Generation from prompt tokens, with the generated tokens and why it stopped (assay serve). */
-  async generateTokens(
-    requests: TokenGenerateRequest[],
-    options: { signal?: AbortSignal } = {},
-  ): Promise<TokenGeneration[]> {
+  /**
+   * Generation from prompt tokens, with the generated tokens and why it stopped (assay serve);
+   * `abortSignal` stops it between tokens (a client that went away).
+   */
+  async generateTokens({
+    requests,
+    abortSignal,
+  }: CallOptions<TokenGenerateRequest>): Promise<TokenGeneration[]> {
     if (requests.length === 0) return [];
     return (await this.call(
       { method: 'generateTokens', params: requests },
       undefined,
-      options.signal,
+      abortSignal,
     )) as TokenGeneration[];
   }
 
@@ -355,15 +349,15 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
   }
 
   /** Per-token log-probabilities of whole prompts (what `assay serve` answers `echo` + `logprobs` with). */
-  async promptLogprobs(
-    requests: PromptLogprobsRequest[],
-    options: { signal?: AbortSignal } = {},
-  ): Promise<PromptLogprobs[]> {
+  async promptLogprobs({
+    requests,
+    abortSignal,
+  }: CallOptions<PromptLogprobsRequest>): Promise<PromptLogprobs[]> {
     if (requests.length === 0) return [];
     return (await this.call(
       { method: 'promptLogprobs', params: requests },
       undefined,
-      options.signal,
+      abortSignal,
     )) as PromptLogprobs[];
   }
 
@@ -372,9 +366,17 @@ export class GgufBackend implements ModelBackend, TokenScoring, ChatTemplating {
     return this.tokenizer;
   }
 
-  async scoreTokenWindows(windows: TokenWindow[], progress?: ProgressSink): Promise<number[][]> {
-    if (windows.length === 0) return [];
-    return (await this.call({ method: 'scoreTokenWindows', params: windows }, progress)) as number[][];
+  async scoreTokenWindows({
+    requests,
+    onProgress,
+    abortSignal,
+  }: TokenWindowsCallOptions): Promise<number[][]> {
+    if (requests.length === 0) return [];
+    return (await this.call(
+      { method: 'scoreTokenWindows', params: requests },
+      onProgress,
+      abortSignal,
+    )) as number[][];
   }
 
   applyChatTemplate(

@@ -91,8 +91,8 @@ describe.skipIf(!nativeScorer)(
         expect(mapBackend.info().scorer).toEqual({ path: 'map', reason: 'scorer=map was asked for' });
         const requests = randomRequests(4, 40);
         const [a, b] = await Promise.all([
-          nativeBackend.loglikelihood(requests),
-          mapBackend.loglikelihood(requests),
+          nativeBackend.loglikelihood({ requests }),
+          mapBackend.loglikelihood({ requests }),
         ]);
         for (let i = 0; i < requests.length; i++) {
           expect(Math.abs(a[i].logprob - b[i].logprob), JSON.stringify(requests[i])).toBeLessThan(1e-4);
@@ -102,15 +102,15 @@ describe.skipIf(!nativeScorer)(
           { text: 'a rolling text longer than one window of forty-eight tokens, so it has several.' },
         ];
         const [rollingNative, rollingMap] = await Promise.all([
-          nativeBackend.loglikelihoodRolling(texts),
-          mapBackend.loglikelihoodRolling(texts),
+          nativeBackend.loglikelihoodRolling({ requests: texts }),
+          mapBackend.loglikelihoodRolling({ requests: texts }),
         ]);
         expect(Math.abs(rollingNative[0] - rollingMap[0])).toBeLessThan(1e-4);
         // Prompt log-probabilities with alternatives (what `assay serve` echoes) agree too.
         const tokens = await nativeBackend.tokenize('Question: 2+2=\nAnswer: 4', true);
         const [[fromNative], [fromMap]] = await Promise.all([
-          nativeBackend.promptLogprobs([{ tokens, topK: 3 }]),
-          mapBackend.promptLogprobs([{ tokens, topK: 3 }]),
+          nativeBackend.promptLogprobs({ requests: [{ tokens, topK: 3 }] }),
+          mapBackend.promptLogprobs({ requests: [{ tokens, topK: 3 }] }),
         ]);
         expect(fromNative.pieces).toEqual(fromMap.pieces);
         expect(fromNative.next.token).toBe(fromMap.next.token);
@@ -200,8 +200,8 @@ describe.skipIf(!nativeScorer)(
           const tokens = await nativeBackend.tokenize(text, true);
           const window = { tokens, scoreFrom: 1 };
           const [[a], [b]] = await Promise.all([
-            nativeBackend.scoreTokenWindows([window]),
-            mapBackend.scoreTokenWindows([window]),
+            nativeBackend.scoreTokenWindows({ requests: [window] }),
+            mapBackend.scoreTokenWindows({ requests: [window] }),
           ]);
           expect(a).toHaveLength(tokens.length - 1);
           let compared = 0;

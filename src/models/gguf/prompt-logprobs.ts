@@ -11,32 +11,12 @@
  * whole. Special tokens are spelled as their text ("<|im_start|>"), as a prompt that contains them spells
  * them.
  */
+
+import type { Alternative, PromptLogprobs, PromptLogprobsRequest } from '../spec/token-serving.js';
 import { CancelledError, type GgufEngine } from './engine.js';
 import type { ScoringInput, Token } from './token-requests.js';
 
-export interface PromptLogprobsRequest {
-  tokens: Token[];
-  /** Alternatives per position (0: none). */
-  topK: number;
-}
-
-export interface PromptLogprobs {
-  /** Token i's text; the pieces concatenate to the detokenized prompt (special tokens spelled). */
-  pieces: string[];
-  /** Null for the first token, which nothing predicts. */
-  logprobs: Array<number | null>;
-  /** Token i's rank among the candidates at its position: tokens at least as likely, itself included. */
-  ranks: Array<number | null>;
-  /** The most likely tokens at each position: id, log-probability, text. */
-  top: Array<Alternative[] | null>;
-  /**
-   * The most likely next token after the prompt, with its log-probability, rank, text, alternatives, and
-   * whether it is a special token (an end-of-generation or control token, which a generation's text omits).
-   */
-  next: { token: Token; logprob: number; rank: number; piece: string; special: boolean; top: Alternative[] };
-}
-
-export type Alternative = [Token, number, string];
+export type { Alternative, PromptLogprobs, PromptLogprobsRequest } from '../spec/token-serving.js';
 
 /** Where the incremental detokenizer stands: tokens[from, read) are the context of the next token's text. */
 interface DetokenizerState {

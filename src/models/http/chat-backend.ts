@@ -3,15 +3,13 @@ import { AssayError } from '../../errors.js';
 import {
   type Answer,
   type BackendCapabilities,
-  type CallOptions,
   type ChatMessage,
   type ChatTemplating,
-  type GenerateRequest,
+  type GenerateCallOptions,
   type Generation,
   type GenerationLogprobs,
   type ModelBackend,
   type ModelInfo,
-  type ProgressSink,
   RequestError,
   type UsageReporting,
   type UsageSummary,
@@ -29,7 +27,7 @@ import type { UsageRecorder } from './usage-recorder.js';
  * declares no loglikelihood capability and such tasks stop at planning with a clear message.
  */
 export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTemplating, UsageReporting {
-  readonly specificationVersion = 'v1';
+  readonly specificationVersion = 'v2';
   readonly capabilities: BackendCapabilities = {
     loglikelihood: false,
     loglikelihoodRolling: false,
@@ -82,23 +80,19 @@ export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTempla
     );
   }
 
-  async generate(
-    requests: GenerateRequest[],
-    progress?: ProgressSink,
-    options: CallOptions = {},
-  ): Promise<Answer<string>[]> {
-    const generations = await this.generateWithLogprobs(requests, progress, options);
+  async generate(options: GenerateCallOptions): Promise<Answer<string>[]> {
+    const generations = await this.generateWithLogprobs(options);
     return generations.map((generation) =>
       generation instanceof RequestError ? generation : generation.text,
     );
   }
 
   /** With `gen_logprobs` (local-chat-completions' default) each request also asks for `logprobs: true`. */
-  async generateWithLogprobs(
-    requests: GenerateRequest[],
-    progress?: ProgressSink,
-    options: CallOptions = {},
-  ): Promise<Answer<Generation>[]> {
+  async generateWithLogprobs({
+    requests,
+    onProgress,
+    abortSignal,
+  }: GenerateCallOptions): Promise<Answer<Generation>[]> {
     const endpoint = chatGeneration({
       model: this.args.model,
       seed: this.args.seed,
@@ -108,8 +102,8 @@ export class ChatBackend implements ModelBackend, GenerationLogprobs, ChatTempla
     });
     return generateServed(this.client, endpoint, requests, {
       concurrency: this.args.num_concurrent,
-      progress,
-      signal: options.signal,
+      progress: onProgress,
+      signal: abortSignal,
     });
   }
 

@@ -3,22 +3,23 @@ import { AssayError } from '../../errors.js';
 import {
   type Answer,
   type BackendCapabilities,
-  type CallOptions,
   type ChatMessage,
   type ChatTemplating,
+  type GenerateCallOptions,
   type GenerateRequest,
   type Generation,
   type GenerationLogprobs,
+  type LoglikelihoodCallOptions,
   type LoglikelihoodRequest,
   type LoglikelihoodResult,
   type ModelBackend,
   type ModelInfo,
   type ProgressSink,
   RequestError,
-  type RollingRequest,
+  type RollingCallOptions,
   type TokenizerInfo,
   type TokenScoring,
-  type TokenWindow,
+  type TokenWindowsCallOptions,
   type UsageReporting,
   type UsageSummary,
 } from '../backend.js';
@@ -66,7 +67,7 @@ export interface CompletionsSettings {
 export class CompletionsBackend
   implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting, ChatTemplating
 {
-  readonly specificationVersion = 'v1';
+  readonly specificationVersion = 'v2';
   readonly capabilities: BackendCapabilities;
   private readonly client: HttpClient;
   private readonly usageRecorder: UsageRecorder;
@@ -142,35 +143,35 @@ export class CompletionsBackend
     }
   }
 
-  async loglikelihood(
-    requests: LoglikelihoodRequest[],
-    progress?: ProgressSink,
-    options: CallOptions = {},
-  ): Promise<Answer<LoglikelihoodResult>[]> {
+  async loglikelihood({
+    requests,
+    onProgress,
+    abortSignal,
+  }: LoglikelihoodCallOptions): Promise<Answer<LoglikelihoodResult>[]> {
     return this.score(
       requests.length,
       (index) => this.promptFor(requests[index]),
-      progress,
+      onProgress,
       (index) => requests[index].context + requests[index].continuation,
       undefined,
-      options.signal,
+      abortSignal,
     );
   }
 
-  async loglikelihoodRolling(
-    requests: RollingRequest[],
-    progress?: ProgressSink,
-    options: CallOptions = {},
-  ): Promise<Answer<number>[]> {
+  async loglikelihoodRolling({
+    requests,
+    onProgress,
+    abortSignal,
+  }: RollingCallOptions): Promise<Answer<number>[]> {
     if (!this.tokenizer) {
       // Text mode: the whole text is one prompt scored from its first token (the server's BOS is its context).
       const answers = await this.score(
         requests.length,
         (index) => ({ prompt: requests[index].text, contextLength: 0 }),
-        progress,
+        onProgress,
         (index) => requests[index].text,
         undefined,
-        options.signal,
+        abortSignal,
       );
       return answers.map((answer) => (answer instanceof RequestError ? answer : answer.logprob));
     }
@@ -193,7 +194,7 @@ export class CompletionsBackend
       undefined,
       (index) => requests[windows[index].owner].text,
       undefined,
-      options.signal,
+      abortSignal,
     );
     answers.forEach((answer, index) => {
       const owner = windows[index].owner;
@@ -201,16 +202,12 @@ export class CompletionsBackend
       if (total instanceof RequestError) return;
       totals[owner] = answer instanceof RequestError ? answer : (total as number) + answer.logprob;
     });
-    progress?.(requests.length);
+    onProgress?.(requests.length);
     return totals;
   }
 
-  async generate(
-    requests: GenerateRequest[],
-    progress?: ProgressSink,
-    options: CallOptions = {},
-  ): Promise<Answer<string>[]> {
-    const generations = await this.generateWithLogprobs(requests, progress, options);
+  async generate(options: GenerateCallOptions): Promise<Answer<string>[]> {
+    const generations = await this.generateWithLogprobs(options);
     return generations.map((generation) =>
       generation instanceof RequestError ? generation : generation.text,
     );
@@ -221,11 +218,11 @@ export class CompletionsBackend
    * `think_end_token` each answer is what follows the thinking, cut at the stop strings there (see
    * CompletionsSettings), and the generation as sent is kept beside it.
    */
-  async generateWithLogprobs(
-    requests: GenerateRequest[],
-    progress?: ProgressSink,
-    options: CallOptions = {},
-  ): Promise<Answer<Generation>[]> {
+  async generateWithLogprobs({
+    requests,
+    onProgress,
+    abortSignal,
+  }: GenerateCallOptions): Promise<Answer<Generation>[]> {
     const thinkEnd = requests.length ? await this.thinkEndText() : undefined;
     const endpoint = completionsGeneration({
       model: this.args.model,
@@ -238,8 +235,8 @@ export class CompletionsBackend
     });
     return generateServed(this.client, endpoint, requests, {
       concurrency: this.args.num_concurrent,
-      progress,
-      signal: options.signal,
+      progress: onProgress,
+      signal: abortSignal,
     });
   }
 
@@ -275,7 +272,7 @@ export class CompletionsBackend
    * and sent concurrently like loglikelihood requests. A window that fails for good fails the call: a
    * perplexity with a window missing would be wrong, not partial.
    */
-  async scoreTokenWindows(windows: TokenWindow[], progress?: ProgressSink): Promise<number[][]> {
+  async scoreTokenWindows({ requests: windows, onProgress }: TokenWindowsCallOptions): Promise<number[][]> {
     this.requireTokenizer();
     windows.forEach((window, index) => {
       if (window.scoreFrom < 1 || window.scoreFrom > window.tokens.length) {
@@ -287,7 +284,7 @@ export class CompletionsBackend
     const answers = await this.score(
       windows.length,
       (index) => ({ prompt: windows[index].tokens, contextLength: windows[index].scoreFrom }),
-      progress,
+      onProgress,
       (index) => `token window of ${windows[index].tokens.length} tokens`,
       readWindow,
     );

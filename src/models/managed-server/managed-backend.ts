@@ -6,21 +6,19 @@ import { fileTimestamp } from '../../util/file-timestamp.js';
 import type {
   Answer,
   BackendCapabilities,
-  CallOptions,
   ChatMessage,
   ChatTemplating,
-  GenerateRequest,
+  GenerateCallOptions,
   Generation,
   GenerationLogprobs,
-  LoglikelihoodRequest,
+  LoglikelihoodCallOptions,
   LoglikelihoodResult,
   ModelBackend,
   ModelInfo,
-  ProgressSink,
-  RollingRequest,
+  RollingCallOptions,
   TokenizerInfo,
   TokenScoring,
-  TokenWindow,
+  TokenWindowsCallOptions,
   UsageReporting,
   UsageSummary,
 } from '../backend.js';
@@ -214,7 +212,7 @@ type ClientMethods = TokenScoring & GenerationLogprobs & UsageReporting & ChatTe
 class ManagedServerBackend
   implements ModelBackend, TokenScoring, GenerationLogprobs, UsageReporting, ChatTemplating
 {
-  readonly specificationVersion = 'v1';
+  readonly specificationVersion = 'v2';
   readonly capabilities: BackendCapabilities;
 
   constructor(
@@ -230,36 +228,20 @@ class ManagedServerBackend
     return this.inner.concurrency;
   }
 
-  loglikelihood(
-    requests: LoglikelihoodRequest[],
-    progress?: ProgressSink,
-    options?: CallOptions,
-  ): Promise<Answer<LoglikelihoodResult>[]> {
-    return this.watch(this.inner.loglikelihood(requests, progress, options));
+  loglikelihood(options: LoglikelihoodCallOptions): Promise<Answer<LoglikelihoodResult>[]> {
+    return this.watch(this.inner.loglikelihood(options));
   }
 
-  loglikelihoodRolling(
-    requests: RollingRequest[],
-    progress?: ProgressSink,
-    options?: CallOptions,
-  ): Promise<Answer<number>[]> {
-    return this.watch(this.inner.loglikelihoodRolling(requests, progress, options));
+  loglikelihoodRolling(options: RollingCallOptions): Promise<Answer<number>[]> {
+    return this.watch(this.inner.loglikelihoodRolling(options));
   }
 
-  generate(
-    requests: GenerateRequest[],
-    progress?: ProgressSink,
-    options?: CallOptions,
-  ): Promise<Answer<string>[]> {
-    return this.watch(this.inner.generate(requests, progress, options));
+  generate(options: GenerateCallOptions): Promise<Answer<string>[]> {
+    return this.watch(this.inner.generate(options));
   }
 
-  generateWithLogprobs(
-    requests: GenerateRequest[],
-    progress?: ProgressSink,
-    options?: CallOptions,
-  ): Promise<Answer<Generation>[]> {
-    return this.watch(this.required('generateWithLogprobs')(requests, progress, options));
+  generateWithLogprobs(options: GenerateCallOptions): Promise<Answer<Generation>[]> {
+    return this.watch(this.required('generateWithLogprobs')(options));
   }
 
   tokenize(text: string): Promise<number[]> {
@@ -274,8 +256,8 @@ class ManagedServerBackend
     return this.watch(this.required('tokenizerInfo')());
   }
 
-  scoreTokenWindows(windows: TokenWindow[], progress?: ProgressSink): Promise<number[][]> {
-    return this.watch(this.required('scoreTokenWindows')(windows, progress));
+  scoreTokenWindows(options: TokenWindowsCallOptions): Promise<number[][]> {
+    return this.watch(this.required('scoreTokenWindows')(options));
   }
 
   usage(): UsageSummary {

@@ -89,11 +89,13 @@ describe('scriptedBackend', () => {
       name: 'listed',
       loglikelihoodRolling: [-1, -2, new RequestError('x'), -4],
     });
-    expect(await model.loglikelihoodRolling([{ text: 'a' }, { text: 'b' }])).toEqual([-1, -2]);
-    const [failed, fourth] = await model.loglikelihoodRolling([{ text: 'c' }, { text: 'd' }]);
+    expect(await model.loglikelihoodRolling({ requests: [{ text: 'a' }, { text: 'b' }] })).toEqual([-1, -2]);
+    const [failed, fourth] = await model.loglikelihoodRolling({ requests: [{ text: 'c' }, { text: 'd' }] });
     expect(failed).toBeInstanceOf(RequestError);
     expect(fourth).toBe(-4);
-    const error = await model.loglikelihoodRolling([{ text: 'e' }]).catch((caught: unknown) => caught);
+    const error = await model
+      .loglikelihoodRolling({ requests: [{ text: 'e' }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AssayError);
     expect(error).toMatchObject({
       code: 'backend_error',
@@ -126,7 +128,9 @@ describe('scriptedBackend', () => {
       code: 'capability_missing',
     });
     expect(model.calls).toEqual([]);
-    await expect(model.loglikelihood([{ context: 'a', continuation: 'b' }])).rejects.toMatchObject({
+    await expect(
+      model.loglikelihood({ requests: [{ context: 'a', continuation: 'b' }] }),
+    ).rejects.toMatchObject({
       code: 'capability_missing',
     });
   });
@@ -134,16 +138,18 @@ describe('scriptedBackend', () => {
   it('throws on an answer of the wrong shape, naming the request', async () => {
     const forgot = scriptedBackend({ generate: () => undefined as unknown as string });
     await expect(
-      forgot.generate([
-        { context: 'a', until: [], maxGenToks: 1, temperature: 0, doSample: false, extra: {} },
-      ]),
+      forgot.generate({
+        requests: [{ context: 'a', until: [], maxGenToks: 1, temperature: 0, doSample: false, extra: {} }],
+      }),
     ).rejects.toMatchObject({
       code: 'backend_error',
       message:
         'scripted backend "scripted": the answer to generate request 1 is undefined, not a string or a RequestError',
     });
     const positive = scriptedBackend({ loglikelihood: [{ logprob: 0.5, isGreedy: true }] });
-    await expect(positive.loglikelihood([{ context: 'a', continuation: 'b' }])).rejects.toMatchObject({
+    await expect(
+      positive.loglikelihood({ requests: [{ context: 'a', continuation: 'b' }] }),
+    ).rejects.toMatchObject({
       code: 'backend_error',
       message:
         'scripted backend "scripted": the answer to loglikelihood request 1 is {"logprob":0.5,"isGreedy":true}, not { logprob: a number ≤ 0, isGreedy: a boolean } or a RequestError',

@@ -2,7 +2,7 @@
  * `scriptedBackend`: a backend that answers from a script and records every request it gets, shipped in
  * `assay/backend` for users' tests (which prompt did my task send? what does my filter and metric make of
  * this answer? does one failed request become one errored sample?) without a model. It is a backend of
- * spec v1 like any other and runs the same conformance suite.
+ * spec v2 like any other and runs the same conformance suite.
  *
  * A request type is declared (capabilities) exactly when the script has answers for it; the others refuse
  * with `capability_missing`, so a run that needs them stops at planning. A script is a list of answers,
@@ -163,17 +163,18 @@ export function scriptedBackend(options: ScriptedBackendOptions): ScriptedBacken
   };
   const info = options.info ?? { name };
   return {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
     name,
     capabilities,
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     received,
     calls,
-    loglikelihood: (requests, progress) => answer('loglikelihood', options.loglikelihood, requests, progress),
-    loglikelihoodRolling: (requests, progress) =>
-      answer('loglikelihoodRolling', options.loglikelihoodRolling, requests, progress),
-    generate: async (requests, progress) => {
-      const texts = await answer('generate', options.generate, requests, progress);
+    loglikelihood: ({ requests, onProgress }) =>
+      answer('loglikelihood', options.loglikelihood, requests, onProgress),
+    loglikelihoodRolling: ({ requests, onProgress }) =>
+      answer('loglikelihoodRolling', options.loglikelihoodRolling, requests, onProgress),
+    generate: async ({ requests, onProgress }) => {
+      const texts = await answer('generate', options.generate, requests, onProgress);
       return texts.map((text, index) =>
         isRequestError(text) ? text : cutAtStops(text, requests[index].until),
       );

@@ -1,11 +1,11 @@
 /**
- * The optional parts of backend spec v1, one sub-interface per capability, and the type predicates the
+ * The optional parts of backend spec v2, one sub-interface per capability, and the type predicates the
  * harness asks before it uses one. A predicate is true when the backend declares the capability; the
  * registry has already checked (spec-check.ts) that a declared capability comes with all its methods.
  */
 import type { Answer, Generation } from './answers.js';
 import type { ModelBackend } from './model-backend.js';
-import type { CallOptions, ChatMessage, GenerateRequest, ProgressSink, TokenWindow } from './requests.js';
+import type { ChatMessage, GenerateCallOptions, TokenWindowsCallOptions } from './requests.js';
 
 /** Which tokenizer produced a token count: perplexities per token compare only under the same one. */
 export interface TokenizerInfo {
@@ -36,7 +36,7 @@ export interface TokenScoring {
    * Per window, the log-probability of each scored token, in order. A window that fails for good fails
    * the call: a perplexity with a window missing would be wrong, not partial.
    */
-  scoreTokenWindows(windows: TokenWindow[], progress?: ProgressSink): Promise<number[][]>;
+  scoreTokenWindows(options: TokenWindowsCallOptions): Promise<number[][]>;
 }
 
 /**
@@ -45,11 +45,7 @@ export interface TokenScoring {
  * evaluator prefers this method when it is declared.
  */
 export interface GenerationLogprobs {
-  generateWithLogprobs(
-    requests: GenerateRequest[],
-    progress?: ProgressSink,
-    options?: CallOptions,
-  ): Promise<Answer<Generation>[]>;
+  generateWithLogprobs(options: GenerateCallOptions): Promise<Answer<Generation>[]>;
 }
 
 /**

@@ -1,18 +1,14 @@
 import type { Answer, LoglikelihoodResult } from './answers.js';
-import type {
-  CallOptions,
-  GenerateRequest,
-  LoglikelihoodRequest,
-  ProgressSink,
-  RollingRequest,
-} from './requests.js';
+import type { GenerateCallOptions, LoglikelihoodCallOptions, RollingCallOptions } from './requests.js';
 
 /**
- * The version of the backend spec this assay speaks. A backend names the version it implements; the
- * registry refuses any other, so a backend written against an older or newer spec fails when it is
- * created, with a message, instead of mid-run. A change to what a method means or returns is a new version.
+ * The version of the backend spec this assay speaks: every backend it ships, the evaluator and the
+ * conformance suite speak it. A backend names the version it implements; the registry also accepts spec
+ * v1 (model-backend-v1.ts) and adapts it to this one in one place (adapt-v1.ts), and refuses any other, so
+ * a backend written against a newer or unknown spec fails when it is created, with a message, instead of
+ * mid-run. A change to what a method takes, means or returns is a new version.
  */
-export const BACKEND_SPECIFICATION_VERSION = 'v1';
+export const BACKEND_SPECIFICATION_VERSION = 'v2';
 export type BackendSpecificationVersion = typeof BACKEND_SPECIFICATION_VERSION;
 
 /**
@@ -61,30 +57,19 @@ export interface ModelInfo {
 }
 
 /**
- * The model seam, version 1. Every backend (dummy, gguf, HTTP, managed servers, the response-cache
+ * The model seam, version 2. Every backend (dummy, gguf, HTTP, managed servers, the response-cache
  * wrapper, third-party ones) implements it; the evaluator never knows what a task is past this point, and a
- * backend never knows what a task is either. Each method answers a batch: one answer per request, in
- * order, and a request that failed for good is a RequestError in its own slot.
+ * backend never knows what a task is either. Each method takes one call-options object (the batch, a
+ * progress sink, an abort signal) and answers the batch: one answer per request, in order, and a request
+ * that failed for good is a RequestError in its own slot.
  */
 export interface ModelBackend {
   readonly specificationVersion: BackendSpecificationVersion;
   readonly name: string;
   readonly capabilities: BackendCapabilities;
-  loglikelihood(
-    requests: LoglikelihoodRequest[],
-    progress?: ProgressSink,
-    options?: CallOptions,
-  ): Promise<Answer<LoglikelihoodResult>[]>;
-  loglikelihoodRolling(
-    requests: RollingRequest[],
-    progress?: ProgressSink,
-    options?: CallOptions,
-  ): Promise<Answer<number>[]>;
-  generate(
-    requests: GenerateRequest[],
-    progress?: ProgressSink,
-    options?: CallOptions,
-  ): Promise<Answer<string>[]>;
+  loglikelihood(options: LoglikelihoodCallOptions): Promise<Answer<LoglikelihoodResult>[]>;
+  loglikelihoodRolling(options: RollingCallOptions): Promise<Answer<number>[]>;
+  generate(options: GenerateCallOptions): Promise<Answer<string>[]>;
   /**
    * How many requests the backend works on at once (a served model's `num_concurrent`); default 1. With
    * a latency cap the evaluator sends each request alone and keeps no more than this many in flight, so

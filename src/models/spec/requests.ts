@@ -1,4 +1,4 @@
-/** What the harness asks a backend: plain data, printable, never a task. Part of backend spec v1. */
+/** What the harness asks a backend: plain data, printable, never a task. Part of backend spec v2 (and v1). */
 
 /** log p(continuation | context). */
 export interface LoglikelihoodRequest {
@@ -40,10 +40,25 @@ export interface ChatMessage {
 export type ProgressSink = (done: number) => void;
 
 /**
- * Per-call options. `signal` asks the backend to stop the call (the evaluator's latency cap, a client of
- * `assay serve` that went away); a backend that cannot stop a call lets it finish, and the caller that
- * aborted it ignores its answers.
+ * One call of a spec v2 method: the batch and everything the caller attaches to that call, in one object
+ * (as the AI SDK's provider spec passes one call-options object), so that a new per-call option is a new
+ * optional field, not a new positional parameter.
  */
-export interface CallOptions {
-  signal?: AbortSignal;
+export interface CallOptions<Request> {
+  /** The batch: one answer per request, in order. */
+  requests: Request[];
+  /** Told the count of finished requests of this call, after each one. */
+  onProgress?: ProgressSink;
+  /**
+   * Asks the backend to stop the call (the evaluator's latency cap, a client of `assay serve` that went
+   * away); a backend that cannot stop a call lets it finish, and the caller that aborted it ignores its
+   * answers.
+   */
+  abortSignal?: AbortSignal;
 }
+
+export type LoglikelihoodCallOptions = CallOptions<LoglikelihoodRequest>;
+export type RollingCallOptions = CallOptions<RollingRequest>;
+export type GenerateCallOptions = CallOptions<GenerateRequest>;
+/** `requests` are token windows (capability tokenScoring). */
+export type TokenWindowsCallOptions = CallOptions<TokenWindow>;

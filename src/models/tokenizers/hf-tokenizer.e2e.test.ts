@@ -325,8 +325,8 @@ describe('local-completions with a local tokenizer', () => {
       { context: '', continuation: 'the quick' },
     ];
     const [remote, local] = await Promise.all([
-      client.loglikelihood(requests),
-      engine.loglikelihood(requests),
+      client.loglikelihood({ requests }),
+      engine.loglikelihood({ requests }),
     ]);
     remote.forEach((answer, index) => {
       const expected = local[index] as { logprob: number; isGreedy: boolean };
@@ -362,12 +362,12 @@ describe('local-completions with a local tokenizer', () => {
         { context: 'the quick brown fox and the', continuation: ' thing' },
       ];
       const [fromLocal, fromRemote] = await Promise.all([
-        local.loglikelihood(requests),
-        remote.loglikelihood(requests),
+        local.loglikelihood({ requests }),
+        remote.loglikelihood({ requests }),
       ]);
       expect(fromLocal).toEqual(fromRemote);
       // Truncated: the whole context would score differently.
-      const whole = await engine.loglikelihood(requests);
+      const whole = await engine.loglikelihood({ requests });
       expect((fromLocal[0] as { logprob: number }).logprob).not.toBeCloseTo(
         (whole[0] as { logprob: number }).logprob,
         3,
@@ -380,11 +380,13 @@ describe('local-completions with a local tokenizer', () => {
 
   it("gives rolling perplexity over lm-eval's token list, and strided perplexity equal to the in-process backend", async () => {
     const text = TEXTS.join(' ');
-    const [rolling] = await client.loglikelihoodRolling([{ text }]);
+    const [rolling] = await client.loglikelihoodRolling({ requests: [{ text }] });
     // lm-eval's TemplateAPI.loglikelihood_rolling windows tok_encode(string), which with add_bos_token=True
     // starts with BOS, after the prefix token BOS (api_models.py): llama.cpp's scores of that sequence.
     const tokens = await engine.tokenize(text, true);
-    const [scores] = await engine.scoreTokenWindows([{ tokens: [tokens[0], ...tokens], scoreFrom: 1 }]);
+    const [scores] = await engine.scoreTokenWindows({
+      requests: [{ tokens: [tokens[0], ...tokens], scoreFrom: 1 }],
+    });
     expect(rolling as number).toBeCloseTo(
       scores.reduce((a, b) => a + b, 0),
       3,

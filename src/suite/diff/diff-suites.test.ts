@@ -3,7 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, tempDir } from '../../../test/support/helpers.js';
-import type { GenerateRequest, ProgressSink } from '../../models/backend.js';
+import type { GenerateCallOptions } from '../../models/backend.js';
 import { DummyBackend } from '../../models/dummy/dummy-backend.js';
 import { registerBackend, unregisterBackend } from '../../models/registry.js';
 import { loadRun } from '../../results/read-run.js';
@@ -18,8 +18,8 @@ class OracleBackend extends DummyBackend {
   constructor(private readonly right: number) {
     super({ seed: 0 });
   }
-  override async generate(requests: GenerateRequest[], progress?: ProgressSink): Promise<string[]> {
-    progress?.(requests.length);
+  override async generate({ requests, onProgress }: GenerateCallOptions): Promise<string[]> {
+    onProgress?.(requests.length);
     return requests.map((request) => {
       const index = Number(/ (\d+)\?/.exec(request.context)?.[1]);
       return index < this.right ? 'A' : 'B';

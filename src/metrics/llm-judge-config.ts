@@ -1,0 +1,131 @@
+/**
+ * The `judge` block of an `llm_judge` metric_list entry: which model judges (any assay backend and its
+ * model args), the rubric (a Jinja template over `doc`, `response` and, reference-based, `target`), what
+ * form the verdict takes and how it becomes a number, the sampling settings (greedy unless told), and an
+ * optional labelled slice (`judge_labels`) for the judge's statistics. Validated once, when the task loads.
+ */
+import { z } from 'zod';
+
+const scoreVerdict = z.strictObject({
+  type: z.literal('score'),
+  min: z.number(),
+  max: z.number(),
+  /**
+   * A regular expression whose first group is the score; default: a number after "score" or "rating"
+   * (`Score: 7`, `[[7]]`-style brackets allowed), else an answer that is a number and nothing else.
+   */
+  pattern: z.string().optional(),
+});
+
+const labelVerdict = z.strictObject({
+  type: z.literal('label'),
+  /** Each label the judge may answer, with the score it stands for. */
+  labels: z.record(z.string(), z.number()).refine((labels) => Object.keys(labels).length >= 2, {
+    message: 'needs at least two labels',
+  }),
+});
+
+const jsonVerdict = z.strictObject({
+  type: z.literal('json'),
+  /** A JSON Schema subset the judge's object must satisfy: type, properties, required, enum, minimum, maximum. */
+  schema: z.record(z.string(), z.unknown()),
+  /** The property that holds the score. */
+  field: z.string(),
+});
+
+const juror = z.strictObject({
+  model: z.string().min(1),
+  model_args: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const judgeConfigSchema = z
+  .strictObject({
+    /** The judge backend; or, for a jury, `jury` lists several. */
+    model: z.string().min(1).optional(),
+    model_args: z.record(z.string(), z.unknown()).default({}),
+    /** A jury: several judges asked the same rubric, their scores combined by `aggregate`. */
+    jury: z.array(juror).min(2).optional(),
+    /** mean: the jurors' mean score; majority: the score most jurors gave (a tie errors the sample). */
+    aggregate: z.enum(['mean', 'majority']).default('mean'),
+    prompt: z.string().min(1),
+    /** A system message sent before the rubric (chat backends). */
+    system: z.string().optional(),
+    verdict: z.discriminatedUnion('type', [scoreVerdict, labelVerdict, jsonVerdict]),
+    /**
+     * reference-based: the rubric sees the gold; reference-free: it does not; pairwise: it sees this run's
+     * response and `baseline`'s for the same doc, asked in both orders.
+     */
+    mode: z.enum(['reference-based', 'reference-free', 'pairwise']).default('reference-based'),
+    /** pairwise: the other run (its folder or results file, with sample logs) whose responses are compared. */
+    baseline: z.string().optional(),
+    generation_kwargs: z.record(z.string(), z.unknown()).default({}),
+    /** A JSONL file of `{"doc_id", "label"}` lines: human labels (scores) on a slice of the docs. */
+    judge_labels: z.string().optional(),
+  })
+  .superRefine((config, context) => {
+    const { verdict } = config;
+    if ((config.model === undefined) === (config.jury === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: config.model === undefined ? ['model'] : ['jury'],
+        message: 'give exactly one of model (one judge) or jury (several)',
+      });
+    }
+    if (config.mode === 'pairwise') {
+      if (config.baseline === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: ['baseline'],
+          message: 'pairwise judging needs a baseline run',
+        });
+      }
+      const positional =
+        verdict.type === 'label' &&
+        Object.values(verdict.labels).every((score) => [0, 0.5, 1].includes(score));
+      if (!positional) {
+        context.addIssue({
+          code: 'custom',
+          path: ['verdict'],
+          message:
+            'pairwise judging needs a label verdict scoring the response shown first: 1 (it wins), 0 (the second wins), 0.5 (a tie)',
+        });
+      }
+    } else if (config.baseline !== undefined) {
+      context.addIssue({ code: 'custom', path: ['baseline'], message: 'baseline is for mode: pairwise' });
+    }
+    if (verdict.type === 'score' && !(verdict.min < verdict.max)) {
+      context.addIssue({ code: 'custom', path: ['verdict', 'max'], message: 'must be greater than min' });
+    }
+    if (verdict.type === 'score' && verdict.pattern !== undefined) {
+      try {
+        new RegExp(verdict.pattern);
+      } catch (error) {
+        context.addIssue({ code: 'custom', path: ['verdict', 'pattern'], message: (error as Error).message });
+      }
+    }
+  });
+
+export type JudgeConfig = z.output<typeof judgeConfigSchema>;
+export type JurorConfig = z.output<typeof juror>;
+
+/** The judges a config asks: its jury, or its one model. */
+export function jurorsOf(config: JudgeConfig): JurorConfig[] {
+  return config.jury ?? [{ model: config.model as string, model_args: config.model_args }];
+}
+export type JudgeVerdictSpec = JudgeConfig['verdict'];
+
+/** The issue of a bad judge block: its path inside the block and the message. */
+export interface JudgeConfigIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+export function parseJudgeConfig(raw: unknown): { config: JudgeConfig } | { issue: JudgeConfigIssue } {
+  const parsed = judgeConfigSchema.safeParse(raw);
+  if (parsed.success) return { config: parsed.data };
+  const issue = parsed.error.issues[0];
+  const path = issue.path.filter((part): part is string | number => typeof part !== 'symbol');
+  const message =
+    issue.code === 'unrecognized_keys' ? `unknown field ${JSON.stringify(issue.keys[0])}` : issue.message;
+  return { issue: { path: issue.code === 'unrecognized_keys' ? [...path, issue.keys[0]] : path, message } };
+}
