@@ -53,6 +53,48 @@ export {
 } from './run/evaluate.js';
 export type { CreateSandboxOptions } from './sandbox/sandbox.js';
 export type { SandboxLimits } from './sandbox/types.js';
+// Suites: many models × many task sets (docs/suites.md): the suite file's schema, its run, summary, diff.
+export type { CellSettings, SuiteCell } from './suite/cells.js';
+export {
+  type DiffSuitesOptions,
+  diffSuites,
+  type ScoreDiff,
+  type SuiteDiff,
+  type SuiteSide,
+  type TaskContentChange,
+} from './suite/diff/diff-suites.js';
+export type { FieldPath, LoadedSuite } from './suite/read-suite.js';
+export {
+  type CellOutcome,
+  type RunSuiteOptions,
+  runSuite,
+  type SuiteRunResult,
+} from './suite/run-suite.js';
+export {
+  type MergedCell,
+  type MergeSuiteOptions,
+  type MergeSuiteResult,
+  mergeSuite,
+  type SuiteShard,
+} from './suite/shard-suite.js';
+export type { SuiteEvent, SuiteListener } from './suite/suite-events.js';
+export {
+  type SuiteFile,
+  type SuiteModel,
+  type SuiteSettings,
+  type SuiteTaskSet,
+  suiteFileSchema,
+} from './suite/suite-file.js';
+export {
+  type SummarizeSuiteOptions,
+  type SummarizeSuiteResult,
+  summarizeSuite,
+} from './suite/summarize/summarize-suite.js';
+export {
+  type ValidatedSuite,
+  type ValidateSuiteOptions,
+  validateSuite,
+} from './suite/validate-suite.js';
 export type { Doc } from './task-config/doc.js';
 export type { FilterConfig, FilterStepConfig } from './task-config/filter-config.js';
 export type {

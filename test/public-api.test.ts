@@ -15,8 +15,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { defineTask, simpleEvaluate } from 'assay';
+import { defineTask, diffSuites, runSuite, simpleEvaluate, summarizeSuite } from 'assay';
 import { RequestError, scriptedBackend } from 'assay/backend';
+import { readSuiteManifest, readSuiteSummary } from 'assay/results';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, tempDir } from './support/helpers.js';
@@ -34,10 +35,16 @@ const VALUES: Record<string, string[]> = {
     'ERROR_CODES',
     'PPL_MODES',
     'defineTask',
+    'diffSuites',
     'evaluate',
     'mergeShards',
+    'mergeSuite',
     'runOptionsSchema',
+    'runSuite',
     'simpleEvaluate',
+    'suiteFileSchema',
+    'summarizeSuite',
+    'validateSuite',
   ],
   'assay/backend': [
     'BACKEND_SPECIFICATION_VERSION',
@@ -62,17 +69,32 @@ const VALUES: Record<string, string[]> = {
     'LEADERBOARD_SCHEMAS_READ',
     'RESULTS_SCHEMA',
     'RESULTS_SCHEMAS_READ',
+    'SUITE_MANIFEST_SCHEMA',
+    'SUITE_SUMMARY_SCHEMA',
+    'groupSummarySchema',
+    'headToHeadSchema',
     'leaderboardSchema',
     'leaderboardTaskSchema',
     'loadRun',
     'makeTable',
+    'pairEntrySchema',
     'parseLeaderboard',
     'parseResults',
+    'parseSuiteManifest',
+    'parseSuiteSummary',
     'readLeaderboard',
     'readResultsFile',
     'readSamples',
+    'readSuiteManifest',
+    'readSuiteSummary',
     'resultsFileSchema',
     'sampleLineSchema',
+    'suiteManifestCellSchema',
+    'suiteManifestSchema',
+    'suiteManifestTaskSchema',
+    'suiteSummarySchema',
+    'summaryCellSchema',
+    'taskSummarySchema',
     'writtenResultsSchema',
     'writtenSampleLineSchema',
   ],
@@ -236,6 +258,43 @@ describe('the public API', () => {
     expect(result.taskResults[0]).toMatchObject({ name: 'plain', erroredSamples: 1 });
     expect(result.taskResults[0].metrics[0]).toMatchObject({ metric: 'exact_match', value: 0.5, n: 2 });
     expect(result.samples.plain).toHaveLength(3);
+  });
+});
+
+describe('suites through the public API', () => {
+  it('runs, summarizes and diffs a suite, returning plain data that the readers of assay/results read back', async () => {
+    const folder = tempDir('assay-public-suite-');
+    const lines = Array.from({ length: 6 }, (_, i) =>
+      JSON.stringify({ id: `q${i}`, prompt: `Q${i}?`, targets: ['A'], metric: 'multiple_choice' }),
+    );
+    writeFileSync(path.join(folder, 'q.jsonl'), `${lines.join('\n')}\n`);
+    const suiteFile = path.join(folder, 'suite.yaml');
+    writeFileSync(
+      suiteFile,
+      'version: "1"\nmodels:\n  - { name: d1, model: dummy, model_args: { seed: 1 } }\n  - { name: d2, model: dummy, model_args: { seed: 2 } }\ntasks:\n  - { name: q, task: q.jsonl }\n',
+    );
+    const suitesDirectory = path.join(folder, 'suites');
+    const run = await runSuite({ suiteFile, suiteName: 'a', suitesDirectory });
+    expect(notPlain(run)).toEqual([]);
+    expect(run.cells.map((cell) => cell.status)).toEqual(['done', 'done']);
+    const summarized = await summarizeSuite({ name: 'a', suitesDirectory, bootstrapIterations: 100 });
+    expect(notPlain(summarized)).toEqual([]);
+    expect(readSuiteSummary(summarized.files.json)).toEqual(summarized.summary);
+    const manifest = readSuiteManifest(summarized.files.manifest);
+    expect(manifest.cells.map((cell) => [cell.model, cell.status])).toEqual([
+      ['d1', 'done'],
+      ['d2', 'done'],
+    ]);
+    // The same suite under another name: nothing moved, every score paired on its 6 docs.
+    await runSuite({ suiteFile, suiteName: 'b', suitesDirectory });
+    const diff = diffSuites({ before: 'a', after: 'b', suitesDirectory });
+    expect(notPlain(diff)).toEqual([]);
+    expect(
+      diff.scores.map((score) => [score.model, score.method, score.shared_n, score.difference, score.moved]),
+    ).toEqual([
+      ['d1', 'paired', 6, 0, false],
+      ['d2', 'paired', 6, 0, false],
+    ]);
   });
 });
 

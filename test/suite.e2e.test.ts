@@ -67,7 +67,9 @@ describe('assay suite', () => {
 
     const rerun = runCli(['suite', 'run', 'suite.yaml', '--suite', 'demo'], { cwd: dir });
     expect(rerun.status).toBe(0);
-    expect(rerun.stderr).toContain('suite: 6 cells, 0 to run, 6 skipped (finished with identical settings)');
+    expect(rerun.stderr).toContain(
+      'suite: 6 cells, 0 to run, 6 skipped (finished with identical settings and task content)',
+    );
 
     const summarized = runCli(['suite', 'summarize', 'demo'], { cwd: dir });
     expect(summarized.status).toBe(0);

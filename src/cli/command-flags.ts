@@ -13,6 +13,7 @@ import {
   text,
 } from './flag-values.js';
 import type { FlagTable } from './option-table.js';
+import { shardFlag } from './run-flag-values.js';
 import { PPL_WINDOW_FLAGS } from './run-flags.js';
 
 const python = {
@@ -478,7 +479,18 @@ export const SUITE_RUN_FLAGS = {
     parse: list,
     field: 'tasksToRun',
   },
+  shard: {
+    value: '<i/N|auto>',
+    help: 'run the i-th of N slices of the cells into suites/NAME/shards/i-of-N/ (auto, auto/N: from a Slurm array or a Kubernetes Indexed Job); assay suite merge NAME assembles them',
+    parse: shardFlag(),
+    field: 'shard',
+  },
   ...QUIET_FLAGS,
+} satisfies FlagTable;
+
+export const SUITE_MERGE_FLAGS = {
+  suites_dir: suitesDirectory,
+  quiet: { help: 'print nothing but errors', parse: switchFlag },
 } satisfies FlagTable;
 
 export const SUITE_SUMMARIZE_FLAGS = {
@@ -500,6 +512,18 @@ export const SUITE_SUMMARIZE_FLAGS = {
   quiet: { help: 'print nothing but errors (the files are written)', parse: switchFlag },
 } satisfies FlagTable;
 
+export const SUITE_DIFF_FLAGS = {
+  suites_dir: suitesDirectory,
+  format: { ...textOrJson, help: 'text | json (every compared score, moved or not)' },
+  seed: {
+    value: '<n>',
+    help: 'seed of the permutation test for scores that are not 0/1',
+    parse: integer(0),
+    default: 0,
+    field: 'seed',
+  },
+} satisfies FlagTable;
+
 export const COMMAND_FLAGS = {
   merge: MERGE_FLAGS,
   ls: LS_FLAGS,
@@ -516,4 +540,6 @@ export const COMMAND_FLAGS = {
   'suite validate': SUITE_VALIDATE_FLAGS,
   'suite run': SUITE_RUN_FLAGS,
   'suite summarize': SUITE_SUMMARIZE_FLAGS,
+  'suite diff': SUITE_DIFF_FLAGS,
+  'suite merge': SUITE_MERGE_FLAGS,
 } as const;

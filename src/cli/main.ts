@@ -11,6 +11,8 @@ import {
   POWER_FLAGS,
   PPL_FLAGS,
   SERVE_FLAGS,
+  SUITE_DIFF_FLAGS,
+  SUITE_MERGE_FLAGS,
   SUITE_RUN_FLAGS,
   SUITE_SUMMARIZE_FLAGS,
   SUITE_VALIDATE_FLAGS,
@@ -289,7 +291,7 @@ export function buildProgram(): Command {
   subcommand(
     suite,
     'run',
-    "run every (model, task set) cell of a suite into suites/NAME/<model>/<task set>/ as assay run writes; finished cells with identical settings are skipped, a killed cell resumes from its model's response cache",
+    "run every (model, task set) cell of a suite into suites/NAME/<model>/<task set>/ as assay run writes; finished cells with identical settings and task content are skipped, a killed cell resumes from its model's response cache",
     SUITE_RUN_FLAGS,
   )
     .argument('<suite_file>', 'the suite file (YAML)')
@@ -307,6 +309,29 @@ export function buildProgram(): Command {
     .action(async (name: string, flags: Record<string, unknown>) => {
       const { suiteSummarizeCommand } = await import('./suite.js');
       process.exitCode = await suiteSummarizeCommand(name, flags);
+    });
+  subcommand(
+    suite,
+    'diff',
+    'what changed between two versions of a suite: models and tasks added or removed, task content and settings changed, and scores moved beyond their intervals (paired on shared docs when both have sample logs, else by non-overlapping intervals)',
+    SUITE_DIFF_FLAGS,
+  )
+    .argument('<before>', "the earlier suite's name (its folder under --suites_dir)")
+    .argument('<after>', "the later suite's name")
+    .action(async (before: string, after: string, flags: Record<string, unknown>) => {
+      const { suiteDiffCommand } = await import('./suite.js');
+      process.exitCode = await suiteDiffCommand(before, after, flags);
+    });
+  subcommand(
+    suite,
+    'merge',
+    'assemble the shards of a suite run with --shard (suites/NAME/shards/i-of-N/) into suites/NAME/, after checking that every shard ran the same suite file',
+    SUITE_MERGE_FLAGS,
+  )
+    .argument('<name>', "the suite's name (its folder under --suites_dir)")
+    .action(async (name: string, flags: Record<string, unknown>) => {
+      const { suiteMergeCommand } = await import('./suite.js');
+      process.exitCode = await suiteMergeCommand(name, flags);
     });
   return program;
 }

@@ -29,5 +29,18 @@ describe("suite run's progress lines", () => {
         state,
       ),
     ).toBe('[3/5] api × mc: FAILED: refused');
+    expect(
+      suiteProgressLine(
+        {
+          type: 'cell-changed',
+          model: 'api',
+          taskSet: 'mc',
+          reasons: ['task arc: its config changed (sha256 0123456789ab → ba9876543210, arc.yaml)', 'x'],
+        },
+        state,
+      ),
+    ).toBe(
+      'rerunning api × mc: task arc: its config changed (sha256 0123456789ab → ba9876543210, arc.yaml); x',
+    );
   });
 });

@@ -15,9 +15,11 @@ export interface SuiteProgressState {
 export function suiteProgressLine(event: SuiteEvent, state: SuiteProgressState): string | undefined {
   switch (event.type) {
     case 'suite-start':
-      return `suite: ${event.cells} cells, ${event.toRun} to run, ${event.skipped} skipped (finished with identical settings)`;
+      return `suite: ${event.cells} cells, ${event.toRun} to run, ${event.skipped} skipped (finished with identical settings and task content)`;
     case 'cell-skipped':
       return `skipped ${event.model} × ${event.taskSet}: ${event.reason}`;
+    case 'cell-changed':
+      return `rerunning ${event.model} × ${event.taskSet}: ${event.reasons.join('; ')}`;
     case 'model-start':
       return `model ${event.model}: starting its backend once for its task sets`;
     case 'cell-start':

@@ -1,12 +1,21 @@
 /**
- * `assay suite validate|run|summarize`: thin commands over src/suite/. Flags come from their option
+ * `assay suite validate|run|summarize|diff`: thin commands over src/suite/. Flags come from their option
  * tables (command-flags.ts); errors go through the one reporter (errors.ts).
  */
 import { AssayError } from '../errors.js';
+import { diffSuites } from '../suite/diff/diff-suites.js';
+import { renderSuiteDiff } from '../suite/diff/diff-text.js';
 import { runSuite } from '../suite/run-suite.js';
+import { mergeSuite } from '../suite/shard-suite.js';
 import { summarizeSuite } from '../suite/summarize/summarize-suite.js';
 import { validateSuite } from '../suite/validate-suite.js';
-import { SUITE_RUN_FLAGS, SUITE_SUMMARIZE_FLAGS, SUITE_VALIDATE_FLAGS } from './command-flags.js';
+import {
+  SUITE_DIFF_FLAGS,
+  SUITE_MERGE_FLAGS,
+  SUITE_RUN_FLAGS,
+  SUITE_SUMMARIZE_FLAGS,
+  SUITE_VALIDATE_FLAGS,
+} from './command-flags.js';
 import { reportError, withFlagNames } from './errors.js';
 import { parseFlags } from './option-table.js';
 import { type ConsoleProgress, progressListener } from './progress.js';
@@ -70,6 +79,7 @@ export async function suiteRunCommand(file: string, raw: Record<string, unknown>
       suitesDirectory: flags.suites_dir,
       modelsToRun: flags.models_to_run,
       tasksToRun: flags.tasks_to_run,
+      shard: flags.shard,
       indexCacheDir: indexCacheDirectory(),
       listener: (event) => {
         const line = suiteProgressLine(event, state);
@@ -82,7 +92,9 @@ export async function suiteRunCommand(file: string, raw: Record<string, unknown>
     const failed = result.cells.filter((cell) => cell.status === 'failed');
     if (!quiet)
       process.stderr.write(
-        `assay: suite written to ${result.folder}; summarize it with assay suite summarize ${flags.suite}\n`,
+        flags.shard
+          ? `assay: shard ${flags.shard.index} of ${flags.shard.count} written to ${result.folder}; once every shard is done: assay suite merge ${flags.suite}\n`
+          : `assay: suite written to ${result.folder}; summarize it with assay suite summarize ${flags.suite}\n`,
       );
     return failed.length > 0 ? 1 : 0;
   } catch (error) {
@@ -104,7 +116,7 @@ export async function suiteSummarizeCommand(name: string, raw: Record<string, un
     if (flags.quiet !== true) {
       process.stdout.write(result.markdown);
       process.stderr.write(
-        `assay: summary written to ${result.files.json}, ${result.files.csv} and ${result.files.markdown}\n`,
+        `assay: summary written to ${result.files.json}, ${result.files.csv} and ${result.files.markdown}; manifest ${result.files.manifest}\n`,
       );
     }
     const unfinished = result.summary.cells.filter(
@@ -115,6 +127,42 @@ export async function suiteSummarizeCommand(name: string, raw: Record<string, un
         `assay: warning: ${unfinished.length} cells have no value (failed or not run): they are marked in the summary\n`,
       );
     return 0;
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+/** `assay suite diff BEFORE AFTER`: prints what changed; exit 0 (a difference is a finding, not an error). */
+export async function suiteDiffCommand(
+  before: string,
+  after: string,
+  raw: Record<string, unknown>,
+): Promise<number> {
+  try {
+    const flags = parseFlags(SUITE_DIFF_FLAGS, raw);
+    const diff = diffSuites({ before, after, suitesDirectory: flags.suites_dir, seed: flags.seed });
+    process.stdout.write(
+      flags.format === 'json' ? `${JSON.stringify(diff, null, 2)}\n` : renderSuiteDiff(diff),
+    );
+    return 0;
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+/** `assay suite merge NAME`: the shards into the suite's folder; exit 0, or 1 when a cell finished in no shard. */
+export async function suiteMergeCommand(name: string, raw: Record<string, unknown>): Promise<number> {
+  try {
+    const flags = parseFlags(SUITE_MERGE_FLAGS, raw);
+    const result = await mergeSuite({ name, suitesDirectory: flags.suites_dir });
+    const missing = result.cells.filter((cell) => cell.status === 'missing');
+    const merged = result.cells.filter((cell) => cell.status === 'merged').length;
+    const kept = result.cells.filter((cell) => cell.status === 'kept').length;
+    if (flags.quiet !== true || missing.length)
+      process.stderr.write(
+        `assay: merged ${result.shards} shards into ${result.folder}: ${merged} cells merged${kept ? `, ${kept} already there` : ''}${missing.length ? `, ${missing.length} finished in no shard (${missing.map((cell) => `${cell.model} × ${cell.taskSet}`).join(', ')})` : ''}\n`,
+      );
+    return missing.length ? 1 : 0;
   } catch (error) {
     return reportError(error);
   }

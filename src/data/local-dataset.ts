@@ -263,6 +263,26 @@ export interface LoadedSplit {
 }
 
 /**
+ * The data files one split reads, with their digests, as loadSplitWithSource lists them, without reading
+ * the rows: what a finished run's manifest is checked against (is this task's data still what it read?).
+ * A Hub split resolves its revision and fetches its files as a run would (cached; HF_HUB_OFFLINE honoured).
+ */
+export async function splitDataFiles(
+  config: DatasetConfig & Pick<TaskConfig, 'revision'>,
+  taskFile: string,
+  split: string,
+): Promise<DataFile[]> {
+  const hub = hubDatasetOf(config, taskFile);
+  if (hub) {
+    const { hubSplit } = await import('./hub/dataset.js');
+    const found = await hubSplit(hub, split);
+    return found.source.files.map((file) => ({ split, ...file }));
+  }
+  const paths = (await datasetFiles(config, taskFile)).splits[split] ?? [];
+  return Promise.all(paths.map((file) => localFile(file, split, taskFile)));
+}
+
+/**
  * Reads one split from local files or, for a Hub dataset id, from the Hub cache (downloading unless
  * HF_HUB_OFFLINE is set).
  */

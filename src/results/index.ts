@@ -1,5 +1,6 @@
 /**
- * `assay/results`: the readers of what a run writes, and the contract's types. Every reader goes through
+ * `assay/results`: the readers of what a run writes (and a suite: its summary and manifest), and the
+ * contract's types. Every reader goes through
  * the contract's zod schemas (schema.ts) and fails with an AssayError naming the file (and the line of a
  * sample log); lm-eval's own files read too. `ResultsFile` and `SampleLine` are the files as assay writes
  * them (inferred from `writtenResultsSchema` and `writtenSampleLineSchema`; what `evaluate` returns),
@@ -54,4 +55,32 @@ export {
   resultsFileSchema,
   sampleLineSchema,
 } from './schema.js';
+export {
+  parseSuiteManifest,
+  readSuiteManifest,
+  SUITE_MANIFEST_SCHEMA,
+  type SuiteManifest,
+  type SuiteManifestCell,
+  type SuiteManifestTask,
+  suiteManifestCellSchema,
+  suiteManifestSchema,
+  suiteManifestTaskSchema,
+} from './suite-manifest.js';
+export {
+  type GroupSummary,
+  groupSummarySchema,
+  type HeadToHead,
+  headToHeadSchema,
+  type PairEntry,
+  pairEntrySchema,
+  parseSuiteSummary,
+  readSuiteSummary,
+  SUITE_SUMMARY_SCHEMA,
+  type SuiteSummary,
+  type SummaryCell,
+  suiteSummarySchema,
+  summaryCellSchema,
+  type TaskSummary,
+  taskSummarySchema,
+} from './suite-summary.js';
 export { makeTable, type TableOptions, type TableSource } from './table.js';

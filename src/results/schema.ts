@@ -117,9 +117,17 @@ export const resultsFileSchema = z.looseObject({
             /** The config alone (older results have only `sha256`, which was the config's). */
             config_sha256: z.string().nullish(),
             format: z.string().nullish(),
+            /** What the content sha256 covers besides the config (suite run's skip check re-reads them). */
+            data_files: z
+              .array(z.looseObject({ split: z.string(), path: z.string(), sha256: z.string() }))
+              .nullish(),
+            python_modules: z.array(z.looseObject({ path: z.string(), sha256: z.string() })).nullish(),
+            prompt_template_sha256: z.string().nullish(),
           }),
         )
         .optional(),
+      /** The assay that wrote the run (lm-eval's files have none). */
+      assay: z.looseObject({ version: z.string().nullish() }).nullish(),
       shard: shardSchema.optional(),
     })
     .optional(),

@@ -3,6 +3,7 @@
  * (their hash decides whether a rerun skips it), how it ended and which results file it wrote. Written by
  * `assay suite run` (src/suite/), read by the run's skip check, `assay suite summarize` and the viewer.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 export const SUITE_CELL_SCHEMA = 'assay.suite-cell/v1';
@@ -39,4 +40,9 @@ export function parseSuiteCellRecord(text: string): SuiteCellRecord | undefined 
   } catch {
     return undefined;
   }
+}
+
+/** The record in a cell's folder, or undefined when there is none (never run, killed) or not one. */
+export function readSuiteCellRecord(file: string): SuiteCellRecord | undefined {
+  return existsSync(file) ? parseSuiteCellRecord(readFileSync(file, 'utf8')) : undefined;
 }

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/helpers.js';
 import { AssayError } from '../errors.js';
-import type { GenerateCallOptions } from '../models/backend.js';
+import type {
+  GenerateCallOptions,
+  LoglikelihoodCallOptions,
+  LoglikelihoodResult,
+} from '../models/backend.js';
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { registerBackend, unregisterBackend } from '../models/registry.js';
 import { loadRun } from '../results/read-run.js';
@@ -12,7 +16,7 @@ import { runSuite } from './run-suite.js';
 import type { SuiteEvent } from './suite-events.js';
 import { buildSuiteSummary } from './summarize/summarize-suite.js';
 
-/** Every backend this test creates, and the generate requests each received. */
+/** Every backend this test creates, and the requests (generate and loglikelihood) each received. */
 const created: Array<{ seed: number; sent: number }> = [];
 
 class CountingDummy extends DummyBackend {
@@ -22,6 +26,10 @@ class CountingDummy extends DummyBackend {
   override async generate(options: GenerateCallOptions): Promise<string[]> {
     this.record.sent += options.requests.length;
     return super.generate(options);
+  }
+  override async loglikelihood(options: LoglikelihoodCallOptions): Promise<LoglikelihoodResult[]> {
+    this.record.sent += options.requests.length;
+    return super.loglikelihood(options);
   }
 }
 
@@ -221,5 +229,143 @@ tasks:
       'fine/beta:skipped',
     ]);
     expect(brokenStarts).toBe(4);
+  });
+});
+
+describe('a rerun skips a cell only when its tasks are the content its run recorded', () => {
+  const dir = tempDir('assay-suite-content-');
+  writeTask(dir, 'alpha', 4);
+  const rows = (labels: number[]) =>
+    `${labels.map((label, i) => JSON.stringify({ context: `Story ${i} goes`, endings: [' on.', ' off.'], label })).join('\n')}\n`;
+  writeFileSync(path.join(dir, 'cloze.jsonl'), rows([0, 1, 0]));
+  const clozeYaml = (text: string) => `task: cloze
+dataset_path: json
+dataset_kwargs:
+  data_files:
+    test: cloze.jsonl
+test_split: test
+output_type: multiple_choice
+doc_to_text: "${text}"
+doc_to_choice: "{{endings}}"
+doc_to_target: label
+metric_list:
+  - metric: acc
+`;
+  writeFileSync(path.join(dir, 'cloze.yaml'), clozeYaml('{{context}}'));
+  const file = path.join(dir, 'suite.yaml');
+  writeFileSync(
+    file,
+    `version: v1
+settings: { bootstrap_iters: 0, gen_kwargs: { max_gen_toks: 3 } }
+models:
+  - { name: m1, model: suite-counting, model_args: { seed: 1 } }
+  - { name: m2, model: suite-counting, model_args: { seed: 2 } }
+tasks:
+  - { name: alpha, task: alpha.jsonl }
+  - { name: cloze, task: cloze.yaml }
+`,
+  );
+  const suitesDirectory = path.join(dir, 'suites');
+  const rerun = async () => {
+    created.length = 0;
+    const events: SuiteEvent[] = [];
+    const result = await runSuite({
+      suiteFile: file,
+      suiteName: 'c',
+      suitesDirectory,
+      listener: (event) => events.push(event),
+    });
+    return {
+      statuses: result.cells.map((cell) => `${cell.model}/${cell.taskSet}:${cell.status}`),
+      changed: events.flatMap((event) =>
+        event.type === 'cell-changed' ? [`${event.model}/${event.taskSet}: ${event.reasons.join('; ')}`] : [],
+      ),
+      sent: created.map((record) => record.sent),
+    };
+  };
+
+  it('runs everything once, then skips everything while nothing changed (a rewrite with the same bytes included)', async () => {
+    const first = await rerun();
+    expect(first.statuses).toEqual(['m1/alpha:done', 'm1/cloze:done', 'm2/alpha:done', 'm2/cloze:done']);
+    // 4 generations and 3 docs × 2 choices of loglikelihood per model.
+    expect(first.sent).toEqual([10, 10]);
+    // Same bytes, new mtime: content, not file times, decides.
+    writeFileSync(path.join(dir, 'cloze.jsonl'), rows([0, 1, 0]));
+    writeFileSync(path.join(dir, 'alpha.jsonl'), readFileSync(path.join(dir, 'alpha.jsonl')));
+    const second = await rerun();
+    expect(second).toEqual({
+      statuses: ['m1/alpha:skipped', 'm1/cloze:skipped', 'm2/alpha:skipped', 'm2/cloze:skipped'],
+      changed: [],
+      sent: [],
+    });
+  });
+
+  it('reruns the cells of a task file edited with the same settings, re-sending only the edited doc', async () => {
+    const lines = readFileSync(path.join(dir, 'alpha.jsonl'), 'utf8').split('\n');
+    lines[2] = lines[2].replace('alpha 2?', 'alpha two?');
+    writeFileSync(path.join(dir, 'alpha.jsonl'), lines.join('\n'));
+    const result = await rerun();
+    expect(result.statuses).toEqual([
+      'm1/alpha:done',
+      'm1/cloze:skipped',
+      'm2/alpha:done',
+      'm2/cloze:skipped',
+    ]);
+    expect(result.changed).toHaveLength(2);
+    expect(result.changed[0]).toMatch(
+      /^m1\/alpha: task alpha: its config changed \(sha256 [0-9a-f]{12} → [0-9a-f]{12}, .*alpha\.jsonl\)$/,
+    );
+    // The three unchanged docs come from each model's response cache; the edited one is new.
+    expect(result.sent).toEqual([1, 1]);
+  });
+
+  it("reruns a task's cells when a data file it reads changes, and when its YAML changes", async () => {
+    writeFileSync(path.join(dir, 'cloze.jsonl'), rows([0, 1, 1]));
+    const data = await rerun();
+    expect(data.statuses).toEqual(['m1/alpha:skipped', 'm1/cloze:done', 'm2/alpha:skipped', 'm2/cloze:done']);
+    expect(data.changed).toEqual([
+      'm1/cloze: task cloze: data of split test: cloze.jsonl changed',
+      'm2/cloze: task cloze: data of split test: cloze.jsonl changed',
+    ]);
+    // A changed label changes no request: every answer comes from the cache.
+    expect(data.sent).toEqual([0, 0]);
+    // The cell's new run read the new data: doc 2's gold is now ending 1.
+    const run = loadRun(path.join(suitesDirectory, 'c', 'm1', 'cloze'));
+    const samples = readFileSync(run.sampleFiles.get('cloze') as string, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { doc_id: number; target: string });
+    expect(samples.map((line) => [line.doc_id, line.target])).toEqual([
+      [0, '0'],
+      [1, '1'],
+      [2, '1'],
+    ]);
+
+    writeFileSync(path.join(dir, 'cloze.yaml'), clozeYaml('Story: {{context}}'));
+    const config = await rerun();
+    expect(config.statuses).toEqual([
+      'm1/alpha:skipped',
+      'm1/cloze:done',
+      'm2/alpha:skipped',
+      'm2/cloze:done',
+    ]);
+    expect(config.changed.map((line) => line.replace(/\(sha256 .*\)$/, ''))).toEqual([
+      'm1/cloze: task cloze: its config changed ',
+      'm2/cloze: task cloze: its config changed ',
+    ]);
+    // New prompts: 3 docs × 2 choices re-sent per model.
+    expect(config.sent).toEqual([6, 6]);
+    expect((await rerun()).sent).toEqual([]);
+  });
+
+  it('names the settings that changed when a cell reruns for them', async () => {
+    writeFileSync(file, readFileSync(file, 'utf8').replace('bootstrap_iters: 0', 'bootstrap_iters: 10'));
+    const result = await rerun();
+    expect(result.changed).toEqual([
+      'm1/alpha: its settings changed (bootstrap_iters)',
+      'm1/cloze: its settings changed (bootstrap_iters)',
+      'm2/alpha: its settings changed (bootstrap_iters)',
+      'm2/cloze: its settings changed (bootstrap_iters)',
+    ]);
   });
 });

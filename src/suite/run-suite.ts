@@ -4,29 +4,27 @@
  * --output_path` writes (results, sample logs, leaderboard). Models run one at a time, and each model's
  * backend (a managed server, a GGUF engine) is started once for all its task sets (run/backend-pool.ts).
  *
- * A cell whose record says it finished with the same settings hash, and whose results file is still there,
- * is skipped. Each model keeps one response cache, so a cell killed half-way re-sends on the next run only
+ * A cell whose record says it finished with the same settings hash, whose results file is still there and
+ * whose tasks are still the content that run recorded (finished-cell.ts), is skipped. Each model keeps one response cache, so a cell killed half-way re-sends on the next run only
  * the requests whose answers were not yet stored. A cell that fails is recorded as failed and the suite
  * goes on; it runs again on the next run.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AssayError, closestNames } from '../errors.js';
 import { resolveRunOptions } from '../evaluate/run-options.js';
 import type { Logger, RunListener } from '../events.js';
 import { writeFileAtomic } from '../report/write.js';
-import {
-  parseSuiteCellRecord,
-  SUITE_CELL_SCHEMA,
-  type SuiteCellRecord,
-} from '../results/suite-cell-record.js';
+import { SUITE_CELL_SCHEMA, type SuiteCellRecord } from '../results/suite-cell-record.js';
 import { SUITE_RECORD_SCHEMA, type SuiteRecord } from '../results/suite-record.js';
 import { createBackendPool } from '../run/backend-pool.js';
 import { evaluateResolved } from '../run/evaluate.js';
 import { runOptionsOf, type SuiteCell } from './cells.js';
+import { finishedCellCheck } from './finished-cell.js';
+import { type SuiteShard, shardCells, shardLocation } from './shard-suite.js';
 import type { SuiteListener } from './suite-events.js';
 import { suiteFolder } from './suite-folder.js';
+import { writeSuiteManifest } from './suite-manifest.js';
 import { type ValidatedSuite, validateSuite } from './validate-suite.js';
 
 export interface RunSuiteOptions {
@@ -40,6 +38,11 @@ export interface RunSuiteOptions {
   modelsToRun?: string[];
   /** Only these task sets (their `name`s). */
   tasksToRun?: string[];
+  /**
+   * Run only the index-th of `count` slices of the (selected) cells, into `suites/NAME/shards/<index>-of-<count>/`;
+   * `mergeSuite` assembles the shards into `suites/NAME/` (shard-suite.ts).
+   */
+  shard?: SuiteShard;
   indexCacheDir?: string;
   listener?: SuiteListener;
   /** Each cell's runner events. */
@@ -61,6 +64,8 @@ export interface SuiteRunResult {
   cells: CellOutcome[];
   /** Backends started, per model (one each: its task sets share it). */
   backendsStarted: Record<string, number>;
+  /** suite_manifest.json, written when the run ends. */
+  manifestFile: string;
 }
 
 /** The names a narrowing flag gives, each checked against the suite's (did-you-mean on a typo). */
@@ -78,21 +83,12 @@ function narrowed(given: string[] | undefined, known: string[], field: string, w
   return new Set(given);
 }
 
-/** The cell's record when it finished with these settings and its results are still there. */
-function finished(recordFile: string, cell: SuiteCell): SuiteCellRecord | undefined {
-  if (!existsSync(recordFile)) return undefined;
-  const record = parseSuiteCellRecord(readFileSync(recordFile, 'utf8'));
-  if (record?.status !== 'done' || record.settings_hash !== cell.settingsHash) return undefined;
-  if (!record.results_file || !existsSync(path.resolve(path.dirname(recordFile), record.results_file)))
-    return undefined;
-  return record;
-}
-
-function suiteRecord(validated: ValidatedSuite, name: string): SuiteRecord {
+function suiteRecord(validated: ValidatedSuite, name: string, shard?: SuiteShard): SuiteRecord {
   const { suite, file, sha256 } = validated.loaded;
   return {
     schema: SUITE_RECORD_SCHEMA,
     name,
+    ...(shard ? { shard } : {}),
     version: suite.version,
     description: suite.description ?? null,
     suite_file: file,
@@ -118,34 +114,57 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
     'model',
   );
   const taskSets = narrowed(options.tasksToRun, [...validated.taskSets.keys()], 'tasksToRun', 'task set');
-  const folder = suiteFolder(options.suitesDirectory ?? 'suites', options.suiteName);
+  const suitesDirectory = options.suitesDirectory ?? 'suites';
+  const merged = suiteFolder(suitesDirectory, options.suiteName);
+  const where = options.shard
+    ? shardLocation(suitesDirectory, options.suiteName, options.shard)
+    : { directory: suitesDirectory, name: options.suiteName };
+  const folder = suiteFolder(where.directory, where.name);
   await writeFileAtomic(
     path.join(folder.root, 'suite.json'),
-    `${JSON.stringify(suiteRecord(validated, options.suiteName), null, 2)}\n`,
+    `${JSON.stringify(suiteRecord(validated, options.suiteName, options.shard), null, 2)}\n`,
     '`suitesDirectory`',
   );
   await copyFile(loaded.file, folder.suiteCopy);
 
-  const selected = cells.filter((cell) => models.has(cell.model) && taskSets.has(cell.taskSet));
+  const chosen = cells.filter((cell) => models.has(cell.model) && taskSets.has(cell.taskSet));
+  const selected = options.shard ? shardCells(chosen, options.shard) : chosen;
   const outcomes: CellOutcome[] = [];
   const toRun: SuiteCell[] = [];
+  const check = finishedCellCheck(validated);
   for (const cell of selected) {
-    const record = finished(folder.cellRecord(cell.model, cell.taskSet), cell);
-    if (record?.results_file) {
+    // A shard skips a cell the suite's merged folder already holds finished, as it skips its own.
+    const inMerged = options.shard
+      ? await check(cell, merged.cellRecord(cell.model, cell.taskSet))
+      : undefined;
+    const state =
+      inMerged?.state === 'finished'
+        ? inMerged
+        : await check(cell, folder.cellRecord(cell.model, cell.taskSet));
+    if (state.state === 'finished') {
       outcomes.push({
         model: cell.model,
         taskSet: cell.taskSet,
         status: 'skipped',
-        resultsFile: path.resolve(folder.cellFolder(cell.model, cell.taskSet), record.results_file),
-        erroredSamples: record.errored_samples,
+        resultsFile: state.resultsFile,
+        erroredSamples: state.record.errored_samples,
       });
       options.listener?.({
         type: 'cell-skipped',
         model: cell.model,
         taskSet: cell.taskSet,
-        reason: 'finished with identical settings',
+        reason: 'finished with identical settings and task content',
       });
-    } else toRun.push(cell);
+      continue;
+    }
+    if (state.state === 'changed')
+      options.listener?.({
+        type: 'cell-changed',
+        model: cell.model,
+        taskSet: cell.taskSet,
+        reasons: state.reasons,
+      });
+    toRun.push(cell);
   }
   options.listener?.({
     type: 'suite-start',
@@ -185,7 +204,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
   const order = (outcome: CellOutcome) =>
     selected.findIndex((cell) => cell.model === outcome.model && cell.taskSet === outcome.taskSet);
   outcomes.sort((a, b) => order(a) - order(b));
-  return { folder: folder.root, cells: outcomes, backendsStarted };
+  const { file: manifestFile } = await writeSuiteManifest(where.directory, where.name);
+  return { folder: folder.root, cells: outcomes, backendsStarted, manifestFile };
 }
 
 async function runCell(

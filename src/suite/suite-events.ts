@@ -5,6 +5,8 @@
 export type SuiteEvent =
   | { type: 'suite-start'; cells: number; toRun: number; skipped: number }
   | { type: 'cell-skipped'; model: string; taskSet: string; reason: string }
+  /** A cell that finished before but runs again: its settings or its tasks' content changed since. */
+  | { type: 'cell-changed'; model: string; taskSet: string; reasons: string[] }
   | { type: 'cell-start'; model: string; taskSet: string; position: number; toRun: number }
   | {
       type: 'cell-end';

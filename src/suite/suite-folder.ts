@@ -1,6 +1,6 @@
 /**
  * Where a suite's files live: `suites/NAME/` holds a copy of the suite file it ran (`suite.yaml`, what
- * summarize reads), one folder per model with its response cache, and under it one folder per task set,
+ * summarize reads), its manifest, one folder per model with its response cache, and under it one folder per task set,
  * the `--output_path` of that cell's run, with the cell's record.
  */
 import path from 'node:path';
@@ -8,10 +8,13 @@ import path from 'node:path';
 export const SUITE_COPY = 'suite.yaml';
 export const CELL_RECORD = 'cell.json';
 export const RESPONSE_CACHE = 'responses.sqlite';
+export const SUITE_MANIFEST = 'suite_manifest.json';
 
 export interface SuiteFolder {
   root: string;
   suiteCopy: string;
+  /** suite_manifest.json: the suite's record of its cells and their hashes (suite-manifest.ts). */
+  manifest: string;
   modelFolder(model: string): string;
   responseCache(model: string): string;
   cellFolder(model: string, taskSet: string): string;
@@ -23,6 +26,7 @@ export function suiteFolder(suitesDirectory: string, name: string): SuiteFolder 
   return {
     root,
     suiteCopy: path.join(root, SUITE_COPY),
+    manifest: path.join(root, SUITE_MANIFEST),
     modelFolder: (model) => path.join(root, model),
     responseCache: (model) => path.join(root, model, RESPONSE_CACHE),
     cellFolder: (model, taskSet) => path.join(root, model, taskSet),

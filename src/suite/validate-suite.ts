@@ -10,7 +10,7 @@ import type { Logger } from '../events.js';
 import { checkModelArgs } from '../models/registry.js';
 import { withRunSettings } from '../models/run-settings.js';
 import { resolveTasks } from '../tasks/manager.js';
-import { uniqueLeaves } from '../tasks/task.js';
+import { type TaskNode, uniqueLeaves } from '../tasks/task.js';
 import { runOptionsOf, type SuiteCell, suiteCells } from './cells.js';
 import { type FieldPath, type LoadedSuite, readSuiteFile } from './read-suite.js';
 import { taskSetName } from './suite-file.js';
@@ -20,6 +20,8 @@ export interface ValidatedSuite {
   cells: SuiteCell[];
   /** Task set → its leaf tasks, in run order. */
   taskSets: Map<string, string[]>;
+  /** Task set → its tasks as resolved (for the rerun's check of their content; nothing loaded yet). */
+  taskNodes: Map<string, TaskNode[]>;
   /** Scenario group → its leaf tasks (a task set stands for its leaves). */
   groups: Map<string, string[]>;
 }
@@ -81,6 +83,7 @@ export async function validateSuite(
   }
   // Task sets: each resolves; their leaves, for the groups and the summary.
   const taskSets = new Map<string, string[]>();
+  const taskNodes = new Map<string, TaskNode[]>();
   for (const [index, taskSet] of suite.tasks.entries()) {
     const cell = cells.find((entry) => entry.taskSetIndex === index);
     if (!cell) continue;
@@ -105,6 +108,7 @@ export async function validateSuite(
         );
       }
     taskSets.set(taskSetName(taskSet), leaves);
+    taskNodes.set(taskSetName(taskSet), nodes);
   }
   // Every cell's options pass the run's own schema (limit with samples, chat settings, …).
   for (const cell of cells)
@@ -130,5 +134,5 @@ export async function validateSuite(
     }
     groups.set(group, leaves);
   }
-  return { loaded, cells, taskSets, groups };
+  return { loaded, cells, taskSets, taskNodes, groups };
 }

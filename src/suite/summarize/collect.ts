@@ -4,14 +4,14 @@
  * sample logs. Out come the columns of the summary: per leaf task its primary metric and, per model, the
  * cell's value, interval and n from results.json and its per-doc scores from the sample log.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { AssayError } from '../../errors.js';
 import { type ComparisonTarget, keyed } from '../../results/compare/pair-samples.js';
 import { metricKeysOf } from '../../results/metric-keys.js';
 import { type LoadedRun, loadRun } from '../../results/read-run.js';
 import { readSampleScores } from '../../results/read-samples.js';
-import { parseSuiteCellRecord, type SuiteCellRecord } from '../../results/suite-cell-record.js';
+import { readSuiteCellRecord, type SuiteCellRecord } from '../../results/suite-cell-record.js';
 import { readSuiteRecord, SUITE_RECORD_FILE, type SuiteRecord } from '../../results/suite-record.js';
 import type { SummaryCell } from '../../results/suite-summary.js';
 import { type SuiteFolder, suiteFolder } from '../suite-folder.js';
@@ -44,7 +44,8 @@ export interface CollectedSuite {
   cellCosts: Map<string, Array<number | null>>;
 }
 
-function suiteRecordOf(folder: SuiteFolder): SuiteRecord {
+/** The suite's record, suite.json (written by its run). */
+export function suiteRecordOf(folder: SuiteFolder): SuiteRecord {
   const file = path.join(folder.root, SUITE_RECORD_FILE);
   if (!existsSync(file))
     throw new AssayError(
@@ -53,11 +54,6 @@ function suiteRecordOf(folder: SuiteFolder): SuiteRecord {
       { location: { file } },
     );
   return readSuiteRecord(file);
-}
-
-function cellRecord(folder: SuiteFolder, model: string, taskSet: string): SuiteCellRecord | undefined {
-  const file = folder.cellRecord(model, taskSet);
-  return existsSync(file) ? parseSuiteCellRecord(readFileSync(file, 'utf8')) : undefined;
 }
 
 function usageOf(run: LoadedRun): { costUsd: number | null } {
@@ -87,7 +83,7 @@ export function collectSuite(suitesDirectory: string, name: string): CollectedSu
   const runs = new Map<string, { record: SuiteCellRecord | undefined; run: LoadedRun | undefined }>();
   for (const model of models)
     for (const taskSet of Object.keys(record.task_sets)) {
-      const cell = cellRecord(folder, model, taskSet);
+      const cell = readSuiteCellRecord(folder.cellRecord(model, taskSet));
       let run: LoadedRun | undefined;
       if (cell?.status === 'done' && cell.results_file) {
         const file = path.resolve(folder.cellFolder(model, taskSet), cell.results_file);

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { writeFileAtomic } from '../../report/write.js';
 import { SUITE_SUMMARY_SCHEMA, type SuiteSummary, suiteSummarySchema } from '../../results/suite-summary.js';
+import { writeSuiteManifest } from '../suite-manifest.js';
 import { collectSuite } from './collect.js';
 import { groupStatistics } from './group-statistics.js';
 import { summaryCsv } from './summary-csv.js';
@@ -23,7 +24,8 @@ export interface SummarizeSuiteOptions {
 
 export interface SummarizeSuiteResult {
   summary: SuiteSummary;
-  files: { json: string; csv: string; markdown: string };
+  /** The summary's files and the suite manifest written beside them. */
+  files: { json: string; csv: string; markdown: string; manifest: string };
   markdown: string;
 }
 
@@ -88,10 +90,13 @@ export function buildSuiteSummary(options: SummarizeSuiteOptions): SuiteSummary 
 export async function summarizeSuite(options: SummarizeSuiteOptions): Promise<SummarizeSuiteResult> {
   const summary = buildSuiteSummary(options);
   const root = path.resolve(options.suitesDirectory ?? 'suites', options.name);
+  // The record of the cells this summary was computed from (a cell rerun since the run's manifest included).
+  const { file: manifest } = await writeSuiteManifest(options.suitesDirectory ?? 'suites', options.name);
   const files = {
     json: path.join(root, 'summary.json'),
     csv: path.join(root, 'summary.csv'),
     markdown: path.join(root, 'summary.md'),
+    manifest,
   };
   const markdown = summaryMarkdown(summary);
   await writeFileAtomic(files.json, `${JSON.stringify(summary, null, 2)}\n`, '`suitesDirectory`');
