@@ -47,7 +47,7 @@ describe('parseJsonlTask', () => {
     [line({ targets: 'x' }), '"targets" must be a non-empty list of strings'],
     [
       line({ metric: 'bleu' }),
-      '"metric" must be one of exact_match, substring_contains, multiple_choice, rouge_l, code_exec; got "bleu"',
+      '"metric" must be one of exact_match, substring_contains, multiple_choice, rouge_l, code_exec, llm_judge; got "bleu"',
     ],
     [line({ extras: [1] }), '"extras" must be a JSON object'],
   ])('rejects %s with file:line', (bad, message) => {

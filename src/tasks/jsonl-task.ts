@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeUtf8 } from '../data/utf8.js';
 import { AssayError, closestNames } from '../errors.js';
+import { parseJudgeConfig } from '../metrics/llm-judge-config.js';
 import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { MetricDefinition } from '../metrics/types.js';
 import { CODE_SCORE_KIND, type CodeScoreRequest } from '../sandbox/code-score-request.js';
@@ -25,6 +26,7 @@ export const JSONL_METRICS = [
   'multiple_choice',
   'rouge_l',
   'code_exec',
+  'llm_judge',
 ] as const;
 export type JsonlMetric = (typeof JSONL_METRICS)[number];
 
@@ -32,7 +34,7 @@ export type JsonlMetric = (typeof JSONL_METRICS)[number];
 export const MIXED_SCORE = 'score';
 
 /** The registry name of each JSONL metric; JSONL exact_match normalises differently from lm-eval's. */
-const REGISTRY_NAMES: Record<Exclude<JsonlMetric, 'code_exec'>, string> = {
+const REGISTRY_NAMES: Record<Exclude<JsonlMetric, 'code_exec' | 'llm_judge'>, string> = {
   exact_match: 'jsonl_exact_match',
   substring_contains: 'substring_contains',
   multiple_choice: 'multiple_choice',
@@ -56,6 +58,7 @@ function badLine(file: string, line: number, message: string): AssayError {
 /** Parses and checks every line; the first bad line stops with its line number and the reason. */
 export function parseJsonlTask(text: string, file: string): JsonlLine[] {
   const lines: JsonlLine[] = [];
+  const lineNumbers: number[] = [];
   const ids = new Map<string, number>();
   const rows = text.split('\n');
   for (let index = 0; index < rows.length; index++) {
@@ -110,6 +113,7 @@ export function parseJsonlTask(text: string, file: string): JsonlLine[] {
     ids.set(key, lineNumber);
     if (metric === 'code_exec')
       checkCodeExtras(extras as Record<string, unknown> | undefined, file, lineNumber);
+    lineNumbers.push(lineNumber);
     lines.push({
       id,
       prompt,
@@ -121,7 +125,64 @@ export function parseJsonlTask(text: string, file: string): JsonlLine[] {
   if (lines.length === 0) {
     throw new AssayError('bad_jsonl_line', 'the task file has no lines', { location: { file } });
   }
+  checkJudgeLines(lines, lineNumbers, file);
   return lines;
+}
+
+/**
+ * llm_judge lines (docs/judge.md): a file of them has one judge, its block under `extras.judge` on at least
+ * one line and the same block on every line that repeats it; the judge's scores are on its own scale, so
+ * such a file holds no other metric (a mixed file's `score` is a mean of 0-1 scores).
+ */
+function checkJudgeLines(lines: JsonlLine[], lineNumbers: number[], file: string): void {
+  const judged = lines.flatMap((line, index) => (line.metric === 'llm_judge' ? [index] : []));
+  if (judged.length === 0) return;
+  const other = lines.findIndex((line) => line.metric !== 'llm_judge');
+  if (other !== -1) {
+    throw badLine(
+      file,
+      lineNumbers[other],
+      `"metric" ${lines[other].metric} in a file of llm_judge lines (first on line ${lineNumbers[judged[0]]}): a judge scores on its own scale, so its lines go in a file of their own`,
+    );
+  }
+  let block: { line: number; text: string } | undefined;
+  for (const index of judged) {
+    const raw = lines[index].extras?.judge;
+    if (raw === undefined) continue;
+    const parsed = parseJudgeConfig(raw);
+    if ('issue' in parsed) {
+      throw badLine(
+        file,
+        lineNumbers[index],
+        `extras.judge.${parsed.issue.path.join('.')}: ${parsed.issue.message}`,
+      );
+    }
+    const text = JSON.stringify(raw);
+    if (!block) block = { line: lineNumbers[index], text };
+    else if (text !== block.text) {
+      throw badLine(
+        file,
+        lineNumbers[index],
+        `extras.judge differs from the one on line ${block.line}: a file has one judge`,
+      );
+    }
+  }
+  if (!block) {
+    throw badLine(
+      file,
+      lineNumbers[judged[0]],
+      'llm_judge lines need their judge: a block under "extras.judge" (the judge model, its args, the rubric; docs/judge.md)',
+    );
+  }
+}
+
+/** The judge block of a file of llm_judge lines (checked by parseJsonlTask), or undefined. */
+export function jsonlJudge(lines: readonly JsonlLine[]): Record<string, unknown> | undefined {
+  for (const line of lines) {
+    const raw = line.extras?.judge;
+    if (line.metric === 'llm_judge' && raw !== undefined) return raw as Record<string, unknown>;
+  }
+  return undefined;
 }
 
 /**
@@ -257,7 +318,7 @@ export async function loadJsonlTask(file: string): Promise<LoadedTask> {
   const used = [...new Set(lines.map((line) => line.metric))];
   const definitions = new Map<string, MetricDefinition>();
   for (const metric of used) {
-    if (metric === 'code_exec') continue;
+    if (metric === 'code_exec' || metric === 'llm_judge') continue;
     try {
       definitions.set(metric, getMetric(REGISTRY_NAMES[metric]));
     } catch (error) {
@@ -276,6 +337,7 @@ export async function loadJsonlTask(file: string): Promise<LoadedTask> {
   // A file whose lines use several metrics has one task score, the mean of every line's own score
   // (each in [0, 1]); the per-metric means over the lines that use them are reported beside it.
   const mixed = used.length > 1;
+  const judge = jsonlJudge(lines);
   const reported = mixed ? [MIXED_SCORE, ...used] : used;
   return {
     kind: 'task',
@@ -286,11 +348,15 @@ export async function loadJsonlTask(file: string): Promise<LoadedTask> {
     evalDocs: async () => docs,
     fewshotDocs: async () => [],
     custom: {
+      // A file of llm_judge lines: the judge stage scores each answer against the line's targets.
+      ...(judge ? { judges: { llm_judge: judge } } : {}),
       // Each line names its own metric, so a doc reports only that metric (and, in a mixed file, the
       // task score); aggregation skips docs without a metric, so each is the mean over its lines.
       processResults: (doc, results) => {
         const metric = doc.metric as string;
         const prediction = String(results[0] ?? '');
+        // Scored by the judge stage (judges above), from the request the evaluator adds for it.
+        if (metric === 'llm_judge') return {};
         if (metric === 'code_exec')
           return { code_exec: codeExecRequest(doc, prediction, mixed ? [MIXED_SCORE] : []) };
         const definition = definitions.get(metric);
