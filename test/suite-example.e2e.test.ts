@@ -9,8 +9,8 @@
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readSuiteSummary } from '../src/results/read-suite-summary.js';
 import { readSuiteManifest } from '../src/results/suite-manifest.js';
-import { readSuiteSummary } from '../src/results/suite-summary.js';
 import { runCli, startCli } from './support/cli.js';
 import { repoRoot, tempDir } from './support/helpers.js';
 

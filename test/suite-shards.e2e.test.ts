@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readSuiteSummary } from '../src/results/suite-summary.js';
+import { readSuiteSummary } from '../src/results/read-suite-summary.js';
 import { fakeServerBin } from './fakes/inference-server-bin.js';
 import { runCli } from './support/cli.js';
 import { repoRoot, tempDir } from './support/helpers.js';

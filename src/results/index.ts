@@ -20,6 +20,7 @@ export {
   readResultsFile,
 } from './read-run.js';
 export { readSamples } from './read-samples.js';
+export { parseSuiteSummary, readSuiteSummary } from './read-suite-summary.js';
 export {
   type CiMethod,
   type ErrorsBlock,
@@ -73,8 +74,6 @@ export {
   headToHeadSchema,
   type PairEntry,
   pairEntrySchema,
-  parseSuiteSummary,
-  readSuiteSummary,
   SUITE_SUMMARY_SCHEMA,
   type SuiteSummary,
   type SummaryCell,

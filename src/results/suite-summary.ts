@@ -5,9 +5,7 @@
  * difference. A versioned contract: the viewer and any script read it through this schema
  * (read-suite-summary.ts). Zod only: the viewer's web app imports its types.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { AssayError } from '../errors.js';
 
 export const SUITE_SUMMARY_SCHEMA = 'assay.suite-summary/v1';
 /** The summary's file name in the suite's folder. */
@@ -124,31 +122,3 @@ export type TaskSummary = z.output<typeof taskSummarySchema>;
 export type GroupSummary = z.output<typeof groupSummarySchema>;
 export type HeadToHead = z.output<typeof headToHeadSchema>;
 export type PairEntry = z.output<typeof pairEntrySchema>;
-
-/** Checks a parsed summary against the contract; `file` names it in the error. */
-export function parseSuiteSummary(value: unknown, file: string): SuiteSummary {
-  const checked = suiteSummarySchema.safeParse(value);
-  if (!checked.success) {
-    const issue = checked.error.issues[0];
-    throw new AssayError(
-      'bad_data',
-      `not a suite summary: ${issue ? `${issue.path.join('.') || '(file)'}: ${issue.message}` : 'invalid'}`,
-      { location: { file } },
-    );
-  }
-  return checked.data;
-}
-
-/** The one reader of summary.json. */
-export function readSuiteSummary(file: string): SuiteSummary {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new AssayError('bad_data', `cannot read the suite summary: ${(error as Error).message}`, {
-      location: { file },
-      cause: error,
-    });
-  }
-  return parseSuiteSummary(value, file);
-}

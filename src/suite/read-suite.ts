@@ -6,9 +6,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Document, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import { type Document, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { AssayError, type ErrorLocation } from '../errors.js';
+import { keyPathOffset } from '../tasks/yaml-loader.js';
 import { type SuiteFile, suiteFileSchema } from './suite-file.js';
 
 export type FieldPath = readonly (string | number)[];
@@ -25,20 +26,7 @@ export interface LoadedSuite {
 
 /** The deepest node of `field` present in the document, and its start offset. */
 function positionOf(document: Document, field: FieldPath): number {
-  let node: unknown = document.contents;
-  let position = (node as Node | null)?.range?.[0] ?? 0;
-  for (const part of field) {
-    if (isMap(node)) {
-      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(part));
-      if (!pair) break;
-      position = (pair.key as Node).range?.[0] ?? position;
-      node = pair.value;
-    } else if (isSeq(node) && typeof part === 'number' && node.items[part]) {
-      node = node.items[part];
-      position = (node as Node).range?.[0] ?? position;
-    } else break;
-  }
-  return position;
+  return keyPathOffset(document.contents, field);
 }
 
 function valueAt(value: unknown, field: FieldPath): unknown {

@@ -417,17 +417,18 @@ export async function locateKey(file: string, keyPath: readonly (string | number
   return locateKeyInText(text, file, keyPath);
 }
 
-function locateKeyInText(text: string, file: string, keyPath: readonly (string | number)[]): ErrorLocation {
-  const { parseDocument, LineCounter, isMap, isScalar, isSeq } = documentApi();
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { ...parseOptions(file), lineCounter });
-  let node: unknown = doc.contents;
+/**
+ * The start offset, in its document's text, of the deepest node of `keyPath` present under `contents` (a
+ * parsed YAML document's): a mapping entry's key (what "unknown field" points at), a sequence item itself.
+ */
+export function keyPathOffset(contents: unknown, keyPath: readonly (string | number)[]): number {
+  const { isMap, isScalar, isSeq } = documentApi();
+  let node: unknown = contents;
   let position = (node as Node | null)?.range?.[0] ?? 0;
   for (const part of keyPath) {
     if (isMap(node)) {
       const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(part));
       if (!pair) break;
-      // Point at the key for a top-level field: that is what "unknown field" needs.
       position = (pair.key as Node).range?.[0] ?? position;
       node = pair.value;
     } else if (isSeq(node) && typeof part === 'number' && node.items[part]) {
@@ -437,6 +438,14 @@ function locateKeyInText(text: string, file: string, keyPath: readonly (string |
       break;
     }
   }
+  return position;
+}
+
+function locateKeyInText(text: string, file: string, keyPath: readonly (string | number)[]): ErrorLocation {
+  const { parseDocument, LineCounter } = documentApi();
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { ...parseOptions(file), lineCounter });
+  const position = keyPathOffset(doc.contents, keyPath);
   const { line, col } = lineCounter.linePos(position);
   return { file, line, column: col };
 }
