@@ -11,6 +11,7 @@ import { readSuiteSummary } from '../src/results/read-suite-summary.js';
 import { fakeServerBin } from './fakes/inference-server-bin.js';
 import { runCli } from './support/cli.js';
 import { repoRoot, tempDir } from './support/helpers.js';
+import { writeAlwaysATask } from './support/suite-fixtures.js';
 
 const doc = readFileSync(path.join(repoRoot, 'docs', 'cluster.md'), 'utf8');
 /** The fenced block after `<!-- cluster.md: NAME -->`. */
@@ -33,17 +34,7 @@ const NO_SCHEDULER = {
   WORLD_SIZE: undefined,
 };
 
-function writeTask(dir: string, name: string, n: number): void {
-  const lines = Array.from({ length: n }, (_, i) =>
-    JSON.stringify({
-      id: `${name}-${i}`,
-      prompt: `${name} ${i}?\nAnswer:`,
-      targets: ['A'],
-      metric: 'multiple_choice',
-    }),
-  );
-  writeFileSync(path.join(dir, `${name}.jsonl`), `${lines.join('\n')}\n`);
-}
+const writeTask = writeAlwaysATask;
 
 describe('assay suite run --shard auto and assay suite merge', () => {
   it('spreads the cells over a Slurm array task and an Indexed Job pod, and merges them into the unsharded suite', () => {

@@ -2,6 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/helpers.js';
+import { writeAlwaysATask } from '../../test/support/suite-fixtures.js';
 import { AssayError } from '../errors.js';
 import type {
   GenerateCallOptions,
@@ -52,17 +53,7 @@ afterAll(() => {
   unregisterBackend('suite-broken');
 });
 
-function writeTask(dir: string, name: string, n: number): void {
-  const lines = Array.from({ length: n }, (_, i) =>
-    JSON.stringify({
-      id: `${name}-${i}`,
-      prompt: `${name} ${i}?\nAnswer:`,
-      targets: ['A'],
-      metric: 'multiple_choice',
-    }),
-  );
-  writeFileSync(path.join(dir, `${name}.jsonl`), `${lines.join('\n')}\n`);
-}
+const writeTask = writeAlwaysATask;
 
 function suite(dir: string, bootstrapIters = 100): string {
   const file = path.join(dir, 'suite.yaml');

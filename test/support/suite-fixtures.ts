@@ -30,6 +30,19 @@ function writeTask(dir: string, name: string, n: number): void {
   writeFileSync(path.join(dir, `${name}.jsonl`), `${lines.join('\n')}\n`);
 }
 
+/** A JSONL task of `n` multiple-choice lines whose answer is always A: `<name>.jsonl` in `dir`. */
+export function writeAlwaysATask(dir: string, name: string, n: number): void {
+  const lines = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({
+      id: `${name}-${i}`,
+      prompt: `${name} ${i}?\nAnswer:`,
+      targets: ['A'],
+      metric: 'multiple_choice',
+    }),
+  );
+  writeFileSync(path.join(dir, `${name}.jsonl`), `${lines.join('\n')}\n`);
+}
+
 export const DEMO_MODELS = ['dummy-1', 'dummy-2', 'dummy-3'];
 
 /**

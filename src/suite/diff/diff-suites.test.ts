@@ -3,6 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, tempDir } from '../../../test/support/helpers.js';
+import { writeAlwaysATask } from '../../../test/support/suite-fixtures.js';
 import type { GenerateCallOptions } from '../../models/backend.js';
 import { DummyBackend } from '../../models/dummy/dummy-backend.js';
 import { registerBackend, unregisterBackend } from '../../models/registry.js';
@@ -30,17 +31,7 @@ class OracleBackend extends DummyBackend {
 beforeAll(() => registerBackend('diff-oracle', { create: (args) => new OracleBackend(Number(args.right)) }));
 afterAll(() => unregisterBackend('diff-oracle'));
 
-function writeTask(dir: string, name: string, n: number): void {
-  const lines = Array.from({ length: n }, (_, i) =>
-    JSON.stringify({
-      id: `${name}-${i}`,
-      prompt: `${name} ${i}?\nAnswer:`,
-      targets: ['A'],
-      metric: 'multiple_choice',
-    }),
-  );
-  writeFileSync(path.join(dir, `${name}.jsonl`), `${lines.join('\n')}\n`);
-}
+const writeTask = writeAlwaysATask;
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
