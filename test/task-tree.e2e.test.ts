@@ -38,7 +38,7 @@ describe('assay validate --no_data over a task tree', () => {
     expect(result.status).toBe(1);
     const needsInterpreter = `process_docs: !function utils.process_docs is Python (utils.py) and needs a Python interpreter (--python ${python}: no executable file there); install Python 3, or pass --python PATH (or set ASSAY_PYTHON)`;
     expect(result.stdout.split('\n')).toEqual([
-      `FAIL task badmetric: ${path.join(dir, 'badmetric.yaml')}:9:5: unknown metric "acc_nrm" (lm-eval would try Hugging Face evaluate.load("acc_nrm"), which needs Python) (did you mean acc_norm, acc?); valid metrics: acc, acc_norm, acc_bytes, acc_mutual_info, likelihood, brier_score, perplexity, word_perplexity, byte_perplexity, bits_per_byte, token_perplexity, exact_match, f1, mcc, squad_f1, bleu, chrf, ter, rouge1, rouge2, rougeL, rouge_l, substring_contains, jsonl_exact_match, multiple_choice, bypass (task badmetric, field metric_list)`,
+      `FAIL task badmetric: ${path.join(dir, 'badmetric.yaml')}:9:5: unknown metric "acc_nrm" (lm-eval would try Hugging Face evaluate.load("acc_nrm"), which needs Python) (did you mean acc_norm, acc?); valid metrics: acc, acc_norm, acc_bytes, acc_mutual_info, likelihood, brier_score, perplexity, word_perplexity, byte_perplexity, bits_per_byte, token_perplexity, exact_match, f1, mcc, squad_f1, bleu, chrf, ter, rouge1, rouge2, rougeL, rouge_l, substring_contains, jsonl_exact_match, multiple_choice, llm_judge, bypass (task badmetric, field metric_list)`,
       `FAIL task py: ${path.join(dir, 'py.yaml')}:7:25: ${needsInterpreter}`,
       `FAIL group grp: ${path.join(dir, 'py.yaml')}:7:25: ${needsInterpreter}`,
       'tasks: 3, ok 1 (33.3%), need Python only 1, failed 1',
