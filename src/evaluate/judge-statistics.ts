@@ -65,7 +65,7 @@ export function judgeStatistics(
     options,
   );
   const ppi = ppiMean({ labels: humanLabels, judgeLabelled, judgeUnlabelled }, { confidence });
-  // What `assay power --judge_run` plans label counts from (stats/ppi-sample-size.ts).
+  // What the power planner's judge-run input plans label counts from (stats/ppi-sample-size.ts).
   const moments = ppiMomentsFromPilot(humanLabels, judgeLabelled, [...judgeLabelled, ...judgeUnlabelled]);
   // Label verdicts: the confusion table, rows the humans' labels and columns the judge's, named by label.
   const confusion =

@@ -16,7 +16,7 @@ export const SUITE_RECORD_FILE = 'suite.json';
 export const suiteRecordSchema = z.object({
   schema: z.literal(SUITE_RECORD_SCHEMA),
   name: z.string(),
-  /** A shard's record (`suite run --shard`): which slice of the cells its folder holds. */
+  /** A shard's record (a suite run's `shard` option): which slice of the cells its folder holds. */
   shard: z.object({ index: z.number().int().min(0), count: z.number().int().min(1) }).optional(),
   version: z.string(),
   description: z.string().nullable(),

@@ -1,7 +1,7 @@
 /**
  * `assay suite run`: every (model, task set) cell of a suite, each through the same library entry as
- * `assay run` (run/evaluate.ts), into `suites/NAME/<model>/<task set>/` exactly as `assay run
- * --output_path` writes (results, sample logs, leaderboard). Models run one at a time, and each model's
+ * `assay run` (run/evaluate.ts), into `suites/NAME/<model>/<task set>/` exactly as a run with
+ * `outputPath` writes (results, sample logs, leaderboard). Models run one at a time, and each model's
  * backend (a managed server, a GGUF engine) is started once for all its task sets (run/backend-pool.ts).
  *
  * A cell whose record says it finished with the same settings hash, whose results file is still there and

@@ -1,7 +1,7 @@
 /**
  * Where a suite's files live: `suites/NAME/` holds a copy of the suite file it ran (`suite.yaml`, what
  * summarize reads), its manifest, one folder per model with its response cache, and under it one folder per task set,
- * the `--output_path` of that cell's run, with the cell's record.
+ * the `outputPath` of that cell's run, with the cell's record.
  */
 import path from 'node:path';
 
