@@ -75,8 +75,8 @@ export {
   type MergeSuiteOptions,
   type MergeSuiteResult,
   mergeSuite,
-  type SuiteShard,
 } from './suite/shard-suite.js';
+export type { SuiteShard } from './suite/shard-plan.js';
 export type { SuiteEvent, SuiteListener } from './suite/suite-events.js';
 export {
   type SuiteFile,

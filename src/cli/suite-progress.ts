@@ -23,7 +23,7 @@ export function suiteProgressLine(event: SuiteEvent, state: SuiteProgressState):
     case 'model-start':
       return `model ${event.model}: starting its backend once for its task sets`;
     case 'cell-start':
-      return `[${event.position}/${event.toRun}] ${event.model} × ${event.taskSet}: running`;
+      return `[${event.position}/${event.toRun}] ${event.model} × ${event.taskSet}${event.slice ? ` (docs ${event.slice.index}/${event.slice.count})` : ''}: running`;
     case 'cell-end': {
       state.seconds.push(event.seconds);
       const left = event.toRun - event.position;

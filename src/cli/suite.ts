@@ -6,7 +6,7 @@ import { AssayError } from '../errors.js';
 import { diffSuites } from '../suite/diff/diff-suites.js';
 import { renderSuiteDiff } from '../suite/diff/diff-text.js';
 import { runSuite } from '../suite/run-suite.js';
-import { mergeSuite } from '../suite/shard-suite.js';
+import { type MergedCell, mergeSuite } from '../suite/shard-suite.js';
 import { summarizeSuite } from '../suite/summarize/summarize-suite.js';
 import { validateSuite } from '../suite/validate-suite.js';
 import {
@@ -150,17 +150,24 @@ export async function suiteDiffCommand(
   }
 }
 
+/** A cell no shard finished, with the doc slices it lacks when shards ran it in slices. */
+function missingCell(cell: MergedCell): string {
+  const slices = cell.slices;
+  if (!slices?.missing.length) return `${cell.model} × ${cell.taskSet}`;
+  return `${cell.model} × ${cell.taskSet}: doc slice${slices.missing.length > 1 ? 's' : ''} ${slices.missing.map((index) => `${index}/${slices.count}`).join(', ')} not finished`;
+}
+
 /** `assay suite merge NAME`: the shards into the suite's folder; exit 0, or 1 when a cell finished in no shard. */
 export async function suiteMergeCommand(name: string, raw: Record<string, unknown>): Promise<number> {
   try {
     const flags = parseFlags(SUITE_MERGE_FLAGS, raw);
-    const result = await mergeSuite({ name, suitesDirectory: flags.suites_dir });
+    const result = await mergeSuite({ name, suitesDirectory: flags.suites_dir, logger: { warn } });
     const missing = result.cells.filter((cell) => cell.status === 'missing');
     const merged = result.cells.filter((cell) => cell.status === 'merged').length;
     const kept = result.cells.filter((cell) => cell.status === 'kept').length;
     if (flags.quiet !== true || missing.length)
       process.stderr.write(
-        `assay: merged ${result.shards} shards into ${result.folder}: ${merged} cells merged${kept ? `, ${kept} already there` : ''}${missing.length ? `, ${missing.length} finished in no shard (${missing.map((cell) => `${cell.model} × ${cell.taskSet}`).join(', ')})` : ''}\n`,
+        `assay: merged ${result.shards} shards into ${result.folder}: ${merged} cells merged${kept ? `, ${kept} already there` : ''}${missing.length ? `, ${missing.length} finished in no shard (${missing.map(missingCell).join(', ')})` : ''}\n`,
       );
     return missing.length ? 1 : 0;
   } catch (error) {

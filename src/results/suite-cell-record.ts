@@ -18,6 +18,11 @@ export const suiteCellRecordSchema = z.object({
   /** sha256 of the cell's settings as canonical JSON (src/suite/cells.ts). */
   settings_hash: z.string(),
   settings: z.record(z.string(), z.unknown()),
+  /**
+   * A shard's doc slice of the cell (`assay suite run --shard` with fewer cells than shards): the run took
+   * the docs at positions p with p mod count = index. Absent: the whole cell.
+   */
+  slice: z.object({ index: z.number().int().min(0), count: z.number().int().min(2) }).optional(),
   /** `done`: the run finished and wrote its files (some samples may have errored); `failed`: it stopped. */
   status: z.enum(['done', 'failed']),
   /** The results file, relative to the cell's folder (done cells). */

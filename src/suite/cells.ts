@@ -124,7 +124,7 @@ export function fromSuiteFolder(spec: string, suiteFile: string): string {
 export function runOptionsOf(
   settings: CellSettings,
   suiteFile: string,
-  where: { outputPath?: string; useCache?: string } = {},
+  where: { outputPath?: string; useCache?: string; shard?: { index: number; count: number } } = {},
 ): RunOptionsInput {
   return {
     model: settings.model,
@@ -156,5 +156,6 @@ export function runOptionsOf(
     logSamples: true,
     outputPath: where.outputPath,
     useCache: where.useCache,
+    shard: where.shard,
   };
 }

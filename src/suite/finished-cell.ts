@@ -1,6 +1,6 @@
 /**
- * Whether a suite cell is finished for this run of the suite: its record says `done`, with the same
- * settings (their hash), its results file is still there, and every task it ran is still the content that
+ * Whether a suite cell is finished for this run of the suite: its record says `done`, for the same part
+ * of the cell (the whole cell, or a shard's doc slice), with the same settings (their hash), its results file is still there, and every task it ran is still the content that
  * run recorded in its manifest (config, imported Python modules, data files: tasks/content-changes.ts).
  * A task file edited, a data file replaced or a helper module changed reruns the cell even though the
  * suite file did not change. When it is not finished, the reasons say why, for the progress lines.
@@ -14,6 +14,7 @@ import { readSuiteCellRecord, type SuiteCellRecord } from '../results/suite-cell
 import { taskContentChanges, taskSplitFiles } from '../tasks/content-changes.js';
 import { type LoadedTask, uniqueLeaves } from '../tasks/task.js';
 import { canonicalJson, type SuiteCell } from './cells.js';
+import type { SuiteShard } from './shard-plan.js';
 import type { ValidatedSuite } from './validate-suite.js';
 
 export type CellState =
@@ -22,6 +23,10 @@ export type CellState =
   | { state: 'changed'; reasons: string[] }
   /** No finished record (never run, killed, failed). */
   | { state: 'unfinished' };
+
+function sliceText(slice: SuiteShard | undefined): string {
+  return slice ? `doc slice ${slice.index}/${slice.count}` : 'the whole cell';
+}
 
 /** The settings whose values differ between a record and the cell, by name. */
 function changedSettings(recorded: Record<string, unknown>, now: SuiteCell['settings']): string[] {
@@ -36,7 +41,7 @@ function changedSettings(recorded: Record<string, unknown>, now: SuiteCell['sett
  */
 export function finishedCellCheck(
   validated: Pick<ValidatedSuite, 'taskNodes'>,
-): (cell: SuiteCell, recordFile: string) => Promise<CellState> {
+): (cell: SuiteCell, recordFile: string, slice?: SuiteShard) => Promise<CellState> {
   const listings = new Map<string, Promise<readonly { path: string; sha256: string }[]>>();
   const splitFiles = (taskSet: string) => (task: LoadedTask, split: string) => {
     const key = `${taskSet}\0${task.name}\0${split}`;
@@ -47,9 +52,12 @@ export function finishedCellCheck(
     }
     return listing;
   };
-  return async (cell, recordFile) => {
+  return async (cell, recordFile, slice) => {
     const record = readSuiteCellRecord(recordFile);
     if (record?.status !== 'done' || !record.results_file) return { state: 'unfinished' };
+    // A shard's doc slice finished stands for that slice only (a whole cell, for the whole cell).
+    if (record.slice?.index !== slice?.index || record.slice?.count !== slice?.count)
+      return { state: 'changed', reasons: [`it ran ${sliceText(record.slice)}, this run takes ${sliceText(slice)}`] };
     if (record.settings_hash !== cell.settingsHash) {
       const keys = changedSettings(record.settings, cell.settings);
       return {

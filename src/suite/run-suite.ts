@@ -21,7 +21,8 @@ import { createBackendPool } from '../run/backend-pool.js';
 import { evaluateResolved } from '../run/evaluate.js';
 import { runOptionsOf, type SuiteCell } from './cells.js';
 import { finishedCellCheck } from './finished-cell.js';
-import { type SuiteShard, shardCells, shardLocation } from './shard-suite.js';
+import { type ShardUnit, type SuiteShard, shardUnits } from './shard-plan.js';
+import { shardLocation } from './shard-suite.js';
 import type { SuiteListener } from './suite-events.js';
 import { suiteFolder } from './suite-folder.js';
 import { writeSuiteManifest } from './suite-manifest.js';
@@ -39,8 +40,9 @@ export interface RunSuiteOptions {
   /** Only these task sets (their `name`s). */
   tasksToRun?: string[];
   /**
-   * Run only the index-th of `count` slices of the (selected) cells, into `suites/NAME/shards/<index>-of-<count>/`;
-   * `mergeSuite` assembles the shards into `suites/NAME/` (shard-suite.ts).
+   * Run only the index-th of `count` parts of the (selected) cells, into `suites/NAME/shards/<index>-of-<count>/`:
+   * whole cells, or with fewer cells than shards one doc slice of a cell (shard-plan.ts); `mergeSuite`
+   * assembles the shards into `suites/NAME/` (shard-suite.ts).
    */
   shard?: SuiteShard;
   indexCacheDir?: string;
@@ -128,11 +130,15 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
   await copyFile(loaded.file, folder.suiteCopy);
 
   const chosen = cells.filter((cell) => models.has(cell.model) && taskSets.has(cell.taskSet));
-  const selected = options.shard ? shardCells(chosen, options.shard) : chosen;
+  const units: ShardUnit<SuiteCell>[] = options.shard
+    ? shardUnits(chosen, options.shard)
+    : chosen.map((cell) => ({ cell }));
+  const selected = units.map((unit) => unit.cell);
   const outcomes: CellOutcome[] = [];
-  const toRun: SuiteCell[] = [];
+  const toRun: ShardUnit<SuiteCell>[] = [];
   const check = finishedCellCheck(validated);
-  for (const cell of selected) {
+  for (const unit of units) {
+    const { cell } = unit;
     // A shard skips a cell the suite's merged folder already holds finished, as it skips its own.
     const inMerged = options.shard
       ? await check(cell, merged.cellRecord(cell.model, cell.taskSet))
@@ -140,7 +146,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
     const state =
       inMerged?.state === 'finished'
         ? inMerged
-        : await check(cell, folder.cellRecord(cell.model, cell.taskSet));
+        : await check(cell, folder.cellRecord(cell.model, cell.taskSet), unit.slice);
     if (state.state === 'finished') {
       outcomes.push({
         model: cell.model,
@@ -164,7 +170,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
         taskSet: cell.taskSet,
         reasons: state.reasons,
       });
-    toRun.push(cell);
+    toRun.push(unit);
   }
   options.listener?.({
     type: 'suite-start',
@@ -176,14 +182,14 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
   const backendsStarted: Record<string, number> = {};
   let position = 0;
   for (const model of loaded.suite.models) {
-    const modelCells = toRun.filter((cell) => cell.model === model.name);
+    const modelCells = toRun.filter((unit) => unit.cell.model === model.name);
     if (modelCells.length === 0) continue;
     options.listener?.({ type: 'model-start', model: model.name });
     const pool = createBackendPool();
     try {
-      for (const cell of modelCells) {
+      for (const unit of modelCells) {
         position++;
-        outcomes.push(await runCell(cell, validated, folder, pool, position, toRun.length, options));
+        outcomes.push(await runCell(unit, validated, folder, pool, position, toRun.length, options));
       }
     } finally {
       await pool.close();
@@ -209,7 +215,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
 }
 
 async function runCell(
-  cell: SuiteCell,
+  { cell, slice }: ShardUnit<SuiteCell>,
   validated: ValidatedSuite,
   folder: ReturnType<typeof suiteFolder>,
   pool: ReturnType<typeof createBackendPool>,
@@ -223,7 +229,7 @@ async function runCell(
   const startedAt = new Date();
   const started = performance.now();
   const identity = { model: cell.model, taskSet: cell.taskSet, position, toRun };
-  options.listener?.({ type: 'cell-start', ...identity });
+  options.listener?.({ type: 'cell-start', ...identity, ...(slice ? { slice } : {}) });
   const record = (fields: Pick<SuiteCellRecord, 'status' | 'results_file' | 'errored_samples' | 'error'>) => {
     const value: SuiteCellRecord = {
       schema: SUITE_CELL_SCHEMA,
@@ -232,6 +238,7 @@ async function runCell(
       task_set: cell.taskSet,
       settings_hash: cell.settingsHash,
       settings: { ...cell.settings },
+      ...(slice ? { slice } : {}),
       ...fields,
       started_at: startedAt.toISOString(),
       seconds: (performance.now() - started) / 1000,
@@ -246,6 +253,7 @@ async function runCell(
       runOptionsOf(cell.settings, loaded.file, {
         outputPath: cellFolder,
         useCache: useCache ? folder.responseCache(cell.model) : undefined,
+        shard: slice,
       }),
     );
     const { result } = await evaluateResolved({

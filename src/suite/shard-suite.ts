@@ -1,36 +1,26 @@
 /**
  * A suite spread over a cluster: `assay suite run --shard i/N` (or `auto`, from a Slurm array or a
- * Kubernetes Indexed Job) runs the i-th of N contiguous slices of the suite's cells, in the suite's order
- * (models one after another, each model's task sets in order), so a shard starts few backends: with as many
- * shards as models, one each. A shard writes a whole suite folder of its own, `suites/NAME/shards/i-of-N/`
- * (its cells, its response caches, its record and manifest), so shards on a shared file system never write
- * the same file. `assay suite merge NAME` then checks that all N shards ran the same suite file and copies
- * each finished cell into `suites/NAME/`, which summarize, diff and the viewer read as if one process had
- * run it. Cells are the unit: a cell's own docs are not split (a cell too large for one task is a task set
- * to divide in the suite file).
+ * Kubernetes Indexed Job) runs the i-th shard's part of the suite's cells (shard-plan.ts: whole cells, or
+ * with fewer cells than shards a doc slice of one). A shard writes a whole suite folder of its own,
+ * `suites/NAME/shards/i-of-N/` (its cells, its response caches, its record and manifest), so shards on a
+ * shared file system never write the same file. `assay suite merge NAME` then checks that all N shards ran
+ * the same suite file, copies each whole cell into `suites/NAME/`, merges each cell's doc slices into the
+ * unsharded cell's run (merge-cell-slices.ts) and gathers the shards' response caches per model, so that
+ * summarize, diff, the viewer and a rerun read the suite as if one process had run it.
  */
 import { cpSync, existsSync, readdirSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
+import { mergeResponseCaches } from '../cache/merge-response-caches.js';
 import { AssayError } from '../errors.js';
+import type { Logger } from '../events.js';
 import { writeFileAtomic } from '../report/write.js';
 import { readSuiteCellRecord, type SuiteCellRecord } from '../results/suite-cell-record.js';
 import { readSuiteRecord, type SuiteRecord } from '../results/suite-record.js';
+import { type CellSlice, mergeCellSlices } from './merge-cell-slices.js';
+import type { SuiteShard } from './shard-plan.js';
 import { suiteFolder } from './suite-folder.js';
 import { writeSuiteManifest } from './suite-manifest.js';
-
-export interface SuiteShard {
-  /** From 0. */
-  index: number;
-  count: number;
-}
-
-/** The shard's cells: the index-th of `count` contiguous, near-equal slices. */
-export function shardCells<T>(cells: readonly T[], shard: SuiteShard): T[] {
-  const from = Math.floor((shard.index * cells.length) / shard.count);
-  const to = Math.floor(((shard.index + 1) * cells.length) / shard.count);
-  return cells.slice(from, to);
-}
 
 const SHARD_NAME = /^(\d+)-of-(\d+)$/;
 
@@ -47,14 +37,22 @@ export interface MergeSuiteOptions {
   name: string;
   /** Default `suites`. */
   suitesDirectory?: string;
+  /** Warnings of the merges of cells' doc slices. */
+  logger?: Logger;
 }
 
 export interface MergedCell {
   model: string;
   taskSet: string;
-  /** merged: copied from `shard`; kept: already finished in the merged folder; missing: finished nowhere. */
+  /**
+   * merged: copied from `shard`, or merged from its doc slices; kept: already finished in the merged
+   * folder; missing: finished nowhere (or some of its slices not finished).
+   */
   status: 'merged' | 'kept' | 'missing';
+  /** The shard a whole cell came from. */
   shard: number | null;
+  /** A cell the shards ran as doc slices: their count, the shards that finished one, the slices missing. */
+  slices?: { count: number; shards: number[]; missing: number[] };
 }
 
 export interface MergeSuiteResult {
@@ -115,25 +113,53 @@ export async function mergeSuite(options: MergeSuiteOptions): Promise<MergeSuite
   const cells: MergedCell[] = [];
   for (const model of first.record.models)
     for (const taskSet of Object.keys(first.record.task_sets)) {
-      // The shard that finished the cell last (a cell is in one shard, unless the count changed between runs).
-      let from: { shard: (typeof shards)[number]; record: SuiteCellRecord } | undefined;
+      // The finished runs of the cell in the shards: whole, or doc slices (shard-plan.ts).
+      let whole: { shard: (typeof shards)[number]; record: SuiteCellRecord } | undefined;
+      const slices: (CellSlice & { index: number })[] = [];
       for (const shard of shards) {
         const record = readSuiteCellRecord(shard.folder.cellRecord(model.name, taskSet));
         if (record?.status !== 'done' || !record.results_file) continue;
         if (!existsSync(path.resolve(shard.folder.cellFolder(model.name, taskSet), record.results_file)))
           continue;
-        if (!from || record.started_at > from.record.started_at) from = { shard, record };
+        if (record.slice) slices.push({ shard: shard.entry, folder: shard.folder, record, index: shard.index });
+        // The shard that finished it last (a cell is in one shard, unless the plan changed between runs).
+        else if (!whole || record.started_at > whole.record.started_at) whole = { shard, record };
       }
-      if (from) {
-        cpSync(from.shard.folder.cellFolder(model.name, taskSet), merged.cellFolder(model.name, taskSet), {
+      const sliced = completeSlices(slices);
+      const slicedAt = sliced?.reduce((latest, slice) => (slice.record.started_at > latest ? slice.record.started_at : latest), '');
+      if (sliced && !(whole && whole.record.started_at > (slicedAt ?? ''))) {
+        if (!mergedFrom(merged, sliced)) await mergeCellSlices(sliced, merged, { logger: options.logger });
+        cells.push({
+          model: model.name,
+          taskSet,
+          status: 'merged',
+          shard: null,
+          slices: { count: sliced.length, shards: sliced.map((slice) => slice.index), missing: [] },
+        });
+        continue;
+      }
+      if (whole) {
+        cpSync(whole.shard.folder.cellFolder(model.name, taskSet), merged.cellFolder(model.name, taskSet), {
           recursive: true,
         });
-        cells.push({ model: model.name, taskSet, status: 'merged', shard: from.shard.index });
+        cells.push({ model: model.name, taskSet, status: 'merged', shard: whole.shard.index });
         continue;
       }
       const kept = readSuiteCellRecord(merged.cellRecord(model.name, taskSet))?.status === 'done';
-      cells.push({ model: model.name, taskSet, status: kept ? 'kept' : 'missing', shard: null });
+      cells.push({
+        model: model.name,
+        taskSet,
+        status: kept ? 'kept' : 'missing',
+        shard: null,
+        ...(slices.length ? { slices: partialSlices(slices) } : {}),
+      });
     }
+  for (const model of first.record.models) {
+    const caches = shards
+      .map((shard) => shard.folder.responseCache(model.name))
+      .filter((file) => existsSync(file));
+    if (caches.length) mergeResponseCaches(merged.responseCache(model.name), caches);
+  }
   const { shard: _shard, ...whole } = first.record;
   const record: SuiteRecord = { ...whole, name: options.name };
   await writeFileAtomic(
@@ -144,4 +170,49 @@ export async function mergeSuite(options: MergeSuiteOptions): Promise<MergeSuite
   await copyFile(first.folder.suiteCopy, merged.suiteCopy);
   const { file: manifestFile } = await writeSuiteManifest(suitesDirectory, options.name);
   return { folder: merged.root, shards: count, cells, manifestFile };
+}
+
+/**
+ * Whether the merged folder already holds the cell merged from these slices (a merge run again): a finished
+ * record with their settings, their first start and its results file there.
+ */
+function mergedFrom(merged: ReturnType<typeof suiteFolder>, slices: readonly CellSlice[]): boolean {
+  const { model, task_set: taskSet, settings_hash: hash } = slices[0].record;
+  const record = readSuiteCellRecord(merged.cellRecord(model, taskSet));
+  const startedAt = slices.map((slice) => slice.record.started_at).sort()[0];
+  return (
+    record?.status === 'done' &&
+    !record.slice &&
+    record.settings_hash === hash &&
+    record.started_at === startedAt &&
+    record.results_file !== null &&
+    existsSync(path.resolve(merged.cellFolder(model, taskSet), record.results_file))
+  );
+}
+
+/** The newest complete set of a cell's doc slices (every index of one count), or undefined. */
+function completeSlices<T extends CellSlice>(slices: readonly T[]): T[] | undefined {
+  const counts = [...new Set(slices.map((slice) => slice.record.slice?.count ?? 0))];
+  const complete = counts.flatMap((count) => {
+    const set = Array.from({ length: count }, (_, index) =>
+      slices
+        .filter((slice) => slice.record.slice?.count === count && slice.record.slice.index === index)
+        .sort((a, b) => (a.record.started_at < b.record.started_at ? 1 : -1))[0],
+    );
+    return set.every((slice) => slice !== undefined) ? [set] : [];
+  });
+  const newest = (set: T[]) => set.map((slice) => slice.record.started_at).sort().at(-1) ?? '';
+  return complete.sort((a, b) => (newest(a) < newest(b) ? 1 : -1))[0];
+}
+
+/** What an incomplete set of slices lacks (of the count most slices ran with). */
+function partialSlices(slices: readonly (CellSlice & { index: number })[]): NonNullable<MergedCell['slices']> {
+  const count = slices[0].record.slice?.count ?? 0;
+  const same = slices.filter((slice) => slice.record.slice?.count === count);
+  const done = new Set(same.map((slice) => slice.record.slice?.index));
+  return {
+    count,
+    shards: same.map((slice) => slice.index),
+    missing: Array.from({ length: count }, (_, index) => index).filter((index) => !done.has(index)),
+  };
 }

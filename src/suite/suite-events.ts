@@ -7,7 +7,15 @@ export type SuiteEvent =
   | { type: 'cell-skipped'; model: string; taskSet: string; reason: string }
   /** A cell that finished before but runs again: its settings or its tasks' content changed since. */
   | { type: 'cell-changed'; model: string; taskSet: string; reasons: string[] }
-  | { type: 'cell-start'; model: string; taskSet: string; position: number; toRun: number }
+  | {
+      type: 'cell-start';
+      model: string;
+      taskSet: string;
+      position: number;
+      toRun: number;
+      /** A shard's doc slice of the cell; absent: the whole cell. */
+      slice?: { index: number; count: number };
+    }
   | {
       type: 'cell-end';
       model: string;

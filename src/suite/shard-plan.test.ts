@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shardCells } from './shard-suite.js';
+import { shardCells } from './shard-plan.js';
 
 describe('shardCells', () => {
   it('cuts the cells into contiguous, near-equal slices that hold every cell once', () => {
