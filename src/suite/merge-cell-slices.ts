@@ -10,6 +10,7 @@ import { AssayError } from '../errors.js';
 import type { Logger } from '../events.js';
 import { mergeShards } from '../report/merge/merge-shards.js';
 import { writeFileAtomic } from '../report/write.js';
+import { readResultsFile } from '../results/read-run.js';
 import { SUITE_CELL_SCHEMA, type SuiteCellRecord } from '../results/suite-cell-record.js';
 import type { SuiteFolder } from './suite-folder.js';
 
@@ -50,6 +51,8 @@ export async function mergeCellSlices(
     shards: ordered.map(resultsFile),
     outputPath: cellFolder,
     logger: options.logger,
+    // The merged cell records the suite's cache of its model, as an unsharded cell run does (when it had one).
+    useCache: readResultsFile(resultsFile(first)).config.use_cache ? into.responseCache(model) : undefined,
   });
   const { slice: _slice, ...whole } = first.record;
   const record: SuiteCellRecord = {

@@ -8,7 +8,7 @@
  * unsharded cell's run (merge-cell-slices.ts) and gathers the shards' response caches per model, so that
  * summarize, diff, the viewer and a rerun read the suite as if one process had run it.
  */
-import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mergeResponseCaches } from '../cache/merge-response-caches.js';
@@ -142,6 +142,11 @@ export async function mergeSuite(options: MergeSuiteOptions): Promise<MergeSuite
         cpSync(whole.shard.folder.cellFolder(model.name, taskSet), merged.cellFolder(model.name, taskSet), {
           recursive: true,
         });
+        await recordGatheredCache(
+          path.resolve(merged.cellFolder(model.name, taskSet), whole.record.results_file ?? ''),
+          whole.shard.folder.responseCache(model.name),
+          merged.responseCache(model.name),
+        );
         cells.push({ model: model.name, taskSet, status: 'merged', shard: whole.shard.index });
         continue;
       }
@@ -170,6 +175,19 @@ export async function mergeSuite(options: MergeSuiteOptions): Promise<MergeSuite
   await copyFile(first.folder.suiteCopy, merged.suiteCopy);
   const { file: manifestFile } = await writeSuiteManifest(suitesDirectory, options.name);
   return { folder: merged.root, shards: count, cells, manifestFile };
+}
+
+/**
+ * A whole cell copied from a shard ran with the shard's response cache of its model, which the merge
+ * gathers into the suite's: its results file then names the suite's cache, as an unsharded run's does
+ * (the file is otherwise unchanged: results files are written as JSON.stringify(results, null, 2)).
+ */
+async function recordGatheredCache(resultsFile: string, shardCache: string, suiteCache: string): Promise<void> {
+  const text = readFileSync(resultsFile, 'utf8');
+  const results = JSON.parse(text) as { config?: { use_cache?: unknown } };
+  if (results.config?.use_cache !== shardCache) return;
+  results.config.use_cache = suiteCache;
+  await writeFileAtomic(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
 }
 
 /**

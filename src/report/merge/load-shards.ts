@@ -150,8 +150,17 @@ export const COMPUTED = new Set([
  * Everything but timing, per-machine facts, the shard slice and the scores must be equal: the same
  * tasks, task configs, model and model args, seeds, limit, generation kwargs, assay version and sampler.
  */
-export function checkSameRun(first: ShardRun, run: ShardRun, logger: Logger | undefined): void {
-  const difference = firstDifference(comparable(first.results), comparable(run.results), '');
+export function checkSameRun(
+  first: ShardRun,
+  run: ShardRun,
+  logger: Logger | undefined,
+  { ownCaches = false }: { ownCaches?: boolean } = {},
+): void {
+  const difference = firstDifference(
+    comparable(first.results, ownCaches),
+    comparable(run.results, ownCaches),
+    '',
+  );
   if (difference) {
     throw new AssayError(
       'incompatible_runs',
@@ -165,7 +174,7 @@ export function checkSameRun(first: ShardRun, run: ShardRun, logger: Logger | un
   }
 }
 
-function comparable(results: ShardResults): Record<string, unknown> {
+function comparable(results: ShardResults, ownCaches: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(results)) {
     if (NOT_COMPARED.has(key) || (COMPUTED.has(key) && key !== 'n-samples' && key !== 'versions')) continue;
@@ -186,7 +195,8 @@ function comparable(results: ShardResults): Record<string, unknown> {
     );
   }
   const { shard: _configShard, ...config } = results.config;
-  out.config = config;
+  // Shards that each kept their own response cache (a suite's) differ in its path by design.
+  out.config = ownCaches ? { ...config, use_cache: null } : config;
   // Hardware and runtime may differ between machines; the shard index differs by design.
   const { hardware: _hardware, runtime: _runtime, shard, ...manifest } = results.manifest;
   const { index: _index, ...shardRest } = shard;

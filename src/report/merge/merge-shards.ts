@@ -44,6 +44,11 @@ export interface MergeOptions {
   listener?: RunListener;
   /** Interpreter for Python aggregations (`--python`), as for `run`. */
   python?: string;
+  /**
+   * The response cache the merged run records (`config.use_cache`), for shards that each kept a cache of
+   * their own (a suite's shards, gathered into this one): the shards' cache paths are then not compared.
+   */
+  useCache?: string;
 }
 
 export interface MergeResult extends RunResult {
@@ -79,7 +84,9 @@ async function mergeAll(options: MergeOptions): Promise<MergeResult> {
       `shard ${judged.shard.index}/${judged.shard.count} (${judged.resultsFile}) has llm_judge metrics (tasks ${Object.keys(judged.results.judges ?? {}).join(', ')}), and assay merge does not rebuild the results' \`judges\` block (judge agreement, PPI++ estimate, judge usage) from shards; run the judged tasks unsharded`,
     );
   const first = runs[0];
-  for (const run of runs.slice(1)) checkSameRun(first, run, options.logger);
+  for (const run of runs.slice(1)) checkSameRun(first, run, options.logger, {
+    ownCaches: options.useCache !== undefined,
+  });
 
   checkIncludePath(options.includePath);
   // Made and probed before the merge work, as a run does.
@@ -150,6 +157,7 @@ async function mergeLoaded(
     groupResults,
     taskHashes: taskHashes(samples),
   });
+  if (options.useCache !== undefined) results.config = { ...results.config, use_cache: options.useCache };
   // Last, as a run adds it after building the rest.
   if (Object.keys(perplexity).length) results.perplexity = perplexity;
   const output: RunResult = { results, samples, taskResults, groupResults, erroredSamples };
