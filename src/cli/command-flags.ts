@@ -481,7 +481,7 @@ export const SUITE_RUN_FLAGS = {
   },
   shard: {
     value: '<i/N|auto>',
-    help: 'run the i-th of N slices of the cells into suites/NAME/shards/i-of-N/ (auto, auto/N: from a Slurm array or a Kubernetes Indexed Job); assay suite merge NAME assembles them',
+    help: 'run the i-th of N parts of the cells (whole cells; with fewer cells than shards, a doc slice of one) into suites/NAME/shards/i-of-N/ (auto, auto/N: from a Slurm array or a Kubernetes Indexed Job); assay suite merge NAME assembles them',
     parse: shardFlag(),
     field: 'shard',
   },
