@@ -70,13 +70,13 @@ export {
   runSuite,
   type SuiteRunResult,
 } from './suite/run-suite.js';
+export type { SuiteShard } from './suite/shard-plan.js';
 export {
   type MergedCell,
   type MergeSuiteOptions,
   type MergeSuiteResult,
   mergeSuite,
 } from './suite/shard-suite.js';
-export type { SuiteShard } from './suite/shard-plan.js';
 export type { SuiteEvent, SuiteListener } from './suite/suite-events.js';
 export {
   type SuiteFile,

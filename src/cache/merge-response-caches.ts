@@ -20,7 +20,9 @@ export function mergeResponseCaches(target: string, sources: readonly string[]):
         db.prepare('ATTACH DATABASE ? AS source').run(source);
         try {
           added += db
-            .prepare('INSERT OR IGNORE INTO main.responses (key, value) SELECT key, value FROM source.responses')
+            .prepare(
+              'INSERT OR IGNORE INTO main.responses (key, value) SELECT key, value FROM source.responses',
+            )
             .run().changes;
         } finally {
           db.prepare('DETACH DATABASE source').run();

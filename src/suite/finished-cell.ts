@@ -57,7 +57,10 @@ export function finishedCellCheck(
     if (record?.status !== 'done' || !record.results_file) return { state: 'unfinished' };
     // A shard's doc slice finished stands for that slice only (a whole cell, for the whole cell).
     if (record.slice?.index !== slice?.index || record.slice?.count !== slice?.count)
-      return { state: 'changed', reasons: [`it ran ${sliceText(record.slice)}, this run takes ${sliceText(slice)}`] };
+      return {
+        state: 'changed',
+        reasons: [`it ran ${sliceText(record.slice)}, this run takes ${sliceText(slice)}`],
+      };
     if (record.settings_hash !== cell.settingsHash) {
       const keys = changedSettings(record.settings, cell.settings);
       return {

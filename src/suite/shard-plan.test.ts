@@ -45,7 +45,9 @@ describe('planSuiteShards', () => {
       [{ cell: a, slice: { index: 1, count: 2 } }],
       [{ cell: b }],
     ]);
-    expect(planSuiteShards([a], 3)).toEqual([0, 1, 2].map((index) => [{ cell: a, slice: { index, count: 3 } }]));
+    expect(planSuiteShards([a], 3)).toEqual(
+      [0, 1, 2].map((index) => [{ cell: a, slice: { index, count: 3 } }]),
+    );
     // As many shards as cells or fewer: whole cells, as before.
     expect(planSuiteShards([a, b], 2)).toEqual([[{ cell: a }], [{ cell: b }]]);
     expect(shardUnits([a, b], { index: 1, count: 3 })).toEqual([{ cell: a, slice: { index: 1, count: 2 } }]);
@@ -80,16 +82,20 @@ describe('planSuiteShards', () => {
         for (const cell of cells) {
           const slices = plan.flat().filter((unit) => unit.cell === cell);
           const count = slices[0].slice?.count ?? 1;
-          expect(slices.map((unit) => unit.slice?.index ?? 0).sort((x, y) => x - y), label).toEqual(
-            Array.from({ length: count }, (_, index) => index),
-          );
+          expect(
+            slices.map((unit) => unit.slice?.index ?? 0).sort((x, y) => x - y),
+            label,
+          ).toEqual(Array.from({ length: count }, (_, index) => index));
         }
         for (const units of plan) expect(units.length, label).toBeGreaterThanOrEqual(1);
         if (cellCount >= shardCount) {
           // Whole cells, their counts within one of each other.
           const counts = plan.map((units) => units.length);
           expect(Math.max(...counts) - Math.min(...counts), label).toBeLessThanOrEqual(1);
-          expect(plan.flat().every((unit) => unit.slice === undefined), label).toBe(true);
+          expect(
+            plan.flat().every((unit) => unit.slice === undefined),
+            label,
+          ).toBe(true);
         } else {
           // One unit per shard; a cell is cut into ⌊N/C⌋ or ⌈N/C⌉ slices, so a shard runs at most the
           // docs of ⌈d/⌊N/C⌋⌉ per task of its cell: equal cells are balanced within that ratio.
@@ -106,7 +112,10 @@ describe('planSuiteShards', () => {
           expect(Math.max(...loads) / Math.min(...loads), label).toBeLessThanOrEqual(
             Math.ceil(120 / floor) / Math.floor(120 / (floor + 1)),
           );
-          expect(loads.reduce((sum, load) => sum + load, 0), label).toBe(120 * cellCount);
+          expect(
+            loads.reduce((sum, load) => sum + load, 0),
+            label,
+          ).toBe(120 * cellCount);
         }
       }
   });

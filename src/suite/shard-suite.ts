@@ -121,13 +121,19 @@ export async function mergeSuite(options: MergeSuiteOptions): Promise<MergeSuite
         if (record?.status !== 'done' || !record.results_file) continue;
         if (!existsSync(path.resolve(shard.folder.cellFolder(model.name, taskSet), record.results_file)))
           continue;
-        if (record.slice) slices.push({ shard: shard.entry, folder: shard.folder, record, index: shard.index });
+        if (record.slice)
+          slices.push({ shard: shard.entry, folder: shard.folder, record, index: shard.index });
         // The shard that finished it last (a cell is in one shard, unless the plan changed between runs).
         else if (!whole || record.started_at > whole.record.started_at) whole = { shard, record };
       }
       const sliced = completeSlices(slices);
-      const slicedAt = sliced?.reduce((latest, slice) => (slice.record.started_at > latest ? slice.record.started_at : latest), '');
-      if (sliced && !(whole && whole.record.started_at > (slicedAt ?? ''))) {
+      const slicedAt =
+        sliced
+          ?.map((slice) => slice.record.started_at)
+          .sort()
+          .at(-1) ?? '';
+      // The newer of a whole run and a complete set of slices (both exist only when the plan changed).
+      if (sliced && !(whole && whole.record.started_at > slicedAt)) {
         if (!mergedFrom(merged, sliced)) await mergeCellSlices(sliced, merged, { logger: options.logger });
         cells.push({
           model: model.name,
@@ -182,7 +188,11 @@ export async function mergeSuite(options: MergeSuiteOptions): Promise<MergeSuite
  * gathers into the suite's: its results file then names the suite's cache, as an unsharded run's does
  * (the file is otherwise unchanged: results files are written as JSON.stringify(results, null, 2)).
  */
-async function recordGatheredCache(resultsFile: string, shardCache: string, suiteCache: string): Promise<void> {
+async function recordGatheredCache(
+  resultsFile: string,
+  shardCache: string,
+  suiteCache: string,
+): Promise<void> {
   const text = readFileSync(resultsFile, 'utf8');
   const results = JSON.parse(text) as { config?: { use_cache?: unknown } };
   if (results.config?.use_cache !== shardCache) return;
@@ -212,19 +222,27 @@ function mergedFrom(merged: ReturnType<typeof suiteFolder>, slices: readonly Cel
 function completeSlices<T extends CellSlice>(slices: readonly T[]): T[] | undefined {
   const counts = [...new Set(slices.map((slice) => slice.record.slice?.count ?? 0))];
   const complete = counts.flatMap((count) => {
-    const set = Array.from({ length: count }, (_, index) =>
-      slices
-        .filter((slice) => slice.record.slice?.count === count && slice.record.slice.index === index)
-        .sort((a, b) => (a.record.started_at < b.record.started_at ? 1 : -1))[0],
+    const set = Array.from(
+      { length: count },
+      (_, index) =>
+        slices
+          .filter((slice) => slice.record.slice?.count === count && slice.record.slice.index === index)
+          .sort((a, b) => (a.record.started_at < b.record.started_at ? 1 : -1))[0],
     );
     return set.every((slice) => slice !== undefined) ? [set] : [];
   });
-  const newest = (set: T[]) => set.map((slice) => slice.record.started_at).sort().at(-1) ?? '';
+  const newest = (set: T[]) =>
+    set
+      .map((slice) => slice.record.started_at)
+      .sort()
+      .at(-1) ?? '';
   return complete.sort((a, b) => (newest(a) < newest(b) ? 1 : -1))[0];
 }
 
 /** What an incomplete set of slices lacks (of the count most slices ran with). */
-function partialSlices(slices: readonly (CellSlice & { index: number })[]): NonNullable<MergedCell['slices']> {
+function partialSlices(
+  slices: readonly (CellSlice & { index: number })[],
+): NonNullable<MergedCell['slices']> {
   const count = slices[0].record.slice?.count ?? 0;
   const same = slices.filter((slice) => slice.record.slice?.count === count);
   const done = new Set(same.map((slice) => slice.record.slice?.index));

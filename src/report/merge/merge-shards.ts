@@ -84,9 +84,10 @@ async function mergeAll(options: MergeOptions): Promise<MergeResult> {
       `shard ${judged.shard.index}/${judged.shard.count} (${judged.resultsFile}) has llm_judge metrics (tasks ${Object.keys(judged.results.judges ?? {}).join(', ')}), and assay merge does not rebuild the results' \`judges\` block (judge agreement, PPI++ estimate, judge usage) from shards; run the judged tasks unsharded`,
     );
   const first = runs[0];
-  for (const run of runs.slice(1)) checkSameRun(first, run, options.logger, {
-    ownCaches: options.useCache !== undefined,
-  });
+  for (const run of runs.slice(1))
+    checkSameRun(first, run, options.logger, {
+      ownCaches: options.useCache !== undefined,
+    });
 
   checkIncludePath(options.includePath);
   // Made and probed before the merge work, as a run does.
