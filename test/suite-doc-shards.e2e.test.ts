@@ -183,5 +183,6 @@ tasks:
     expect(before).toHaveLength(1);
     expect(run(['merge', 's', '--quiet']).status).toBe(0);
     expect(resultsFiles()).toEqual(before);
-  });
+    // Ten CLI runs: about 30 s alone, more beside other test files on two cores.
+  }, 240_000);
 });

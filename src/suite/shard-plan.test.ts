@@ -68,16 +68,22 @@ describe('planSuiteShards', () => {
         // Each shard computes its own part alone; together they are the plan.
         for (let index = 0; index < shardCount; index++)
           expect(shardUnits(cells, { index, count: shardCount }), label).toEqual(plan[index]);
-        for (const cell of cells)
+        // Per doc, the shards whose units run it: exactly one, once.
+        const runBy: string[] = [];
+        for (const cell of cells) {
+          const units = plan.flatMap((shardUnits, shard) =>
+            shardUnits.filter((unit) => unit.cell === cell).map((unit) => ({ unit, shard })),
+          );
           for (const [task, total] of cell.docs.entries())
             for (let position = 0; position < total; position++) {
-              const shards = plan.flatMap((units, shard) =>
-                units.some((unit) => unit.cell === cell && runs(unit, position)) ? [shard] : [],
-              );
-              const units = plan.flat().filter((unit) => unit.cell === cell && runs(unit, position));
-              expect(units, `${label}: ${cell.name} task ${task} doc ${position}`).toHaveLength(1);
-              expect(shards, `${label}: ${cell.name} task ${task} doc ${position}`).toHaveLength(1);
+              const shards = units.filter(({ unit }) => runs(unit, position)).map(({ shard }) => shard);
+              runBy.push(`${cell.name} task ${task} doc ${position}: ${shards.join(',')}`);
+              if (shards.length !== 1) expect.fail(`${label}: ${runBy.at(-1)}`);
             }
+        }
+        expect(runBy, label).toHaveLength(
+          cells.reduce((sum, cell) => sum + cell.docs.reduce((docs, total) => docs + total, 0), 0),
+        );
         // One slice count per cell, its slices 0..k−1 each once.
         for (const cell of cells) {
           const slices = plan.flat().filter((unit) => unit.cell === cell);
