@@ -1,0 +1,89 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/support/helpers.js';
+import { writeAlwaysATask } from '../../test/support/suite-fixtures.js';
+import { readSuiteCellRecord } from '../results/suite-cell-record.js';
+import { runSuite } from './run-suite.js';
+import { mergeSuite, shardLocation } from './shard-suite.js';
+import type { SuiteEvent } from './suite-events.js';
+import { suiteFolder } from './suite-folder.js';
+
+/** Shard `index` of 3's own suite folder. */
+function shardFolder(suitesDirectory: string, index: number) {
+  const at = shardLocation(suitesDirectory, 's', { index, count: 3 });
+  return suiteFolder(at.directory, at.name);
+}
+
+describe('mergeSuite with cells run as doc slices', () => {
+  it('leaves out a cell with a slice unfinished, naming it, and merges it once the slice has run', async () => {
+    const dir = tempDir('assay-suite-slices-');
+    writeAlwaysATask(dir, 'alpha', 9);
+    writeAlwaysATask(dir, 'beta', 5);
+    const suiteFile = path.join(dir, 'suite.yaml');
+    writeFileSync(
+      suiteFile,
+      `version: 1
+settings: { gen_kwargs: { max_gen_toks: 2 } }
+models:
+  - { name: m1, model: dummy, model_args: { seed: 1 } }
+tasks:
+  - { name: alpha, task: alpha.jsonl }
+  - { name: beta, task: beta.jsonl }
+`,
+    );
+    const suitesDirectory = path.join(dir, 'suites');
+    const run = (index: number, events: SuiteEvent[] = []) =>
+      runSuite({
+        suiteFile,
+        suiteName: 's',
+        suitesDirectory,
+        shard: { index, count: 3 },
+        listener: (event) => events.push(event),
+      });
+    for (const index of [0, 1, 2]) await run(index);
+    // Shard 1 killed before its slice finished: no record.
+    const shard1 = shardFolder(suitesDirectory, 1);
+    rmSync(shard1.cellRecord('m1', 'alpha'));
+
+    const partial = await mergeSuite({ name: 's', suitesDirectory });
+    expect(partial.cells).toEqual([
+      {
+        model: 'm1',
+        taskSet: 'alpha',
+        status: 'missing',
+        shard: null,
+        slices: { count: 2, shards: [0], missing: [1] },
+      },
+      { model: 'm1', taskSet: 'beta', status: 'merged', shard: 2 },
+    ]);
+    const merged = suiteFolder(suitesDirectory, 's');
+    expect(readSuiteCellRecord(merged.cellRecord('m1', 'alpha'))).toBeUndefined();
+
+    // Shard 1 again: its slice runs (the rest of the suite is not its part).
+    const events: SuiteEvent[] = [];
+    const again = await run(1, events);
+    expect(again.cells.map((cell) => [cell.taskSet, cell.status])).toEqual([['alpha', 'done']]);
+    expect(events.find((event) => event.type === 'cell-start')).toMatchObject({
+      taskSet: 'alpha',
+      slice: { index: 1, count: 2 },
+    });
+    const complete = await mergeSuite({ name: 's', suitesDirectory });
+    expect(complete.cells[0]).toEqual({
+      model: 'm1',
+      taskSet: 'alpha',
+      status: 'merged',
+      shard: null,
+      slices: { count: 2, shards: [0, 1], missing: [] },
+    });
+    const record = readSuiteCellRecord(merged.cellRecord('m1', 'alpha'));
+    expect(record?.status).toBe('done');
+    expect(record?.slice).toBeUndefined();
+    // The slices' own records: the merged cell started with the first and took their time together.
+    const slices = [0, 1].map((index) =>
+      readSuiteCellRecord(shardFolder(suitesDirectory, index).cellRecord('m1', 'alpha')),
+    );
+    expect(record?.started_at).toBe(slices.map((slice) => slice?.started_at ?? '').sort()[0]);
+    expect(record?.seconds).toBeCloseTo((slices[0]?.seconds ?? 0) + (slices[1]?.seconds ?? 0), 9);
+  });
+});
