@@ -137,5 +137,6 @@ tasks:
     // And the diff of the two sees every score paired, none moved.
     const diff = run(['diff', 'whole', 's']);
     expect(diff.stdout).toContain('no score moved beyond its interval (6 compared)');
-  });
+    // Eleven CLI runs: about 32 s alone, past the default 60 s beside other test files on a loaded machine.
+  }, 240_000);
 });
