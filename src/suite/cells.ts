@@ -47,6 +47,8 @@ export interface SuiteCell {
   settings: CellSettings;
   /** sha256 of the settings, canonical JSON: equal hashes, an identical run. */
   settingsHash: string;
+  /** The task set's `shard_slices`: the doc slices a sharded run cuts this cell into. */
+  shardSlices?: number;
 }
 
 /** JSON with object keys sorted and undefined values left out, so equal settings give equal text. */
@@ -106,6 +108,7 @@ export function suiteCells(loaded: LoadedSuite): SuiteCell[] {
         taskSetIndex,
         settings,
         settingsHash: settingsHash(settings),
+        ...(taskSet.shard_slices !== undefined ? { shardSlices: taskSet.shard_slices } : {}),
       };
     }),
   );

@@ -131,7 +131,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
 
   const chosen = cells.filter((cell) => models.has(cell.model) && taskSets.has(cell.taskSet));
   const units: ShardUnit<SuiteCell>[] = options.shard
-    ? shardUnits(chosen, options.shard)
+    ? shardUnits(chosen, options.shard, (cell) => cell.shardSlices)
     : chosen.map((cell) => ({ cell }));
   const selected = units.map((unit) => unit.cell);
   const outcomes: CellOutcome[] = [];

@@ -126,3 +126,64 @@ describe('planSuiteShards', () => {
       }
   });
 });
+
+describe('planSuiteShards with a large task set (shard_slices)', () => {
+  it('cuts its cells into the declared slices, each unit to the least-loaded shard without a slice of its cell', () => {
+    const big = { name: 'big', docs: [90] };
+    const b = { name: 'b', docs: [7] };
+    const c = { name: 'c', docs: [8] };
+    const declared = (cell: TestCell) => (cell === big ? 2 : undefined);
+    expect(planSuiteShards([big, b, c], 2, declared)).toEqual([
+      [{ cell: big, slice: { index: 0, count: 2 } }, { cell: b }],
+      [{ cell: big, slice: { index: 1, count: 2 } }, { cell: c }],
+    ]);
+    // At most the shard count: a suite file written for 4 shards runs on 2.
+    expect(planSuiteShards([big], 2, () => 4)).toEqual([
+      [{ cell: big, slice: { index: 0, count: 2 } }],
+      [{ cell: big, slice: { index: 1, count: 2 } }],
+    ]);
+    // Undeclared, the plan is the one without the option.
+    expect(planSuiteShards([big, b, c], 2, () => undefined)).toEqual(planSuiteShards([big, b, c], 2));
+  });
+
+  it('runs every doc once, never two slices of a cell on one shard, every shard busy, unit counts within one', () => {
+    const sizes = [13, 1, 40, 7, 22, 5, 31, 2, 18, 9];
+    for (let cellCount = 1; cellCount <= 6; cellCount++)
+      for (let shardCount = 1; shardCount <= 9; shardCount++)
+        for (let pattern = 0; pattern < 4; pattern++) {
+          const label = `${cellCount} cells, ${shardCount} shards, pattern ${pattern}`;
+          const cells: TestCell[] = Array.from({ length: cellCount }, (_, c) => ({
+            name: `cell${c}`,
+            docs: [sizes[(c * 3 + pattern) % sizes.length]],
+          }));
+          // Some cells declare 2..5 slices, which ones depending on the pattern.
+          const declared = (cell: TestCell) => {
+            const c = cells.indexOf(cell);
+            return (c + pattern) % 3 === 0 ? 2 + ((c + pattern) % 4) : undefined;
+          };
+          const plan = planSuiteShards(cells, shardCount, declared);
+          expect(plan, label).toHaveLength(shardCount);
+          for (let index = 0; index < shardCount; index++)
+            expect(shardUnits(cells, { index, count: shardCount }, declared), label).toEqual(plan[index]);
+          for (const cell of cells) {
+            const units = plan.flatMap((shard, index) =>
+              shard.filter((unit) => unit.cell === cell).map((unit) => ({ unit, index })),
+            );
+            const count = units[0].unit.slice?.count ?? 1;
+            expect(count, label).toBeLessThanOrEqual(shardCount);
+            if (declared(cell) !== undefined)
+              expect(count, label).toBeGreaterThanOrEqual(Math.min(shardCount, declared(cell) as number));
+            expect(new Set(units.map(({ index }) => index)).size, `${label}: ${cell.name}`).toBe(units.length);
+            // How many of its units run each doc: one each.
+            const runsOf = Array.from(
+              { length: cell.docs[0] },
+              (_, position) => units.filter(({ unit }) => runs(unit, position)).length,
+            );
+            expect(runsOf, `${label}: ${cell.name}`).toEqual(runsOf.map(() => 1));
+          }
+          const counts = plan.map((units) => units.length);
+          expect(Math.min(...counts), label).toBeGreaterThanOrEqual(1);
+          expect(Math.max(...counts) - Math.min(...counts), label).toBeLessThanOrEqual(1);
+        }
+  });
+});

@@ -10,8 +10,15 @@
  *   the first N mod C cells into one more, and the units in the suite's order go to shards 0..N−1. A cell
  *   is then run by k shards at once, each doing 1/k of its docs.
  *
- * Cells are weighed alike: the plan is made before any data is loaded (a cell's doc count is known only
- * after its tasks load), so a task set much larger than the others is split into several in the suite file.
+ * - A large task set declares `shard_slices: k` in the suite file: each of its cells runs as min(k, N) doc
+ *   slices (with fewer cells than shards, at least as many as the rule above gives it). Every unit, whole
+ *   cell or slice, then goes in the suite's order to the least-loaded shard that holds no other slice of
+ *   its cell (the lowest index among equals), so the shards' unit counts stay within one of each other and
+ *   a cell's slices run on different shards at once.
+ *
+ * Cells are otherwise weighed alike: the plan is made before any data is loaded (a cell's doc count is known
+ * only after its tasks load, which may mean Hub downloads and Python), so the suite file says which task
+ * sets are large.
  */
 export interface SuiteShard {
   /** From 0. */
@@ -32,9 +39,18 @@ export function shardCells<T>(cells: readonly T[], shard: SuiteShard): T[] {
   return cells.slice(from, to);
 }
 
+/** A cell's declared doc slices (`shard_slices` of its task set), if any. */
+export type DeclaredSlices<T> = (cell: T) => number | undefined;
+
 /** Every shard's units, shard by shard. */
-export function planSuiteShards<T>(cells: readonly T[], count: number): ShardUnit<T>[][] {
+export function planSuiteShards<T>(
+  cells: readonly T[],
+  count: number,
+  declared: DeclaredSlices<T> = () => undefined,
+): ShardUnit<T>[][] {
   const cellCount = cells.length;
+  const slicesOf = cells.map((cell) => Math.min(count, Math.max(1, declared(cell) ?? 1)));
+  if (slicesOf.some((slices) => slices > 1)) return leastLoaded(cells, count, slicesOf);
   if (cellCount >= count || cellCount === 0)
     return Array.from({ length: count }, (_, index) =>
       shardCells(cells, { index, count }).map((cell) => ({ cell })),
@@ -49,7 +65,35 @@ export function planSuiteShards<T>(cells: readonly T[], count: number): ShardUni
   });
 }
 
+/** The slice count the fewer-cells-than-shards rule gives the cell at `position`. */
+function autoSlices(cellCount: number, count: number, position: number): number {
+  if (cellCount === 0 || cellCount >= count) return 1;
+  return Math.floor(count / cellCount) + (position < count % cellCount ? 1 : 0);
+}
+
+/** The plan with declared slices: each unit to the least-loaded shard holding no slice of its cell. */
+function leastLoaded<T>(cells: readonly T[], count: number, declared: number[]): ShardUnit<T>[][] {
+  const plan: ShardUnit<T>[][] = Array.from({ length: count }, () => []);
+  cells.forEach((cell, position) => {
+    const slices = Math.max(declared[position], autoSlices(cells.length, count, position));
+    const used = new Set<number>();
+    for (let index = 0; index < slices; index++) {
+      let shard = -1;
+      for (let candidate = 0; candidate < count; candidate++)
+        if (!used.has(candidate) && (shard < 0 || plan[candidate].length < plan[shard].length))
+          shard = candidate;
+      used.add(shard);
+      plan[shard].push(slices === 1 ? { cell } : { cell, slice: { index, count: slices } });
+    }
+  });
+  return plan;
+}
+
 /** The units of one shard. */
-export function shardUnits<T>(cells: readonly T[], shard: SuiteShard): ShardUnit<T>[] {
-  return planSuiteShards(cells, shard.count)[shard.index];
+export function shardUnits<T>(
+  cells: readonly T[],
+  shard: SuiteShard,
+  declared?: DeclaredSlices<T>,
+): ShardUnit<T>[] {
+  return planSuiteShards(cells, shard.count, declared)[shard.index];
 }

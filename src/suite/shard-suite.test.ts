@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/helpers.js';
@@ -85,5 +85,80 @@ tasks:
     );
     expect(record?.started_at).toBe(slices.map((slice) => slice?.started_at ?? '').sort()[0]);
     expect(record?.seconds).toBeCloseTo((slices[0]?.seconds ?? 0) + (slices[1]?.seconds ?? 0), 9);
+  });
+});
+
+/** A finished cell's sample logs (text, by file name without its time) and its results' metric values. */
+function finishedCell(suitesDirectory: string, suite: string, taskSet: string) {
+  const folder = suiteFolder(suitesDirectory, suite);
+  const record = readSuiteCellRecord(folder.cellRecord('m1', taskSet));
+  if (!record?.results_file) throw new Error(`${suite}/${taskSet} is not finished`);
+  const resultsFile = path.resolve(path.dirname(folder.cellRecord('m1', taskSet)), record.results_file);
+  const runFolder = path.dirname(resultsFile);
+  const samples = Object.fromEntries(
+    readdirSync(runFolder)
+      .filter((name) => name.startsWith('samples_'))
+      .map((name) => [name.replace(/_[^_]+\.jsonl$/, ''), readFileSync(path.join(runFolder, name), 'utf8')]),
+  );
+  const results = JSON.parse(readFileSync(resultsFile, 'utf8')) as {
+    results: unknown;
+    'n-samples': unknown;
+  };
+  return { samples, results: results.results, n: results['n-samples'] };
+}
+
+describe('a suite whose large task set declares shard_slices', () => {
+  it('runs that task set as doc slices on different shards beside whole cells, and merges into the unsharded run', async () => {
+    const dir = tempDir('assay-suite-declared-slices-');
+    writeAlwaysATask(dir, 'big', 11);
+    writeAlwaysATask(dir, 'beta', 5);
+    writeAlwaysATask(dir, 'gamma', 4);
+    const suiteFile = path.join(dir, 'suite.yaml');
+    writeFileSync(
+      suiteFile,
+      `version: 1
+settings: { gen_kwargs: { max_gen_toks: 2 } }
+models:
+  - { name: m1, model: dummy, model_args: { seed: 1 } }
+tasks:
+  - { name: big, task: big.jsonl, shard_slices: 2 }
+  - { name: beta, task: beta.jsonl }
+  - { name: gamma, task: gamma.jsonl }
+`,
+    );
+    const suitesDirectory = path.join(dir, 'suites');
+    // Three cells on two shards: big's two slices on shards 0 and 1, then beta and gamma.
+    const started: Array<[number, string, unknown]> = [];
+    for (const index of [0, 1])
+      await runSuite({
+        suiteFile,
+        suiteName: 's',
+        suitesDirectory,
+        shard: { index, count: 2 },
+        listener: (event) => {
+          if (event.type === 'cell-start') started.push([index, event.taskSet, event.slice]);
+        },
+      });
+    expect(started).toEqual([
+      [0, 'big', { index: 0, count: 2 }],
+      [0, 'beta', undefined],
+      [1, 'big', { index: 1, count: 2 }],
+      [1, 'gamma', undefined],
+    ]);
+    const merged = await mergeSuite({ name: 's', suitesDirectory });
+    expect(merged.cells.map((cell) => [cell.taskSet, cell.status])).toEqual([
+      ['big', 'merged'],
+      ['beta', 'merged'],
+      ['gamma', 'merged'],
+    ]);
+    await runSuite({ suiteFile, suiteName: 'whole', suitesDirectory });
+    for (const taskSet of ['big', 'beta', 'gamma']) {
+      const sharded = finishedCell(suitesDirectory, 's', taskSet);
+      const whole = finishedCell(suitesDirectory, 'whole', taskSet);
+      expect(sharded.samples, taskSet).toEqual(whole.samples);
+      expect(sharded.results, taskSet).toEqual(whole.results);
+      expect(sharded.n, taskSet).toEqual(whole.n);
+    }
+    expect(Object.keys(finishedCell(suitesDirectory, 's', 'big').samples)).toEqual(['samples_big']);
   });
 });
