@@ -173,7 +173,9 @@ describe('planSuiteShards with a large task set (shard_slices)', () => {
             expect(count, label).toBeLessThanOrEqual(shardCount);
             if (declared(cell) !== undefined)
               expect(count, label).toBeGreaterThanOrEqual(Math.min(shardCount, declared(cell) as number));
-            expect(new Set(units.map(({ index }) => index)).size, `${label}: ${cell.name}`).toBe(units.length);
+            expect(new Set(units.map(({ index }) => index)).size, `${label}: ${cell.name}`).toBe(
+              units.length,
+            );
             // How many of its units run each doc: one each.
             const runsOf = Array.from(
               { length: cell.docs[0] },
