@@ -61,7 +61,7 @@ export const writtenSampleLineSchema = z.looseObject({
   cluster_key: z.union([z.string(), z.number()]).optional(),
   /**
    * `llm_judge` metrics: per judge call, the metric, the judge model, the full prompt it was sent, its raw
-   * answer, the parsed verdict and its score (null with `error` when the answer held no verdict or the
+   * answer (or the options' log-likelihoods), the parsed verdict and its score (null with `error` when the answer held no verdict or the
    * request failed: the sample is then errored).
    */
   judge: z
@@ -74,6 +74,11 @@ export const writtenSampleLineSchema = z.looseObject({
         verdict: z.unknown(),
         score: z.number().nullable(),
         error: z.string().optional(),
+        /**
+         * A log-likelihood verdict (`by: loglikelihood`): each option's log-likelihood as the prompt's
+         * continuation (null for a request that failed); `raw` is then the option picked.
+         */
+        loglikelihoods: z.record(z.string(), z.number().nullable()).optional(),
         /** Pairwise judging: which response the judge was shown first. */
         order: z.enum(['current-first', 'baseline-first']).optional(),
       }),
