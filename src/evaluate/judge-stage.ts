@@ -25,9 +25,9 @@ import {
   type Answer,
   type GenerateRequest,
   hasUsage,
+  isRequestError,
   type LoglikelihoodRequest,
   type LoglikelihoodResult,
-  isRequestError,
   type ModelBackend,
   type UsageSummary,
 } from '../models/backend.js';
