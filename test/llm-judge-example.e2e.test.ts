@@ -105,5 +105,7 @@ describe('examples/judge offline (README)', () => {
     });
     expect(statistics?.judge_mean.estimate).toBeCloseTo(ppi.naive.estimate, 12);
     expect(statistics?.labels_mean.estimate).toBeCloseTo(ppi.classical.estimate, 12);
-  });
+    // Two GGUF engines (the model and its judge) and 150 scored options: longer than the default 60 s when
+    // the machine is loaded; runCli's own 120 s limit still bounds the run.
+  }, 150_000);
 });
