@@ -112,6 +112,24 @@ describe('assay compare on a judge metric', () => {
     );
   });
 
+  it('a verdict read by log-likelihood and one read from the answer are two judges', async () => {
+    const { dirA, dirB } = await runs(
+      judge({ verdict: { type: 'score', min: 1, max: 5 } }),
+      judge({ verdict: { type: 'score', min: 1, max: 5, by: 'loglikelihood' } }),
+    );
+    const run = await runCliInProcess(['compare', dirA, dirB, '--metric', 'acc', '--tasks', 'judged']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(
+      'acc of judged is not compared: the runs were judged by different judges (verdict by generate in run A and by loglikelihood in run B)',
+    );
+    // `by: generate` written out is the default it stands for.
+    const same = await runs(
+      judge({ verdict: { type: 'score', min: 1, max: 5 } }),
+      judge({ verdict: { type: 'score', min: 1, max: 5, by: 'generate' } }),
+    );
+    expect((await runCliInProcess(['compare', same.dirA, same.dirB])).status).toBe(0);
+  });
+
   it('judge args key order does not make two judges', async () => {
     const { dirA, dirB } = await runs(
       judge(),

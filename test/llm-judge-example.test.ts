@@ -1,5 +1,5 @@
 /**
- * examples/judge runs as written, with its judge pointed at a loopback OpenAI-compatible server: the 30
+ * examples/judge/judged_qa_chat.yaml runs as written, with its judge pointed at a loopback OpenAI-compatible server: the 30
  * docs are judged, the labelled slice is read, and with every doc labelled the PPI++ estimate is the
  * labels' own mean (λ = 0: there are no unlabelled docs to borrow precision from).
  */
@@ -24,7 +24,7 @@ describe('examples/judge', () => {
     try {
       const folder = tempDir('assay-judge-example-');
       cpSync(path.join(repoRoot, 'examples', 'judge'), folder, { recursive: true });
-      const task = path.join(folder, 'judged_qa.yaml');
+      const task = path.join(folder, 'judged_qa_chat.yaml');
       writeFileSync(
         task,
         readFileSync(task, 'utf8').replace('http://127.0.0.1:8000/v1/chat/completions', judge.chatUrl),
@@ -35,7 +35,7 @@ describe('examples/judge', () => {
         tasks: [task],
         bootstrapIters: 0,
       });
-      const [report] = result.results.judges?.judged_qa ?? [];
+      const [report] = result.results.judges?.judged_qa_chat ?? [];
       expect(report).toMatchObject({ requests: 30, errored: 0 });
       const labels = readFileSync(path.join(folder, 'labels.jsonl'), 'utf8')
         .split('\n')
@@ -48,7 +48,7 @@ describe('examples/judge', () => {
       expect(report.statistics?.ppi.estimate).toBeCloseTo(labelsMean, 12);
       expect(report.statistics?.labels_mean.estimate).toBeCloseTo(labelsMean, 12);
       // The dummy model's answers never contain the reference: the judge gives every one a 1.
-      expect(result.results.results.judged_qa['llm_judge,none']).toBe(1);
+      expect(result.results.results.judged_qa_chat['llm_judge,none']).toBe(1);
     } finally {
       await judge.close();
     }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeConfigSchema } from '../src/metrics/llm-judge-config.js';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
+import { registerBackend } from '../src/models/registry.js';
 import { scriptedBackend } from '../src/models/scripted/scripted-backend.js';
 import { readResultsFile } from '../src/results/read-run.js';
 import { readSampleLog } from '../src/results/read-samples.js';
@@ -653,5 +654,122 @@ describe('llm_judge pairwise', () => {
         verdict: { type: 'score', min: 1, max: 10 },
       }).error?.issues[0].message,
     ).toMatch(/needs a label verdict scoring the response shown first/);
+  });
+});
+
+describe('llm_judge log-likelihood verdicts', () => {
+  /** The scripted judge's log-likelihood of option ` k` after the rubric of question n: highest at k = (n % 5) + 1. */
+  const optionLogprob = (n: number, k: number) => -1 - Math.abs(k - ((n % 5) + 1));
+  let loglikelihoodRequests: Array<{ context: string; continuation: string }> = [];
+  registerBackend('llm-judge-test-scorer', {
+    create: () =>
+      scriptedBackend({
+        loglikelihood: (request) => {
+          loglikelihoodRequests.push(request);
+          const n = Number(/question (\d+)/.exec(request.context)?.[1]);
+          return { logprob: optionLogprob(n, Number(request.continuation)), isGreedy: false };
+        },
+      }),
+  });
+  const taskWithJudge = (name: string, judgeLines: string[]) => {
+    const file = path.join(root, `${name}.yaml`);
+    writeFileSync(
+      file,
+      [
+        `task: ${name}`,
+        'dataset_path: json',
+        'dataset_kwargs:',
+        '  data_files:',
+        '    test: data.jsonl',
+        'test_split: test',
+        'output_type: generate_until',
+        'doc_to_text: "{{question}}"',
+        'doc_to_target: answer',
+        'generation_kwargs: {until: ["\\n"], max_gen_toks: 4}',
+        'metric_list:',
+        '  - metric: llm_judge',
+        '    judge:',
+        ...judgeLines.map((line) => `      ${line}`),
+      ].join('\n'),
+    );
+    return file;
+  };
+  const evaluateTask = (file: string, useCache?: string) =>
+    simpleEvaluate({
+      model: new DummyBackend(),
+      modelName: 'dummy',
+      tasks: [file],
+      bootstrapIters: 0,
+      useCache,
+    });
+
+  it("scores each option as the rubric's continuation, takes the most likely, records every log-likelihood, and is cached", async () => {
+    const file = taskWithJudge('ll_judged', [
+      'model: llm-judge-test-scorer',
+      'prompt: "question {{doc.id}}: {{response}}\\nScore:"',
+      'verdict: {type: score, min: 1, max: 5, by: loglikelihood}',
+    ]);
+    const cache = path.join(tempDir('assay-llm-judge-ll-cache-'), 'cache.sqlite');
+    loglikelihoodRequests = [];
+    const first = await evaluateTask(file, cache);
+    // One request per doc and option, each the option after a space.
+    expect(loglikelihoodRequests).toHaveLength(DOCS * 5);
+    expect(new Set(loglikelihoodRequests.map((request) => request.continuation))).toEqual(
+      new Set([' 1', ' 2', ' 3', ' 4', ' 5']),
+    );
+    for (const line of first.samples.ll_judged) {
+      const n = line.doc_id;
+      expect(line.llm_judge).toBe((n % 5) + 1);
+      expect(line.judge).toEqual([
+        {
+          metric: 'llm_judge',
+          model: 'llm-judge-test-scorer',
+          prompt: `question ${n}: ${line.filtered_resps[0]}\nScore:`,
+          raw: String((n % 5) + 1),
+          verdict: (n % 5) + 1,
+          score: (n % 5) + 1,
+          loglikelihoods: Object.fromEntries([1, 2, 3, 4, 5].map((k) => [String(k), optionLogprob(n, k)])),
+        },
+      ]);
+      expect(() => writtenSampleLineSchema.parse(line)).not.toThrow();
+    }
+    const mean = Array.from({ length: DOCS }, (_, n) => (n % 5) + 1).reduce((a, b) => a + b, 0) / DOCS;
+    expect(first.results.results.ll_judged['llm_judge,none']).toBeCloseTo(mean, 12);
+    expect(first.results.judges?.ll_judged[0]).toMatchObject({
+      requests: DOCS * 5,
+      errored: 0,
+      verdict: { type: 'score', min: 1, max: 5, by: 'loglikelihood' },
+    });
+    // A rerun with the same cache asks the judge nothing and scores the same.
+    loglikelihoodRequests = [];
+    const second = await evaluateTask(file, cache);
+    expect(loglikelihoodRequests).toHaveLength(0);
+    expect(second.samples.ll_judged.map((line) => line.judge)).toEqual(
+      first.samples.ll_judged.map((line) => line.judge),
+    );
+  });
+
+  it('a log-likelihood verdict on a chat-only judge is refused before any request, naming the field', async () => {
+    const file = taskWithJudge('ll_chat_judge', [
+      'model: local-chat-completions',
+      `model_args: {model: judge, base_url: "${server.chatUrl}"}`,
+      'prompt: "question {{doc.id}}: {{response}}\\nScore:"',
+      'verdict: {type: score, min: 1, max: 5, by: loglikelihood}',
+    ]);
+    chatRequests = 0;
+    const model = scriptedBackend({ generate: () => 'an answer' });
+    await expect(
+      simpleEvaluate({ model, modelName: 'scripted', tasks: [file], bootstrapIters: 0 }),
+    ).rejects.toMatchObject({
+      code: 'capability_missing',
+      exitCode: 2,
+      message: expect.stringContaining(
+        'task ll_chat_judge: metric_list.0.judge.verdict.by: loglikelihood needs log-likelihoods, which judge model local-chat-completions (metric_list.0.judge.model) does not give',
+      ),
+      location: expect.objectContaining({ field: 'metric_list.0.judge.verdict.by' }),
+    });
+    // Neither the judge nor the model under test was asked anything.
+    expect(chatRequests).toBe(0);
+    expect(model.received.generate).toHaveLength(0);
   });
 });

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { AssayError } from '../errors.js';
 import { type RunListener, startOperation } from '../events.js';
-import { readVerdict } from '../metrics/judge-verdict.js';
+import { readLoglikelihoodVerdict, readVerdict, verdictOptions } from '../metrics/judge-verdict.js';
 import {
   type JudgeConfig,
   type JurorConfig,
@@ -22,9 +22,12 @@ import {
   jurorsOf,
 } from '../metrics/llm-judge-config.js';
 import {
+  type Answer,
   type GenerateRequest,
   hasUsage,
   isRequestError,
+  type LoglikelihoodRequest,
+  type LoglikelihoodResult,
   type ModelBackend,
   type UsageSummary,
 } from '../models/backend.js';
@@ -126,12 +129,17 @@ export async function prepareJudges(
           });
           backends.set(key, backend);
         }
-        if (!backend.capabilities.generate) {
+        const modelField = config.jury ? `${field}.jury.${index}.model` : `${field}.model`;
+        if (byLoglikelihood(config) && !backend.capabilities.loglikelihood) {
+          throw new AssayError(
+            'capability_missing',
+            `task ${task.name}: ${field}.verdict.by: loglikelihood needs log-likelihoods, which judge model ${juror.model} (${modelField}) does not give (a chat-only backend); use a backend that scores text (gguf, vllm, local-completions) or by: generate`,
+            { location: { task: task.name, field: `${field}.verdict.by` } },
+          );
+        }
+        if (!byLoglikelihood(config) && !backend.capabilities.generate) {
           throw new AssayError('capability_missing', `judge model ${juror.model} cannot generate text`, {
-            location: {
-              task: task.name,
-              field: config.jury ? `${field}.jury.${index}.model` : `${field}.model`,
-            },
+            location: { task: task.name, field: modelField },
           });
         }
         jurors.push({ config: juror, backend });
@@ -165,6 +173,11 @@ export async function prepareJudges(
     throw error;
   }
   return panel;
+}
+
+/** The judge reads its verdict from each option's log-likelihood, not from an answer it writes. */
+function byLoglikelihood(config: JudgeConfig): boolean {
+  return config.verdict.type !== 'json' && config.verdict.by === 'loglikelihood';
 }
 
 interface Pending {
@@ -287,7 +300,8 @@ export async function runJudgeStage(
 
   // One batch per judge (each juror of a jury), each distinct request once (filters often leave the same
   // response to judge).
-  type Answered = { raw: string | null; failure?: string };
+  // A log-likelihood verdict's answer is each option's log-likelihood, in verdictOptions order.
+  type Answered = { raw: string | null; failure?: string; loglikelihoods?: number[] };
   const answers = new Map<Pending, Answered[]>();
   const requestsBySetup = new Map<JudgeSetup, number>();
   const usageBySetup = new Map<JudgeSetup, JudgeUsage[]>();
@@ -299,22 +313,35 @@ export async function runJudgeStage(
       if (!distinct.has(item.context))
         distinct.set(item.context, judgeGenerateRequest(setup.config, item.prompt));
     }
-    requestsBySetup.set(setup, distinct.size * setup.jurors.length);
     const contexts = [...distinct.keys()];
+    const options = byLoglikelihood(setup.config) ? verdictOptions(setup.config.verdict) : undefined;
+    // A log-likelihood verdict asks one loglikelihood request per context and option, context-major.
+    const loglikelihoodRequests: LoglikelihoodRequest[] = options
+      ? contexts.flatMap((context) =>
+          options.map((option) => ({ context, continuation: option.continuation })),
+        )
+      : [];
+    const perJuror = options ? loglikelihoodRequests.length : distinct.size;
+    requestsBySetup.set(setup, perJuror * setup.jurors.length);
     for (const [index, juror] of setup.jurors.entries()) {
       const operation = startOperation(listener, {
         id: `judge:${task}:${setup.metric}:${index}`,
         label: `${task}: judge calls (${juror.config.model})`,
         unit: 'requests',
-        total: distinct.size,
+        total: perJuror,
       });
       const before = hasUsage(juror.backend) ? juror.backend.usage() : undefined;
-      const results = await juror.backend
-        .generate({
-          requests: [...distinct.values()],
-          onProgress: (done) => operation.progress(done),
-        })
-        .finally(() => operation.end());
+      const onProgress = (done: number) => operation.progress(done);
+      const results: Answered[] = await (options
+        ? juror.backend
+            .loglikelihood({ requests: loglikelihoodRequests, onProgress })
+            .then((answers) =>
+              contexts.map((_, position) => loglikelihoodAnswer(answers, position, options.length)),
+            )
+        : juror.backend
+            .generate({ requests: [...distinct.values()], onProgress })
+            .then((answers) => answers.map(generatedAnswer))
+      ).finally(() => operation.end());
       if (before && hasUsage(juror.backend)) {
         const spent = usageSpent(before, juror.backend.usage());
         const previous = usageBySetup.get(setup) ?? [];
@@ -323,11 +350,10 @@ export async function runJudgeStage(
       }
       const byContext = new Map(contexts.map((context, position) => [context, results[position]]));
       for (const item of items) {
-        const answer = byContext.get(item.context);
-        const answered: Answered =
-          answer === undefined || isRequestError(answer)
-            ? { raw: null, failure: `judge request failed: ${answer?.message ?? 'no answer'}` }
-            : { raw: answer };
+        const answered = byContext.get(item.context) ?? {
+          raw: null,
+          failure: 'judge request failed: no answer',
+        };
         answers.set(item, [...(answers.get(item) ?? []), answered]);
       }
     }
@@ -354,17 +380,31 @@ export async function runJudgeStage(
       const jurorScores: number[] = [];
       for (const ordered of orders) {
         const answer = (answers.get(ordered) ?? [])[index] ?? { raw: null, failure: 'no answer' };
-        const reading = answer.raw === null ? undefined : readVerdict(answer.raw, setup.config.verdict);
+        const picked = answer.loglikelihoods
+          ? readLoglikelihoodVerdict(answer.loglikelihoods, setup.config.verdict)
+          : undefined;
+        const reading =
+          picked ?? (answer.raw === null ? undefined : readVerdict(answer.raw, setup.config.verdict));
         const problem =
           answer.failure ?? (reading && !reading.ok ? `unparseable verdict: ${reading.reason}` : undefined);
         const call: JudgeCall = {
           metric: item.key,
           model: juror.model,
           prompt: ordered.context,
-          raw: answer.raw,
+          // A log-likelihood verdict's answer is the option it picked.
+          raw: picked ? (picked.answer ?? null) : answer.raw,
           verdict: reading?.ok ? reading.verdict : null,
           score: reading?.ok ? reading.score : null,
         };
+        const loglikelihoods = answer.loglikelihoods;
+        if (loglikelihoods) {
+          call.loglikelihoods = Object.fromEntries(
+            verdictOptions(setup.config.verdict).map((option, position) => [
+              option.text,
+              loglikelihoods[position],
+            ]),
+          );
+        }
         if (ordered.order !== undefined)
           call.order = ordered.order === 0 ? 'current-first' : 'baseline-first';
         if (problem !== undefined || !reading?.ok) {
@@ -442,6 +482,28 @@ export async function runJudgeStage(
       judgementsBySetup,
     ),
   };
+}
+
+/** A generate request's answer as the judge's raw answer, or why there is none. */
+function generatedAnswer(answer: Answer<string> | undefined): { raw: string | null; failure?: string } {
+  return answer === undefined || isRequestError(answer)
+    ? { raw: null, failure: `judge request failed: ${answer?.message ?? 'no answer'}` }
+    : { raw: answer };
+}
+
+/** The options' log-likelihoods of the context at `position`, or the first of its requests that failed. */
+function loglikelihoodAnswer(
+  answers: ReadonlyArray<Answer<LoglikelihoodResult> | undefined>,
+  position: number,
+  optionCount: number,
+): { raw: string | null; failure?: string; loglikelihoods?: number[] } {
+  const own = answers.slice(position * optionCount, (position + 1) * optionCount);
+  const failed = own.find((answer) => answer === undefined || isRequestError(answer));
+  if (failed !== undefined || own.length < optionCount) {
+    const message = failed !== undefined && isRequestError(failed) ? failed.message : 'no answer';
+    return { raw: null, failure: `judge request failed: ${message}` };
+  }
+  return { raw: null, loglikelihoods: own.map((answer) => (answer as LoglikelihoodResult).logprob) };
 }
 
 function reportsOf(

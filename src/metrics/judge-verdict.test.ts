@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readVerdict } from './judge-verdict.js';
+import { readLoglikelihoodVerdict, readVerdict, verdictOptions } from './judge-verdict.js';
+import { judgeConfigSchema } from './llm-judge-config.js';
 
 const scale = { type: 'score', min: 1, max: 10 } as const;
 const labels = { type: 'label', labels: { correct: 1, incorrect: 0 } } as const;
@@ -72,5 +73,93 @@ describe('readVerdict', () => {
     });
     expect(readVerdict('{"score": 3, "reason": ', spec).ok).toBe(false);
     expect(readVerdict('no json here', spec)).toEqual({ ok: false, reason: 'no JSON object in the answer' });
+  });
+});
+
+describe('log-likelihood verdicts', () => {
+  const fivePoint = { type: 'score', min: 1, max: 5, by: 'loglikelihood' } as const;
+  const labelled = { type: 'label', labels: { correct: 1, incorrect: 0 }, by: 'loglikelihood' } as const;
+
+  it("scores each whole number of the scale, or each label, after one space (lm-eval's target_delimiter)", () => {
+    expect(verdictOptions(fivePoint)).toEqual(
+      ['1', '2', '3', '4', '5'].map((text) => ({ text, continuation: ` ${text}` })),
+    );
+    expect(verdictOptions({ type: 'score', min: -1, max: 1 }).map((option) => option.continuation)).toEqual([
+      ' -1',
+      ' 0',
+      ' 1',
+    ]);
+    expect(verdictOptions(labelled)).toEqual([
+      { text: 'correct', continuation: ' correct' },
+      { text: 'incorrect', continuation: ' incorrect' },
+    ]);
+  });
+
+  it('picks the most likely option, the first of equals, with its score', () => {
+    expect(readLoglikelihoodVerdict([-4, -1.5, -2, -9, -3], fivePoint)).toEqual({
+      ok: true,
+      score: 2,
+      verdict: 2,
+      answer: '2',
+    });
+    expect(readLoglikelihoodVerdict([-2, -2, -2, -2, -2], fivePoint)).toMatchObject({
+      score: 1,
+      answer: '1',
+    });
+    expect(readLoglikelihoodVerdict([-7, -0.5], labelled)).toEqual({
+      ok: true,
+      score: 0,
+      verdict: 'incorrect',
+      answer: 'incorrect',
+    });
+    expect(readLoglikelihoodVerdict([Number.NEGATIVE_INFINITY, -30], labelled)).toMatchObject({ score: 0 });
+  });
+
+  it('has no verdict without one log-likelihood per option, or with one that is not a number', () => {
+    expect(readLoglikelihoodVerdict([-1, -2], fivePoint)).toEqual({
+      ok: false,
+      reason: '2 log-likelihoods for 5 options',
+    });
+    expect(readLoglikelihoodVerdict([-1, Number.NaN], labelled)).toEqual({
+      ok: false,
+      reason: 'option incorrect has no log-likelihood',
+    });
+  });
+
+  it('refuses what a log-likelihood verdict cannot have, naming the field', () => {
+    const issues = (extra: Record<string, unknown>) => {
+      const parsed = judgeConfigSchema.safeParse({ model: 'gguf', prompt: 'Score:', ...extra });
+      return parsed.success ? [] : parsed.error.issues.map((issue) => [issue.path.join('.'), issue.message]);
+    };
+    expect(issues({ verdict: fivePoint })).toEqual([]);
+    expect(issues({ verdict: labelled })).toEqual([]);
+    expect(issues({ verdict: { ...fivePoint, max: 5.5 } })).toEqual([
+      [
+        'verdict.max',
+        'a loglikelihood verdict scores each whole number of the scale: min and max must be integers',
+      ],
+    ]);
+    expect(issues({ verdict: { ...fivePoint, max: 200 } })).toEqual([
+      ['verdict.max', 'a loglikelihood verdict scores each whole number of the scale, at most 101 of them'],
+    ]);
+    expect(issues({ verdict: { ...fivePoint, pattern: 'S: (\\d)' } })).toEqual([
+      ['verdict.pattern', 'a loglikelihood verdict reads no answer: pattern is for by: generate'],
+    ]);
+    expect(issues({ verdict: fivePoint, system: 'Be strict.' })).toEqual([
+      [
+        'system',
+        'a loglikelihood verdict scores the options as continuations of the prompt text, not of a chat: put the system text in the prompt',
+      ],
+    ]);
+    expect(issues({ verdict: fivePoint, generation_kwargs: { max_gen_toks: 4 } })).toEqual([
+      [
+        'generation_kwargs',
+        'a loglikelihood verdict generates nothing: generation_kwargs is for by: generate',
+      ],
+    ]);
+    // A JSON verdict is read from an answer only.
+    expect(issues({ verdict: { type: 'json', schema: {}, field: 'score', by: 'loglikelihood' } })).toEqual([
+      ['verdict', 'Unrecognized key: "by"'],
+    ]);
   });
 });

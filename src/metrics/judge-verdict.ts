@@ -16,6 +16,49 @@ export function readVerdict(raw: string, spec: JudgeVerdictSpec): VerdictReading
   return readJson(raw, spec.schema, spec.field);
 }
 
+/** One option of a log-likelihood verdict: the text scored as the prompt's continuation. */
+export interface VerdictOption {
+  /** The option as the judge would write it: a whole score of the scale, or a label. */
+  text: string;
+  /** The continuation scored: the option after one space, as lm-eval's target_delimiter puts it. */
+  continuation: string;
+}
+
+/** A log-likelihood verdict's options: each whole number of the scale in order, or each label. */
+export function verdictOptions(spec: JudgeVerdictSpec): VerdictOption[] {
+  const texts =
+    spec.type === 'score'
+      ? Array.from({ length: spec.max - spec.min + 1 }, (_, index) => String(spec.min + index))
+      : spec.type === 'label'
+        ? Object.keys(spec.labels)
+        : [];
+  return texts.map((text) => ({ text, continuation: ` ${text}` }));
+}
+
+/**
+ * The option a log-likelihood verdict picks from each option's log-likelihood (in `verdictOptions`
+ * order): the most likely continuation, the first of equals. `answer` is the option's text.
+ */
+export function readLoglikelihoodVerdict(
+  loglikelihoods: readonly number[],
+  spec: JudgeVerdictSpec,
+): VerdictReading & { answer?: string } {
+  const options = verdictOptions(spec);
+  if (options.length === 0 || loglikelihoods.length !== options.length) {
+    return { ok: false, reason: `${loglikelihoods.length} log-likelihoods for ${options.length} options` };
+  }
+  let best = 0;
+  for (const [index, value] of loglikelihoods.entries()) {
+    if (!Number.isFinite(value) && value !== Number.NEGATIVE_INFINITY) {
+      return { ok: false, reason: `option ${options[index].text} has no log-likelihood` };
+    }
+    if (value > loglikelihoods[best]) best = index;
+  }
+  const answer = options[best].text;
+  if (spec.type === 'label') return { ok: true, score: spec.labels[answer], verdict: answer, answer };
+  return { ok: true, score: Number(answer), verdict: Number(answer), answer };
+}
+
 function readScore(raw: string, spec: Extract<JudgeVerdictSpec, { type: 'score' }>): VerdictReading {
   const pattern = spec.pattern === undefined ? DEFAULT_SCORE_PATTERN : new RegExp(spec.pattern);
   const match = pattern.exec(raw) ?? (spec.pattern === undefined ? WHOLE_NUMBER.exec(raw) : null);

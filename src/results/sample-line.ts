@@ -22,6 +22,24 @@ const docPerplexitySchema = z.object({
   nll_squares: z.number().optional(),
 });
 
+/** One judge call of a sample line's `judge` (the viewer reads it with this schema too). */
+export const judgeCallSchema = z.object({
+  metric: z.string(),
+  model: z.string(),
+  prompt: z.string(),
+  raw: z.string().nullable(),
+  verdict: z.unknown(),
+  score: z.number().nullable(),
+  error: z.string().optional(),
+  /**
+   * A log-likelihood verdict (`by: loglikelihood`): each option's log-likelihood as the prompt's
+   * continuation (−∞, which JSON writes as null, for an impossible one); `raw` is then the option picked.
+   */
+  loglikelihoods: z.record(z.string(), z.number().nullable()).optional(),
+  /** Pairwise judging: which response the judge was shown first. */
+  order: z.enum(['current-first', 'baseline-first']).optional(),
+});
+
 /** A sample line as written; loose because each metric's value sits under its own name. */
 export const writtenSampleLineSchema = z.looseObject({
   doc_id: z.number(),
@@ -61,24 +79,10 @@ export const writtenSampleLineSchema = z.looseObject({
   cluster_key: z.union([z.string(), z.number()]).optional(),
   /**
    * `llm_judge` metrics: per judge call, the metric, the judge model, the full prompt it was sent, its raw
-   * answer, the parsed verdict and its score (null with `error` when the answer held no verdict or the
-   * request failed: the sample is then errored).
+   * answer (or the options' log-likelihoods), the parsed verdict and its score (null with `error` when the
+   * answer held no verdict or the request failed: the sample is then errored).
    */
-  judge: z
-    .array(
-      z.object({
-        metric: z.string(),
-        model: z.string(),
-        prompt: z.string(),
-        raw: z.string().nullable(),
-        verdict: z.unknown(),
-        score: z.number().nullable(),
-        error: z.string().optional(),
-        /** Pairwise judging: which response the judge was shown first. */
-        order: z.enum(['current-first', 'baseline-first']).optional(),
-      }),
-    )
-    .optional(),
+  judge: z.array(judgeCallSchema).optional(),
 });
 
 export type SampleLine = z.input<typeof writtenSampleLineSchema>;

@@ -180,6 +180,8 @@ export const resultsFileSchema = z.looseObject({
           model_args: z.record(z.string(), z.unknown()).optional(),
           jury: z.array(z.unknown()).optional(),
           rubric_sha256: z.string(),
+          /** The verdict's form; compare reads how it is taken (`by`: generate, the default, or loglikelihood). */
+          verdict: z.looseObject({ by: z.string().optional() }).optional(),
           errored: z.number(),
           statistics: z
             .looseObject({

@@ -140,6 +140,29 @@ export interface SampleView {
   correct: boolean | null;
   error: string | null;
   doc: unknown;
+  /** `llm_judge` metrics: each judge call (each juror's, each pairwise order's); empty when none. */
+  judge: JudgeCallView[];
+}
+
+/** One judge call of a sample, as judge-view.ts shapes the sample line's `judge` entry. */
+export interface JudgeCallView {
+  metric: string;
+  model: string;
+  /** Pairwise judging: which response the judge saw first. */
+  order: 'current-first' | 'baseline-first' | null;
+  /** The system message, when the judge was sent a chat. */
+  system: string | null;
+  /** The rubric as rendered and sent (the user message of a chat). */
+  user: string;
+  /** The judge's answer as written; null for a log-likelihood verdict or a failed request. */
+  raw: string | null;
+  /** A log-likelihood verdict: each option's log-likelihood, the most likely one picked. */
+  options: Array<{ option: string; logprob: number; picked: boolean }> | null;
+  /** The parsed verdict (a score, a label, JSON as text); null when there was none. */
+  verdict: string | null;
+  score: number | null;
+  /** Why there is no verdict. */
+  error: string | null;
 }
 
 export interface SamplesPage {

@@ -1,5 +1,6 @@
 import type { ReadSampleLine } from '../results/schema.js';
 import type { ChoiceView, SampleView } from './api.js';
+import { judgeCallsView } from './judge-view.js';
 import { questionText } from './question-text.js';
 
 /** Model outputs and docs are shown as plain text: strings as they are, anything else as JSON. */
@@ -96,5 +97,6 @@ export function sampleView(sample: ReadSampleLine, line: number): SampleView {
     correct: first === undefined ? null : correctness(sample[first]),
     error: sample.error ?? null,
     doc: sample.doc,
+    judge: judgeCallsView(sample.judge),
   };
 }

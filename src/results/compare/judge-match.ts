@@ -1,6 +1,6 @@
 /**
  * Judge metrics in compare and gate. A difference between two runs' judge scores measures the models only
- * when one judge scored both (same judge model, same args, same rubric); and a judge score is only worth
+ * when one judge scored both (same judge model, same args, same rubric, the verdict taken the same way); and a judge score is only worth
  * gating on when the judge agreed with the humans on the labelled slice (results.json `judges`).
  */
 import type { ReadResults } from '../schema.js';
@@ -41,12 +41,16 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** What the identity of a judge is: its model (or jury), its args and its rubric. */
-function identity(entry: JudgeEntry): { model: string; args: string; rubric: string } {
+/**
+ * What the identity of a judge is: its model (or jury), its args, its rubric, and how its verdict is taken
+ * (a written answer, or the options' log-likelihoods: the same model and rubric give different scores).
+ */
+function identity(entry: JudgeEntry): { model: string; args: string; rubric: string; by: string } {
   return {
     model: entry.jury === undefined ? entry.model : `jury ${canonical(entry.jury)}`,
     args: canonical(entry.model_args ?? {}),
     rubric: entry.rubric_sha256,
+    by: entry.verdict?.by ?? 'generate',
   };
 }
 
@@ -73,6 +77,7 @@ export function judgeMismatch(
   if (x.args !== y.args) differences.push(`judge model_args ${x.args} in run A and ${y.args} in run B`);
   if (x.rubric !== y.rubric)
     differences.push(`rubric sha256 ${x.rubric.slice(0, 12)} in run A and ${y.rubric.slice(0, 12)} in run B`);
+  if (x.by !== y.by) differences.push(`verdict by ${x.by} in run A and by ${y.by} in run B`);
   if (!differences.length) return undefined;
   return `${refused}: the runs were judged by different judges (${differences.join('; ')}), so the difference would mix the models with the judges; judge both runs with one judge`;
 }

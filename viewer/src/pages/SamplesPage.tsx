@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CorrectFilter, SampleQuery, SampleView } from '../../../src/view/api.js';
+import type { CorrectFilter, JudgeCallView, SampleQuery, SampleView } from '../../../src/view/api.js';
 import type { ApiClient } from '../client.js';
 import { VirtualList } from '../components/VirtualList.js';
 import { href } from '../router.js';
@@ -49,6 +49,70 @@ function Verdict({ correct }: { correct: boolean | null }) {
 function metricText(value: SampleView['metrics'][string]): string {
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : value.toFixed(4);
   return String(value);
+}
+
+function JudgeCall({ call }: { call: JudgeCallView }) {
+  const who = [call.metric, call.model, call.order].filter(Boolean).join(' · ');
+  return (
+    <section className="judge-call" data-testid="judge-call" data-model={call.model}>
+      <h4>Judge · {who}</h4>
+      {call.system !== null && (
+        <>
+          <h5>System</h5>
+          <pre className="text" data-testid="judge-system">
+            {call.system}
+          </pre>
+        </>
+      )}
+      <h5>Prompt</h5>
+      <pre className="text" data-testid="judge-prompt">
+        {call.user}
+      </pre>
+      {call.options ? (
+        <>
+          <h5>Options (log-likelihood)</h5>
+          <table className="data compact" data-testid="judge-options">
+            <thead>
+              <tr>
+                <th>Option</th>
+                <th className="number">log p</th>
+                <th>Marks</th>
+              </tr>
+            </thead>
+            <tbody>
+              {call.options.map((option) => (
+                <tr key={option.option} className={option.picked ? 'chosen' : ''}>
+                  <td>
+                    <pre className="text inline">{option.option}</pre>
+                  </td>
+                  <td className="number">
+                    {Number.isFinite(option.logprob) ? option.logprob.toFixed(4) : '−∞'}
+                  </td>
+                  <td>{option.picked && <span className="badge chosen">picked</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : (
+        <>
+          <h5>Answer</h5>
+          <pre className="text" data-testid="judge-raw">
+            {call.raw ?? '(no answer)'}
+          </pre>
+        </>
+      )}
+      <p data-testid="judge-verdict">
+        {call.verdict === null ? (
+          <span className="error">No verdict: {call.error}</span>
+        ) : (
+          <>
+            Verdict <code>{call.verdict}</code> · score {call.score}
+          </>
+        )}
+      </p>
+    </section>
+  );
 }
 
 export function SampleDetail({ sample }: { sample: SampleView }) {
@@ -126,6 +190,15 @@ export function SampleDetail({ sample }: { sample: SampleView }) {
       <pre className="text" data-testid="filtered-response">
         {sample.filteredResponse}
       </pre>
+      {sample.judge.length > 0 && (
+        <div data-testid="judge">
+          <h3>Judge{sample.judge.length === 1 ? '' : 's'}</h3>
+          {sample.judge.map((call, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: judge calls keep their order
+            <JudgeCall key={i} call={call} />
+          ))}
+        </div>
+      )}
       <details>
         <summary>Doc</summary>
         <pre className="text">{JSON.stringify(sample.doc, null, 2)}</pre>
