@@ -66,7 +66,14 @@ describe('examples/judge offline (README)', () => {
     const results = readJson<{
       results: Record<string, Record<string, number>>;
       judges: Record<string, JudgeReport[]>;
+      stats: Record<string, Record<string, { ci_method: string | null }>>;
     }>(findOne(path.join(output, 'gguf'), /^results_.*\.json$/));
+    // Scores on the rubric's 1–5 scale are not a proportion, even when every one is 1 (as the demo
+    // judge's are): a t-interval inside the scale, never Wilson's (whose bound for 30 ones is 0.886).
+    expect(results.stats.judged_qa['llm_judge,none'].ci_method).toBe('t');
+    const [low, high] = results.results.judged_qa['llm_judge_ci,none'] as unknown as [number, number];
+    expect(low).toBeGreaterThanOrEqual(1);
+    expect(high).toBeLessThanOrEqual(5);
     const [report] = results.judges.judged_qa;
     // Five options scored per doc.
     expect(report).toMatchObject({ model: 'gguf', requests: 150, errored: 0 });

@@ -1,4 +1,5 @@
 import { AssayError } from '../errors.js';
+import { mayBeProportion } from '../metrics/judge-scale.js';
 import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { AggregationFunction } from '../metrics/types.js';
 import { plainValue } from '../python/codec.js';
@@ -306,7 +307,7 @@ async function aggregateMetric(
     filter,
     value,
     stderr,
-    interval: intervalFor(aggregation.name, aggregation.fn, value, stderr, items),
+    interval: intervalFor(aggregation.name, aggregation.fn, value, stderr, items, mayBeProportion(entry)),
     n: items.length,
     higherIsBetter,
   };

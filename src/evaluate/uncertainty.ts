@@ -137,7 +137,7 @@ export function fromReplicates(replicates: Float64Array, intervalReplicates = re
 }
 
 /**
- * A 95% interval chosen by metric type: Wilson for 0/1 accuracies, a t-interval for other means, a
+ * A 95% interval chosen by metric type: Wilson for 0/1 accuracies (scores all 0 or 1, on a scale of [0, 1]), a t-interval for other means, a
  * percentile bootstrap for bootstrapped statistics, and value ± z·stderr for group means.
  */
 export function intervalFor(
@@ -146,11 +146,13 @@ export function intervalFor(
   value: number,
   stderr: number | 'N/A',
   items: unknown[],
+  /** False when the scores are on a scale beyond [0, 1] (a 1–5 judge rubric): never a Wilson interval. */
+  proportion = true,
 ): Interval | undefined {
   const level = 0.95;
   if (aggregation === 'mean' && items.length > 0) {
     const values = items.map(Number);
-    if (isBinary(values)) {
+    if (proportion && isBinary(values)) {
       const successes = values.reduce((a, b) => a + b, 0);
       const interval = proportionConfidenceInterval(successes, values.length, {
         confidence: level,
