@@ -22,10 +22,10 @@ import {
   PythonCallError,
   type PythonFailure,
   type PythonInfo,
-  PythonWorker,
   startError,
   WorkerExitError,
-} from './worker-process.js';
+} from './worker-messages.js';
+import type { PythonWorker } from './worker-process.js';
 
 /** Docs per process_results / metric request: large enough to amortise a frame, small enough to stream. */
 const BATCH = 2048;
@@ -116,6 +116,8 @@ export class PythonRuntime implements PythonBinding {
     }
     let worker: PythonWorker;
     try {
+      // The process code (and its codec) loads with the first worker: a run without Python task code never does.
+      const { PythonWorker } = await import('./worker-process.js');
       worker = await PythonWorker.start({ python: choice.path, onStderr: options.onStderr });
     } catch (error) {
       throw startError(choice.path, error);
