@@ -1,8 +1,9 @@
 /**
  * Start-up (issues 29 and 33): what a command costs before its own work, as modules loaded and as time,
  * each against bare `node -e 0` measured in the same rounds. Commands: `assay --help`, `assay ls tasks`
- * (built-in tasks), a dummy-model run of a 10-doc JSONL task (examples/tasks/multiple-choice.jsonl), and
- * with ASSAY_BENCH_LM_EVAL_TASKS the listing of lm-eval's tree (warm: its index cached by a first run).
+ * (built-in tasks), a dummy-model run of a 10-doc JSONL task (examples/tasks/multiple-choice.jsonl),
+ * `assay run --tasks list`, and with ASSAY_BENCH_LM_EVAL_TASKS both listings of lm-eval's tree (warm: its
+ * index cached by a first run).
  *
  * Modules: every `file:` URL a `module.register` load hook sees (ESM, and the CommonJS entry points ESM
  * imports) plus the CommonJS `require.cache` at exit, de-duplicated. Time: wall and CPU (user + sys) of
@@ -63,13 +64,20 @@ function commands(): Command[] {
         path.join(root, 'examples', 'tasks', 'multiple-choice.jsonl'),
       ],
     },
+    { label: '`assay run --tasks list` (built-in tasks)', args: ['run', '--tasks', 'list'] },
   ];
   const lmEvalTree = process.env.ASSAY_BENCH_LM_EVAL_TASKS;
   if (lmEvalTree)
-    list.push({
-      label: "`assay ls tasks --include_path <lm-eval's tree>`, warm",
-      args: ['ls', 'tasks', '--include_path', lmEvalTree],
-    });
+    list.push(
+      {
+        label: "`assay ls tasks --include_path <lm-eval's tree>`, warm",
+        args: ['ls', 'tasks', '--include_path', lmEvalTree],
+      },
+      {
+        label: "`assay run --tasks list --include_path <lm-eval's tree>`, warm",
+        args: ['run', '--tasks', 'list', '--include_path', lmEvalTree],
+      },
+    );
   return list;
 }
 

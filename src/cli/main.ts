@@ -142,6 +142,13 @@ export function buildProgram(): Command {
   subcommand(program, 'run', 'evaluate a model on tasks (lm_eval run)', RUN_FLAGS)
     .addHelpText('after', () => runHelpText(backendNames()))
     .action(async (flags: Record<string, unknown>) => {
+      // `--tasks list` needs the task index only, not the run's stages (run.ts).
+      const { listingCommand } = await import('./run-listing.js');
+      const listed = await listingCommand(flags);
+      if (listed !== undefined) {
+        process.exitCode = listed;
+        return;
+      }
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand(flags);
     });

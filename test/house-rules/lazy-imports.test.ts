@@ -63,6 +63,23 @@ describe('what a command loads before it runs', () => {
     ).toEqual([]);
   });
 
+  it('assay run --tasks list: the listing as assay ls loads it, none of the run', () => {
+    // main.ts imports run-listing.ts first and run.ts only for tasks to run.
+    const reached = reachableFrom(repoRoot, ['src/cli/main.ts', 'src/cli/run-listing.ts']);
+    expect([...reached.packages].sort()).toEqual(['commander', 'js-yaml']);
+    expect(
+      forbiddenIn(reached, [
+        'src/cli/run.ts',
+        'src/cli/progress.ts',
+        'src/run/',
+        'src/evaluate/run-options.ts',
+        'src/models/backend.ts',
+        'src/metrics/',
+        'src/tasks/schema.ts',
+      ]),
+    ).toEqual([]);
+  });
+
   it('assay run --model dummy: no other backend, server, viewer, exporter, judge stage or results schema', () => {
     // The command, and the stages every run imports dynamically: evaluation, the report, the dummy
     // backend and both task loaders.
