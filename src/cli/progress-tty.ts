@@ -12,7 +12,7 @@ import type { ProgressRenderer, TrackedOperation } from './progress-render.js';
 
 const KEEP_AFTER_SECONDS = 1;
 
-// cli-progress (24 CommonJS modules) is required when the first bar is drawn: a run whose stderr is not a
+// cli-progress (21 CommonJS modules) is required when the first bar is drawn: a run whose stderr is not a
 // terminal (a CI log, every test that spawns the CLI) never loads it.
 const require = createRequire(import.meta.url);
 

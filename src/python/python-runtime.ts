@@ -116,7 +116,7 @@ export class PythonRuntime implements PythonBinding {
     }
     let worker: PythonWorker;
     try {
-      // The process code (and its codec) loads with the first worker: a run without Python task code never does.
+      // The process code loads with the first worker: a run without Python task code never loads it.
       const { PythonWorker } = await import('./worker-process.js');
       worker = await PythonWorker.start({ python: choice.path, onStderr: options.onStderr });
     } catch (error) {
