@@ -114,10 +114,10 @@ export class PythonRuntime implements PythonBinding {
       if (ref) throw needsInterpreter(ref, choice.reason);
       throw new AssayError('needs_python', `no Python interpreter: ${choice.reason}`);
     }
+    // The process code loads with the first worker: a run without Python task code never loads it.
+    const { PythonWorker } = await import('./worker-process.js');
     let worker: PythonWorker;
     try {
-      // The process code loads with the first worker: a run without Python task code never loads it.
-      const { PythonWorker } = await import('./worker-process.js');
       worker = await PythonWorker.start({ python: choice.path, onStderr: options.onStderr });
     } catch (error) {
       throw startError(choice.path, error);
