@@ -41,6 +41,7 @@ async function walk(dir: string): Promise<string[]> {
 const SECTIONS = [
   'core',
   'index',
+  'startup',
   'floor',
   'served',
   'stats',
@@ -163,6 +164,8 @@ if (wanted('core')) {
 const scripts: Array<[(typeof SECTIONS)[number], () => Promise<void>]> = [
   // Task index (issue 14): cold and warm, synthetic and lm-eval's tree (ASSAY_BENCH_LM_EVAL_TASKS), vs lm-eval's TaskManager.
   ['index', async () => (await import('./index.js')).runIndexBench(report)],
+  // Start-up (issues 29, 33): modules loaded and time of --help, ls tasks and a dummy run, against node -e 0.
+  ['startup', async () => (await import('./startup.js')).runStartupBench(report)],
   // Statistics (issue 4): bootstrap stderr and assay compare at scale.
   // Overhead at the floor (issue 33): the MMLU-sized 5-shot run vs lm-eval's, peak RSS against docs.
   ['floor', async () => (await import('./floor.js')).runFloorBench(report)],

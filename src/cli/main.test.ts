@@ -1,6 +1,8 @@
 /** Commander's parse errors in assay's form: one `assay: error:` line, one `assay: hint:` line, exit 2. */
+
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { main, normalizeFlags } from './main.js';
+import { buildProgram, main, normalizeFlags } from './main.js';
 
 /** main() with stderr captured; the process's stderr and exit code are given back as they were. */
 async function stderrOf(argv: string[]): Promise<{ stderr: string; exitCode: number | undefined }> {
@@ -57,5 +59,46 @@ describe('commander errors', () => {
       '--',
       '--a-b',
     ]);
+  });
+});
+
+describe('buildProgram', () => {
+  /** `path` → its flags, for every command of the program. */
+  const flagsOf = (program: Command): Record<string, string[]> => {
+    const found: Record<string, string[]> = {};
+    const walk = (command: Command, path: string[]) => {
+      for (const sub of command.commands) {
+        const name = [...path, sub.name()];
+        found[name.join(' ')] = sub.options.map((option) => option.flags);
+        walk(sub, name);
+      }
+    };
+    walk(program, []);
+    return found;
+  };
+  const all = flagsOf(buildProgram());
+
+  it('gives the command a command line names the flags of the whole program, and the others none', () => {
+    // Guards the comparison against two empty programs.
+    expect(all.run).toContainEqual(expect.stringMatching(/^-M, --model /));
+    expect(all['suite run'].length).toBeGreaterThan(0);
+    for (const [argv, named] of [
+      [['run', '--model', 'dummy'], ['run']],
+      [['help', 'ls'], ['ls']],
+      [
+        ['suite', 'run', 'suite.yaml'],
+        ['suite', 'suite validate', 'suite run', 'suite summarize', 'suite diff', 'suite merge'],
+      ],
+    ] as const) {
+      const scoped = flagsOf(buildProgram([...argv]));
+      expect(Object.keys(scoped)).toEqual(Object.keys(all));
+      for (const [path, flags] of Object.entries(scoped))
+        expect(flags, path).toEqual((named as readonly string[]).includes(path) ? all[path] : []);
+    }
+  });
+
+  it('gives every command its flags for a line that names none, so that help lists them', () => {
+    for (const argv of [[], ['--help'], ['help'], ['rn'], ['--version']])
+      expect(flagsOf(buildProgram(argv))).toEqual(all);
   });
 });

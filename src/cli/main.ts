@@ -124,12 +124,24 @@ Exit codes, and what a CI job should do with each:
        npx assay gate ... ; code=$?; if [ "$code" = 3 ]; then echo "undecided"; exit 0; fi; exit $code
 `;
 
-/** A subcommand whose flags come from its option table, running `handler` from its lazily loaded module. */
-function subcommand(parent: Command, name: string, description: string, table: FlagTable): Command {
-  return addFlags(parent.command(name).description(description), table);
+/**
+ * Which top-level commands get their flags: given the command line, the command it names (with every
+ * subcommand of `data` or `suite`); given none, or a line that names no command (`assay --help`, `assay
+ * help`), every command. Only a command that can print its help or parse its flags needs them, and building
+ * the options of all of them is a few milliseconds that every start of the CLI would spend.
+ */
+function flagScope(argv: readonly string[] | undefined): (command: string) => boolean {
+  const named = argv?.[0] === 'help' ? argv[1] : argv?.[0];
+  if (named === undefined || named === 'help' || !SUBCOMMANDS.has(named)) return () => true;
+  return (command) => command === named;
 }
 
-export function buildProgram(): Command {
+/**
+ * The program: every command, with its flags from its option table, running its handler from its lazily
+ * loaded module. `argv` (as `main` parses it) leaves out the flags of the commands it does not name.
+ */
+export function buildProgram(argv?: readonly string[]): Command {
+  const withFlags = flagScope(argv);
   const program = new AssayCommand('assay')
     .description('LLM evaluation harness, compatible with lm-evaluation-harness')
     .version(process.env.ASSAY_VERSION ?? '0.1.0', '--version')
@@ -138,10 +150,21 @@ export function buildProgram(): Command {
       writeErr: (text) => process.stderr.write(text),
       writeOut: (text) => process.stdout.write(text),
     });
+  const subcommand = (parent: Command, name: string, description: string, table: FlagTable): Command => {
+    const command = parent.command(name).description(description);
+    return withFlags(parent === program ? name : parent.name()) ? addFlags(command, table) : command;
+  };
 
   subcommand(program, 'run', 'evaluate a model on tasks (lm_eval run)', RUN_FLAGS)
     .addHelpText('after', () => runHelpText(backendNames()))
     .action(async (flags: Record<string, unknown>) => {
+      // `--tasks list` needs the task index only, not the run's stages (run.ts).
+      const { listingCommand } = await import('./run-listing.js');
+      const listed = await listingCommand(flags);
+      if (listed !== undefined) {
+        process.exitCode = listed;
+        return;
+      }
       const { runCommand } = await import('./run.js');
       process.exitCode = await runCommand(flags);
     });
@@ -348,7 +371,7 @@ export async function main(argv: string[]): Promise<void> {
   ) {
     args = ['run', ...args];
   }
-  const program = buildProgram();
+  const program = buildProgram(args);
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (error) {

@@ -5,11 +5,16 @@
  * tqdm's layout (progress-format.ts). A finished request batch, and any operation that took a second or
  * more, leaves its final line above the bars, as tqdm leaves a finished bar; shorter ones vanish.
  */
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgress from 'cli-progress';
 import { formatInterval, statusKey, terminalLine } from './progress-format.js';
 import type { ProgressRenderer, TrackedOperation } from './progress-render.js';
 
 const KEEP_AFTER_SECONDS = 1;
+
+// cli-progress (21 CommonJS modules) is required when the first bar is drawn: a run whose stderr is not a
+// terminal (a CI log, every test that spawns the CLI) never loads it.
+const require = createRequire(import.meta.url);
 
 export function ttyRenderer(stream: NodeJS.WriteStream, now: () => number): ProgressRenderer {
   let multibar: cliProgress.MultiBar | undefined;
@@ -22,7 +27,7 @@ export function ttyRenderer(stream: NodeJS.WriteStream, now: () => number): Prog
     seconds: (now() - operation.startedMs) / 1000,
   });
   const open = (): cliProgress.MultiBar => {
-    multibar ??= new cliProgress.MultiBar({
+    multibar ??= new (require('cli-progress') as typeof cliProgress).MultiBar({
       stream,
       format: (_options, _params, payload) => (payload.render as () => string)(),
       fps: 10,

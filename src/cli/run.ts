@@ -5,17 +5,15 @@ import type { ExportRequest } from '../export/export-run.js';
 import { hubSettingsFromArgs } from '../export/hub-settings.js';
 import type { ResultsFile } from '../results/results-file.js';
 import { evaluateResolved } from '../run/evaluate.js';
-import { buildTaskIndex } from '../tasks/index.js';
 import { readConfigFile } from './config-file.js';
 import type { TableStyle } from './console-flags.js';
 import { reportError, withFlagNames } from './errors.js';
-import { splitList } from './flag-values.js';
 import { configKeys, parseOptionFlags } from './option-table.js';
 import { type ConsoleProgress, progressListener } from './progress.js';
 import { resultsTables } from './results-table.js';
 import type { Verbosity } from './run-flag-values.js';
 import { RUN_FLAGS, RUN_OPTION_FLAGS, type RunCommandSettings } from './run-flags.js';
-import { isListing, taskListing } from './task-listing.js';
+import { listingCommand } from './run-listing.js';
 import { taskSources } from './task-sources.js';
 
 /** What `assay run` runs with: the library's resolved options and the command's own settings. */
@@ -191,17 +189,8 @@ export async function runCommand(flags: Record<string, unknown>): Promise<number
   let debug = false;
   try {
     // `--tasks list` (list_groups, list_tags, list_subtasks) prints the listing, as lm-eval did; no model.
-    const listing = isListing(splitList(flags.tasks));
-    if (listing) {
-      const { includePath, indexCacheDir } = taskSources(flags);
-      const index = await buildTaskIndex({
-        includePath,
-        cacheDir: indexCacheDir,
-        logger: { warn: (message) => process.stderr.write(`assay: warning: ${withFlagNames(message)}\n`) },
-      });
-      process.stdout.write(`${taskListing(index, listing)}\n`);
-      return 0;
-    }
+    const listed = await listingCommand(flags);
+    if (listed !== undefined) return listed;
     const options = optionsFromFlags(flags);
     const show = channels(options.verbosity, options.quiet === true);
     debug = show.debug;

@@ -37,12 +37,12 @@ import type { JudgeReport } from '../results/results-file.js';
 import type { JudgeCall } from '../results/sample-line.js';
 import { type PairwiseJudgement, positionConsistency } from '../stats/position-consistency.js';
 import type { LoadedTask } from '../tasks/task.js';
+import { judgeBlocks } from './judge-blocks.js';
 import { combineScores } from './judge-jury.js';
 import { type JudgeLabels, judgeLabelsPath, readJudgeLabels } from './judge-labels.js';
 import { baselineResponses, pairwiseBlock, positional } from './judge-pairwise.js';
 import { isJudgeRequest, type JudgeRequest } from './judge-request.js';
 import { judgeStatistics, juryAgreement } from './judge-statistics.js';
-import { metricListFor } from './plan.js';
 import type { ScoredDoc, ScoredTask } from './score.js';
 
 /** A scored doc that a judge scored: its judge calls, for the sample log. */
@@ -81,20 +81,7 @@ export async function prepareJudges(
   tasks: LoadedTask[],
   context: JudgeContext,
 ): Promise<JudgePanel | undefined> {
-  const wanted: Array<{ task: LoadedTask; metric: string; field: string; raw: unknown }> = [];
-  for (const task of tasks) {
-    if (task.custom) {
-      for (const [metric, raw] of Object.entries(task.custom.judges ?? {})) {
-        wanted.push({ task, metric, field: `judges.${metric}`, raw });
-      }
-      continue;
-    }
-    for (const [entry, metric] of metricListFor(task).entries()) {
-      if (metric.metric === 'llm_judge') {
-        wanted.push({ task, metric: 'llm_judge', field: `metric_list.${entry}.judge`, raw: metric.judge });
-      }
-    }
-  }
+  const wanted = judgeBlocks(tasks);
   if (wanted.length === 0) return undefined;
   const backends = new Map<string, ModelBackend>();
   const setups = new Map<string, Map<string, JudgeSetup>>();

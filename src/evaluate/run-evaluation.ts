@@ -14,7 +14,8 @@ import {
 import { runCodeStage } from './code-stage.js';
 import { type ErrorCauses, errorCauses } from './errored-samples.js';
 import { executeRequests, type RequestLatency } from './execute.js';
-import { type JudgePanel, prepareJudges, runJudgeStage } from './judge-stage.js';
+import { hasJudgeRequests, judgeBlocks } from './judge-blocks.js';
+import type { JudgePanel } from './judge-stage.js';
 import type { PerplexityReport } from './perplexity/types.js';
 import { verifyPins } from './pins.js';
 import { planTask, type TaskPlan } from './plan.js';
@@ -103,13 +104,15 @@ export async function runEvaluation(
 
   // Judge models and labels files are checked and opened now, before the run's own requests; a
   // predict-only run scores nothing, so it asks no judge.
-  const judges = options.predictOnly
-    ? undefined
-    : await prepareJudges(tasks, {
-        cachePath: options.useCache,
-        listener,
-        warn: (message) => listener?.({ type: 'warning', message }),
-      });
+  // The stage itself is loaded only for a run that has a judge block.
+  const judges =
+    options.predictOnly || judgeBlocks(tasks).length === 0
+      ? undefined
+      : await (await import('./judge-stage.js')).prepareJudges(tasks, {
+          cachePath: options.useCache,
+          listener,
+          warn: (message) => listener?.({ type: 'warning', message }),
+        });
   try {
     return await evaluatePlans(backend, nodes, options, { plans, perplexity, judges, started, startDate });
   } finally {
@@ -173,7 +176,11 @@ async function evaluatePlans(
     const fromScoring = await scoreTask(plan, responses, options.predictOnly);
     const annotated = perplexity ? perplexity.annotate(fromScoring) : fromScoring;
     const { scored: executed } = await runCodeStage(annotated, options.codeSandbox, listener);
-    const { scored, reports } = await runJudgeStage(executed, judges, listener);
+    // Without judges or judge requests the stage would hand the task back unchanged, with no reports.
+    const { scored, reports } =
+      judges || hasJudgeRequests(executed)
+        ? await (await import('./judge-stage.js')).runJudgeStage(executed, judges, listener)
+        : { scored: executed, reports: [] };
     if (reports.length) judgeReports[plan.task.name] = reports;
     scoredTasks.push(scored);
     const result = await aggregateTask(scored, aggregationSpec(scored.plan), {

@@ -1,5 +1,5 @@
 import { AssayError, closestNames } from '../errors.js';
-import { type AnyVersionBackend, checkBackendSpec, type ModelBackend, toCurrentSpec } from './backend.js';
+import type { AnyVersionBackend, ModelBackend } from './backend.js';
 import { apiClientBackendError, inProcessBackendError } from './lm-eval-backends.js';
 
 /**
@@ -210,8 +210,10 @@ export async function createBackend(
     args,
     inside ? context : { ...context, cachePath: undefined },
   );
+  // The spec's checks load with the first backend: `assay --help` and the listings name backends only.
+  const spec: typeof import('./backend.js') = await import('./backend.js');
   try {
-    checkBackendSpec(backend, name);
+    spec.checkBackendSpec(backend, name);
   } catch (error) {
     try {
       await (backend as Partial<ModelBackend> | null)?.close?.();
@@ -220,7 +222,7 @@ export async function createBackend(
     }
     throw error;
   }
-  const current = toCurrentSpec(backend);
+  const current = spec.toCurrentSpec(backend);
   if (inside || !context.cachePath) return current;
   const [{ withResponseCache }, { SqliteResponseCache }] = await Promise.all([
     import('./caching-backend.js'),

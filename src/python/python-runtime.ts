@@ -22,10 +22,10 @@ import {
   PythonCallError,
   type PythonFailure,
   type PythonInfo,
-  PythonWorker,
   startError,
   WorkerExitError,
-} from './worker-process.js';
+} from './worker-messages.js';
+import type { PythonWorker } from './worker-process.js';
 
 /** Docs per process_results / metric request: large enough to amortise a frame, small enough to stream. */
 const BATCH = 2048;
@@ -114,6 +114,8 @@ export class PythonRuntime implements PythonBinding {
       if (ref) throw needsInterpreter(ref, choice.reason);
       throw new AssayError('needs_python', `no Python interpreter: ${choice.reason}`);
     }
+    // The process code loads with the first worker: a run without Python task code never loads it.
+    const { PythonWorker } = await import('./worker-process.js');
     let worker: PythonWorker;
     try {
       worker = await PythonWorker.start({ python: choice.path, onStderr: options.onStderr });

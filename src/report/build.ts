@@ -19,7 +19,7 @@ import type {
   ResultsFile,
   TimeoutsBlock,
 } from '../results/results-file.js';
-import { RESULTS_SCHEMA } from '../results/schema.js';
+import { RESULTS_SCHEMA } from '../results/schema-versions.js';
 import type { TaskConfig } from '../task-config/task-config.js';
 import { leafTasks, type TaskNode } from '../tasks/task.js';
 import { assayGitCommit, assayVersion, gitDescribe, hardware, taskManifest } from './manifest.js';

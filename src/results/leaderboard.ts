@@ -14,7 +14,8 @@ import { isBinary, mean, meanStderr } from '../stats/descriptive.js';
 import { meanScoreInterval } from '../stats/score-interval.js';
 import { MIXED_SCORE } from '../tasks/jsonl-task.js';
 import { metricKeysOf } from './metric-keys.js';
-import { LEADERBOARD_SCHEMA, type Leaderboard, type LeaderboardTask } from './schema.js';
+import type { Leaderboard, LeaderboardTask } from './schema.js';
+import { LEADERBOARD_SCHEMA } from './schema-versions.js';
 
 /** What the leaderboard reads of a results file: the writer's ResultsFile and a read file both fit. */
 export interface LeaderboardSource {

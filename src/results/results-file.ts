@@ -13,10 +13,10 @@ import { z } from 'zod';
 import type { ModelInfo, UsageSummary } from '../models/backend.js';
 import type { PythonDescription } from '../python/python-runtime.js';
 import type { SandboxDescription } from '../sandbox/sandbox.js';
+import { PPL_MODES } from './ppl-modes.js';
 import { shardSchema, taskLatencySchema } from './schema.js';
 
-/** The perplexity modes of a loglikelihood_rolling task (`--ppl_mode`, a task's `metadata.ppl_mode`). */
-export const PPL_MODES = ['rolling', 'strided', 'chunked'] as const;
+export { PPL_MODES };
 
 const requestTypeStatsSchema = z.object({ seconds: z.number(), requests: z.number() });
 

@@ -17,11 +17,14 @@
  */
 import { z } from 'zod';
 
-/** What assay writes; readers also accept the versions in RESULTS_SCHEMAS_READ. */
-export const RESULTS_SCHEMA = 'assay.results/v1';
-export const RESULTS_SCHEMAS_READ: readonly string[] = [RESULTS_SCHEMA];
-export const LEADERBOARD_SCHEMA = 'assay.leaderboard/v2';
-export const LEADERBOARD_SCHEMAS_READ: readonly string[] = ['assay.leaderboard/v1', LEADERBOARD_SCHEMA];
+import {
+  LEADERBOARD_SCHEMA,
+  LEADERBOARD_SCHEMAS_READ,
+  RESULTS_SCHEMA,
+  RESULTS_SCHEMAS_READ,
+} from './schema-versions.js';
+
+export { LEADERBOARD_SCHEMA, LEADERBOARD_SCHEMAS_READ, RESULTS_SCHEMA, RESULTS_SCHEMAS_READ };
 
 const entrySchema = z.record(z.string(), z.unknown());
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { smallRuns } from '../../test/fixtures/results/small-runs.js';
-import { uncertaintyNotes, wideIntervals } from './uncertainty-notes.js';
+import { groupedDigits, uncertaintyNotes, wideIntervals } from './uncertainty-notes.js';
 
 describe('uncertaintyNotes', () => {
   it('names the interval method, then one line per task wider than ±10 points with the docs ±2 points needs', () => {
@@ -49,5 +49,15 @@ describe('uncertaintyNotes', () => {
   it('says nothing for a results file without assay’s statistics (lm-eval’s own)', () => {
     const { stats: _stats, ...lmEval } = smallRuns;
     expect(uncertaintyNotes(lmEval)).toEqual([]);
+  });
+});
+
+describe('groupedDigits', () => {
+  it('writes whole numbers as toLocaleString("en-US") does, without loading ICU', () => {
+    const counts = [0, 7, 93, 999, 1000, 1056, 99_999, 100_000, 1_234_567, 987_654_321, -1234, 2 ** 53 - 1];
+    for (const count of counts) expect(groupedDigits(count)).toBe(count.toLocaleString('en-US'));
+    // Past whole safe numbers it hands over to Intl itself.
+    for (const count of [2 ** 60, 1.5, Number.POSITIVE_INFINITY])
+      expect(groupedDigits(count)).toBe(count.toLocaleString('en-US'));
   });
 });

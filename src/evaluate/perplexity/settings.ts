@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { AssayError } from '../../errors.js';
 import { hasTokenScoring, type ModelBackend, type TokenizerInfo } from '../../models/backend.js';
-import { type PerplexitySource, PPL_MODES, type PplMode } from '../../results/results-file.js';
+import { PPL_MODES } from '../../results/ppl-modes.js';
+import type { PerplexitySource, PplMode } from '../../results/results-file.js';
 
 /** The modes, as the results contract names them (results.json `perplexity[task].mode`). */
 export { PPL_MODES, type PplMode };
