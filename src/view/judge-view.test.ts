@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { judgeCallsView } from './judge-view.js';
+import { correctness } from './sample-view.js';
 
 describe('judgeCallsView', () => {
   it("splits a chat prompt into its system and user messages and keeps the judge's answer and verdict", () => {
@@ -113,5 +114,14 @@ describe('judgeCallsView', () => {
   it('a line without judge calls, or with a malformed entry, shows none for it', () => {
     expect(judgeCallsView(undefined)).toEqual([]);
     expect(judgeCallsView([{ metric: 'm' }])).toEqual([]);
+  });
+});
+
+describe('correctness of a judged sample', () => {
+  it('marks 0/1 metrics right or wrong, and a judge score neither (1 is the worst grade of a 1-5 rubric)', () => {
+    expect(correctness(1, 'acc')).toBe(true);
+    expect(correctness(0, 'exact_match')).toBe(false);
+    expect(correctness(1, 'llm_judge')).toBeNull();
+    expect(correctness(0, 'llm_judge')).toBeNull();
   });
 });

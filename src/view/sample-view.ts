@@ -56,8 +56,13 @@ export function metricValue(value: unknown): number | boolean | string | null {
   return JSON.stringify(value);
 }
 
-/** 1/true is correct, 0/false incorrect; anything else (a BLEU score, a list) is neither. */
-export function correctness(value: unknown): boolean | null {
+/**
+ * 1/true is correct, 0/false incorrect; anything else (a BLEU score, a list) is neither. So is every value of
+ * `llm_judge`: a judge's score is a grade on its rubric's scale (1 is the worst of a 1–5 rubric), which the
+ * sample line does not state.
+ */
+export function correctness(value: unknown, metric?: string): boolean | null {
+  if (metric === 'llm_judge') return null;
   if (value === true || value === 1) return true;
   if (value === false || value === 0) return false;
   return null;
@@ -94,7 +99,7 @@ export function sampleView(sample: ReadSampleLine, line: number): SampleView {
     filteredResponse,
     choices,
     metrics,
-    correct: first === undefined ? null : correctness(sample[first]),
+    correct: first === undefined ? null : correctness(sample[first], first),
     error: sample.error ?? null,
     doc: sample.doc,
     judge: judgeCallsView(sample.judge),
