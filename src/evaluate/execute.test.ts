@@ -8,6 +8,7 @@ import type {
 import { DummyBackend } from '../models/dummy/dummy-backend.js';
 import { executeRequests } from './execute.js';
 import type { Instance } from './requests.js';
+import { latencyOf, NO_ANSWER, responsesOf, type TaskResponses } from './responses.js';
 
 /** The dummy model, recording what reaches it. */
 class RecordingBackend extends DummyBackend {
@@ -76,7 +77,9 @@ describe('executeRequests', () => {
       requests: instances.map((i) => i.args as LoglikelihoodRequest),
     });
     instances.forEach((instance, i) => {
-      expect(responses.get('t')?.resps[instance.id]).toEqual(new Array(instance.repeats).fill(direct[i]));
+      expect(responsesOf(responses.get('t') as TaskResponses, instance)).toEqual(
+        new Array(instance.repeats).fill(direct[i]),
+      );
     });
   });
 
@@ -154,13 +157,45 @@ describe('executeRequests', () => {
       ],
     });
     expect([...responses.keys()].sort()).toEqual(['t', 'u']);
-    expect(responses.get('t')?.resps).toEqual([[direct[0]], [direct[1], direct[1]]]);
-    expect(responses.get('u')?.resps).toEqual([[direct[0]]]);
+    const answersOf = (task: string) =>
+      requests
+        .filter((request) => request.task === task)
+        .map((request) => responsesOf(responses.get(task) as TaskResponses, request));
+    expect(answersOf('t')).toEqual([[direct[0]], [direct[1], direct[1]]]);
+    expect(answersOf('u')).toEqual([[direct[0]]]);
     // The identical request of two tasks went to the backend once.
     expect(latency.loglikelihood?.requests).toBe(2);
     for (const answers of responses.values()) {
       expect(answers.latencyMs).toHaveLength(answers.resps.length);
-      for (const times of answers.latencyMs ?? []) expect(times).toHaveLength(1);
+      for (let id = 0; id < answers.resps.length; id++) expect(latencyOf(answers, id)).toHaveLength(1);
     }
+  });
+
+  it('holds N log-likelihood answers as typed arrays of length N, not an object or array per request', async () => {
+    // Issue 33: a 200,000-doc task's 800,000 answers were 800,000 one-element arrays of answer objects,
+    // plus as many one-element latency arrays. Each is two numbers and a time.
+    const count = 1000;
+    const instances = numbered(
+      Array.from({ length: count }, (_, i) => ll(i >> 2, i % 4, `question ${i >> 2}`, ` choice ${i % 4}`)),
+    );
+    const { responses } = await executeRequests(new DummyBackend(), instances);
+    const answers = responses.get('t') as TaskResponses;
+    expect(answers.loglikelihood?.logprob).toBeInstanceOf(Float64Array);
+    expect(answers.loglikelihood?.logprob).toHaveLength(count);
+    expect(answers.loglikelihood?.isGreedy).toBeInstanceOf(Uint8Array);
+    expect(answers.loglikelihood?.isGreedy).toHaveLength(count);
+    expect(answers.latencyMs).toBeInstanceOf(Float64Array);
+    expect(answers.latencyMs).toHaveLength(count);
+    // No request's answer is an object left in the per-request array, and every one is held.
+    expect(answers.resps.filter((resps) => resps !== undefined)).toEqual([]);
+    expect(answers.loglikelihood?.isGreedy.every((greedy) => greedy !== NO_ANSWER)).toBe(true);
+    expect(answers.latencyMsByCopy).toBeUndefined();
+    // Read back, they are the backend's answers.
+    const direct = await new DummyBackend().loglikelihood({
+      requests: instances.map((instance) => instance.args as LoglikelihoodRequest),
+    });
+    expect(instances.map((instance) => responsesOf(answers, instance))).toEqual(
+      direct.map((answer) => [answer]),
+    );
   });
 });

@@ -9,6 +9,7 @@ import {
   type GenerationThinking,
   hasGenerationLogprobs,
   isRequestError,
+  type LoglikelihoodResult,
   type ModelBackend,
   type RequestError,
 } from '../models/backend.js';
@@ -16,7 +17,7 @@ import type { RequestLatency } from '../results/results-file.js';
 import { isLatencyTimeout, type LatencyTimeout, sendCapped } from './latency-cap.js';
 import { answerClock } from './request-timing.js';
 import type { Instance, RequestType, Response } from './requests.js';
-import type { Responses, TaskResponses } from './responses.js';
+import { NO_ANSWER, type Responses, type TaskResponses } from './responses.js';
 import type { ResolvedRunOptions } from './run-options.js';
 
 /** Per request type: wall seconds and requests (the results contract's `request_stats`). */
@@ -126,12 +127,17 @@ export async function executeRequests(
         const answer = answers[offset];
         const logprob = logprobs?.[offset];
         const thought = thinking?.[offset];
-        const latencyMs = [times[offset]];
+        const latencyMs = times[offset];
+        const compact = type === 'loglikelihood' && isLoglikelihoodAnswer(answer) ? answer : undefined;
         for (const instance of request.instances) {
           const { repeats, id } = instance;
           const answered = answersFor(instance.task);
-          answered.resps[id] = repeats === 1 ? [answer] : new Array(repeats).fill(answer);
-          (answered.latencyMs as number[][])[id] = latencyMs;
+          if (compact) {
+            answered.loglikelihood ??= compactAnswers(answered.resps.length);
+            answered.loglikelihood.logprob[id] = compact.logprob;
+            answered.loglikelihood.isGreedy[id] = compact.isGreedy ? 1 : 0;
+          } else answered.resps[id] = repeats === 1 ? [answer] : new Array(repeats).fill(answer);
+          (answered.latencyMs as Float64Array)[id] = latencyMs;
           if (logprobs) {
             answered.genLogprobs ??= new Array(answered.resps.length);
             answered.genLogprobs[id] =
@@ -154,7 +160,8 @@ export async function executeRequests(
         const { id } = instance;
         const answered = answersFor(instance.task);
         answered.resps[id] = slice;
-        (answered.latencyMs as number[][])[id] = latencyMs;
+        answered.latencyMsByCopy ??= new Array(answered.resps.length);
+        answered.latencyMsByCopy[id] = latencyMs;
         if (logprobSlice) {
           answered.genLogprobs ??= new Array(answered.resps.length);
           answered.genLogprobs[id] = logprobSlice;
@@ -180,7 +187,25 @@ function emptyResponses(requests: readonly Instance[]): Responses {
     if (size === undefined || id >= size) sizes.set(task, id + 1);
   }
   return new Map(
-    [...sizes].map(([task, size]) => [task, { resps: new Array(size), latencyMs: new Array(size) }]),
+    [...sizes].map(([task, size]) => [
+      task,
+      { resps: new Array(size), latencyMs: new Float64Array(size).fill(Number.NaN) },
+    ]),
+  );
+}
+
+/** Room for a task's log-likelihood answers as numbers (responses.ts): none held yet. */
+function compactAnswers(size: number): NonNullable<TaskResponses['loglikelihood']> {
+  return { logprob: new Float64Array(size), isGreedy: new Uint8Array(size).fill(NO_ANSWER) };
+}
+
+/** A log-likelihood answer (not a failure or a timeout), which the typed arrays hold. */
+function isLoglikelihoodAnswer(answer: Response): answer is LoglikelihoodResult {
+  return (
+    typeof answer === 'object' &&
+    answer !== null &&
+    typeof (answer as LoglikelihoodResult).logprob === 'number' &&
+    typeof (answer as LoglikelihoodResult).isGreedy === 'boolean'
   );
 }
 

@@ -16,6 +16,7 @@ import { simpleEvaluate } from '../run/evaluate.js';
 import { executeRequests } from './execute.js';
 import { LatencyTimeout } from './latency-cap.js';
 import type { Instance } from './requests.js';
+import { latencyOf, type TaskResponses } from './responses.js';
 
 const generation = (docId: number, context: string): Instance => ({
   id: docId,
@@ -69,7 +70,7 @@ describe('executeRequests with a latency cap', () => {
     const { responses } = await executeRequests(backend, instances, undefined, { maxLatencyS: 0.2 });
     const answers = responses.get('t');
     expect(answers?.resps[instances[0].id]).toEqual([new LatencyTimeout(0.2)]);
-    const [slow, ...quick] = instances.map((instance) => answers?.latencyMs?.[instance.id] ?? []);
+    const [slow, ...quick] = instances.map((instance) => latencyOf(answers as TaskResponses, instance.id));
     expect(slow).toHaveLength(1);
     // Stamped at its deadline (timers fire no earlier than asked), well before the 5 s it would take.
     expect(slow[0]).toBeGreaterThanOrEqual(199);

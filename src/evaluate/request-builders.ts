@@ -61,6 +61,15 @@ export function generativeChoiceRequests(
 }
 
 /**
+ * `delimiter + text` as one flat string. V8 makes `a + b` (or a template) a rope that, once hashed or
+ * compared, keeps both itself and a flat copy; a plan holds a continuation per choice per doc until
+ * its sample log is written (32 bytes more each: 26 MB at 200,000 four-choice docs).
+ */
+function joined(delimiter: string, text: string): string {
+  return [delimiter, text].join('');
+}
+
+/**
  * A log-likelihood request per choice: the choice as continuation of the doc's context, or, for
  * multiple-input tasks (doc_to_text an index), each choice as the context of the shared continuation.
  * acc_mutual_info adds each choice's unconditional request ("", delimiter + choice).
@@ -81,7 +90,7 @@ export function multipleChoiceRequests(doc: DocRequests, wantsMutualInfo: boolea
         doc.instance(index, {
           type: 'loglikelihood',
           context: built.context,
-          continuation: `${built.targetDelimiter}${continuation}`,
+          continuation: joined(built.targetDelimiter, continuation),
         }),
       );
     });
@@ -93,7 +102,7 @@ export function multipleChoiceRequests(doc: DocRequests, wantsMutualInfo: boolea
       doc.instance(index, {
         type: 'loglikelihood',
         context: built.context,
-        continuation: `${built.targetDelimiter}${choice}`,
+        continuation: joined(built.targetDelimiter, choice),
       }),
     );
   });
@@ -102,7 +111,7 @@ export function multipleChoiceRequests(doc: DocRequests, wantsMutualInfo: boolea
       instances.push(
         doc.instance(
           choices.length + index,
-          { type: 'loglikelihood', context: '', continuation: `${built.targetDelimiter}${choice}` },
+          { type: 'loglikelihood', context: '', continuation: joined(built.targetDelimiter, choice) },
           true,
         ),
       );

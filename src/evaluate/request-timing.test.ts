@@ -51,8 +51,8 @@ describe('summarizeLatency and taskLatency', () => {
     expect(summarizeLatency([])).toEqual({ requests: 0, mean_ms: null, p50_ms: null, p95_ms: null });
     // Per task, its requests' answers by request id; task c's request has no answer times.
     const responses: Responses = new Map([
-      ['a', { resps: [[], []], latencyMs: [[1], [3]] }],
-      ['b', { resps: [[]], latencyMs: [[10, 30]] }],
+      ['a', { resps: [[], []], latencyMs: Float64Array.of(1, 3) }],
+      ['b', { resps: [[]], latencyMs: Float64Array.of(Number.NaN), latencyMsByCopy: [[10, 30]] }],
       ['c', { resps: [[]] }],
     ]);
     expect(taskLatency(responses)).toEqual({

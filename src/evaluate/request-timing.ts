@@ -10,7 +10,7 @@
  * docs/ARCHITECTURE.md says the same for readers.
  */
 import type { TaskLatency } from '../results/results-file.js';
-import type { Responses } from './responses.js';
+import { latencyOf, type Responses } from './responses.js';
 
 export interface AnswerClock {
   /** Wrap of the backend's progress sink: stamps answers `[previous done, done)` now. */
@@ -78,8 +78,10 @@ export function summarizeLatency(times: ArrayLike<number>): TaskLatency {
 export function taskLatency(responses: Responses): Record<string, TaskLatency> {
   const byTask = new Map<string, number[]>();
   for (const [task, answers] of responses) {
-    for (const times of answers.latencyMs ?? []) {
-      if (!times?.length) continue;
+    const size = Math.max(answers.latencyMs?.length ?? 0, answers.latencyMsByCopy?.length ?? 0);
+    for (let id = 0; id < size; id++) {
+      const times = latencyOf(answers, id);
+      if (!times.length) continue;
       const list = byTask.get(task);
       if (list) list.push(...times);
       else byTask.set(task, [...times]);

@@ -24,16 +24,33 @@ export interface WriteOptions {
   onStep?: (step: CommitStep) => void;
 }
 
-/** What the leaderboard reads of a sample line: all but the doc, the prompts and the raw answers. */
-function leaderboardLine(line: SampleLine): LeaderboardLine {
-  const { doc: _doc, arguments: _arguments, resps: _resps, ...kept } = line;
+/**
+ * What the leaderboard reads of a sample line: its filter, metric names and values, and whether it
+ * errored or timed out; the doc id, target and filtered answers only when it lists examples. A run keeps
+ * one per doc until the leaderboard is built, so nothing else of the line (hashes, few-shot ids) is kept.
+ */
+function leaderboardLine(line: SampleLine, includePerExample: boolean): LeaderboardLine {
+  const kept: LeaderboardLine = {
+    doc_id: line.doc_id,
+    filter: line.filter,
+    metrics: line.metrics,
+    target: includePerExample ? line.target : null,
+    filtered_resps: includePerExample ? line.filtered_resps : [],
+  };
+  if (line.error !== undefined) kept.error = line.error;
+  if (line.timed_out !== undefined) kept.timed_out = line.timed_out;
+  for (const metric of line.metrics) kept[metric] = line[metric];
   return kept;
 }
 
 /** A sample log's text, line by line, keeping what the leaderboard reads of each line. */
-function* jsonLines(lines: Iterable<SampleLine>, kept: LeaderboardLine[]): Generator<string> {
+function* jsonLines(
+  lines: Iterable<SampleLine>,
+  kept: LeaderboardLine[],
+  includePerExample: boolean,
+): Generator<string> {
   for (const line of lines) {
-    kept.push(leaderboardLine(line));
+    kept.push(leaderboardLine(line, includePerExample));
     yield `${sampleLineJson(line)}\n`;
   }
 }
@@ -84,9 +101,9 @@ export async function writeOutputs(output: RunOutput, options: WriteOptions): Pr
     const lines = streamSampleLines(output.samples, task);
     if (options.logSamples) {
       const name = samplesFileName(task, stamp);
-      files.push({ name, content: jsonLines(lines, kept) });
+      files.push({ name, content: jsonLines(lines, kept, options.includePerExample) });
       samples.push(path.join(directory, name));
-    } else for (const line of lines) kept.push(leaderboardLine(line));
+    } else for (const line of lines) kept.push(leaderboardLine(line, options.includePerExample));
   }
   // Derived from what is written beside it: the results file and the sample lines. Its code loads only
   // for a run that writes outputs.

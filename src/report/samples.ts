@@ -22,12 +22,6 @@ export function sha256(text: string): string {
   return oneShot ? oneShot('sha256', text, 'hex') : createHash('sha256').update(text).digest('hex');
 }
 
-interface DocHashes {
-  doc: string;
-  prompt: string;
-  target: string;
-}
-
 /**
  * A doc as lm-eval's json.dumps writes it (`indent` 2 for doc_hash, compact in the sample log): floats
  * as Python writes them (`18.0`). JSON.stringify where that gives the same text (almost every doc).
@@ -41,19 +35,22 @@ export function sampleLineJson(line: SampleLine): string {
   return needsPythonJson(line.doc) ? pythonJsonDumps(line) : JSON.stringify(line);
 }
 
-/** Per planned doc, its three hashes, computed once however many filters (sample lines) it has. */
-const docHashesCache = new WeakMap<PlannedDoc, DocHashes>();
+/**
+ * Per planned doc, its doc, prompt and target hashes as one string (3 × 64 hex digits, the text the
+ * task hash reads), computed once however many filters (sample lines) it has. One string, not an object
+ * of three: a run keeps one per doc until its results are written.
+ */
+const docHashesCache = new WeakMap<PlannedDoc, string>();
 
-function docHashes(planned: PlannedDoc, target = pythonStr(planned.target)): DocHashes {
+const HASH_LENGTH = 64;
+
+function docHashes(planned: PlannedDoc, target = pythonStr(planned.target)): string {
   let hashes = docHashesCache.get(planned);
-  if (!hashes) {
+  if (hashes === undefined) {
     const first = planned.instances[0];
     const prompt = first ? String(instanceArguments(first.args).arg_0) : '';
-    hashes = {
-      doc: sha256(docJson(planned.doc, 2)),
-      prompt: sha256(prompt),
-      target: sha256(target),
-    };
+    // Joined, not `+`: a rope would keep its three parts beside the flat copy hashing makes.
+    hashes = [sha256(docJson(planned.doc, 2)), sha256(prompt), sha256(target)].join('');
     docHashesCache.set(planned, hashes);
   }
   return hashes;
@@ -94,9 +91,9 @@ export function sampleLine(planned: PlannedDoc, answers: TaskResponses, scored: 
     filtered_resps: scored.filtered.map(sanitizeResponse),
     filter: scored.filter,
     metrics: Object.keys(scored.metrics),
-    doc_hash: hashes.doc,
-    prompt_hash: hashes.prompt,
-    target_hash: hashes.target,
+    doc_hash: hashes.slice(0, HASH_LENGTH),
+    prompt_hash: hashes.slice(HASH_LENGTH, 2 * HASH_LENGTH),
+    target_hash: hashes.slice(2 * HASH_LENGTH),
     fewshot_ids: planned.fewshotIds,
   };
   if (scored.error !== undefined) line.error = scored.error;
@@ -134,9 +131,6 @@ export function taskHash(lines: SampleLine[]): string {
 /** taskHash of the sample lines of these docs (in sample-log order), without building the lines. */
 export function taskHashOfDocs(docs: PlannedDoc[]): string {
   const hash = createHash('sha256');
-  for (const planned of docs) {
-    const hashes = docHashes(planned);
-    hash.update(hashes.doc + hashes.prompt + hashes.target);
-  }
+  for (const planned of docs) hash.update(docHashes(planned));
   return hash.digest('hex');
 }
