@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeConfigSchema } from '../src/metrics/llm-judge-config.js';
 import { DummyBackend } from '../src/models/dummy/dummy-backend.js';
-import { registerBackend } from '../src/models/registry.js';
+import { registerBackend, unregisterBackend } from '../src/models/registry.js';
 import { scriptedBackend } from '../src/models/scripted/scripted-backend.js';
 import { readResultsFile } from '../src/results/read-run.js';
 import { readSampleLog } from '../src/results/read-samples.js';
@@ -671,6 +671,8 @@ describe('llm_judge log-likelihood verdicts', () => {
         },
       }),
   });
+  afterAll(() => unregisterBackend('llm-judge-test-scorer'));
+
   const taskWithJudge = (name: string, judgeLines: string[]) => {
     const file = path.join(root, `${name}.yaml`);
     writeFileSync(

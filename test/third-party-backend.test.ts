@@ -18,7 +18,7 @@ import {
   withResponseCache,
 } from 'assay/backend';
 import { runBackendConformance } from 'assay/testing';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BigramBackend, bigramTable } from './fakes/third-party-backend.js';
 import { tempDir } from './support/helpers.js';
 
@@ -43,6 +43,7 @@ registerBackend('bigram', {
   },
   create: (args) => new BigramBackend({ seed: args.seed === undefined ? undefined : Number(args.seed) }),
 });
+afterAll(() => unregisterBackend('bigram'));
 
 /** log p(continuation | context) read off the table: what the backend must have scored. */
 function tableLoglikelihood(seed: number, context: string, continuation: string): number {

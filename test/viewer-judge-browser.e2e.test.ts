@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluate } from '../src/index.js';
-import { registerBackend } from '../src/models/registry.js';
+import { registerBackend, unregisterBackend } from '../src/models/registry.js';
 import { scriptedBackend } from '../src/models/scripted/scripted-backend.js';
 import type { SampleLine } from '../src/results/sample-line.js';
 import { CHROMIUM, chromiumInstalled, launchChromium } from './support/chromium.js';
@@ -51,6 +51,11 @@ registerBackend('viewer-judge-scorer', {
         isGreedy: false,
       }),
     }),
+});
+afterAll(() => {
+  unregisterBackend('viewer-judge-a');
+  unregisterBackend('viewer-judge-b');
+  unregisterBackend('viewer-judge-scorer');
 });
 
 function questionOf(context: string): number {

@@ -47,6 +47,16 @@ describe('the isolation rule', () => {
     expect(kinds("const spy = vi.spyOn(process.stderr, 'write');")).toEqual([
       'spies on a function (vi.spyOn)',
     ]);
+    // Each backend registered must be unregistered by name: another name's unregistering undoes nothing.
+    const registry = "registers a backend in the process's registry (registerBackend)";
+    expect(kinds("registerBackend('bigram', { create });")).toEqual([registry]);
+    expect(
+      kinds("registerBackend('bigram', { create });\nregisterBackend('old', d);\nunregisterBackend('old');"),
+    ).toEqual([registry]);
+    expect(
+      kinds("registerBackend('bigram', { create });\nafterAll(() => unregisterBackend('bigram'));"),
+    ).toEqual([]);
+    expect(kinds("expect(() => registerBackend('gguf', { create })).toThrow('built-in');")).toEqual([]);
   });
 
   it('lets a file undo fake timers, stubs and spies itself', () => {

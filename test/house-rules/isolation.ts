@@ -3,9 +3,11 @@
  * (`isolate: false`), one after another, so what one file changes in the process and leaves changed, the
  * next file runs under. A test file that does one of the things below, itself or in a helper under test/
  * that it imports, is listed in `isolated` (or `timed`, whose files run isolated): it gets a process of its
- * own. Three of them count as undone when the file (or the helper) also makes the call that undoes them:
+ * own. Four of them count as undone when the file (or the helper) also makes the call that undoes them:
  * fake timers and `vi.useRealTimers()`, `vi.stubGlobal`/`vi.stubEnv` and `vi.unstubAllGlobals()`/
- * `vi.unstubAllEnvs()`, a spy and its `mockRestore()` or `vi.restoreAllMocks()`. A process.env write, a
+ * `vi.unstubAllEnvs()`, a spy and its `mockRestore()` or `vi.restoreAllMocks()`, a backend registered with
+ * `registerBackend` and `unregisterBackend` (a backend left registered shows in every later file's `--help`
+ * and backend list). A process.env write, a
  * chdir, a module mock or a process signal handler always needs isolation: restoring one in a `finally`
  * still leaves it changed while a test that timed out waits, and the next file has started by then.
  */
@@ -16,8 +18,8 @@ import { blankComments, lineOf, type SourceFile, type TestSource } from './test-
 interface Leak {
   what: string;
   pattern: RegExp;
-  /** A call in the same file that undoes it. */
-  undoneBy?: RegExp;
+  /** A call in the same file that undoes it (given what the leak's pattern matched). */
+  undoneBy?: RegExp | ((match: RegExpExecArray) => RegExp);
   /** What to do instead of isolating the file. */
   instead: string;
 }
@@ -64,6 +66,15 @@ const LEAKS: Leak[] = [
     instead: 'call vi.unstubAllEnvs() in an afterEach',
   },
   {
+    what: "registers a backend in the process's registry (registerBackend)",
+    // Each name registered is unregistered: `registerBackend('x', …)` needs `unregisterBackend('x')`. A call
+    // an arrow function hands to expect(…).toThrow registers nothing.
+    pattern: /(?<!=>\s*)\bregisterBackend\(\s*(['"][^'"]*['"]|[\w$.]+)/,
+    undoneBy: (match) =>
+      new RegExp(`\\bunregisterBackend\\(\\s*${match[1].replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\)`),
+    instead: 'call unregisterBackend(name) in an afterAll',
+  },
+  {
     what: 'spies on a function (vi.spyOn)',
     pattern: /\bvi\.spyOn\(/,
     undoneBy: /\.mockRestore\(|\bvi\.restoreAllMocks\(/,
@@ -75,9 +86,13 @@ const LEAKS: Leak[] = [
 export function leaksOf(source: SourceFile): { what: string; line: number; instead: string }[] {
   const found = [];
   for (const leak of LEAKS) {
-    const match = leak.pattern.exec(source.code);
-    if (!match || leak.undoneBy?.test(source.code)) continue;
-    found.push({ what: leak.what, line: lineOf(source.code, match.index), instead: leak.instead });
+    const pattern = new RegExp(leak.pattern.source, `${leak.pattern.flags.replace('g', '')}g`);
+    for (const match of source.code.matchAll(pattern)) {
+      const undone = typeof leak.undoneBy === 'function' ? leak.undoneBy(match) : leak.undoneBy;
+      if (undone?.test(source.code)) continue;
+      found.push({ what: leak.what, line: lineOf(source.code, match.index), instead: leak.instead });
+      break;
+    }
   }
   return found;
 }
