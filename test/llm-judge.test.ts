@@ -23,6 +23,7 @@ import { defineTask } from '../src/tasks/define-task.js';
 import { startTestServer, type TestServer } from './fakes/openai-server.js';
 import { runCliInProcess } from './support/cli-in-process.js';
 import { tempDir } from './support/helpers.js';
+import { writeJudgedTask } from './support/judged-task.js';
 
 const DOCS = 24;
 /** The judge's score for question n; question 5 gets an answer without a verdict. */
@@ -58,32 +59,22 @@ beforeAll(async () => {
   writeFileSync(path.join(root, 'data.jsonl'), `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
   const labels = Array.from({ length: 12 }, (_, n) => JSON.stringify({ doc_id: n, label: humanLabel(n) }));
   writeFileSync(path.join(root, 'labels.jsonl'), `${labels.join('\n')}\n`);
-  taskFile = path.join(root, 'judged_qa.yaml');
-  writeFileSync(
-    taskFile,
+  taskFile = writeJudgedTask(
+    root,
+    'judged_qa',
     [
-      'task: judged_qa',
-      'dataset_path: json',
-      'dataset_kwargs:',
-      '  data_files:',
-      '    test: data.jsonl',
-      'test_split: test',
-      'output_type: generate_until',
-      'doc_to_text: "Q{{id}}: {{question}}"',
-      'doc_to_target: answer',
-      'generation_kwargs: {until: ["\\n"], max_gen_toks: 6}',
-      'metric_list:',
-      '  - metric: llm_judge',
-      '    aggregation: mean',
-      '    higher_is_better: true',
-      '    judge:',
-      '      model: local-chat-completions',
-      `      model_args: {model: judge, base_url: "${server.chatUrl}"}`,
-      '      system: You grade answers.',
-      '      prompt: "Grade question {{doc.id}}. Reference: {{target}}. Response: {{response}}. Reply Score: N."',
-      '      verdict: {type: score, min: 1, max: 10}',
-      '      judge_labels: labels.jsonl',
-    ].join('\n'),
+      'model: local-chat-completions',
+      `model_args: {model: judge, base_url: "${server.chatUrl}"}`,
+      'system: You grade answers.',
+      'prompt: "Grade question {{doc.id}}. Reference: {{target}}. Response: {{response}}. Reply Score: N."',
+      'verdict: {type: score, min: 1, max: 10}',
+      'judge_labels: labels.jsonl',
+    ],
+    {
+      docToText: 'Q{{id}}: {{question}}',
+      generationKwargs: '{until: ["\\n"], max_gen_toks: 6}',
+      metricLines: ['aggregation: mean', 'higher_is_better: true'],
+    },
   );
 });
 
@@ -272,28 +263,8 @@ describe('llm_judge', () => {
 });
 
 describe('llm_judge config errors', () => {
-  const taskWith = (judgeLines: string[], name = 'bad_judge') => {
-    const file = path.join(root, `${name}.yaml`);
-    writeFileSync(
-      file,
-      [
-        `task: ${name}`,
-        'dataset_path: json',
-        'dataset_kwargs:',
-        '  data_files:',
-        '    test: data.jsonl',
-        'test_split: test',
-        'output_type: generate_until',
-        'doc_to_text: "{{question}}"',
-        'doc_to_target: answer',
-        'metric_list:',
-        '  - metric: llm_judge',
-        '    judge:',
-        ...judgeLines.map((line) => `      ${line}`),
-      ].join('\n'),
-    );
-    return file;
-  };
+  const taskWith = (judgeLines: string[], name = 'bad_judge') =>
+    writeJudgedTask(root, name, judgeLines, { generationKwargs: null });
   const evaluateTask = (file: string) =>
     simpleEvaluate({ model: new DummyBackend(), modelName: 'dummy', tasks: [file], bootstrapIters: 0 });
 
@@ -352,29 +323,12 @@ describe('llm_judge request failures', () => {
       failBodiesContaining: { text: 'question 2:', message: 'judge overloaded' },
     });
     try {
-      const file = path.join(root, 'failing_judge.yaml');
-      writeFileSync(
-        file,
-        [
-          'task: failing_judge',
-          'dataset_path: json',
-          'dataset_kwargs:',
-          '  data_files:',
-          '    test: data.jsonl',
-          'test_split: test',
-          'output_type: generate_until',
-          'doc_to_text: "{{question}}"',
-          'doc_to_target: answer',
-          'generation_kwargs: {until: ["\\n"], max_gen_toks: 4}',
-          'metric_list:',
-          '  - metric: llm_judge',
-          '    judge:',
-          '      model: local-chat-completions',
-          `      model_args: {model: judge, base_url: "${failing.chatUrl}", max_retries: 1}`,
-          '      prompt: "question {{doc.id}}: {{response}}"',
-          '      verdict: {type: score, min: 1, max: 10}',
-        ].join('\n'),
-      );
+      const file = writeJudgedTask(root, 'failing_judge', [
+        'model: local-chat-completions',
+        `model_args: {model: judge, base_url: "${failing.chatUrl}", max_retries: 1}`,
+        'prompt: "question {{doc.id}}: {{response}}"',
+        'verdict: {type: score, min: 1, max: 10}',
+      ]);
       const result = await simpleEvaluate({
         model: new DummyBackend(),
         modelName: 'dummy',
@@ -410,33 +364,16 @@ describe('llm_judge juries', () => {
       ),
     );
     try {
-      const file = path.join(root, 'jury.yaml');
-      writeFileSync(
-        file,
-        [
-          'task: jury',
-          'dataset_path: json',
-          'dataset_kwargs:',
-          '  data_files:',
-          '    test: data.jsonl',
-          'test_split: test',
-          'output_type: generate_until',
-          'doc_to_text: "{{question}}"',
-          'doc_to_target: answer',
-          'generation_kwargs: {until: ["\\n"], max_gen_toks: 4}',
-          'metric_list:',
-          '  - metric: llm_judge',
-          '    judge:',
-          '      jury:',
-          ...jurors.map(
-            (juror) =>
-              `        - {model: local-chat-completions, model_args: {model: j, base_url: "${juror.chatUrl}"}}`,
-          ),
-          '      aggregate: majority',
-          '      prompt: "question {{doc.id}}: {{response}}"',
-          '      verdict: {type: score, min: 1, max: 11}',
-        ].join('\n'),
-      );
+      const file = writeJudgedTask(root, 'jury', [
+        'jury:',
+        ...jurors.map(
+          (juror) =>
+            `  - {model: local-chat-completions, model_args: {model: j, base_url: "${juror.chatUrl}"}}`,
+        ),
+        'aggregate: majority',
+        'prompt: "question {{doc.id}}: {{response}}"',
+        'verdict: {type: score, min: 1, max: 11}',
+      ]);
       const limit = 8;
       const result = await simpleEvaluate({
         model: new DummyBackend(),
@@ -673,29 +610,7 @@ describe('llm_judge log-likelihood verdicts', () => {
   });
   afterAll(() => unregisterBackend('llm-judge-test-scorer'));
 
-  const taskWithJudge = (name: string, judgeLines: string[]) => {
-    const file = path.join(root, `${name}.yaml`);
-    writeFileSync(
-      file,
-      [
-        `task: ${name}`,
-        'dataset_path: json',
-        'dataset_kwargs:',
-        '  data_files:',
-        '    test: data.jsonl',
-        'test_split: test',
-        'output_type: generate_until',
-        'doc_to_text: "{{question}}"',
-        'doc_to_target: answer',
-        'generation_kwargs: {until: ["\\n"], max_gen_toks: 4}',
-        'metric_list:',
-        '  - metric: llm_judge',
-        '    judge:',
-        ...judgeLines.map((line) => `      ${line}`),
-      ].join('\n'),
-    );
-    return file;
-  };
+  const taskWithJudge = (name: string, judgeLines: string[]) => writeJudgedTask(root, name, judgeLines);
   const evaluateTask = (file: string, useCache?: string) =>
     simpleEvaluate({
       model: new DummyBackend(),

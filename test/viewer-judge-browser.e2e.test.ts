@@ -17,6 +17,7 @@ import type { SampleLine } from '../src/results/sample-line.js';
 import { CHROMIUM, chromiumInstalled, launchChromium } from './support/chromium.js';
 import { bin } from './support/cli.js';
 import { findOne, readJsonl, repoRoot, tempDir } from './support/helpers.js';
+import { writeJudgedTask } from './support/judged-task.js';
 import { requireComponent } from './support/require-component.js';
 
 const artifacts = path.join(repoRoot, 'test-artifacts', 'viewer');
@@ -62,30 +63,6 @@ function questionOf(context: string): number {
   return Number(/question (\d+)/.exec(context)?.[1]);
 }
 
-function taskFile(folder: string, name: string, judge: string[]): string {
-  const file = path.join(folder, `${name}.yaml`);
-  writeFileSync(
-    file,
-    [
-      `task: ${name}`,
-      'dataset_path: json',
-      'dataset_kwargs:',
-      '  data_files:',
-      '    test: data.jsonl',
-      'test_split: test',
-      'output_type: generate_until',
-      'doc_to_text: "{{question}}"',
-      'doc_to_target: answer',
-      'generation_kwargs: {until: ["\\n"], max_gen_toks: 4}',
-      'metric_list:',
-      '  - metric: llm_judge',
-      '    judge:',
-      ...judge.map((line) => `      ${line}`),
-    ].join('\n'),
-  );
-  return file;
-}
-
 function startView(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [bin, 'view', ...args], {
     cwd: repoRoot,
@@ -124,7 +101,7 @@ describe.skipIf(!haveChromium)('viewer: judged samples in a browser', () => {
       answer: String(n + 1),
     }));
     writeFileSync(path.join(root, 'data.jsonl'), `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
-    const jury = taskFile(root, 'judged_jury', [
+    const jury = writeJudgedTask(root, 'judged_jury', [
       'jury:',
       '  - {model: viewer-judge-a}',
       '  - {model: viewer-judge-b}',
@@ -132,7 +109,7 @@ describe.skipIf(!haveChromium)('viewer: judged samples in a browser', () => {
       'prompt: "Grade question {{doc.id}}. Reference: {{target}}. Response: {{response}}. Reply Score: N."',
       'verdict: {type: score, min: 1, max: 5}',
     ]);
-    const scored = taskFile(root, 'judged_ll', [
+    const scored = writeJudgedTask(root, 'judged_ll', [
       'model: viewer-judge-scorer',
       'prompt: "Grade question {{doc.id}}: {{response}}\\nScore:"',
       'verdict: {type: score, min: 1, max: 5, by: loglikelihood}',
