@@ -28,8 +28,7 @@ import { startTestServer, type TestServer } from './fakes/openai-server.js';
 import { runCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
 import { findOne, tempDir } from './support/helpers.js';
-
-type Json = Record<string, any>;
+import { type Json, withoutLatencyTimes, withoutTiming } from './support/shards.js';
 
 let taskDir: string;
 beforeAll(() => {
@@ -139,38 +138,6 @@ function readRun(directory: string): {
   }
   const leaderboard = readLeaderboard(findOne(directory, /^leaderboard_.*\.json$/));
   return { results, leaderboard, samples };
-}
-
-/**
- * The fields allowed to differ: timing (start date, evaluation seconds, request wall times and latency
- * percentiles) and, because other commits can land between two runs of this suite, the checkout's
- * git describe / commit.
- */
-function withoutTiming(results: Json): Json {
-  const copy = structuredClone(results);
-  delete copy.date;
-  delete copy.total_evaluation_time_seconds;
-  delete copy.git_hash;
-  delete copy.manifest.assay.git_commit;
-  const stats = copy.request_stats;
-  for (const type of ['loglikelihood', 'loglikelihood_rolling', 'generate_until']) {
-    if (stats[type]) delete stats[type].seconds;
-  }
-  if (stats.usage) {
-    for (const key of ['seconds', 'requestsPerSecond', 'latencyP50Ms', 'latencyP95Ms', 'httpRequests'])
-      delete stats.usage[key];
-  }
-  for (const report of Object.values(copy.perplexity ?? {}) as Json[]) delete report.seconds;
-  // Each task's own request times (issue 20): the counts must add up, the times are timing.
-  for (const latency of Object.values(stats.by_task ?? {}) as Json[]) withoutLatencyTimes(latency);
-  return copy;
-}
-
-function withoutLatencyTimes(latency: Json | null): void {
-  if (!latency) return;
-  delete latency.mean_ms;
-  delete latency.p50_ms;
-  delete latency.p95_ms;
 }
 
 function leaderboardWithoutTiming(leaderboard: Json): Json {

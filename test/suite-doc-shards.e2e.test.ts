@@ -12,40 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { readSuiteCellRecord } from '../src/results/suite-cell-record.js';
 import { runCli } from './support/cli.js';
 import { tempDir } from './support/helpers.js';
+import { type Json, NO_SCHEDULER, withoutTiming } from './support/shards.js';
 import { writeAlwaysATask } from './support/suite-fixtures.js';
-
-type Json = Record<string, any>;
-
-/** No scheduler but the one a step names. */
-const NO_SCHEDULER = {
-  SLURM_ARRAY_TASK_ID: undefined,
-  SLURM_ARRAY_TASK_COUNT: undefined,
-  SLURM_ARRAY_TASK_MIN: undefined,
-  SLURM_ARRAY_TASK_MAX: undefined,
-  SLURM_ARRAY_TASK_STEP: undefined,
-  JOB_COMPLETION_INDEX: undefined,
-  ASSAY_SHARD_COUNT: undefined,
-  RANK: undefined,
-  WORLD_SIZE: undefined,
-};
-
-/** The fields a merge may change (docs/cluster.md): timing, and the checkout's commit. */
-function withoutTiming(results: Json): Json {
-  const copy = structuredClone(results);
-  delete copy.date;
-  delete copy.total_evaluation_time_seconds;
-  delete copy.git_hash;
-  delete copy.manifest.assay.git_commit;
-  const stats = copy.request_stats;
-  for (const type of ['loglikelihood', 'loglikelihood_rolling', 'generate_until'])
-    if (stats[type]) delete stats[type].seconds;
-  if (stats.usage)
-    for (const key of ['seconds', 'requestsPerSecond', 'latencyP50Ms', 'latencyP95Ms', 'httpRequests'])
-      delete stats.usage[key];
-  for (const latency of Object.values(stats.by_task ?? {}) as Json[])
-    if (latency) for (const key of ['mean_ms', 'p50_ms', 'p95_ms']) delete latency[key];
-  return copy;
-}
 
 /** A finished cell of a suite: its results (parsed) and its sample logs (text, by file name without time). */
 function cell(dir: string, suite: string, taskSet: string) {

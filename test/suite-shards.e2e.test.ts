@@ -11,6 +11,7 @@ import { readSuiteSummary } from '../src/results/read-suite-summary.js';
 import { fakeServerBin } from './fakes/inference-server-bin.js';
 import { runCli } from './support/cli.js';
 import { repoRoot, tempDir } from './support/helpers.js';
+import { NO_SCHEDULER } from './support/shards.js';
 import { writeAlwaysATask } from './support/suite-fixtures.js';
 
 const doc = readFileSync(path.join(repoRoot, 'docs', 'cluster.md'), 'utf8');
@@ -20,19 +21,6 @@ function block(name: string): string {
   if (!match) throw new Error(`docs/cluster.md has no block ${name}`);
   return match[1];
 }
-
-/** No scheduler but the one a step names: the other variables removed from the child's environment. */
-const NO_SCHEDULER = {
-  SLURM_ARRAY_TASK_ID: undefined,
-  SLURM_ARRAY_TASK_COUNT: undefined,
-  SLURM_ARRAY_TASK_MIN: undefined,
-  SLURM_ARRAY_TASK_MAX: undefined,
-  SLURM_ARRAY_TASK_STEP: undefined,
-  JOB_COMPLETION_INDEX: undefined,
-  ASSAY_SHARD_COUNT: undefined,
-  RANK: undefined,
-  WORLD_SIZE: undefined,
-};
 
 const writeTask = writeAlwaysATask;
 
