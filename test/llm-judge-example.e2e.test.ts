@@ -91,6 +91,11 @@ describe('examples/judge offline (README)', () => {
     const human = ids.map((id) => labels.get(id) as number);
     const statistics = report.statistics;
     expect(statistics).toMatchObject({ labelled: 30, unlabelled: 0 });
+    // The console qualifies the judge's mean where it prints it: the agreement and the corrected estimate.
+    expect(result.stdout).toContain(
+      `judge: judged_qa llm_judge: judged by gguf; against 30 human labels: Cohen's κ ${statistics?.agreement.cohen_kappa.estimate?.toFixed(3)}`,
+    );
+    expect(result.stdout).toContain(`PPI++ estimate ${statistics?.ppi.estimate.toFixed(3)} [`);
     expect(statistics?.agreement.cohen_kappa.estimate).toBeCloseTo(cohenKappa(judge, human), 12);
     expect(statistics?.agreement.weighted_kappa?.estimate).toBeCloseTo(
       cohenKappa(judge, human, { weights: 'quadratic' }),
