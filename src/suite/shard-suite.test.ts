@@ -162,3 +162,44 @@ tasks:
     expect(Object.keys(finishedCell(suitesDirectory, 's', 'big').samples)).toEqual(['samples_big']);
   });
 });
+
+describe('a sharded suite with a judged task set', () => {
+  it('refuses to cut a judged cell into doc slices before any shard runs (assay merge cannot rebuild a judge block)', async () => {
+    const dir = tempDir('assay-suite-judged-slices-');
+    const judge = {
+      model: 'dummy',
+      prompt: 'Grade {{response}} against {{target}}. Score:',
+      verdict: { type: 'score', min: 1, max: 5 },
+    };
+    const lines = [0, 1, 2, 3].map((n) =>
+      JSON.stringify({
+        id: n,
+        prompt: `What is ${n} + 1?`,
+        targets: [String(n + 1)],
+        metric: 'llm_judge',
+        ...(n === 0 ? { extras: { judge } } : {}),
+      }),
+    );
+    writeFileSync(path.join(dir, 'judged.jsonl'), `${lines.join('\n')}\n`);
+    const suiteFile = path.join(dir, 'suite.yaml');
+    writeFileSync(
+      suiteFile,
+      `version: 1
+settings: { gen_kwargs: { max_gen_toks: 2 } }
+models:
+  - { name: m1, model: dummy, model_args: { seed: 1 } }
+tasks:
+  - { name: judged, task: judged.jsonl }
+`,
+    );
+    const suitesDirectory = path.join(dir, 'suites');
+    // One cell, two shards: the plan cuts it into two doc slices, whose merge assay merge refuses.
+    await expect(
+      runSuite({ suiteFile, suiteName: 's', suitesDirectory, shard: { index: 0, count: 2 } }),
+    ).rejects.toThrow(
+      'task set judged: its tasks have llm_judge metrics (judged), and this sharded run would cut its cells into doc slices, whose merge cannot rebuild the judge statistics (agreement, PPI++, usage); run it with no more shards than cells (1), or the judged task set unsharded (`tasksToRun`)',
+    );
+    // Nothing was run or written for the shard.
+    expect(() => readdirSync(path.join(suitesDirectory, 's', 'shards'))).toThrow();
+  });
+});
