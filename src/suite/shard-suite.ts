@@ -202,7 +202,8 @@ async function recordGatheredCache(
 
 /**
  * Whether the merged folder already holds the cell merged from these slices (a merge run again): a finished
- * record with their settings, their first start and its results file there.
+ * record with their settings, their first start, their summed time (merge-cell-slices.ts: a slice that ran
+ * again since has another) and its results file there.
  */
 function mergedFrom(merged: ReturnType<typeof suiteFolder>, slices: readonly CellSlice[]): boolean {
   const { model, task_set: taskSet, settings_hash: hash } = slices[0].record;
@@ -213,6 +214,7 @@ function mergedFrom(merged: ReturnType<typeof suiteFolder>, slices: readonly Cel
     !record.slice &&
     record.settings_hash === hash &&
     record.started_at === startedAt &&
+    record.seconds === slices.reduce((sum, slice) => sum + slice.record.seconds, 0) &&
     record.results_file !== null &&
     existsSync(path.resolve(merged.cellFolder(model, taskSet), record.results_file))
   );
