@@ -169,7 +169,13 @@ export async function mergeSuite(options: MergeSuiteOptions): Promise<MergeSuite
     const caches = shards
       .map((shard) => shard.folder.responseCache(model.name))
       .filter((file) => existsSync(file));
-    if (caches.length) mergeResponseCaches(merged.responseCache(model.name), caches);
+    if (caches.length)
+      mergeResponseCaches(merged.responseCache(model.name), caches, {
+        onConflict: (source, count) =>
+          options.logger?.warn(
+            `model ${model.name}: ${count} answer${count === 1 ? '' : 's'} of the response cache ${source} differ from those already gathered in ${merged.responseCache(model.name)} for the same requests (the backend answered them differently, as non-deterministic decoding does); the first are kept, and each cell's results keep the answers it was scored with`,
+          ),
+      });
   }
   const { shard: _shard, ...whole } = first.record;
   const record: SuiteRecord = { ...whole, name: options.name };
