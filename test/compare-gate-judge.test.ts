@@ -130,6 +130,18 @@ describe('assay compare on a judge metric', () => {
     expect((await runCliInProcess(['compare', same.dirA, same.dirB])).status).toBe(0);
   });
 
+  it('a verdict with other options (a 1-5 scale and a 1-9 one) makes two judges, however it is read', async () => {
+    const { dirA, dirB } = await runs(
+      judge({ verdict: { type: 'score', min: 1, max: 5, by: 'loglikelihood' } }),
+      judge({ verdict: { type: 'score', min: 1, max: 9, by: 'loglikelihood' } }),
+    );
+    const run = await runCliInProcess(['compare', dirA, dirB, '--metric', 'acc', '--tasks', 'judged']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(
+      'acc of judged is not compared: the runs were judged by different judges (verdict {"max":5,"min":1,"type":"score"} in run A and {"max":9,"min":1,"type":"score"} in run B)',
+    );
+  });
+
   it('judge args key order does not make two judges', async () => {
     const { dirA, dirB } = await runs(
       judge(),

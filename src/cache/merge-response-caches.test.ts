@@ -45,3 +45,24 @@ describe('mergeResponseCaches', () => {
     merged.close();
   });
 });
+
+describe('mergeResponseCaches with conflicting answers', () => {
+  it('keeps the first answer of a key and says how many of a source differ (never silently)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'assay-cache-merge-'));
+    const target = path.join(dir, 'merged', 'responses.sqlite');
+    const first = path.join(dir, 'first.sqlite');
+    const second = path.join(dir, 'second.sqlite');
+    store(first, { k0: 'a', k1: 'b', k2: 'c' });
+    store(second, { k0: 'a', k1: 'B', k2: 'C', k3: 'd' });
+    const conflicts: Array<[string, number]> = [];
+    expect(
+      mergeResponseCaches(target, [first, second], {
+        onConflict: (source, count) => conflicts.push([source, count]),
+      }),
+    ).toBe(4);
+    expect(conflicts).toEqual([[second, 2]]);
+    const merged = new SqliteResponseCache(target);
+    expect(['k0', 'k1', 'k2', 'k3'].map((key) => merged.get(key))).toEqual(['a', 'b', 'c', 'd']);
+    merged.close();
+  });
+});

@@ -163,3 +163,48 @@ describe('log-likelihood verdicts', () => {
     ]);
   });
 });
+
+describe('log-likelihood verdicts: options a tokenizer cannot tell apart', () => {
+  const issues = (verdict: Record<string, unknown>) => {
+    const parsed = judgeConfigSchema.safeParse({ model: 'gguf', prompt: 'Score:', verdict });
+    return parsed.success ? [] : parsed.error.issues.map((issue) => [issue.path.join('.'), issue.message]);
+  };
+
+  it('a judge that writes 10 on a 1-10 scale, its digits one token each, has 1 picked: such a scale is refused', () => {
+    // A digit-per-token judge (Llama 2, Mistral, Qwen): log P(" 10") = log P(" 1") + log P("0" | " 1"), so
+    // " 1" always outscores " 10" however sure the judge is of 10.
+    const logP1 = Math.log(0.9); // the first token of the judge's answer "10"
+    const logP0Given1 = Math.log(0.95);
+    const loglikelihoods = [logP1, -20, -20, -20, -20, -20, -20, -20, -20, logP1 + logP0Given1];
+    const tenPoint = { type: 'score', min: 1, max: 10, by: 'loglikelihood' } as const;
+    expect(readLoglikelihoodVerdict(loglikelihoods, tenPoint)).toMatchObject({ score: 1 });
+    expect(issues(tenPoint)).toEqual([
+      [
+        'verdict.max',
+        "a loglikelihood verdict cannot tell option 1 from option 10, which begins with it (1's log-likelihood counts every answer that starts with it); use options none of which begins another (a scale of single digits such as 1–9, or labels) or by: generate",
+      ],
+    ]);
+    expect(issues({ type: 'score', min: 0, max: 9, by: 'loglikelihood' })).toEqual([]);
+    expect(issues({ type: 'score', min: -5, max: 5, by: 'loglikelihood' })).toEqual([]);
+    // by: generate reads the written answer whole: a 1-10 scale is fine.
+    expect(issues({ type: 'score', min: 1, max: 10 })).toEqual([]);
+  });
+
+  it('refuses labels one of which begins another', () => {
+    expect(issues({ type: 'label', labels: { A: 1, 'A+': 1.5, B: 0 }, by: 'loglikelihood' })).toEqual([
+      [
+        'verdict.labels',
+        "a loglikelihood verdict cannot tell option A from option A+, which begins with it (A's log-likelihood counts every answer that starts with it); use options none of which begins another (a scale of single digits such as 1–9, or labels) or by: generate",
+      ],
+    ]);
+    expect(issues({ type: 'label', labels: { correct: 1, incorrect: 0 }, by: 'loglikelihood' })).toEqual([]);
+  });
+
+  it('has no verdict when every option has log-likelihood -Infinity (no preference for the first)', () => {
+    const fivePoint = { type: 'score', min: 1, max: 5, by: 'loglikelihood' } as const;
+    expect(readLoglikelihoodVerdict(Array(5).fill(Number.NEGATIVE_INFINITY), fivePoint)).toEqual({
+      ok: false,
+      reason: 'every option has log-likelihood -Infinity',
+    });
+  });
+});

@@ -54,6 +54,10 @@ export function readLoglikelihoodVerdict(
     }
     if (value > loglikelihoods[best]) best = index;
   }
+  // Every option impossible is no preference for the first one.
+  if (loglikelihoods[best] === Number.NEGATIVE_INFINITY) {
+    return { ok: false, reason: 'every option has log-likelihood -Infinity' };
+  }
   const answer = options[best].text;
   if (spec.type === 'label') return { ok: true, score: spec.labels[answer], verdict: answer, answer };
   return { ok: true, score: Number(answer), verdict: Number(answer), answer };

@@ -134,11 +134,17 @@ function loglikelihoodIssues(
         ['verdict', 'max'],
         `a loglikelihood verdict scores each whole number of the scale, at most ${MAX_LOGLIKELIHOOD_OPTIONS} of them`,
       );
+    } else {
+      const texts = Array.from({ length: verdict.max - verdict.min + 1 }, (_, index) =>
+        String(verdict.min + index),
+      );
+      prefixIssue(texts, ['verdict', 'max'], issue);
     }
     if (verdict.pattern !== undefined) {
       issue(['verdict', 'pattern'], 'a loglikelihood verdict reads no answer: pattern is for by: generate');
     }
   }
+  if (verdict.type === 'label') prefixIssue(Object.keys(verdict.labels), ['verdict', 'labels'], issue);
   if (config.system !== undefined) {
     issue(
       ['system'],
@@ -150,6 +156,29 @@ function loglikelihoodIssues(
       ['generation_kwargs'],
       'a loglikelihood verdict generates nothing: generation_kwargs is for by: generate',
     );
+  }
+}
+
+/**
+ * An option that begins another (1 and 10, A and A+) is refused: its log-likelihood is that of every answer
+ * starting with it, so it outscores the longer option whenever a tokenizer writes the longer one as the
+ * shorter plus more tokens (digits one token each, as Llama 2, Mistral and Qwen do): on a 1–10 scale a 10
+ * could never win over a 1.
+ */
+function prefixIssue(
+  texts: string[],
+  path: string[],
+  issue: (path: string[], message: string) => void,
+): void {
+  for (const shorter of texts) {
+    const longer = texts.find((text) => text !== shorter && text.startsWith(shorter));
+    if (longer !== undefined) {
+      issue(
+        path,
+        `a loglikelihood verdict cannot tell option ${shorter} from option ${longer}, which begins with it (${shorter}'s log-likelihood counts every answer that starts with it); use options none of which begins another (a scale of single digits such as 1–9, or labels) or by: generate`,
+      );
+      return;
+    }
   }
 }
 

@@ -236,3 +236,34 @@ describe('leaderboard_<time>.json', () => {
     expect(fromMeans.tasks.mixed.value).toBeCloseTo(mean, 14);
   });
 });
+
+describe('leaderboard: an llm_judge task', () => {
+  /** A judged task's results and lines: every doc's judge score `score`, on the judge block's scale. */
+  function judged(verdict: Record<string, unknown>, score: number, docs = 4) {
+    const lines = Array.from({ length: docs }, (_, doc_id) => ({
+      doc_id,
+      filter: 'none',
+      metrics: ['llm_judge'],
+      target: 'x',
+      filtered_resps: ['y'],
+      llm_judge: score,
+    }));
+    return buildLeaderboard({
+      results: {
+        results: { judged: { alias: 'judged', 'llm_judge,none': score } },
+        higher_is_better: { judged: { llm_judge: true } },
+        configs: {
+          judged: { metric_list: [{ metric: 'llm_judge', judge: { model: 'gguf', prompt: 'p', verdict } }] },
+        },
+        'n-samples': { judged: { original: docs, effective: docs } },
+      },
+      samples: { judged: lines },
+    }).tasks.judged;
+  }
+
+  it('counts no doc correct when the rubric scale goes beyond [0, 1]: a 1 on 1-5 is the worst grade', () => {
+    expect(judged({ type: 'score', min: 1, max: 5 }, 1).correct).toBeNull();
+    // A 0/1 label verdict is a proportion: its 1s are the docs judged correct.
+    expect(judged({ type: 'label', labels: { correct: 1, incorrect: 0 } }, 1).correct).toBe(4);
+  });
+});

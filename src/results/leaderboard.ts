@@ -9,6 +9,8 @@
  * task has a value. A JSONL file whose lines name different metrics is scored per line: its value is
  * the mean of the per-line scores (each in [0, 1]), with each metric's own mean beside it.
  */
+
+import { mayBeProportion } from '../metrics/judge-scale.js';
 import { metricScale } from '../metrics/scale.js';
 import { isBinary, mean, meanStderr } from '../stats/descriptive.js';
 import { meanScoreInterval } from '../stats/score-interval.js';
@@ -172,6 +174,23 @@ function mixedJsonl(
   };
 }
 
+/** The task config's metric_list entry of `metric` (its judge block, for an llm_judge metric). */
+function metricEntry(
+  results: LeaderboardSource,
+  task: string,
+  metric: string,
+): { metric: unknown; judge?: unknown } {
+  const config = results.configs[task];
+  const list =
+    typeof config === 'object' && config !== null
+      ? (config as { metric_list?: unknown }).metric_list
+      : undefined;
+  const entry = Array.isArray(list)
+    ? list.find((item) => typeof item === 'object' && item !== null && item.metric === metric)
+    : undefined;
+  return entry ?? { metric };
+}
+
 function taskEntry(
   results: LeaderboardSource,
   task: string,
@@ -226,7 +245,9 @@ function taskEntry(
       ? ([interval[0], interval[1]] as [number, number])
       : null;
   const scored = primaryLines?.map((line) => scoreOf(line, primary.metric)).filter(finite) ?? [];
-  const binary = scored.length > 0 && isBinary(scored);
+  // A judge's 1 on a 1–5 rubric is its worst grade, not a correct answer (judge-scale.ts).
+  const binary =
+    scored.length > 0 && isBinary(scored) && mayBeProportion(metricEntry(results, task, primary.metric));
   const n =
     stats?.[primary.key]?.n ??
     (primaryLines

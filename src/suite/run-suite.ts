@@ -12,6 +12,7 @@
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { AssayError, closestNames } from '../errors.js';
+import { judgeBlocks } from '../evaluate/judge-blocks.js';
 import { resolveRunOptions } from '../evaluate/run-options.js';
 import type { Logger, RunListener } from '../events.js';
 import { writeFileAtomic } from '../report/write.js';
@@ -19,9 +20,10 @@ import { SUITE_CELL_SCHEMA, type SuiteCellRecord } from '../results/suite-cell-r
 import { SUITE_RECORD_SCHEMA, type SuiteRecord } from '../results/suite-record.js';
 import { createBackendPool } from '../run/backend-pool.js';
 import { evaluateResolved } from '../run/evaluate.js';
+import { uniqueLeaves } from '../tasks/task.js';
 import { runOptionsOf, type SuiteCell } from './cells.js';
 import { finishedCellCheck } from './finished-cell.js';
-import { type ShardUnit, type SuiteShard, shardUnits } from './shard-plan.js';
+import { planSuiteShards, type ShardUnit, type SuiteShard, shardUnits } from './shard-plan.js';
 import { shardLocation } from './shard-suite.js';
 import type { SuiteListener } from './suite-events.js';
 import { suiteFolder } from './suite-folder.js';
@@ -101,6 +103,33 @@ function suiteRecord(validated: ValidatedSuite, name: string, shard?: SuiteShard
   };
 }
 
+/**
+ * A judged task set's cells are never cut into doc slices: `assay merge`, which joins the slices, cannot
+ * rebuild the judge block (agreement, PPI++, usage) from them and refuses, so every shard would run and the
+ * suite's merge fail. Checked over the whole plan, which every shard computes alike, before any shard runs.
+ */
+function checkJudgedSlices(validated: ValidatedSuite, chosen: SuiteCell[], count: number): void {
+  const sliced = new Set(
+    planSuiteShards(chosen, count, (cell) => cell.shardSlices)
+      .flat()
+      .flatMap((unit) => (unit.slice ? [unit.cell.taskSet] : [])),
+  );
+  for (const taskSet of sliced) {
+    const judged = [
+      ...new Set(
+        judgeBlocks(uniqueLeaves(validated.taskNodes.get(taskSet) ?? [])).map((block) => block.task.name),
+      ),
+    ];
+    if (judged.length === 0) continue;
+    const declared = chosen.find((cell) => cell.taskSet === taskSet)?.shardSlices;
+    throw new AssayError(
+      'bad_option',
+      `task set ${taskSet}: its tasks have llm_judge metrics (${judged.join(', ')}), and this sharded run would cut its cells into doc slices, whose merge cannot rebuild the judge statistics (agreement, PPI++, usage); ${declared !== undefined ? 'remove its shard_slices, or ' : ''}run it with no more shards than cells (${chosen.length}), or the judged task set unsharded (\`tasksToRun\`)`,
+      { location: { file: validated.loaded.file, field: `tasks.${taskSet}` } },
+    );
+  }
+}
+
 export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult> {
   const started = performance.now();
   // Everything checkable is checked before the first cell runs (bad input: exit 2, nothing written).
@@ -116,6 +145,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
     'model',
   );
   const taskSets = narrowed(options.tasksToRun, [...validated.taskSets.keys()], 'tasksToRun', 'task set');
+  const chosen = cells.filter((cell) => models.has(cell.model) && taskSets.has(cell.taskSet));
+  if (options.shard) checkJudgedSlices(validated, chosen, options.shard.count);
   const suitesDirectory = options.suitesDirectory ?? 'suites';
   const merged = suiteFolder(suitesDirectory, options.suiteName);
   const where = options.shard
@@ -129,7 +160,6 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteRunResult
   );
   await copyFile(loaded.file, folder.suiteCopy);
 
-  const chosen = cells.filter((cell) => models.has(cell.model) && taskSets.has(cell.taskSet));
   const units: ShardUnit<SuiteCell>[] = options.shard
     ? shardUnits(chosen, options.shard, (cell) => cell.shardSlices)
     : chosen.map((cell) => ({ cell }));

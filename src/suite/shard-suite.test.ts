@@ -162,3 +162,91 @@ tasks:
     expect(Object.keys(finishedCell(suitesDirectory, 's', 'big').samples)).toEqual(['samples_big']);
   });
 });
+
+describe('a sharded suite with a judged task set', () => {
+  it('refuses to cut a judged cell into doc slices before any shard runs (assay merge cannot rebuild a judge block)', async () => {
+    const dir = tempDir('assay-suite-judged-slices-');
+    const judge = {
+      model: 'dummy',
+      prompt: 'Grade {{response}} against {{target}}. Score:',
+      verdict: { type: 'score', min: 1, max: 5 },
+    };
+    const lines = [0, 1, 2, 3].map((n) =>
+      JSON.stringify({
+        id: n,
+        prompt: `What is ${n} + 1?`,
+        targets: [String(n + 1)],
+        metric: 'llm_judge',
+        ...(n === 0 ? { extras: { judge } } : {}),
+      }),
+    );
+    writeFileSync(path.join(dir, 'judged.jsonl'), `${lines.join('\n')}\n`);
+    const suiteFile = path.join(dir, 'suite.yaml');
+    writeFileSync(
+      suiteFile,
+      `version: 1
+settings: { gen_kwargs: { max_gen_toks: 2 } }
+models:
+  - { name: m1, model: dummy, model_args: { seed: 1 } }
+tasks:
+  - { name: judged, task: judged.jsonl }
+`,
+    );
+    const suitesDirectory = path.join(dir, 'suites');
+    // One cell, two shards: the plan cuts it into two doc slices, whose merge assay merge refuses.
+    await expect(
+      runSuite({ suiteFile, suiteName: 's', suitesDirectory, shard: { index: 0, count: 2 } }),
+    ).rejects.toThrow(
+      'task set judged: its tasks have llm_judge metrics (judged), and this sharded run would cut its cells into doc slices, whose merge cannot rebuild the judge statistics (agreement, PPI++, usage); run it with no more shards than cells (1), or the judged task set unsharded (`tasksToRun`)',
+    );
+    // Nothing was run or written for the shard.
+    expect(() => readdirSync(path.join(suitesDirectory, 's', 'shards'))).toThrow();
+  });
+});
+
+describe('mergeSuite again after one doc slice reran', () => {
+  it('does not keep the cell merged from the slices before (a rerun slice is not merged into it silently)', async () => {
+    const dir = tempDir('assay-suite-slice-rerun-');
+    writeAlwaysATask(dir, 'alpha', 9);
+    const suiteFile = path.join(dir, 'suite.yaml');
+    writeFileSync(
+      suiteFile,
+      `version: 1
+settings: { gen_kwargs: { max_gen_toks: 2 } }
+models:
+  - { name: m1, model: dummy, model_args: { seed: 1 } }
+tasks:
+  - { name: alpha, task: alpha.jsonl }
+`,
+    );
+    const suitesDirectory = path.join(dir, 'suites');
+    const run = (index: number) =>
+      runSuite({ suiteFile, suiteName: 's', suitesDirectory, shard: { index, count: 2 } });
+    for (const index of [0, 1]) await run(index);
+    const first = await mergeSuite({ name: 's', suitesDirectory });
+    expect(first.cells.map((cell) => cell.status)).toEqual(['merged']);
+    const merged = suiteFolder(suitesDirectory, 's');
+    const before = readFileSync(merged.cellRecord('m1', 'alpha'), 'utf8');
+    const files = () => readdirSync(merged.cellFolder('m1', 'alpha'), { recursive: true }).sort();
+    const mergedFiles = files();
+    // Merged again with nothing new: the cell is kept as it is (no second results file).
+    expect((await mergeSuite({ name: 's', suitesDirectory })).cells.map((cell) => cell.status)).toEqual([
+      'merged',
+    ]);
+    expect(files()).toEqual(mergedFiles);
+
+    // The task file changes: shard 1 reruns its slice (its merged cell and its own slice are stale), shard 0
+    // has not run again yet.
+    const file = path.join(dir, 'alpha.jsonl');
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll('Answer:', 'Answer now:'));
+    const again = await run(1);
+    expect(again.cells.map((cell) => [cell.taskSet, cell.status])).toEqual([['alpha', 'done']]);
+
+    // The merged cell is not the earlier merge reported as merged from these slices: slice 1 ran another
+    // task file than slice 0, which the merge refuses, naming the cell.
+    await expect(mergeSuite({ name: 's', suitesDirectory })).rejects.toThrow(
+      /shard 1\/2 \(.*alpha.*\) was not run like shard 0\/2 .*: manifest\.tasks\.alpha\.sha256 is/,
+    );
+    expect(readFileSync(merged.cellRecord('m1', 'alpha'), 'utf8')).toBe(before);
+  });
+});

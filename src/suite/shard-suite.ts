@@ -169,7 +169,13 @@ export async function mergeSuite(options: MergeSuiteOptions): Promise<MergeSuite
     const caches = shards
       .map((shard) => shard.folder.responseCache(model.name))
       .filter((file) => existsSync(file));
-    if (caches.length) mergeResponseCaches(merged.responseCache(model.name), caches);
+    if (caches.length)
+      mergeResponseCaches(merged.responseCache(model.name), caches, {
+        onConflict: (source, count) =>
+          options.logger?.warn(
+            `model ${model.name}: ${count} answer${count === 1 ? '' : 's'} of the response cache ${source} differ from those already gathered in ${merged.responseCache(model.name)} for the same requests (the backend answered them differently, as non-deterministic decoding does); the first are kept, and each cell's results keep the answers it was scored with`,
+          ),
+      });
   }
   const { shard: _shard, ...whole } = first.record;
   const record: SuiteRecord = { ...whole, name: options.name };
@@ -202,7 +208,8 @@ async function recordGatheredCache(
 
 /**
  * Whether the merged folder already holds the cell merged from these slices (a merge run again): a finished
- * record with their settings, their first start and its results file there.
+ * record with their settings, their first start, their summed time (merge-cell-slices.ts: a slice that ran
+ * again since has another) and its results file there.
  */
 function mergedFrom(merged: ReturnType<typeof suiteFolder>, slices: readonly CellSlice[]): boolean {
   const { model, task_set: taskSet, settings_hash: hash } = slices[0].record;
@@ -213,6 +220,7 @@ function mergedFrom(merged: ReturnType<typeof suiteFolder>, slices: readonly Cel
     !record.slice &&
     record.settings_hash === hash &&
     record.started_at === startedAt &&
+    record.seconds === slices.reduce((sum, slice) => sum + slice.record.seconds, 0) &&
     record.results_file !== null &&
     existsSync(path.resolve(merged.cellFolder(model, taskSet), record.results_file))
   );

@@ -124,4 +124,10 @@ describe('correctness of a judged sample', () => {
     expect(correctness(1, 'llm_judge')).toBeNull();
     expect(correctness(0, 'llm_judge')).toBeNull();
   });
+
+  it("marks neither a TypeScript task's judge metric, which has a name of its own (the line's judge calls name it)", () => {
+    const calls = [{ metric: 'quality', model: 'm', prompt: 'p', raw: '1', verdict: 1, score: 1 }];
+    expect(correctness(1, 'quality', calls)).toBeNull();
+    expect(correctness(1, 'acc', calls)).toBe(true);
+  });
 });

@@ -108,7 +108,7 @@ export class SampleIndex {
     this.docIds.push(sample.doc_id);
     this.filterIds.push(this.idOf(this.filters, sample.filter));
     const first = sample.metrics[0];
-    const verdict = first === undefined ? null : correctness(values[first], first);
+    const verdict = first === undefined ? null : correctness(values[first], first, values.judge);
     this.correct.push(verdict === null ? -1 : verdict ? 1 : 0);
     for (const name of sample.metrics) {
       const id = this.idOf(this.metrics, name);

@@ -56,13 +56,22 @@ export function metricValue(value: unknown): number | boolean | string | null {
   return JSON.stringify(value);
 }
 
+/** Whether the line's judge calls (`judge`) score `metric`: a TypeScript task's judge has a name of its own. */
+function judgedBy(judge: unknown, metric: string | undefined): boolean {
+  return (
+    metric !== undefined &&
+    Array.isArray(judge) &&
+    judge.some((call) => typeof call === 'object' && call !== null && call.metric === metric)
+  );
+}
+
 /**
  * 1/true is correct, 0/false incorrect; anything else (a BLEU score, a list) is neither. So is every value of
  * `llm_judge`: a judge's score is a grade on its rubric's scale (1 is the worst of a 1–5 rubric), which the
  * sample line does not state.
  */
-export function correctness(value: unknown, metric?: string): boolean | null {
-  if (metric === 'llm_judge') return null;
+export function correctness(value: unknown, metric?: string, judge?: unknown): boolean | null {
+  if (metric === 'llm_judge' || judgedBy(judge, metric)) return null;
   if (value === true || value === 1) return true;
   if (value === false || value === 0) return false;
   return null;
@@ -99,7 +108,7 @@ export function sampleView(sample: ReadSampleLine, line: number): SampleView {
     filteredResponse,
     choices,
     metrics,
-    correct: first === undefined ? null : correctness(sample[first], first),
+    correct: first === undefined ? null : correctness(sample[first], first, sample.judge),
     error: sample.error ?? null,
     doc: sample.doc,
     judge: judgeCallsView(sample.judge),

@@ -1,6 +1,6 @@
 /**
  * Judge metrics in compare and gate. A difference between two runs' judge scores measures the models only
- * when one judge scored both (same judge model, same args, same rubric, the verdict taken the same way); and a judge score is only worth
+ * when one judge scored both (same judge model, same args, same rubric, the same verdict taken the same way); and a judge score is only worth
  * gating on when the judge agreed with the humans on the labelled slice (results.json `judges`).
  */
 import type { ReadResults } from '../schema.js';
@@ -45,12 +45,21 @@ function canonical(value: unknown): string {
  * What the identity of a judge is: its model (or jury), its args, its rubric, and how its verdict is taken
  * (a written answer, or the options' log-likelihoods: the same model and rubric give different scores).
  */
-function identity(entry: JudgeEntry): { model: string; args: string; rubric: string; by: string } {
+function identity(entry: JudgeEntry): {
+  model: string;
+  args: string;
+  rubric: string;
+  by: string;
+  verdict: string;
+} {
+  const { by = 'generate', ...verdict } = entry.verdict ?? {};
   return {
     model: entry.jury === undefined ? entry.model : `jury ${canonical(entry.jury)}`,
     args: canonical(entry.model_args ?? {}),
     rubric: entry.rubric_sha256,
-    by: entry.verdict?.by ?? 'generate',
+    by: String(by),
+    // The scale, labels and their scores, the pattern: what the judge may answer and what it is worth.
+    verdict: canonical(verdict),
   };
 }
 
@@ -78,6 +87,7 @@ export function judgeMismatch(
   if (x.rubric !== y.rubric)
     differences.push(`rubric sha256 ${x.rubric.slice(0, 12)} in run A and ${y.rubric.slice(0, 12)} in run B`);
   if (x.by !== y.by) differences.push(`verdict by ${x.by} in run A and by ${y.by} in run B`);
+  if (x.verdict !== y.verdict) differences.push(`verdict ${x.verdict} in run A and ${y.verdict} in run B`);
   if (!differences.length) return undefined;
   return `${refused}: the runs were judged by different judges (${differences.join('; ')}), so the difference would mix the models with the judges; judge both runs with one judge`;
 }
