@@ -689,4 +689,31 @@ describe('llm_judge log-likelihood verdicts', () => {
     expect(chatRequests).toBe(0);
     expect(model.received.generate).toHaveLength(0);
   });
+  it('a shard of a judged task is refused before any request: assay merge cannot rebuild its judge statistics', async () => {
+    const file = taskWithJudge('sharded_judged', [
+      'model: local-chat-completions',
+      `model_args: {model: judge, base_url: "${server.chatUrl}"}`,
+      'prompt: "question {{doc.id}}: {{response}}. Reply Score: N."',
+      'verdict: {type: score, min: 1, max: 10}',
+    ]);
+    chatRequests = 0;
+    const model = scriptedBackend({ generate: () => 'an answer' });
+    await expect(
+      simpleEvaluate({
+        model,
+        modelName: 'scripted',
+        tasks: [file],
+        bootstrapIters: 0,
+        shard: { index: 0, count: 2 },
+      }),
+    ).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringContaining(
+        'task sharded_judged has an llm_judge metric (metric_list.0.judge), and shard 0/2 could not be merged',
+      ),
+      location: expect.objectContaining({ task: 'sharded_judged', field: 'metric_list.0.judge' }),
+    });
+    expect(chatRequests).toBe(0);
+    expect(model.received.generate).toHaveLength(0);
+  });
 });

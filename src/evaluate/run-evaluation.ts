@@ -59,6 +59,24 @@ export interface EvaluatedRun {
   erroredSamples: number;
 }
 
+/**
+ * A shard of a judged task is refused before any request: `assay merge` cannot rebuild the judge statistics
+ * (agreement, PPI++, usage need every doc's judge score beside the labels), so the shards' work would be lost
+ * at the merge.
+ */
+function refuseJudgedShard(
+  tasks: ReturnType<typeof uniqueLeaves>,
+  shard: { index: number; count: number },
+): void {
+  const [block] = judgeBlocks(tasks);
+  if (!block) return;
+  throw new AssayError(
+    'bad_option',
+    `task ${block.task.name} has an llm_judge metric (${block.field}), and shard ${shard.index}/${shard.count} could not be merged: assay merge does not rebuild the judge statistics (agreement, PPI++, usage) from shards; run the judged tasks unsharded`,
+    { location: { task: block.task.name, field: block.field } },
+  );
+}
+
 /** plan → run → filter → score → aggregate, for tasks already resolved and a backend already created. */
 export async function runEvaluation(
   backend: ModelBackend,
@@ -68,6 +86,7 @@ export async function runEvaluation(
   const started = performance.now();
   const startDate = Date.now() / 1000;
   const tasks = uniqueLeaves(nodes);
+  if (options.shard && !options.predictOnly) refuseJudgedShard(tasks, options.shard);
   const listener = options.listener;
   listener?.({ type: 'run-start', tasks: tasks.map((task) => task.name) });
 
