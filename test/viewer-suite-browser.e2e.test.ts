@@ -238,7 +238,8 @@ describe.skipIf(!haveChromium)('the Suite page in a browser', () => {
     expect(await panel.getAttribute('data-group')).toBe('letters');
     const row = summary.groups[0].models.find((entry) => entry.model === 'dummy-1');
     expect(await panel.getByTestId('cell-rank').innerText()).toBe(rankText(row?.rank));
-    expect(await panel.locator('[data-testid="cell-pairs"] tbody tr').count()).toBe(3);
+    // The pairs come with the group's comparison, which the panel fetches after it opens.
+    await expect.poll(() => panel.locator('[data-testid="cell-pairs"] tbody tr').count()).toBe(3);
     await page.close();
   });
 
