@@ -8,10 +8,25 @@ import { taskSources } from './task-sources.js';
 
 const KINDS = { tasks: 'task', groups: 'group', tags: 'tag' } as const;
 
+/** Each cell padded to its column's width. Loops, not per-cell arrays: lm-eval's tree lists 13,000 rows. */
 function markdown(headers: string[], rows: string[][]): string {
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => `|${cells.map((cell, i) => cell.padEnd(widths[i])).join('|')}|`;
-  return [line(headers), `|${widths.map((w) => '-'.repeat(w)).join('|')}|`, ...rows.map(line)].join('\n');
+  const widths = headers.map((header) => header.length);
+  for (const row of rows) {
+    for (let column = 0; column < widths.length; column++)
+      if (row[column].length > widths[column]) widths[column] = row[column].length;
+  }
+  const spaces = ' '.repeat(Math.max(...widths));
+  const line = (cells: string[]) => {
+    let text = '|';
+    for (let column = 0; column < widths.length; column++) {
+      const cell = cells[column];
+      text += `${cell}${spaces.slice(0, widths[column] - cell.length)}|`;
+    }
+    return text;
+  };
+  const lines = [line(headers), `|${widths.map((width) => '-'.repeat(width)).join('|')}|`];
+  for (const row of rows) lines.push(line(row));
+  return lines.join('\n');
 }
 
 /**
