@@ -18,20 +18,45 @@ import { SETTLED_MS } from '../util/file-digest.js';
 import type { IndexEntry, IndexRoot, RootScan } from './index-types.js';
 
 /** Bumped whenever what a scan records changes, so caches written by older code are not read. */
-const FORMAT = 3;
+const FORMAT = 4;
 
 export type Fingerprint = [file: string, size: number, mtimeMs: number];
 
-/** An entry as a tuple (the cache of lm-eval's tree holds 13,000 of them): its file by listed position. */
-type CachedEntry = [
-  listed: number,
-  name: string,
-  kind: IndexEntry['kind'],
-  format: IndexEntry['format'] | null,
-  outputType: string | null,
-  tags: string[] | null,
-  members: string[] | null,
-];
+/**
+ * The entries of a scan by column (the cache of lm-eval's tree holds 13,000 of them, and a warm command
+ * reads them all): parallel arrays parse into a few objects, where an object or tuple per entry would
+ * make 13,000, each rebuilt once more into an IndexEntry.
+ */
+interface CachedEntries {
+  /** Each entry's file, by its position in `listed`. */
+  listed: number[];
+  names: string[];
+  /** One letter per entry, from KIND_LETTERS. */
+  kinds: string;
+  /** One letter per entry, from FORMAT_LETTERS ("-": none). */
+  formats: string;
+  /** Each entry's output type, as an index into `outputTypeNames` (-1: none). */
+  outputTypes: number[];
+  outputTypeNames: string[];
+  /** The entries that have tags or members, by position, beside them. */
+  tags: Array<[entry: number, tags: string[]]>;
+  members: Array<[entry: number, members: string[]]>;
+}
+
+const KIND_LETTERS: Record<IndexEntry['kind'], string> = { task: 't', group: 'g', tag: 'a' };
+const FORMAT_LETTERS: Record<NonNullable<IndexEntry['format']>, string> = {
+  yaml: 'y',
+  jsonl: 'j',
+  typescript: 's',
+};
+const KINDS = new Map(Object.entries(KIND_LETTERS).map(([kind, letter]) => [letter, kind])) as Map<
+  string,
+  IndexEntry['kind']
+>;
+const FORMATS = new Map(Object.entries(FORMAT_LETTERS).map(([format, letter]) => [letter, format])) as Map<
+  string,
+  NonNullable<IndexEntry['format']>
+>;
 
 interface CacheFile {
   format: number;
@@ -42,34 +67,65 @@ interface CacheFile {
   listed: { paths: string[]; sizes: number[]; mtimes: number[] };
   /** Every folder walked (relative to the root; "" is the root) and its mtime. */
   dirs: { paths: string[]; mtimes: number[] };
-  /** Other files the scan read, absolute. */
-  read: Fingerprint[];
-  found: CachedEntry[];
+  /** Other files the scan read, absolute, with their sizes and mtimes. */
+  read: { paths: string[]; sizes: number[]; mtimes: number[] };
+  found: CachedEntries;
   skipped: Array<{ file: string; code: ErrorCode; message: string; location: ErrorLocation; name?: string }>;
 }
 
-function packEntry(entry: IndexEntry, position: Map<string, number>): CachedEntry | undefined {
-  const listed = entry.path === undefined ? undefined : position.get(entry.path);
-  if (listed === undefined) return undefined;
-  return [
-    listed,
-    entry.name,
-    entry.kind,
-    entry.format ?? null,
-    entry.outputType ?? null,
-    entry.tags ?? null,
-    entry.members ?? null,
-  ];
+/** The entries in columns; undefined when one does not come from a listed file (not cached then). */
+function packEntries(found: readonly IndexEntry[], listed: readonly string[]): CachedEntries | undefined {
+  const position = new Map(listed.map((file, index) => [file, index]));
+  const outputTypeIndex = new Map<string, number>();
+  const packed: CachedEntries = {
+    listed: [],
+    names: [],
+    kinds: '',
+    formats: '',
+    outputTypes: [],
+    outputTypeNames: [],
+    tags: [],
+    members: [],
+  };
+  for (const [index, entry] of found.entries()) {
+    const at = entry.path === undefined ? undefined : position.get(entry.path);
+    if (at === undefined) return undefined;
+    packed.listed.push(at);
+    packed.names.push(entry.name);
+    packed.kinds += KIND_LETTERS[entry.kind];
+    packed.formats += entry.format === undefined ? '-' : FORMAT_LETTERS[entry.format];
+    let outputType = -1;
+    if (entry.outputType !== undefined) {
+      outputType = outputTypeIndex.get(entry.outputType) ?? packed.outputTypeNames.length;
+      if (outputType === packed.outputTypeNames.length) {
+        outputTypeIndex.set(entry.outputType, outputType);
+        packed.outputTypeNames.push(entry.outputType);
+      }
+    }
+    packed.outputTypes.push(outputType);
+    if (entry.tags !== undefined) packed.tags.push([index, entry.tags]);
+    if (entry.members !== undefined) packed.members.push([index, entry.members]);
+  }
+  return packed;
 }
 
-function unpackEntry(packed: CachedEntry, listed: readonly string[]): IndexEntry {
-  const [position, name, kind, format, outputType, tags, members] = packed;
-  const entry: IndexEntry = { name, kind, path: listed[position] };
-  if (format !== null) entry.format = format;
-  if (outputType !== null) entry.outputType = outputType;
-  if (tags !== null) entry.tags = tags;
-  if (members !== null) entry.members = members;
-  return entry;
+function unpackEntries(packed: CachedEntries, listed: readonly string[]): IndexEntry[] {
+  const { names, kinds, formats, outputTypes, outputTypeNames } = packed;
+  const entries: IndexEntry[] = new Array(names.length);
+  for (let index = 0; index < names.length; index++) {
+    const entry: IndexEntry = {
+      name: names[index],
+      kind: KINDS.get(kinds[index]) as IndexEntry['kind'],
+      path: listed[packed.listed[index]],
+    };
+    const format = FORMATS.get(formats[index]);
+    if (format !== undefined) entry.format = format;
+    if (outputTypes[index] >= 0) entry.outputType = outputTypeNames[outputTypes[index]];
+    entries[index] = entry;
+  }
+  for (const [index, tags] of packed.tags) entries[index].tags = tags;
+  for (const [index, members] of packed.members) entries[index].members = members;
+  return entries;
 }
 
 let assayVersion: string | undefined;
@@ -91,9 +147,28 @@ export function cacheFileOf(cacheDir: string, root: IndexRoot): string {
   return path.join(cacheDir, `${createHash('sha256').update(key).digest('hex').slice(0, 24)}.json`);
 }
 
+const STAT_OPTIONS = { throwIfNoEntry: false } as const;
+
 function stamp(file: string): [number, number] | undefined {
-  const stats = statSync(file, { throwIfNoEntry: false });
+  const stats = statSync(file, STAT_OPTIONS);
   return stats ? [stats.size, stats.mtimeMs] : undefined;
+}
+
+/** Whether a file has the size and mtime it had (a warm command asks this of ~15,000 files). */
+function unchanged(file: string, size: number, mtimeMs: number): boolean {
+  const stats = statSync(file, STAT_OPTIONS);
+  return stats !== undefined && stats.size === size && stats.mtimeMs === mtimeMs;
+}
+
+/** Whether every file of a column set still has its size and mtime. */
+function allUnchanged(
+  paths: readonly string[],
+  sizes: readonly number[],
+  mtimes: readonly number[],
+): boolean {
+  for (let index = 0; index < paths.length; index++)
+    if (!unchanged(paths[index], sizes[index], mtimes[index])) return false;
+  return true;
 }
 
 /** Fingerprints of files, or undefined when one of them is gone. */
@@ -162,29 +237,22 @@ export function readCachedScan(
   } else {
     const { paths, mtimes } = cache.dirs;
     for (let index = 0; index < paths.length; index++) {
-      const now = stamp(absolute(paths[index]));
-      if (!now || now[1] !== mtimes[index]) return 'relist';
+      const stats = statSync(absolute(paths[index]), STAT_OPTIONS);
+      if (stats === undefined || stats.mtimeMs !== mtimes[index]) return 'relist';
     }
     listed = cache.listed.paths.map((relative) => prefix + relative);
   }
-  const { sizes, mtimes } = cache.listed;
-  for (let index = 0; index < listed.length; index++) {
-    const now = stamp(listed[index]);
-    if (!now || now[0] !== sizes[index] || now[1] !== mtimes[index]) return undefined;
-  }
-  for (const [file, size, mtime] of cache.read) {
-    const now = stamp(file);
-    if (!now || now[0] !== size || now[1] !== mtime) return undefined;
-  }
+  if (!allUnchanged(listed, cache.listed.sizes, cache.listed.mtimes)) return undefined;
+  if (!allUnchanged(cache.read.paths, cache.read.sizes, cache.read.mtimes)) return undefined;
   return {
-    found: cache.found.map((packed) => unpackEntry(packed, listed)),
+    found: unpackEntries(cache.found, listed),
     skipped: cache.skipped.map(({ file, code, message, location, name }) => ({
       file,
       error: new AssayError(code, message, { location }),
       ...(name === undefined ? {} : { name }),
     })),
     listed,
-    read: cache.read.map(([file]) => file),
+    read: cache.read.paths,
   };
 }
 
@@ -207,14 +275,9 @@ export function writeCachedScan(
   if ([...before.files, ...before.dirs, ...read].some(([, , mtime]) => mtime >= settled)) return;
   const prefix = prefixOf(root);
   const relative = (file: string) => (file.startsWith(prefix) ? file.slice(prefix.length) : '');
-  const position = new Map(scan.listed.map((file, index) => [file, index]));
-  const found: CachedEntry[] = [];
-  for (const entry of scan.found) {
-    const packed = packEntry(entry, position);
-    // Every entry of a scan comes from a listed file; anything else is not cached.
-    if (!packed) return;
-    found.push(packed);
-  }
+  // Every entry of a scan comes from a listed file; anything else is not cached.
+  const found = packEntries(scan.found, scan.listed);
+  if (!found) return;
   const cache: CacheFile = {
     format: FORMAT,
     assay: version(),
@@ -229,7 +292,11 @@ export function writeCachedScan(
       paths: before.dirs.map(([dir]) => relative(dir)),
       mtimes: before.dirs.map(([, , mtime]) => mtime),
     },
-    read,
+    read: {
+      paths: read.map(([file]) => file),
+      sizes: read.map(([, size]) => size),
+      mtimes: read.map(([, , mtime]) => mtime),
+    },
     found,
     skipped: scan.skipped.map(({ file, error, name }) => ({
       file,
