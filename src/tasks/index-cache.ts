@@ -3,7 +3,9 @@
  * for its own tree); assay keeps the last scan of a folder and reuses it while every file the scan read
  * (the folder's task files, and the files they include) has the same path, size and mtime. One JSON file
  * per folder in `<assay cache>/task-index/`, named by a hash of the folder's path; deleting it (or the
- * whole folder) only costs the next command a fresh scan.
+ * whole folder) only costs the next command a fresh scan. A warm command's cost is mostly the ~15,000
+ * stats of lm-eval's tree, so the file is laid out for that: the stamps first, in columns, and the
+ * entries (by column too) parsed only once the stamps hold.
  *
  * The listing itself is checked through the folders' mtimes: creating, removing or renaming a file
  * changes its folder's mtime, so while every folder keeps its mtime the folder lists the same files and
@@ -58,7 +60,11 @@ const FORMATS = new Map(Object.entries(FORMAT_LETTERS).map(([format, letter]) =>
   NonNullable<IndexEntry['format']>
 >;
 
-interface CacheFile {
+/**
+ * A cache file is two JSON lines: what the scan read (checked first, file by file), then what it found,
+ * parsed only once every file is unchanged.
+ */
+interface CacheStamps {
   format: number;
   assay: string;
   root: string;
@@ -69,6 +75,9 @@ interface CacheFile {
   dirs: { paths: string[]; mtimes: number[] };
   /** Other files the scan read, absolute, with their sizes and mtimes. */
   read: { paths: string[]; sizes: number[]; mtimes: number[] };
+}
+
+interface CacheContent {
   found: CachedEntries;
   skipped: Array<{ file: string; code: ErrorCode; message: string; location: ErrorLocation; name?: string }>;
 }
@@ -191,10 +200,16 @@ export interface Listing {
   dirs: string[];
 }
 
-function readCache(cacheDir: string, root: IndexRoot): CacheFile | undefined {
-  let cache: CacheFile;
+/** A root's cache file: its stamps, parsed, and the JSON text of its content. */
+function readCache(cacheDir: string, root: IndexRoot): { cache: CacheStamps; content: string } | undefined {
+  let cache: CacheStamps;
+  let content: string;
   try {
-    cache = JSON.parse(readFileSync(cacheFileOf(cacheDir, root), 'utf8')) as CacheFile;
+    const text = readFileSync(cacheFileOf(cacheDir, root), 'utf8');
+    const newline = text.indexOf('\n');
+    if (newline < 0) return undefined;
+    cache = JSON.parse(text.slice(0, newline)) as CacheStamps;
+    content = text.slice(newline + 1);
   } catch {
     return undefined;
   }
@@ -203,7 +218,7 @@ function readCache(cacheDir: string, root: IndexRoot): CacheFile | undefined {
     cache.assay === version() &&
     cache.root === path.resolve(root.dir) &&
     cache.recursive === (root.recursive !== false);
-  return valid ? cache : undefined;
+  return valid ? { cache, content } : undefined;
 }
 
 function prefixOf(root: IndexRoot): string {
@@ -221,8 +236,9 @@ export function readCachedScan(
   root: IndexRoot,
   listing?: Listing,
 ): RootScan | 'relist' | undefined {
-  const cache = readCache(cacheDir, root);
-  if (!cache) return undefined;
+  const read = readCache(cacheDir, root);
+  if (!read) return undefined;
+  const { cache } = read;
   const prefix = prefixOf(root);
   const absolute = (relative: string) =>
     relative === '' ? prefix.slice(0, -1) || prefix : prefix + relative;
@@ -244,9 +260,15 @@ export function readCachedScan(
   }
   if (!allUnchanged(listed, cache.listed.sizes, cache.listed.mtimes)) return undefined;
   if (!allUnchanged(cache.read.paths, cache.read.sizes, cache.read.mtimes)) return undefined;
+  let content: CacheContent;
+  try {
+    content = JSON.parse(read.content) as CacheContent;
+  } catch {
+    return undefined;
+  }
   return {
-    found: unpackEntries(cache.found, listed),
-    skipped: cache.skipped.map(({ file, code, message, location, name }) => ({
+    found: unpackEntries(content.found, listed),
+    skipped: content.skipped.map(({ file, code, message, location, name }) => ({
       file,
       error: new AssayError(code, message, { location }),
       ...(name === undefined ? {} : { name }),
@@ -278,7 +300,7 @@ export function writeCachedScan(
   // Every entry of a scan comes from a listed file; anything else is not cached.
   const found = packEntries(scan.found, scan.listed);
   if (!found) return;
-  const cache: CacheFile = {
+  const cache: CacheStamps = {
     format: FORMAT,
     assay: version(),
     root: path.resolve(root.dir),
@@ -297,6 +319,8 @@ export function writeCachedScan(
       sizes: read.map(([, size]) => size),
       mtimes: read.map(([, , mtime]) => mtime),
     },
+  };
+  const content: CacheContent = {
     found,
     skipped: scan.skipped.map(({ file, error, name }) => ({
       file,
@@ -310,7 +334,7 @@ export function writeCachedScan(
   const temporary = `${target}.${process.pid}.tmp`;
   try {
     mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(temporary, JSON.stringify(cache));
+    writeFileSync(temporary, `${JSON.stringify(cache)}\n${JSON.stringify(content)}`);
     renameSync(temporary, target);
   } catch {
     rmSync(temporary, { force: true });
