@@ -97,7 +97,9 @@ export async function lsCommand(what: string, flags: Record<string, unknown>): P
         entries.map((entry) => [entry.name, (entry.tasks ?? []).join(', ')]),
       );
     }
-    process.stdout.write(`${out}\n`);
+    // Two writes: `${out}\n` would copy the 3.7 MB listing of lm-eval's tree once more before encoding it.
+    process.stdout.write(out);
+    process.stdout.write('\n');
     for (const warning of warnings) process.stderr.write(`assay: warning: ${withFlagNames(warning)}\n`);
     return 0;
   } catch (error) {
