@@ -118,20 +118,23 @@ function packEntries(found: readonly IndexEntry[], listed: readonly string[]): C
   return packed;
 }
 
+/** One entry of the columns (a function of its own: V8 optimises it after a few calls, as it would not a loop that runs once). */
+function unpackEntry(packed: CachedEntries, index: number, listed: readonly string[]): IndexEntry {
+  const entry: IndexEntry = {
+    name: packed.names[index],
+    kind: KINDS.get(packed.kinds[index]) as IndexEntry['kind'],
+    path: listed[packed.listed[index]],
+  };
+  const format = FORMATS.get(packed.formats[index]);
+  if (format !== undefined) entry.format = format;
+  const outputType = packed.outputTypes[index];
+  if (outputType >= 0) entry.outputType = packed.outputTypeNames[outputType];
+  return entry;
+}
+
 function unpackEntries(packed: CachedEntries, listed: readonly string[]): IndexEntry[] {
-  const { names, kinds, formats, outputTypes, outputTypeNames } = packed;
-  const entries: IndexEntry[] = new Array(names.length);
-  for (let index = 0; index < names.length; index++) {
-    const entry: IndexEntry = {
-      name: names[index],
-      kind: KINDS.get(kinds[index]) as IndexEntry['kind'],
-      path: listed[packed.listed[index]],
-    };
-    const format = FORMATS.get(formats[index]);
-    if (format !== undefined) entry.format = format;
-    if (outputTypes[index] >= 0) entry.outputType = outputTypeNames[outputTypes[index]];
-    entries[index] = entry;
-  }
+  const entries: IndexEntry[] = new Array(packed.names.length);
+  for (let index = 0; index < entries.length; index++) entries[index] = unpackEntry(packed, index, listed);
   for (const [index, tags] of packed.tags) entries[index].tags = tags;
   for (const [index, members] of packed.members) entries[index].members = members;
   return entries;
