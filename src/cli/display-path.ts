@@ -20,7 +20,7 @@ export function displayPath(file: string): string {
     base === '..' ||
     !path.isAbsolute(file) ||
     cwd === file ||
-    cwd.startsWith(file + path.sep)
+    (cwd.startsWith(file) && cwd[file.length] === path.sep)
   )
     return path.relative(cwd, file) || file;
   if (cwd !== cachedCwd) {

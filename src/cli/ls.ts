@@ -8,10 +8,25 @@ import { taskSources } from './task-sources.js';
 
 const KINDS = { tasks: 'task', groups: 'group', tags: 'tag' } as const;
 
+/** Each cell padded to its column's width. Loops, not per-cell arrays: lm-eval's tree lists 13,000 rows. */
 function markdown(headers: string[], rows: string[][]): string {
-  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => `|${cells.map((cell, i) => cell.padEnd(widths[i])).join('|')}|`;
-  return [line(headers), `|${widths.map((w) => '-'.repeat(w)).join('|')}|`, ...rows.map(line)].join('\n');
+  const widths = headers.map((header) => header.length);
+  for (const row of rows) {
+    for (let column = 0; column < widths.length; column++)
+      if (row[column].length > widths[column]) widths[column] = row[column].length;
+  }
+  const spaces = ' '.repeat(Math.max(...widths));
+  const line = (cells: string[]) => {
+    let text = '|';
+    for (let column = 0; column < widths.length; column++) {
+      const cell = cells[column];
+      text += `${cell}${spaces.slice(0, widths[column] - cell.length)}|`;
+    }
+    return text;
+  };
+  const lines = [line(headers), `|${widths.map((width) => '-'.repeat(width)).join('|')}|`];
+  for (const row of rows) lines.push(line(row));
+  return lines.join('\n');
 }
 
 /**
@@ -50,7 +65,10 @@ export async function lsCommand(what: string, flags: Record<string, unknown>): P
       summarizeOverrides: !listOverrides,
     });
     const entries = [...index.entries.values()].filter((entry) => entry.kind === kind);
-    entries.sort((a, b) => a.name.localeCompare(b.name));
+    // A collator made once orders as localeCompare() does (both are the default locale's collation),
+    // at a fifth of the cost over lm-eval's 14,569 names.
+    const byName = new Intl.Collator().compare;
+    entries.sort((a, b) => byName(a.name, b.name));
     const relative = (file: string | undefined) => (file ? displayPath(file) : '');
     let out: string;
     if (listOverrides) {
@@ -82,7 +100,9 @@ export async function lsCommand(what: string, flags: Record<string, unknown>): P
         entries.map((entry) => [entry.name, (entry.tasks ?? []).join(', ')]),
       );
     }
-    process.stdout.write(`${out}\n`);
+    // Two writes: `${out}\n` would copy the 3.7 MB listing of lm-eval's tree once more before encoding it.
+    process.stdout.write(out);
+    process.stdout.write('\n');
     for (const warning of warnings) process.stderr.write(`assay: warning: ${withFlagNames(warning)}\n`);
     return 0;
   } catch (error) {

@@ -163,30 +163,48 @@ const NUMBER = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /** pytablewriter's Markdown table, as lm-eval prints its tables. */
 export function renderMarkdown(headers: string[], rows: string[][]): string {
-  const widths = headers.map((header, column) =>
-    Math.max(3, displayWidth(header), ...rows.map((row) => displayWidth(row[column]))),
-  );
+  // Loops rather than per-cell arrays: `--tasks list` renders 13,000 rows of lm-eval's tree.
+  const widths = headers.map((header) => Math.max(3, displayWidth(header)));
+  for (const row of rows) {
+    for (let column = 0; column < widths.length; column++) {
+      const width = displayWidth(row[column]);
+      if (width > widths[column]) widths[column] = width;
+    }
+  }
   const numeric = headers.map((_, column) => {
-    const cells = rows.map((row) => row[column]).filter((cell) => cell.trim() !== '');
-    return cells.length > 0 && cells.every((cell) => NUMBER.test(cell));
+    let cells = 0;
+    for (const row of rows) {
+      const cell = row[column];
+      if (cell.trim() === '') continue;
+      if (!NUMBER.test(cell)) return false;
+      cells++;
+    }
+    return cells > 0;
   });
+  const spaces = ' '.repeat(Math.max(...widths));
   const pad = (text: string, width: number, align: 'left' | 'right' | 'center') => {
     const space = width - displayWidth(text);
-    if (align === 'right') return ' '.repeat(space) + text;
-    if (align === 'left') return text + ' '.repeat(space);
+    if (align === 'right') return spaces.slice(0, space) + text;
+    if (align === 'left') return text + spaces.slice(0, space);
     const left = Math.floor(space / 2);
-    return ' '.repeat(left) + text + ' '.repeat(space - left);
+    return spaces.slice(0, left) + text + spaces.slice(0, space - left);
   };
   const lines = [
     `|${headers.map((header, i) => pad(header, widths[i], 'center')).join('|')}|`,
     `|${widths.map((width, i) => (numeric[i] ? `${'-'.repeat(width - 1)}:` : '-'.repeat(width))).join('|')}|`,
-    ...rows.map(
-      (row) => `|${row.map((cell, i) => pad(cell, widths[i], numeric[i] ? 'right' : 'left')).join('|')}|`,
-    ),
   ];
+  for (const row of rows) {
+    let line = '|';
+    for (let column = 0; column < widths.length; column++)
+      line += `${pad(row[column], widths[column], numeric[column] ? 'right' : 'left')}|`;
+    lines.push(line);
+  }
   return `${lines.join('\n')}\n`;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Code points, as Python's len(): a surrogate pair is one character. */
 function displayWidth(text: string): number {
-  return [...text].length;
+  return SURROGATE.test(text) ? [...text].length : text.length;
 }

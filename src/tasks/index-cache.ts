@@ -3,7 +3,9 @@
  * for its own tree); assay keeps the last scan of a folder and reuses it while every file the scan read
  * (the folder's task files, and the files they include) has the same path, size and mtime. One JSON file
  * per folder in `<assay cache>/task-index/`, named by a hash of the folder's path; deleting it (or the
- * whole folder) only costs the next command a fresh scan.
+ * whole folder) only costs the next command a fresh scan. A warm command's cost is mostly the ~15,000
+ * stats of lm-eval's tree, so the file is laid out for that: the stamps first, in columns, and the
+ * entries (by column too) parsed only once the stamps hold.
  *
  * The listing itself is checked through the folders' mtimes: creating, removing or renaming a file
  * changes its folder's mtime, so while every folder keeps its mtime the folder lists the same files and
@@ -18,22 +20,51 @@ import { SETTLED_MS } from '../util/file-digest.js';
 import type { IndexEntry, IndexRoot, RootScan } from './index-types.js';
 
 /** Bumped whenever what a scan records changes, so caches written by older code are not read. */
-const FORMAT = 3;
+const FORMAT = 4;
 
 export type Fingerprint = [file: string, size: number, mtimeMs: number];
 
-/** An entry as a tuple (the cache of lm-eval's tree holds 13,000 of them): its file by listed position. */
-type CachedEntry = [
-  listed: number,
-  name: string,
-  kind: IndexEntry['kind'],
-  format: IndexEntry['format'] | null,
-  outputType: string | null,
-  tags: string[] | null,
-  members: string[] | null,
-];
+/**
+ * The entries of a scan by column (the cache of lm-eval's tree holds 13,000 of them, and a warm command
+ * reads them all): parallel arrays parse into a few objects, where an object or tuple per entry would
+ * make 13,000, each rebuilt once more into an IndexEntry.
+ */
+interface CachedEntries {
+  /** Each entry's file, by its position in `listed`. */
+  listed: number[];
+  names: string[];
+  /** One letter per entry, from KIND_LETTERS. */
+  kinds: string;
+  /** One letter per entry, from FORMAT_LETTERS ("-": none). */
+  formats: string;
+  /** Each entry's output type, as an index into `outputTypeNames` (-1: none). */
+  outputTypes: number[];
+  outputTypeNames: string[];
+  /** The entries that have tags or members, by position, beside them. */
+  tags: Array<[entry: number, tags: string[]]>;
+  members: Array<[entry: number, members: string[]]>;
+}
 
-interface CacheFile {
+const KIND_LETTERS: Record<IndexEntry['kind'], string> = { task: 't', group: 'g', tag: 'a' };
+const FORMAT_LETTERS: Record<NonNullable<IndexEntry['format']>, string> = {
+  yaml: 'y',
+  jsonl: 'j',
+  typescript: 's',
+};
+const KINDS = new Map(Object.entries(KIND_LETTERS).map(([kind, letter]) => [letter, kind])) as Map<
+  string,
+  IndexEntry['kind']
+>;
+const FORMATS = new Map(Object.entries(FORMAT_LETTERS).map(([format, letter]) => [letter, format])) as Map<
+  string,
+  NonNullable<IndexEntry['format']>
+>;
+
+/**
+ * A cache file is two JSON lines: what the scan read (checked first, file by file), then what it found,
+ * parsed only once every file is unchanged.
+ */
+interface CacheStamps {
   format: number;
   assay: string;
   root: string;
@@ -42,34 +73,71 @@ interface CacheFile {
   listed: { paths: string[]; sizes: number[]; mtimes: number[] };
   /** Every folder walked (relative to the root; "" is the root) and its mtime. */
   dirs: { paths: string[]; mtimes: number[] };
-  /** Other files the scan read, absolute. */
-  read: Fingerprint[];
-  found: CachedEntry[];
+  /** Other files the scan read, absolute, with their sizes and mtimes. */
+  read: { paths: string[]; sizes: number[]; mtimes: number[] };
+}
+
+interface CacheContent {
+  found: CachedEntries;
   skipped: Array<{ file: string; code: ErrorCode; message: string; location: ErrorLocation; name?: string }>;
 }
 
-function packEntry(entry: IndexEntry, position: Map<string, number>): CachedEntry | undefined {
-  const listed = entry.path === undefined ? undefined : position.get(entry.path);
-  if (listed === undefined) return undefined;
-  return [
-    listed,
-    entry.name,
-    entry.kind,
-    entry.format ?? null,
-    entry.outputType ?? null,
-    entry.tags ?? null,
-    entry.members ?? null,
-  ];
+/** The entries in columns; undefined when one does not come from a listed file (not cached then). */
+function packEntries(found: readonly IndexEntry[], listed: readonly string[]): CachedEntries | undefined {
+  const position = new Map(listed.map((file, index) => [file, index]));
+  const outputTypeIndex = new Map<string, number>();
+  const packed: CachedEntries = {
+    listed: [],
+    names: [],
+    kinds: '',
+    formats: '',
+    outputTypes: [],
+    outputTypeNames: [],
+    tags: [],
+    members: [],
+  };
+  for (const [index, entry] of found.entries()) {
+    const at = entry.path === undefined ? undefined : position.get(entry.path);
+    if (at === undefined) return undefined;
+    packed.listed.push(at);
+    packed.names.push(entry.name);
+    packed.kinds += KIND_LETTERS[entry.kind];
+    packed.formats += entry.format === undefined ? '-' : FORMAT_LETTERS[entry.format];
+    let outputType = -1;
+    if (entry.outputType !== undefined) {
+      outputType = outputTypeIndex.get(entry.outputType) ?? packed.outputTypeNames.length;
+      if (outputType === packed.outputTypeNames.length) {
+        outputTypeIndex.set(entry.outputType, outputType);
+        packed.outputTypeNames.push(entry.outputType);
+      }
+    }
+    packed.outputTypes.push(outputType);
+    if (entry.tags !== undefined) packed.tags.push([index, entry.tags]);
+    if (entry.members !== undefined) packed.members.push([index, entry.members]);
+  }
+  return packed;
 }
 
-function unpackEntry(packed: CachedEntry, listed: readonly string[]): IndexEntry {
-  const [position, name, kind, format, outputType, tags, members] = packed;
-  const entry: IndexEntry = { name, kind, path: listed[position] };
-  if (format !== null) entry.format = format;
-  if (outputType !== null) entry.outputType = outputType;
-  if (tags !== null) entry.tags = tags;
-  if (members !== null) entry.members = members;
+/** One entry of the columns (a function of its own: V8 optimises it after a few calls, as it would not a loop that runs once). */
+function unpackEntry(packed: CachedEntries, index: number, listed: readonly string[]): IndexEntry {
+  const entry: IndexEntry = {
+    name: packed.names[index],
+    kind: KINDS.get(packed.kinds[index]) as IndexEntry['kind'],
+    path: listed[packed.listed[index]],
+  };
+  const format = FORMATS.get(packed.formats[index]);
+  if (format !== undefined) entry.format = format;
+  const outputType = packed.outputTypes[index];
+  if (outputType >= 0) entry.outputType = packed.outputTypeNames[outputType];
   return entry;
+}
+
+function unpackEntries(packed: CachedEntries, listed: readonly string[]): IndexEntry[] {
+  const entries: IndexEntry[] = new Array(packed.names.length);
+  for (let index = 0; index < entries.length; index++) entries[index] = unpackEntry(packed, index, listed);
+  for (const [index, tags] of packed.tags) entries[index].tags = tags;
+  for (const [index, members] of packed.members) entries[index].members = members;
+  return entries;
 }
 
 let assayVersion: string | undefined;
@@ -91,9 +159,28 @@ export function cacheFileOf(cacheDir: string, root: IndexRoot): string {
   return path.join(cacheDir, `${createHash('sha256').update(key).digest('hex').slice(0, 24)}.json`);
 }
 
+const STAT_OPTIONS = { throwIfNoEntry: false } as const;
+
 function stamp(file: string): [number, number] | undefined {
-  const stats = statSync(file, { throwIfNoEntry: false });
+  const stats = statSync(file, STAT_OPTIONS);
   return stats ? [stats.size, stats.mtimeMs] : undefined;
+}
+
+/** Whether a file has the size and mtime it had (a warm command asks this of ~15,000 files). */
+function unchanged(file: string, size: number, mtimeMs: number): boolean {
+  const stats = statSync(file, STAT_OPTIONS);
+  return stats !== undefined && stats.size === size && stats.mtimeMs === mtimeMs;
+}
+
+/** Whether every file of a column set still has its size and mtime. */
+function allUnchanged(
+  paths: readonly string[],
+  sizes: readonly number[],
+  mtimes: readonly number[],
+): boolean {
+  for (let index = 0; index < paths.length; index++)
+    if (!unchanged(paths[index], sizes[index], mtimes[index])) return false;
+  return true;
 }
 
 /** Fingerprints of files, or undefined when one of them is gone. */
@@ -116,10 +203,16 @@ export interface Listing {
   dirs: string[];
 }
 
-function readCache(cacheDir: string, root: IndexRoot): CacheFile | undefined {
-  let cache: CacheFile;
+/** A root's cache file: its stamps, parsed, and the JSON text of its content. */
+function readCache(cacheDir: string, root: IndexRoot): { cache: CacheStamps; content: string } | undefined {
+  let cache: CacheStamps;
+  let content: string;
   try {
-    cache = JSON.parse(readFileSync(cacheFileOf(cacheDir, root), 'utf8')) as CacheFile;
+    const text = readFileSync(cacheFileOf(cacheDir, root), 'utf8');
+    const newline = text.indexOf('\n');
+    if (newline < 0) return undefined;
+    cache = JSON.parse(text.slice(0, newline)) as CacheStamps;
+    content = text.slice(newline + 1);
   } catch {
     return undefined;
   }
@@ -128,7 +221,7 @@ function readCache(cacheDir: string, root: IndexRoot): CacheFile | undefined {
     cache.assay === version() &&
     cache.root === path.resolve(root.dir) &&
     cache.recursive === (root.recursive !== false);
-  return valid ? cache : undefined;
+  return valid ? { cache, content } : undefined;
 }
 
 function prefixOf(root: IndexRoot): string {
@@ -146,8 +239,9 @@ export function readCachedScan(
   root: IndexRoot,
   listing?: Listing,
 ): RootScan | 'relist' | undefined {
-  const cache = readCache(cacheDir, root);
-  if (!cache) return undefined;
+  const read = readCache(cacheDir, root);
+  if (!read) return undefined;
+  const { cache } = read;
   const prefix = prefixOf(root);
   const absolute = (relative: string) =>
     relative === '' ? prefix.slice(0, -1) || prefix : prefix + relative;
@@ -162,29 +256,28 @@ export function readCachedScan(
   } else {
     const { paths, mtimes } = cache.dirs;
     for (let index = 0; index < paths.length; index++) {
-      const now = stamp(absolute(paths[index]));
-      if (!now || now[1] !== mtimes[index]) return 'relist';
+      const stats = statSync(absolute(paths[index]), STAT_OPTIONS);
+      if (stats === undefined || stats.mtimeMs !== mtimes[index]) return 'relist';
     }
     listed = cache.listed.paths.map((relative) => prefix + relative);
   }
-  const { sizes, mtimes } = cache.listed;
-  for (let index = 0; index < listed.length; index++) {
-    const now = stamp(listed[index]);
-    if (!now || now[0] !== sizes[index] || now[1] !== mtimes[index]) return undefined;
-  }
-  for (const [file, size, mtime] of cache.read) {
-    const now = stamp(file);
-    if (!now || now[0] !== size || now[1] !== mtime) return undefined;
+  if (!allUnchanged(listed, cache.listed.sizes, cache.listed.mtimes)) return undefined;
+  if (!allUnchanged(cache.read.paths, cache.read.sizes, cache.read.mtimes)) return undefined;
+  let content: CacheContent;
+  try {
+    content = JSON.parse(read.content) as CacheContent;
+  } catch {
+    return undefined;
   }
   return {
-    found: cache.found.map((packed) => unpackEntry(packed, listed)),
-    skipped: cache.skipped.map(({ file, code, message, location, name }) => ({
+    found: unpackEntries(content.found, listed),
+    skipped: content.skipped.map(({ file, code, message, location, name }) => ({
       file,
       error: new AssayError(code, message, { location }),
       ...(name === undefined ? {} : { name }),
     })),
     listed,
-    read: cache.read.map(([file]) => file),
+    read: cache.read.paths,
   };
 }
 
@@ -207,15 +300,10 @@ export function writeCachedScan(
   if ([...before.files, ...before.dirs, ...read].some(([, , mtime]) => mtime >= settled)) return;
   const prefix = prefixOf(root);
   const relative = (file: string) => (file.startsWith(prefix) ? file.slice(prefix.length) : '');
-  const position = new Map(scan.listed.map((file, index) => [file, index]));
-  const found: CachedEntry[] = [];
-  for (const entry of scan.found) {
-    const packed = packEntry(entry, position);
-    // Every entry of a scan comes from a listed file; anything else is not cached.
-    if (!packed) return;
-    found.push(packed);
-  }
-  const cache: CacheFile = {
+  // Every entry of a scan comes from a listed file; anything else is not cached.
+  const found = packEntries(scan.found, scan.listed);
+  if (!found) return;
+  const cache: CacheStamps = {
     format: FORMAT,
     assay: version(),
     root: path.resolve(root.dir),
@@ -229,7 +317,13 @@ export function writeCachedScan(
       paths: before.dirs.map(([dir]) => relative(dir)),
       mtimes: before.dirs.map(([, , mtime]) => mtime),
     },
-    read,
+    read: {
+      paths: read.map(([file]) => file),
+      sizes: read.map(([, size]) => size),
+      mtimes: read.map(([, , mtime]) => mtime),
+    },
+  };
+  const content: CacheContent = {
     found,
     skipped: scan.skipped.map(({ file, error, name }) => ({
       file,
@@ -243,7 +337,7 @@ export function writeCachedScan(
   const temporary = `${target}.${process.pid}.tmp`;
   try {
     mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(temporary, JSON.stringify(cache));
+    writeFileSync(temporary, `${JSON.stringify(cache)}\n${JSON.stringify(content)}`);
     renameSync(temporary, target);
   } catch {
     rmSync(temporary, { force: true });

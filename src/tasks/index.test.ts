@@ -364,6 +364,87 @@ describe('buildTaskIndex: the cache of large folders', () => {
     expect((await build()).entries.get('t5')?.outputType).toBe('generate_until');
   });
 
+  it('a cached scan answers what the fresh scan did: every kind and format, tags, members, failures', async () => {
+    const files = [
+      await write('shared/_template.yaml', 'output_type: loglikelihood\n'),
+      await write(
+        'tasks/a/group.yaml',
+        'group: grp\ntask: [t00, {task: t01, num_fewshot: 1}, {group: inner, task: [t02]}]\n',
+      ),
+      await write('tasks/a/tagged.yaml', 'task: tagged\ntag: [fam, other]\noutput_type: multiple_choice\n'),
+      await write('tasks/b/qa.jsonl', '{"id": 1, "prompt": "2+2=", "targets": ["4"]}\n'),
+      await write('tasks/b/ner.task.ts', 'export default 1;\n'),
+      await write('tasks/b/broken.yaml', 'task: broken\ninclude: _missing.yaml\n'),
+    ];
+    for (let i = 0; i < 60; i++) {
+      const name = `t${String(i).padStart(2, '0')}`;
+      files.push(
+        await write(`tasks/c/${name}.yaml`, `include: ../../shared/_template.yaml\ntask: ${name}\n`),
+      );
+    }
+    const folders = ['tasks', 'tasks/a', 'tasks/b', 'tasks/c', 'shared'].map((folder) =>
+      path.join(dir, folder),
+    );
+    const past = new Date(Date.now() - 3_600_000);
+    for (const file of [...files, ...folders]) utimesSync(file, past, past);
+    const cacheDir = path.join(dir, 'cache');
+    const build = async () => {
+      clearYamlCache();
+      const index = await buildTaskIndex({
+        includePath: [path.join(dir, 'tasks')],
+        builtinDir: false,
+        cacheDir,
+      });
+      return {
+        entries: [...index.entries],
+        skipped: index.skipped.map(({ file, error, name }) => ({
+          file,
+          name,
+          message: error.message,
+          code: error.code,
+          location: error.location,
+        })),
+      };
+    };
+    const fresh = await build();
+    expect(readdirSync(cacheDir).filter((name) => !name.startsWith('overrides-'))).toHaveLength(1);
+    // Same size and mtime, other name: a warm build that still finds t05 answers from the cache.
+    const edited = files.find((file) => file.endsWith('t05.yaml')) as string;
+    await write('tasks/c/t05.yaml', 'include: ../../shared/_template.yaml\ntask: tZZ\n');
+    utimesSync(edited, past, past);
+    utimesSync(path.join(dir, 'tasks', 'c'), past, past);
+    const cached = await build();
+    expect(cached).toEqual(fresh);
+    const entries = new Map(cached.entries);
+    expect(entries.get('t05')).toEqual({
+      name: 't05',
+      kind: 'task',
+      format: 'yaml',
+      path: edited,
+      outputType: 'loglikelihood',
+    });
+    expect(entries.get('grp')).toEqual({
+      name: 'grp',
+      kind: 'group',
+      format: 'yaml',
+      path: files[1],
+      members: ['t00', 't01', 'inner'],
+    });
+    expect(entries.get('tagged')).toEqual({
+      name: 'tagged',
+      kind: 'task',
+      format: 'yaml',
+      path: files[2],
+      outputType: 'multiple_choice',
+      tags: ['fam', 'other'],
+    });
+    expect(entries.get('qa')).toEqual({ name: 'qa', kind: 'task', format: 'jsonl', path: files[3] });
+    expect(entries.get('ner')).toEqual({ name: 'ner', kind: 'task', format: 'typescript', path: files[4] });
+    expect(entries.get('fam')).toEqual({ name: 'fam', kind: 'tag', tasks: ['tagged'] });
+    expect(cached.skipped).toMatchObject([{ file: files[5], name: 'broken', code: fresh.skipped[0]?.code }]);
+    expect(cached.skipped[0].message).toContain('_missing.yaml');
+  });
+
   it('does not cache a scan of files changed in the last seconds, nor small folders', async () => {
     const cacheDir = path.join(dir, 'cache');
     await write('fresh/_template.yaml', 'output_type: multiple_choice\n');

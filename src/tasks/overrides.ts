@@ -7,45 +7,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import { SETTLED_MS } from '../util/file-digest.js';
+import type { Comparison } from './config-compare.js';
 import type { IndexEntry, TaskOverride } from './index-types.js';
-import { DeferredFunction, loadYamlSync } from './yaml-loader.js';
-
-/** A config with each `!function` as its name: the same reference written in two files compares equal. */
-function comparable(value: unknown): unknown {
-  if (value instanceof DeferredFunction) return `!function ${value.ref}`;
-  if (Array.isArray(value)) return value.map(comparable);
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, comparable(item)]));
-  return value;
-}
-
-type Comparison = Pick<TaskOverride, 'sameConfig' | 'differingKeys'>;
-
-/**
- * Whether two definitions of one name are the same: YAML by merged config, other files byte for byte;
- * with every file either read (includes too), for the cache.
- */
-function compare(used: IndexEntry, replaced: IndexEntry): Comparison & { files: string[] } {
-  const files = [used.path as string, replaced.path as string];
-  try {
-    if (used.format === 'yaml' && replaced.format === 'yaml') {
-      const [a, b] = [used, replaced].map((entry) => loadYamlSync(entry.path as string));
-      const left = comparable(a.config) as Record<string, unknown>;
-      const right = comparable(b.config) as Record<string, unknown>;
-      const keys = [...new Set([...Object.keys(right), ...Object.keys(left)])].filter(
-        (key) => !isDeepStrictEqual(left[key], right[key]),
-      );
-      return { sameConfig: keys.length === 0, differingKeys: keys, files: [...a.files, ...b.files] };
-    }
-    const same = used.format === replaced.format && readFileSync(files[0]).equals(readFileSync(files[1]));
-    return { sameConfig: same, differingKeys: [], files };
-  } catch {
-    // A file that cannot be read again is reported as different: never silently the same.
-    return { sameConfig: false, differingKeys: [], files: [] };
-  }
-}
 
 /** Bumped whenever what a comparison records changes. */
 const FORMAT = 1;
@@ -86,14 +50,29 @@ export class OverrideComparisons {
     return new OverrideComparisons(path.join(cacheDir, `overrides-${key}.json`));
   }
 
-  compare(used: IndexEntry, replaced: IndexEntry): Comparison {
-    const key = `${used.path}\u0000${replaced.path}`;
-    const cached = this.known.get(key);
-    if (cached && cached.files.every(([file, size, mtime]) => sameStamp(file, size, mtime))) {
-      this.fresh.set(key, cached);
-      return { sameConfig: cached.sameConfig, differingKeys: cached.differingKeys };
+  /**
+   * Whether each pair's configs are the same: from the cache while the files they read are unchanged, the
+   * others loaded and compared (the YAML loader is imported only then: a warm listing needs none).
+   */
+  async compareAll(pairs: ReadonlyArray<[used: IndexEntry, replaced: IndexEntry]>): Promise<Comparison[]> {
+    let compare: typeof import('./config-compare.js').compareConfigs | undefined;
+    const out: Comparison[] = [];
+    for (const [used, replaced] of pairs) {
+      const key = `${used.path}\u0000${replaced.path}`;
+      const cached = this.known.get(key);
+      if (cached && cached.files.every(([file, size, mtime]) => sameStamp(file, size, mtime))) {
+        this.fresh.set(key, cached);
+        out.push({ sameConfig: cached.sameConfig, differingKeys: cached.differingKeys });
+        continue;
+      }
+      compare ??= (await import('./config-compare.js')).compareConfigs;
+      out.push(this.kept(key, compare(used, replaced)));
     }
-    const { files, ...comparison } = compare(used, replaced);
+    return out;
+  }
+
+  /** A fresh comparison, kept for the next command when every file it read has settled. */
+  private kept(key: string, { files, ...comparison }: Comparison & { files: string[] }): Comparison {
     this.changed = true;
     const settled = Date.now() - SETTLED_MS;
     const stamps: CachedComparison['files'] = [];

@@ -1,0 +1,161 @@
+/**
+ * Scanning one root: every candidate file read once, YAML parsed with its includes merged, and the few keys
+ * the index keeps. Its own module, loaded only when a root has no valid cached scan: a warm command lists
+ * without loading the YAML parser.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import path from 'node:path';
+import { AssayError } from '../errors.js';
+import type { IndexEntry, IndexRoot, RootScan } from './index-types.js';
+import { listRoot, MODULE_TASK } from './root-walk.js';
+import { loadYamlSync, locateLoadError, ownMapping, type YamlMapping } from './yaml-loader.js';
+
+const JSONL_TASK_KEYS = new Set(['id', 'prompt', 'targets', 'metric', 'extras']);
+const FIRST_LINE_LIMIT = 1 << 22;
+
+/**
+ * A JSONL file is a task when its first record is a task line: an object with `prompt` and `targets` and
+ * no keys a task line cannot have. Data files beside YAML tasks, and assay's own sample logs (whose
+ * `doc` may hold a prompt), are not. Only the first line is read.
+ */
+export function isJsonlTask(file: string): boolean {
+  const descriptor = openSync(file, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const buffer = Buffer.alloc(65536);
+    while (length < FIRST_LINE_LIMIT) {
+      const bytesRead = readSync(descriptor, buffer, 0, buffer.length, length);
+      if (bytesRead === 0) break;
+      chunks.push(Buffer.from(buffer.subarray(0, bytesRead)));
+      length += bytesRead;
+      const text = Buffer.concat(chunks).toString('utf8');
+      const line = firstRecordLine(text, bytesRead < buffer.length);
+      if (line !== undefined) return isTaskLine(line);
+    }
+    return false;
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/** The first non-blank, non-comment line once it is complete (or the file ended). */
+function firstRecordLine(text: string, ended: boolean): string | undefined {
+  let start = 0;
+  while (start <= text.length) {
+    const end = text.indexOf('\n', start);
+    if (end < 0 && !ended) return undefined;
+    const line = text.slice(start, end < 0 ? text.length : end).trim();
+    if (line !== '' && !line.startsWith('#')) return line;
+    if (end < 0) return '';
+    start = end + 1;
+  }
+  return '';
+}
+
+function isTaskLine(line: string): boolean {
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    return false;
+  }
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return false;
+  const keys = Object.keys(record);
+  return keys.includes('prompt') && keys.includes('targets') && keys.every((key) => JSONL_TASK_KEYS.has(key));
+}
+
+/**
+ * lm-eval's kind detection (tasks/_index.py): `group` makes a group, `task` a task. One exception: a
+ * config whose `task` is a single name and that also has `group` is an old-style (v0.4.0) task whose
+ * `group` acted as a tag, so it is a task here.
+ */
+export function kindOf(config: YamlMapping): 'task' | 'group' | undefined {
+  if (typeof config.task === 'string') return 'task';
+  if (typeof config.group === 'string') return 'group';
+  return undefined;
+}
+
+function memberName(item: unknown): string {
+  if (typeof item === 'string') return item;
+  if (item !== null && typeof item === 'object') {
+    const record = item as Record<string, unknown>;
+    if (typeof record.group === 'string') return record.group;
+    if (typeof record.task === 'string') return record.task;
+  }
+  return String(item);
+}
+
+function stringList(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return [];
+}
+
+/** The keys an index entry is made of. */
+const INDEX_KEYS = ['task', 'group', 'tag', 'output_type'];
+
+/** The index entry a file defines, and every file its load read. */
+function entryOfFile(file: string, read: Set<string>): IndexEntry | undefined {
+  if (file.endsWith('.jsonl')) {
+    if (!isJsonlTask(file)) return undefined;
+    return { name: path.basename(file, '.jsonl'), kind: 'task', format: 'jsonl', path: file };
+  }
+  if (MODULE_TASK.test(file)) {
+    return {
+      name: path.basename(file).replace(MODULE_TASK, ''),
+      kind: 'task',
+      format: 'typescript',
+      path: file,
+    };
+  }
+  const loaded = loadYamlSync(file, { keys: INDEX_KEYS });
+  for (const included of loaded.files) read.add(included);
+  const { config } = loaded;
+  const kind = kindOf(config);
+  // Files with neither key are templates meant to be included; lm-eval skips them too.
+  if (!kind) return undefined;
+  if (kind === 'group') {
+    const task = config.task;
+    const members = Array.isArray(task) ? task : task === undefined ? [] : [task];
+    return { name: String(config.group), kind, format: 'yaml', path: file, members: members.map(memberName) };
+  }
+  const entry: IndexEntry = { name: String(config.task), kind, format: 'yaml', path: file };
+  if (typeof config.output_type === 'string') entry.outputType = config.output_type;
+  const tags = stringList(config.tag);
+  if (tags.length) entry.tags = tags;
+  return entry;
+}
+
+/** The name a YAML file that failed to load defines, read from the file alone (its includes may be what failed). */
+function definedName(file: string): { name?: string } {
+  if (!/\.ya?ml$/.test(file)) return {};
+  const own = ownMapping(file);
+  const kind = own && kindOf(own);
+  if (!own || !kind) return {};
+  return { name: String(kind === 'task' ? own.task : own.group) };
+}
+
+/** Scans one root: every candidate file, parsed once. */
+export function scanRoot(root: IndexRoot, listed: readonly string[] = listRoot(root)): RootScan {
+  const found: IndexEntry[] = [];
+  const skipped: RootScan['skipped'] = [];
+  const read = new Set<string>();
+  for (const file of listed) {
+    try {
+      const entry = entryOfFile(file, read);
+      if (entry) found.push(entry);
+    } catch (thrown) {
+      const error = locateLoadError(thrown);
+      if (!(error instanceof AssayError)) throw error;
+      skipped.push({ file, error, ...definedName(file) });
+    }
+  }
+  const listedSet = new Set(listed);
+  return {
+    found,
+    skipped,
+    listed: [...listed],
+    read: [...read].filter((file) => !listedSet.has(file)).sort(),
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Walking a task root: its candidate files (YAML, JSONL, `*.task.ts`), sorted, and the folders walked.
+ * Shared by the index, which walks a root to check or write its cached scan, and the scan itself.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Fingerprint, Listing } from './index-cache.js';
+import type { IndexRoot } from './index-types.js';
+
+const IGNORED_DIRS = new Set(['node_modules', '.git', '__pycache__', '.ipynb_checkpoints']);
+/** TypeScript task modules are named `<task>.task.ts` so the index can tell them from helpers like utils.ts. */
+export const MODULE_TASK = /\.task\.(ts|mts|js|mjs)$/;
+const CANDIDATE = /\.(ya?ml|jsonl)$/;
+
+/** The candidate files of a root, sorted by path (as lm-eval sorts by posix path: decides duplicates). */
+export function listRoot(root: IndexRoot): string[] {
+  return walkRoot(root).files;
+}
+
+/**
+ * The candidate files of a root (sorted), and every folder walked; with `stamps`, each folder's size
+ * and mtime taken just before it is read.
+ */
+export function walkRoot(root: IndexRoot, stamps?: Fingerprint[]): Listing {
+  const files: string[] = [];
+  const dirs: string[] = [];
+  // Paths are joined by hand: the folder is already absolute and normal, and path.join would
+  // re-normalise each of thousands of names.
+  const walk = (dir: string): void => {
+    let entries: import('node:fs').Dirent[];
+    const stats = stamps ? statSync(dir, { throwIfNoEntry: false }) : undefined;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return;
+      throw error;
+    }
+    dirs.push(dir);
+    if (stamps && stats) stamps.push([dir, stats.size, stats.mtimeMs]);
+    const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
+    for (const entry of entries) {
+      const full = prefix + entry.name;
+      if (entry.isDirectory()) {
+        if (root.recursive !== false && !IGNORED_DIRS.has(entry.name)) walk(full);
+      } else if (CANDIDATE.test(entry.name) || MODULE_TASK.test(entry.name)) {
+        files.push(full);
+      }
+    }
+  };
+  walk(path.resolve(root.dir));
+  return { files: files.sort(), dirs };
+}
