@@ -83,9 +83,9 @@ describe('startEvalDocs', () => {
     const { state, docs } = counted();
     state.failing = true;
     docs.startEvalDocs();
-    // Let the early load fail before anyone asks for it.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(state.calls).toBe(1);
+    // Let the early load fail before anyone asks for it (the read comes first, which a loaded machine slows).
+    await expect.poll(() => state.calls).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
     await expect(docs.evalDocs()).rejects.toThrow('process_docs failed');
     expect(state.calls).toBe(1);
     state.failing = false;
