@@ -210,7 +210,7 @@ export async function createBackend(
     args,
     inside ? context : { ...context, cachePath: undefined },
   );
-  // The spec's checks load with the first backend: `assay --help` and the listings name backends only.
+  // The spec's checks load with the first backend: the help text and the listings name backends only.
   const spec: typeof import('./backend.js') = await import('./backend.js');
   try {
     spec.checkBackendSpec(backend, name);

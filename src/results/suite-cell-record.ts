@@ -19,7 +19,7 @@ export const suiteCellRecordSchema = z.object({
   settings_hash: z.string(),
   settings: z.record(z.string(), z.unknown()),
   /**
-   * A shard's doc slice of the cell (`assay suite run --shard` with fewer cells than shards): the run took
+   * A shard's doc slice of the cell (a sharded suite run, `shard`, with fewer cells than shards): the run took
    * the docs at positions p with p mod count = index. Absent: the whole cell.
    */
   slice: z.object({ index: z.number().int().min(0), count: z.number().int().min(2) }).optional(),

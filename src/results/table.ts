@@ -163,7 +163,7 @@ const NUMBER = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 
 /** pytablewriter's Markdown table, as lm-eval prints its tables. */
 export function renderMarkdown(headers: string[], rows: string[][]): string {
-  // Loops rather than per-cell arrays: `--tasks list` renders 13,000 rows of lm-eval's tree.
+  // Loops rather than per-cell arrays: the task listing renders 13,000 rows of lm-eval's tree.
   const widths = headers.map((header) => Math.max(3, displayWidth(header)));
   for (const row of rows) {
     for (let column = 0; column < widths.length; column++) {

@@ -2,7 +2,7 @@
  * Which part of a suite each of N shards runs, computed from the (selected) cells alone, so every shard of
  * a Slurm array or an Indexed Job computes the same plan without talking to the others. A unit is a whole
  * cell, or the j-th of k doc slices of one (its run takes `shard: { index: j, count: k }`, exactly as
- * `assay run --shard j/k`: every task's selected docs at positions p with p mod k = j).
+ * a run's `shard: { index: j, count: k }`: every task's selected docs at positions p with p mod k = j).
  *
  * - As many cells as shards or more: whole cells, the shard's contiguous, near-equal slice of them in the
  *   suite's order (models one after another), so a shard starts few backends.

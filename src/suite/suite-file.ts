@@ -86,7 +86,7 @@ export const suiteTaskSetSchema = z
     samples: z.record(z.string(), z.array(z.number().int().min(0))).optional(),
     metadata: mapping.optional(),
     /**
-     * A large task set: on a sharded run (`--shard`), each of its cells runs as this many doc slices (at
+     * A large task set: on a sharded run (`RunSuiteOptions.shard`), each of its cells runs as this many doc slices (at
      * most the shard count), each on a shard of its own (shard-plan.ts). It changes where docs run, not
      * what they give, so it is not one of a cell's settings.
      */
