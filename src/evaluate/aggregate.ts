@@ -1,5 +1,5 @@
 import { AssayError } from '../errors.js';
-import { mayBeProportion } from '../metrics/judge-scale.js';
+import { proportionScale } from '../metrics/judge-scale.js';
 import { getAggregation, getMetric } from '../metrics/registry.js';
 import type { AggregationFunction } from '../metrics/types.js';
 import { plainValue } from '../python/codec.js';
@@ -16,6 +16,7 @@ import {
   type RepeatsSummary,
   repeatsSummary,
 } from './metric-stats.js';
+import { judgeBlocks } from './judge-blocks.js';
 import { metricName, type TaskPlan } from './plan.js';
 import type { ResolvedRunOptions } from './run-options.js';
 import type { ScoredDoc, ScoredTask } from './score.js';
@@ -307,7 +308,16 @@ async function aggregateMetric(
     filter,
     value,
     stderr,
-    interval: intervalFor(aggregation.name, aggregation.fn, value, stderr, items, mayBeProportion(entry)),
+    interval: intervalFor(
+      aggregation.name,
+      aggregation.fn,
+      value,
+      stderr,
+      items,
+      // A judge's scores (a YAML llm_judge entry, or a TypeScript task's judge under its own name) are on
+      // the rubric's scale.
+      proportionScale(judgeBlocks([task]).find((block) => block.metric === name)?.raw),
+    ),
     n: items.length,
     higherIsBetter,
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeScoreRange, mayBeProportion } from './judge-scale.js';
+import { judgeScoreRange, proportionScale } from './judge-scale.js';
 
 describe('judgeScoreRange', () => {
   it("reads each verdict's scale: score min..max, label scores, a JSON schema's bounds, pairwise 0..1", () => {
@@ -18,19 +18,13 @@ describe('judgeScoreRange', () => {
     );
   });
 
-  it('lets only a judge on [0, 1] (or any other metric) take a 0/1 interval', () => {
-    expect(mayBeProportion({ metric: 'acc' })).toBe(true);
-    expect(
-      mayBeProportion({ metric: 'llm_judge', judge: { verdict: { type: 'score', min: 1, max: 5 } } }),
-    ).toBe(false);
-    expect(
-      mayBeProportion({ metric: 'llm_judge', judge: { verdict: { type: 'score', min: 0, max: 1 } } }),
-    ).toBe(true);
-    expect(
-      mayBeProportion({ metric: 'llm_judge', judge: { verdict: { type: 'label', labels: { y: 1, n: 0 } } } }),
-    ).toBe(true);
-    expect(
-      mayBeProportion({ metric: 'llm_judge', judge: { verdict: { type: 'json', schema: {}, field: 's' } } }),
-    ).toBe(false);
+  it('lets only a judge on [0, 1] (or a metric no judge scores) take a 0/1 interval', () => {
+    expect(proportionScale(undefined)).toBe(true);
+    expect(proportionScale({ verdict: { type: 'score', min: 1, max: 5 } })).toBe(false);
+    expect(proportionScale({ verdict: { type: 'score', min: 0, max: 1 } })).toBe(true);
+    expect(proportionScale({ verdict: { type: 'label', labels: { y: 1, n: 0 } } })).toBe(true);
+    expect(proportionScale({ verdict: { type: 'json', schema: {}, field: 's' } })).toBe(false);
+    // A results.json judge report carries the same mode and verdict.
+    expect(proportionScale({ metric: 'quality', mode: 'pairwise', verdict: { type: 'label' } })).toBe(true);
   });
 });

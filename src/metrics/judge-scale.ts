@@ -34,9 +34,12 @@ export function judgeScoreRange(judge: unknown): [number, number] | undefined {
   return undefined;
 }
 
-/** Whether a metric_list entry's scores may be read as 0/1 proportions: not an llm_judge off [0, 1]. */
-export function mayBeProportion(entry: { metric: unknown; judge?: unknown }): boolean {
-  if (entry.metric !== 'llm_judge') return true;
-  const range = judgeScoreRange(entry.judge);
+/**
+ * Whether the scores of a metric judged by `judge` (a judge block, or a results.json judge report: both carry
+ * `mode` and `verdict`) may be read as 0/1 proportions; `undefined`, a metric no judge scores, may.
+ */
+export function proportionScale(judge: unknown): boolean {
+  if (judge === undefined) return true;
+  const range = judgeScoreRange(judge);
   return range !== undefined && range[0] >= 0 && range[1] <= 1;
 }

@@ -239,23 +239,25 @@ describe('leaderboard_<time>.json', () => {
 
 describe('leaderboard: an llm_judge task', () => {
   /** A judged task's results and lines: every doc's judge score `score`, on the judge block's scale. */
-  function judged(verdict: Record<string, unknown>, score: number, docs = 4) {
+  function judged(verdict: Record<string, unknown>, score: number, docs = 4, metric = 'llm_judge') {
     const lines = Array.from({ length: docs }, (_, doc_id) => ({
       doc_id,
       filter: 'none',
-      metrics: ['llm_judge'],
+      metrics: [metric],
       target: 'x',
       filtered_resps: ['y'],
-      llm_judge: score,
+      [metric]: score,
     }));
     return buildLeaderboard({
       results: {
-        results: { judged: { alias: 'judged', 'llm_judge,none': score } },
-        higher_is_better: { judged: { llm_judge: true } },
+        results: { judged: { alias: 'judged', [`${metric},none`]: score } },
+        higher_is_better: { judged: { [metric]: true } },
         configs: {
-          judged: { metric_list: [{ metric: 'llm_judge', judge: { model: 'gguf', prompt: 'p', verdict } }] },
+          judged: { metric_list: [{ metric, judge: { model: 'gguf', prompt: 'p', verdict } }] },
         },
         'n-samples': { judged: { original: docs, effective: docs } },
+        // As results.json records every judged metric, YAML or TypeScript.
+        judges: { judged: [{ metric, mode: 'reference-based', verdict }] },
       },
       samples: { judged: lines },
     }).tasks.judged;
@@ -265,5 +267,7 @@ describe('leaderboard: an llm_judge task', () => {
     expect(judged({ type: 'score', min: 1, max: 5 }, 1).correct).toBeNull();
     // A 0/1 label verdict is a proportion: its 1s are the docs judged correct.
     expect(judged({ type: 'label', labels: { correct: 1, incorrect: 0 } }, 1).correct).toBe(4);
+    // A TypeScript task's judge scores a metric of its own name, which no metric_list entry names.
+    expect(judged({ type: 'score', min: 1, max: 5 }, 1, 4, 'quality').correct).toBeNull();
   });
 });

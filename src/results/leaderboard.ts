@@ -10,7 +10,7 @@
  * the mean of the per-line scores (each in [0, 1]), with each metric's own mean beside it.
  */
 
-import { mayBeProportion } from '../metrics/judge-scale.js';
+import { proportionScale } from '../metrics/judge-scale.js';
 import { metricScale } from '../metrics/scale.js';
 import { isBinary, mean, meanStderr } from '../stats/descriptive.js';
 import { meanScoreInterval } from '../stats/score-interval.js';
@@ -31,6 +31,8 @@ export interface LeaderboardSource {
   partial?: boolean;
   config?: { limit?: unknown };
   stats?: Record<string, Record<string, { n: number; ci_level?: number | null }>>;
+  /** task → its judge reports (results.json `judges`): a judged metric's scale. */
+  judges?: Record<string, Array<{ metric: string; mode?: unknown; verdict?: unknown }>>;
   errors?: { by_task: Record<string, number> };
   request_stats?: {
     by_task?: Record<
@@ -174,21 +176,9 @@ function mixedJsonl(
   };
 }
 
-/** The task config's metric_list entry of `metric` (its judge block, for an llm_judge metric). */
-function metricEntry(
-  results: LeaderboardSource,
-  task: string,
-  metric: string,
-): { metric: unknown; judge?: unknown } {
-  const config = results.configs[task];
-  const list =
-    typeof config === 'object' && config !== null
-      ? (config as { metric_list?: unknown }).metric_list
-      : undefined;
-  const entry = Array.isArray(list)
-    ? list.find((item) => typeof item === 'object' && item !== null && item.metric === metric)
-    : undefined;
-  return entry ?? { metric };
+/** The results' report of the judge that scores `metric` of `task` (YAML or TypeScript judges alike), if any. */
+function judgeOf(results: LeaderboardSource, task: string, metric: string): unknown {
+  return results.judges?.[task]?.find((report) => report.metric === metric);
 }
 
 function taskEntry(
@@ -247,7 +237,7 @@ function taskEntry(
   const scored = primaryLines?.map((line) => scoreOf(line, primary.metric)).filter(finite) ?? [];
   // A judge's 1 on a 1–5 rubric is its worst grade, not a correct answer (judge-scale.ts).
   const binary =
-    scored.length > 0 && isBinary(scored) && mayBeProportion(metricEntry(results, task, primary.metric));
+    scored.length > 0 && isBinary(scored) && proportionScale(judgeOf(results, task, primary.metric));
   const n =
     stats?.[primary.key]?.n ??
     (primaryLines
