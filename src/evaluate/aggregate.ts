@@ -10,13 +10,13 @@ import type { FunctionRef } from '../task-config/function-ref.js';
 import type { MetricConfig } from '../task-config/metric-config.js';
 import type { GroupNode, LoadedTask, TaskNode } from '../tasks/task.js';
 import { leafTasks } from '../tasks/task.js';
+import { judgeBlocks } from './judge-blocks.js';
 import {
   type ClusteredSummary,
   clusteredSummary,
   type RepeatsSummary,
   repeatsSummary,
 } from './metric-stats.js';
-import { judgeBlocks } from './judge-blocks.js';
 import { metricName, type TaskPlan } from './plan.js';
 import type { ResolvedRunOptions } from './run-options.js';
 import type { ScoredDoc, ScoredTask } from './score.js';
