@@ -3,7 +3,7 @@
 // Node's ERR_MODULE_NOT_FOUND stack.
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../dist/cli/main.js', import.meta.url);
+const entry = new URL('../dist/bundle/main.js', import.meta.url);
 import(entry.href).then(
   (cli) => cli.main(process.argv.slice(2)),
   (error) => {

@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../util/package-root.js';
 import { decodeValue, encodeValue, type WorkerRef } from './codec.js';
 import { PythonCallError, type PythonFailure, type PythonInfo, WorkerExitError } from './worker-messages.js';
 
@@ -46,14 +46,12 @@ export interface StartOptions {
   env?: Record<string, string>;
 }
 
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
 /**
  * worker.py, the worker's entry point, ships in the package's src/python/ with the assay_worker package
  * beside it, and is started from there by both src/ and dist/ builds.
  */
 export function workerScript(): string {
-  const script = path.join(packageRoot, 'src', 'python', 'worker.py');
+  const script = path.join(packageRoot(), 'src', 'python', 'worker.py');
   if (!existsSync(script)) throw new Error(`assay's Python worker is missing: ${script}`);
   return script;
 }

@@ -2,20 +2,18 @@ import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TaskPlan } from '../evaluate/plan.js';
 import { pythonModulesOf } from '../python/module-digests.js';
 import type { Manifest, TaskManifest } from '../results/results-file.js';
 import { taskContentSha256 } from '../tasks/source-hash.js';
+import { packageRoot } from '../util/package-root.js';
 import { sha256 } from './samples.js';
 import { serializeConfigValue } from './serialize.js';
-
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 let cachedVersion: string | undefined;
 export function assayVersion(): string {
   if (!cachedVersion) {
-    const pkg = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {
+    const pkg = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as {
       version: string;
     };
     cachedVersion = pkg.version;
@@ -43,7 +41,7 @@ export function startGitLookups(): Promise<void> {
   const generation = ++gitGeneration;
   const lookups = (
     [
-      [['rev-parse', 'HEAD'], packageRoot],
+      [['rev-parse', 'HEAD'], packageRoot()],
       [['describe', '--always'], process.cwd()],
     ] as const
   ).map(
@@ -84,7 +82,7 @@ export function gitDescribe(directory: string): string | null {
 
 /** The commit of assay itself, when it runs from a checkout. */
 export function assayGitCommit(): string | null {
-  return gitOutput(['rev-parse', 'HEAD'], packageRoot);
+  return gitOutput(['rev-parse', 'HEAD'], packageRoot());
 }
 
 export function promptTemplateHash(plan: TaskPlan): string {

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../util/package-root.js';
 
 /** Each file, by its name without `.py`. */
 export const SANDBOX_PYTHON = {
@@ -25,7 +25,7 @@ export const SANDBOX_PYTHON = {
 
 export type SandboxPython = keyof typeof SANDBOX_PYTHON;
 
-const folder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'sandbox');
+const folder = packagePath('src', 'sandbox');
 const sources = new Map<SandboxPython, string>();
 
 export function sandboxPythonPath(name: SandboxPython): string {

@@ -14,9 +14,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AssayError, type ErrorCode, type ErrorLocation } from '../errors.js';
 import { SETTLED_MS } from '../util/file-digest.js';
+import { packagePath } from '../util/package-root.js';
 import type { IndexEntry, IndexRoot, RootScan } from './index-types.js';
 
 /** Bumped whenever what a scan records changes, so caches written by older code are not read. */
@@ -144,7 +144,7 @@ let assayVersion: string | undefined;
 function version(): string {
   if (assayVersion === undefined) {
     try {
-      const manifest = fileURLToPath(new URL('../../package.json', import.meta.url));
+      const manifest = packagePath('package.json');
       assayVersion = String((JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version);
     } catch {
       assayVersion = 'unknown';

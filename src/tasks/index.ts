@@ -5,7 +5,7 @@
  * folder's scan is cached (index-cache.ts) and reused until any of its files changes.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../util/package-root.js';
 import { type Fingerprint, fingerprints, readCachedScan, writeCachedScan } from './index-cache.js';
 import type { IndexEntry, IndexRoot, RootScan, SkippedFile, TaskOverride } from './index-types.js';
 import { OverrideComparisons, overrideSummaries } from './overrides.js';
@@ -58,9 +58,9 @@ export interface BuildIndexOptions {
 /** Roots with fewer candidate files are scanned directly: checking a cache costs about as much. */
 export const CACHE_MIN_FILES = 50;
 
-/** `tasks/` at the package root: two levels up from both src/tasks/ and dist/tasks/. */
+/** `tasks/` at the package root. */
 export function builtinTasksDir(): string {
-  return fileURLToPath(new URL('../../tasks/', import.meta.url));
+  return packagePath('tasks') + path.sep;
 }
 
 /** A root's scan, from the cache when it is still valid; large roots are cached after a fresh scan. */

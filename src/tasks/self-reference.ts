@@ -7,13 +7,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { packageRoot } from '../util/package-root.js';
 
 let installed = false;
 
 /** Specifier (`assay`, `assay/stats`, …) → the built file it resolves to, for the entries that are built. */
 function builtEntries(): Map<string, string> {
-  const root = new URL('../../', import.meta.url);
+  const root = pathToFileURL(packageRoot() + path.sep);
   const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
     exports: Record<string, { default: string }>;
   };

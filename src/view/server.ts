@@ -4,11 +4,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { createAdaptorServer } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { AssayError } from '../errors.js';
+import { packagePath } from '../util/package-root.js';
 import { SAMPLE_PAGE_MAX, type SampleQuery } from './api.js';
 import { resolveInside } from './safe-path.js';
 import { ViewerStore } from './store.js';
@@ -16,10 +16,7 @@ import { ViewerStore } from './store.js';
 export const DEFAULT_VIEW_HOST = '127.0.0.1';
 
 /** dist/viewer, where `npm run build:viewer` puts the app; the same from src/ (tests) and dist/. */
-export const viewerAppDirectory = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../dist/viewer',
-);
+export const viewerAppDirectory = packagePath('dist', 'viewer');
 
 export interface ViewerServerOptions {
   roots: string[];

@@ -14,8 +14,7 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../util/package-root.js';
 
 /** Two: a comparison of two scorers (or two models) holds two backends at once. */
 const IDLE_LIMIT = 2;
@@ -37,10 +36,11 @@ const idle: Idle[] = [];
 function workerEntry(): { file: string; execArgv: string[] } {
   const override = process.env.ASSAY_GGUF_WORKER;
   if (override) return { file: override, execArgv: [] };
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const js = path.join(here, 'engine-worker.js');
-  if (existsSync(js)) return { file: js, execArgv: [] };
-  return { file: path.join(here, 'engine-worker.ts'), execArgv: ['--import', 'tsx'] };
+  // This module runs from src/ (tsx), from dist/ or from a chunk of the bundled CLI (dist/bundle/); the
+  // worker is always tsc's dist/ file, or the source under tsx when this module is the source.
+  const compiled = packagePath('dist', 'models', 'gguf', 'engine-worker.js');
+  if (!import.meta.url.endsWith('.ts') && existsSync(compiled)) return { file: compiled, execArgv: [] };
+  return { file: packagePath('src', 'models', 'gguf', 'engine-worker.ts'), execArgv: ['--import', 'tsx'] };
 }
 
 /** Handles that would keep this process alive while the engine process idles. */

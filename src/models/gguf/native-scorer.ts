@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../../util/package-root.js';
 
 /** Opaque handle of one llama.cpp model + context inside the addon. */
 export type NativeHandle = { readonly __nativeScorer: unique symbol };
@@ -82,11 +82,6 @@ export interface ScorerChoice {
 export type LoadedAddon =
   | { addon: NativeAddon; llamaCppCommit?: string; bins?: string }
   | { addon: undefined; reason: string };
-
-/** The package root: this file is src/models/gguf/*.ts under tsx or dist/models/gguf/*.js when built. */
-function packageRoot(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-}
 
 let cached: LoadedAddon | undefined;
 
