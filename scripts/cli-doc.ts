@@ -15,9 +15,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { COMMAND_FLAGS } from '../src/cli/command-flags.js';
-import { buildProgram } from '../src/cli/main.js';
 import { runHelpText } from '../src/cli/model-list.js';
 import type { FlagSpec, FlagTable } from '../src/cli/option-table.js';
+import { buildProgram } from '../src/cli/program.js';
 import { RUN_FLAGS } from '../src/cli/run-flags.js';
 import { backendNames } from '../src/models/registry.js';
 

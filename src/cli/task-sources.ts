@@ -12,11 +12,13 @@ export function pythonInterpreter(flags: Record<string, unknown> = {}): string {
 
 /**
  * Where commands find tasks: `--include_path` (repeated or comma-separated; `lm_eval` names the
- * installed lm-eval's tree) and the folder of cached index scans. Each folder must exist.
+ * installed lm-eval's tree, `askedPython` then) and the folder of cached index scans. Each folder must
+ * exist.
  */
 export function taskSources(flags: Record<string, unknown>): {
   includePath: string[];
   indexCacheDir: string;
+  askedPython: boolean;
 } {
   const raw = flags.include_path;
   const items = (Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw])
@@ -26,7 +28,11 @@ export function taskSources(flags: Record<string, unknown>): {
     .filter(Boolean);
   const includePath = expandIncludePath(items, pythonInterpreter(flags));
   checkIncludePath(includePath);
-  return { includePath, indexCacheDir: indexCacheDirectory() };
+  return {
+    includePath,
+    indexCacheDir: indexCacheDirectory(),
+    askedPython: includePath.some((dir, index) => dir !== items[index]),
+  };
 }
 
 /** `<assay cache>/task-index`: one cached scan per large task folder. */

@@ -7,7 +7,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Fingerprint, fingerprints, readCachedScan, writeCachedScan } from './index-cache.js';
-import type { IndexEntry, IndexRoot, RootScan, SkippedFile, TaskOverride } from './index-types.js';
+import type {
+  IndexEntry,
+  IndexRoot,
+  IndexSources,
+  RootScan,
+  SkippedFile,
+  TaskOverride,
+} from './index-types.js';
 import { OverrideComparisons, overrideSummaries } from './overrides.js';
 import { walkRoot } from './root-walk.js';
 
@@ -16,6 +23,7 @@ export type {
   EntryKind,
   IndexEntry,
   IndexRoot,
+  IndexSources,
   RootScan,
   SkippedFile,
   TaskOverride,
@@ -34,6 +42,11 @@ export interface TaskIndex {
   skipped: SkippedFile[];
   /** Names a later root defined again, with whether the configs differ (absent: none recorded). */
   overrides?: TaskOverride[];
+  /**
+   * What the index was built from, when every root's scan is cached and every comparison kept (absent:
+   * something was read that is not recorded, so nothing made from this index may be cached).
+   */
+  sources?: IndexSources;
 }
 
 export interface BuildIndexOptions {
@@ -79,8 +92,8 @@ async function scanRootCached(root: IndexRoot, cacheDir: string | undefined): Pr
   const scan = relisted && relisted !== 'relist' ? relisted : scanRoot(root, listing.files);
   // Rewritten also when only folder times changed (a file created and removed again), so the next
   // command need not walk the folder.
-  if (files) writeCachedScan(cacheDir, root, scan, { files, dirs });
-  return scan;
+  const cacheId = files ? writeCachedScan(cacheDir, root, scan, { files, dirs }) : undefined;
+  return { ...scan, cacheId };
 }
 
 export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<TaskIndex> {
@@ -156,6 +169,18 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
     ...compared[index],
   }));
   comparisons.save();
+  const comparedFiles = comparisons.stamps(pairs.length);
+  const sources: IndexSources | undefined =
+    options.cacheDir !== undefined && comparedFiles && scans.every((scan) => scan.cacheId !== undefined)
+      ? {
+          roots: unique.map((root, position) => ({
+            dir: path.resolve(root.dir),
+            recursive: root.recursive !== false,
+            scan: scans[position].cacheId as string,
+          })),
+          files: comparedFiles,
+        }
+      : undefined;
   if (options.summarizeOverrides !== false)
     for (const line of overrideSummaries(overrides)) options.logger?.warn(line);
 
@@ -177,5 +202,5 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
     }
     entries.set(tag, { name: tag, kind: 'tag', tasks: members.sort() });
   }
-  return { entries, skipped, overrides };
+  return { entries, skipped, overrides, ...(sources ? { sources } : {}) };
 }
