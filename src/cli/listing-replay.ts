@@ -18,9 +18,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtinTasksDir, type IndexSources } from '../tasks/index.js';
+import { builtinTasksDir } from '../tasks/builtin-dir.js';
 import { sourcesUnchanged, version } from '../tasks/index-cache.js';
-import { indexCacheDirectory } from './task-sources.js';
+import type { IndexSources } from '../tasks/index-types.js';
+import { indexCacheDirectory } from '../util/cache-directory.js';
 
 /** Bumped whenever what a record holds changes. */
 const FORMAT = 1;

@@ -1,7 +1,8 @@
-import path from 'node:path';
 import { checkIncludePath } from '../tasks/include-path.js';
 import { expandIncludePath } from '../tasks/lm-eval-tree.js';
-import { cacheDirectory } from '../util/cache-directory.js';
+import { indexCacheDirectory } from '../util/cache-directory.js';
+
+export { indexCacheDirectory } from '../util/cache-directory.js';
 
 /** The Python interpreter assay asks about lm-eval: --python, else ASSAY_PYTHON, else python3. */
 export function pythonInterpreter(flags: Record<string, unknown> = {}): string {
@@ -33,9 +34,4 @@ export function taskSources(flags: Record<string, unknown>): {
     indexCacheDir: indexCacheDirectory(),
     askedPython: includePath.some((dir, index) => dir !== items[index]),
   };
-}
-
-/** `<assay cache>/task-index`: one cached scan per large task folder. */
-export function indexCacheDirectory(): string {
-  return path.join(cacheDirectory(), 'task-index');
 }

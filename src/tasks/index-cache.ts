@@ -206,16 +206,19 @@ export interface Listing {
   dirs: string[];
 }
 
-/** A root's cache file: its stamps, parsed, and the JSON text of its content. */
-function readCache(cacheDir: string, root: IndexRoot): { cache: CacheStamps; content: string } | undefined {
+/**
+ * A root's cache file: its stamps, parsed, and the bytes of its content (decoded only by a caller that
+ * needs the entries: the stamps line is half of lm-eval's 2.3 MB).
+ */
+function readCache(cacheDir: string, root: IndexRoot): { cache: CacheStamps; content: Buffer } | undefined {
   let cache: CacheStamps;
-  let content: string;
+  let content: Buffer;
   try {
-    const text = readFileSync(cacheFileOf(cacheDir, root), 'utf8');
-    const newline = text.indexOf('\n');
+    const bytes = readFileSync(cacheFileOf(cacheDir, root));
+    const newline = bytes.indexOf(10);
     if (newline < 0) return undefined;
-    cache = JSON.parse(text.slice(0, newline)) as CacheStamps;
-    content = text.slice(newline + 1);
+    cache = JSON.parse(bytes.toString('utf8', 0, newline)) as CacheStamps;
+    content = bytes.subarray(newline + 1);
   } catch {
     return undefined;
   }
@@ -283,7 +286,7 @@ export function readCachedScan(
   if (listed === undefined || listed === 'relist') return listed;
   let content: CacheContent;
   try {
-    content = JSON.parse(read.content) as CacheContent;
+    content = JSON.parse(read.content.toString('utf8')) as CacheContent;
   } catch {
     return undefined;
   }

@@ -5,7 +5,7 @@
  * folder's scan is cached (index-cache.ts) and reused until any of its files changes.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtinTasksDir } from './builtin-dir.js';
 import { type Fingerprint, fingerprints, readCachedScan, writeCachedScan } from './index-cache.js';
 import type {
   IndexEntry,
@@ -18,6 +18,7 @@ import type {
 import { OverrideComparisons, overrideSummaries } from './overrides.js';
 import { walkRoot } from './root-walk.js';
 
+export { builtinTasksDir } from './builtin-dir.js';
 export type {
   EntryFormat,
   EntryKind,
@@ -70,11 +71,6 @@ export interface BuildIndexOptions {
 
 /** Roots with fewer candidate files are scanned directly: checking a cache costs about as much. */
 export const CACHE_MIN_FILES = 50;
-
-/** `tasks/` at the package root: two levels up from both src/tasks/ and dist/tasks/. */
-export function builtinTasksDir(): string {
-  return fileURLToPath(new URL('../../tasks/', import.meta.url));
-}
 
 /** A root's scan, from the cache when it is still valid; large roots are cached after a fresh scan. */
 async function scanRootCached(root: IndexRoot, cacheDir: string | undefined): Promise<RootScan> {
