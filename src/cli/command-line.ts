@@ -51,3 +51,11 @@ export function commandLine(argv: string[]): string[] {
     return ['run', ...args];
   return args;
 }
+
+/**
+ * Whether a command line may be a listing (`ls`, `run --tasks list…`) kept by listing-replay.ts; any other
+ * command skips the look-up and the modules it needs.
+ */
+export function mayList(args: readonly string[]): boolean {
+  return args[0] === 'ls' || (args[0] === 'run' && args.some((arg) => arg.includes('list')));
+}

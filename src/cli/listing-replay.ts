@@ -22,6 +22,7 @@ import { builtinTasksDir } from '../tasks/builtin-dir.js';
 import { sourcesUnchanged, version } from '../tasks/index-cache.js';
 import type { IndexSources } from '../tasks/index-types.js';
 import { indexCacheDirectory } from '../util/cache-directory.js';
+import { mayList } from './command-line.js';
 
 /** Bumped whenever what a record holds changes. */
 const FORMAT = 1;
@@ -64,11 +65,6 @@ function moduleFiles(): string[] {
   const self = fileURLToPath(import.meta.url);
   const extension = path.extname(self);
   return FORMATTING_MODULES.map((name) => path.resolve(path.dirname(self), name + extension));
-}
-
-/** Whether a command line may be a listing: other commands skip the look-up (a file that is not there). */
-function mayList(args: readonly string[]): boolean {
-  return args[0] === 'ls' || (args[0] === 'run' && args.some((arg) => arg.includes('list')));
 }
 
 function listingKey(args: readonly string[]): string {
