@@ -8,7 +8,7 @@ import { writeIn } from '../../test/support/helpers.js';
 import { sourcesUnchanged } from '../tasks/index-cache.js';
 import { clearYamlCache } from '../tasks/yaml-loader.js';
 import { commandLine } from './command-line.js';
-import { replayListing } from './listing-replay.js';
+import { KEPT_RECORDS, replayListing } from './listing-replay.js';
 
 // process.env (ASSAY_CACHE_DIR) and process.chdir: listed in vitest.config.ts `isolated`.
 let dir: string;
@@ -187,6 +187,34 @@ describe('a listing replayed from its record', () => {
     expect(replays(argv)).toBe(false);
     expect(await runCliInProcess(argv)).toEqual(listed);
     expect(replays(argv)).toBe(true);
+  });
+});
+
+describe('the records kept', () => {
+  it('are at most KEPT_RECORDS, those written longest ago removed first', async () => {
+    await tree();
+    const argv = ['ls', 'tasks', '--include_path', root];
+    await runCliInProcess(argv);
+    const [first] = records();
+    // Records of other command lines, written an hour ago and later, one a second apart.
+    const header = readFileSync(path.join(cacheDir, first));
+    const hourAgo = Date.now() / 1000 - 3600;
+    for (let i = 0; i < KEPT_RECORDS; i++) {
+      const file = path.join(cacheDir, `listing-old${String(i).padStart(2, '0')}.bin`);
+      writeFileSync(file, header);
+      utimesSync(file, hourAgo + i, hourAgo + i);
+    }
+    utimesSync(path.join(cacheDir, first), hourAgo - 1, hourAgo - 1);
+    await runCliInProcess(['ls', 'groups', '--include_path', root]);
+    const kept = records();
+    expect(kept).toHaveLength(KEPT_RECORDS);
+    // The new record and the 15 most recent old ones; the first and old00 were the oldest.
+    expect(kept).not.toContain(first);
+    expect(kept).not.toContain('listing-old00.bin');
+    expect(kept).toContain('listing-old01.bin');
+    expect(kept).toContain(`listing-old${KEPT_RECORDS - 1}.bin`);
+    expect(replays(['ls', 'groups', '--include_path', root])).toBe(true);
+    expect(replays(argv)).toBe(false);
   });
 });
 

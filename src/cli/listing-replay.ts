@@ -15,7 +15,7 @@
  * sources are all recorded, is kept, and not one whose `--include_path` asked Python where lm-eval is.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtinTasksDir } from '../tasks/builtin-dir.js';
@@ -157,8 +157,24 @@ export function emitListing(
     mkdirSync(cacheDir, { recursive: true });
     writeFileSync(staged, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...chunks]));
     renameSync(staged, target);
+    pruneRecords(cacheDir);
   } catch {
     rmSync(staged, { force: true });
   }
   return output.exitCode;
+}
+
+/** Records kept at most (lm-eval's tree lists 3.8 MB; one record per command line and current folder). */
+export const KEPT_RECORDS = 16;
+
+/** Removes the records written longest ago beyond KEPT_RECORDS. */
+function pruneRecords(cacheDir: string): void {
+  const records = readdirSync(cacheDir)
+    .filter((name) => name.startsWith('listing-') && name.endsWith('.bin'))
+    .map((name) => {
+      const file = path.join(cacheDir, name);
+      return { file, mtimeMs: statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0 };
+    })
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { file } of records.slice(KEPT_RECORDS)) rmSync(file, { force: true });
 }
