@@ -48,6 +48,8 @@ const isolated = [
   'src/models/gguf/model-file.test.ts',
   // process.chdir.
   'src/data/local-dataset.test.ts',
+  // process.env (ASSAY_CACHE_DIR) and process.chdir.
+  'src/cli/listing-replay.test.ts',
   'test/options.e2e.test.ts',
   // process.env: the Hub's variables, PATH, PYTHONPATH.
   'test/builtin-tasks/parity.test.ts',

@@ -1,6 +1,6 @@
 /**
  * docs/cli.md, generated from the CLI itself: the commands, their descriptions and arguments as
- * src/cli/main.ts gives them to commander, and each command's flags from its option table (run-flags.ts,
+ * src/cli/program.ts gives them to commander, and each command's flags from its option table (run-flags.ts,
  * command-flags.ts, console-flags.ts): name, short form, value, help, default and the library option it
  * sets. A flag commander has and the table lacks, or the other way round, stops the generation, so the
  * page cannot describe a CLI that does not exist.
@@ -15,9 +15,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { COMMAND_FLAGS } from '../src/cli/command-flags.js';
-import { buildProgram } from '../src/cli/main.js';
 import { runHelpText } from '../src/cli/model-list.js';
 import type { FlagSpec, FlagTable } from '../src/cli/option-table.js';
+import { buildProgram } from '../src/cli/program.js';
 import { RUN_FLAGS } from '../src/cli/run-flags.js';
 import { backendNames } from '../src/models/registry.js';
 

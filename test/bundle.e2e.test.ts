@@ -9,7 +9,7 @@
  * - bin/assay.js loads the bundle and nothing else of dist/, and its modules find the package's files
  *   (the built-in tasks) from dist/bundle/ (util/package-root.ts).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -86,27 +86,44 @@ describe('the bundled CLI', () => {
     ).toEqual([]);
   });
 
-  it('is what bin/assay.js loads: no module of dist/ outside dist/bundle/', () => {
+  it('is what bin/assay.js loads: no module of dist/ outside dist/bundle/; a warm listing replays from it', () => {
     // A load hook in the CLI's process records every file it imports (NODE_OPTIONS --import).
     const folder = tempDir('assay-bundle-');
-    const log = path.join(folder, 'loaded.txt');
     const hook = path.join(folder, 'hook.mjs');
     writeFileSync(
       hook,
-      `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.startsWith('file:')) appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`,
+      `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.startsWith('file:')) appendFileSync(process.env.LOADED_LOG, url + '\\n');\n  return next(url, context);\n}\n`,
     );
     const register = path.join(folder, 'register.mjs');
     writeFileSync(
       register,
       `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`,
     );
-    const result = runCli(['ls', 'tasks'], { env: { NODE_OPTIONS: `--import=${register}` } });
-    expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toContain('arc_easy');
+    const cache = path.join(folder, 'cache');
     const dist = pathToFileURL(path.join(repoRoot, 'dist')).href;
-    const loaded = readFileSync(log, 'utf8').trim().split('\n');
-    const fromDist = loaded.filter((url) => url.startsWith(`${dist}/`));
-    expect(fromDist.length).toBeGreaterThan(0);
-    expect(fromDist.filter((url) => !url.startsWith(`${dist}/bundle/`))).toEqual([]);
+    const listed = (round: number) => {
+      const log = path.join(folder, `loaded-${round}.txt`);
+      const result = runCli(['ls', 'tasks'], {
+        env: { NODE_OPTIONS: `--import=${register}`, LOADED_LOG: log, ASSAY_CACHE_DIR: cache },
+      });
+      expect(result.status, result.stderr).toBe(0);
+      const loaded = readFileSync(log, 'utf8').trim().split('\n');
+      return { stdout: result.stdout, loaded, fromDist: loaded.filter((url) => url.startsWith(`${dist}/`)) };
+    };
+    const cold = listed(1);
+    expect(cold.stdout).toContain('arc_easy');
+    expect(cold.fromDist.length).toBeGreaterThan(0);
+    expect(cold.fromDist.filter((url) => !url.startsWith(`${dist}/bundle/`))).toEqual([]);
+    // The listing was kept (cli/listing-replay.ts stamps the bundle's files in place of the modules'),
+    // and the second command replays it before commander and the index load.
+    expect(
+      readdirSync(path.join(cache, 'task-index')).filter((name) => name.startsWith('listing-')),
+    ).toHaveLength(1);
+    const warm = listed(2);
+    expect(warm.stdout).toBe(cold.stdout);
+    expect(warm.fromDist.filter((url) => !url.startsWith(`${dist}/bundle/`))).toEqual([]);
+    expect(warm.loaded.filter((url) => url.includes('/node_modules/commander/'))).toEqual([]);
+    expect(cold.loaded.filter((url) => url.includes('/node_modules/commander/')).length).toBeGreaterThan(0);
+    expect(warm.fromDist.length).toBeLessThan(cold.fromDist.length);
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.js';
@@ -73,11 +73,26 @@ describe.skipIf(!hasPython)('lm-eval habits', () => {
       'task: fake_lm_eval_task\noutput_type: multiple_choice\n',
     );
     writeFileSync(path.join(site, 'lm_eval', 'tasks', 'fam', 'plain.yaml'), 'task: fake_plain\n');
+    // Enough settled files for the folder's scan to be cached (50, changed over two seconds ago).
+    const more = path.join(site, 'lm_eval', 'tasks', 'more');
+    mkdirSync(more);
+    for (let i = 0; i < 50; i++) writeFileSync(path.join(more, `m${i}.yaml`), `task: more_${i}\n`);
+    const past = new Date(Date.now() - 60_000);
+    for (const file of [...readdirSync(more).map((name) => path.join(more, name)), more])
+      utimesSync(file, past, past);
+    for (const folder of ['fam', '.']) utimesSync(path.join(site, 'lm_eval', 'tasks', folder), past, past);
+    for (const name of ['fake.yaml', 'plain.yaml'])
+      utimesSync(path.join(site, 'lm_eval', 'tasks', 'fam', name), past, past);
+    const cache = tempDir('assay-cache-');
     const result = runCli(['run', '--tasks', 'list_subtasks', '--include_path', 'lm_eval'], {
       cwd: tempDir('assay-cwd-'),
-      env: { PYTHONPATH: site, ASSAY_CACHE_DIR: tempDir('assay-cache-') },
+      env: { PYTHONPATH: site, ASSAY_CACHE_DIR: cache },
     });
     expect(result.status).toBe(0);
+    // The tree's scan is kept, the listing not: which tree `lm_eval` names depends on the Python asked.
+    const kept = readdirSync(path.join(cache, 'task-index'));
+    expect(kept.filter((name) => name.startsWith('listing-'))).toEqual([]);
+    expect(kept.filter((name) => /^[0-9a-f]{24}\.json$/.test(name)).length).toBe(2);
     const rows = result.stdout.split('\n').filter((line) => line.includes('fake_'));
     // lm-eval's list_all_tasks: its own tasks located as lm_eval/tasks/…, output type as the YAML sets it.
     expect(rows.map((row) => row.split('|').map((cell) => cell.trim()))).toEqual([

@@ -3,6 +3,7 @@ import { buildTaskIndex, type TaskOverride } from '../tasks/index.js';
 import { LS_FLAGS } from './command-flags.js';
 import { displayPath } from './display-path.js';
 import { reportError, withFlagNames } from './errors.js';
+import { emitListing, type ListingOutput } from './listing-replay.js';
 import { parseFlags } from './option-table.js';
 import { taskSources } from './task-sources.js';
 
@@ -49,14 +50,19 @@ function overridesTable(overrides: readonly TaskOverride[]): string {
   return markdown(['Name', 'Kind', 'Config Location (used)', 'Replaces', 'Config'], rows);
 }
 
-export async function lsCommand(what: string, flags: Record<string, unknown>): Promise<number> {
+/** `args`: the command line as parsed, under which the listing is kept (listing-replay.ts). */
+export async function lsCommand(
+  what: string,
+  flags: Record<string, unknown>,
+  args?: readonly string[],
+): Promise<number> {
   try {
     if (!(what in KINDS)) {
       throw new AssayError('bad_option', `assay ls takes tasks, groups or tags, not "${what}"`);
     }
     const kind = KINDS[what as keyof typeof KINDS];
     const listOverrides = parseFlags(LS_FLAGS, flags).overrides === true;
-    const { includePath, indexCacheDir } = taskSources(flags);
+    const { includePath, indexCacheDir, askedPython } = taskSources(flags);
     const warnings: string[] = [];
     const index = await buildTaskIndex({
       includePath,
@@ -101,10 +107,18 @@ export async function lsCommand(what: string, flags: Record<string, unknown>): P
       );
     }
     // Two writes: `${out}\n` would copy the 3.7 MB listing of lm-eval's tree once more before encoding it.
-    process.stdout.write(out);
-    process.stdout.write('\n');
-    for (const warning of warnings) process.stderr.write(`assay: warning: ${withFlagNames(warning)}\n`);
-    return 0;
+    const output: ListingOutput = {
+      writes: [
+        [1, out],
+        [1, '\n'],
+        ...warnings.map((warning): [2, string] => [2, `assay: warning: ${withFlagNames(warning)}\n`]),
+      ],
+      exitCode: 0,
+    };
+    return emitListing(args, output, {
+      sources: askedPython ? undefined : index.sources,
+      cacheDir: indexCacheDir,
+    });
   } catch (error) {
     return reportError(error);
   }

@@ -2,7 +2,8 @@
 
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, main, normalizeFlags } from './main.js';
+import { main, normalizeFlags } from './main.js';
+import { buildProgram } from './program.js';
 
 /** main() with stderr captured; the process's stderr and exit code are given back as they were. */
 async function stderrOf(argv: string[]): Promise<{ stderr: string; exitCode: number | undefined }> {

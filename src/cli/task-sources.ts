@@ -1,7 +1,8 @@
-import path from 'node:path';
 import { checkIncludePath } from '../tasks/include-path.js';
 import { expandIncludePath } from '../tasks/lm-eval-tree.js';
-import { cacheDirectory } from '../util/cache-directory.js';
+import { indexCacheDirectory } from '../util/cache-directory.js';
+
+export { indexCacheDirectory } from '../util/cache-directory.js';
 
 /** The Python interpreter assay asks about lm-eval: --python, else ASSAY_PYTHON, else python3. */
 export function pythonInterpreter(flags: Record<string, unknown> = {}): string {
@@ -12,11 +13,13 @@ export function pythonInterpreter(flags: Record<string, unknown> = {}): string {
 
 /**
  * Where commands find tasks: `--include_path` (repeated or comma-separated; `lm_eval` names the
- * installed lm-eval's tree) and the folder of cached index scans. Each folder must exist.
+ * installed lm-eval's tree, `askedPython` then) and the folder of cached index scans. Each folder must
+ * exist.
  */
 export function taskSources(flags: Record<string, unknown>): {
   includePath: string[];
   indexCacheDir: string;
+  askedPython: boolean;
 } {
   const raw = flags.include_path;
   const items = (Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw])
@@ -26,10 +29,9 @@ export function taskSources(flags: Record<string, unknown>): {
     .filter(Boolean);
   const includePath = expandIncludePath(items, pythonInterpreter(flags));
   checkIncludePath(includePath);
-  return { includePath, indexCacheDir: indexCacheDirectory() };
-}
-
-/** `<assay cache>/task-index`: one cached scan per large task folder. */
-export function indexCacheDirectory(): string {
-  return path.join(cacheDirectory(), 'task-index');
+  return {
+    includePath,
+    indexCacheDir: indexCacheDirectory(),
+    askedPython: includePath.some((dir, index) => dir !== items[index]),
+  };
 }

@@ -11,16 +11,16 @@
  * changes its folder's mtime, so while every folder keeps its mtime the folder lists the same files and
  * is not walked again. Each listed file is still stat-ed for its own size and mtime.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AssayError, type ErrorCode, type ErrorLocation } from '../errors.js';
 import { SETTLED_MS } from '../util/file-digest.js';
 import { packagePath } from '../util/package-root.js';
-import type { IndexEntry, IndexRoot, RootScan } from './index-types.js';
+import type { IndexEntry, IndexRoot, IndexSources, RootScan } from './index-types.js';
 
 /** Bumped whenever what a scan records changes, so caches written by older code are not read. */
-const FORMAT = 4;
+const FORMAT = 5;
 
 export type Fingerprint = [file: string, size: number, mtimeMs: number];
 
@@ -66,6 +66,8 @@ const FORMATS = new Map(Object.entries(FORMAT_LETTERS).map(([format, letter]) =>
  */
 interface CacheStamps {
   format: number;
+  /** This scan's own name, new at every write: what a product of the scan (a listing) records it was made from. */
+  id: string;
   assay: string;
   root: string;
   recursive: boolean;
@@ -141,7 +143,8 @@ function unpackEntries(packed: CachedEntries, listed: readonly string[]): IndexE
 }
 
 let assayVersion: string | undefined;
-function version(): string {
+/** The package's version, read once. */
+export function version(): string {
   if (assayVersion === undefined) {
     try {
       const manifest = packagePath('package.json');
@@ -203,16 +206,19 @@ export interface Listing {
   dirs: string[];
 }
 
-/** A root's cache file: its stamps, parsed, and the JSON text of its content. */
-function readCache(cacheDir: string, root: IndexRoot): { cache: CacheStamps; content: string } | undefined {
+/**
+ * A root's cache file: its stamps, parsed, and the bytes of its content (decoded only by a caller that
+ * needs the entries: the stamps line is half of lm-eval's 2.3 MB).
+ */
+function readCache(cacheDir: string, root: IndexRoot): { cache: CacheStamps; content: Buffer } | undefined {
   let cache: CacheStamps;
-  let content: string;
+  let content: Buffer;
   try {
-    const text = readFileSync(cacheFileOf(cacheDir, root), 'utf8');
-    const newline = text.indexOf('\n');
+    const bytes = readFileSync(cacheFileOf(cacheDir, root));
+    const newline = bytes.indexOf(10);
     if (newline < 0) return undefined;
-    cache = JSON.parse(text.slice(0, newline)) as CacheStamps;
-    content = text.slice(newline + 1);
+    cache = JSON.parse(bytes.toString('utf8', 0, newline)) as CacheStamps;
+    content = bytes.subarray(newline + 1);
   } catch {
     return undefined;
   }
@@ -230,18 +236,15 @@ function prefixOf(root: IndexRoot): string {
 }
 
 /**
- * The cached scan of `root`, when every file it read is unchanged and the folder lists the same files.
- * Without `listing`, the folders' mtimes vouch for the listing: `'relist'` means one changed and the
- * caller should walk the folder and ask again with what it found. Undefined: no usable cache.
+ * The files a root's cached scan lists, when the cache's stamps still hold: every folder has its mtime
+ * (or, given `listing`, the walk found the same files), and every file it read its size and mtime.
+ * `'relist'`: a folder's mtime changed, walk it and ask again; undefined: no usable cache.
  */
-export function readCachedScan(
-  cacheDir: string,
+function validListing(
+  cache: CacheStamps,
   root: IndexRoot,
   listing?: Listing,
-): RootScan | 'relist' | undefined {
-  const read = readCache(cacheDir, root);
-  if (!read) return undefined;
-  const { cache } = read;
+): string[] | 'relist' | undefined {
   const prefix = prefixOf(root);
   const absolute = (relative: string) =>
     relative === '' ? prefix.slice(0, -1) || prefix : prefix + relative;
@@ -263,9 +266,27 @@ export function readCachedScan(
   }
   if (!allUnchanged(listed, cache.listed.sizes, cache.listed.mtimes)) return undefined;
   if (!allUnchanged(cache.read.paths, cache.read.sizes, cache.read.mtimes)) return undefined;
+  return listed;
+}
+
+/**
+ * The cached scan of `root`, when every file it read is unchanged and the folder lists the same files.
+ * Without `listing`, the folders' mtimes vouch for the listing: `'relist'` means one changed and the
+ * caller should walk the folder and ask again with what it found. Undefined: no usable cache.
+ */
+export function readCachedScan(
+  cacheDir: string,
+  root: IndexRoot,
+  listing?: Listing,
+): RootScan | 'relist' | undefined {
+  const read = readCache(cacheDir, root);
+  if (!read) return undefined;
+  const { cache } = read;
+  const listed = validListing(cache, root, listing);
+  if (listed === undefined || listed === 'relist') return listed;
   let content: CacheContent;
   try {
-    content = JSON.parse(read.content) as CacheContent;
+    content = JSON.parse(read.content.toString('utf8')) as CacheContent;
   } catch {
     return undefined;
   }
@@ -278,33 +299,53 @@ export function readCachedScan(
     })),
     listed,
     read: cache.read.paths,
+    cacheId: cache.id,
   };
 }
 
 /**
+ * Whether an index built from `sources` would be built the same now: each root's cached scan is the one
+ * recorded and still valid (its folders' mtimes, its files' sizes and mtimes), and every other file has
+ * its size and mtime. The scans' entries are not parsed.
+ */
+export function sourcesUnchanged(cacheDir: string, sources: IndexSources): boolean {
+  for (const { dir, recursive, scan } of sources.roots) {
+    const root = { dir, recursive };
+    const read = readCache(cacheDir, root);
+    if (read?.cache.id !== scan) return false;
+    const listed = validListing(read.cache, root);
+    if (listed === undefined || listed === 'relist') return false;
+  }
+  for (const [file, size, mtimeMs] of sources.files) if (!unchanged(file, size, mtimeMs)) return false;
+  return true;
+}
+
+/**
  * Writes a scan, with the fingerprints its files and folders had before they were read (`before`), so
- * that one changed during the scan is seen as changed next time. Best effort: a cache that cannot be
- * written (read-only home, full disk) only means the next command scans again.
+ * that one changed during the scan is seen as changed next time, and returns the id it is written under.
+ * Best effort: a cache that cannot be written (read-only home, full disk) only means the next command
+ * scans again (undefined then).
  */
 export function writeCachedScan(
   cacheDir: string,
   root: IndexRoot,
   scan: RootScan,
   before: { files: readonly Fingerprint[]; dirs: readonly Fingerprint[] },
-): void {
+): string | undefined {
   const read = fingerprints(scan.read, (file) => file);
-  if (!read) return;
+  if (!read) return undefined;
   // A file changed in the last seconds could change again within the same (coarse) mtime and size;
   // such a scan is not cached, and the next command scans again (git's "racily clean" rule).
   const settled = Date.now() - SETTLED_MS;
-  if ([...before.files, ...before.dirs, ...read].some(([, , mtime]) => mtime >= settled)) return;
+  if ([...before.files, ...before.dirs, ...read].some(([, , mtime]) => mtime >= settled)) return undefined;
   const prefix = prefixOf(root);
   const relative = (file: string) => (file.startsWith(prefix) ? file.slice(prefix.length) : '');
   // Every entry of a scan comes from a listed file; anything else is not cached.
   const found = packEntries(scan.found, scan.listed);
-  if (!found) return;
+  if (!found) return undefined;
   const cache: CacheStamps = {
     format: FORMAT,
+    id: randomUUID(),
     assay: version(),
     root: path.resolve(root.dir),
     recursive: root.recursive !== false,
@@ -339,7 +380,9 @@ export function writeCachedScan(
     mkdirSync(cacheDir, { recursive: true });
     writeFileSync(temporary, `${JSON.stringify(cache)}\n${JSON.stringify(content)}`);
     renameSync(temporary, target);
+    return cache.id;
   } catch {
     rmSync(temporary, { force: true });
+    return undefined;
   }
 }

@@ -48,6 +48,18 @@ export interface RootScan {
   listed: string[];
   /** Other files the scan read (includes outside the root or without a task extension), sorted. */
   read: string[];
+  /** The id of the cached scan this is (read from or written to the cache); absent: not cached. */
+  cacheId?: string;
+}
+
+/**
+ * What an index was built from, when all of it can be checked again cheaply: each root's cached scan (by
+ * its id) and the other files read (the overrides' comparisons), with their sizes and mtimes. A product
+ * of the index (a listing) can be kept under the scans' rule: reused while `sourcesUnchanged` holds.
+ */
+export interface IndexSources {
+  roots: Array<{ dir: string; recursive: boolean; scan: string }>;
+  files: Array<[file: string, size: number, mtimeMs: number]>;
 }
 
 /**

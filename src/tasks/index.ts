@@ -5,17 +5,26 @@
  * folder's scan is cached (index-cache.ts) and reused until any of its files changes.
  */
 import path from 'node:path';
-import { packagePath } from '../util/package-root.js';
+import { builtinTasksDir } from './builtin-dir.js';
 import { type Fingerprint, fingerprints, readCachedScan, writeCachedScan } from './index-cache.js';
-import type { IndexEntry, IndexRoot, RootScan, SkippedFile, TaskOverride } from './index-types.js';
+import type {
+  IndexEntry,
+  IndexRoot,
+  IndexSources,
+  RootScan,
+  SkippedFile,
+  TaskOverride,
+} from './index-types.js';
 import { OverrideComparisons, overrideSummaries } from './overrides.js';
 import { walkRoot } from './root-walk.js';
 
+export { builtinTasksDir } from './builtin-dir.js';
 export type {
   EntryFormat,
   EntryKind,
   IndexEntry,
   IndexRoot,
+  IndexSources,
   RootScan,
   SkippedFile,
   TaskOverride,
@@ -34,6 +43,11 @@ export interface TaskIndex {
   skipped: SkippedFile[];
   /** Names a later root defined again, with whether the configs differ (absent: none recorded). */
   overrides?: TaskOverride[];
+  /**
+   * What the index was built from, when every root's scan is cached and every comparison kept (absent:
+   * something was read that is not recorded, so nothing made from this index may be cached).
+   */
+  sources?: IndexSources;
 }
 
 export interface BuildIndexOptions {
@@ -58,11 +72,6 @@ export interface BuildIndexOptions {
 /** Roots with fewer candidate files are scanned directly: checking a cache costs about as much. */
 export const CACHE_MIN_FILES = 50;
 
-/** `tasks/` at the package root. */
-export function builtinTasksDir(): string {
-  return packagePath('tasks') + path.sep;
-}
-
 /** A root's scan, from the cache when it is still valid; large roots are cached after a fresh scan. */
 async function scanRootCached(root: IndexRoot, cacheDir: string | undefined): Promise<RootScan> {
   if (cacheDir !== undefined) {
@@ -79,8 +88,8 @@ async function scanRootCached(root: IndexRoot, cacheDir: string | undefined): Pr
   const scan = relisted && relisted !== 'relist' ? relisted : scanRoot(root, listing.files);
   // Rewritten also when only folder times changed (a file created and removed again), so the next
   // command need not walk the folder.
-  if (files) writeCachedScan(cacheDir, root, scan, { files, dirs });
-  return scan;
+  const cacheId = files ? writeCachedScan(cacheDir, root, scan, { files, dirs }) : undefined;
+  return { ...scan, cacheId };
 }
 
 export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<TaskIndex> {
@@ -156,6 +165,18 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
     ...compared[index],
   }));
   comparisons.save();
+  const comparedFiles = comparisons.stamps(pairs.length);
+  const sources: IndexSources | undefined =
+    options.cacheDir !== undefined && comparedFiles && scans.every((scan) => scan.cacheId !== undefined)
+      ? {
+          roots: unique.map((root, position) => ({
+            dir: path.resolve(root.dir),
+            recursive: root.recursive !== false,
+            scan: scans[position].cacheId as string,
+          })),
+          files: comparedFiles,
+        }
+      : undefined;
   if (options.summarizeOverrides !== false)
     for (const line of overrideSummaries(overrides)) options.logger?.warn(line);
 
@@ -177,5 +198,5 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
     }
     entries.set(tag, { name: tag, kind: 'tag', tasks: members.sort() });
   }
-  return { entries, skipped, overrides };
+  return { entries, skipped, overrides, ...(sources ? { sources } : {}) };
 }

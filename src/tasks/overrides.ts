@@ -86,6 +86,18 @@ export class OverrideComparisons {
     return comparison;
   }
 
+  /**
+   * The files this index's `count` comparisons read, with their sizes and mtimes; undefined when one was
+   * not kept (its files changed in the last seconds), so that nothing made from it is cached either.
+   */
+  stamps(count: number): Array<[file: string, size: number, mtimeMs: number]> | undefined {
+    if (this.fresh.size !== count) return undefined;
+    const files = new Map<string, [file: string, size: number, mtimeMs: number]>();
+    for (const comparison of this.fresh.values())
+      for (const stamp of comparison.files) files.set(stamp[0], stamp);
+    return [...files.values()];
+  }
+
   /** Writes the comparisons of this index (and only those) when any was made afresh. */
   save(): void {
     if (!this.file || !(this.changed || this.fresh.size !== this.known.size)) return;

@@ -7,3 +7,8 @@ export function cacheDirectory(): string {
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return path.join(base, 'assay');
 }
+
+/** `<assay cache>/task-index`: one cached scan per large task folder, and the kept listings. */
+export function indexCacheDirectory(): string {
+  return path.join(cacheDirectory(), 'task-index');
+}

@@ -33,8 +33,34 @@ const CHOSEN_PACKAGES = [
 ];
 
 describe('what a command loads before it runs', () => {
-  it('assay --help: the option tables and commander, no library stage, no zod', () => {
+  it('the entry, before the command is known: no package, no library module', () => {
+    // main.ts imports listing-replay.ts for a listing and program.ts (commander, the option tables) after.
     const reached = reachableFrom(repoRoot, ['src/cli/main.ts']);
+    expect([...reached.packages]).toEqual([]);
+    expect([...reached.files].sort()).toEqual(['src/cli/command-line.ts', 'src/cli/main.ts']);
+  });
+
+  it('a listing replayed: no package, no option table, no task loader or index', () => {
+    const reached = reachableFrom(repoRoot, ['src/cli/main.ts', 'src/cli/listing-replay.ts']);
+    expect([...reached.packages]).toEqual([]);
+    expect(
+      forbiddenIn(reached, [
+        'src/cli/program.ts',
+        'src/cli/command-flags.ts',
+        'src/cli/run-flags.ts',
+        'src/tasks/index.ts',
+        'src/tasks/overrides.ts',
+        'src/tasks/root-walk.ts',
+        'src/tasks/yaml-loader.ts',
+        'src/models/',
+        'src/metrics/',
+        'src/results/',
+      ]),
+    ).toEqual([]);
+  });
+
+  it('assay --help: the option tables and commander, no library stage, no zod', () => {
+    const reached = reachableFrom(repoRoot, ['src/cli/main.ts', 'src/cli/program.ts']);
     expect([...reached.packages]).toEqual(['commander']);
     expect(
       forbiddenIn(reached, [
@@ -50,7 +76,12 @@ describe('what a command loads before it runs', () => {
 
   it('assay ls tasks: the task index, no YAML reader (a scan is behind import()), metric, schema or backend spec', () => {
     // A warm listing reads cached scans: the YAML reader loads only for a folder that must be scanned.
-    const reached = reachableFrom(repoRoot, ['src/cli/main.ts', 'src/cli/ls.ts']);
+    const reached = reachableFrom(repoRoot, [
+      'src/cli/main.ts',
+      'src/cli/listing-replay.ts',
+      'src/cli/program.ts',
+      'src/cli/ls.ts',
+    ]);
     expect([...reached.packages].sort()).toEqual(['commander']);
     expect(
       forbiddenIn(reached, [
@@ -68,8 +99,13 @@ describe('what a command loads before it runs', () => {
   });
 
   it('assay run --tasks list: the listing as assay ls loads it, none of the run', () => {
-    // main.ts imports run-listing.ts first and run.ts only for tasks to run.
-    const reached = reachableFrom(repoRoot, ['src/cli/main.ts', 'src/cli/run-listing.ts']);
+    // program.ts imports run-listing.ts first and run.ts only for tasks to run.
+    const reached = reachableFrom(repoRoot, [
+      'src/cli/main.ts',
+      'src/cli/listing-replay.ts',
+      'src/cli/program.ts',
+      'src/cli/run-listing.ts',
+    ]);
     expect([...reached.packages].sort()).toEqual(['commander']);
     expect(
       forbiddenIn(reached, [
@@ -90,6 +126,7 @@ describe('what a command loads before it runs', () => {
     // backend and both task loaders.
     const reached = reachableFrom(repoRoot, [
       'src/cli/main.ts',
+      'src/cli/program.ts',
       'src/cli/run.ts',
       'src/evaluate/run-evaluation.ts',
       'src/report/run-output.ts',
