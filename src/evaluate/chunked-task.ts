@@ -1,0 +1,123 @@
+/**
+ * A large task evaluated a chunk of docs at a time, so a run holds one chunk's plan, answers and scored
+ * docs at once, not the task's: plan a chunk (in doc order: the few-shot sampler's one RNG per task goes
+ * on where the last chunk left it) → execute its requests → score it → hand it to `onChunk` (the sample
+ * log's writer) → keep of it only what aggregation, the error counts and the latency summary read.
+ *
+ * Only tasks whose scoring reads one doc at a time are chunked: multiple-choice and log-likelihood tasks
+ * without filters (a batch filter sees every doc), Python or TypeScript scoring (a Python aggregation
+ * reads values that live in the worker), judges or few-shot draws out of doc order. The others (and every
+ * task no larger than a chunk) are evaluated whole, as before.
+ */
+import type { ModelBackend } from '../models/backend.js';
+import { collectPythonRefs } from '../python/python-ref.js';
+import { type ErrorCauses, errorCauses } from './errored-samples.js';
+import { executeRequests, type RequestLatency } from './execute.js';
+import { judgeBlocks } from './judge-blocks.js';
+import type { PlannedDoc, TaskPlan, TaskPlanner } from './plan.js';
+import { summarizeLatency, type TaskLatency } from './request-timing.js';
+import { latencyOf, type TaskResponses, taskResponses } from './responses.js';
+import type { RunOptions } from './run-options.js';
+import { mergeErrorCauses, mergeRequestLatency } from './run-totals.js';
+import type { ScoredDoc, ScoredTask } from './score.js';
+import { scoreTask } from './score.js';
+
+/** One chunk of a chunked task, scored: what the sample log writes its lines from. */
+export interface EvaluatedChunk {
+  /** The task's plan with the chunk's docs only; request ids count from 0 within the chunk. */
+  plan: TaskPlan;
+  /** The chunk's answers, by its request ids. */
+  responses: TaskResponses;
+  scored: ScoredTask;
+}
+
+/** A chunked task once every chunk is done: what the run keeps of it. */
+export interface ChunkedTask {
+  /** The task's plan holding its first doc only (`chunked.docs` counts them all). */
+  plan: TaskPlan;
+  /** Per filter, one compact record per doc (no filtered answers): what aggregation reads. */
+  scored: ScoredTask;
+  errors: ErrorCauses;
+  latency: RequestLatency;
+  /** Its requests' wall times, summarized (none when no request was timed). */
+  taskLatency?: TaskLatency;
+}
+
+/** Whether a task's planner can be run a chunk at a time (see the file's comment) and has more than one chunk. */
+export function chunkable(planner: TaskPlanner, size: number, options: Pick<RunOptions, 'mcMode'>): boolean {
+  const { header, docIds } = planner;
+  const { task } = header;
+  const { config } = task;
+  if (docIds.length <= size) return false;
+  if (config.output_type !== 'multiple_choice' && config.output_type !== 'loglikelihood') return false;
+  if (header.mcMode || options.mcMode === 'generate') return false;
+  if (config.filter_list?.length || task.custom || collectPythonRefs(config).length) return false;
+  const plainMetrics = header.metricList.every(
+    (entry) =>
+      typeof entry.metric === 'string' &&
+      (entry.aggregation === undefined || typeof entry.aggregation === 'string'),
+  );
+  if (!plainMetrics || judgeBlocks([task]).length) return false;
+  // In doc order only: the few-shot sampler draws for every doc up to the last planned, once.
+  for (let i = 1; i < docIds.length; i++) if (docIds[i] <= docIds[i - 1]) return false;
+  return true;
+}
+
+/** A scored doc without its filtered answers (written to the sample log already): what aggregation reads. */
+function compactDoc(doc: ScoredDoc): ScoredDoc {
+  const kept: ScoredDoc = { docId: doc.docId, filter: doc.filter, filtered: [], metrics: doc.metrics };
+  if (doc.error !== undefined) kept.error = doc.error;
+  if (doc.timedOut) kept.timedOut = true;
+  if (doc.repeatScores) kept.repeatScores = doc.repeatScores;
+  if (doc.clusterKey !== undefined) kept.clusterKey = doc.clusterKey;
+  return kept;
+}
+
+export async function evaluateInChunks(
+  backend: ModelBackend,
+  planner: TaskPlanner,
+  chunking: { size: number; onChunk: (chunk: EvaluatedChunk) => void | Promise<void> },
+  options: Pick<RunOptions, 'listener' | 'maxLatencyS' | 'predictOnly'>,
+): Promise<ChunkedTask> {
+  const { header, docIds } = planner;
+  const name = header.task.name;
+  const filters: string[] = [];
+  const byFilter = new Map<string, ScoredDoc[]>();
+  const errors: ErrorCauses[] = [];
+  const latencies: RequestLatency[] = [];
+  const times: number[] = [];
+  let first: PlannedDoc | undefined;
+  for (let start = 0; start < docIds.length; start += chunking.size) {
+    const docs = await planner.planDocs(docIds.slice(start, start + chunking.size));
+    first ??= docs[0];
+    const plan: TaskPlan = { ...header, docs };
+    const instances = docs.flatMap((doc) => doc.instances);
+    const executed = await executeRequests(backend, instances, options.listener, {
+      maxLatencyS: options.maxLatencyS,
+    });
+    const scored = await scoreTask(plan, executed.responses, options.predictOnly);
+    const responses = taskResponses(executed.responses, name);
+    await chunking.onChunk({ plan, responses, scored });
+    errors.push(errorCauses([scored], executed.responses));
+    latencies.push(executed.latency);
+    for (let id = 0; id < instances.length; id++)
+      for (const time of latencyOf(responses, id)) times.push(time);
+    for (const filter of scored.filters) {
+      let kept = byFilter.get(filter);
+      if (!kept) {
+        kept = [];
+        filters.push(filter);
+        byFilter.set(filter, kept);
+      }
+      for (const doc of scored.byFilter.get(filter) ?? []) kept.push(compactDoc(doc));
+    }
+  }
+  const plan: TaskPlan = { ...header, docs: first ? [first] : [], chunked: { docs: docIds.length } };
+  return {
+    plan,
+    scored: { plan, filters, byFilter },
+    errors: mergeErrorCauses(errors),
+    latency: mergeRequestLatency(latencies),
+    ...(times.length ? { taskLatency: summarizeLatency(times) } : {}),
+  };
+}

@@ -1,0 +1,21 @@
+import type { LeaderboardLine } from '../results/leaderboard.js';
+import type { SampleLine } from '../results/sample-line.js';
+
+/**
+ * What the leaderboard reads of a sample line: its filter, metric names and values, and whether it
+ * errored or timed out; the doc id, target and filtered answers only when it lists examples. A run keeps
+ * one per doc until the leaderboard is built, so nothing else of the line (hashes, few-shot ids) is kept.
+ */
+export function leaderboardLine(line: SampleLine, includePerExample: boolean): LeaderboardLine {
+  const kept: LeaderboardLine = {
+    doc_id: line.doc_id,
+    filter: line.filter,
+    metrics: line.metrics,
+    target: includePerExample ? line.target : null,
+    filtered_resps: includePerExample ? line.filtered_resps : [],
+  };
+  if (line.error !== undefined) kept.error = line.error;
+  if (line.timed_out !== undefined) kept.timed_out = line.timed_out;
+  for (const metric of line.metrics) kept[metric] = line[metric];
+  return kept;
+}
