@@ -63,9 +63,17 @@ export function chunkable(planner: TaskPlanner, size: number, options: Pick<RunO
   return true;
 }
 
+// Shared by every kept doc: written to the sample log already, read by nothing after.
+const NO_ANSWERS = Object.freeze([]) as unknown as unknown[];
+
 /** A scored doc without its filtered answers (written to the sample log already): what aggregation reads. */
 function compactDoc(doc: ScoredDoc): ScoredDoc {
-  const kept: ScoredDoc = { docId: doc.docId, filter: doc.filter, filtered: [], metrics: doc.metrics };
+  const kept: ScoredDoc = {
+    docId: doc.docId,
+    filter: doc.filter,
+    filtered: NO_ANSWERS,
+    metrics: doc.metrics,
+  };
   if (doc.error !== undefined) kept.error = doc.error;
   if (doc.timedOut) kept.timedOut = true;
   if (doc.repeatScores) kept.repeatScores = doc.repeatScores;

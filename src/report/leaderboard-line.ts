@@ -1,3 +1,4 @@
+import type { ScoredDoc } from '../evaluate/score.js';
 import type { LeaderboardLine } from '../results/leaderboard.js';
 import type { SampleLine } from '../results/sample-line.js';
 
@@ -17,5 +18,25 @@ export function leaderboardLine(line: SampleLine, includePerExample: boolean): L
   if (line.error !== undefined) kept.error = line.error;
   if (line.timed_out !== undefined) kept.timed_out = line.timed_out;
   for (const metric of line.metrics) kept[metric] = line[metric];
+  return kept;
+}
+
+/**
+ * leaderboardLine of a scored doc's sample line without building the line, when the leaderboard lists
+ * no examples (no target or answers): the same fields, read from the scored doc as sampleLine would.
+ */
+export function leaderboardLineOfScored(
+  doc: Pick<ScoredDoc, 'docId' | 'filter' | 'metrics' | 'error' | 'timedOut'>,
+): LeaderboardLine {
+  const kept: LeaderboardLine = {
+    doc_id: doc.docId,
+    filter: doc.filter,
+    metrics: Object.keys(doc.metrics),
+    target: null,
+    filtered_resps: [],
+  };
+  if (doc.error !== undefined) kept.error = doc.error;
+  if (doc.timedOut) kept.timed_out = true;
+  for (const [metric, value] of Object.entries(doc.metrics)) kept[metric] = value;
   return kept;
 }

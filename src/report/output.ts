@@ -82,7 +82,8 @@ export async function writeOutputs(output: RunOutput, options: WriteOptions): Pr
   for (const task of Object.keys(output.samples)) {
     const spooled = spooledTask(output.samples, task);
     if (spooled) {
-      leaderboardLines[task] = spooled.leaderboard;
+      leaderboardLines[task] =
+        typeof spooled.leaderboard === 'function' ? spooled.leaderboard() : spooled.leaderboard;
       if (options.logSamples) {
         const name = samplesFileName(task, stamp);
         files.push({ name, content: { file: spooled.file } });

@@ -10,6 +10,7 @@ import type { ScoredDoc } from '../evaluate/score.js';
 import type { ReasoningBlock, ResultsFile } from '../results/results-file.js';
 import type { SampleLine } from '../results/sample-line.js';
 import { buildResults } from './build.js';
+import { leaderboardLineOfScored } from './leaderboard-line.js';
 import { readSpooledLines, type SampleSpool, type SpooledTask } from './sample-spool.js';
 import { sampleLine, taskHash, taskHashOfDocs } from './samples.js';
 
@@ -174,6 +175,19 @@ export function reasoningBlock(
 /** `spool`: the chunked tasks' sample logs, written as their chunks were scored. */
 export function runOutput(run: EvaluatedRun, spool?: SampleSpool): EvaluationOutput {
   const samples = sampleLines(run, spool);
+  // A chunked task's leaderboard fields, unless kept as its lines were written (examples listed): from
+  // its scored docs, when the leaderboard is built.
+  if (spool && !spool.includePerExample) {
+    for (const [position, plan] of run.plans.entries()) {
+      const spooled = spool.tasks.get(plan.task.name);
+      const scored = run.scored[position];
+      if (spooled)
+        spooled.leaderboard = () =>
+          scored.filters.flatMap((filter) =>
+            (scored.byFilter.get(filter) ?? []).map(leaderboardLineOfScored),
+          );
+    }
+  }
   const results = buildResults({
     record: run.record,
     nodes: run.nodes,

@@ -22,8 +22,11 @@ import { holdStaging } from './staged-write.js';
 export interface SpooledTask {
   /** Where its lines are: the spool file, and once published the sample log. */
   file: string;
-  /** Each line's leaderboard fields, in log order. */
-  leaderboard: LeaderboardLine[];
+  /**
+   * Each line's leaderboard fields, in log order: kept as the lines are written when the leaderboard
+   * lists examples, otherwise read from the task's scored docs when it is built (runOutput sets it).
+   */
+  leaderboard: LeaderboardLine[] | (() => LeaderboardLine[]);
   /** lm-eval's task hash over the lines (samples.ts taskHash), once the spool is closed. */
   taskHash?: string;
 }
@@ -58,7 +61,7 @@ export class SampleSpool {
 
   private constructor(
     private readonly folder: string,
-    private readonly includePerExample: boolean,
+    readonly includePerExample: boolean,
   ) {
     // The run's writer clears stale staging folders of the output folder first: not this one.
     this.held = holdStaging(folder);
@@ -96,7 +99,8 @@ export class SampleSpool {
       if (planned?.docId !== doc.docId) throw new Error(`internal: chunk of ${name} out of plan order`);
       const line: SampleLine = sampleLine(planned, responses, doc);
       task.hash.update(line.doc_hash + line.prompt_hash + line.target_hash);
-      task.spooled.leaderboard.push(leaderboardLine(line, this.includePerExample));
+      if (this.includePerExample)
+        (task.spooled.leaderboard as LeaderboardLine[]).push(leaderboardLine(line, true));
       buffers.push(Buffer.from(`${sampleLineJson(line)}\n`, 'utf8'));
     }
     writeAll(task.fd, buffers);
