@@ -9,6 +9,7 @@
  * reads values that live in the worker), judges or few-shot draws out of doc order. The others (and every
  * task no larger than a chunk) are evaluated whole, as before.
  */
+import { setFlagsFromString } from 'node:v8';
 import type { ModelBackend } from '../models/backend.js';
 import { collectPythonRefs } from '../python/python-ref.js';
 import { type ErrorCauses, errorCauses } from './errored-samples.js';
@@ -81,7 +82,32 @@ function compactDoc(doc: ScoredDoc): ScoredDoc {
   return kept;
 }
 
+/**
+ * How far V8 lets the old generation grow past what the last full collection left, while a task runs in
+ * chunks: 50% (V8's `--heap-growing-percent`). By default V8 picks the factor itself, up to 4× when the
+ * program allocates fast, and a chunked task allocates fast: each chunk's plan, answers and sample lines
+ * are garbage seconds later. The peak then followed that factor times the live set, not the live set
+ * (575 MB peak RSS for 160 MB live at 200,000 docs); at 50% it is 380 MB, for the same CPU time.
+ * Set for the chunks only and put back after, so the rest of the run (and a host process) keeps V8's own.
+ */
+const CHUNKED_HEAP_GROWING_PERCENT = 50;
+
 export async function evaluateInChunks(
+  backend: ModelBackend,
+  planner: TaskPlanner,
+  chunking: { size: number; onChunk: (chunk: EvaluatedChunk) => void | Promise<void> },
+  options: Pick<RunOptions, 'listener' | 'maxLatencyS' | 'predictOnly'>,
+): Promise<ChunkedTask> {
+  setFlagsFromString(`--heap-growing-percent=${CHUNKED_HEAP_GROWING_PERCENT}`);
+  try {
+    return await chunksOf(backend, planner, chunking, options);
+  } finally {
+    // 0: V8 chooses again.
+    setFlagsFromString('--heap-growing-percent=0');
+  }
+}
+
+async function chunksOf(
   backend: ModelBackend,
   planner: TaskPlanner,
   chunking: { size: number; onChunk: (chunk: EvaluatedChunk) => void | Promise<void> },

@@ -11,6 +11,7 @@ import { closeSync, fsyncSync, openSync, readFileSync, writevSync } from 'node:f
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EvaluatedChunk } from '../evaluate/run-evaluation.js';
+import { parseJsonKeepingFloats } from '../python/semantics/json-floats.js';
 import type { LeaderboardLine } from '../results/leaderboard.js';
 import { STAGING_PREFIX } from '../results/run-files.js';
 import type { SampleLine } from '../results/sample-line.js';
@@ -125,10 +126,13 @@ export class SampleSpool {
   }
 }
 
-/** A spooled task's lines, read back from its file (the library's `samples` record, when read). */
+/**
+ * A spooled task's lines, read back from its file (the library's `samples` record, when read): a doc's
+ * integral floats (written `18.0`) come back as the PythonFloat they were.
+ */
 export function readSpooledLines(spooled: SpooledTask): SampleLine[] {
   const text = readFileSync(spooled.file, 'utf8');
   const lines: SampleLine[] = [];
-  for (const line of text.split('\n')) if (line) lines.push(JSON.parse(line) as SampleLine);
+  for (const line of text.split('\n')) if (line) lines.push(parseJsonKeepingFloats(line) as SampleLine);
   return lines;
 }
