@@ -236,7 +236,7 @@ async function run(
   options: ResolvedRunOptions & RunHooks & RunInternals,
   prepared: PreparedRun,
 ): Promise<PlannedEvaluation> {
-  const { nodes, stages, codeSandbox, python, pins, directory } = prepared;
+  const { stages, directory } = prepared;
   const [{ runEvaluation }, { runOutput }] = await stages;
   // With sample logs written, a large task's lines are written as its chunks are scored, so the run
   // never holds all of them, nor its plan (evaluate/chunked-task.ts).
