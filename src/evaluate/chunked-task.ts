@@ -67,13 +67,40 @@ export function chunkable(planner: TaskPlanner, size: number, options: Pick<RunO
 // Shared by every kept doc: written to the sample log already, read by nothing after.
 const NO_ANSWERS = Object.freeze([]) as unknown as unknown[];
 
+/**
+ * Metric records of plain values (numbers, booleans, strings, null), one frozen object per distinct
+ * record: a multiple-choice task's docs score one of a few records ({acc: 0} or {acc: 1}, …), so N docs
+ * share a handful. Nothing reads a doc's metrics to change them after scoring.
+ */
+function metricsInterner(): (metrics: Record<string, unknown>) => Record<string, unknown> {
+  const shared = new Map<string, Record<string, unknown>>();
+  return (metrics) => {
+    let key = '';
+    for (const [name, value] of Object.entries(metrics)) {
+      const type = typeof value;
+      if (value !== null && type !== 'number' && type !== 'boolean' && type !== 'string') return metrics;
+      // The key keeps types apart (1, "1", true) and -0 from 0.
+      key += `${JSON.stringify(name)}:${type}:${Object.is(value, -0) ? '-0' : String(value)};`;
+    }
+    let kept = shared.get(key);
+    if (!kept) {
+      kept = Object.freeze({ ...metrics });
+      shared.set(key, kept);
+    }
+    return kept;
+  };
+}
+
 /** A scored doc without its filtered answers (written to the sample log already): what aggregation reads. */
-function compactDoc(doc: ScoredDoc): ScoredDoc {
+function compactDoc(
+  doc: ScoredDoc,
+  intern: (metrics: Record<string, unknown>) => Record<string, unknown>,
+): ScoredDoc {
   const kept: ScoredDoc = {
     docId: doc.docId,
     filter: doc.filter,
     filtered: NO_ANSWERS,
-    metrics: doc.metrics,
+    metrics: intern(doc.metrics),
   };
   if (doc.error !== undefined) kept.error = doc.error;
   if (doc.timedOut) kept.timedOut = true;
@@ -119,7 +146,9 @@ async function chunksOf(
   const byFilter = new Map<string, ScoredDoc[]>();
   const errors: ErrorCauses[] = [];
   const latencies: RequestLatency[] = [];
-  const times: number[] = [];
+  // Each chunk's request times, exactly sized (a growing array of all of them would keep up to half again).
+  const times: Float64Array[] = [];
+  const intern = metricsInterner();
   let first: PlannedDoc | undefined;
   for (let start = 0; start < docIds.length; start += chunking.size) {
     const docs = await planner.planDocs(docIds.slice(start, start + chunking.size));
@@ -134,8 +163,10 @@ async function chunksOf(
     await chunking.onChunk({ plan, responses, scored });
     errors.push(errorCauses([scored], executed.responses));
     latencies.push(executed.latency);
+    const chunkTimes: number[] = [];
     for (let id = 0; id < instances.length; id++)
-      for (const time of latencyOf(responses, id)) times.push(time);
+      for (const time of latencyOf(responses, id)) chunkTimes.push(time);
+    times.push(Float64Array.from(chunkTimes));
     for (const filter of scored.filters) {
       let kept = byFilter.get(filter);
       if (!kept) {
@@ -143,15 +174,21 @@ async function chunksOf(
         filters.push(filter);
         byFilter.set(filter, kept);
       }
-      for (const doc of scored.byFilter.get(filter) ?? []) kept.push(compactDoc(doc));
+      for (const doc of scored.byFilter.get(filter) ?? []) kept.push(compactDoc(doc, intern));
     }
   }
   const plan: TaskPlan = { ...header, docs: first ? [first] : [], chunked: { docs: docIds.length } };
+  const allTimes = new Float64Array(times.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of times) {
+    allTimes.set(part, offset);
+    offset += part.length;
+  }
   return {
     plan,
     scored: { plan, filters, byFilter },
     errors: mergeErrorCauses(errors),
     latency: mergeRequestLatency(latencies),
-    ...(times.length ? { taskLatency: summarizeLatency(times) } : {}),
+    ...(allTimes.length ? { taskLatency: summarizeLatency(allTimes) } : {}),
   };
 }

@@ -21,6 +21,10 @@ export function leaderboardLine(line: SampleLine, includePerExample: boolean): L
   return kept;
 }
 
+// Read only by the leaderboard: lines whose docs share a metrics record (chunked-task.ts) share its names.
+const metricNames = new WeakMap<object, string[]>();
+const NO_ANSWERS = Object.freeze([]) as unknown as unknown[];
+
 /**
  * leaderboardLine of a scored doc's sample line without building the line, when the leaderboard lists
  * no examples (no target or answers): the same fields, read from the scored doc as sampleLine would.
@@ -28,12 +32,17 @@ export function leaderboardLine(line: SampleLine, includePerExample: boolean): L
 export function leaderboardLineOfScored(
   doc: Pick<ScoredDoc, 'docId' | 'filter' | 'metrics' | 'error' | 'timedOut'>,
 ): LeaderboardLine {
+  let names = metricNames.get(doc.metrics);
+  if (!names) {
+    names = Object.keys(doc.metrics);
+    metricNames.set(doc.metrics, names);
+  }
   const kept: LeaderboardLine = {
     doc_id: doc.docId,
     filter: doc.filter,
-    metrics: Object.keys(doc.metrics),
+    metrics: names,
     target: null,
-    filtered_resps: [],
+    filtered_resps: NO_ANSWERS,
   };
   if (doc.error !== undefined) kept.error = doc.error;
   if (doc.timedOut) kept.timed_out = true;
