@@ -110,31 +110,24 @@ function compactDoc(
 }
 
 /**
- * How far V8 lets the old generation grow past what the last full collection left, while a task runs in
- * chunks: 50% (V8's `--heap-growing-percent`). By default V8 picks the factor itself, up to 4× when the
- * program allocates fast, and a chunked task allocates fast: each chunk's plan, answers and sample lines
- * are garbage seconds later. The peak then followed that factor times the live set, not the live set
- * (575 MB peak RSS for 160 MB live at 200,000 docs); at 50% it is 380 MB, for the same CPU time.
- * Set for the chunks only and put back after, so the rest of the run (and a host process) keeps V8's own.
+ * How far V8 lets the old generation grow past what the last full collection left, in a run that may
+ * chunk a task: 50% (V8's `--heap-growing-percent`). By default V8 picks the factor itself, up to 4× when
+ * the program allocates fast, and a large task allocates fast: reading its docs, then each chunk's plan,
+ * answers and sample lines, garbage seconds later. The peak then followed that factor times the live set,
+ * not the live set (575 MB peak RSS for 160 MB live at 200,000 docs); at 50% it is about 360 MB, for the
+ * same CPU time. Set while the run plans (it reads the docs) and, when a task is chunked, until its
+ * chunks are done; put back after, so the rest of the run (and a host process) keeps V8's own.
  */
 const CHUNKED_HEAP_GROWING_PERCENT = 50;
 
-export async function evaluateInChunks(
-  backend: ModelBackend,
-  planner: TaskPlanner,
-  chunking: { size: number; onChunk: (chunk: EvaluatedChunk) => void | Promise<void> },
-  options: Pick<RunOptions, 'listener' | 'maxLatencyS' | 'predictOnly'>,
-): Promise<ChunkedTask> {
+/** Sets the run's heap growth for chunking; the function returned puts V8's own back. */
+export function tightenHeapGrowth(): () => void {
   setFlagsFromString(`--heap-growing-percent=${CHUNKED_HEAP_GROWING_PERCENT}`);
-  try {
-    return await chunksOf(backend, planner, chunking, options);
-  } finally {
-    // 0: V8 chooses again.
-    setFlagsFromString('--heap-growing-percent=0');
-  }
+  // 0: V8 chooses again.
+  return () => setFlagsFromString('--heap-growing-percent=0');
 }
 
-async function chunksOf(
+export async function evaluateInChunks(
   backend: ModelBackend,
   planner: TaskPlanner,
   chunking: { size: number; onChunk: (chunk: EvaluatedChunk) => void | Promise<void> },

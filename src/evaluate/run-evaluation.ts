@@ -11,7 +11,7 @@ import {
   type GroupResult,
   type TaskResult,
 } from './aggregate.js';
-import { chunkable, type EvaluatedChunk, evaluateInChunks } from './chunked-task.js';
+import { chunkable, type EvaluatedChunk, evaluateInChunks, tightenHeapGrowth } from './chunked-task.js';
 import { runCodeStage } from './code-stage.js';
 import { type ErrorCauses, errorCauses } from './errored-samples.js';
 import { executeRequests, type RequestLatency } from './execute.js';
@@ -108,6 +108,29 @@ export async function runEvaluation(
   listener?.({ type: 'run-start', tasks: tasks.map((task) => task.name) });
 
   listener?.({ type: 'phase', phase: 'building' });
+  // Reading a large task's docs is where its heap grows first (chunked-task.ts).
+  const restoreHeapGrowth = chunking ? tightenHeapGrowth() : undefined;
+  try {
+    return await planAndEvaluate(backend, nodes, options, chunking, {
+      started,
+      startDate,
+      restoreHeapGrowth,
+    });
+  } finally {
+    restoreHeapGrowth?.();
+  }
+}
+
+async function planAndEvaluate(
+  backend: ModelBackend,
+  nodes: TaskNode[],
+  options: RunOptions,
+  chunking: Chunking | undefined,
+  timing: { started: number; startDate: number; restoreHeapGrowth: (() => void) | undefined },
+): Promise<EvaluatedRun> {
+  const { started, startDate } = timing;
+  const tasks = uniqueLeaves(nodes);
+  const listener = options.listener;
   const plans: TaskPlan[] = [];
   // Tasks planned a chunk at a time: their planners, by position among the tasks (planned later).
   const chunked = new Map<number, TaskPlanner>();
@@ -129,6 +152,8 @@ export async function runEvaluation(
     if (chunking && chunkable(planner, chunking.size, options)) chunked.set(position, planner);
     else plans.push({ ...planner.header, docs: await planner.planDocs(planner.docIds) });
   }
+  // Without a chunked task, the rest of the run keeps V8's own heap growth.
+  if (chunked.size === 0) timing.restoreHeapGrowth?.();
 
   // Every doc is loaded now (few-shot pools included), so the content hashes are known: a pinned task
   // that changed stops the run before any model request.
