@@ -17,6 +17,9 @@ import { type EvaluatedChunk, runEvaluation } from '../src/evaluate/run-evaluati
 import { resolveRunOptions } from '../src/evaluate/run-options.js';
 import type { ModelBackend } from '../src/models/backend.js';
 import { withResponseCache } from '../src/models/caching-backend.js';
+import { GgufBackend } from '../src/models/gguf/gguf-backend.js';
+import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
+import { writeGguf } from '../src/models/gguf/writer.js';
 import { scriptedBackend } from '../src/models/scripted/scripted-backend.js';
 import type { BackendPool } from '../src/run/backend-pool.js';
 import { evaluateResolved } from '../src/run/evaluate.js';
@@ -233,6 +236,24 @@ describe('a task evaluated in chunks of docs', () => {
     const acc = run.taskResults[0].metrics.find((metric) => metric.metric === 'acc');
     expect(acc?.n).toBe(DOCS);
     expect(acc?.value).toBeCloseTo(expectedAcc.filter((value) => value === 1).length / DOCS, 12);
+  });
+
+  it('scores the same with a GGUF model: the order and batches its requests arrive in change no number', async () => {
+    const modelPath = path.join(folder, 'random.gguf');
+    await writeFile(modelPath, writeGguf(randomLlamaGguf({ seed: 5 })));
+    const backend = await GgufBackend.create({ modelPath, threads: 1 });
+    try {
+      const whole = await runFiles('gguf-whole', { chunkDocs: 1000, tasks: ['tiny', 'chunky'], backend });
+      const chunked = await runFiles('gguf-chunked', { chunkDocs: 3, tasks: ['tiny', 'chunky'], backend });
+      expect(chunkedPlan(chunked.plans)?.chunked).toEqual({ docs: DOCS });
+      expect(chunked.samples).toEqual(whole.samples);
+      expect(chunked.results).toEqual(whole.results);
+      // The model did answer: log-probabilities differ from choice to choice.
+      const resps = chunked.samples.samples_chunky.match(/"resps":\[\[\["(-[\d.e-]+)"/g) ?? [];
+      expect(new Set(resps).size).toBeGreaterThan(1);
+    } finally {
+      await backend.close?.();
+    }
   });
 
   it('resumes from the response cache: a run stopped in its third chunk leaves the first two answered', async () => {
