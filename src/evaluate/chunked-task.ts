@@ -114,9 +114,9 @@ function compactDoc(
  * chunk a task: 50% (V8's `--heap-growing-percent`). By default V8 picks the factor itself, up to 4× when
  * the program allocates fast, and a large task allocates fast: reading its docs, then each chunk's plan,
  * answers and sample lines, garbage seconds later. The peak then followed that factor times the live set,
- * not the live set (575 MB peak RSS for 160 MB live at 200,000 docs); at 50% it is about 360 MB, for the
- * same CPU time. Set while the run plans (it reads the docs) and, when a task is chunked, until its
- * chunks are done; put back after, so the rest of the run (and a host process) keeps V8's own.
+ * not the live set (575 MB peak RSS for 160 MB live at 200,000 docs); at 50% it is about 390 MB, for the
+ * same CPU time. Set once a task is found to be chunked, until the run is done; put back after, so a run
+ * without a chunked task (and a host process) keeps V8's own.
  */
 const CHUNKED_HEAP_GROWING_PERCENT = 50;
 

@@ -108,16 +108,12 @@ export async function runEvaluation(
   listener?.({ type: 'run-start', tasks: tasks.map((task) => task.name) });
 
   listener?.({ type: 'phase', phase: 'building' });
-  // Reading a large task's docs is where its heap grows first (chunked-task.ts).
-  const restoreHeapGrowth = chunking ? tightenHeapGrowth() : undefined;
+  // Set once a task is to be chunked (chunked-task.ts), put back when the run is done.
+  const heapGrowth: { restore?: () => void } = {};
   try {
-    return await planAndEvaluate(backend, nodes, options, chunking, {
-      started,
-      startDate,
-      restoreHeapGrowth,
-    });
+    return await planAndEvaluate(backend, nodes, options, chunking, { started, startDate, heapGrowth });
   } finally {
-    restoreHeapGrowth?.();
+    heapGrowth.restore?.();
   }
 }
 
@@ -126,7 +122,7 @@ async function planAndEvaluate(
   nodes: TaskNode[],
   options: RunOptions,
   chunking: Chunking | undefined,
-  timing: { started: number; startDate: number; restoreHeapGrowth: (() => void) | undefined },
+  timing: { started: number; startDate: number; heapGrowth: { restore?: () => void } },
 ): Promise<EvaluatedRun> {
   const { started, startDate } = timing;
   const tasks = uniqueLeaves(nodes);
@@ -149,11 +145,13 @@ async function planAndEvaluate(
       backend,
       listener,
     });
-    if (chunking && chunkable(planner, chunking.size, options)) chunked.set(position, planner);
-    else plans.push({ ...planner.header, docs: await planner.planDocs(planner.docIds) });
+    if (chunking && chunkable(planner, chunking.size, options)) {
+      chunked.set(position, planner);
+      // From here, not from the run's start: tightened while a small task plans, it costs CPU (more full
+      // collections) and saves nothing.
+      timing.heapGrowth.restore ??= tightenHeapGrowth();
+    } else plans.push({ ...planner.header, docs: await planner.planDocs(planner.docIds) });
   }
-  // Without a chunked task, the rest of the run keeps V8's own heap growth.
-  if (chunked.size === 0) timing.restoreHeapGrowth?.();
 
   // Every doc is loaded now (few-shot pools included), so the content hashes are known: a pinned task
   // that changed stops the run before any model request.
