@@ -85,8 +85,10 @@ export interface AggregationSpec {
 /** The scored docs of one task: per filter, in selection order (score.ts's ScoredTask without its plan). */
 export type ScoredDocs = Pick<ScoredTask, 'filters' | 'byFilter'>;
 
-export function aggregationSpec(plan: Pick<TaskPlan, 'task' | 'metricList' | 'docs'>): AggregationSpec {
-  return { task: plan.task, metricList: plan.metricList, sampleLen: plan.docs.length };
+export function aggregationSpec(
+  plan: Pick<TaskPlan, 'task' | 'metricList' | 'docs' | 'chunked'>,
+): AggregationSpec {
+  return { task: plan.task, metricList: plan.metricList, sampleLen: plan.chunked?.docs ?? plan.docs.length };
 }
 
 export type AggregateOptions = Pick<ResolvedRunOptions, 'bootstrapIters' | 'predictOnly'>;

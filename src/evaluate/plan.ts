@@ -74,6 +74,11 @@ export interface TaskPlan {
   generation?: Omit<GenerateRequest, 'context'>;
   /** Set for a multiple-choice task planned with --mc_mode generate. */
   mcMode?: 'generate';
+  /**
+   * Set for a task evaluated a chunk of docs at a time (chunked-task.ts): `docs` then holds its first doc
+   * only (what --write_out prints), and this counts them all.
+   */
+  chunked?: { docs: number };
 }
 
 const DEFAULT_METRICS: Record<string, string[]> = {
@@ -99,6 +104,24 @@ export function metricListFor(task: LoadedTask): MetricConfig[] {
 }
 
 export async function planTask(task: LoadedTask, options: PlanOptions): Promise<TaskPlan> {
+  const planner = await createTaskPlanner(task, options);
+  return { ...planner.header, docs: await planner.planDocs(planner.docIds) };
+}
+
+/**
+ * A task's planning, split so that its docs can be planned a chunk at a time (run-evaluation.ts): the
+ * task-level part once (`header`, the plan without its docs; `docIds`, the docs selected), and `planDocs`
+ * for a run of those ids. Calls must come in doc order: the few-shot sampler draws with one RNG per task
+ * over every doc up to the last planned, as one call over all the ids does. Each call's request ids start
+ * at 0 (a chunk is a plan of its own).
+ */
+export interface TaskPlanner {
+  header: Omit<TaskPlan, 'docs'>;
+  docIds: number[];
+  planDocs: (docIds: readonly number[]) => Promise<PlannedDoc[]>;
+}
+
+export async function createTaskPlanner(task: LoadedTask, options: PlanOptions): Promise<TaskPlanner> {
   const { config } = task;
   const docs = await task.evalDocs();
   if (docs.length === 0) throw emptySplit(task);
@@ -125,99 +148,107 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
       : undefined;
   const chat = chatOptions(options, task.name);
   const fewshotCache = createFewshotCache();
-  const planned: PlannedDoc[] = [];
-  const shotsById = sampler ? drawShots(sampler, docs, docIds, numFewshot) : new Map<number, Shots>();
-  // Python doc functions run over every doc the loop below reads, in one call per task.
-  const shotDocs = new Map<Doc, number>();
-  for (const shots of shotsById.values())
-    for (const [position, shot] of shots.docs.entries()) shotDocs.set(shot, shots.indices[position]);
-  await prepareDocFunctions(config, new Map(docIds.map((docId) => [docs[docId], docId])), shotDocs);
-  // Request ids: dense within the task, in plan order (requests.ts).
-  let nextId = 0;
-  for (const docId of docIds) {
-    const doc = docs[docId];
-    const location = { task: task.name, docId };
-    const shots = shotsById.get(docId) ?? { docs: [], indices: [] };
-    const choices = config.doc_to_choice === undefined ? undefined : docToChoice(config, doc, location);
-    const target = docToTarget(config, doc, location);
-    const repeats = config.repeats ?? 1;
-    // A literal per instance, not a spread of a shared base plus index and args: V8's spread-then-add
-    // is ~20× slower per object, and a task plans tens of thousands. Same keys in the same order.
-    const instance = (index: number, args: RequestArgs, unconditional?: true): Instance =>
-      unconditional
-        ? { id: nextId++, task: task.name, docId, repeats, index, unconditional, args }
-        : { id: nextId++, task: task.name, docId, repeats, index, args };
-    const text = docToText(config, doc, location);
-    const requests: DocRequests = {
-      task: task.name,
-      text,
-      target,
-      choices,
-      instance,
-      contextFor: (textOverride?: string) =>
-        buildContext({
-          config,
-          doc,
-          location,
-          fewshotDocs: shots.docs,
-          textOverride,
-          systemInstruction: options.systemInstruction,
-          chat,
-          fewshotCache,
-        }),
-    };
-    let instances: Instance[];
-    switch (config.output_type) {
-      case 'loglikelihood':
-        instances = loglikelihoodRequests(requests);
-        break;
-      case 'loglikelihood_rolling':
-        instances = rollingRequests(requests);
-        break;
-      case 'generate_until':
-        if (!generation) throw new Error('unreachable: generate_until without generation kwargs');
-        instances = generateRequests(requests, generation, loggedKwargs);
-        break;
-      case 'multiple_choice':
-        if (generativeConfig && generation && choices) {
-          const { context } = buildContext({
-            config: generativeConfig,
+  const shots = sampler ? shotDrawer(sampler, docs, numFewshot) : undefined;
+
+  const planDocs = async (chunkIds: readonly number[]): Promise<PlannedDoc[]> => {
+    const planned: PlannedDoc[] = [];
+    const shotsById = shots ? shots(chunkIds) : new Map<number, Shots>();
+    // Python doc functions run over every doc the loop below reads, in one call per task (per chunk).
+    const shotDocs = new Map<Doc, number>();
+    for (const drawn of shotsById.values())
+      for (const [position, shot] of drawn.docs.entries()) shotDocs.set(shot, drawn.indices[position]);
+    await prepareDocFunctions(config, new Map(chunkIds.map((docId) => [docs[docId], docId])), shotDocs);
+    // Request ids: dense within the plan (or chunk), in plan order (requests.ts).
+    let nextId = 0;
+    for (const docId of chunkIds) {
+      const doc = docs[docId];
+      const location = { task: task.name, docId };
+      const docShots = shotsById.get(docId) ?? { docs: [], indices: [] };
+      const choices = config.doc_to_choice === undefined ? undefined : docToChoice(config, doc, location);
+      const target = docToTarget(config, doc, location);
+      const repeats = config.repeats ?? 1;
+      // A literal per instance, not a spread of a shared base plus index and args: V8's spread-then-add
+      // is ~20× slower per object, and a task plans tens of thousands. Same keys in the same order.
+      const instance = (index: number, args: RequestArgs, unconditional?: true): Instance =>
+        unconditional
+          ? { id: nextId++, task: task.name, docId, repeats, index, unconditional, args }
+          : { id: nextId++, task: task.name, docId, repeats, index, args };
+      const text = docToText(config, doc, location);
+      const requests: DocRequests = {
+        task: task.name,
+        text,
+        target,
+        choices,
+        instance,
+        contextFor: (textOverride?: string) =>
+          buildContext({
+            config,
             doc,
             location,
-            fewshotDocs: shots.docs,
+            fewshotDocs: docShots.docs,
+            textOverride,
             systemInstruction: options.systemInstruction,
             chat,
-          });
-          instances = generativeChoiceRequests(requests, context, generation);
-        } else {
-          instances = multipleChoiceRequests(requests, wantsMutualInfo);
-        }
-        break;
+            fewshotCache,
+          }),
+      };
+      let instances: Instance[];
+      switch (config.output_type) {
+        case 'loglikelihood':
+          instances = loglikelihoodRequests(requests);
+          break;
+        case 'loglikelihood_rolling':
+          instances = rollingRequests(requests);
+          break;
+        case 'generate_until':
+          if (!generation) throw new Error('unreachable: generate_until without generation kwargs');
+          instances = generateRequests(requests, generation, loggedKwargs);
+          break;
+        case 'multiple_choice':
+          if (generativeConfig && generation && choices) {
+            const { context } = buildContext({
+              config: generativeConfig,
+              doc,
+              location,
+              fewshotDocs: docShots.docs,
+              systemInstruction: options.systemInstruction,
+              chat,
+            });
+            instances = generativeChoiceRequests(requests, context, generation);
+          } else {
+            instances = multipleChoiceRequests(requests, wantsMutualInfo);
+          }
+          break;
+      }
+      // For multiple-input tasks the gold is doc_to_text's index (lm-eval's multiple_input branch).
+      // The sample log's `target` stays doc_to_target, as lm-eval writes it.
+      const multipleInput = config.output_type === 'multiple_choice' && typeof text === 'number';
+      if (config.output_type === 'multiple_choice' && choices) {
+        checkGold(multipleInput ? text : target, choices, { ...location, file: task.source.path });
+      }
+      planned.push({
+        docId,
+        doc,
+        fewshotIds: docShots.indices,
+        target,
+        ...(multipleInput ? { gold: text } : {}),
+        choices,
+        instances,
+      });
     }
-    // For multiple-input tasks the gold is doc_to_text's index (lm-eval's multiple_input branch).
-    // The sample log's `target` stays doc_to_target, as lm-eval writes it.
-    const multipleInput = config.output_type === 'multiple_choice' && typeof text === 'number';
-    if (config.output_type === 'multiple_choice' && choices) {
-      checkGold(multipleInput ? text : target, choices, { ...location, file: task.source.path });
-    }
-    planned.push({
-      docId,
-      doc,
-      fewshotIds: shots.indices,
-      target,
-      ...(multipleInput ? { gold: text } : {}),
-      choices,
-      instances,
-    });
-  }
+    return planned;
+  };
   return {
-    task,
-    numFewshot,
-    docs: planned,
-    original: docs.length,
-    metricList,
-    generation,
-    ...(generative ? { mcMode: 'generate' as const } : {}),
+    header: {
+      task,
+      numFewshot,
+      original: docs.length,
+      metricList,
+      generation,
+      ...(generative ? { mcMode: 'generate' as const } : {}),
+    },
+    docIds,
+    planDocs,
   };
 }
 
@@ -243,24 +274,27 @@ async function fewshotSampler(task: LoadedTask, numFewshot: number, seed: number
 }
 
 /**
- * The few-shot examples of each planned doc. lm-eval draws them with one RNG per task, consumed in doc
- * order: the sampler sees every doc up to the last one planned, in order, so `samples` picks the same
- * shots as a full run.
+ * The few-shot examples of each planned doc, a run of doc ids at a time. lm-eval draws them with one RNG
+ * per task, consumed in doc order: the sampler sees every doc up to the last one planned, in order, so
+ * `samples` picks the same shots as a full run, and so does a task planned in chunks (each call goes on
+ * where the last stopped; ids below it were drawn for already).
  */
-function drawShots(
+function shotDrawer(
   sampler: FewshotSampler,
   docs: Doc[],
-  docIds: number[],
   numFewshot: number,
-): Map<number, Shots> {
-  const maxId = docIds.reduce((max, id) => Math.max(max, id), -1);
-  const wanted = new Set(docIds);
-  const shotsById = new Map<number, Shots>();
-  for (let docId = 0; docId <= maxId; docId++) {
-    const shots = sampler.sample(docs[docId], numFewshot);
-    if (wanted.has(docId)) shotsById.set(docId, shots);
-  }
-  return shotsById;
+): (docIds: readonly number[]) => Map<number, Shots> {
+  let next = 0;
+  return (docIds) => {
+    const maxId = docIds.reduce((max, id) => Math.max(max, id), -1);
+    const wanted = new Set(docIds);
+    const shotsById = new Map<number, Shots>();
+    for (; next <= maxId; next++) {
+      const shots = sampler.sample(docs[next], numFewshot);
+      if (wanted.has(next)) shotsById.set(next, shots);
+    }
+    return shotsById;
+  };
 }
 
 /** An evaluation split without documents would score as an empty (or zero) result; it is an error. */

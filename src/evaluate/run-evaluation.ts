@@ -11,6 +11,7 @@ import {
   type GroupResult,
   type TaskResult,
 } from './aggregate.js';
+import { chunkable, type EvaluatedChunk, evaluateInChunks, tightenHeapGrowth } from './chunked-task.js';
 import { runCodeStage } from './code-stage.js';
 import { type ErrorCauses, errorCauses } from './errored-samples.js';
 import { executeRequests, type RequestLatency } from './execute.js';
@@ -18,12 +19,13 @@ import { hasJudgeRequests, judgeBlocks } from './judge-blocks.js';
 import type { JudgePanel } from './judge-stage.js';
 import type { PerplexityReport } from './perplexity/types.js';
 import { verifyPins } from './pins.js';
-import { planTask, type TaskPlan } from './plan.js';
+import { createTaskPlanner, type TaskPlan, type TaskPlanner } from './plan.js';
 import { type TaskLatency, taskLatency } from './request-timing.js';
 import type { Instance } from './requests.js';
 import type { Responses } from './responses.js';
 import type { RunOptions } from './run-options.js';
 import { type RunRecord, runRecord } from './run-record.js';
+import { mergeErrorCauses, mergeRequestLatency } from './run-totals.js';
 import { type ScoredTask, scoreTask } from './score.js';
 import { type ThinkingCount, thinkingCounts, truncatedThinkingWarning } from './thinking-counts.js';
 
@@ -77,11 +79,26 @@ function refuseJudgedShard(
   );
 }
 
+/**
+ * How a run evaluates its large tasks a chunk of docs at a time (chunked-task.ts), so that what it holds
+ * does not grow with their docs: the composition root sets it when each chunk's sample lines can be
+ * written as it finishes (run/evaluate.ts).
+ */
+export interface Chunking {
+  /** Docs per chunk: a task with more selected docs than this is evaluated in chunks when it can be. */
+  size: number;
+  /** Each chunk of a chunked task once scored, in doc order; nothing of it is kept after this returns. */
+  onChunk: (chunk: EvaluatedChunk) => void | Promise<void>;
+}
+
+export type { EvaluatedChunk };
+
 /** plan → run → filter → score → aggregate, for tasks already resolved and a backend already created. */
 export async function runEvaluation(
   backend: ModelBackend,
   nodes: TaskNode[],
   options: RunOptions,
+  chunking?: Chunking,
 ): Promise<EvaluatedRun> {
   const started = performance.now();
   const startDate = Date.now() / 1000;
@@ -91,24 +108,49 @@ export async function runEvaluation(
   listener?.({ type: 'run-start', tasks: tasks.map((task) => task.name) });
 
   listener?.({ type: 'phase', phase: 'building' });
+  // Set once a task is to be chunked (chunked-task.ts), put back when the run is done.
+  const heapGrowth: { restore?: () => void } = {};
+  try {
+    return await planAndEvaluate(backend, nodes, options, chunking, { started, startDate, heapGrowth });
+  } finally {
+    heapGrowth.restore?.();
+  }
+}
+
+async function planAndEvaluate(
+  backend: ModelBackend,
+  nodes: TaskNode[],
+  options: RunOptions,
+  chunking: Chunking | undefined,
+  timing: { started: number; startDate: number; heapGrowth: { restore?: () => void } },
+): Promise<EvaluatedRun> {
+  const { started, startDate } = timing;
+  const tasks = uniqueLeaves(nodes);
+  const listener = options.listener;
   const plans: TaskPlan[] = [];
-  for (const task of tasks) {
-    plans.push(
-      await planTask(task, {
-        limit: options.limit,
-        samples: options.samples,
-        shard: options.shard,
-        mcMode: options.mcMode,
-        numFewshot: options.numFewshot,
-        fewshotSeed: options.seeds.fewshot ?? 1234,
-        systemInstruction: options.systemInstruction,
-        applyChatTemplate: options.applyChatTemplate,
-        fewshotAsMultiturn: options.fewshotAsMultiturn,
-        genKwargs: options.genKwargs,
-        backend,
-        listener,
-      }),
-    );
+  // Tasks planned a chunk at a time: their planners, by position among the tasks (planned later).
+  const chunked = new Map<number, TaskPlanner>();
+  for (const [position, task] of tasks.entries()) {
+    const planner = await createTaskPlanner(task, {
+      limit: options.limit,
+      samples: options.samples,
+      shard: options.shard,
+      mcMode: options.mcMode,
+      numFewshot: options.numFewshot,
+      fewshotSeed: options.seeds.fewshot ?? 1234,
+      systemInstruction: options.systemInstruction,
+      applyChatTemplate: options.applyChatTemplate,
+      fewshotAsMultiturn: options.fewshotAsMultiturn,
+      genKwargs: options.genKwargs,
+      backend,
+      listener,
+    });
+    if (chunking && chunkable(planner, chunking.size, options)) {
+      chunked.set(position, planner);
+      // From here, not from the run's start: tightened while a small task plans, it costs CPU (more full
+      // collections) and saves nothing.
+      timing.heapGrowth.restore ??= tightenHeapGrowth();
+    } else plans.push({ ...planner.header, docs: await planner.planDocs(planner.docIds) });
   }
 
   // Every doc is loaded now (few-shot pools included), so the content hashes are known: a pinned task
@@ -133,7 +175,22 @@ export async function runEvaluation(
           warn: (message) => listener?.({ type: 'warning', message }),
         });
   try {
-    return await evaluatePlans(backend, nodes, options, { plans, perplexity, judges, started, startDate });
+    const run = await evaluatePlans(backend, nodes, options, {
+      plans,
+      perplexity,
+      judges,
+      started,
+      startDate,
+      groupsLater: chunked.size > 0,
+    });
+    if (chunking && chunked.size) {
+      await addChunkedTasks(run, backend, options, chunked, chunking);
+      // Again: a served backend's usage covers the chunked tasks' requests too.
+      run.record = runRecord(backend, options);
+    }
+    run.seconds = (performance.now() - started) / 1000;
+    listener?.({ type: 'run-end', seconds: run.seconds });
+    return run;
   } finally {
     await judges?.close();
   }
@@ -149,6 +206,7 @@ async function evaluatePlans(
     judges: JudgePanel | undefined;
     started: number;
     startDate: number;
+    groupsLater: boolean;
   },
 ): Promise<EvaluatedRun> {
   const { plans, perplexity, judges, started, startDate } = planned;
@@ -210,9 +268,12 @@ async function evaluatePlans(
     taskResults.push(result);
   }
   const byName = new Map(taskResults.map((result) => [result.name, result]));
-  const groupResults = (
-    await Promise.all(allGroups(nodes).map((group) => aggregateGroup(group, byName)))
-  ).filter((result): result is GroupResult => result !== undefined);
+  // With chunked tasks still to come, the groups are aggregated once they are (addChunkedTasks).
+  const groupResults = planned.groupsLater
+    ? []
+    : (await Promise.all(allGroups(nodes).map((group) => aggregateGroup(group, byName)))).filter(
+        (result): result is GroupResult => result !== undefined,
+      );
 
   const run: EvaluatedRun = {
     // Built once, now: a served backend's usage covers the whole run.
@@ -233,6 +294,67 @@ async function evaluatePlans(
     seconds: (performance.now() - started) / 1000,
     erroredSamples,
   };
-  listener?.({ type: 'run-end', seconds: (performance.now() - started) / 1000 });
   return run;
+}
+
+/**
+ * Evaluates the chunked tasks (after the others: each chunk's requests go to the backend on their own)
+ * and puts each where its task stands among the run's, with its totals merged into the run's.
+ */
+async function addChunkedTasks(
+  run: EvaluatedRun,
+  backend: ModelBackend,
+  options: RunOptions,
+  planners: Map<number, TaskPlanner>,
+  chunking: Chunking,
+): Promise<void> {
+  const count = run.plans.length + planners.size;
+  const plans: TaskPlan[] = [];
+  const scored: ScoredTask[] = [];
+  const taskResults: TaskResult[] = [];
+  const errorsByTask: ErrorCauses[] = [];
+  const latencies: RequestLatency[] = [run.latency];
+  const timesByTask = new Map<string, TaskLatency>();
+  let unchunked = 0;
+  for (let position = 0; position < count; position++) {
+    const planner = planners.get(position);
+    if (!planner) {
+      const plan = run.plans[unchunked];
+      plans.push(plan);
+      scored.push(run.scored[unchunked]);
+      taskResults.push(run.taskResults[unchunked]);
+      errorsByTask.push(errorCauses([run.scored[unchunked]], run.responses));
+      const times = run.taskLatency[plan.task.name];
+      if (times) timesByTask.set(plan.task.name, times);
+      unchunked++;
+      continue;
+    }
+    const task = await evaluateInChunks(backend, planner, chunking, options);
+    plans.push(task.plan);
+    scored.push(task.scored);
+    errorsByTask.push(task.errors);
+    latencies.push(task.latency);
+    if (task.taskLatency) timesByTask.set(planner.header.task.name, task.taskLatency);
+    const result = await aggregateTask(task.scored, aggregationSpec(task.plan), {
+      bootstrapIters: options.bootstrapIters,
+      predictOnly: options.predictOnly,
+    });
+    run.erroredSamples += result.erroredSamples;
+    taskResults.push(result);
+  }
+  const byName = new Map(taskResults.map((result) => [result.name, result]));
+  run.plans = plans;
+  run.scored = scored;
+  run.taskResults = taskResults;
+  run.groupResults = (
+    await Promise.all(allGroups(run.nodes).map((group) => aggregateGroup(group, byName)))
+  ).filter((result): result is GroupResult => result !== undefined);
+  run.errors = mergeErrorCauses(errorsByTask);
+  run.latency = mergeRequestLatency(latencies);
+  run.taskLatency = Object.fromEntries(
+    plans.flatMap((plan) => {
+      const times = timesByTask.get(plan.task.name);
+      return times ? [[plan.task.name, times]] : [];
+    }),
+  );
 }

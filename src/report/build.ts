@@ -259,7 +259,7 @@ export function buildResults(input: BuildInput): ResultsFile {
   }
   const nSamples: Record<string, { original: number; effective: number }> = {};
   for (const plan of plans)
-    nSamples[plan.task.name] = { original: plan.original, effective: plan.docs.length };
+    nSamples[plan.task.name] = { original: plan.original, effective: plan.chunked?.docs ?? plan.docs.length };
 
   const { model, chatTemplate, seeds } = record;
   const limited = record.limit !== null || record.samples;

@@ -4,7 +4,8 @@ import { leaderboardFileName, samplesFileName } from '../results/run-files.js';
 import type { SampleLine } from '../results/sample-line.js';
 import { fileTimestamp } from '../util/file-timestamp.js';
 import { ensureDirectory, probeWritable } from '../util/output-directory.js';
-import { type RunOutput, streamSampleLines } from './run-output.js';
+import { leaderboardLine } from './leaderboard-line.js';
+import { type RunOutput, spooledTask, streamSampleLines } from './run-output.js';
 import { sampleLineJson } from './samples.js';
 import { type CommitStep, recoverStaged, type StagedFile, writeStaged } from './staged-write.js';
 import { sanitizeModelName } from './write.js';
@@ -22,25 +23,6 @@ export interface WriteOptions {
   now?: Date;
   /** Called at each point of the commit (see staged-write.ts); tests kill the writer there. */
   onStep?: (step: CommitStep) => void;
-}
-
-/**
- * What the leaderboard reads of a sample line: its filter, metric names and values, and whether it
- * errored or timed out; the doc id, target and filtered answers only when it lists examples. A run keeps
- * one per doc until the leaderboard is built, so nothing else of the line (hashes, few-shot ids) is kept.
- */
-function leaderboardLine(line: SampleLine, includePerExample: boolean): LeaderboardLine {
-  const kept: LeaderboardLine = {
-    doc_id: line.doc_id,
-    filter: line.filter,
-    metrics: line.metrics,
-    target: includePerExample ? line.target : null,
-    filtered_resps: includePerExample ? line.filtered_resps : [],
-  };
-  if (line.error !== undefined) kept.error = line.error;
-  if (line.timed_out !== undefined) kept.timed_out = line.timed_out;
-  for (const metric of line.metrics) kept[metric] = line[metric];
-  return kept;
 }
 
 /** A sample log's text, line by line, keeping what the leaderboard reads of each line. */
@@ -95,7 +77,21 @@ export async function writeOutputs(output: RunOutput, options: WriteOptions): Pr
   // The leaderboard reads a few fields of each sample line; those are kept as the lines stream past
   // (sample logs are written first), the lines themselves are not.
   const leaderboardLines: Record<string, LeaderboardLine[]> = {};
+  // Chunked tasks' logs, written already: each spool file is published as its sample log.
+  const published: Array<{ spooled: { file: string }; name: string }> = [];
   for (const task of Object.keys(output.samples)) {
+    const spooled = spooledTask(output.samples, task);
+    if (spooled) {
+      leaderboardLines[task] =
+        typeof spooled.leaderboard === 'function' ? spooled.leaderboard() : spooled.leaderboard;
+      if (options.logSamples) {
+        const name = samplesFileName(task, stamp);
+        files.push({ name, content: { file: spooled.file } });
+        samples.push(path.join(directory, name));
+        published.push({ spooled, name });
+      }
+      continue;
+    }
     const kept: LeaderboardLine[] = [];
     leaderboardLines[task] = kept;
     const lines = streamSampleLines(output.samples, task);
@@ -124,6 +120,8 @@ export async function writeOutputs(output: RunOutput, options: WriteOptions): Pr
     })(),
   });
   await writeStaged(directory, stamp, files, options.onStep);
+  // The library's `samples` record reads a chunked task's lines from where they are now.
+  for (const { spooled, name } of published) spooled.file = path.join(directory, name);
   return {
     results: path.join(directory, resultsName),
     samples,

@@ -10,6 +10,8 @@ import type { ScoredDoc } from '../evaluate/score.js';
 import type { ReasoningBlock, ResultsFile } from '../results/results-file.js';
 import type { SampleLine } from '../results/sample-line.js';
 import { buildResults } from './build.js';
+import { leaderboardLineOfScored } from './leaderboard-line.js';
+import { readSpooledLines, type SampleSpool, type SpooledTask } from './sample-spool.js';
 import { sampleLine, taskHash, taskHashOfDocs } from './samples.js';
 
 /** What writeOutputs writes: results_<time>.json and, per task, samples_<task>_<time>.jsonl. */
@@ -78,9 +80,12 @@ function orderedDocs(
 
 /** Where a lazy sample record keeps, per task, a way to build its lines one at a time. */
 const LINE_STREAMS = Symbol('sample line streams');
+/** Where it keeps its chunked tasks' lines, written already (sample-spool.ts). */
+const SPOOLED = Symbol('spooled sample logs');
 
 type StreamedRecord = Record<string, SampleLine[]> & {
   [LINE_STREAMS]?: Map<string, () => Iterable<SampleLine>>;
+  [SPOOLED]?: Map<string, SpooledTask>;
 };
 
 /**
@@ -89,10 +94,14 @@ type StreamedRecord = Record<string, SampleLine[]> & {
  */
 export function sampleLines(
   run: Pick<EvaluatedRun, 'plans' | 'responses' | 'scored'>,
+  spool?: SampleSpool,
 ): Record<string, SampleLine[]> {
   const streams = new Map<string, () => Iterable<SampleLine>>();
   const record: StreamedRecord = lazyRecord(
     run.plans.map((plan, position): [string, () => SampleLine[]] => {
+      // A chunked task's lines were written as its chunks finished: read back from their file.
+      const spooled = spool?.tasks.get(plan.task.name);
+      if (spooled) return [plan.task.name, () => readSpooledLines(spooled)];
       const stream = function* () {
         const answers = taskResponses(run.responses, plan.task.name);
         for (const { planned, doc } of orderedDocs(plan, run.scored[position]))
@@ -103,7 +112,18 @@ export function sampleLines(
     }),
   );
   Object.defineProperty(record, LINE_STREAMS, { value: streams, enumerable: false });
+  if (spool?.tasks.size) Object.defineProperty(record, SPOOLED, { value: spool.tasks, enumerable: false });
   return record;
+}
+
+/**
+ * A task's sample log written already (a chunked task's spool), when the record is sampleLines' and its
+ * lines for that task were not replaced: the writer publishes the file as it is.
+ */
+export function spooledTask(samples: Record<string, SampleLine[]>, task: string): SpooledTask | undefined {
+  const spooled = (samples as StreamedRecord)[SPOOLED]?.get(task);
+  const pending = Object.getOwnPropertyDescriptor(samples, task)?.get !== undefined;
+  return spooled && pending ? spooled : undefined;
 }
 
 /**
@@ -125,11 +145,16 @@ export function taskHashes(samples: Record<string, SampleLine[]>): Record<string
  * The same task hashes as taskHashes(sampleLines(run)), from each doc's three hashes alone (the sample
  * lines are not built), on first read.
  */
-function runTaskHashes(run: Pick<EvaluatedRun, 'plans' | 'scored'>): Record<string, string> {
+function runTaskHashes(
+  run: Pick<EvaluatedRun, 'plans' | 'scored'>,
+  spool?: SampleSpool,
+): Record<string, string> {
   return lazyRecord(
     run.plans.map((plan, position): [string, () => string] => [
       plan.task.name,
-      () => taskHashOfDocs(orderedDocs(plan, run.scored[position]).map(({ planned }) => planned)),
+      () =>
+        spool?.tasks.get(plan.task.name)?.taskHash ??
+        taskHashOfDocs(orderedDocs(plan, run.scored[position]).map(({ planned }) => planned)),
     ]),
   );
 }
@@ -147,15 +172,29 @@ export function reasoningBlock(
   return block;
 }
 
-export function runOutput(run: EvaluatedRun): EvaluationOutput {
-  const samples = sampleLines(run);
+/** `spool`: the chunked tasks' sample logs, written as their chunks were scored. */
+export function runOutput(run: EvaluatedRun, spool?: SampleSpool): EvaluationOutput {
+  const samples = sampleLines(run, spool);
+  // A chunked task's leaderboard fields, unless kept as its lines were written (examples listed): from
+  // its scored docs, when the leaderboard is built.
+  if (spool && !spool.includePerExample) {
+    for (const [position, plan] of run.plans.entries()) {
+      const spooled = spool.tasks.get(plan.task.name);
+      const scored = run.scored[position];
+      if (spooled)
+        spooled.leaderboard = () =>
+          scored.filters.flatMap((filter) =>
+            (scored.byFilter.get(filter) ?? []).map(leaderboardLineOfScored),
+          );
+    }
+  }
   const results = buildResults({
     record: run.record,
     nodes: run.nodes,
     plans: run.plans,
     taskResults: run.taskResults,
     groupResults: run.groupResults,
-    taskHashes: runTaskHashes(run),
+    taskHashes: runTaskHashes(run, spool),
     latency: run.latency,
     taskLatency: run.taskLatency,
     startDate: run.startDate,

@@ -16,7 +16,8 @@ const JOURNAL = 'commit.json';
 
 export interface StagedFile {
   name: string;
-  content: string | Iterable<string>;
+  /** The text, in one piece or several, or a file written and synced already, moved into place. */
+  content: string | Iterable<string> | { file: string };
 }
 
 /** Points of the commit, reported in order (tests kill the writer at each one). */
@@ -89,7 +90,13 @@ export async function writeStaged(
   );
   await mkdir(staging);
   try {
-    for (const file of files) await writeSynced(path.join(staging, file.name), file.content);
+    for (const file of files) {
+      const target = path.join(staging, file.name);
+      const { content } = file;
+      // A file written beside the outputs (a chunked task's sample log) is renamed, not copied.
+      if (typeof content === 'object' && 'file' in content) await rename(content.file, target);
+      else await writeSynced(target, content);
+    }
     onStep?.('staged');
     await writeSynced(path.join(staging, JOURNAL), JSON.stringify({ files: files.map((file) => file.name) }));
     await syncDirectory(staging);
@@ -125,6 +132,19 @@ async function rollForward(
   await syncDirectory(directory);
   await rm(staging, { recursive: true, force: true });
   return moved;
+}
+
+/**
+ * Staging folders this process is still writing into outside writeStaged (a chunked task's sample spool,
+ * sample-spool.ts): recoverStaged leaves them alone, though their pid is this process's.
+ */
+const inUse = new Set<string>();
+
+/** Marks a staging folder as written by this process until `release`. */
+export function holdStaging(folder: string): { release: () => void } {
+  const resolved = path.resolve(folder);
+  inUse.add(resolved);
+  return { release: () => inUse.delete(resolved) };
 }
 
 /** Whether the process named in a staging folder's or probe's name (`…-<pid>-<hex>`) still runs. */
@@ -173,6 +193,7 @@ export async function recoverStaged(directory: string): Promise<Recovery> {
       continue;
     }
     if (!entry.isDirectory() || !isStagingName(entry.name) || writerAlive(entry.name)) continue;
+    if (inUse.has(path.resolve(full))) continue;
     let names: string[] | undefined;
     try {
       const journal = JSON.parse(await readFile(path.join(full, JOURNAL), 'utf8')) as { files?: unknown };

@@ -29,6 +29,7 @@ import {
   writeOutputs,
 } from '../report/output.js';
 import type { RunResult } from '../report/run-output.js';
+import type { SampleSpool } from '../report/sample-spool.js';
 import { sanitizeModelName } from '../report/write.js';
 import { checkIncludePath } from '../tasks/include-path.js';
 import { resolveTasks } from '../tasks/manager.js';
@@ -50,6 +51,17 @@ export interface RunHooks {
 export interface RunResources {
   /** The backend comes from this pool and stays open after the run; the pool's owner closes it. */
   backends?: BackendPool;
+}
+
+/**
+ * Docs per chunk of a task evaluated in chunks (evaluate/chunked-task.ts), when the run writes its sample
+ * logs: a larger task that can be is planned, answered, scored and logged this many docs at a time.
+ */
+export const CHUNK_DOCS = 10_000;
+
+/** Not options: what tests of the chunked evaluation set (a tiny chunk, to exercise several). */
+export interface RunInternals {
+  chunkDocs?: number;
 }
 
 /**
@@ -118,6 +130,8 @@ interface PreparedRun {
    * maps the first split (see prepareRun).
    */
   stages: Promise<[typeof import('../evaluate/run-evaluation.js'), typeof import('../report/run-output.js')]>;
+  /** The output folder, made and probed (with `outputPath`). */
+  directory?: string;
 }
 
 async function prepareRun(options: ResolvedRunOptions & RunHooks, modelName: string): Promise<PreparedRun> {
@@ -125,7 +139,9 @@ async function prepareRun(options: ResolvedRunOptions & RunHooks, modelName: str
   // The results record two git answers; they are asked now, while the run goes on.
   void startGitLookups();
   // The output folder is made and probed now, so an unwritable path fails before the evaluation.
-  if (options.outputPath) await prepareOutputDirectory(options.outputPath, modelName);
+  const directory = options.outputPath
+    ? await prepareOutputDirectory(options.outputPath, modelName)
+    : undefined;
   if (options.checkIntegrity) await checkTaskIntegrity(options);
   const nodes = await loadNodes(options);
   if (nodes.length === 0) throw new AssayError('unknown_task', 'no tasks given; pass `tasks`');
@@ -161,7 +177,7 @@ async function prepareRun(options: ResolvedRunOptions & RunHooks, modelName: str
   const stages = Promise.all([import('../evaluate/run-evaluation.js'), import('../report/run-output.js')]);
   // A failure to load is reported where the run awaits it; a run that stops before then never does.
   stages.catch(() => {});
-  return { nodes, codeSandbox, python, pins, stages };
+  return { nodes, codeSandbox, python, pins, stages, directory };
 }
 
 /** Stops what prepareRun started (the sandbox's workers, the Python worker). */
@@ -217,28 +233,61 @@ function checkNumFewshot(numFewshot: number | undefined, tasks: LoadedTask[], lo
 async function run(
   backend: ModelBackend,
   label: { model: string; modelArgs: Record<string, unknown> | string },
-  options: ResolvedRunOptions & RunHooks,
+  options: ResolvedRunOptions & RunHooks & RunInternals,
   prepared: PreparedRun,
 ): Promise<PlannedEvaluation> {
-  const { nodes, stages, codeSandbox, python, pins } = prepared;
+  const { stages, directory } = prepared;
   const [{ runEvaluation }, { runOutput }] = await stages;
-  const evaluated = await runEvaluation(backend, nodes, {
-    ...options,
-    codeSandbox,
-    pythonRuntime: python,
-    pins,
-    shardRecord: options.shard && {
-      index: options.shard.index,
-      count: options.shard.count,
-      tasks: options.tasks.filter((task): task is string => typeof task === 'string'),
-      include_path: options.includePath ?? null,
-      samples: options.samples ?? null,
-      predict_only: options.predictOnly,
-      ...(options.metadata ? { metadata: options.metadata } : {}),
+  // With sample logs written, a large task's lines are written as its chunks are scored, so the run
+  // never holds all of them, nor its plan (evaluate/chunked-task.ts).
+  const spool =
+    directory && options.logSamples
+      ? await (await import('../report/sample-spool.js')).SampleSpool.create(
+          directory,
+          options.includePerExample,
+        )
+      : undefined;
+  try {
+    return await runWithSpool(backend, label, options, prepared, runEvaluation, runOutput, spool);
+  } finally {
+    await spool?.remove();
+  }
+}
+
+async function runWithSpool(
+  backend: ModelBackend,
+  label: { model: string; modelArgs: Record<string, unknown> | string },
+  options: ResolvedRunOptions & RunHooks & RunInternals,
+  prepared: PreparedRun,
+  runEvaluation: typeof import('../evaluate/run-evaluation.js').runEvaluation,
+  runOutput: typeof import('../report/run-output.js').runOutput,
+  spool: SampleSpool | undefined,
+): Promise<PlannedEvaluation> {
+  const { nodes, codeSandbox, python, pins } = prepared;
+  const chunking = spool && { size: options.chunkDocs ?? CHUNK_DOCS, onChunk: spool.onChunk };
+  const evaluated = await runEvaluation(
+    backend,
+    nodes,
+    {
+      ...options,
+      codeSandbox,
+      pythonRuntime: python,
+      pins,
+      shardRecord: options.shard && {
+        index: options.shard.index,
+        count: options.shard.count,
+        tasks: options.tasks.filter((task): task is string => typeof task === 'string'),
+        include_path: options.includePath ?? null,
+        samples: options.samples ?? null,
+        predict_only: options.predictOnly,
+        ...(options.metadata ? { metadata: options.metadata } : {}),
+      },
+      modelLabel: label,
     },
-    modelLabel: label,
-  }).finally(() => closePrepared(prepared));
-  const { plans, ...output } = runOutput(evaluated);
+    chunking,
+  ).finally(() => closePrepared(prepared));
+  spool?.close();
+  const { plans, ...output } = runOutput(evaluated, spool);
   let files: WrittenFiles | undefined;
   if (options.outputPath) {
     options.listener?.({ type: 'phase', phase: 'writing' });
@@ -270,13 +319,13 @@ export async function evaluateWithPlans(options: EvaluateOptions): Promise<Plann
 
 /** `evaluateWithPlans` for options already resolved (what `assay run`'s option table yields). */
 export async function evaluateResolved(
-  options: ResolvedRunOptions & RunHooks & RunResources,
+  options: ResolvedRunOptions & RunHooks & RunResources & RunInternals,
 ): Promise<PlannedEvaluation> {
   return withListener(options.listener, () => evaluateByName(options));
 }
 
 async function evaluateByName(
-  options: ResolvedRunOptions & RunHooks & RunResources,
+  options: ResolvedRunOptions & RunHooks & RunResources & RunInternals,
 ): Promise<PlannedEvaluation> {
   if ((options.logSamples || options.predictOnly) && !options.outputPath) {
     throw new AssayError('bad_option', '`outputPath` is required with `logSamples` or `predictOnly`', {

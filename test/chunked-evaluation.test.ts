@@ -1,0 +1,283 @@
+/**
+ * A large task evaluated a chunk of docs at a time (evaluate/chunked-task.ts, report/sample-spool.ts)
+ * against the same task evaluated whole: the same sample logs byte for byte, the same results and
+ * leaderboard; at most one chunk of docs planned, sent and scored at once; aggregation handed one compact
+ * record per doc; and a response cache filled by a run that stopped mid-task answering the chunks it
+ * finished when the run is resumed. The chunk size is tiny (3 docs of 10) and few-shot examples are drawn
+ * at random (the default sampler, one RNG per task over the docs in order), so chunks must draw exactly
+ * as a whole-task plan does.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryResponseCache } from '../src/cache/memory-response-cache.js';
+import type { TaskPlan } from '../src/evaluate/plan.js';
+import { type EvaluatedChunk, runEvaluation } from '../src/evaluate/run-evaluation.js';
+import { resolveRunOptions } from '../src/evaluate/run-options.js';
+import type { ModelBackend } from '../src/models/backend.js';
+import { withResponseCache } from '../src/models/caching-backend.js';
+import { GgufBackend } from '../src/models/gguf/gguf-backend.js';
+import { randomLlamaGguf } from '../src/models/gguf/llama-model.js';
+import { writeGguf } from '../src/models/gguf/writer.js';
+import { scriptedBackend } from '../src/models/scripted/scripted-backend.js';
+import type { BackendPool } from '../src/run/backend-pool.js';
+import { evaluateResolved } from '../src/run/evaluate.js';
+import { resolveTasks } from '../src/tasks/manager.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: results JSON read field by field
+type Json = Record<string, any>;
+
+let folder: string;
+let outputs: string;
+
+const DOCS = 10;
+const CHOICES = 4;
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(os.tmpdir(), 'assay-chunked-'));
+  outputs = await mkdtemp(path.join(os.tmpdir(), 'assay-chunked-out-'));
+  // `weight` is a float in the file (1.0): the sample log writes it as Python does, spooled or not.
+  const doc = (i: number, split: string) =>
+    `${JSON.stringify({
+      question: `${split} question ${i}: which completes topic ${i % 3}?`,
+      choices: [`first ${i}`, `second ${i}`, `third ${i * 7}`, `fourth ${i}.5`],
+      answer: i % CHOICES,
+    }).slice(0, -1)}, "weight": ${i % 3}.0}`;
+  await writeFile(
+    path.join(folder, 'test.jsonl'),
+    `${Array.from({ length: DOCS }, (_, i) => doc(i, 'test')).join('\n')}\n`,
+  );
+  await writeFile(
+    path.join(folder, 'train.jsonl'),
+    `${Array.from({ length: 8 }, (_, i) => doc(i, 'train')).join('\n')}\n`,
+  );
+  await writeFile(
+    path.join(folder, 'tiny.jsonl'),
+    `${Array.from({ length: 2 }, (_, i) => doc(i, 'tiny')).join('\n')}\n`,
+  );
+  const task = (name: string, test: string) =>
+    [
+      `task: ${name}`,
+      'dataset_path: json',
+      'dataset_kwargs:',
+      '  data_files:',
+      `    test: ${test}`,
+      '    train: train.jsonl',
+      'test_split: test',
+      'fewshot_split: train',
+      'num_fewshot: 2',
+      'output_type: multiple_choice',
+      'doc_to_text: "{{question}}\\nAnswer:"',
+      'doc_to_choice: "{{choices}}"',
+      'doc_to_target: answer',
+      'metric_list:',
+      '  - metric: acc',
+      '  - metric: acc_norm',
+      '',
+    ].join('\n');
+  await writeFile(path.join(folder, 'chunky.yaml'), task('chunky', 'test.jsonl'));
+  // Two docs: never more than a chunk, so evaluated whole beside the chunked task.
+  await writeFile(path.join(folder, 'tiny.yaml'), task('tiny', 'tiny.jsonl'));
+});
+
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+  await rm(outputs, { recursive: true, force: true });
+});
+
+/** A model that answers from the request's text alone, so two backends give the same numbers. */
+function fixedBackend(failFrom = Number.POSITIVE_INFINITY) {
+  return scriptedBackend({
+    name: 'fixed',
+    loglikelihood: (request, position) => {
+      if (position >= failFrom) throw new Error('interrupted');
+      return {
+        logprob: -request.continuation.length - 0.25 * (request.context.length % 5),
+        isGreedy: request.continuation.includes('first'),
+      };
+    },
+  });
+}
+
+/** A pool that hands the run this backend (the run then leaves it open). */
+function poolOf(backend: ModelBackend): BackendPool {
+  return { acquire: async () => backend, created: 1, close: async () => {} };
+}
+
+const TIMES = new Set(['seconds', 'mean_ms', 'p50_ms', 'p95_ms']);
+
+/** A results or leaderboard value without its wall times (request counts and every score stay). */
+function withoutTimes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutTimes);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !TIMES.has(key))
+      .map(([key, inner]) => [key, withoutTimes(inner)]),
+  );
+}
+
+/** A run's written files under `outputs/<label>`: sample logs by task, results and leaderboard, times dropped. */
+async function runFiles(
+  label: string,
+  options: { chunkDocs: number; tasks: string[]; includePerExample?: boolean; backend?: ModelBackend },
+) {
+  const outputPath = path.join(outputs, label);
+  const { result, plans } = await evaluateResolved({
+    ...resolveRunOptions({
+      model: 'dummy',
+      tasks: options.tasks,
+      includePath: [folder],
+      outputPath,
+      logSamples: true,
+      includePerExample: options.includePerExample ?? false,
+    }),
+    chunkDocs: options.chunkDocs,
+    ...(options.backend ? { backends: poolOf(options.backend) } : {}),
+  });
+  const directory = path.join(outputPath, 'dummy');
+  const names = await readdir(directory);
+  const samples: Record<string, string> = {};
+  for (const name of names.filter((file) => file.startsWith('samples_'))) {
+    samples[name.replace(/_\d{4}-.*$/, '')] = await readFile(path.join(directory, name), 'utf8');
+  }
+  const json = async (prefix: string) =>
+    JSON.parse(
+      await readFile(path.join(directory, names.find((name) => name.startsWith(prefix)) as string), 'utf8'),
+    );
+  const results = await json('results_');
+  for (const key of ['date', 'start_time', 'end_time', 'total_evaluation_time_seconds', 'git_hash'])
+    delete results[key];
+  delete results.manifest.git_commit;
+  const leaderboard = await json('leaderboard_');
+  delete leaderboard.created;
+  delete leaderboard.date;
+  delete leaderboard.results_file;
+  return {
+    samples,
+    results: withoutTimes(results),
+    leaderboard: withoutTimes(leaderboard),
+    plans,
+    result,
+    leftovers: names.filter((name) => name.startsWith('.')),
+  };
+}
+
+const chunkedPlan = (plans: TaskPlan[]) => plans.find((plan) => plan.task.name === 'chunky');
+
+describe('a task evaluated in chunks of docs', () => {
+  it('writes the same sample logs (byte for byte), results and leaderboard as the task evaluated whole', async () => {
+    for (const includePerExample of [false, true]) {
+      const whole = await runFiles(`whole-${includePerExample}`, {
+        chunkDocs: 1000,
+        tasks: ['tiny', 'chunky'],
+        includePerExample,
+      });
+      const chunked = await runFiles(`chunked-${includePerExample}`, {
+        chunkDocs: 3,
+        tasks: ['tiny', 'chunky'],
+        includePerExample,
+      });
+      // The chunked run did plan in chunks, the whole one did not.
+      expect(chunkedPlan(chunked.plans)?.chunked).toEqual({ docs: DOCS });
+      expect(chunkedPlan(whole.plans)?.chunked).toBeUndefined();
+      expect(Object.keys(chunked.samples).sort()).toEqual(['samples_chunky', 'samples_tiny']);
+      expect(chunked.samples).toEqual(whole.samples);
+      expect(chunked.samples.samples_chunky.split('\n').filter(Boolean)).toHaveLength(DOCS);
+      expect(chunked.samples.samples_chunky).toContain('"weight":1.0');
+      expect(chunked.results).toEqual(whole.results);
+      expect((chunked.results as Json)['n-samples'].chunky).toEqual({ original: DOCS, effective: DOCS });
+      expect(chunked.leaderboard).toEqual(whole.leaderboard);
+      // The library's sample lines, read back from the published log.
+      expect(chunked.result.samples.chunky).toEqual(whole.result.samples.chunky);
+      // No spool or staging folder is left beside the outputs.
+      expect(chunked.leftovers).toEqual([]);
+    }
+  });
+
+  it('plans, sends and scores at most one chunk of docs at once, and hands aggregation one compact record per doc', async () => {
+    const backend = fixedBackend();
+    const nodes = await resolveTasks(['chunky'], { includePath: [folder] });
+    const chunks: EvaluatedChunk[] = [];
+    const run = await runEvaluation(
+      backend,
+      nodes,
+      {
+        ...resolveRunOptions({ model: 'fixed', tasks: ['chunky'] }),
+        modelLabel: { model: 'fixed', modelArgs: '' },
+      },
+      { size: 3, onChunk: (chunk) => void chunks.push(chunk) },
+    );
+    expect(chunks.map((chunk) => chunk.plan.docs.map((doc) => doc.docId))).toEqual([
+      [0, 1, 2],
+      [3, 4, 5],
+      [6, 7, 8],
+      [9],
+    ]);
+    // Each chunk's requests went to the backend on their own: one call per chunk, its docs' choices only.
+    expect(backend.calls.map((call) => call.requests.length)).toEqual([12, 12, 12, 4]);
+    // Request ids count from 0 within each chunk (its answers are a chunk's, not the task's).
+    expect(
+      chunks.map((chunk) => chunk.plan.docs.flatMap((doc) => doc.instances.map((instance) => instance.id))),
+    ).toEqual([3, 3, 3, 1].map((docs) => Array.from({ length: docs * CHOICES }, (_, id) => id)));
+    // What the run keeps of the task: its first planned doc, and one record per doc without answers.
+    const [plan] = run.plans;
+    expect(plan.docs.map((doc) => doc.docId)).toEqual([0]);
+    expect(plan.chunked).toEqual({ docs: DOCS });
+    const kept = run.scored[0].byFilter.get('none') ?? [];
+    expect(kept.map((doc) => doc.docId)).toEqual(Array.from({ length: DOCS }, (_, i) => i));
+    expect(kept.every((doc) => doc.filtered.length === 0)).toBe(true);
+    // The scores are each chunk's own: 1 where the gold choice has the highest log-likelihood.
+    const expectedAcc = chunks.flatMap((chunk) =>
+      chunk.scored.byFilter.get('none')?.map((doc) => doc.metrics.acc),
+    );
+    expect(kept.map((doc) => doc.metrics.acc)).toEqual(expectedAcc);
+    const acc = run.taskResults[0].metrics.find((metric) => metric.metric === 'acc');
+    expect(acc?.n).toBe(DOCS);
+    expect(acc?.value).toBeCloseTo(expectedAcc.filter((value) => value === 1).length / DOCS, 12);
+  });
+
+  it('scores the same with a GGUF model: the order and batches its requests arrive in change no number', async () => {
+    const modelPath = path.join(folder, 'random.gguf');
+    await writeFile(modelPath, writeGguf(randomLlamaGguf({ seed: 5 })));
+    const backend = await GgufBackend.create({ modelPath, threads: 1 });
+    try {
+      const whole = await runFiles('gguf-whole', { chunkDocs: 1000, tasks: ['tiny', 'chunky'], backend });
+      const chunked = await runFiles('gguf-chunked', { chunkDocs: 3, tasks: ['tiny', 'chunky'], backend });
+      expect(chunkedPlan(chunked.plans)?.chunked).toEqual({ docs: DOCS });
+      expect(chunked.samples).toEqual(whole.samples);
+      expect(chunked.results).toEqual(whole.results);
+      // The model did answer: log-probabilities differ from choice to choice.
+      const resps = chunked.samples.samples_chunky.match(/"resps":\[\[\["(-[\d.e-]+)"/g) ?? [];
+      expect(new Set(resps).size).toBeGreaterThan(1);
+    } finally {
+      await backend.close?.();
+    }
+  });
+
+  it('resumes from the response cache: a run stopped in its third chunk leaves the first two answered', async () => {
+    const cache = new MemoryResponseCache();
+    // The first run fails at the third chunk's first request (after 2 chunks × 3 docs × 4 choices).
+    const interrupted = withResponseCache(fixedBackend(2 * 3 * CHOICES), cache, {});
+    await expect(
+      runFiles('interrupted', { chunkDocs: 3, tasks: ['chunky'], backend: interrupted }),
+    ).rejects.toThrow(/interrupted/);
+    const resumedModel = fixedBackend();
+    const resumed = await runFiles('resumed', {
+      chunkDocs: 3,
+      tasks: ['chunky'],
+      backend: withResponseCache(resumedModel, cache, {}),
+    });
+    // Only docs 6–9 reached the model; the rest came from the cache.
+    expect(resumedModel.received.loglikelihood).toHaveLength(4 * CHOICES);
+    const asked = resumedModel.received.loglikelihood.map(
+      (request) => /test question (\d+)/.exec(request.context)?.[1],
+    );
+    expect([...new Set(asked)].sort()).toEqual(['6', '7', '8', '9']);
+    const fresh = await runFiles('fresh', { chunkDocs: 1000, tasks: ['chunky'], backend: fixedBackend() });
+    expect(resumed.samples).toEqual(fresh.samples);
+    expect(resumed.results).toEqual(fresh.results);
+    expect(resumed.leftovers).toEqual([]);
+  });
+});
