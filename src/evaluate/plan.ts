@@ -6,7 +6,7 @@ import {
   hasChatTemplate,
   type ModelBackend,
 } from '../models/backend.js';
-import { buildContext, createFewshotCache } from '../prompts/context.js';
+import { buildPrompt, createFewshotCache } from '../prompts/context.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import { FewshotSampler, isSameSplit } from '../prompts/fewshot.js';
 import { prepareDocFunctions } from '../python/doc-functions.js';
@@ -154,13 +154,15 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
       target,
       choices,
       instance,
+      // doc_to_text is rendered once per doc: the prompt's last turn reuses `text`.
       contextFor: (textOverride?: string) =>
-        buildContext({
+        buildPrompt({
           config,
           doc,
           location,
           fewshotDocs: shots.docs,
           textOverride,
+          text,
           systemInstruction: options.systemInstruction,
           chat,
           fewshotCache,
@@ -180,7 +182,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
         break;
       case 'multiple_choice':
         if (generativeConfig && generation && choices) {
-          const { context } = buildContext({
+          const { context } = buildPrompt({
             config: generativeConfig,
             doc,
             location,

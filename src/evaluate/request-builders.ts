@@ -5,7 +5,7 @@
  */
 import { AssayError } from '../errors.js';
 import type { GenerateRequest } from '../models/backend.js';
-import type { BuiltContext } from '../prompts/context.js';
+import type { BuiltPrompt } from '../prompts/context.js';
 import type { Instance, RequestArgs } from './requests.js';
 
 /** One doc's rendered parts, and how to build its contexts and Instances. */
@@ -17,7 +17,7 @@ export interface DocRequests {
   target: unknown;
   choices?: string[];
   /** The context for the doc (few-shot examples, description, chat template), or with its text replaced. */
-  contextFor: (textOverride?: string) => BuiltContext;
+  contextFor: (textOverride?: string) => BuiltPrompt;
   /** An Instance of this doc. */
   instance: (index: number, args: RequestArgs, unconditional?: true) => Instance;
 }

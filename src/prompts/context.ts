@@ -16,7 +16,14 @@ import { characters, isSpace } from '../python/semantics/string.js';
 import { pythonIndex } from '../python/semantics/values.js';
 import type { Doc } from '../task-config/doc.js';
 import type { TaskConfig } from '../task-config/task-config.js';
-import { type DocLocation, docToChoice, docToTarget, docToText, resolveField } from './doc-to.js';
+import {
+  type DocLocation,
+  type DocText,
+  docToChoice,
+  docToTarget,
+  docToText,
+  resolveField,
+} from './doc-to.js';
 
 /** The config fields prompt assembly reads. */
 export type ContextConfig = Pick<
@@ -59,6 +66,11 @@ export interface BuildContextInput {
    * cache per task and config, since the turns depend on both.
    */
   fewshotCache?: FewshotCache;
+  /**
+   * The doc's doc_to_text, when the caller has rendered it already (the planner reads it to tell
+   * multiple-input tasks apart): the prompt's last turn uses it instead of rendering the template again.
+   */
+  text?: DocText;
 }
 
 /** Rendered few-shot turns by shot doc; opaque outside this file. */
@@ -256,14 +268,14 @@ function fewshotTurns(input: BuildContextInput): Turn[] {
   return turns;
 }
 
-/** The prompt for one doc, exactly as lm-eval builds it. */
-export function buildContext(input: BuildContextInput): BuiltContext {
-  const { config, doc, location, chat } = input;
+/** The turns of one doc's prompt, and the gen_prefix its last turn ends in (if any). */
+function contextTurns(input: BuildContextInput): { turns: Turn[]; genPrefix: string | undefined } {
+  const { config, doc, location } = input;
   const turns: Turn[] = [];
   const description = resolveField(config.description, doc, location, 'description') ?? '';
   const system = maybeDelimit(input.systemInstruction, description, config.fewshot_delimiter);
   if (system) turns.push({ role: 'system', content: system, delimiter: '' });
-  turns.push(...fewshotTurns(input));
+  for (const turn of fewshotTurns(input)) turns.push(turn);
 
   const genPrefix =
     config.gen_prefix === undefined
@@ -280,7 +292,7 @@ export function buildContext(input: BuildContextInput): BuiltContext {
       }),
     );
   } else {
-    const question = docToText(config, doc, location, { features: input.features });
+    const question = input.text ?? docToText(config, doc, location, { features: input.features });
     if (typeof question !== 'string') {
       throw new AssayError(
         'template_error',
@@ -298,12 +310,41 @@ export function buildContext(input: BuildContextInput): BuiltContext {
       }),
     );
   }
+  return { turns, genPrefix };
+}
 
+/** What a request needs of a doc's prompt: buildContext without the messages. */
+export type BuiltPrompt = Omit<BuiltContext, 'messages'>;
+
+/**
+ * The prompt for one doc, as buildContext builds it, without the chat messages when no chat template
+ * reads them: the planner sends the context only, and the flattened messages of a plain-text prompt
+ * would be a second copy of it per doc.
+ */
+export function buildPrompt(input: BuildContextInput): BuiltPrompt {
+  const { config, chat } = input;
+  const { turns, genPrefix } = contextTurns(input);
+  if (!chat) return { context: plainText(turns), targetDelimiter: config.target_delimiter };
+  const messages = chat.fewshotAsMultiturn ? turns.map(toMessage) : flattenToSingleTurn(turns);
+  return { context: chat.render(messages, !genPrefix), targetDelimiter: chatTargetDelimiter(config) };
+}
+
+/** Under a chat template the choice follows the prompt directly, unless gen_prefix ends in a non-space. */
+function chatTargetDelimiter(config: ContextConfig): string {
+  return config.gen_prefix && !endsWithWhitespace(config.gen_prefix) ? config.target_delimiter : '';
+}
+
+/** The prompt for one doc, exactly as lm-eval builds it. */
+export function buildContext(input: BuildContextInput): BuiltContext {
+  const { config, chat } = input;
+  const { turns, genPrefix } = contextTurns(input);
   const messages = chat?.fewshotAsMultiturn ? turns.map(toMessage) : flattenToSingleTurn(turns);
   if (!chat) return { context: plainText(turns), messages, targetDelimiter: config.target_delimiter };
-  const targetDelimiter =
-    config.gen_prefix && !endsWithWhitespace(config.gen_prefix) ? config.target_delimiter : '';
-  return { context: chat.render(messages, !genPrefix), messages, targetDelimiter };
+  return {
+    context: chat.render(messages, !genPrefix),
+    messages,
+    targetDelimiter: chatTargetDelimiter(config),
+  };
 }
 
 /** True for multiple-input tasks (winogrande): lm-eval decides it on the first eval doc. */
