@@ -337,9 +337,17 @@ function goldForPython(planned: PlannedDoc): { gold: unknown; multipleTarget: bo
   return { gold: typeof target === 'string' ? target : pythonStr(target), multipleTarget: false };
 }
 
+/** wanted's answer per metric list: a task scores every doc against the same list. */
+const wantedByList = new WeakMap<MetricConfig[], ReadonlySet<string>>();
+
 /** The metrics assay computes itself; lm-eval skips a Python metric function outside generate_until. */
-function wanted(metricList: MetricConfig[]): Set<string> {
-  return new Set(metricList.filter((entry) => !isPythonRef(entry.metric)).map(metricName));
+function wanted(metricList: MetricConfig[]): ReadonlySet<string> {
+  let names = wantedByList.get(metricList);
+  if (!names) {
+    names = new Set(metricList.filter((entry) => !isPythonRef(entry.metric)).map(metricName));
+    wantedByList.set(metricList, names);
+  }
+  return names;
 }
 
 /**
@@ -402,8 +410,8 @@ export function processResults(
 
 function pick(
   out: Record<string, unknown>,
-  names: Set<string>,
-  known: Set<string>,
+  names: ReadonlySet<string>,
+  known: ReadonlySet<string>,
   plan: TaskPlan,
   planned: PlannedDoc,
   results: unknown[],
@@ -486,7 +494,7 @@ function multipleChoiceResults(
   plan: TaskPlan,
   planned: PlannedDoc,
   results: LoglikelihoodResult[],
-  names: Set<string>,
+  names: ReadonlySet<string>,
   location: { task: string; docId: number },
 ): Record<string, unknown> {
   const choices = planned.choices ?? [];

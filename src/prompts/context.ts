@@ -182,10 +182,15 @@ function qaTurn({
   return turns;
 }
 
+/**
+ * The turns with their delimiters, as one flat string. `+=` would build a rope (a node per piece) that V8
+ * flattens into a copy the first time the prompt is hashed, compared or read by character, keeping both;
+ * `join` writes the characters once.
+ */
 function plainText(turns: readonly Turn[]): string {
-  let out = '';
-  for (const turn of turns) out += turn.content + turn.delimiter;
-  return out;
+  const parts: string[] = [];
+  for (const turn of turns) parts.push(turn.content, turn.delimiter);
+  return parts.join('');
 }
 
 function toMessage(turn: Turn): ChatMessage {
