@@ -23,6 +23,7 @@ import {
 } from './mc-generate.js';
 import { effectiveNumFewshot } from './num-fewshot.js';
 import {
+  choiceContinuations,
   type DocRequests,
   generateRequests,
   generativeChoiceRequests,
@@ -125,6 +126,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
       : undefined;
   const chat = chatOptions(options, task.name);
   const fewshotCache = createFewshotCache();
+  const continuations = choiceContinuations();
   const planned: PlannedDoc[] = [];
   const shotsById = sampler ? drawShots(sampler, docs, docIds, numFewshot) : new Map<number, Shots>();
   // Python doc functions run over every doc the loop below reads, in one call per task.
@@ -154,6 +156,7 @@ export async function planTask(task: LoadedTask, options: PlanOptions): Promise<
       target,
       choices,
       instance,
+      continuations,
       // doc_to_text is rendered once per doc: the prompt's last turn reuses `text`.
       contextFor: (textOverride?: string) =>
         buildPrompt({

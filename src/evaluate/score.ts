@@ -251,6 +251,14 @@ async function pythonScores(
   const { task } = plan;
   const config = task.config;
   if (plan.mcMode === 'generate' || task.custom) return undefined;
+  const processResultsRef = config.process_results;
+  // Python metric functions count only for generate_until tasks without a process_results.
+  const entries =
+    isPythonRef(processResultsRef) || config.process_results || config.output_type !== 'generate_until'
+      ? []
+      : plan.metricList.filter((entry) => isPythonRef(entry.metric));
+  // Nothing in Python (the usual case): no per-doc work at all.
+  if (!isPythonRef(processResultsRef) && entries.length === 0) return undefined;
   const ok = plan.docs
     .map((planned, position) => ({ planned, position, filtered: filteredDocs[position] }))
     .filter(
@@ -278,7 +286,6 @@ async function pythonScores(
     }
   };
   const location = (planned: PlannedDoc) => ({ task: task.name, docId: planned.docId });
-  const processResultsRef = config.process_results;
   if (isPythonRef(processResultsRef)) {
     const rolling = config.output_type === 'loglikelihood_rolling';
     // Log-likelihood answers (the common case) go as plain pairs; the worker makes lm-eval's tuples.
@@ -301,9 +308,6 @@ async function pythonScores(
     );
     return out;
   }
-  if (config.process_results || config.output_type !== 'generate_until') return undefined;
-  const entries = plan.metricList.filter((entry) => isPythonRef(entry.metric));
-  if (entries.length === 0) return undefined;
   const items = ok.map(({ planned, filtered }) => ({
     ...goldForPython(planned),
     result: filtered[0],
