@@ -206,4 +206,56 @@ describe('buildPrompt: what a request reads of the prompt', () => {
     // A multiple-input text (an index) still needs textOverride, as when buildPrompt renders it.
     expect(() => buildPrompt({ config: counted, doc, location, text: 1 })).toThrow(/needs textOverride/);
   });
+
+  test('docs that share their shots share the opening text; a description that reads the doc still varies', () => {
+    const pool = [
+      { q: 'One?', a: 1 },
+      { q: 'Two?', a: 0 },
+    ];
+    const docs = [
+      { q: 'Is it?', a: 0, topic: 'cats' },
+      { q: 'Or not?', a: 1, topic: 'cats' },
+      { q: 'Really?', a: 0, topic: 'dogs' },
+    ];
+    for (const description of ['About {{topic}}.\n\n', 'Fixed.\n\n']) {
+      const withDescription = { ...config, description };
+      const fewshotCache = createFewshotCache();
+      // One shots array for every doc, as first_n draws; then a copy of it, which must give the same text.
+      const shared = docs.map((item, docId) =>
+        buildPrompt({
+          config: withDescription,
+          doc: item,
+          location: { task: 'toy', docId },
+          fewshotDocs: docId === 2 ? [...pool] : pool,
+          fewshotCache,
+        }),
+      );
+      const alone = docs.map((item, docId) =>
+        buildContext({
+          config: withDescription,
+          doc: item,
+          location: { task: 'toy', docId },
+          fewshotDocs: pool,
+        }),
+      );
+      expect(shared.map((built) => built.context)).toEqual(alone.map((built) => built.context));
+    }
+    const fewshotCache = createFewshotCache();
+    const contexts = docs.map(
+      (item, docId) =>
+        buildPrompt({
+          config: { ...config, description: 'About {{topic}}.\n\n' },
+          doc: item,
+          location: { task: 'toy', docId },
+          fewshotDocs: pool,
+          fewshotCache,
+        }).context,
+    );
+    // lm-eval's formula: description + Σ(text + " " + answer + "\n\n") + text.
+    expect(contexts).toEqual([
+      'About cats.\n\nQ: One? no\n\nQ: Two? yes\n\nQ: Is it?',
+      'About cats.\n\nQ: One? no\n\nQ: Two? yes\n\nQ: Or not?',
+      'About dogs.\n\nQ: One? no\n\nQ: Two? yes\n\nQ: Really?',
+    ]);
+  });
 });

@@ -73,11 +73,18 @@ export interface BuildContextInput {
   text?: DocText;
 }
 
-/** Rendered few-shot turns by shot doc; opaque outside this file. */
-export type FewshotCache = WeakMap<Doc, readonly Turn[]>;
+/** Rendered few-shot turns by shot doc, and the last plain-text opening; opaque outside this file. */
+export interface FewshotCache {
+  turns: WeakMap<Doc, readonly Turn[]>;
+  /**
+   * The plain text before the last doc's own turn (system message and shots), with the system text and
+   * shots it was built from: docs that share their shots (first_n's one draw) share this text.
+   */
+  opening?: { system: string; shots: readonly Doc[]; text: string };
+}
 
 export function createFewshotCache(): FewshotCache {
-  return new WeakMap();
+  return { turns: new WeakMap() };
 }
 
 export interface BuiltContext {
@@ -230,7 +237,7 @@ function fewshotTurns(input: BuildContextInput): Turn[] {
   const turns: Turn[] = [];
   const cache = input.fewshotCache;
   (input.fewshotDocs ?? []).forEach((shot, shotIndex) => {
-    const cached = cache?.get(shot);
+    const cached = cache?.turns.get(shot);
     if (cached) {
       for (const turn of cached) turns.push(turn);
       return;
@@ -267,55 +274,94 @@ function fewshotTurns(input: BuildContextInput): Turn[] {
       fewshotDelimiter,
       location: shotLocation,
     });
-    cache?.set(shot, shotTurns);
+    cache?.turns.set(shot, shotTurns);
     turns.push(...shotTurns);
   });
   return turns;
 }
 
-/** The turns of one doc's prompt, and the gen_prefix its last turn ends in (if any). */
-function contextTurns(input: BuildContextInput): { turns: Turn[]; genPrefix: string | undefined } {
+/** The system message's text: the system instruction and the description, `maybe_delimit`ed. */
+function systemText(input: BuildContextInput): string {
   const { config, doc, location } = input;
-  const turns: Turn[] = [];
   const description = resolveField(config.description, doc, location, 'description') ?? '';
-  const system = maybeDelimit(input.systemInstruction, description, config.fewshot_delimiter);
+  return maybeDelimit(input.systemInstruction, description, config.fewshot_delimiter);
+}
+
+/** The turns before the doc's own: the system message (if any) and the shots. */
+function openingTurns(input: BuildContextInput, system: string): Turn[] {
+  const turns: Turn[] = [];
   if (system) turns.push({ role: 'system', content: system, delimiter: '' });
   for (const turn of fewshotTurns(input)) turns.push(turn);
+  return turns;
+}
 
+/** The doc's own turn (and its gen_prefix prefill), with the gen_prefix it ends in (if any). */
+function closingTurns(input: BuildContextInput): { turns: Turn[]; genPrefix: string | undefined } {
+  const { config, doc, location } = input;
   const genPrefix =
     config.gen_prefix === undefined
       ? undefined
       : (resolveField(config.gen_prefix, doc, location, 'gen_prefix') ?? '');
   if (input.textOverride !== undefined) {
-    turns.push(
-      ...qaTurn({
-        question: input.textOverride,
-        genPrefix,
-        targetDelimiter: '',
-        fewshotDelimiter: '',
-        location,
-      }),
-    );
-  } else {
-    const question = input.text ?? docToText(config, doc, location, { features: input.features });
-    if (typeof question !== 'string') {
-      throw new AssayError(
-        'template_error',
-        `doc_to_text of task ${location.task} gave ${pythonStr(question)} for doc ${location.docId}; a multiple-input task needs textOverride`,
-        { location: { ...location, field: 'doc_to_text' } },
-      );
-    }
-    turns.push(
-      ...qaTurn({
-        question,
-        genPrefix,
-        targetDelimiter: config.target_delimiter,
-        fewshotDelimiter: '',
-        location,
-      }),
+    const turns = qaTurn({
+      question: input.textOverride,
+      genPrefix,
+      targetDelimiter: '',
+      fewshotDelimiter: '',
+      location,
+    });
+    return { turns, genPrefix };
+  }
+  const question = input.text ?? docToText(config, doc, location, { features: input.features });
+  if (typeof question !== 'string') {
+    throw new AssayError(
+      'template_error',
+      `doc_to_text of task ${location.task} gave ${pythonStr(question)} for doc ${location.docId}; a multiple-input task needs textOverride`,
+      { location: { ...location, field: 'doc_to_text' } },
     );
   }
+  const turns = qaTurn({
+    question,
+    genPrefix,
+    targetDelimiter: config.target_delimiter,
+    fewshotDelimiter: '',
+    location,
+  });
   return { turns, genPrefix };
+}
+
+/** The turns of one doc's prompt, and the gen_prefix its last turn ends in (if any). */
+function contextTurns(input: BuildContextInput): { turns: Turn[]; genPrefix: string | undefined } {
+  const turns = openingTurns(input, systemText(input));
+  const closing = closingTurns(input);
+  for (const turn of closing.turns) turns.push(turn);
+  return { turns, genPrefix: closing.genPrefix };
+}
+
+/** The same shots: one array, or none either time. */
+function sameShots(a: readonly Doc[], b: readonly Doc[]): boolean {
+  return a === b || (a.length === 0 && b.length === 0);
+}
+
+/**
+ * A plain-text prompt: the opening (system message and shots), from the cache when the doc before had
+ * the same, then the doc's own turn. Rendered in the order contextTurns renders, so a broken template
+ * fails on the same field.
+ */
+function plainPrompt(input: BuildContextInput): string {
+  const system = systemText(input);
+  const shots = input.fewshotDocs ?? [];
+  const cache = input.fewshotCache;
+  const known = cache?.opening;
+  let opening: string;
+  if (known && known.system === system && sameShots(known.shots, shots)) opening = known.text;
+  else {
+    opening = plainText(openingTurns(input, system));
+    if (cache) cache.opening = { system, shots, text: opening };
+  }
+  const parts = [opening];
+  for (const turn of closingTurns(input).turns) parts.push(turn.content, turn.delimiter);
+  return parts.join('');
 }
 
 /** What a request needs of a doc's prompt: buildContext without the messages. */
@@ -328,8 +374,8 @@ export type BuiltPrompt = Omit<BuiltContext, 'messages'>;
  */
 export function buildPrompt(input: BuildContextInput): BuiltPrompt {
   const { config, chat } = input;
+  if (!chat) return { context: plainPrompt(input), targetDelimiter: config.target_delimiter };
   const { turns, genPrefix } = contextTurns(input);
-  if (!chat) return { context: plainText(turns), targetDelimiter: config.target_delimiter };
   const messages = chat.fewshotAsMultiturn ? turns.map(toMessage) : flattenToSingleTurn(turns);
   return { context: chat.render(messages, !genPrefix), targetDelimiter: chatTargetDelimiter(config) };
 }
