@@ -94,7 +94,8 @@ export async function executeRequests(
     return lastAnswers;
   };
   const byType = new Map<RequestType, Instance[]>();
-  for (const instance of requests) {
+  for (let index = 0; index < requests.length; index++) {
+    const instance = requests[index];
     const list = byType.get(instance.args.type);
     if (list) list.push(instance);
     else byType.set(instance.args.type, [instance]);
@@ -201,7 +202,8 @@ export async function executeRequests(
 /** Per task of the requests, room for its answers by request id (ids are dense within a task). */
 function emptyResponses(requests: readonly Instance[]): Responses {
   const sizes = new Map<string, number>();
-  for (const { task, id } of requests) {
+  for (let index = 0; index < requests.length; index++) {
+    const { task, id } = requests[index];
     const size = sizes.get(task);
     if (size === undefined || id >= size) sizes.set(task, id + 1);
   }
@@ -293,11 +295,13 @@ function loglikelihoodBatch(instances: readonly Instance[]): Batch {
   const requests: Array<{ context: string; continuation: string }> = [];
   const starts: number[] = [];
   let position = 0;
-  for (const group of groups) {
+  for (let index = 0; index < groups.length; index++) {
+    const group = groups[index];
     sortContinuations(group);
     const { context } = loglikelihoodArgs(group[0]);
     let previous: string | undefined;
-    for (const instance of group) {
+    for (let member = 0; member < group.length; member++) {
+      const instance = group[member];
       const { continuation } = loglikelihoodArgs(instance);
       if (continuation !== previous) {
         starts.push(position);

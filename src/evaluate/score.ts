@@ -88,7 +88,8 @@ export async function scoreTask(
     const python = predictOnly ? undefined : await pythonScores(plan, filteredDocs);
     const perRepeat = predictOnly ? undefined : repeatScoring(plan, pipeline);
     const scored: ScoredDoc[] = [];
-    for (const [position, planned] of plan.docs.entries()) {
+    for (let position = 0; position < plan.docs.length; position++) {
+      const planned = plan.docs[position];
       const failed = failures[position];
       // Literals, not a spread of a shared base: V8's spread-then-add is many times slower per object.
       const { docId } = planned;
