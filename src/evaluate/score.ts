@@ -503,9 +503,10 @@ function multipleChoiceResults(
   location: { task: string; docId: number },
 ): Record<string, unknown> {
   const choices = planned.choices ?? [];
-  const conditional = results.slice(0, choices.length);
-  const lls = conditional.map((result) => result.logprob);
-  const isGreedy = conditional.map((result) => result.isGreedy);
+  // One array for the choices' log-likelihoods; is-greedy is read only by exact_match.
+  const lls = new Array<number>(Math.min(choices.length, results.length));
+  for (let index = 0; index < lls.length; index++) lls[index] = results[index].logprob;
+  const isGreedy = (index: number) => index >= 0 && index < lls.length && results[index]?.isGreedy === true;
   const golds = goldIndices(planned.gold ?? planned.target, choices, location);
   const pred = argmax(lls);
   // acc_norm divides by the choice's length in characters, as lm-eval does (not bytes; see lm-eval #3278).
@@ -531,7 +532,7 @@ function multipleChoiceResults(
         break;
       }
       case 'exact_match':
-        out.exact_match = golds.some((gold) => isGreedy[gold]) ? 1 : 0;
+        out.exact_match = golds.some((gold) => isGreedy(gold)) ? 1 : 0;
         break;
       case 'f1':
       case 'mcc':
