@@ -40,7 +40,7 @@ const PHASES: Array<[string, (frame: CallFrame) => boolean]> = [
   [
     'prompt rendering (few-shot blocks, doc templates)',
     (f) =>
-      /^(buildContext|docToText|docToChoice|docToTarget|fewshotTurns)$/.test(f.functionName) &&
+      /^(buildContext|buildPrompt|docToText|docToChoice|docToTarget|fewshotTurns)$/.test(f.functionName) &&
       /prompts/.test(f.url),
   ],
   ['few-shot selection', (f) => /fewshot\.js/.test(f.url)],

@@ -113,7 +113,8 @@ export function progressListener(
         });
         return;
       case 'request-progress':
-        advance(`requests:${event.requestType}`, event.done, event.total);
+        // Once per answered request: nothing to do when nothing is drawn (--quiet).
+        if (show.progress) advance(`requests:${event.requestType}`, event.done, event.total);
         return;
       case 'request-batch-end':
         finish(`requests:${event.requestType}`, event.total, true);

@@ -120,8 +120,14 @@ function trackRun(state: RunState, event: RunEvent): void {
   if (event.type === 'phase') state.phase = event.phase;
   else if (event.type === 'request-batch-start')
     state.requests.set(event.requestType, { done: 0, total: event.unique });
-  else if (event.type === 'request-progress')
-    state.requests.set(event.requestType, { done: event.done, total: event.total });
+  else if (event.type === 'request-progress') {
+    // Once per answered request: updated in place.
+    const known = state.requests.get(event.requestType);
+    if (known) {
+      known.done = event.done;
+      known.total = event.total;
+    } else state.requests.set(event.requestType, { done: event.done, total: event.total });
+  }
 }
 
 function interruptedMessage(options: RunCommandOptions, state: RunState): string {

@@ -198,4 +198,67 @@ describe('executeRequests', () => {
       direct.map((answer) => [answer]),
     );
   });
+
+  it('sends each distinct log-likelihood request once, in the documented order, whatever the input order', async () => {
+    // A reference order written from the rule itself: longest context first, then by context; within a
+    // context longest continuation first, then by continuation (UTF-16 code units, as JS compares).
+    const byRule = (a: LoglikelihoodRequest, b: LoglikelihoodRequest) =>
+      b.context.length - a.context.length ||
+      (a.context < b.context ? -1 : a.context > b.context ? 1 : 0) ||
+      b.continuation.length - a.continuation.length ||
+      (a.continuation < b.continuation ? -1 : a.continuation > b.continuation ? 1 : 0);
+    // Seeded LCG, so the input order is shuffled the same way every run.
+    let state = 7;
+    const next = (n: number) => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state % n;
+    };
+    const planned: Planned[] = [];
+    for (let doc = 0; doc < 60; doc++) {
+      // Contexts repeat across docs (equal text, distinct strings), some share a length, one is empty.
+      const context = doc % 7 === 0 ? '' : ['Q', String(doc % 13).padStart(2, '0'), ' ?'].join('');
+      const choices = doc % 7 === 0 ? 20 : 4;
+      for (let index = 0; index < choices; index++) {
+        const choice =
+          doc % 7 === 0 ? ` w${(doc + index) % 23}` : [' ', 'abcd'.slice(0, 1 + next(4))].join('');
+        planned.push({
+          task: doc % 2 ? 'odd' : 'even',
+          docId: doc,
+          index,
+          repeats: 1 + (doc % 3 === 0 ? 1 : 0),
+          args: { type: 'loglikelihood', context, continuation: choice },
+        });
+      }
+    }
+    for (let i = planned.length - 1; i > 0; i--) {
+      const j = next(i + 1);
+      [planned[i], planned[j]] = [planned[j], planned[i]];
+    }
+    const byTask = new Map<string, number>();
+    const instances: Instance[] = planned.map((request) => {
+      const id = byTask.get(request.task) ?? 0;
+      byTask.set(request.task, id + 1);
+      return { id, ...request };
+    });
+    const backend = new RecordingBackend();
+    const { responses, latency } = await executeRequests(backend, instances);
+    const distinct = new Map<string, LoglikelihoodRequest>();
+    for (const { args } of instances) {
+      const { context, continuation } = args as LoglikelihoodRequest;
+      distinct.set(`${context}\u0000${continuation}`, { context, continuation });
+    }
+    const expected = [...distinct.values()].sort(byRule);
+    expect(backend.loglikelihoodCalls).toHaveLength(1);
+    expect(backend.loglikelihoodCalls[0]).toEqual(expected);
+    expect(latency.loglikelihood?.requests).toBe(expected.length);
+    // Every planned request, duplicates included, reads the answer to its own text.
+    const direct = await new DummyBackend().loglikelihood({
+      requests: instances.map((instance) => instance.args as LoglikelihoodRequest),
+    });
+    instances.forEach((instance, position) => {
+      expect(responsesOf(responses.get(instance.task) as TaskResponses, instance)).toEqual(
+        new Array(instance.repeats).fill(direct[position]),
+      );
+    });
+  });
 });

@@ -23,9 +23,10 @@ import type { ResolvedRunOptions } from './run-options.js';
 /** Per request type: wall seconds and requests (the results contract's `request_stats`). */
 export type { RequestLatency };
 
+/** A distinct rolling or generation request (log-likelihood requests are batched flat: Batch). */
 interface UniqueRequest {
-  /** Identical requests share one; log-likelihood requests get theirs only when a sort tie needs it. */
-  key: string | undefined;
+  /** Identical requests share one. */
+  key: string;
   instances: Instance[];
   /** How many answers this request needs: its repeats when sampling, else one shared by every repeat. */
   copies: number;
@@ -93,7 +94,8 @@ export async function executeRequests(
     return lastAnswers;
   };
   const byType = new Map<RequestType, Instance[]>();
-  for (const instance of requests) {
+  for (let index = 0; index < requests.length; index++) {
+    const instance = requests[index];
     const list = byType.get(instance.args.type);
     if (list) list.push(instance);
     else byType.set(instance.args.type, [instance]);
@@ -102,9 +104,8 @@ export async function executeRequests(
     const list = byType.get(type);
     if (!list?.length) continue;
     checkCapability(backend, type);
-    const unique = dedupe(list);
-    unique.sort((a, b) => compareForThroughput(a, b));
-    const total = unique.reduce((sum, request) => sum + request.copies, 0);
+    const batch = type === 'loglikelihood' ? loglikelihoodBatch(list) : uniqueBatch(list);
+    const { total } = batch;
     if (listener) {
       const tasks = [...new Set(list.map((instance) => instance.task))];
       listener({ type: 'request-batch-start', requestType: type, total: list.length, unique: total, tasks });
@@ -115,10 +116,34 @@ export async function executeRequests(
       clock.progress(done);
       listener?.({ type: 'request-progress', requestType: type, done, total });
     };
-    const sent = await send(backend, type, unique, progress, options.maxLatencyS);
+    const sent = await send(backend, type, batch, progress, options.maxLatencyS);
     const { answers, logprobs, thinking } = sent;
     const clocked = clock.finish();
     const times = sent.timesMs ?? clocked;
+    if (batch.kind === 'grouped') {
+      // Log-likelihood answers: two numbers each, written into the typed arrays of every request that asked.
+      const { members, starts } = batch;
+      for (let offset = 0; offset < total; offset++) {
+        const answer = answers[offset];
+        const latencyMs = times[offset];
+        const compact = isLoglikelihoodAnswer(answer) ? answer : undefined;
+        for (let position = starts[offset]; position < starts[offset + 1]; position++) {
+          const { repeats, id, task } = members[position];
+          const answered = answersFor(task);
+          if (compact) {
+            answered.loglikelihood ??= compactAnswers(answered.resps.length);
+            answered.loglikelihood.logprob[id] = compact.logprob;
+            answered.loglikelihood.isGreedy[id] = compact.isGreedy ? 1 : 0;
+          } else answered.resps[id] = repeats === 1 ? [answer] : new Array(repeats).fill(answer);
+          (answered.latencyMs as Float64Array)[id] = latencyMs;
+        }
+      }
+      const seconds = (performance.now() - started) / 1000;
+      latency[type] = { seconds, requests: total };
+      listener?.({ type: 'request-batch-end', requestType: type, total, seconds });
+      continue;
+    }
+    const { unique } = batch;
     let offset = 0;
     for (const request of unique) {
       const { copies } = request;
@@ -128,15 +153,10 @@ export async function executeRequests(
         const logprob = logprobs?.[offset];
         const thought = thinking?.[offset];
         const latencyMs = times[offset];
-        const compact = type === 'loglikelihood' && isLoglikelihoodAnswer(answer) ? answer : undefined;
         for (const instance of request.instances) {
           const { repeats, id } = instance;
           const answered = answersFor(instance.task);
-          if (compact) {
-            answered.loglikelihood ??= compactAnswers(answered.resps.length);
-            answered.loglikelihood.logprob[id] = compact.logprob;
-            answered.loglikelihood.isGreedy[id] = compact.isGreedy ? 1 : 0;
-          } else answered.resps[id] = repeats === 1 ? [answer] : new Array(repeats).fill(answer);
+          answered.resps[id] = repeats === 1 ? [answer] : new Array(repeats).fill(answer);
           (answered.latencyMs as Float64Array)[id] = latencyMs;
           if (logprobs) {
             answered.genLogprobs ??= new Array(answered.resps.length);
@@ -182,7 +202,8 @@ export async function executeRequests(
 /** Per task of the requests, room for its answers by request id (ids are dense within a task). */
 function emptyResponses(requests: readonly Instance[]): Responses {
   const sizes = new Map<string, number>();
-  for (const { task, id } of requests) {
+  for (let index = 0; index < requests.length; index++) {
+    const { task, id } = requests[index];
     const size = sizes.get(task);
     if (size === undefined || id >= size) sizes.set(task, id + 1);
   }
@@ -224,30 +245,117 @@ function checkCapability(backend: ModelBackend, type: RequestType): void {
   }
 }
 
+/**
+ * What one request type sends: the distinct requests in throughput order, and which planned requests
+ * each one answers. Log-likelihood requests (hundreds of thousands in a large run) are held as flat arrays,
+ * not an object per request: `requests[i]` answers `members[starts[i]]` up to `members[starts[i + 1]]`.
+ */
+type Batch =
+  | {
+      kind: 'grouped';
+      total: number;
+      requests: Array<{ context: string; continuation: string }>;
+      members: Instance[];
+      starts: Uint32Array;
+    }
+  | { kind: 'unique'; total: number; unique: UniqueRequest[] };
+
+function loglikelihoodArgs(instance: Instance): { context: string; continuation: string } {
+  return instance.args as { context: string; continuation: string };
+}
+
+/**
+ * Log-likelihood requests deduplicated and in throughput order: longest context first, ties by context;
+ * within a context longest continuation first, ties by continuation (see compareForThroughput). Grouped
+ * by context first, so the sort compares each context once rather than once per choice; a stable sort of
+ * a context's requests by continuation puts identical ones side by side.
+ */
+function loglikelihoodBatch(instances: readonly Instance[]): Batch {
+  const byContext = new Map<string, Instance[]>();
+  const groups: Instance[][] = [];
+  for (let index = 0; index < instances.length; index++) {
+    const instance = instances[index];
+    const { context } = loglikelihoodArgs(instance);
+    const group = byContext.get(context);
+    if (group) group.push(instance);
+    else {
+      const created = [instance];
+      byContext.set(context, created);
+      groups.push(created);
+    }
+  }
+  groups.sort((a, b) => {
+    const first = loglikelihoodArgs(a[0]).context;
+    const second = loglikelihoodArgs(b[0]).context;
+    const lengthDiff = second.length - first.length;
+    if (lengthDiff !== 0) return lengthDiff;
+    return first < second ? -1 : first > second ? 1 : 0;
+  });
+  const members = new Array<Instance>(instances.length);
+  const requests: Array<{ context: string; continuation: string }> = [];
+  const starts: number[] = [];
+  let position = 0;
+  for (let index = 0; index < groups.length; index++) {
+    const group = groups[index];
+    sortContinuations(group);
+    const { context } = loglikelihoodArgs(group[0]);
+    let previous: string | undefined;
+    for (let member = 0; member < group.length; member++) {
+      const instance = group[member];
+      const { continuation } = loglikelihoodArgs(instance);
+      if (continuation !== previous) {
+        starts.push(position);
+        requests.push({ context, continuation });
+        previous = continuation;
+      }
+      members[position++] = instance;
+    }
+  }
+  starts.push(position);
+  return { kind: 'grouped', total: requests.length, requests, members, starts: Uint32Array.from(starts) };
+}
+
+/**
+ * A context's requests in compareContinuations order, stably. A question has a handful of choices, so an
+ * insertion sort in place: Array.prototype.sort sets up a work array per call, once per context.
+ */
+function sortContinuations(group: Instance[]): void {
+  if (group.length > 16) {
+    group.sort(compareContinuations);
+    return;
+  }
+  for (let index = 1; index < group.length; index++) {
+    const instance = group[index];
+    let slot = index;
+    while (slot > 0 && compareContinuations(group[slot - 1], instance) > 0) {
+      group[slot] = group[slot - 1];
+      slot--;
+    }
+    group[slot] = instance;
+  }
+}
+
+/** Within one context: longest continuation first, ties by continuation (compareForThroughput's rule). */
+function compareContinuations(a: Instance, b: Instance): number {
+  const first = loglikelihoodArgs(a).continuation;
+  const second = loglikelihoodArgs(b).continuation;
+  const lengthDiff = second.length - first.length;
+  if (lengthDiff !== 0) return lengthDiff;
+  return first < second ? -1 : first > second ? 1 : 0;
+}
+
+/** Rolling and generation requests: deduplicated (sampled repeats each their own), longest first. */
+function uniqueBatch(instances: readonly Instance[]): Batch {
+  const unique = dedupe(instances);
+  unique.sort(compareForThroughput);
+  return { kind: 'unique', total: unique.reduce((sum, request) => sum + request.copies, 0), unique };
+}
+
+/** Generation and rolling requests deduplicated (sampled repeats each their own); sorted by the caller. */
 function dedupe(instances: readonly Instance[]): UniqueRequest[] {
   const byKey = new Map<string, UniqueRequest>();
-  // Log-likelihood requests by context, then continuation: the choices of a question share one context
-  // string, so this hashes it once instead of building and hashing `context\0continuation` per choice.
-  const byContext = new Map<string, Map<string, UniqueRequest>>();
   const result: UniqueRequest[] = [];
   for (const instance of instances) {
-    const { args } = instance;
-    if (args.type === 'loglikelihood') {
-      let byContinuation = byContext.get(args.context);
-      if (!byContinuation) {
-        byContinuation = new Map();
-        byContext.set(args.context, byContinuation);
-      }
-      const existing = byContinuation.get(args.continuation);
-      if (existing) {
-        existing.instances.push(instance);
-        continue;
-      }
-      const request: UniqueRequest = { key: undefined, instances: [instance], copies: 1 };
-      byContinuation.set(args.continuation, request);
-      result.push(request);
-      continue;
-    }
     const deterministic = isDeterministic(instance);
     const key = deterministic
       ? requestKey(instance)
@@ -264,41 +372,25 @@ function dedupe(instances: readonly Instance[]): UniqueRequest[] {
   return result;
 }
 
-/** A request's dedupe key, built on demand for log-likelihood requests (see dedupe). */
-function keyOf(request: UniqueRequest): string {
-  request.key ??= requestKey(request.instances[0]);
-  return request.key;
-}
-
 /**
- * Loglikelihood requests are grouped by context, longest context first, so that the choices of one
- * question reach a backend together (a server's prefix cache, a local engine's shared prefix); lm-eval's
- * order (by total length) can scatter them when continuations differ in length. Everything else goes
- * longest first. Ties break on the request text, so the order never depends on the input order.
+ * The throughput order. Loglikelihood requests are grouped by context, longest context first, so that
+ * the choices of one question reach a backend together (a server's prefix cache, a local engine's shared
+ * prefix); lm-eval's order (by total length) can scatter them when continuations differ in length
+ * (dedupeLoglikelihood orders them). Everything else goes longest first (this comparison). Ties break
+ * on the request text, so the order never depends on the input order.
  */
 function compareForThroughput(a: UniqueRequest, b: UniqueRequest): number {
-  const first = a.instances[0].args;
-  const second = b.instances[0].args;
-  if (first.type === 'loglikelihood' && second.type === 'loglikelihood') {
-    const contextDiff = second.context.length - first.context.length;
-    if (contextDiff !== 0) return contextDiff;
-    if (first.context !== second.context) return first.context < second.context ? -1 : 1;
-    // One context: what the length and key comparisons below come to, without building the keys.
-    const continuationDiff = second.continuation.length - first.continuation.length;
-    if (continuationDiff !== 0) return continuationDiff;
-    return first.continuation < second.continuation ? -1 : first.continuation > second.continuation ? 1 : 0;
-  }
   const lengthDiff = requestLength(b.instances[0]) - requestLength(a.instances[0]);
   if (lengthDiff !== 0) return lengthDiff;
-  const keyA = keyOf(a);
-  const keyB = keyOf(b);
+  const keyA = a.key;
+  const keyB = b.key;
   return keyA < keyB ? -1 : keyA > keyB ? 1 : 0;
 }
 
 async function send(
   backend: ModelBackend,
   type: RequestType,
-  unique: UniqueRequest[],
+  batch: Batch,
   progress: (done: number) => void,
   maxLatencyS: number | undefined,
 ): Promise<{
@@ -310,13 +402,13 @@ async function send(
 }> {
   const expand = <T>(make: (request: UniqueRequest, copy: number) => T): T[] => {
     const out: T[] = [];
-    for (const request of unique)
+    if (batch.kind !== 'unique') return out;
+    for (const request of batch.unique)
       for (let copy = 0; copy < request.copies; copy++) out.push(make(request, copy));
     return out;
   };
   // Under a cap each request is timed alone (latency-cap.ts): its own time, not the progress clock's.
-  const timesMs =
-    maxLatencyS === undefined ? undefined : new Float64Array(unique.reduce((n, r) => n + r.copies, 0));
+  const timesMs = maxLatencyS === undefined ? undefined : new Float64Array(batch.total);
   /** One call with every request, or, under a latency cap, a call per request against the clock. */
   const dispatch = async <R, A>(
     requests: R[],
@@ -337,10 +429,7 @@ async function send(
   };
   let answers: Response[];
   if (type === 'loglikelihood') {
-    const requests = expand((request) => {
-      const args = request.instances[0].args as { context: string; continuation: string };
-      return { context: args.context, continuation: args.continuation };
-    });
+    const requests = batch.kind === 'grouped' ? batch.requests : [];
     answers = await dispatch(requests, (options) => backend.loglikelihood(options));
   } else if (type === 'loglikelihood_rolling') {
     const requests = expand((request) => ({ text: (request.instances[0].args as { text: string }).text }));

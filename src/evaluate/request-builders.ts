@@ -5,7 +5,7 @@
  */
 import { AssayError } from '../errors.js';
 import type { GenerateRequest } from '../models/backend.js';
-import type { BuiltContext } from '../prompts/context.js';
+import type { BuiltPrompt } from '../prompts/context.js';
 import type { Instance, RequestArgs } from './requests.js';
 
 /** One doc's rendered parts, and how to build its contexts and Instances. */
@@ -17,9 +17,32 @@ export interface DocRequests {
   target: unknown;
   choices?: string[];
   /** The context for the doc (few-shot examples, description, chat template), or with its text replaced. */
-  contextFor: (textOverride?: string) => BuiltContext;
+  contextFor: (textOverride?: string) => BuiltPrompt;
   /** An Instance of this doc. */
   instance: (index: number, args: RequestArgs, unconditional?: true) => Instance;
+  /** `delimiter + choice` for each choice (choiceContinuations); absent: built for this doc alone. */
+  continuations?: ChoiceContinuations;
+}
+
+/** `delimiter + choice` for each of a doc's choices. */
+export type ChoiceContinuations = (delimiter: string, choices: readonly string[]) => readonly string[];
+
+/**
+ * Continuations for the docs of one task, in plan order: a doc with the same choices list as the doc
+ * before (a literal doc_to_choice, which every doc shares) gets the same strings, not new ones per doc.
+ */
+export function choiceContinuations(): ChoiceContinuations {
+  let lastChoices: readonly string[] | undefined;
+  let lastDelimiter: string | undefined;
+  let last: readonly string[] = [];
+  return (delimiter, choices) => {
+    if (choices !== lastChoices || delimiter !== lastDelimiter) {
+      last = choices.map((choice) => joined(delimiter, choice));
+      lastChoices = choices;
+      lastDelimiter = delimiter;
+    }
+    return last;
+  };
 }
 
 export function loglikelihoodRequests(doc: DocRequests): Instance[] {
@@ -97,25 +120,26 @@ export function multipleChoiceRequests(doc: DocRequests, wantsMutualInfo: boolea
     return instances;
   }
   const built = doc.contextFor();
-  choices.forEach((choice, index) => {
+  const continuations = (doc.continuations ?? choiceContinuations())(built.targetDelimiter, choices);
+  for (let index = 0; index < choices.length; index++) {
     instances.push(
       doc.instance(index, {
         type: 'loglikelihood',
         context: built.context,
-        continuation: joined(built.targetDelimiter, choice),
+        continuation: continuations[index],
       }),
     );
-  });
+  }
   if (wantsMutualInfo) {
-    choices.forEach((choice, index) => {
+    for (let index = 0; index < choices.length; index++) {
       instances.push(
         doc.instance(
           choices.length + index,
-          { type: 'loglikelihood', context: '', continuation: joined(built.targetDelimiter, choice) },
+          { type: 'loglikelihood', context: '', continuation: continuations[index] },
           true,
         ),
       );
-    });
+    }
   }
   return instances;
 }

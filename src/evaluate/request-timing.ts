@@ -10,7 +10,7 @@
  * docs/ARCHITECTURE.md says the same for readers.
  */
 import type { TaskLatency } from '../results/results-file.js';
-import { latencyOf, type Responses } from './responses.js';
+import type { Responses } from './responses.js';
 
 export interface AnswerClock {
   /** Wrap of the backend's progress sink: stamps answers `[previous done, done)` now. */
@@ -76,16 +76,22 @@ export function summarizeLatency(times: ArrayLike<number>): TaskLatency {
  * them). Tasks whose requests a stage answered without the clock (token-window perplexity) have none.
  */
 export function taskLatency(responses: Responses): Record<string, TaskLatency> {
-  const byTask = new Map<string, number[]>();
+  const byTask: Record<string, TaskLatency> = {};
   for (const [task, answers] of responses) {
-    const size = Math.max(answers.latencyMs?.length ?? 0, answers.latencyMsByCopy?.length ?? 0);
+    const { latencyMs, latencyMsByCopy } = answers;
+    const size = Math.max(latencyMs?.length ?? 0, latencyMsByCopy?.length ?? 0);
+    // latencyOf's times, request by request, read in place: a task has tens of thousands of requests.
+    const times: number[] = [];
     for (let id = 0; id < size; id++) {
-      const times = latencyOf(answers, id);
-      if (!times.length) continue;
-      const list = byTask.get(task);
-      if (list) list.push(...times);
-      else byTask.set(task, [...times]);
+      const byCopy = latencyMsByCopy?.[id];
+      if (byCopy) {
+        for (const time of byCopy) times.push(time);
+        continue;
+      }
+      const time = latencyMs?.[id];
+      if (time !== undefined && !Number.isNaN(time)) times.push(time);
     }
+    if (times.length) byTask[task] = summarizeLatency(times);
   }
-  return Object.fromEntries([...byTask].map(([task, times]) => [task, summarizeLatency(times)]));
+  return byTask;
 }

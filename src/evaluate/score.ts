@@ -88,7 +88,8 @@ export async function scoreTask(
     const python = predictOnly ? undefined : await pythonScores(plan, filteredDocs);
     const perRepeat = predictOnly ? undefined : repeatScoring(plan, pipeline);
     const scored: ScoredDoc[] = [];
-    for (const [position, planned] of plan.docs.entries()) {
+    for (let position = 0; position < plan.docs.length; position++) {
+      const planned = plan.docs[position];
       const failed = failures[position];
       // Literals, not a spread of a shared base: V8's spread-then-add is many times slower per object.
       const { docId } = planned;
@@ -251,6 +252,14 @@ async function pythonScores(
   const { task } = plan;
   const config = task.config;
   if (plan.mcMode === 'generate' || task.custom) return undefined;
+  const processResultsRef = config.process_results;
+  // Python metric functions count only for generate_until tasks without a process_results.
+  const entries =
+    isPythonRef(processResultsRef) || config.process_results || config.output_type !== 'generate_until'
+      ? []
+      : plan.metricList.filter((entry) => isPythonRef(entry.metric));
+  // Nothing in Python (the usual case): no per-doc work at all.
+  if (!isPythonRef(processResultsRef) && entries.length === 0) return undefined;
   const ok = plan.docs
     .map((planned, position) => ({ planned, position, filtered: filteredDocs[position] }))
     .filter(
@@ -278,7 +287,6 @@ async function pythonScores(
     }
   };
   const location = (planned: PlannedDoc) => ({ task: task.name, docId: planned.docId });
-  const processResultsRef = config.process_results;
   if (isPythonRef(processResultsRef)) {
     const rolling = config.output_type === 'loglikelihood_rolling';
     // Log-likelihood answers (the common case) go as plain pairs; the worker makes lm-eval's tuples.
@@ -301,9 +309,6 @@ async function pythonScores(
     );
     return out;
   }
-  if (config.process_results || config.output_type !== 'generate_until') return undefined;
-  const entries = plan.metricList.filter((entry) => isPythonRef(entry.metric));
-  if (entries.length === 0) return undefined;
   const items = ok.map(({ planned, filtered }) => ({
     ...goldForPython(planned),
     result: filtered[0],
@@ -337,9 +342,17 @@ function goldForPython(planned: PlannedDoc): { gold: unknown; multipleTarget: bo
   return { gold: typeof target === 'string' ? target : pythonStr(target), multipleTarget: false };
 }
 
+/** wanted's answer per metric list: a task scores every doc against the same list. */
+const wantedByList = new WeakMap<MetricConfig[], ReadonlySet<string>>();
+
 /** The metrics assay computes itself; lm-eval skips a Python metric function outside generate_until. */
-function wanted(metricList: MetricConfig[]): Set<string> {
-  return new Set(metricList.filter((entry) => !isPythonRef(entry.metric)).map(metricName));
+function wanted(metricList: MetricConfig[]): ReadonlySet<string> {
+  let names = wantedByList.get(metricList);
+  if (!names) {
+    names = new Set(metricList.filter((entry) => !isPythonRef(entry.metric)).map(metricName));
+    wantedByList.set(metricList, names);
+  }
+  return names;
 }
 
 /**
@@ -402,8 +415,8 @@ export function processResults(
 
 function pick(
   out: Record<string, unknown>,
-  names: Set<string>,
-  known: Set<string>,
+  names: ReadonlySet<string>,
+  known: ReadonlySet<string>,
   plan: TaskPlan,
   planned: PlannedDoc,
   results: unknown[],
@@ -486,13 +499,14 @@ function multipleChoiceResults(
   plan: TaskPlan,
   planned: PlannedDoc,
   results: LoglikelihoodResult[],
-  names: Set<string>,
+  names: ReadonlySet<string>,
   location: { task: string; docId: number },
 ): Record<string, unknown> {
   const choices = planned.choices ?? [];
-  const conditional = results.slice(0, choices.length);
-  const lls = conditional.map((result) => result.logprob);
-  const isGreedy = conditional.map((result) => result.isGreedy);
+  // One array for the choices' log-likelihoods; is-greedy is read only by exact_match.
+  const lls = new Array<number>(Math.min(choices.length, results.length));
+  for (let index = 0; index < lls.length; index++) lls[index] = results[index].logprob;
+  const isGreedy = (index: number) => index >= 0 && index < lls.length && results[index]?.isGreedy === true;
   const golds = goldIndices(planned.gold ?? planned.target, choices, location);
   const pred = argmax(lls);
   // acc_norm divides by the choice's length in characters, as lm-eval does (not bytes; see lm-eval #3278).
@@ -518,7 +532,7 @@ function multipleChoiceResults(
         break;
       }
       case 'exact_match':
-        out.exact_match = golds.some((gold) => isGreedy[gold]) ? 1 : 0;
+        out.exact_match = golds.some((gold) => isGreedy(gold)) ? 1 : 0;
         break;
       case 'f1':
       case 'mcc':

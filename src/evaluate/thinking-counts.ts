@@ -18,6 +18,8 @@ export function thinkingCounts(plans: TaskPlan[], responses: Responses): Record<
     let truncated = 0;
     let thinking = false;
     const ofTask = responses.get(plan.task.name);
+    // Only answers with thinking records count; a task without any (every log-likelihood task) has none.
+    if (!ofTask?.genThinking) continue;
     for (const doc of plan.docs) {
       for (const instance of doc.instances) {
         if (instance.args.type !== 'generate_until') continue;

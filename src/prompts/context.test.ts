@@ -5,7 +5,13 @@
 import { describe, expect, test } from 'vitest';
 import type { ChatMessage } from '../models/backend.js';
 import type { TaskConfig } from '../task-config/task-config.js';
-import { buildContext, createFewshotCache, maybeDelimit, multipleChoiceContinuations } from './context.js';
+import {
+  buildContext,
+  buildPrompt,
+  createFewshotCache,
+  maybeDelimit,
+  multipleChoiceContinuations,
+} from './context.js';
 
 describe('maybeDelimit (lm-eval api/utils.py)', () => {
   test.each([
@@ -155,5 +161,101 @@ describe('the few-shot cache', () => {
     expect(calls).toBe(pool.length + docs.length + docs.length * (pool.length + 1));
     expect(cached).toEqual(uncached);
     expect(cached[2].context).toBe('Q: One? no\n\nQ: Two? yes\n\nQ: Really?');
+  });
+});
+
+describe('buildPrompt: what a request reads of the prompt', () => {
+  const render = (messages: ChatMessage[], addGenerationPrompt: boolean) =>
+    `${JSON.stringify(messages)}|${addGenerationPrompt}`;
+  const cases = [
+    { name: 'plain text', chat: undefined },
+    { name: 'a chat template, one flattened turn', chat: { render, fewshotAsMultiturn: false } },
+    { name: 'a chat template, turn by turn', chat: { render, fewshotAsMultiturn: true } },
+  ];
+  test.each(cases)('$name: the context and delimiter buildContext gives', ({ chat }) => {
+    const input = {
+      config: { ...config, description: 'Intro. ', gen_prefix: 'Answer:' },
+      doc,
+      location,
+      fewshotDocs: shots,
+      systemInstruction: 'Be terse.',
+      chat,
+    };
+    const { messages: _messages, ...whole } = buildContext(input);
+    expect(buildPrompt(input)).toEqual(whole);
+  });
+
+  test('a doc_to_text the caller rendered is used as is, not rendered again', () => {
+    let calls = 0;
+    const counted = {
+      ...config,
+      doc_to_text: {
+        kind: 'function',
+        ref: 'utils.doc_to_text',
+        file: 'fixture:utils.ts',
+        fn: (item: { q: string }) => {
+          calls += 1;
+          return `Q: ${item.q}`;
+        },
+      },
+    } as unknown as TaskConfig;
+    const built = buildPrompt({ config: counted, doc, location, fewshotDocs: shots, text: 'Q: Is it?' });
+    // The one shot's text only: the doc's own came from the caller.
+    expect(calls).toBe(1);
+    expect(built).toEqual({ context: 'Q: One? no\n\nQ: Is it?', targetDelimiter: ' ' });
+    // A multiple-input text (an index) still needs textOverride, as when buildPrompt renders it.
+    expect(() => buildPrompt({ config: counted, doc, location, text: 1 })).toThrow(/needs textOverride/);
+  });
+
+  test('docs that share their shots share the opening text; a description that reads the doc still varies', () => {
+    const pool = [
+      { q: 'One?', a: 1 },
+      { q: 'Two?', a: 0 },
+    ];
+    const docs = [
+      { q: 'Is it?', a: 0, topic: 'cats' },
+      { q: 'Or not?', a: 1, topic: 'cats' },
+      { q: 'Really?', a: 0, topic: 'dogs' },
+    ];
+    for (const description of ['About {{topic}}.\n\n', 'Fixed.\n\n']) {
+      const withDescription = { ...config, description };
+      const fewshotCache = createFewshotCache();
+      // One shots array for every doc, as first_n draws; then a copy of it, which must give the same text.
+      const shared = docs.map((item, docId) =>
+        buildPrompt({
+          config: withDescription,
+          doc: item,
+          location: { task: 'toy', docId },
+          fewshotDocs: docId === 2 ? [...pool] : pool,
+          fewshotCache,
+        }),
+      );
+      const alone = docs.map((item, docId) =>
+        buildContext({
+          config: withDescription,
+          doc: item,
+          location: { task: 'toy', docId },
+          fewshotDocs: pool,
+        }),
+      );
+      expect(shared.map((built) => built.context)).toEqual(alone.map((built) => built.context));
+    }
+    const fewshotCache = createFewshotCache();
+    const contexts = docs.map(
+      (item, docId) =>
+        buildPrompt({
+          config: { ...config, description: 'About {{topic}}.\n\n' },
+          doc: item,
+          location: { task: 'toy', docId },
+          fewshotDocs: pool,
+          fewshotCache,
+        }).context,
+    );
+    // lm-eval's formula: description + Σ(text + " " + answer + "\n\n") + text.
+    expect(contexts).toEqual([
+      'About cats.\n\nQ: One? no\n\nQ: Two? yes\n\nQ: Is it?',
+      'About cats.\n\nQ: One? no\n\nQ: Two? yes\n\nQ: Or not?',
+      'About dogs.\n\nQ: One? no\n\nQ: Two? yes\n\nQ: Really?',
+    ]);
   });
 });

@@ -16,7 +16,14 @@ import { characters, isSpace } from '../python/semantics/string.js';
 import { pythonIndex } from '../python/semantics/values.js';
 import type { Doc } from '../task-config/doc.js';
 import type { TaskConfig } from '../task-config/task-config.js';
-import { type DocLocation, docToChoice, docToTarget, docToText, resolveField } from './doc-to.js';
+import {
+  type DocLocation,
+  type DocText,
+  docToChoice,
+  docToTarget,
+  docToText,
+  resolveField,
+} from './doc-to.js';
 
 /** The config fields prompt assembly reads. */
 export type ContextConfig = Pick<
@@ -59,13 +66,25 @@ export interface BuildContextInput {
    * cache per task and config, since the turns depend on both.
    */
   fewshotCache?: FewshotCache;
+  /**
+   * The doc's doc_to_text, when the caller has rendered it already (the planner reads it to tell
+   * multiple-input tasks apart): the prompt's last turn uses it instead of rendering the template again.
+   */
+  text?: DocText;
 }
 
-/** Rendered few-shot turns by shot doc; opaque outside this file. */
-export type FewshotCache = WeakMap<Doc, readonly Turn[]>;
+/** Rendered few-shot turns by shot doc, and the last plain-text opening; opaque outside this file. */
+export interface FewshotCache {
+  turns: WeakMap<Doc, readonly Turn[]>;
+  /**
+   * The plain text before the last doc's own turn (system message and shots), with the system text and
+   * shots it was built from: docs that share their shots (first_n's one draw) share this text.
+   */
+  opening?: { system: string; shots: readonly Doc[]; text: string };
+}
 
 export function createFewshotCache(): FewshotCache {
-  return new WeakMap();
+  return { turns: new WeakMap() };
 }
 
 export interface BuiltContext {
@@ -170,10 +189,15 @@ function qaTurn({
   return turns;
 }
 
+/**
+ * The turns with their delimiters, as one flat string. `+=` would build a rope (a node per piece) that V8
+ * flattens into a copy the first time the prompt is hashed, compared or read by character, keeping both;
+ * `join` writes the characters once.
+ */
 function plainText(turns: readonly Turn[]): string {
-  let out = '';
-  for (const turn of turns) out += turn.content + turn.delimiter;
-  return out;
+  const parts: string[] = [];
+  for (const turn of turns) parts.push(turn.content, turn.delimiter);
+  return parts.join('');
 }
 
 function toMessage(turn: Turn): ChatMessage {
@@ -213,7 +237,7 @@ function fewshotTurns(input: BuildContextInput): Turn[] {
   const turns: Turn[] = [];
   const cache = input.fewshotCache;
   (input.fewshotDocs ?? []).forEach((shot, shotIndex) => {
-    const cached = cache?.get(shot);
+    const cached = cache?.turns.get(shot);
     if (cached) {
       for (const turn of cached) turns.push(turn);
       return;
@@ -250,60 +274,128 @@ function fewshotTurns(input: BuildContextInput): Turn[] {
       fewshotDelimiter,
       location: shotLocation,
     });
-    cache?.set(shot, shotTurns);
+    cache?.turns.set(shot, shotTurns);
     turns.push(...shotTurns);
   });
   return turns;
 }
 
-/** The prompt for one doc, exactly as lm-eval builds it. */
-export function buildContext(input: BuildContextInput): BuiltContext {
-  const { config, doc, location, chat } = input;
-  const turns: Turn[] = [];
+/** The system message's text: the system instruction and the description, `maybe_delimit`ed. */
+function systemText(input: BuildContextInput): string {
+  const { config, doc, location } = input;
   const description = resolveField(config.description, doc, location, 'description') ?? '';
-  const system = maybeDelimit(input.systemInstruction, description, config.fewshot_delimiter);
-  if (system) turns.push({ role: 'system', content: system, delimiter: '' });
-  turns.push(...fewshotTurns(input));
+  return maybeDelimit(input.systemInstruction, description, config.fewshot_delimiter);
+}
 
+/** The turns before the doc's own: the system message (if any) and the shots. */
+function openingTurns(input: BuildContextInput, system: string): Turn[] {
+  const turns: Turn[] = [];
+  if (system) turns.push({ role: 'system', content: system, delimiter: '' });
+  for (const turn of fewshotTurns(input)) turns.push(turn);
+  return turns;
+}
+
+/** The doc's own turn (and its gen_prefix prefill), with the gen_prefix it ends in (if any). */
+function closingTurns(input: BuildContextInput): { turns: Turn[]; genPrefix: string | undefined } {
+  const { config, doc, location } = input;
   const genPrefix =
     config.gen_prefix === undefined
       ? undefined
       : (resolveField(config.gen_prefix, doc, location, 'gen_prefix') ?? '');
   if (input.textOverride !== undefined) {
-    turns.push(
-      ...qaTurn({
-        question: input.textOverride,
-        genPrefix,
-        targetDelimiter: '',
-        fewshotDelimiter: '',
-        location,
-      }),
-    );
-  } else {
-    const question = docToText(config, doc, location, { features: input.features });
-    if (typeof question !== 'string') {
-      throw new AssayError(
-        'template_error',
-        `doc_to_text of task ${location.task} gave ${pythonStr(question)} for doc ${location.docId}; a multiple-input task needs textOverride`,
-        { location: { ...location, field: 'doc_to_text' } },
-      );
-    }
-    turns.push(
-      ...qaTurn({
-        question,
-        genPrefix,
-        targetDelimiter: config.target_delimiter,
-        fewshotDelimiter: '',
-        location,
-      }),
+    const turns = qaTurn({
+      question: input.textOverride,
+      genPrefix,
+      targetDelimiter: '',
+      fewshotDelimiter: '',
+      location,
+    });
+    return { turns, genPrefix };
+  }
+  const question = input.text ?? docToText(config, doc, location, { features: input.features });
+  if (typeof question !== 'string') {
+    throw new AssayError(
+      'template_error',
+      `doc_to_text of task ${location.task} gave ${pythonStr(question)} for doc ${location.docId}; a multiple-input task needs textOverride`,
+      { location: { ...location, field: 'doc_to_text' } },
     );
   }
+  const turns = qaTurn({
+    question,
+    genPrefix,
+    targetDelimiter: config.target_delimiter,
+    fewshotDelimiter: '',
+    location,
+  });
+  return { turns, genPrefix };
+}
 
+/** The turns of one doc's prompt, and the gen_prefix its last turn ends in (if any). */
+function contextTurns(input: BuildContextInput): { turns: Turn[]; genPrefix: string | undefined } {
+  const turns = openingTurns(input, systemText(input));
+  const closing = closingTurns(input);
+  for (const turn of closing.turns) turns.push(turn);
+  return { turns, genPrefix: closing.genPrefix };
+}
+
+/** The same shots: one array, or none either time. */
+function sameShots(a: readonly Doc[], b: readonly Doc[]): boolean {
+  return a === b || (a.length === 0 && b.length === 0);
+}
+
+/**
+ * A plain-text prompt: the opening (system message and shots), from the cache when the doc before had
+ * the same, then the doc's own turn. Rendered in the order contextTurns renders, so a broken template
+ * fails on the same field.
+ */
+function plainPrompt(input: BuildContextInput): string {
+  const system = systemText(input);
+  const shots = input.fewshotDocs ?? [];
+  const cache = input.fewshotCache;
+  const known = cache?.opening;
+  let opening: string;
+  if (known && known.system === system && sameShots(known.shots, shots)) opening = known.text;
+  else {
+    opening = plainText(openingTurns(input, system));
+    if (cache) cache.opening = { system, shots, text: opening };
+  }
+  const parts = [opening];
+  for (const turn of closingTurns(input).turns) parts.push(turn.content, turn.delimiter);
+  return parts.join('');
+}
+
+/** What a request needs of a doc's prompt: buildContext without the messages. */
+export type BuiltPrompt = Omit<BuiltContext, 'messages'>;
+
+/**
+ * The prompt for one doc, as buildContext builds it, without the chat messages when no chat template
+ * reads them: the planner sends the context only, and the flattened messages of a plain-text prompt
+ * would be a second copy of it per doc.
+ */
+export function buildPrompt(input: BuildContextInput): BuiltPrompt {
+  const { config, chat } = input;
+  if (!chat) return { context: plainPrompt(input), targetDelimiter: config.target_delimiter };
+  const { turns, genPrefix } = contextTurns(input);
+  const messages = chat.fewshotAsMultiturn ? turns.map(toMessage) : flattenToSingleTurn(turns);
+  return { context: chat.render(messages, !genPrefix), targetDelimiter: chatTargetDelimiter(config) };
+}
+
+/** Under a chat template the choice follows the prompt directly, unless gen_prefix ends in a non-space. */
+function chatTargetDelimiter(config: ContextConfig): string {
+  return config.gen_prefix && !endsWithWhitespace(config.gen_prefix) ? config.target_delimiter : '';
+}
+
+/** The prompt for one doc, exactly as lm-eval builds it. */
+export function buildContext(input: BuildContextInput): BuiltContext {
+  const { config, chat } = input;
+  const { turns, genPrefix } = contextTurns(input);
   const messages = chat?.fewshotAsMultiturn ? turns.map(toMessage) : flattenToSingleTurn(turns);
   if (!chat) return { context: plainText(turns), messages, targetDelimiter: config.target_delimiter };
-  const targetDelimiter =
-    config.gen_prefix && !endsWithWhitespace(config.gen_prefix) ? config.target_delimiter : '';
-  return { context: chat.render(messages, !genPrefix), messages, targetDelimiter };
+  return {
+    context: chat.render(messages, !genPrefix),
+    messages,
+    targetDelimiter: chatTargetDelimiter(config),
+  };
 }
 
 /** True for multiple-input tasks (winogrande): lm-eval decides it on the first eval doc. */

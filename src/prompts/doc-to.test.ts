@@ -196,6 +196,20 @@ describe('functions, overrides and errors', () => {
     ]);
   });
 
+  test('a literal choice list is str()-ed once per config list and read, never written, by every doc', () => {
+    const literal = config({ doc_to_choice: ['A', 2, true, null] as unknown as string[] });
+    const first = docToChoice(literal, DOC, location);
+    const second = docToChoice(literal, { ...DOC, question: 'Other?' }, { ...location, docId: 1 });
+    // f"{choice}" in lm-eval: Python's str of each item.
+    expect(first).toEqual(['A', '2', 'True', 'None']);
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // A different list with the same items is its own.
+    const other = config({ doc_to_choice: ['A', 2, true, null] as unknown as string[] });
+    expect(docToChoice(other, DOC, location)).toEqual(first);
+    expect(docToChoice(other, DOC, location)).not.toBe(first);
+  });
+
   test('the field option overrides the config (few-shot doc_to_text)', () => {
     expect(docToText(config({}), DOC, location, { field: 'A: {{answer}}' })).toBe('A: 7');
   });

@@ -172,7 +172,20 @@ export function docToChoice(
       { location: { ...location, field: name } },
     );
   }
+  if (choices === field) return literalChoices(field);
   return choices.map((choice) => (typeof choice === 'string' ? choice : pythonStr(choice)));
+}
+
+/** A literal doc_to_choice list's strings, made once per config list: every doc has the same choices. */
+const literalLists = new WeakMap<readonly unknown[], readonly string[]>();
+
+function literalChoices(field: readonly unknown[]): string[] {
+  let choices = literalLists.get(field);
+  if (!choices) {
+    choices = Object.freeze(field.map((choice) => (typeof choice === 'string' ? choice : pythonStr(choice))));
+    literalLists.set(field, choices);
+  }
+  return choices as string[];
 }
 
 /** lm-eval resolves `description` and `gen_prefix` with `doc[field] if field in doc else apply_template(field, doc)`. */

@@ -183,3 +183,21 @@ describe('FewshotSampler', () => {
     expect(isSameSplit({ fewshot_split: 'validation' })).toBe(false);
   });
 });
+
+describe('first_n from another split', () => {
+  test('draws once per n: every eval doc reads the same frozen shots', () => {
+    const pool = Array.from({ length: 6 }, (_, i) => doc(i));
+    const sampler = new FewshotSampler({ pool, sampler: 'first_n', seed: 1234, sameSplit: false });
+    const first = sampler.sample(doc(10), 3);
+    expect(first.indices).toEqual([0, 1, 2]);
+    expect(first.docs).toEqual([pool[0], pool[1], pool[2]]);
+    expect(sampler.sample(doc(11), 3)).toBe(first);
+    expect(Object.isFrozen(first.indices) && Object.isFrozen(first.docs)).toBe(true);
+    const two = sampler.sample(doc(12), 2);
+    expect(two.indices).toEqual([0, 1]);
+    // Same split: each eval doc is left out of its own shots, so each draw is its own.
+    const same = new FewshotSampler({ pool, sampler: 'first_n', seed: 1234, sameSplit: true });
+    expect(same.sample(pool[0], 3).indices).toEqual([1, 2, 3]);
+    expect(same.sample(pool[4], 3).indices).toEqual([0, 1, 2]);
+  });
+});

@@ -122,7 +122,18 @@ export class FewshotSampler {
     return { docs: drawn.map((index) => this.pool[index]), indices: drawn };
   }
 
+  /** first_n's draw of `n` when no eval doc is excluded: the same for every doc, so made once. */
+  private firstNDraw: { n: number; draw: FewshotDraw } | undefined;
+
   private firstN(evalDoc: Doc, n: number): FewshotDraw {
+    if (!this.sameSplit) {
+      if (this.firstNDraw?.n !== n) this.firstNDraw = { n, draw: this.firstNFrom(evalDoc, n) };
+      return this.firstNDraw.draw;
+    }
+    return this.firstNFrom(evalDoc, n);
+  }
+
+  private firstNFrom(evalDoc: Doc, n: number): FewshotDraw {
     const indices: number[] = [];
     for (let index = 0; index < this.pool.length && indices.length < n; index++) {
       if (this.sameSplit && pythonEquals(this.pool[index], evalDoc)) continue;
@@ -131,7 +142,11 @@ export class FewshotSampler {
     if (indices.length < n) {
       throw this.error(`${n} few-shot samples requested, but only ${indices.length} are available`);
     }
-    return { docs: indices.map((index) => this.pool[index]), indices };
+    // Frozen: a shared draw is read by every doc it was given to, and written by none.
+    return Object.freeze({
+      docs: Object.freeze(indices.map((index) => this.pool[index])) as Doc[],
+      indices: Object.freeze(indices) as number[],
+    });
   }
 }
 

@@ -38,23 +38,28 @@ import {
 } from './jinja-values.js';
 
 class Scope {
-  private readonly variables = new Map<string, unknown>();
+  /** Made at the first `set`: most renders (a doc's prompt) assign nothing. */
+  private variables: Map<string, unknown> | undefined;
   constructor(
     private readonly parent: Scope | undefined,
     private readonly root?: Readonly<Record<string, unknown>>,
   ) {}
 
   lookup(name: string): unknown {
-    if (this.variables.has(name)) return this.variables.get(name);
+    if (this.variables?.has(name)) return this.variables.get(name);
     if (this.parent) return this.parent.lookup(name);
     if (this.root && Object.hasOwn(this.root, name)) return this.root[name];
     return GLOBALS.has(name) ? GLOBALS.get(name) : new Undefined(name, `'${name}' is undefined`);
   }
 
   set(name: string, value: unknown): void {
+    this.variables ??= new Map();
     this.variables.set(name, value);
   }
 }
+
+/** The keyword arguments of a call that passes none; callables read their kwargs and never write them. */
+const NO_KEYWORDS: ReadonlyMap<string, unknown> = new Map();
 
 const LITERALS = new Map<string, unknown>([
   ['true', true],
@@ -314,6 +319,7 @@ export class JinjaInterpreter {
 
   private arguments(nodes: Node[], scope: Scope): [unknown[], Map<string, unknown>] {
     const positional: unknown[] = [];
+    if (nodes.length === 0) return [positional, NO_KEYWORDS as Map<string, unknown>];
     const keywords = new Map<string, unknown>();
     for (const argument of nodes) {
       if (argument.type === 'KeywordArgumentExpression')

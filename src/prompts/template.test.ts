@@ -355,6 +355,28 @@ test('compiled templates are cached: a source seen before renders without being 
   expect(cached.ms * 2).toBeLessThan(fresh.ms);
 });
 
+describe('templates that read nothing of the doc (a description)', () => {
+  // Expected values: jinja2 3.1.6 with lm-eval's Environment (newlines normalized, trailing one kept).
+  test.each([
+    [
+      'The following are multiple choice questions (with answers).\n\n',
+      'The following are multiple choice questions (with answers).\n\n',
+    ],
+    ['a\r\nb{# note #}c\r\n', 'a\nbc\n'],
+    ["{{ 'fixed' }} text", 'fixed text'],
+    ['', ''],
+  ])('%j renders %j for any doc', (template, expected) => {
+    expect(renderTemplate(template, DOC, location)).toBe(expected);
+    expect(renderTemplate(template, {}, location)).toBe(expected);
+  });
+
+  test('a template that reads a field is not taken for a constant', () => {
+    expect(renderTemplate('About {{subject}}.', { subject: 'anatomy' }, location)).toBe('About anatomy.');
+    expect(renderTemplate('About {{subject}}.', { subject: 'law' }, location)).toBe('About law.');
+    expect(() => renderTemplate('About {{subject}}.', {}, location)).toThrow(/subject is missing/);
+  });
+});
+
 describe('names with non-ASCII letters (galician_bench parafrases_gl)', () => {
   const at = { task: 't', docId: 0, field: 'doc_to_target' };
   // Expected values: jinja2 3.1.6, Environment(undefined=StrictUndefined, keep_trailing_newline=True).

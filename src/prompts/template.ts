@@ -20,7 +20,30 @@ type Program = ReturnType<typeof parse>;
 
 // Compiled once per source: a task renders the same few templates for every doc.
 const compiled = new Map<string, Program | AssayError>();
+/**
+ * Programs of text and comments only (a description without `{{ }}`): what they render, worked out once.
+ * Such a template renders the same for every doc, so the interpreter is not run per doc.
+ */
+const constants = new WeakMap<Program, string | null>();
 const interpreter = new JinjaInterpreter();
+
+/** The text a program renders whatever the doc, or null when it reads the doc. */
+function constantText(program: Program): string | null {
+  let known = constants.get(program);
+  if (known === undefined) {
+    known = '';
+    for (const node of program.body as Array<{ type: string; value?: unknown }>) {
+      if (node.type === 'Comment') continue;
+      if (node.type !== 'StringLiteral' || typeof node.value !== 'string') {
+        known = null;
+        break;
+      }
+      known += node.value;
+    }
+    constants.set(program, known);
+  }
+  return known;
+}
 
 function compile(source: string, location: TemplateLocation): Program {
   let program = compiled.get(source);
@@ -142,6 +165,8 @@ export function renderTemplate(
   location: TemplateLocation,
 ): string {
   const program = compile(source, location);
+  const constant = constantText(program);
+  if (constant !== null) return constant;
   try {
     return interpreter.render(program, doc);
   } catch (error) {
