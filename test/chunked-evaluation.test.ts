@@ -7,6 +7,7 @@
  * at random (the default sampler, one RNG per task over the docs in order), so chunks must draw exactly
  * as a whole-task plan does.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -254,6 +255,45 @@ describe('a task evaluated in chunks of docs', () => {
     } finally {
       await backend.close?.();
     }
+  });
+
+  it('leaves no spool folder when the process exits mid-task (the CLI exits so on Ctrl-C)', async () => {
+    const outputPath = path.join(outputs, 'exited');
+    const directory = path.join(outputPath, 'dummy');
+    const source = (file: string) => JSON.stringify(new URL(`../src/${file}`, import.meta.url).href);
+    // The model exits the process at the third chunk's first request, as the CLI's SIGINT handler does,
+    // after printing what the output folder holds then.
+    const script = `
+      const { readdirSync } = await import('node:fs');
+      const { evaluateResolved } = await import(${source('run/evaluate.ts')});
+      const { resolveRunOptions } = await import(${source('evaluate/run-options.ts')});
+      const { scriptedBackend } = await import(${source('models/scripted/scripted-backend.ts')});
+      const backend = scriptedBackend({
+        name: 'fixed',
+        loglikelihood: (request, position) => {
+          if (position === ${2 * 3 * CHOICES}) {
+            process.stdout.write(JSON.stringify(readdirSync(${JSON.stringify(directory)})));
+            process.exit(130);
+          }
+          return { logprob: -request.continuation.length, isGreedy: false };
+        },
+      });
+      await evaluateResolved({
+        ...resolveRunOptions({ model: 'dummy', tasks: ['chunky'], includePath: [${JSON.stringify(folder)}],
+          outputPath: ${JSON.stringify(outputPath)}, logSamples: true }),
+        chunkDocs: 3,
+        backends: { acquire: async () => backend, created: 1, close: async () => {} },
+      });`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(child.stderr).toBe('');
+    expect(child.status).toBe(130);
+    // Two chunks were spooled when it exited; nothing of them is left after.
+    expect(JSON.parse(child.stdout)).toEqual([
+      expect.stringMatching(/^\.assay-staging-spool-\d+-[0-9a-f]+$/),
+    ]);
+    expect(await readdir(directory)).toEqual([]);
   });
 
   it('resumes from the response cache: a run stopped in its third chunk leaves the first two answered', async () => {

@@ -2,13 +2,13 @@
  * A chunked task's sample log, written as its chunks are scored (evaluate/chunked-task.ts): each chunk's
  * lines are built, serialized and appended to a spool file, and only what the results and the leaderboard
  * read of them is kept (the running task hash, each line's leaderboard fields). The spool files live in a
- * staging folder of the output folder (a run killed meanwhile leaves nothing a later writer does not
- * remove, staged-write.ts) and are renamed into the run's staged outputs when they are published, so the
- * sample logs still appear together with the results, atomically.
+ * staging folder of the output folder, made when the first chunk arrives (a run that chunks nothing makes
+ * none) and removed when the process exits, however it exits (Ctrl-C included); a run killed outright
+ * leaves nothing a later writer does not remove (staged-write.ts). They are renamed into the run's staged
+ * outputs when they are published, so the sample logs still appear together with the results, atomically.
  */
 import { createHash, type Hash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, writevSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writevSync } from 'node:fs';
 import path from 'node:path';
 import type { EvaluatedChunk } from '../evaluate/run-evaluation.js';
 import { parseJsonKeepingFloats } from '../python/semantics/json-floats.js';
@@ -58,24 +58,39 @@ export class SampleSpool {
   readonly tasks = new Map<string, SpooledTask>();
   private readonly open = new Map<string, OpenTask>();
 
-  private readonly held: { release: () => void };
+  private held: { release: () => void } | undefined;
+  private readonly removeOnExit = () => this.removeFolder();
 
   private constructor(
     private readonly folder: string,
     readonly includePerExample: boolean,
-  ) {
-    // The run's writer clears stale staging folders of the output folder first: not this one.
-    this.held = holdStaging(folder);
-  }
+  ) {}
 
-  /** A spool in a staging folder of `directory` (the run's output folder). */
-  static async create(directory: string, includePerExample: boolean): Promise<SampleSpool> {
+  /** A spool in a staging folder of `directory` (the run's output folder), made when first written to. */
+  static create(directory: string, includePerExample: boolean): SampleSpool {
     const folder = path.join(
       directory,
       `${STAGING_PREFIX}spool-${process.pid}-${randomBytes(4).toString('hex')}`,
     );
-    await mkdir(folder);
     return new SampleSpool(folder, includePerExample);
+  }
+
+  private ensureFolder(): void {
+    if (this.held) return;
+    mkdirSync(this.folder);
+    // The run's writer clears stale staging folders of the output folder first: not this one.
+    this.held = holdStaging(this.folder);
+    process.on('exit', this.removeOnExit);
+  }
+
+  private removeFolder(): void {
+    for (const task of this.open.values()) closeSync(task.fd);
+    this.open.clear();
+    if (!this.held) return;
+    rmSync(this.folder, { recursive: true, force: true });
+    this.held.release();
+    this.held = undefined;
+    process.off('exit', this.removeOnExit);
   }
 
   /** A chunk's lines appended to its task's spool, in log order (docs by id; a chunked task has one filter). */
@@ -87,6 +102,7 @@ export class SampleSpool {
     }
     let task = this.open.get(name);
     if (!task) {
+      this.ensureFolder();
       const file = path.join(this.folder, `${this.tasks.size}.jsonl`);
       const spooled: SpooledTask = { file, leaderboard: [] };
       task = { spooled, fd: openSync(file, 'wx'), hash: createHash('sha256') };
@@ -117,12 +133,9 @@ export class SampleSpool {
     this.open.clear();
   }
 
-  /** Removes the spool folder (empty once its files are published). */
-  async remove(): Promise<void> {
-    for (const task of this.open.values()) closeSync(task.fd);
-    this.open.clear();
-    await rm(this.folder, { recursive: true, force: true });
-    this.held.release();
+  /** Removes the spool folder (empty once its files are published), if one was made. */
+  remove(): void {
+    this.removeFolder();
   }
 }
 

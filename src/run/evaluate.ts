@@ -242,7 +242,7 @@ async function run(
   // never holds all of them, nor its plan (evaluate/chunked-task.ts).
   const spool =
     directory && options.logSamples
-      ? await (await import('../report/sample-spool.js')).SampleSpool.create(
+      ? (await import('../report/sample-spool.js')).SampleSpool.create(
           directory,
           options.includePerExample,
         )
@@ -250,7 +250,7 @@ async function run(
   try {
     return await runWithSpool(backend, label, options, prepared, runEvaluation, runOutput, spool);
   } finally {
-    await spool?.remove();
+    spool?.remove();
   }
 }
 
