@@ -242,10 +242,7 @@ async function run(
   // never holds all of them, nor its plan (evaluate/chunked-task.ts).
   const spool =
     directory && options.logSamples
-      ? (await import('../report/sample-spool.js')).SampleSpool.create(
-          directory,
-          options.includePerExample,
-        )
+      ? (await import('../report/sample-spool.js')).SampleSpool.create(directory, options.includePerExample)
       : undefined;
   try {
     return await runWithSpool(backend, label, options, prepared, runEvaluation, runOutput, spool);
