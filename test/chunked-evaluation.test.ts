@@ -78,6 +78,10 @@ beforeAll(async () => {
       '',
     ].join('\n');
   await writeFile(path.join(folder, 'chunky.yaml'), task('chunky', 'test.jsonl'));
+  // Doc 8 (the third chunk's) names a fifth choice of four.
+  const bad = Array.from({ length: DOCS }, (_, i) => doc(i, 'test').replace(/"answer":\d/, i === 8 ? '"answer":4' : '$&'));
+  await writeFile(path.join(folder, 'bad.jsonl'), `${bad.join('\n')}\n`);
+  await writeFile(path.join(folder, 'chunky_bad.yaml'), task('chunky_bad', 'bad.jsonl'));
   // Two docs: never more than a chunk, so evaluated whole beside the chunked task.
   await writeFile(path.join(folder, 'tiny.yaml'), task('tiny', 'tiny.jsonl'));
 });
@@ -294,6 +298,31 @@ describe('a task evaluated in chunks of docs', () => {
       expect.stringMatching(/^\.assay-staging-spool-\d+-[0-9a-f]+$/),
     ]);
     expect(await readdir(directory)).toEqual([]);
+  });
+
+  it('stops at a bad gold in a later chunk before any request, with the error of the task evaluated whole', async () => {
+    const failure = async (chunkDocs: number) => {
+      const backend = fixedBackend();
+      const outputPath = path.join(outputs, `bad-gold-${chunkDocs}`);
+      const error = await runFiles(`bad-gold-${chunkDocs}`, { chunkDocs, tasks: ['chunky_bad'], backend }).then(
+        () => undefined,
+        (caught: unknown) => caught as Error & { location?: unknown },
+      );
+      return {
+        message: error?.message,
+        location: error?.location,
+        requests: backend.received.loglikelihood.length,
+        left: await readdir(path.join(outputPath, 'dummy')),
+      };
+    };
+    const whole = await failure(1000);
+    expect(whole).toEqual({
+      message: 'gold label 4 is not a choice index: the doc has 4 choices ["first 8","second 8","third 56","fourth 8.5"]',
+      location: { task: 'chunky_bad', docId: 8, file: path.join(folder, 'chunky_bad.yaml') },
+      requests: 0,
+      left: [],
+    });
+    expect(await failure(3)).toEqual(whole);
   });
 
   it('resumes from the response cache: a run stopped in its third chunk leaves the first two answered', async () => {

@@ -120,6 +120,12 @@ export interface TaskPlanner {
   header: Omit<TaskPlan, 'docs'>;
   docIds: number[];
   planDocs: (docIds: readonly number[]) => Promise<PlannedDoc[]>;
+  /**
+   * The checks planDocs makes of each doc's own fields (doc_to_text, doc_to_target, doc_to_choice, the
+   * gold), without building requests: a task planned a chunk at a time runs them over every selected doc
+   * first, so a bad doc in a later chunk stops the run before any request, as it does a task planned whole.
+   */
+  checkDocs: (docIds: readonly number[]) => void;
 }
 
 export async function createTaskPlanner(task: LoadedTask, options: PlanOptions): Promise<TaskPlanner> {
@@ -247,6 +253,19 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
     }
     return planned;
   };
+  const checkDocs = (checkIds: readonly number[]): void => {
+    for (const docId of checkIds) {
+      const doc = docs[docId];
+      const location = { task: task.name, docId };
+      const choices = config.doc_to_choice === undefined ? undefined : docToChoice(config, doc, location);
+      const target = docToTarget(config, doc, location);
+      const text = docToText(config, doc, location);
+      if (config.output_type === 'multiple_choice' && choices) {
+        const multipleInput = typeof text === 'number';
+        checkGold(multipleInput ? text : target, choices, { ...location, file: task.source.path });
+      }
+    }
+  };
   return {
     header: {
       task,
@@ -258,6 +277,7 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
     },
     docIds,
     planDocs,
+    checkDocs,
   };
 }
 
