@@ -192,6 +192,36 @@ describe('a listing replayed from its record', () => {
     expect(listed.stdout).not.toMatch(row('t5', path.join('link', 't05.yaml'), 'multiple_choice'));
   });
 
+  it('is not replayed once an include that was not found is created, or one that did not parse is fixed', async () => {
+    const files = await tree();
+    const missing = path.join(dir, 'shared', '_missing.yaml');
+    const broken = await writeIn(dir, 'shared/_broken.yaml', 'output_type: [unclosed\n');
+    const including = [
+      await writeIn(root, 'inc_missing.yaml', 'include: ../shared/_missing.yaml\ntask: inc_missing\n'),
+      await writeIn(root, 'inc_broken.yaml', 'include: ../shared/_broken.yaml\ntask: inc_broken\n'),
+    ];
+    settle([...including, broken, root, path.dirname(files[0])]);
+    const argv = ['ls', 'tasks', '--include_path', root];
+    let listed = await runCliInProcess(argv);
+    expect(listed.stderr).toContain(`cannot read ${missing}`);
+    expect(listed.stdout).not.toMatch(/inc_/);
+    expect(replays(argv)).toBe(true);
+
+    await writeIn(dir, 'shared/_missing.yaml', 'output_type: loglikelihood\n');
+    settle([missing, path.dirname(missing)]);
+    expect(replays(argv)).toBe(false);
+    listed = await runCliInProcess(argv);
+    expect(listed.stdout).toMatch(row('inc_missing', path.join('tree', 'inc_missing.yaml'), 'loglikelihood'));
+    expect(replays(argv)).toBe(true);
+
+    writeFileSync(broken, 'output_type: multiple_choice\n');
+    settle([broken]);
+    expect(replays(argv)).toBe(false);
+    listed = await runCliInProcess(argv);
+    expect(listed.stdout).toMatch(row('inc_broken', path.join('tree', 'inc_broken.yaml'), 'multiple_choice'));
+    expect(listed.stderr).not.toContain('_broken');
+  });
+
   it('is kept per command line and current folder (paths are shown relative to it)', async () => {
     await tree();
     await runCliInProcess(['ls', 'tasks', '--include_path', root]);

@@ -17,7 +17,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { AssayError, type ErrorCode, type ErrorLocation } from '../errors.js';
 import { SETTLED_MS } from '../util/file-digest.js';
-import { type FileStamp, fileStamp, sameStamp } from '../util/file-stamp.js';
+import { ABSENT, type FileStamp, fileStamp, sameStamp } from '../util/file-stamp.js';
 import { packagePath } from '../util/package-root.js';
 import type { IndexEntry, IndexRoot, IndexSources, RootScan } from './index-types.js';
 
@@ -191,14 +191,15 @@ function allUnchanged(columns: StampColumns, paths: readonly string[] = columns.
   return true;
 }
 
-/** Fingerprints of files, or undefined when one of them is gone. */
+/** Fingerprints of files, or undefined when one of them is gone (unless `absent`: it is stamped ABSENT). */
 export function fingerprints(
   files: readonly string[],
   name: (file: string) => string,
+  absent?: 'stamped',
 ): Fingerprint[] | undefined {
   const out: Fingerprint[] = [];
   for (const file of files) {
-    const found = fileStamp(file);
+    const found = fileStamp(file) ?? (absent ? ABSENT : undefined);
     if (!found) return undefined;
     out.push([name(file), ...found]);
   }
@@ -333,7 +334,8 @@ export function writeCachedScan(
   scan: RootScan,
   before: { files: readonly Fingerprint[]; dirs: readonly Fingerprint[] },
 ): string | undefined {
-  const read = fingerprints(scan.read, (file) => file);
+  // An include that was not found is stamped absent: the scan holds until it is created.
+  const read = fingerprints(scan.read, (file) => file, 'stamped');
   if (!read) return undefined;
   // A file changed in the last seconds could change again within the same (coarse) mtime and size;
   // such a scan is not cached, and the next command scans again (git's "racily clean" rule).

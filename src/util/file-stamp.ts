@@ -14,6 +14,12 @@ export function stampOf(stats: Stats): FileStamp {
   return [stats.size, stats.mtimeMs, stats.ctimeMs, stats.ino];
 }
 
+/**
+ * The stamp of a file that is not there (an include not found): it holds until the file is created, so a
+ * cache that read nothing there is not trusted once something is.
+ */
+export const ABSENT: Readonly<FileStamp> = Object.freeze([-1, 0, 0, 0]);
+
 /** A file's stamp now; undefined when it is gone. */
 export function fileStamp(file: string): FileStamp | undefined {
   const stats = statSync(file, { throwIfNoEntry: false });
@@ -23,8 +29,8 @@ export function fileStamp(file: string): FileStamp | undefined {
 /** Whether a file has the stamp it had (a warm command asks this of ~15,000 files). */
 export function sameStamp(file: string, stamp: Readonly<FileStamp>): boolean {
   const stats = statSync(file, { throwIfNoEntry: false });
+  if (stats === undefined) return stamp[0] === ABSENT[0];
   return (
-    stats !== undefined &&
     stats.size === stamp[0] &&
     stats.mtimeMs === stamp[1] &&
     stats.ctimeMs === stamp[2] &&
