@@ -222,6 +222,34 @@ describe('a listing replayed from its record', () => {
     expect(listed.stderr).not.toContain('_broken');
   });
 
+  it("lists a --config file's include_path, and is not replayed once the file changes", async () => {
+    await tree();
+    const other = path.join(dir, 'other');
+    const otherFiles = [];
+    for (let i = 0; i < 60; i++)
+      otherFiles.push(
+        await writeIn(
+          other,
+          `o${String(i).padStart(2, '0')}.yaml`,
+          `task: o${i}\noutput_type: multiple_choice\n`,
+        ),
+      );
+    settle([...otherFiles, other]);
+    const config = await writeIn(dir, 'run.yaml', `include_path: ${root}\n`);
+    settle([config]);
+    const argv = ['run', '--tasks', 'list', '--config', config];
+    let listed = await runCliInProcess(argv);
+    expect(listed.stdout).toMatch(row('t59', path.join('tree', 't59.yaml'), 'multiple_choice'));
+    expect(replays(argv)).toBe(true);
+
+    writeFileSync(config, `include_path: ${other}\n`);
+    settle([config]);
+    expect(replays(argv)).toBe(false);
+    listed = await runCliInProcess(argv);
+    expect(listed.stdout).toMatch(row('o59', path.join('other', 'o59.yaml'), 'multiple_choice'));
+    expect(listed.stdout).not.toMatch(/\|t59 /);
+  });
+
   it('is kept per command line and current folder (paths are shown relative to it)', async () => {
     await tree();
     await runCliInProcess(['ls', 'tasks', '--include_path', root]);
