@@ -79,9 +79,21 @@ beforeAll(async () => {
     ].join('\n');
   await writeFile(path.join(folder, 'chunky.yaml'), task('chunky', 'test.jsonl'));
   // Doc 8 (the third chunk's) names a fifth choice of four.
-  const bad = Array.from({ length: DOCS }, (_, i) => doc(i, 'test').replace(/"answer":\d/, i === 8 ? '"answer":4' : '$&'));
+  const bad = Array.from({ length: DOCS }, (_, i) =>
+    doc(i, 'test').replace(/"answer":\d/, i === 8 ? '"answer":4' : '$&'),
+  );
   await writeFile(path.join(folder, 'bad.jsonl'), `${bad.join('\n')}\n`);
   await writeFile(path.join(folder, 'chunky_bad.yaml'), task('chunky_bad', 'bad.jsonl'));
+  // Docs 8 and 9 the same, and few-shot examples drawn from the test split itself (the eval doc excluded,
+  // every copy of it): all 10 are drawn for each doc (9 and one to exclude), 8 left for doc 8 once both copies are removed.
+  const twins = Array.from({ length: DOCS }, (_, i) => doc(Math.min(i, 8), 'test'));
+  await writeFile(path.join(folder, 'twins.jsonl'), `${twins.join('\n')}\n`);
+  await writeFile(
+    path.join(folder, 'chunky_twins.yaml'),
+    task('chunky_twins', 'twins.jsonl')
+      .replace('fewshot_split: train', 'fewshot_split: test')
+      .replace('num_fewshot: 2', 'num_fewshot: 9'),
+  );
   // Two docs: never more than a chunk, so evaluated whole beside the chunked task.
   await writeFile(path.join(folder, 'tiny.yaml'), task('tiny', 'tiny.jsonl'));
 });
@@ -304,7 +316,11 @@ describe('a task evaluated in chunks of docs', () => {
     const failure = async (chunkDocs: number) => {
       const backend = fixedBackend();
       const outputPath = path.join(outputs, `bad-gold-${chunkDocs}`);
-      const error = await runFiles(`bad-gold-${chunkDocs}`, { chunkDocs, tasks: ['chunky_bad'], backend }).then(
+      const error = await runFiles(`bad-gold-${chunkDocs}`, {
+        chunkDocs,
+        tasks: ['chunky_bad'],
+        backend,
+      }).then(
         () => undefined,
         (caught: unknown) => caught as Error & { location?: unknown },
       );
@@ -317,10 +333,34 @@ describe('a task evaluated in chunks of docs', () => {
     };
     const whole = await failure(1000);
     expect(whole).toEqual({
-      message: 'gold label 4 is not a choice index: the doc has 4 choices ["first 8","second 8","third 56","fourth 8.5"]',
+      message:
+        'gold label 4 is not a choice index: the doc has 4 choices ["first 8","second 8","third 56","fourth 8.5"]',
       location: { task: 'chunky_bad', docId: 8, file: path.join(folder, 'chunky_bad.yaml') },
       requests: 0,
       left: [],
+    });
+    expect(await failure(3)).toEqual(whole);
+  });
+
+  it('stops at a few-shot draw that fails in a later chunk before any request, as the task evaluated whole does', async () => {
+    const failure = async (chunkDocs: number) => {
+      const backend = fixedBackend();
+      const error = await runFiles(`twins-${chunkDocs}`, {
+        chunkDocs,
+        tasks: ['chunky_twins'],
+        backend,
+      }).then(
+        () => undefined,
+        (caught: unknown) => caught as Error,
+      );
+      return { message: error?.message, requests: backend.received.loglikelihood.length };
+    };
+    const whole = await failure(1000);
+    expect(whole).toEqual({
+      message: expect.stringMatching(
+        /^task chunky_twins: number of few-shot samples returned \(8\) is not the number requested \(9\)$/,
+      ),
+      requests: 0,
     });
     expect(await failure(3)).toEqual(whole);
   });

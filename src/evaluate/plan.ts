@@ -121,11 +121,12 @@ export interface TaskPlanner {
   docIds: number[];
   planDocs: (docIds: readonly number[]) => Promise<PlannedDoc[]>;
   /**
-   * The checks planDocs makes of each doc's own fields (doc_to_text, doc_to_target, doc_to_choice, the
-   * gold), without building requests: a task planned a chunk at a time runs them over every selected doc
-   * first, so a bad doc in a later chunk stops the run before any request, as it does a task planned whole.
+   * What planDocs can fail at, without building requests: the few-shot draws (made on a sampler of the
+   * same seed, and dropped) and each doc's own fields (doc_to_text, doc_to_target, doc_to_choice, the
+   * gold), in planDocs' order. A task planned a chunk at a time runs them over every selected doc first,
+   * so a doc in a later chunk stops the run before any request, as it does a task planned whole.
    */
-  checkDocs: (docIds: readonly number[]) => void;
+  checkDocs: (docIds: readonly number[]) => Promise<void>;
 }
 
 export async function createTaskPlanner(task: LoadedTask, options: PlanOptions): Promise<TaskPlanner> {
@@ -253,7 +254,12 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
     }
     return planned;
   };
-  const checkDocs = (checkIds: readonly number[]): void => {
+  const checkDocs = async (checkIds: readonly number[]): Promise<void> => {
+    if (sampler) {
+      const draws = shotDrawer(await fewshotSampler(task, numFewshot, options.fewshotSeed), docs, numFewshot);
+      // Every doc up to the last is drawn for, as planDocs draws; none is kept.
+      draws([checkIds.reduce((max, id) => Math.max(max, id), -1)]);
+    }
     for (const docId of checkIds) {
       const doc = docs[docId];
       const location = { task: task.name, docId };

@@ -147,7 +147,7 @@ async function planAndEvaluate(
     });
     if (chunking && chunkable(planner, chunking.size, options)) {
       // Its chunks are planned once the run's requests are under way: its docs are checked now.
-      planner.checkDocs(planner.docIds);
+      await planner.checkDocs(planner.docIds);
       chunked.set(position, planner);
       // From here, not from the run's start: tightened while a small task plans, it costs CPU (more full
       // collections) and saves nothing.
