@@ -365,6 +365,50 @@ describe('a task evaluated in chunks of docs', () => {
     expect(await failure(3)).toEqual(whole);
   });
 
+  it('stops at a few-shot example that fails to render, first drawn in a later chunk, before any request', async () => {
+    // The pool doc first drawn for a doc of the second chunk or later (the draws are seeded: 1234).
+    const clean = await runFiles('shots-clean', { chunkDocs: 1000, tasks: ['chunky'] });
+    const draws = clean.samples.samples_chunky
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line).fewshot_ids as number[]);
+    const firstDrawnAt = new Map<number, number>();
+    draws.forEach((ids, docId) => {
+      for (const id of ids) if (!firstDrawnAt.has(id)) firstDrawnAt.set(id, docId);
+    });
+    const late = [...firstDrawnAt].find(([, docId]) => docId >= 3);
+    expect(late).toBeDefined();
+    const [poolDoc, docId] = late as [number, number];
+    // That pool doc's answer names a fifth choice of four.
+    const train = (await readFile(path.join(folder, 'train.jsonl'), 'utf8')).split('\n');
+    train[poolDoc] = train[poolDoc].replace(/"answer":\d/, '"answer":4');
+    await writeFile(path.join(folder, 'train_badshot.jsonl'), train.join('\n'));
+    await writeFile(
+      path.join(folder, 'chunky_badshot.yaml'),
+      (await readFile(path.join(folder, 'chunky.yaml'), 'utf8'))
+        .replace('task: chunky', 'task: chunky_badshot')
+        .replace('train: train.jsonl', 'train: train_badshot.jsonl'),
+    );
+    const failure = async (chunkDocs: number) => {
+      const backend = fixedBackend();
+      const error = await runFiles(`badshot-${chunkDocs}`, {
+        chunkDocs,
+        tasks: ['chunky_badshot'],
+        backend,
+      }).then(
+        () => undefined,
+        (caught: unknown) => caught as Error,
+      );
+      return { message: error?.message, requests: backend.received.loglikelihood.length };
+    };
+    const whole = await failure(1000);
+    expect(whole).toEqual({
+      message: `few-shot doc ${docId}/fewshot ${draws[docId].indexOf(poolDoc)}: target 4 is out of range for 4 choices`,
+      requests: 0,
+    });
+    expect(await failure(3)).toEqual(whole);
+  });
+
   it('resumes from the response cache: a run stopped in its third chunk leaves the first two answered', async () => {
     const cache = new MemoryResponseCache();
     // The first run fails at the third chunk's first request (after 2 chunks × 3 docs × 4 choices).

@@ -6,7 +6,7 @@ import {
   hasChatTemplate,
   type ModelBackend,
 } from '../models/backend.js';
-import { buildPrompt, createFewshotCache } from '../prompts/context.js';
+import { buildPrompt, createFewshotCache, fewshotTurns } from '../prompts/context.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import { FewshotSampler, isSameSplit } from '../prompts/fewshot.js';
 import { prepareDocFunctions } from '../python/doc-functions.js';
@@ -122,8 +122,8 @@ export interface TaskPlanner {
   planDocs: (docIds: readonly number[]) => Promise<PlannedDoc[]>;
   /**
    * What planDocs can fail at, without building requests: the few-shot draws (made on a sampler of the
-   * same seed, and dropped) and each doc's own fields (doc_to_text, doc_to_target, doc_to_choice, the
-   * gold), in planDocs' order. A task planned a chunk at a time runs them over every selected doc first,
+   * same seed, and dropped), each doc's own fields (doc_to_text, doc_to_target, doc_to_choice, the gold)
+   * and its few-shot examples (each rendered once), in planDocs' order. A task planned a chunk at a time runs them over every selected doc first,
    * so a doc in a later chunk stops the run before any request, as it does a task planned whole.
    */
   checkDocs: (docIds: readonly number[]) => Promise<void>;
@@ -255,10 +255,23 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
     return planned;
   };
   const checkDocs = async (checkIds: readonly number[]): Promise<void> => {
+    // The draws that give a shot no earlier doc had: each shot is rendered once (as planDocs' cache does),
+    // with the first doc drawn it, so that an error names the doc and shot planDocs' would.
+    const firstShots = new Map<number, Doc[]>();
+    const shotCache = createFewshotCache();
     if (sampler) {
-      const draws = shotDrawer(await fewshotSampler(task, numFewshot, options.fewshotSeed), docs, numFewshot);
-      // Every doc up to the last is drawn for, as planDocs draws; none is kept.
-      draws([checkIds.reduce((max, id) => Math.max(max, id), -1)]);
+      const twin = await fewshotSampler(task, numFewshot, options.fewshotSeed);
+      const wanted = new Set(checkIds);
+      const seen = new Set<Doc>();
+      const last = checkIds.reduce((max, id) => Math.max(max, id), -1);
+      // Every doc up to the last is drawn for, as planDocs draws; no draw is kept.
+      for (let docId = 0; docId <= last; docId++) {
+        const drawn = twin.sample(docs[docId], numFewshot).docs;
+        if (!wanted.has(docId)) continue;
+        if (drawn.every((shot) => seen.has(shot))) continue;
+        for (const shot of drawn) seen.add(shot);
+        firstShots.set(docId, drawn);
+      }
     }
     for (const docId of checkIds) {
       const doc = docs[docId];
@@ -266,6 +279,8 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
       const choices = config.doc_to_choice === undefined ? undefined : docToChoice(config, doc, location);
       const target = docToTarget(config, doc, location);
       const text = docToText(config, doc, location);
+      const shots = firstShots.get(docId);
+      if (shots) fewshotTurns({ config, doc, location, fewshotDocs: shots, fewshotCache: shotCache });
       if (config.output_type === 'multiple_choice' && choices) {
         const multipleInput = typeof text === 'number';
         checkGold(multipleInput ? text : target, choices, { ...location, file: task.source.path });
