@@ -155,12 +155,14 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
       ? { ...(config.generation_kwargs ?? {}), ...options.genKwargs }
       : undefined;
   const chat = chatOptions(options, task.name);
-  const fewshotCache = createFewshotCache();
   const continuations = choiceContinuations();
   const shots = sampler ? shotDrawer(sampler, docs, numFewshot) : undefined;
 
   const planDocs = async (chunkIds: readonly number[]): Promise<PlannedDoc[]> => {
     const planned: PlannedDoc[] = [];
+    // Per call, not per task: a chunked task's cache would otherwise keep every shot its chunks drew (a
+    // pool as large as the test split, when shots come from it); a pool's shots render again per chunk.
+    const fewshotCache = createFewshotCache();
     const shotsById = shots ? shots(chunkIds) : new Map<number, Shots>();
     // Python doc functions run over every doc the loop below reads, in one call per task (per chunk).
     const shotDocs = new Map<Doc, number>();
@@ -255,10 +257,10 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
     return planned;
   };
   const checkDocs = async (checkIds: readonly number[]): Promise<void> => {
-    // The draws that give a shot no earlier doc had: each shot is rendered once (as planDocs' cache does),
-    // with the first doc drawn it, so that an error names the doc and shot planDocs' would.
+    // The draws that give a shot no earlier doc had: each shot is rendered once, with the first doc drawn
+    // it, so that an error names the doc and shot planDocs' would.
     const firstShots = new Map<number, Doc[]>();
-    const shotCache = createFewshotCache();
+    const rendered = new Set<Doc>();
     if (sampler) {
       const twin = await fewshotSampler(task, numFewshot, options.fewshotSeed);
       const wanted = new Set(checkIds);
@@ -280,7 +282,13 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
       const target = docToTarget(config, doc, location);
       const text = docToText(config, doc, location);
       const shots = firstShots.get(docId);
-      if (shots) fewshotTurns({ config, doc, location, fewshotDocs: shots, fewshotCache: shotCache });
+      if (shots) {
+        // The shots rendered already are passed as cached (with no turns), and nothing rendered is kept.
+        const fewshotCache = createFewshotCache();
+        for (const shot of shots) if (rendered.has(shot)) fewshotCache.turns.set(shot, []);
+        fewshotTurns({ config, doc, location, fewshotDocs: shots, fewshotCache });
+        for (const shot of shots) rendered.add(shot);
+      }
       if (config.output_type === 'multiple_choice' && choices) {
         const multipleInput = typeof text === 'number';
         checkGold(multipleInput ? text : target, choices, { ...location, file: task.source.path });
