@@ -146,6 +146,14 @@ beforeAll(async () => {
       'multiple_choice',
       'loglikelihood',
     ),
+    // winogrande's shape: doc_to_text names a column holding the index of the right context among the
+    // choices, and the target is the continuation every context shares.
+    multiple_input: task('multiple_input', [
+      'doc_to_choice: "{{choices}}"',
+      'doc_to_target: "is the answer"',
+      'fewshot_split: train',
+      'num_fewshot: 2',
+    ]).replace('doc_to_text: "{{question}}\\nAnswer:"', 'doc_to_text: answer'),
     // Two docs: never more than a chunk, so evaluated whole.
     small: task('small', [...plain], 'tiny.jsonl'),
   };
@@ -288,6 +296,14 @@ describe('a task evaluated in chunks writes what the task evaluated whole writes
     const { request_stats: _whole, ...wholeResults } = whole.results;
     expect(chunkedResults).toEqual(wholeResults);
     expect(chunked.leaderboard).toEqual(whole.leaderboard);
+  });
+
+  it("multiple-input (winogrande): each choice a context, the gold doc_to_text's index", async () => {
+    const chunked = await expectSameChunked({ tasks: ['multiple_input'] });
+    const [first] = chunked.samples.samples_multiple_input.split('\n');
+    const { arguments: args } = JSON.parse(first);
+    expect(args.gen_args_1.arg_0.endsWith('second 0')).toBe(true);
+    expect(args.gen_args_1.arg_1).toBe(' is the answer');
   });
 
   it('with cluster_by: the clustered standard errors too', async () => {
