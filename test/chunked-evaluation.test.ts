@@ -78,6 +78,22 @@ beforeAll(async () => {
       '',
     ].join('\n');
   await writeFile(path.join(folder, 'chunky.yaml'), task('chunky', 'test.jsonl'));
+  // Doc 8 (the third chunk's) names a fifth choice of four.
+  const bad = Array.from({ length: DOCS }, (_, i) =>
+    doc(i, 'test').replace(/"answer":\d/, i === 8 ? '"answer":4' : '$&'),
+  );
+  await writeFile(path.join(folder, 'bad.jsonl'), `${bad.join('\n')}\n`);
+  await writeFile(path.join(folder, 'chunky_bad.yaml'), task('chunky_bad', 'bad.jsonl'));
+  // Docs 8 and 9 the same, and few-shot examples drawn from the test split itself (the eval doc excluded,
+  // every copy of it): all 10 are drawn for each doc (9 and one to exclude), 8 left for doc 8 once both copies are removed.
+  const twins = Array.from({ length: DOCS }, (_, i) => doc(Math.min(i, 8), 'test'));
+  await writeFile(path.join(folder, 'twins.jsonl'), `${twins.join('\n')}\n`);
+  await writeFile(
+    path.join(folder, 'chunky_twins.yaml'),
+    task('chunky_twins', 'twins.jsonl')
+      .replace('fewshot_split: train', 'fewshot_split: test')
+      .replace('num_fewshot: 2', 'num_fewshot: 9'),
+  );
   // Two docs: never more than a chunk, so evaluated whole beside the chunked task.
   await writeFile(path.join(folder, 'tiny.yaml'), task('tiny', 'tiny.jsonl'));
 });
@@ -294,6 +310,103 @@ describe('a task evaluated in chunks of docs', () => {
       expect.stringMatching(/^\.assay-staging-spool-\d+-[0-9a-f]+$/),
     ]);
     expect(await readdir(directory)).toEqual([]);
+  });
+
+  it('stops at a bad gold in a later chunk before any request, with the error of the task evaluated whole', async () => {
+    const failure = async (chunkDocs: number) => {
+      const backend = fixedBackend();
+      const outputPath = path.join(outputs, `bad-gold-${chunkDocs}`);
+      const error = await runFiles(`bad-gold-${chunkDocs}`, {
+        chunkDocs,
+        tasks: ['chunky_bad'],
+        backend,
+      }).then(
+        () => undefined,
+        (caught: unknown) => caught as Error & { location?: unknown },
+      );
+      return {
+        message: error?.message,
+        location: error?.location,
+        requests: backend.received.loglikelihood.length,
+        left: await readdir(path.join(outputPath, 'dummy')),
+      };
+    };
+    const whole = await failure(1000);
+    expect(whole).toEqual({
+      message:
+        'gold label 4 is not a choice index: the doc has 4 choices ["first 8","second 8","third 56","fourth 8.5"]',
+      location: { task: 'chunky_bad', docId: 8, file: path.join(folder, 'chunky_bad.yaml') },
+      requests: 0,
+      left: [],
+    });
+    expect(await failure(3)).toEqual(whole);
+  });
+
+  it('stops at a few-shot draw that fails in a later chunk before any request, as the task evaluated whole does', async () => {
+    const failure = async (chunkDocs: number) => {
+      const backend = fixedBackend();
+      const error = await runFiles(`twins-${chunkDocs}`, {
+        chunkDocs,
+        tasks: ['chunky_twins'],
+        backend,
+      }).then(
+        () => undefined,
+        (caught: unknown) => caught as Error,
+      );
+      return { message: error?.message, requests: backend.received.loglikelihood.length };
+    };
+    const whole = await failure(1000);
+    expect(whole).toEqual({
+      message: expect.stringMatching(
+        /^task chunky_twins: number of few-shot samples returned \(8\) is not the number requested \(9\)$/,
+      ),
+      requests: 0,
+    });
+    expect(await failure(3)).toEqual(whole);
+  });
+
+  it('stops at a few-shot example that fails to render, first drawn in a later chunk, before any request', async () => {
+    // The pool doc first drawn for a doc of the second chunk or later (the draws are seeded: 1234).
+    const clean = await runFiles('shots-clean', { chunkDocs: 1000, tasks: ['chunky'] });
+    const draws = clean.samples.samples_chunky
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line).fewshot_ids as number[]);
+    const firstDrawnAt = new Map<number, number>();
+    draws.forEach((ids, docId) => {
+      for (const id of ids) if (!firstDrawnAt.has(id)) firstDrawnAt.set(id, docId);
+    });
+    const late = [...firstDrawnAt].find(([, docId]) => docId >= 3);
+    expect(late).toBeDefined();
+    const [poolDoc, docId] = late as [number, number];
+    // That pool doc's answer names a fifth choice of four.
+    const train = (await readFile(path.join(folder, 'train.jsonl'), 'utf8')).split('\n');
+    train[poolDoc] = train[poolDoc].replace(/"answer":\d/, '"answer":4');
+    await writeFile(path.join(folder, 'train_badshot.jsonl'), train.join('\n'));
+    await writeFile(
+      path.join(folder, 'chunky_badshot.yaml'),
+      (await readFile(path.join(folder, 'chunky.yaml'), 'utf8'))
+        .replace('task: chunky', 'task: chunky_badshot')
+        .replace('train: train.jsonl', 'train: train_badshot.jsonl'),
+    );
+    const failure = async (chunkDocs: number) => {
+      const backend = fixedBackend();
+      const error = await runFiles(`badshot-${chunkDocs}`, {
+        chunkDocs,
+        tasks: ['chunky_badshot'],
+        backend,
+      }).then(
+        () => undefined,
+        (caught: unknown) => caught as Error,
+      );
+      return { message: error?.message, requests: backend.received.loglikelihood.length };
+    };
+    const whole = await failure(1000);
+    expect(whole).toEqual({
+      message: `few-shot doc ${docId}/fewshot ${draws[docId].indexOf(poolDoc)}: target 4 is out of range for 4 choices`,
+      requests: 0,
+    });
+    expect(await failure(3)).toEqual(whole);
   });
 
   it('resumes from the response cache: a run stopped in its third chunk leaves the first two answered', async () => {

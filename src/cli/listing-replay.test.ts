@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -148,6 +148,108 @@ describe('a listing replayed from its record', () => {
     expect(listed.stdout).toMatch(row('t5', path.join('tree', 't05.yaml'), 'generate_until'));
   });
 
+  it('is not replayed once a file is edited in place with its size and mtime put back (touch -d, cp -p, a tar or npm package)', async () => {
+    const files = await tree();
+    // A whole second: a time that a file system keeps exactly, so that it can be put back exactly.
+    const mtime = new Date(Math.floor(Date.now() / 1000 - 60) * 1000);
+    utimesSync(files[1], mtime, mtime);
+    const argv = ['ls', 'tasks', '--include_path', root];
+    await runCliInProcess(argv);
+    expect(replays(argv)).toBe(true);
+    const { size } = statSync(files[1]);
+    writeFileSync(files[1], 'include: ../shared/_template.yaml\ntask: tX\n');
+    utimesSync(files[1], mtime, mtime);
+    expect(statSync(files[1])).toMatchObject({ size, mtimeMs: mtime.getTime() });
+    expect(replays(argv)).toBe(false);
+    const listed = await runCliInProcess(argv);
+    expect(listed.stdout).toMatch(row('tX', path.join('tree', 't00.yaml'), 'multiple_choice'));
+    expect(listed.stdout).not.toMatch(row('t0', path.join('tree', 't00.yaml'), 'multiple_choice'));
+  });
+
+  it('is not replayed once a symlinked task folder points at another with the same names, sizes and mtimes', async () => {
+    await tree();
+    // A copy of the tree whose tasks are named u0… instead of t0… (the same sizes), its times put back.
+    const copy = path.join(dir, 'copy');
+    for (const name of readdirSync(root)) {
+      const from = path.join(root, name);
+      const { atime, mtime } = statSync(from);
+      const to = await writeIn(copy, name, readFileSync(from, 'utf8').replace(/task: t/, 'task: u'));
+      utimesSync(to, atime, mtime);
+    }
+    utimesSync(copy, statSync(root).atime, statSync(root).mtime);
+    const link = path.join(dir, 'link');
+    symlinkSync(root, link);
+    const argv = ['ls', 'tasks', '--include_path', link];
+    expect((await runCliInProcess(argv)).stdout).toMatch(
+      row('t5', path.join('link', 't05.yaml'), 'multiple_choice'),
+    );
+    expect(replays(argv)).toBe(true);
+    rmSync(link);
+    symlinkSync(copy, link);
+    expect(replays(argv)).toBe(false);
+    const listed = await runCliInProcess(argv);
+    expect(listed.stdout).toMatch(row('u5', path.join('link', 't05.yaml'), 'multiple_choice'));
+    expect(listed.stdout).not.toMatch(row('t5', path.join('link', 't05.yaml'), 'multiple_choice'));
+  });
+
+  it('is not replayed once an include that was not found is created, or one that did not parse is fixed', async () => {
+    const files = await tree();
+    const missing = path.join(dir, 'shared', '_missing.yaml');
+    const broken = await writeIn(dir, 'shared/_broken.yaml', 'output_type: [unclosed\n');
+    const including = [
+      await writeIn(root, 'inc_missing.yaml', 'include: ../shared/_missing.yaml\ntask: inc_missing\n'),
+      await writeIn(root, 'inc_broken.yaml', 'include: ../shared/_broken.yaml\ntask: inc_broken\n'),
+    ];
+    settle([...including, broken, root, path.dirname(files[0])]);
+    const argv = ['ls', 'tasks', '--include_path', root];
+    let listed = await runCliInProcess(argv);
+    expect(listed.stderr).toContain(`cannot read ${missing}`);
+    expect(listed.stdout).not.toMatch(/inc_/);
+    expect(replays(argv)).toBe(true);
+
+    await writeIn(dir, 'shared/_missing.yaml', 'output_type: loglikelihood\n');
+    settle([missing, path.dirname(missing)]);
+    expect(replays(argv)).toBe(false);
+    listed = await runCliInProcess(argv);
+    expect(listed.stdout).toMatch(row('inc_missing', path.join('tree', 'inc_missing.yaml'), 'loglikelihood'));
+    expect(replays(argv)).toBe(true);
+
+    writeFileSync(broken, 'output_type: multiple_choice\n');
+    settle([broken]);
+    expect(replays(argv)).toBe(false);
+    listed = await runCliInProcess(argv);
+    expect(listed.stdout).toMatch(row('inc_broken', path.join('tree', 'inc_broken.yaml'), 'multiple_choice'));
+    expect(listed.stderr).not.toContain('_broken');
+  });
+
+  it("lists a --config file's include_path, and is not replayed once the file changes", async () => {
+    await tree();
+    const other = path.join(dir, 'other');
+    const otherFiles = [];
+    for (let i = 0; i < 60; i++)
+      otherFiles.push(
+        await writeIn(
+          other,
+          `o${String(i).padStart(2, '0')}.yaml`,
+          `task: o${i}\noutput_type: multiple_choice\n`,
+        ),
+      );
+    settle([...otherFiles, other]);
+    const config = await writeIn(dir, 'run.yaml', `include_path: ${root}\n`);
+    settle([config]);
+    const argv = ['run', '--tasks', 'list', '--config', config];
+    let listed = await runCliInProcess(argv);
+    expect(listed.stdout).toMatch(row('t59', path.join('tree', 't59.yaml'), 'multiple_choice'));
+    expect(replays(argv)).toBe(true);
+
+    writeFileSync(config, `include_path: ${other}\n`);
+    settle([config]);
+    expect(replays(argv)).toBe(false);
+    listed = await runCliInProcess(argv);
+    expect(listed.stdout).toMatch(row('o59', path.join('other', 'o59.yaml'), 'multiple_choice'));
+    expect(listed.stdout).not.toMatch(/\|t59 /);
+  });
+
   it('is kept per command line and current folder (paths are shown relative to it)', async () => {
     await tree();
     await runCliInProcess(['ls', 'tasks', '--include_path', root]);
@@ -219,15 +321,21 @@ describe('the records kept', () => {
 });
 
 describe('sourcesUnchanged', () => {
-  it("holds while every other file keeps its size and mtime, and a scan's id is the recorded one", async () => {
+  it("holds while every other file keeps its stamp (size, mtime, ctime, inode), and a scan's id is the recorded one", async () => {
     const file = await writeIn(dir, 'compared.yaml', 'task: a\n');
     settle([file]);
-    const { size, mtimeMs } = statSync(file);
-    expect(sourcesUnchanged(cacheDir, { roots: [], files: [[file, size, mtimeMs]] })).toBe(true);
-    expect(sourcesUnchanged(cacheDir, { roots: [], files: [[file, size, mtimeMs + 1]] })).toBe(false);
-    expect(sourcesUnchanged(cacheDir, { roots: [], files: [[file, size + 1, mtimeMs]] })).toBe(false);
+    const { size, mtimeMs, ctimeMs, ino } = statSync(file);
+    const sources = (stamp: [number, number, number, number]) => ({
+      roots: [],
+      files: [[file, ...stamp] as [string, number, number, number, number]],
+    });
+    expect(sourcesUnchanged(cacheDir, sources([size, mtimeMs, ctimeMs, ino]))).toBe(true);
+    expect(sourcesUnchanged(cacheDir, sources([size, mtimeMs + 1, ctimeMs, ino]))).toBe(false);
+    expect(sourcesUnchanged(cacheDir, sources([size + 1, mtimeMs, ctimeMs, ino]))).toBe(false);
+    expect(sourcesUnchanged(cacheDir, sources([size, mtimeMs, ctimeMs - 1, ino]))).toBe(false);
+    expect(sourcesUnchanged(cacheDir, sources([size, mtimeMs, ctimeMs, ino + 1]))).toBe(false);
     rmSync(file);
-    expect(sourcesUnchanged(cacheDir, { roots: [], files: [[file, size, mtimeMs]] })).toBe(false);
+    expect(sourcesUnchanged(cacheDir, sources([size, mtimeMs, ctimeMs, ino]))).toBe(false);
     // A root whose cached scan is another one (or none).
     await tree();
     await runCliInProcess(['ls', 'tasks', '--include_path', root]);

@@ -9,8 +9,9 @@
  * the current folder (paths are shown relative to it), the collation locale (`ls` sorts by it), assay's
  * version and built-in task folder. It holds what the index was built from (`IndexSources`: each root's
  * cached scan by id, the overrides' compared files) and is replayed only while `sourcesUnchanged` holds:
- * the same rule as the scans' (every folder's mtime, every file's size and mtime), so a file edited,
- * added or removed is noticed. The modules that format listings are stamped too, so a rebuilt assay of
+ * the same rule as the scans' (every folder's and file's stamp: size, mtime, ctime and inode), so a file
+ * edited (even with its mtime put back), added or removed, or a symlinked folder pointed elsewhere, is
+ * noticed. The modules that format listings are stamped too, so a rebuilt assay of
  * the same version does not replay an older format. Only a listing that succeeded, from an index whose
  * sources are all recorded, is kept, and not one whose `--include_path` asked Python where lm-eval is.
  */
@@ -22,11 +23,12 @@ import { builtinTasksDir } from '../tasks/builtin-dir.js';
 import { sourcesUnchanged, version } from '../tasks/index-cache.js';
 import type { IndexSources } from '../tasks/index-types.js';
 import { indexCacheDirectory } from '../util/cache-directory.js';
+import { type FileStamp, fileStamp, sameStamp } from '../util/file-stamp.js';
 import { packagePath } from '../util/package-root.js';
 import { mayList } from './command-line.js';
 
 /** Bumped whenever what a record holds changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** What a listing command writes, in order, to stdout (1) or stderr (2), and its exit code. */
 export interface ListingOutput {
@@ -43,7 +45,7 @@ export interface ListingSources {
 interface RecordHeader {
   format: number;
   key: string;
-  modules: Array<[file: string, size: number, mtimeMs: number]>;
+  modules: Array<[file: string, ...stamp: FileStamp]>;
   sources: IndexSources;
   /** Each write's stream and length in bytes; the bytes follow the header line. */
   writes: Array<[stream: 1 | 2, bytes: number]>;
@@ -106,10 +108,8 @@ export function replayListing(args: readonly string[]): boolean {
     if (header.format !== FORMAT || header.key !== key) return false;
     const modules = moduleFiles();
     if (header.modules.length !== modules.length) return false;
-    for (const [index, [file, size, mtimeMs]] of header.modules.entries()) {
-      const stats = statSync(file, { throwIfNoEntry: false });
-      if (file !== modules[index] || stats?.size !== size || stats.mtimeMs !== mtimeMs) return false;
-    }
+    for (const [index, [file, ...stamp]] of header.modules.entries())
+      if (file !== modules[index] || !sameStamp(file, stamp)) return false;
     if (!sourcesUnchanged(cacheDir, header.sources)) return false;
     let at = newline + 1;
     for (const [, length] of header.writes) at += length;
@@ -143,9 +143,9 @@ export function emitListing(
     return output.exitCode;
   const modules: RecordHeader['modules'] = [];
   for (const file of moduleFiles()) {
-    const stats = statSync(file, { throwIfNoEntry: false });
-    if (!stats) return output.exitCode;
-    modules.push([file, stats.size, stats.mtimeMs]);
+    const stamp = fileStamp(file);
+    if (!stamp) return output.exitCode;
+    modules.push([file, ...stamp]);
   }
   const key = listingKey(args);
   const chunks = output.writes.map(([, text]) => Buffer.from(text));

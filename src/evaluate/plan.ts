@@ -6,7 +6,7 @@ import {
   hasChatTemplate,
   type ModelBackend,
 } from '../models/backend.js';
-import { buildPrompt, createFewshotCache } from '../prompts/context.js';
+import { buildPrompt, createFewshotCache, fewshotTurns } from '../prompts/context.js';
 import { docToChoice, docToTarget, docToText } from '../prompts/doc-to.js';
 import { FewshotSampler, isSameSplit } from '../prompts/fewshot.js';
 import { prepareDocFunctions } from '../python/doc-functions.js';
@@ -120,6 +120,13 @@ export interface TaskPlanner {
   header: Omit<TaskPlan, 'docs'>;
   docIds: number[];
   planDocs: (docIds: readonly number[]) => Promise<PlannedDoc[]>;
+  /**
+   * What planDocs can fail at, without building requests: the few-shot draws (made on a sampler of the
+   * same seed, and dropped), each doc's own fields (doc_to_text, doc_to_target, doc_to_choice, the gold)
+   * and its few-shot examples (each rendered once), in planDocs' order. A task planned a chunk at a time runs them over every selected doc first,
+   * so a doc in a later chunk stops the run before any request, as it does a task planned whole.
+   */
+  checkDocs: (docIds: readonly number[]) => Promise<void>;
 }
 
 export async function createTaskPlanner(task: LoadedTask, options: PlanOptions): Promise<TaskPlanner> {
@@ -148,12 +155,14 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
       ? { ...(config.generation_kwargs ?? {}), ...options.genKwargs }
       : undefined;
   const chat = chatOptions(options, task.name);
-  const fewshotCache = createFewshotCache();
   const continuations = choiceContinuations();
   const shots = sampler ? shotDrawer(sampler, docs, numFewshot) : undefined;
 
   const planDocs = async (chunkIds: readonly number[]): Promise<PlannedDoc[]> => {
     const planned: PlannedDoc[] = [];
+    // Per call, not per task: a chunked task's cache would otherwise keep every shot its chunks drew (a
+    // pool as large as the test split, when shots come from it); a pool's shots render again per chunk.
+    const fewshotCache = createFewshotCache();
     const shotsById = shots ? shots(chunkIds) : new Map<number, Shots>();
     // Python doc functions run over every doc the loop below reads, in one call per task (per chunk).
     const shotDocs = new Map<Doc, number>();
@@ -247,6 +256,45 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
     }
     return planned;
   };
+  const checkDocs = async (checkIds: readonly number[]): Promise<void> => {
+    // The draws that give a shot no earlier doc had: each shot is rendered once, with the first doc drawn
+    // it, so that an error names the doc and shot planDocs' would.
+    const firstShots = new Map<number, Doc[]>();
+    const rendered = new Set<Doc>();
+    if (sampler) {
+      const twin = await fewshotSampler(task, numFewshot, options.fewshotSeed);
+      const wanted = new Set(checkIds);
+      const seen = new Set<Doc>();
+      const last = checkIds.reduce((max, id) => Math.max(max, id), -1);
+      // Every doc up to the last is drawn for, as planDocs draws; no draw is kept.
+      for (let docId = 0; docId <= last; docId++) {
+        const drawn = twin.sample(docs[docId], numFewshot).docs;
+        if (!wanted.has(docId)) continue;
+        if (drawn.every((shot) => seen.has(shot))) continue;
+        for (const shot of drawn) seen.add(shot);
+        firstShots.set(docId, drawn);
+      }
+    }
+    for (const docId of checkIds) {
+      const doc = docs[docId];
+      const location = { task: task.name, docId };
+      const choices = config.doc_to_choice === undefined ? undefined : docToChoice(config, doc, location);
+      const target = docToTarget(config, doc, location);
+      const text = docToText(config, doc, location);
+      const shots = firstShots.get(docId);
+      if (shots) {
+        // The shots rendered already are passed as cached (with no turns), and nothing rendered is kept.
+        const fewshotCache = createFewshotCache();
+        for (const shot of shots) if (rendered.has(shot)) fewshotCache.turns.set(shot, []);
+        fewshotTurns({ config, doc, location, fewshotDocs: shots, fewshotCache });
+        for (const shot of shots) rendered.add(shot);
+      }
+      if (config.output_type === 'multiple_choice' && choices) {
+        const multipleInput = typeof text === 'number';
+        checkGold(multipleInput ? text : target, choices, { ...location, file: task.source.path });
+      }
+    }
+  };
   return {
     header: {
       task,
@@ -258,6 +306,7 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
     },
     docIds,
     planDocs,
+    checkDocs,
   };
 }
 

@@ -146,6 +146,8 @@ async function planAndEvaluate(
       listener,
     });
     if (chunking && chunkable(planner, chunking.size, options)) {
+      // Its chunks are planned once the run's requests are under way: its docs are checked now.
+      await planner.checkDocs(planner.docIds);
       chunked.set(position, planner);
       // From here, not from the run's start: tightened while a small task plans, it costs CPU (more full
       // collections) and saves nothing.

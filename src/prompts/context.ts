@@ -219,7 +219,11 @@ function flattenToSingleTurn(turns: readonly Turn[]): ChatMessage[] {
   return system ? [toMessage(system), ...messages] : messages;
 }
 
-function fewshotTurns(input: BuildContextInput): Turn[] {
+/**
+ * The few-shot examples' turns, each shot rendered (or taken from `fewshotCache`); exported for the
+ * planner's check of a chunked task (evaluate/plan.ts checkDocs), which renders each shot once ahead.
+ */
+export function fewshotTurns(input: BuildContextInput): Turn[] {
   const { config, location } = input;
   const fewshot = config.fewshot_config ?? {};
   // FewshotConfig inherits every formatting field from the task config when it does not set it.

@@ -1,28 +1,30 @@
 /**
  * Cached scans of large task folders. lm-eval re-reads every task YAML on every command (13,879 files
  * for its own tree); assay keeps the last scan of a folder and reuses it while every file the scan read
- * (the folder's task files, and the files they include) has the same path, size and mtime. One JSON file
+ * (the folder's task files, and the files they include) has the same path and stamp (size, mtime, ctime
+ * and inode: util/file-stamp.ts). One JSON file
  * per folder in `<assay cache>/task-index/`, named by a hash of the folder's path; deleting it (or the
  * whole folder) only costs the next command a fresh scan. A warm command's cost is mostly the ~15,000
  * stats of lm-eval's tree, so the file is laid out for that: the stamps first, in columns, and the
  * entries (by column too) parsed only once the stamps hold.
  *
- * The listing itself is checked through the folders' mtimes: creating, removing or renaming a file
- * changes its folder's mtime, so while every folder keeps its mtime the folder lists the same files and
- * is not walked again. Each listed file is still stat-ed for its own size and mtime.
+ * The listing itself is checked through the folders' stamps: creating, removing or renaming a file
+ * changes its folder's mtime and ctime, so while every folder keeps its stamp the folder lists the same
+ * files and is not walked again. Each listed file is still stat-ed for its own stamp.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AssayError, type ErrorCode, type ErrorLocation } from '../errors.js';
 import { SETTLED_MS } from '../util/file-digest.js';
+import { ABSENT, type FileStamp, fileStamp, sameStamp } from '../util/file-stamp.js';
 import { packagePath } from '../util/package-root.js';
 import type { IndexEntry, IndexRoot, IndexSources, RootScan } from './index-types.js';
 
 /** Bumped whenever what a scan records changes, so caches written by older code are not read. */
-const FORMAT = 5;
+const FORMAT = 6;
 
-export type Fingerprint = [file: string, size: number, mtimeMs: number];
+export type Fingerprint = [file: string, ...stamp: FileStamp];
 
 /**
  * The entries of a scan by column (the cache of lm-eval's tree holds 13,000 of them, and a warm command
@@ -71,12 +73,31 @@ interface CacheStamps {
   assay: string;
   root: string;
   recursive: boolean;
-  /** The listed files in the scan's (sorted) order, relative to the root, with their sizes and mtimes. */
-  listed: { paths: string[]; sizes: number[]; mtimes: number[] };
-  /** Every folder walked (relative to the root; "" is the root) and its mtime. */
-  dirs: { paths: string[]; mtimes: number[] };
-  /** Other files the scan read, absolute, with their sizes and mtimes. */
-  read: { paths: string[]; sizes: number[]; mtimes: number[] };
+  /** The listed files in the scan's (sorted) order, relative to the root, with their stamps. */
+  listed: StampColumns;
+  /** Every folder walked (relative to the root; "" is the root) and its stamp. */
+  dirs: StampColumns;
+  /** Other files the scan read, absolute, with their stamps. */
+  read: StampColumns;
+}
+
+/** Files and their stamps (util/file-stamp.ts), by column. */
+interface StampColumns {
+  paths: string[];
+  sizes: number[];
+  mtimes: number[];
+  ctimes: number[];
+  inos: number[];
+}
+
+function stampColumns(stamps: readonly Fingerprint[], name: (file: string) => string): StampColumns {
+  return {
+    paths: stamps.map(([file]) => name(file)),
+    sizes: stamps.map(([, size]) => size),
+    mtimes: stamps.map(([, , mtime]) => mtime),
+    ctimes: stamps.map(([, , , ctime]) => ctime),
+    inos: stamps.map(([, , , , ino]) => ino),
+  };
 }
 
 interface CacheContent {
@@ -162,40 +183,25 @@ export function cacheFileOf(cacheDir: string, root: IndexRoot): string {
   return path.join(cacheDir, `${createHash('sha256').update(key).digest('hex').slice(0, 24)}.json`);
 }
 
-const STAT_OPTIONS = { throwIfNoEntry: false } as const;
-
-function stamp(file: string): [number, number] | undefined {
-  const stats = statSync(file, STAT_OPTIONS);
-  return stats ? [stats.size, stats.mtimeMs] : undefined;
-}
-
-/** Whether a file has the size and mtime it had (a warm command asks this of ~15,000 files). */
-function unchanged(file: string, size: number, mtimeMs: number): boolean {
-  const stats = statSync(file, STAT_OPTIONS);
-  return stats !== undefined && stats.size === size && stats.mtimeMs === mtimeMs;
-}
-
-/** Whether every file of a column set still has its size and mtime. */
-function allUnchanged(
-  paths: readonly string[],
-  sizes: readonly number[],
-  mtimes: readonly number[],
-): boolean {
+/** Whether every file of a column set still has its stamp (`paths` given: the columns' files, absolute). */
+function allUnchanged(columns: StampColumns, paths: readonly string[] = columns.paths): boolean {
+  const { sizes, mtimes, ctimes, inos } = columns;
   for (let index = 0; index < paths.length; index++)
-    if (!unchanged(paths[index], sizes[index], mtimes[index])) return false;
+    if (!sameStamp(paths[index], [sizes[index], mtimes[index], ctimes[index], inos[index]])) return false;
   return true;
 }
 
-/** Fingerprints of files, or undefined when one of them is gone. */
+/** Fingerprints of files, or undefined when one of them is gone (unless `absent`: it is stamped ABSENT). */
 export function fingerprints(
   files: readonly string[],
   name: (file: string) => string,
+  absent?: 'stamped',
 ): Fingerprint[] | undefined {
   const out: Fingerprint[] = [];
   for (const file of files) {
-    const found = stamp(file);
+    const found = fileStamp(file) ?? (absent ? ABSENT : undefined);
     if (!found) return undefined;
-    out.push([name(file), found[0], found[1]]);
+    out.push([name(file), ...found]);
   }
   return out;
 }
@@ -257,15 +263,11 @@ function validListing(
       if (prefix + cachedPaths[index] !== listed[index]) return undefined;
     }
   } else {
-    const { paths, mtimes } = cache.dirs;
-    for (let index = 0; index < paths.length; index++) {
-      const stats = statSync(absolute(paths[index]), STAT_OPTIONS);
-      if (stats === undefined || stats.mtimeMs !== mtimes[index]) return 'relist';
-    }
+    if (!allUnchanged(cache.dirs, cache.dirs.paths.map(absolute))) return 'relist';
     listed = cache.listed.paths.map((relative) => prefix + relative);
   }
-  if (!allUnchanged(listed, cache.listed.sizes, cache.listed.mtimes)) return undefined;
-  if (!allUnchanged(cache.read.paths, cache.read.sizes, cache.read.mtimes)) return undefined;
+  if (!allUnchanged(cache.listed, listed)) return undefined;
+  if (!allUnchanged(cache.read)) return undefined;
   return listed;
 }
 
@@ -316,7 +318,7 @@ export function sourcesUnchanged(cacheDir: string, sources: IndexSources): boole
     const listed = validListing(read.cache, root);
     if (listed === undefined || listed === 'relist') return false;
   }
-  for (const [file, size, mtimeMs] of sources.files) if (!unchanged(file, size, mtimeMs)) return false;
+  for (const [file, ...stamp] of sources.files) if (!sameStamp(file, stamp)) return false;
   return true;
 }
 
@@ -332,7 +334,8 @@ export function writeCachedScan(
   scan: RootScan,
   before: { files: readonly Fingerprint[]; dirs: readonly Fingerprint[] },
 ): string | undefined {
-  const read = fingerprints(scan.read, (file) => file);
+  // An include that was not found is stamped absent: the scan holds until it is created.
+  const read = fingerprints(scan.read, (file) => file, 'stamped');
   if (!read) return undefined;
   // A file changed in the last seconds could change again within the same (coarse) mtime and size;
   // such a scan is not cached, and the next command scans again (git's "racily clean" rule).
@@ -349,20 +352,9 @@ export function writeCachedScan(
     assay: version(),
     root: path.resolve(root.dir),
     recursive: root.recursive !== false,
-    listed: {
-      paths: before.files.map(([file]) => relative(file)),
-      sizes: before.files.map(([, size]) => size),
-      mtimes: before.files.map(([, , mtime]) => mtime),
-    },
-    dirs: {
-      paths: before.dirs.map(([dir]) => relative(dir)),
-      mtimes: before.dirs.map(([, , mtime]) => mtime),
-    },
-    read: {
-      paths: read.map(([file]) => file),
-      sizes: read.map(([, size]) => size),
-      mtimes: read.map(([, , mtime]) => mtime),
-    },
+    listed: stampColumns(before.files, relative),
+    dirs: stampColumns(before.dirs, relative),
+    read: stampColumns(read, (file) => file),
   };
   const content: CacheContent = {
     found,

@@ -3,6 +3,7 @@
  * index (index.ts) and its scan cache (index-cache.ts), which would otherwise import each other.
  */
 import type { AssayError } from '../errors.js';
+import type { FileStamp } from '../util/file-stamp.js';
 
 export type EntryKind = 'task' | 'group' | 'tag';
 export type EntryFormat = 'yaml' | 'jsonl' | 'typescript';
@@ -54,12 +55,12 @@ export interface RootScan {
 
 /**
  * What an index was built from, when all of it can be checked again cheaply: each root's cached scan (by
- * its id) and the other files read (the overrides' comparisons), with their sizes and mtimes. A product
+ * its id) and the other files read (the overrides' comparisons), with their stamps. A product
  * of the index (a listing) can be kept under the scans' rule: reused while `sourcesUnchanged` holds.
  */
 export interface IndexSources {
   roots: Array<{ dir: string; recursive: boolean; scan: string }>;
-  files: Array<[file: string, size: number, mtimeMs: number]>;
+  files: Array<[file: string, ...stamp: FileStamp]>;
 }
 
 /**

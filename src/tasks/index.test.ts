@@ -322,8 +322,11 @@ describe('buildTaskIndex: the cache of large folders', () => {
     return files;
   }
 
-  it('reuses a scan while every file keeps its path, size and mtime, and rescans on any change', async () => {
+  it('reuses a scan while every file keeps its path and stamp, and rescans on any change', async () => {
     const files = await tree(60);
+    // A whole second, which a file system keeps exactly: the mtime can then be put back exactly.
+    const mtime = new Date(Math.floor(Date.now() / 1000 - 60) * 1000);
+    utimesSync(files[1], mtime, mtime);
     const cacheDir = path.join(dir, 'cache');
     const root = path.join(dir, 'tasks');
     const build = () => buildTaskIndex({ includePath: [root], builtinDir: false, cacheDir });
@@ -338,17 +341,20 @@ describe('buildTaskIndex: the cache of large folders', () => {
     const { readdir, stat, utimes, writeFile: write2, rm } = await import('node:fs/promises');
     expect(await readdir(cacheDir)).toHaveLength(1);
 
-    // Same size and mtime, other content: the cached scan is what answers (it is keyed by size and mtime).
+    // Same size and mtime put back, other content (touch -d, cp -p, a tar or npm package): rescanned, as
+    // the file's ctime changed.
     const first = files[1];
-    const { mtime } = await stat(first);
+    const { size } = await stat(first);
     await write2(first, 'include: ../shared/_template.yaml\ntask: tX\n');
     await utimes(first, mtime, mtime);
-    expect((await names()).includes('t0')).toBe(true);
+    expect(await stat(first)).toMatchObject({ size, mtimeMs: mtime.getTime() });
+    expect((await names()).includes('tX')).toBe(true);
+    expect((await names()).includes('t0')).toBe(false);
 
     // A new mtime: rescanned.
-    await settle([first]);
+    await write2(first, 'include: ../shared/_template.yaml\ntask: tY\n');
     await utimes(first, new Date(Date.now() - 30_000), new Date(Date.now() - 30_000));
-    expect((await names()).includes('tX')).toBe(true);
+    expect((await names()).includes('tY')).toBe(true);
 
     // A file added, and one removed.
     await settle([await write('tasks/extra.yaml', 'task: extra\n')]);
@@ -407,13 +413,13 @@ describe('buildTaskIndex: the cache of large folders', () => {
       };
     };
     const fresh = await build();
-    expect(readdirSync(cacheDir).filter((name) => !name.startsWith('overrides-'))).toHaveLength(1);
-    // Same size and mtime, other name: a warm build that still finds t05 answers from the cache.
+    const [scanFile] = readdirSync(cacheDir).filter((name) => !name.startsWith('overrides-'));
+    expect(readdirSync(cacheDir).filter((name) => !name.startsWith('overrides-'))).toEqual([scanFile]);
+    const written = readFileSync(path.join(cacheDir, scanFile));
     const edited = files.find((file) => file.endsWith('t05.yaml')) as string;
-    await write('tasks/c/t05.yaml', 'include: ../../shared/_template.yaml\ntask: tZZ\n');
-    utimesSync(edited, past, past);
-    utimesSync(path.join(dir, 'tasks', 'c'), past, past);
     const cached = await build();
+    // The cache answered: not rescanned, so its file is the one written (each write has a new id).
+    expect(readFileSync(path.join(cacheDir, scanFile))).toEqual(written);
     expect(cached).toEqual(fresh);
     const entries = new Map(cached.entries);
     expect(entries.get('t05')).toEqual({

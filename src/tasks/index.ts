@@ -59,7 +59,7 @@ export interface BuildIndexOptions {
   logger?: TaskLogger;
   /**
    * Folder for cached scans of large roots (`<assay cache>/task-index`); absent: no cache. A cached scan
-   * is used only while every file it read has the same path, size and mtime.
+   * is used only while every file it read has the same path and stamp (util/file-stamp.ts).
    */
   cacheDir?: string;
   /**

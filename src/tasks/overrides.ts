@@ -8,22 +8,23 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SETTLED_MS } from '../util/file-digest.js';
+import { type FileStamp, sameStamp, stampOf } from '../util/file-stamp.js';
 import type { Comparison } from './config-compare.js';
 import type { IndexEntry, TaskOverride } from './index-types.js';
 
 /** Bumped whenever what a comparison records changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 interface CachedComparison extends Comparison {
-  /** Every file both definitions read, with its size and mtime when compared. */
-  files: Array<[file: string, size: number, mtimeMs: number]>;
+  /** Every file both definitions read, with its stamp (util/file-stamp.ts) when compared. */
+  files: Array<[file: string, ...stamp: FileStamp]>;
 }
 
 /**
  * Comparisons kept between commands in `<cacheDir>/overrides-<roots>.json`: loading both configs of
  * lm-eval's ~80 overrides of the built-in tasks costs ~60 ms of CPU on every command, reading this file
- * and stat-ing their files a few. An entry is used only while every file it read has the same size and
- * mtime (the index cache's rule).
+ * and stat-ing their files a few. An entry is used only while every file it read has the same stamp
+ * (size, mtime, ctime and inode: the index cache's rule).
  */
 export class OverrideComparisons {
   private readonly known: Map<string, CachedComparison>;
@@ -60,7 +61,7 @@ export class OverrideComparisons {
     for (const [used, replaced] of pairs) {
       const key = `${used.path}\u0000${replaced.path}`;
       const cached = this.known.get(key);
-      if (cached && cached.files.every(([file, size, mtime]) => sameStamp(file, size, mtime))) {
+      if (cached?.files.every(([file, ...stamp]) => sameStamp(file, stamp))) {
         this.fresh.set(key, cached);
         out.push({ sameConfig: cached.sameConfig, differingKeys: cached.differingKeys });
         continue;
@@ -80,19 +81,19 @@ export class OverrideComparisons {
       const stats = statSync(file, { throwIfNoEntry: false });
       // A file changed in the last seconds could change again within the same mtime: not kept.
       if (!stats || stats.mtimeMs >= settled) return comparison;
-      stamps.push([file, stats.size, stats.mtimeMs]);
+      stamps.push([file, ...stampOf(stats)]);
     }
     if (stamps.length) this.fresh.set(key, { ...comparison, files: stamps });
     return comparison;
   }
 
   /**
-   * The files this index's `count` comparisons read, with their sizes and mtimes; undefined when one was
+   * The files this index's `count` comparisons read, with their stamps; undefined when one was
    * not kept (its files changed in the last seconds), so that nothing made from it is cached either.
    */
-  stamps(count: number): Array<[file: string, size: number, mtimeMs: number]> | undefined {
+  stamps(count: number): CachedComparison['files'] | undefined {
     if (this.fresh.size !== count) return undefined;
-    const files = new Map<string, [file: string, size: number, mtimeMs: number]>();
+    const files = new Map<string, CachedComparison['files'][number]>();
     for (const comparison of this.fresh.values())
       for (const stamp of comparison.files) files.set(stamp[0], stamp);
     return [...files.values()];
@@ -110,11 +111,6 @@ export class OverrideComparisons {
       // A cache that cannot be written only costs the next command the comparisons.
     }
   }
-}
-
-function sameStamp(file: string, size: number, mtimeMs: number): boolean {
-  const stats = statSync(file, { throwIfNoEntry: false });
-  return stats !== undefined && stats.size === size && stats.mtimeMs === mtimeMs;
 }
 
 const LISTED_NAMES = 8;

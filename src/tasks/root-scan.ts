@@ -136,6 +136,23 @@ function definedName(file: string): { name?: string } {
   return { name: String(kind === 'task' ? own.task : own.group) };
 }
 
+/**
+ * What a YAML load that failed may have read, into `read`: the file and its includes, followed as far as
+ * they parse, the one not found or not parsed included. Creating or fixing it changes what the file
+ * defines, so the scan's cache must notice it (index-cache.ts stamps a missing one absent).
+ */
+function attemptedFiles(file: string, read: Set<string>): void {
+  const pending = [path.resolve(file)];
+  while (pending.length > 0) {
+    const next = pending.pop() as string;
+    if (read.has(next)) continue;
+    read.add(next);
+    const include = ownMapping(next)?.include;
+    for (const entry of Array.isArray(include) ? include : [include])
+      if (typeof entry === 'string') pending.push(path.resolve(path.dirname(next), entry));
+  }
+}
+
 /** Scans one root: every candidate file, parsed once. */
 export function scanRoot(root: IndexRoot, listed: readonly string[] = listRoot(root)): RootScan {
   const found: IndexEntry[] = [];
@@ -148,6 +165,7 @@ export function scanRoot(root: IndexRoot, listed: readonly string[] = listRoot(r
     } catch (thrown) {
       const error = locateLoadError(thrown);
       if (!(error instanceof AssayError)) throw error;
+      if (/\.ya?ml$/.test(file)) attemptedFiles(file, read);
       skipped.push({ file, error, ...definedName(file) });
     }
   }

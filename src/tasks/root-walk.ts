@@ -4,6 +4,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { stampOf } from '../util/file-stamp.js';
 import type { Fingerprint, Listing } from './index-cache.js';
 import type { IndexRoot } from './index-types.js';
 
@@ -19,7 +20,7 @@ export function listRoot(root: IndexRoot): string[] {
 
 /**
  * The candidate files of a root (sorted), and every folder walked; with `stamps`, each folder's size
- * and mtime taken just before it is read.
+ * stamp (util/file-stamp.ts) taken just before it is read.
  */
 export function walkRoot(root: IndexRoot, stamps?: Fingerprint[]): Listing {
   const files: string[] = [];
@@ -37,7 +38,7 @@ export function walkRoot(root: IndexRoot, stamps?: Fingerprint[]): Listing {
       throw error;
     }
     dirs.push(dir);
-    if (stamps && stats) stamps.push([dir, stats.size, stats.mtimeMs]);
+    if (stamps && stats) stamps.push([dir, ...stampOf(stats)]);
     const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
     for (const entry of entries) {
       const full = prefix + entry.name;
