@@ -115,8 +115,9 @@ function compactDoc(
  * the program allocates fast, and a large task allocates fast: reading its docs, then each chunk's plan,
  * answers and sample lines, garbage seconds later. The peak then followed that factor times the live set,
  * not the live set (575 MB peak RSS for 160 MB live at 200,000 docs); at 50% it is about 390 MB, for the
- * same CPU time. Set once a task is found to be chunked, until the run is done; put back after, so a run
- * without a chunked task (and a host process) keeps V8's own.
+ * same CPU time. Set while a run that may chunk reads a task's docs (the collection that ends the read
+ * sets the heap's next limit) and kept once the task is found to be chunked, until the run is done; put
+ * back after, so a run without a chunked task (and a host process) keeps V8's own (run-evaluation.ts).
  */
 const CHUNKED_HEAP_GROWING_PERCENT = 50;
 

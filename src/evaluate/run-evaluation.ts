@@ -131,6 +131,13 @@ async function planAndEvaluate(
   // Tasks planned a chunk at a time: their planners, by position among the tasks (planned later).
   const chunked = new Map<number, TaskPlanner>();
   for (const [position, task] of tasks.entries()) {
+    // Tightened while the docs of a task that may be chunked are read: the heap's next limit is set by the
+    // collection that reading ends with, so tightened only after it, the check's garbage below could still
+    // grow the heap to the default factor's limit (a 200,000-doc run peaked at 390–520 MB from one run to
+    // the next). Put back after a task that is not chunked.
+    const reading = chunking && !timing.heapGrowth.restore ? tightenHeapGrowth() : undefined;
+    // Put back by the run's end when planning fails.
+    if (reading) timing.heapGrowth.restore = reading;
     const planner = await createTaskPlanner(task, {
       limit: options.limit,
       samples: options.samples,
@@ -146,13 +153,19 @@ async function planAndEvaluate(
       listener,
     });
     if (chunking && chunkable(planner, chunking.size, options)) {
+      // Kept from here to the run's end; not from the run's start: tightened while a small task plans, it
+      // costs CPU (more full collections) and saves nothing.
+      timing.heapGrowth.restore ??= tightenHeapGrowth();
       // Its chunks are planned once the run's requests are under way: its docs are checked now.
       await planner.checkDocs(planner.docIds);
       chunked.set(position, planner);
-      // From here, not from the run's start: tightened while a small task plans, it costs CPU (more full
-      // collections) and saves nothing.
-      timing.heapGrowth.restore ??= tightenHeapGrowth();
-    } else plans.push({ ...planner.header, docs: await planner.planDocs(planner.docIds) });
+    } else {
+      if (reading) {
+        reading();
+        timing.heapGrowth.restore = undefined;
+      }
+      plans.push({ ...planner.header, docs: await planner.planDocs(planner.docIds) });
+    }
   }
 
   // Every doc is loaded now (few-shot pools included), so the content hashes are known: a pinned task
