@@ -15,7 +15,7 @@ const timed = [
   'src/sandbox/adversarial.test.ts',
   'test/http-reliability.test.ts',
   // A 20-model × 60-task suite leaderboard painted under 2 s in Chromium (issue 30).
-  'test/viewer-suite-browser.e2e.test.ts',
+  'test/viewer-suite-render.e2e.test.ts',
 ];
 
 /**

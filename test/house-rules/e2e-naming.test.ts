@@ -12,7 +12,7 @@ describe('the e2e naming rule', () => {
   it('finds each way a file starts the CLI, with its line', () => {
     const starts = (code: string) => cliStarts(source('test/a.e2e.test.ts', code));
     expect(starts("\nconst result = runCli(['run']);")).toEqual([
-      'test/a.e2e.test.ts:2 runs the CLI (runCli, runCliAsync or startCli)',
+      'test/a.e2e.test.ts:2 runs the CLI (runCli, runCliAsync, startCli or startView)',
     ]);
     expect(starts("await runCliAsync(['ls'], { env });")).toHaveLength(1);
     expect(starts('const { child, done } = startCli(args);')).toHaveLength(1);
@@ -36,7 +36,7 @@ describe('the e2e naming rule', () => {
 
   it('names a file that starts the CLI without the suffix, and what to rename it to', () => {
     expect(e2eNamingProblems(source('src/view/best-runs.test.ts', "runCli(['compare', a, b]);"))).toEqual([
-      'src/view/best-runs.test.ts:1 runs the CLI (runCli, runCliAsync or startCli), so it is an end-to-end test: ' +
+      'src/view/best-runs.test.ts:1 runs the CLI (runCli, runCliAsync, startCli or startView), so it is an end-to-end test: ' +
         'rename src/view/best-runs.test.ts to src/view/best-runs.e2e.test.ts (and its entry in vitest.config.ts, ' +
         "if any), or run the CLI's main() in this process (test/support/cli-in-process.ts) where the process " +
         'boundary adds nothing',
@@ -45,13 +45,14 @@ describe('the e2e naming rule', () => {
 
   it('names a suffixed file that starts no CLI', () => {
     expect(e2eNamingProblems(source('test/gate.e2e.test.ts', "await runCliInProcess(['gate']);"))).toEqual([
-      'test/gate.e2e.test.ts starts no CLI process (no runCli, runCliAsync, startCli or bin/assay.js): rename it ' +
+      'test/gate.e2e.test.ts starts no CLI process (no runCli, runCliAsync, startCli, startView or bin/assay.js): rename it ' +
         'to test/gate.test.ts (and its entry in vitest.config.ts, if any)',
     ]);
   });
 
   it('passes a suffixed file that starts the CLI and a plain one that does not', () => {
     expect(e2eNamingProblems(source('test/run.e2e.test.ts', "runCli(['run']);"))).toEqual([]);
+    expect(e2eNamingProblems(source('test/view.e2e.test.ts', 'await startView([folder]);'))).toEqual([]);
     expect(e2eNamingProblems(source('test/stats.test.ts', 'expect(mean([1, 2])).toBe(1.5);'))).toEqual([]);
   });
 });

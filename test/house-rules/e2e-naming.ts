@@ -10,8 +10,8 @@ import { lineOf, type SourceFile } from './test-sources.js';
 /** The ways a test file starts the CLI in a child process. */
 const STARTS_CLI: { pattern: RegExp; what: string }[] = [
   {
-    pattern: /\b(?:runCli|runCliAsync|startCli)\s*\(/,
-    what: 'runs the CLI (runCli, runCliAsync or startCli)',
+    pattern: /\b(?:runCli|runCliAsync|startCli|startView)\s*\(/,
+    what: 'runs the CLI (runCli, runCliAsync, startCli or startView)',
   },
   {
     pattern: /import\s*(?:type\s*)?\{[^}]*\bbin\b[^}]*\}\s*from\s*'[^']*support\/cli\.js'/,
@@ -42,7 +42,7 @@ export function e2eNamingProblems(source: SourceFile): string[] {
     ];
   if (starts.length === 0 && named)
     return [
-      `${source.file} starts no CLI process (no runCli, runCliAsync, startCli or bin/assay.js): rename it to ` +
+      `${source.file} starts no CLI process (no runCli, runCliAsync, startCli, startView or bin/assay.js): rename it to ` +
         `${source.file.slice(0, -SUFFIX.length)}.test.ts (and its entry in vitest.config.ts, if any)`,
     ];
   return [];

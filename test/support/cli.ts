@@ -68,3 +68,30 @@ export function runCliAsync(
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return startCli(args, options).done;
 }
+
+/** `assay view ARGS --port 0` as a child process, resolved once it prints the address it serves. */
+export interface View {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+}
+
+export function startView(args: string[]): Promise<View> {
+  const child = spawn(process.execPath, [bin, 'view', ...args, '--port', '0'], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (data: Buffer) => {
+      out += data.toString();
+      const match = /at (http:\/\/\S+)/.exec(out);
+      if (match) resolve({ child, url: match[1], stderr: () => err });
+    });
+    child.stderr?.on('data', (data: Buffer) => {
+      err += data.toString();
+    });
+    child.on('exit', (code) => reject(new Error(`assay view exited ${code}: ${err}`)));
+  });
+}
