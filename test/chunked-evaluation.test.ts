@@ -181,6 +181,16 @@ async function runFiles(
   };
 }
 
+/** A run of `task` that fails: its error's message and how many requests reached the model first. */
+async function failedRun(label: string, task: string, chunkDocs: number) {
+  const backend = fixedBackend();
+  const error = await runFiles(`${label}-${chunkDocs}`, { chunkDocs, tasks: [task], backend }).then(
+    () => undefined,
+    (caught: unknown) => caught as Error,
+  );
+  return { message: error?.message, requests: backend.received.loglikelihood.length };
+}
+
 const chunkedPlan = (plans: TaskPlan[]) => plans.find((plan) => plan.task.name === 'chunky');
 
 describe('a task evaluated in chunks of docs', () => {
@@ -343,18 +353,7 @@ describe('a task evaluated in chunks of docs', () => {
   });
 
   it('stops at a few-shot draw that fails in a later chunk before any request, as the task evaluated whole does', async () => {
-    const failure = async (chunkDocs: number) => {
-      const backend = fixedBackend();
-      const error = await runFiles(`twins-${chunkDocs}`, {
-        chunkDocs,
-        tasks: ['chunky_twins'],
-        backend,
-      }).then(
-        () => undefined,
-        (caught: unknown) => caught as Error,
-      );
-      return { message: error?.message, requests: backend.received.loglikelihood.length };
-    };
+    const failure = (chunkDocs: number) => failedRun('twins', 'chunky_twins', chunkDocs);
     const whole = await failure(1000);
     expect(whole).toEqual({
       message: expect.stringMatching(
@@ -389,18 +388,7 @@ describe('a task evaluated in chunks of docs', () => {
         .replace('task: chunky', 'task: chunky_badshot')
         .replace('train: train.jsonl', 'train: train_badshot.jsonl'),
     );
-    const failure = async (chunkDocs: number) => {
-      const backend = fixedBackend();
-      const error = await runFiles(`badshot-${chunkDocs}`, {
-        chunkDocs,
-        tasks: ['chunky_badshot'],
-        backend,
-      }).then(
-        () => undefined,
-        (caught: unknown) => caught as Error,
-      );
-      return { message: error?.message, requests: backend.received.loglikelihood.length };
-    };
+    const failure = (chunkDocs: number) => failedRun('badshot', 'chunky_badshot', chunkDocs);
     const whole = await failure(1000);
     expect(whole).toEqual({
       message: `few-shot doc ${docId}/fewshot ${draws[docId].indexOf(poolDoc)}: target 4 is out of range for 4 choices`,
