@@ -18,7 +18,7 @@ import { RequestError } from '../src/models/index.js';
 import { scriptedBackend } from '../src/models/scripted/scripted-backend.js';
 import { mergeShards } from '../src/report/merge/merge-shards.js';
 import { evaluateResolved } from '../src/run/evaluate.js';
-import { tempDir } from './support/helpers.js';
+import { tempDir, withoutTimes } from './support/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: results JSON read field by field
 type Json = Record<string, any>;
@@ -178,19 +178,7 @@ afterAll(async () => {
   await rm(outputs, { recursive: true, force: true });
 });
 
-const TIMES = new Set(['seconds', 'mean_ms', 'p50_ms', 'p95_ms']);
 const DATES = ['date', 'start_time', 'end_time', 'total_evaluation_time_seconds', 'git_hash'];
-
-/** A results or leaderboard value without its wall times. */
-function withoutTimes(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutTimes);
-  if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => !TIMES.has(key))
-      .map(([key, inner]) => [key, withoutTimes(inner)]),
-  );
-}
 
 function withoutDates(results: Json): Json {
   const copy = structuredClone(results);

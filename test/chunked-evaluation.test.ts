@@ -25,6 +25,7 @@ import { scriptedBackend } from '../src/models/scripted/scripted-backend.js';
 import type { BackendPool } from '../src/run/backend-pool.js';
 import { evaluateResolved } from '../src/run/evaluate.js';
 import { resolveTasks } from '../src/tasks/manager.js';
+import { withoutTimes } from './support/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: results JSON read field by field
 type Json = Record<string, any>;
@@ -120,19 +121,6 @@ function fixedBackend(failFrom = Number.POSITIVE_INFINITY) {
 /** A pool that hands the run this backend (the run then leaves it open). */
 function poolOf(backend: ModelBackend): BackendPool {
   return { acquire: async () => backend, created: 1, close: async () => {} };
-}
-
-const TIMES = new Set(['seconds', 'mean_ms', 'p50_ms', 'p95_ms']);
-
-/** A results or leaderboard value without its wall times (request counts and every score stay). */
-function withoutTimes(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutTimes);
-  if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => !TIMES.has(key))
-      .map(([key, inner]) => [key, withoutTimes(inner)]),
-  );
 }
 
 /** A run's written files under `outputs/<label>`: sample logs by task, results and leaderboard, times dropped. */

@@ -73,11 +73,11 @@ export interface TaskPlan {
   original: number;
   metricList: MetricConfig[];
   generation?: Omit<GenerateRequest, 'context'>;
-  /** Set for a multiple-choice task planned with --mc_mode generate. */
+  /** Set for a multiple-choice task planned with `mcMode: 'generate'`. */
   mcMode?: 'generate';
   /**
    * Set for a task evaluated a chunk of docs at a time (chunked-task.ts): `docs` then holds its first doc
-   * only (what --write_out prints), and this counts them all.
+   * only (the one the CLI's prompt print-out shows), and this counts them all.
    */
   chunked?: { docs: number };
 }
@@ -123,8 +123,9 @@ export interface TaskPlanner {
   /**
    * What planDocs can fail at, without building requests: the few-shot draws (made on a sampler of the
    * same seed, and dropped), each doc's own fields (doc_to_text, doc_to_target, doc_to_choice, the gold)
-   * and its few-shot examples (each rendered once), in planDocs' order. A task planned a chunk at a time runs them over every selected doc first,
-   * so a doc in a later chunk stops the run before any request, as it does a task planned whole.
+   * and its few-shot examples (each rendered once), in planDocs' order. A task planned a chunk at a time
+   * runs them over every selected doc first, so a doc in a later chunk stops the run before any request,
+   * as it does a task planned whole.
    */
   checkDocs: (docIds: readonly number[]) => Promise<void>;
 }
@@ -158,6 +159,27 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
   const continuations = choiceContinuations();
   const shots = sampler ? shotDrawer(sampler, docs, numFewshot) : undefined;
 
+  /** A doc's own fields, rendered in this order by planDocs and checkDocs alike. */
+  const docFields = (docId: number) => {
+    const doc = docs[docId];
+    const location = { task: task.name, docId };
+    const choices = config.doc_to_choice === undefined ? undefined : docToChoice(config, doc, location);
+    const target = docToTarget(config, doc, location);
+    const text = docToText(config, doc, location);
+    return { doc, location, choices, target, text };
+  };
+  /**
+   * A multiple-choice doc's gold must name a choice; for multiple-input tasks the gold is doc_to_text's
+   * index (lm-eval's multiple_input branch). Whether the doc is multiple-input.
+   */
+  const checkDocGold = ({ location, choices, target, text }: ReturnType<typeof docFields>): boolean => {
+    const multipleInput = config.output_type === 'multiple_choice' && typeof text === 'number';
+    if (config.output_type === 'multiple_choice' && choices) {
+      checkGold(multipleInput ? text : target, choices, { ...location, file: task.source.path });
+    }
+    return multipleInput;
+  };
+
   const planDocs = async (chunkIds: readonly number[]): Promise<PlannedDoc[]> => {
     const planned: PlannedDoc[] = [];
     // Per call, not per task: a chunked task's cache would otherwise keep every shot its chunks drew (a
@@ -178,11 +200,9 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
     // Request ids: dense within the plan (or chunk), in plan order (requests.ts).
     let nextId = 0;
     for (const docId of chunkIds) {
-      const doc = docs[docId];
-      const location = { task: task.name, docId };
+      const fields = docFields(docId);
+      const { doc, location, choices, target, text } = fields;
       const docShots = shotsById.get(docId) ?? { docs: [], indices: [] };
-      const choices = config.doc_to_choice === undefined ? undefined : docToChoice(config, doc, location);
-      const target = docToTarget(config, doc, location);
       const repeats = config.repeats ?? 1;
       // A literal per instance, not a spread of a shared base plus index and args: V8's spread-then-add
       // is ~20× slower per object, and a task plans tens of thousands. Same keys in the same order.
@@ -190,7 +210,6 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
         unconditional
           ? { id: nextId++, task: task.name, docId, repeats, index, unconditional, args }
           : { id: nextId++, task: task.name, docId, repeats, index, args };
-      const text = docToText(config, doc, location);
       const requests: DocRequests = {
         task: task.name,
         text,
@@ -240,12 +259,8 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
           }
           break;
       }
-      // For multiple-input tasks the gold is doc_to_text's index (lm-eval's multiple_input branch).
       // The sample log's `target` stays doc_to_target, as lm-eval writes it.
-      const multipleInput = config.output_type === 'multiple_choice' && typeof text === 'number';
-      if (config.output_type === 'multiple_choice' && choices) {
-        checkGold(multipleInput ? text : target, choices, { ...location, file: task.source.path });
-      }
+      const multipleInput = checkDocGold(fields);
       // Two literals, not a spread for `gold`: spreading into a literal is many times slower per object.
       const fewshotIds = docShots.indices;
       planned.push(
@@ -276,11 +291,8 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
       }
     }
     for (const docId of checkIds) {
-      const doc = docs[docId];
-      const location = { task: task.name, docId };
-      const choices = config.doc_to_choice === undefined ? undefined : docToChoice(config, doc, location);
-      const target = docToTarget(config, doc, location);
-      const text = docToText(config, doc, location);
+      const fields = docFields(docId);
+      const { doc, location } = fields;
       const shots = firstShots.get(docId);
       if (shots) {
         // The shots rendered already are passed as cached (with no turns), and nothing rendered is kept.
@@ -289,10 +301,7 @@ export async function createTaskPlanner(task: LoadedTask, options: PlanOptions):
         fewshotTurns({ config, doc, location, fewshotDocs: shots, fewshotCache });
         for (const shot of shots) rendered.add(shot);
       }
-      if (config.output_type === 'multiple_choice' && choices) {
-        const multipleInput = typeof text === 'number';
-        checkGold(multipleInput ? text : target, choices, { ...location, file: task.source.path });
-      }
+      checkDocGold(fields);
     }
   };
   return {

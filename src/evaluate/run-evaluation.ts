@@ -153,9 +153,9 @@ async function planAndEvaluate(
       listener,
     });
     if (chunking && chunkable(planner, chunking.size, options)) {
-      // Kept from here to the run's end; not from the run's start: tightened while a small task plans, it
-      // costs CPU (more full collections) and saves nothing.
-      timing.heapGrowth.restore ??= tightenHeapGrowth();
+      // The tightened growth is kept to the run's end (timing.heapGrowth.restore, set above for this task or
+      // an earlier chunked one); not from the run's start: tightened while a small task plans, it costs CPU
+      // (more full collections) and saves nothing.
       // Its chunks are planned once the run's requests are under way: its docs are checked now.
       await planner.checkDocs(planner.docIds);
       chunked.set(position, planner);

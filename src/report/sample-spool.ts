@@ -59,7 +59,7 @@ export class SampleSpool {
   private readonly open = new Map<string, OpenTask>();
 
   private held: { release: () => void } | undefined;
-  private readonly removeOnExit = () => this.removeFolder();
+  private readonly removeOnExit = () => this.remove();
 
   private constructor(
     private readonly folder: string,
@@ -81,16 +81,6 @@ export class SampleSpool {
     // The run's writer clears stale staging folders of the output folder first: not this one.
     this.held = holdStaging(this.folder);
     process.on('exit', this.removeOnExit);
-  }
-
-  private removeFolder(): void {
-    for (const task of this.open.values()) closeSync(task.fd);
-    this.open.clear();
-    if (!this.held) return;
-    rmSync(this.folder, { recursive: true, force: true });
-    this.held.release();
-    this.held = undefined;
-    process.off('exit', this.removeOnExit);
   }
 
   /** A chunk's lines appended to its task's spool, in log order (docs by id; a chunked task has one filter). */
@@ -133,9 +123,18 @@ export class SampleSpool {
     this.open.clear();
   }
 
-  /** Removes the spool folder (empty once its files are published), if one was made. */
+  /**
+   * Removes the spool folder (empty once its files are published), if one was made: at the run's end, or
+   * when the process exits first.
+   */
   remove(): void {
-    this.removeFolder();
+    for (const task of this.open.values()) closeSync(task.fd);
+    this.open.clear();
+    if (!this.held) return;
+    rmSync(this.folder, { recursive: true, force: true });
+    this.held.release();
+    this.held = undefined;
+    process.off('exit', this.removeOnExit);
   }
 }
 

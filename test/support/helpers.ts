@@ -42,3 +42,16 @@ export function sampleStderr(values: number[]): number {
   const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1);
   return Math.sqrt(variance) / Math.sqrt(n);
 }
+
+const TIMES = new Set(['seconds', 'mean_ms', 'p50_ms', 'p95_ms']);
+
+/** A results or leaderboard value without its wall times (request counts and every score stay). */
+export function withoutTimes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutTimes);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !TIMES.has(key))
+      .map(([key, inner]) => [key, withoutTimes(inner)]),
+  );
+}
