@@ -19,7 +19,7 @@ import { startView, type View } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
 import { findOne, repoRoot, tempDir } from './support/helpers.js';
 import { requireComponent } from './support/require-component.js';
-import { DEMO_MODELS, runDemoSuite, writeSyntheticSuite } from './support/suite-fixtures.js';
+import { DEMO_MODELS, runDemoSuite } from './support/suite-fixtures.js';
 
 const artifacts = path.join(repoRoot, 'test-artifacts', 'viewer');
 const haveChromium = requireComponent('chromium', {

@@ -16,7 +16,17 @@
  * sources are all recorded, is kept, and not one whose `--include_path` asked Python where lm-eval is.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtinTasksDir } from '../tasks/builtin-dir.js';
@@ -137,10 +147,13 @@ export function emitListing(
   output: ListingOutput,
   from: ListingSources,
 ): number {
-  for (const [stream, text] of output.writes) (stream === 1 ? process.stdout : process.stderr).write(text);
   const { sources, cacheDir } = from;
-  if (args === undefined || output.exitCode !== 0 || sources === undefined || !mayList(args))
-    return output.exitCode;
+  const keep = args !== undefined && output.exitCode === 0 && sources !== undefined && mayList(args);
+  // Encoded once, for the streams and the record alike (lm-eval's tree lists 3.7 MB).
+  const chunks = output.writes.map(([, text]) => (keep ? Buffer.from(text) : text));
+  for (const [index, [stream]] of output.writes.entries())
+    (stream === 1 ? process.stdout : process.stderr).write(chunks[index]);
+  if (!keep) return output.exitCode;
   const modules: RecordHeader['modules'] = [];
   for (const file of moduleFiles()) {
     const stamp = fileStamp(file);
@@ -148,19 +161,26 @@ export function emitListing(
     modules.push([file, ...stamp]);
   }
   const key = listingKey(args);
-  const chunks = output.writes.map(([, text]) => Buffer.from(text));
   const header: RecordHeader = {
     format: FORMAT,
     key,
     modules,
     sources,
-    writes: output.writes.map(([stream], index) => [stream, chunks[index].length]),
+    writes: output.writes.map(([stream], index) => [stream, (chunks[index] as Buffer).length]),
   };
   const target = recordFile(cacheDir, key);
   const staged = `${target}.${process.pid}.tmp`;
   try {
     mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(staged, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...chunks]));
+    const descriptor = openSync(staged, 'w');
+    try {
+      for (const chunk of [Buffer.from(`${JSON.stringify(header)}\n`), ...(chunks as Buffer[])]) {
+        // A write to a file may be short; the rest is written after it.
+        for (let at = 0; at < chunk.length; ) at += writeSync(descriptor, chunk, at);
+      }
+    } finally {
+      closeSync(descriptor);
+    }
     renameSync(staged, target);
     pruneRecords(cacheDir);
   } catch {

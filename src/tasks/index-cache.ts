@@ -91,13 +91,15 @@ interface StampColumns {
 }
 
 function stampColumns(stamps: readonly Fingerprint[], name: (file: string) => string): StampColumns {
-  return {
-    paths: stamps.map(([file]) => name(file)),
-    sizes: stamps.map(([, size]) => size),
-    mtimes: stamps.map(([, , mtime]) => mtime),
-    ctimes: stamps.map(([, , , ctime]) => ctime),
-    inos: stamps.map(([, , , , ino]) => ino),
-  };
+  const columns: StampColumns = { paths: [], sizes: [], mtimes: [], ctimes: [], inos: [] };
+  for (const [file, size, mtime, ctime, ino] of stamps) {
+    columns.paths.push(name(file));
+    columns.sizes.push(size);
+    columns.mtimes.push(mtime);
+    columns.ctimes.push(ctime);
+    columns.inos.push(ino);
+  }
+  return columns;
 }
 
 interface CacheContent {
@@ -107,7 +109,19 @@ interface CacheContent {
 
 /** The entries in columns; undefined when one does not come from a listed file (not cached then). */
 function packEntries(found: readonly IndexEntry[], listed: readonly string[]): CachedEntries | undefined {
-  const position = new Map(listed.map((file, index) => [file, index]));
+  // A scan's entries come in listing order, so each one's file is found by walking on from the last.
+  let next = 0;
+  const positionOf = (file: string | undefined): number | undefined => {
+    if (file === undefined) return undefined;
+    for (let at = next; at < listed.length; at++) {
+      if (listed[at] === file) {
+        next = at;
+        return at;
+      }
+    }
+    const at = listed.indexOf(file);
+    return at < 0 ? undefined : at;
+  };
   const outputTypeIndex = new Map<string, number>();
   const packed: CachedEntries = {
     listed: [],
@@ -120,7 +134,7 @@ function packEntries(found: readonly IndexEntry[], listed: readonly string[]): C
     members: [],
   };
   for (const [index, entry] of found.entries()) {
-    const at = entry.path === undefined ? undefined : position.get(entry.path);
+    const at = positionOf(entry.path);
     if (at === undefined) return undefined;
     packed.listed.push(at);
     packed.names.push(entry.name);
@@ -340,7 +354,8 @@ export function writeCachedScan(
   // A file changed in the last seconds could change again within the same (coarse) mtime and size;
   // such a scan is not cached, and the next command scans again (git's "racily clean" rule).
   const settled = Date.now() - SETTLED_MS;
-  if ([...before.files, ...before.dirs, ...read].some(([, , mtime]) => mtime >= settled)) return undefined;
+  for (const stamps of [before.files, before.dirs, read])
+    for (const [, , mtime] of stamps) if (mtime >= settled) return undefined;
   const prefix = prefixOf(root);
   const relative = (file: string) => (file.startsWith(prefix) ? file.slice(prefix.length) : '');
   // Every entry of a scan comes from a listed file; anything else is not cached.

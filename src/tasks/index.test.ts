@@ -451,6 +451,25 @@ describe('buildTaskIndex: the cache of large folders', () => {
     expect(cached.skipped[0].message).toContain('_missing.yaml');
   });
 
+  it('stamps each file as it reads it; a file gone by then leaves the scan unstamped, and it is named', async () => {
+    const files = await tree(3);
+    const root = { dir: path.join(dir, 'tasks') };
+    const listed = files.slice(1);
+    const { scanRoot } = await import('./root-scan.js');
+    const { fileStamp } = await import('../util/file-stamp.js');
+    const whole = scanRoot(root, listed, { stamped: true });
+    expect(whole.stamps).toEqual(listed.map((file) => [file, ...(fileStamp(file) ?? [])]));
+    expect(whole.scan.found.map((entry) => entry.name)).toEqual(['t0', 't1', 't2']);
+    // Listed by the walk, removed before its read.
+    const gone = path.join(dir, 'tasks', 't1b.yaml');
+    const partial = scanRoot(root, [listed[0], listed[1], gone, listed[2]], { stamped: true });
+    expect(partial.stamps).toBeUndefined();
+    expect(partial.scan.found.map((entry) => entry.name)).toEqual(['t0', 't1', 't2']);
+    expect(partial.scan.skipped.map(({ file, error }) => [file, error.message])).toEqual([
+      [gone, `cannot read ${gone}: file not found`],
+    ]);
+  });
+
   it('does not cache a scan of files changed in the last seconds, nor small folders', async () => {
     const cacheDir = path.join(dir, 'cache');
     await write('fresh/_template.yaml', 'output_type: multiple_choice\n');

@@ -84,8 +84,14 @@ async function scanRootCached(root: IndexRoot, cacheDir: string | undefined): Pr
   const listing = walkRoot(root, dirs);
   if (cacheDir === undefined || listing.files.length < CACHE_MIN_FILES) return scanRoot(root, listing.files);
   const relisted = readCachedScan(cacheDir, root, listing);
-  const files = fingerprints(listing.files, (file) => file);
-  const scan = relisted && relisted !== 'relist' ? relisted : scanRoot(root, listing.files);
+  let scan: RootScan;
+  let files: Fingerprint[] | undefined;
+  if (relisted && relisted !== 'relist') {
+    scan = relisted;
+    files = fingerprints(listing.files, (file) => file);
+  } else {
+    ({ scan, stamps: files } = scanRoot(root, listing.files, { stamped: true }));
+  }
   // Rewritten also when only folder times changed (a file created and removed again), so the next
   // command need not walk the folder.
   const cacheId = files ? writeCachedScan(cacheDir, root, scan, { files, dirs }) : undefined;

@@ -6,8 +6,11 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { AssayError } from '../errors.js';
+import { fileStamp } from '../util/file-stamp.js';
+import { readStamped, type StampedText } from '../util/read-stamped.js';
+import type { Fingerprint } from './index-cache.js';
 import type { IndexEntry, IndexRoot, RootScan } from './index-types.js';
-import { listRoot, MODULE_TASK } from './root-walk.js';
+import { isYamlFile, listRoot, MODULE_TASK } from './root-walk.js';
 import { loadYamlSync, locateLoadError, ownMapping, type YamlMapping } from './yaml-loader.js';
 
 const JSONL_TASK_KEYS = new Set(['id', 'prompt', 'targets', 'metric', 'extras']);
@@ -95,8 +98,8 @@ function stringList(value: unknown): string[] {
 /** The keys an index entry is made of. */
 const INDEX_KEYS = ['task', 'group', 'tag', 'output_type'];
 
-/** The index entry a file defines, and every file its load read. */
-function entryOfFile(file: string, read: Set<string>): IndexEntry | undefined {
+/** The index entry a file defines, and every file its load read (`text`: the file's, already read). */
+function entryOfFile(file: string, read: Set<string>, text?: string): IndexEntry | undefined {
   if (file.endsWith('.jsonl')) {
     if (!isJsonlTask(file)) return undefined;
     return { name: path.basename(file, '.jsonl'), kind: 'task', format: 'jsonl', path: file };
@@ -109,7 +112,7 @@ function entryOfFile(file: string, read: Set<string>): IndexEntry | undefined {
       path: file,
     };
   }
-  const loaded = loadYamlSync(file, { keys: INDEX_KEYS });
+  const loaded = loadYamlSync(file, { keys: INDEX_KEYS, text });
   for (const included of loaded.files) read.add(included);
   const { config } = loaded;
   const kind = kindOf(config);
@@ -129,7 +132,7 @@ function entryOfFile(file: string, read: Set<string>): IndexEntry | undefined {
 
 /** The name a YAML file that failed to load defines, read from the file alone (its includes may be what failed). */
 function definedName(file: string): { name?: string } {
-  if (!/\.ya?ml$/.test(file)) return {};
+  if (!isYamlFile(file)) return {};
   const own = ownMapping(file);
   const kind = own && kindOf(own);
   if (!own || !kind) return {};
@@ -153,27 +156,74 @@ function attemptedFiles(file: string, read: Set<string>): void {
   }
 }
 
-/** Scans one root: every candidate file, parsed once. */
-export function scanRoot(root: IndexRoot, listed: readonly string[] = listRoot(root)): RootScan {
-  const found: IndexEntry[] = [];
-  const skipped: RootScan['skipped'] = [];
-  const read = new Set<string>();
+/**
+ * Scans one root: every candidate file, parsed once. With `stamps`, each listed file's stamp is taken as
+ * it is read (from the descriptor its text is read through, before the read), for the scan's cache: a
+ * file that changes while it is read is seen as changed by the next command. `stamps` is then undefined
+ * when a listed file is gone (the scan is not cached).
+ */
+export function scanRoot(root: IndexRoot, listed?: readonly string[]): RootScan;
+export function scanRoot(
+  root: IndexRoot,
+  listed: readonly string[],
+  options: { stamped: true },
+): { scan: RootScan; stamps: Fingerprint[] | undefined };
+export function scanRoot(
+  root: IndexRoot,
+  listed: readonly string[] = listRoot(root),
+  options?: { stamped: true },
+): RootScan | { scan: RootScan; stamps: Fingerprint[] | undefined } {
+  const scan = new ScanState(listed);
+  if (!options?.stamped) {
+    for (const file of listed) scan.add(file);
+    return scan.result();
+  }
+  const stamps: Fingerprint[] = [];
+  let complete = true;
   for (const file of listed) {
+    let read: StampedText | undefined;
+    if (isYamlFile(file)) {
+      try {
+        read = readStamped(file);
+      } catch {
+        // Left to the loader, whose error names the file and the reason.
+      }
+    }
+    const stamp = read?.stamp ?? fileStamp(file);
+    if (stamp) stamps.push([file, ...stamp]);
+    else complete = false;
+    scan.add(file, read?.text);
+  }
+  return { scan: scan.result(), stamps: complete ? stamps : undefined };
+}
+
+/** What a scan has found so far. */
+class ScanState {
+  private readonly found: IndexEntry[] = [];
+  private readonly skipped: RootScan['skipped'] = [];
+  private readonly read = new Set<string>();
+
+  constructor(private readonly listed: readonly string[]) {}
+
+  add(file: string, text?: string): void {
     try {
-      const entry = entryOfFile(file, read);
-      if (entry) found.push(entry);
+      const entry = entryOfFile(file, this.read, text);
+      if (entry) this.found.push(entry);
     } catch (thrown) {
       const error = locateLoadError(thrown);
       if (!(error instanceof AssayError)) throw error;
-      if (/\.ya?ml$/.test(file)) attemptedFiles(file, read);
-      skipped.push({ file, error, ...definedName(file) });
+      if (isYamlFile(file)) attemptedFiles(file, this.read);
+      this.skipped.push({ file, error, ...definedName(file) });
     }
   }
-  const listedSet = new Set(listed);
-  return {
-    found,
-    skipped,
-    listed: [...listed],
-    read: [...read].filter((file) => !listedSet.has(file)).sort(),
-  };
+
+  result(): RootScan {
+    const listedSet = new Set(this.listed);
+    return {
+      found: this.found,
+      skipped: this.skipped,
+      listed: [...this.listed],
+      read: [...this.read].filter((file) => !listedSet.has(file)).sort(),
+    };
+  }
 }

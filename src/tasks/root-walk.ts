@@ -13,6 +13,11 @@ const IGNORED_DIRS = new Set(['node_modules', '.git', '__pycache__', '.ipynb_che
 export const MODULE_TASK = /\.task\.(ts|mts|js|mjs)$/;
 const CANDIDATE = /\.(ya?ml|jsonl)$/;
 
+/** A YAML candidate: the files whose text a scan reads (a JSONL file's first line is read by its own check). */
+export function isYamlFile(file: string): boolean {
+  return /\.ya?ml$/.test(file);
+}
+
 /** The candidate files of a root, sorted by path (as lm-eval sorts by posix path: decides duplicates). */
 export function listRoot(root: IndexRoot): string[] {
   return walkRoot(root).files;

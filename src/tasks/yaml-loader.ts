@@ -173,10 +173,10 @@ function readText(file: string): string {
 }
 
 /** Parses one file (memoized; failures are not cached, so a fixed file parses on the next try). */
-function parseFile(file: string, memoize = true): ParsedYamlFile {
+function parseFile(file: string, memoize = true, text?: string): ParsedYamlFile {
   const cached = parsedFiles.get(file);
   if (cached) return cached;
-  const data = parseYamlText(readText(file), file);
+  const data = parseYamlText(text ?? readText(file), file);
   if (data === null || typeof data !== 'object' || Array.isArray(data) || data instanceof DeferredFunction) {
     throw new AssayError(
       'invalid_config',
@@ -227,12 +227,14 @@ export interface LoadYamlOptions {
    * memoized): the index reads a few keys of each of thousands of files. Implies memoize: false.
    */
   keys?: readonly string[];
+  /** The file's own text, already read (the index reads a large root's files on another thread). */
+  text?: string;
 }
 
 /** loadYaml without the include locations in errors (they need an async re-parse). */
 export function loadYamlSync(file: string, options: LoadYamlOptions = {}): LoadedYaml {
   const absolute = path.resolve(file);
-  if (options.keys) return mergeIncludes(absolute, [absolute], false, options.keys);
+  if (options.keys) return mergeIncludes(absolute, [absolute], false, options.keys, options.text);
   return loadWithStack(absolute, [], options.memoize ?? true);
 }
 
@@ -270,8 +272,9 @@ function mergeIncludes(
   stack: string[],
   memoize: boolean,
   keys?: readonly string[],
+  text?: string,
 ): LoadedYaml {
-  const parsed = parseFile(file, memoize);
+  const parsed = parseFile(file, memoize, text);
   if (!('include' in parsed.data)) {
     return withKeyFiles({ path: file, config: parsed.data, files: [file] }, [], parsed.data);
   }
