@@ -205,15 +205,14 @@ function allUnchanged(columns: StampColumns, paths: readonly string[] = columns.
   return true;
 }
 
-/** Fingerprints of files, or undefined when one of them is gone (unless `absent`: it is stamped ABSENT). */
+/** Fingerprints of files, or undefined when one of them is gone. */
 export function fingerprints(
   files: readonly string[],
   name: (file: string) => string,
-  absent?: 'stamped',
 ): Fingerprint[] | undefined {
   const out: Fingerprint[] = [];
   for (const file of files) {
-    const found = fileStamp(file) ?? (absent ? ABSENT : undefined);
+    const found = fileStamp(file);
     if (!found) return undefined;
     out.push([name(file), ...found]);
   }
@@ -346,11 +345,18 @@ export function writeCachedScan(
   cacheDir: string,
   root: IndexRoot,
   scan: RootScan,
-  before: { files: readonly Fingerprint[]; dirs: readonly Fingerprint[] },
+  before: {
+    files: readonly Fingerprint[];
+    dirs: readonly Fingerprint[];
+    /** Stamps of the other files read, taken as they were read; the rest are stamped now. */
+    read?: ReadonlyMap<string, FileStamp>;
+  },
 ): string | undefined {
   // An include that was not found is stamped absent: the scan holds until it is created.
-  const read = fingerprints(scan.read, (file) => file, 'stamped');
-  if (!read) return undefined;
+  const read: Fingerprint[] = scan.read.map((file) => [
+    file,
+    ...(before.read?.get(file) ?? fileStamp(file) ?? ABSENT),
+  ]);
   // A file changed in the last seconds could change again within the same (coarse) mtime and size;
   // such a scan is not cached, and the next command scans again (git's "racily clean" rule).
   const settled = Date.now() - SETTLED_MS;

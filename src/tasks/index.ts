@@ -5,6 +5,7 @@
  * folder's scan is cached (index-cache.ts) and reused until any of its files changes.
  */
 import path from 'node:path';
+import type { FileStamp } from '../util/file-stamp.js';
 import { builtinTasksDir } from './builtin-dir.js';
 import { type Fingerprint, fingerprints, readCachedScan, writeCachedScan } from './index-cache.js';
 import type {
@@ -86,15 +87,16 @@ async function scanRootCached(root: IndexRoot, cacheDir: string | undefined): Pr
   const relisted = readCachedScan(cacheDir, root, listing);
   let scan: RootScan;
   let files: Fingerprint[] | undefined;
+  let read: Map<string, FileStamp> | undefined;
   if (relisted && relisted !== 'relist') {
     scan = relisted;
     files = fingerprints(listing.files, (file) => file);
   } else {
-    ({ scan, stamps: files } = scanRoot(root, listing.files, { stamped: true }));
+    ({ scan, stamps: files, readStamps: read } = scanRoot(root, listing.files, { stamped: true }));
   }
   // Rewritten also when only folder times changed (a file created and removed again), so the next
   // command need not walk the folder.
-  const cacheId = files ? writeCachedScan(cacheDir, root, scan, { files, dirs }) : undefined;
+  const cacheId = files ? writeCachedScan(cacheDir, root, scan, { files, dirs, read }) : undefined;
   return { ...scan, cacheId };
 }
 

@@ -6,12 +6,12 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { AssayError } from '../errors.js';
-import { fileStamp } from '../util/file-stamp.js';
+import { type FileStamp, fileStamp } from '../util/file-stamp.js';
 import { readStamped, type StampedText } from '../util/read-stamped.js';
 import type { Fingerprint } from './index-cache.js';
 import type { IndexEntry, IndexRoot, RootScan } from './index-types.js';
 import { isYamlFile, listRoot, MODULE_TASK } from './root-walk.js';
-import { loadYamlSync, locateLoadError, ownMapping, type YamlMapping } from './yaml-loader.js';
+import { loadYamlSync, locateLoadError, memoizedParse, ownMapping, type YamlMapping } from './yaml-loader.js';
 
 const JSONL_TASK_KEYS = new Set(['id', 'prompt', 'targets', 'metric', 'extras']);
 const FIRST_LINE_LIMIT = 1 << 22;
@@ -99,9 +99,21 @@ function stringList(value: unknown): string[] {
 const INDEX_KEYS = ['task', 'group', 'tag', 'output_type'];
 
 /** The index entry a file defines, and every file its load read (`text`: the file's, already read). */
-function entryOfFile(file: string, read: Set<string>, text?: string): IndexEntry | undefined {
+function entryOfFile(file: string, read: Set<string>, text?: StampedText): IndexEntry | undefined {
   if (file.endsWith('.jsonl')) {
-    if (!isJsonlTask(file)) return undefined;
+    let isTask: boolean;
+    try {
+      isTask = isJsonlTask(file);
+    } catch (error) {
+      // Gone since the walk, a dangling link, a folder: named and skipped, as a YAML file would be.
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new AssayError(
+        'invalid_config',
+        `cannot read ${file}: ${code === 'ENOENT' ? 'file not found' : String(error)}`,
+        { location: { file }, cause: error },
+      );
+    }
+    if (!isTask) return undefined;
     return { name: path.basename(file, '.jsonl'), kind: 'task', format: 'jsonl', path: file };
   }
   if (MODULE_TASK.test(file)) {
@@ -112,7 +124,7 @@ function entryOfFile(file: string, read: Set<string>, text?: string): IndexEntry
       path: file,
     };
   }
-  const loaded = loadYamlSync(file, { keys: INDEX_KEYS, text });
+  const loaded = loadYamlSync(file, { keys: INDEX_KEYS, read: text });
   for (const included of loaded.files) read.add(included);
   const { config } = loaded;
   const kind = kindOf(config);
@@ -156,23 +168,27 @@ function attemptedFiles(file: string, read: Set<string>): void {
   }
 }
 
+/** A stamped scan: each listed file's stamp (undefined when one is gone) and the included files' stamps. */
+export interface StampedScan {
+  scan: RootScan;
+  stamps: Fingerprint[] | undefined;
+  /** The stamps of the other files read (`scan.read`) that were taken as they were read. */
+  readStamps: Map<string, FileStamp>;
+}
+
 /**
- * Scans one root: every candidate file, parsed once. With `stamps`, each listed file's stamp is taken as
- * it is read (from the descriptor its text is read through, before the read), for the scan's cache: a
- * file that changes while it is read is seen as changed by the next command. `stamps` is then undefined
- * when a listed file is gone (the scan is not cached).
+ * Scans one root: every candidate file, parsed once. With `stamped`, each file's stamp is that of the text
+ * its parse came from, taken through the descriptor the text was read from, before the read: a file that
+ * changes while the scan runs is seen as changed by the next command. A listed file already parsed as an
+ * earlier file's include keeps the stamp of that read (its parse is the one used).
  */
 export function scanRoot(root: IndexRoot, listed?: readonly string[]): RootScan;
-export function scanRoot(
-  root: IndexRoot,
-  listed: readonly string[],
-  options: { stamped: true },
-): { scan: RootScan; stamps: Fingerprint[] | undefined };
+export function scanRoot(root: IndexRoot, listed: readonly string[], options: { stamped: true }): StampedScan;
 export function scanRoot(
   root: IndexRoot,
   listed: readonly string[] = listRoot(root),
   options?: { stamped: true },
-): RootScan | { scan: RootScan; stamps: Fingerprint[] | undefined } {
+): RootScan | StampedScan {
   const scan = new ScanState(listed);
   if (!options?.stamped) {
     for (const file of listed) scan.add(file);
@@ -182,19 +198,31 @@ export function scanRoot(
   let complete = true;
   for (const file of listed) {
     let read: StampedText | undefined;
-    if (isYamlFile(file)) {
-      try {
-        read = readStamped(file);
-      } catch {
-        // Left to the loader, whose error names the file and the reason.
+    let stamp: FileStamp | undefined;
+    const earlier = isYamlFile(file) ? memoizedParse(file) : undefined;
+    if (earlier) {
+      stamp = earlier.stamp;
+    } else {
+      if (isYamlFile(file)) {
+        try {
+          read = readStamped(file);
+        } catch {
+          // Left to the loader, whose error names the file and the reason.
+        }
       }
+      stamp = read?.stamp ?? fileStamp(file);
     }
-    const stamp = read?.stamp ?? fileStamp(file);
     if (stamp) stamps.push([file, ...stamp]);
     else complete = false;
-    scan.add(file, read?.text);
+    scan.add(file, read);
   }
-  return { scan: scan.result(), stamps: complete ? stamps : undefined };
+  const result = scan.result();
+  const readStamps = new Map<string, FileStamp>();
+  for (const file of result.read) {
+    const stamp = memoizedParse(file)?.stamp;
+    if (stamp) readStamps.set(file, stamp);
+  }
+  return { scan: result, stamps: complete ? stamps : undefined, readStamps };
 }
 
 /** What a scan has found so far. */
@@ -205,7 +233,7 @@ class ScanState {
 
   constructor(private readonly listed: readonly string[]) {}
 
-  add(file: string, text?: string): void {
+  add(file: string, text?: StampedText): void {
     try {
       const entry = entryOfFile(file, this.read, text);
       if (entry) this.found.push(entry);

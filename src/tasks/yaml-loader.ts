@@ -15,6 +15,8 @@ import path from 'node:path';
 import jsYaml from 'js-yaml';
 import type { Node, ScalarTag } from 'yaml';
 import { AssayError, type ErrorLocation } from '../errors.js';
+import type { FileStamp } from '../util/file-stamp.js';
+import { readStamped, type StampedText } from '../util/read-stamped.js';
 import { pyyamlSchema } from './pyyaml-schema.js';
 
 /**
@@ -37,6 +39,8 @@ export type YamlMapping = Record<string, YamlValue>;
 interface ParsedYamlFile {
   path: string;
   data: YamlMapping;
+  /** The file's stamp, taken through the descriptor its text was read from (absent: read otherwise). */
+  stamp?: FileStamp;
 }
 
 /** A file with its includes merged. `files` lists the file and every file it includes, each once. */
@@ -172,11 +176,24 @@ function readText(file: string): string {
   }
 }
 
-/** Parses one file (memoized; failures are not cached, so a fixed file parses on the next try). */
-function parseFile(file: string, memoize = true, text?: string): ParsedYamlFile {
+/** A file's text and, read through one descriptor, its stamp; a file that cannot be read so is worded by readText. */
+function readTextStamped(file: string): StampedText | { text: string; stamp?: undefined } {
+  try {
+    return readStamped(file);
+  } catch {
+    return { text: readText(file) };
+  }
+}
+
+/**
+ * Parses one file (memoized; failures are not cached, so a fixed file parses on the next try). `read`:
+ * the file's text and stamp, already read by the caller.
+ */
+function parseFile(file: string, memoize = true, read?: StampedText): ParsedYamlFile {
   const cached = parsedFiles.get(file);
   if (cached) return cached;
-  const data = parseYamlText(text ?? readText(file), file);
+  const { text, stamp } = read ?? readTextStamped(file);
+  const data = parseYamlText(text, file);
   if (data === null || typeof data !== 'object' || Array.isArray(data) || data instanceof DeferredFunction) {
     throw new AssayError(
       'invalid_config',
@@ -186,9 +203,19 @@ function parseFile(file: string, memoize = true, text?: string): ParsedYamlFile 
       },
     );
   }
-  const parsed = { path: file, data: data as YamlMapping };
+  const parsed: ParsedYamlFile = { path: file, data: data as YamlMapping };
+  if (stamp) parsed.stamp = stamp;
   if (memoize) parsedFiles.set(file, parsed);
   return parsed;
+}
+
+/**
+ * Whether `file` (absolute) has a memoized parse, and the stamp of the text it was read from: a cache of
+ * what was made from that parse must carry this stamp, not a later one (the file may have changed since).
+ */
+export function memoizedParse(file: string): { stamp?: FileStamp } | undefined {
+  const parsed = parsedFiles.get(file);
+  return parsed && { stamp: parsed.stamp };
 }
 
 /**
@@ -227,14 +254,14 @@ export interface LoadYamlOptions {
    * memoized): the index reads a few keys of each of thousands of files. Implies memoize: false.
    */
   keys?: readonly string[];
-  /** The file's own text, already read (the index reads a large root's files on another thread). */
-  text?: string;
+  /** The file's own text and stamp, already read (the index's scan reads and stamps each file once). */
+  read?: StampedText;
 }
 
 /** loadYaml without the include locations in errors (they need an async re-parse). */
 export function loadYamlSync(file: string, options: LoadYamlOptions = {}): LoadedYaml {
   const absolute = path.resolve(file);
-  if (options.keys) return mergeIncludes(absolute, [absolute], false, options.keys, options.text);
+  if (options.keys) return mergeIncludes(absolute, [absolute], false, options.keys, options.read);
   return loadWithStack(absolute, [], options.memoize ?? true);
 }
 
@@ -272,9 +299,9 @@ function mergeIncludes(
   stack: string[],
   memoize: boolean,
   keys?: readonly string[],
-  text?: string,
+  read?: StampedText,
 ): LoadedYaml {
-  const parsed = parseFile(file, memoize, text);
+  const parsed = parseFile(file, memoize, read);
   if (!('include' in parsed.data)) {
     return withKeyFiles({ path: file, config: parsed.data, files: [file] }, [], parsed.data);
   }

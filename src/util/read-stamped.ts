@@ -14,7 +14,9 @@ export interface StampedText {
 }
 
 // One buffer for every read: the files are small, and their text is decoded out of it.
-let buffer = Buffer.allocUnsafe(1 << 16);
+const KEPT = 1 << 16;
+const MAX_KEPT = 1 << 20;
+let buffer = Buffer.allocUnsafe(KEPT);
 
 /** Reads a UTF-8 file and stamps it; throws what `openSync` or `readSync` throws. */
 export function readStamped(file: string): StampedText {
@@ -36,5 +38,7 @@ export function readStamped(file: string): StampedText {
     return { stamp, text: buffer.toString('utf8', 0, length) };
   } finally {
     closeSync(descriptor);
+    // A large file's buffer is not kept for the life of the process.
+    if (buffer.length > MAX_KEPT) buffer = Buffer.allocUnsafe(KEPT);
   }
 }
