@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './support/cli.js';
+import { bin, runCli } from './support/cli.js';
 import { runCliInProcess } from './support/cli-in-process.js';
 import { tempDir } from './support/helpers.js';
 import { requireComponent } from './support/require-component.js';
@@ -102,5 +102,31 @@ describe.skipIf(!hasPython)('lm-eval habits', () => {
     expect(result.stdout.startsWith('\n|')).toBe(true);
     expect(result.stdout).toMatch(/^\|\s+Task\s+\|\s+Config Location\s+\|\s+Output Type\s+\|$/m);
     expect(result.stdout).not.toMatch(/^\|\s+Group\s+\|/m);
+  });
+});
+
+describe('assay ls tasks with stdout and stderr on one pipe', () => {
+  it('writes its warnings before the table, not inside it, fresh and replayed', () => {
+    const dir = tempDir();
+    // A listing well over a pipe's 64 KiB, and a warning (a name defined twice).
+    const long = 'x'.repeat(80);
+    for (let i = 0; i < 800; i++) writeFileSync(path.join(dir, `t${i}.yaml`), `task: t${i}_${long}\n`);
+    writeFileSync(path.join(dir, 'zz_again.yaml'), `task: t0_${long}\n`);
+    const cache = tempDir();
+    const run = () =>
+      spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" ls tasks --include_path "${dir}" 2>&1`], {
+        encoding: 'utf8',
+        env: { ...process.env, ASSAY_CACHE_DIR: cache },
+      });
+    for (const result of [run(), run()]) {
+      expect(result.status).toBe(0);
+      const lines = result.stdout.split('\n');
+      const warnings = lines.filter((line) => line.startsWith('assay: warning:'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain(`duplicate task name "t0_${long}"`);
+      expect(lines[0]).toBe(warnings[0]);
+      expect(lines[1]).toMatch(/^\|Task +\|Config Location +\|Output Type +\|$/);
+      expect(lines.filter((line) => line.startsWith(`|t`) && line.includes(long))).toHaveLength(800);
+    }
   });
 });

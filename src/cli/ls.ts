@@ -107,11 +107,13 @@ export async function lsCommand(
       );
     }
     // Two writes: `${out}\n` would copy the 3.7 MB listing of lm-eval's tree once more before encoding it.
+    // The warnings first, as they arose (and as `run --tasks list` writes them): written after, they land
+    // inside the table when both streams go to one pipe, whose large write Node finishes later.
     const output: ListingOutput = {
       writes: [
+        ...warnings.map((warning): [2, string] => [2, `assay: warning: ${withFlagNames(warning)}\n`]),
         [1, out],
         [1, '\n'],
-        ...warnings.map((warning): [2, string] => [2, `assay: warning: ${withFlagNames(warning)}\n`]),
       ],
       exitCode: 0,
     };
