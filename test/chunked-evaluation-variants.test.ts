@@ -18,7 +18,7 @@ import { RequestError } from '../src/models/index.js';
 import { scriptedBackend } from '../src/models/scripted/scripted-backend.js';
 import { mergeShards } from '../src/report/merge/merge-shards.js';
 import { evaluateResolved } from '../src/run/evaluate.js';
-import { tempDir, withoutTimes } from './support/helpers.js';
+import { jsonMultipleChoiceTask, tempDir, withoutTimes } from './support/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: results JSON read field by field
 type Json = Record<string, any>;
@@ -65,19 +65,7 @@ beforeAll(async () => {
   await writeFile(path.join(folder, 'train.jsonl'), lines(8, 'train'));
   await writeFile(path.join(folder, 'tiny.jsonl'), lines(2, 'tiny'));
   const task = (name: string, extra: string[], test = 'test.jsonl') =>
-    [
-      `task: ${name}`,
-      'dataset_path: json',
-      'dataset_kwargs:',
-      '  data_files:',
-      `    test: ${test}`,
-      '    train: train.jsonl',
-      'test_split: test',
-      'output_type: multiple_choice',
-      'doc_to_text: "{{question}}\\nAnswer:"',
-      ...extra,
-      '',
-    ].join('\n');
+    jsonMultipleChoiceTask(name, test, extra);
   const plain = ['doc_to_choice: "{{choices}}"', 'doc_to_target: answer'];
   const literal = ['doc_to_choice: ["first", "second", "third", "fourth"]'];
   const tasks: Record<string, string> = {

@@ -25,7 +25,7 @@ import { scriptedBackend } from '../src/models/scripted/scripted-backend.js';
 import type { BackendPool } from '../src/run/backend-pool.js';
 import { evaluateResolved } from '../src/run/evaluate.js';
 import { resolveTasks } from '../src/tasks/manager.js';
-import { withoutTimes } from './support/helpers.js';
+import { jsonMultipleChoiceTask, withoutTimes } from './support/helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: results JSON read field by field
 type Json = Record<string, any>;
@@ -59,25 +59,15 @@ beforeAll(async () => {
     `${Array.from({ length: 2 }, (_, i) => doc(i, 'tiny')).join('\n')}\n`,
   );
   const task = (name: string, test: string) =>
-    [
-      `task: ${name}`,
-      'dataset_path: json',
-      'dataset_kwargs:',
-      '  data_files:',
-      `    test: ${test}`,
-      '    train: train.jsonl',
-      'test_split: test',
+    jsonMultipleChoiceTask(name, test, [
       'fewshot_split: train',
       'num_fewshot: 2',
-      'output_type: multiple_choice',
-      'doc_to_text: "{{question}}\\nAnswer:"',
       'doc_to_choice: "{{choices}}"',
       'doc_to_target: answer',
       'metric_list:',
       '  - metric: acc',
       '  - metric: acc_norm',
-      '',
-    ].join('\n');
+    ]);
   await writeFile(path.join(folder, 'chunky.yaml'), task('chunky', 'test.jsonl'));
   // Doc 8 (the third chunk's) names a fifth choice of four.
   const bad = Array.from({ length: DOCS }, (_, i) =>

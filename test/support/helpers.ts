@@ -55,3 +55,23 @@ export function withoutTimes(value: unknown): unknown {
       .map(([key, inner]) => [key, withoutTimes(inner)]),
   );
 }
+
+/**
+ * A multiple-choice task over local JSONL files (`test` and train.jsonl in its folder), the question as
+ * the prompt; `extra` adds its choices, target, few-shot settings and metrics, one YAML line each.
+ */
+export function jsonMultipleChoiceTask(name: string, test: string, extra: readonly string[]): string {
+  return [
+    `task: ${name}`,
+    'dataset_path: json',
+    'dataset_kwargs:',
+    '  data_files:',
+    `    test: ${test}`,
+    '    train: train.jsonl',
+    'test_split: test',
+    'output_type: multiple_choice',
+    'doc_to_text: "{{question}}\\nAnswer:"',
+    ...extra,
+    '',
+  ].join('\n');
+}
