@@ -150,7 +150,7 @@ export function emitListing(
   const { sources, cacheDir } = from;
   const keep = args !== undefined && output.exitCode === 0 && sources !== undefined && mayList(args);
   // Encoded once, for the streams and the record alike (lm-eval's tree lists 3.7 MB).
-  const chunks = output.writes.map(([, text]) => (keep ? Buffer.from(text) : text));
+  const chunks = output.writes.map(([, text]) => Buffer.from(text));
   for (const [index, [stream]] of output.writes.entries())
     (stream === 1 ? process.stdout : process.stderr).write(chunks[index]);
   if (!keep) return output.exitCode;
@@ -166,7 +166,7 @@ export function emitListing(
     key,
     modules,
     sources,
-    writes: output.writes.map(([stream], index) => [stream, (chunks[index] as Buffer).length]),
+    writes: output.writes.map(([stream], index) => [stream, chunks[index].length]),
   };
   const target = recordFile(cacheDir, key);
   const staged = `${target}.${process.pid}.tmp`;
@@ -174,7 +174,7 @@ export function emitListing(
     mkdirSync(cacheDir, { recursive: true });
     const descriptor = openSync(staged, 'w');
     try {
-      for (const chunk of [Buffer.from(`${JSON.stringify(header)}\n`), ...(chunks as Buffer[])]) {
+      for (const chunk of [Buffer.from(`${JSON.stringify(header)}\n`), ...chunks]) {
         // A write to a file may be short; the rest is written after it.
         for (let at = 0; at < chunk.length; ) at += writeSync(descriptor, chunk, at);
       }

@@ -11,7 +11,14 @@ import { readStamped, type StampedText } from '../util/read-stamped.js';
 import type { Fingerprint } from './index-cache.js';
 import type { IndexEntry, IndexRoot, RootScan } from './index-types.js';
 import { isYamlFile, listRoot, MODULE_TASK } from './root-walk.js';
-import { loadYamlSync, locateLoadError, memoizedParse, ownMapping, type YamlMapping } from './yaml-loader.js';
+import {
+  loadYamlSync,
+  locateLoadError,
+  memoizedParse,
+  ownMapping,
+  unreadableFile,
+  type YamlMapping,
+} from './yaml-loader.js';
 
 const JSONL_TASK_KEYS = new Set(['id', 'prompt', 'targets', 'metric', 'extras']);
 const FIRST_LINE_LIMIT = 1 << 22;
@@ -98,20 +105,15 @@ function stringList(value: unknown): string[] {
 /** The keys an index entry is made of. */
 const INDEX_KEYS = ['task', 'group', 'tag', 'output_type'];
 
-/** The index entry a file defines, and every file its load read (`text`: the file's, already read). */
-function entryOfFile(file: string, read: Set<string>, text?: StampedText): IndexEntry | undefined {
+/** The index entry a file defines, and every file its load read (`own`: its text and stamp, already read). */
+function entryOfFile(file: string, read: Set<string>, own?: StampedText): IndexEntry | undefined {
   if (file.endsWith('.jsonl')) {
     let isTask: boolean;
     try {
       isTask = isJsonlTask(file);
     } catch (error) {
       // Gone since the walk, a dangling link, a folder: named and skipped, as a YAML file would be.
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new AssayError(
-        'invalid_config',
-        `cannot read ${file}: ${code === 'ENOENT' ? 'file not found' : String(error)}`,
-        { location: { file }, cause: error },
-      );
+      throw unreadableFile(file, error);
     }
     if (!isTask) return undefined;
     return { name: path.basename(file, '.jsonl'), kind: 'task', format: 'jsonl', path: file };
@@ -124,7 +126,7 @@ function entryOfFile(file: string, read: Set<string>, text?: StampedText): Index
       path: file,
     };
   }
-  const loaded = loadYamlSync(file, { keys: INDEX_KEYS, read: text });
+  const loaded = loadYamlSync(file, { keys: INDEX_KEYS, read: own });
   for (const included of loaded.files) read.add(included);
   const { config } = loaded;
   const kind = kindOf(config);
@@ -199,16 +201,14 @@ export function scanRoot(
   for (const file of listed) {
     let read: StampedText | undefined;
     let stamp: FileStamp | undefined;
-    const earlier = isYamlFile(file) ? memoizedParse(file) : undefined;
-    if (earlier) {
-      stamp = earlier.stamp;
-    } else {
-      if (isYamlFile(file)) {
-        try {
-          read = readStamped(file);
-        } catch {
-          // Left to the loader, whose error names the file and the reason.
-        }
+    const yaml = isYamlFile(file);
+    const earlier = yaml ? memoizedParse(file) : undefined;
+    if (earlier) stamp = earlier.stamp;
+    else {
+      try {
+        if (yaml) read = readStamped(file);
+      } catch {
+        // Left to the loader, whose error names the file and the reason.
       }
       stamp = read?.stamp ?? fileStamp(file);
     }
@@ -233,9 +233,9 @@ class ScanState {
 
   constructor(private readonly listed: readonly string[]) {}
 
-  add(file: string, text?: StampedText): void {
+  add(file: string, own?: StampedText): void {
     try {
-      const entry = entryOfFile(file, this.read, text);
+      const entry = entryOfFile(file, this.read, own);
       if (entry) this.found.push(entry);
     } catch (thrown) {
       const error = locateLoadError(thrown);

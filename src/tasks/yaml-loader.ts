@@ -164,15 +164,20 @@ function aliasLine(text: string): number | undefined {
   return index >= 0 ? index + 1 : undefined;
 }
 
+/** A task file that could not be read, as a task load and the index word it. */
+export function unreadableFile(file: string, error: unknown): AssayError {
+  const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(error);
+  return new AssayError('invalid_config', `cannot read ${file}: ${reason}`, {
+    location: { file },
+    cause: error,
+  });
+}
+
 function readText(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(error);
-    throw new AssayError('invalid_config', `cannot read ${file}: ${reason}`, {
-      location: { file },
-      cause: error,
-    });
+    throw unreadableFile(file, error);
   }
 }
 
