@@ -39,6 +39,16 @@ function sexagesimal(digits: string): number {
 // character checks keep the regexes off the common case, a word like `dataset_path`.
 const NUMERIC_START = /^[-+.0-9]/;
 
+/**
+ * Whether a plain scalar reads as a string: no implicit type (null, bool, int, float, or a merge key) takes
+ * it, in the order js-yaml tries them. For readers that must not guess a scalar's type (yaml-keys.ts).
+ */
+export function isImplicitString(text: string): boolean {
+  if (text.length <= 5 && (NULL.test(text) || BOOL.test(text))) return false;
+  if (NUMERIC_START.test(text) && (INT.test(text) || FLOAT.test(text))) return false;
+  return text !== '<<';
+}
+
 const nullType = new Type('tag:yaml.org,2002:null', {
   kind: 'scalar',
   resolve: (data: string | null) => data === null || (data.length <= 4 && NULL.test(data)),

@@ -18,6 +18,7 @@ import { AssayError, type ErrorLocation } from '../errors.js';
 import type { FileStamp } from '../util/file-stamp.js';
 import { readStamped, type StampedText } from '../util/read-stamped.js';
 import { pyyamlSchema } from './pyyaml-schema.js';
+import { readTopKeys } from './yaml-keys.js';
 
 /**
  * A `!function module.name` value, kept unresolved: lm-eval does not import task code while indexing,
@@ -56,11 +57,17 @@ export interface LoadedYaml {
 // readFile (which makes several thread-pool round trips per file); measured on the 10,000-task tree.
 const parsedFiles = new Map<string, ParsedYamlFile>();
 const mergedFiles = new Map<string, LoadedYaml>();
+// What loads with `keys` (the index) made of included files: only those keys (yaml-keys.ts), so never
+// handed to a load of the whole file. Each is made for one `keys` list, which it keeps.
+const keyedFiles = new Map<string, ParsedYamlFile & { keys: readonly string[] }>();
+const keyedMerged = new Map<string, LoadedYaml & { keys?: readonly string[] }>();
 
 /** Forget memoized parses, e.g. after files changed on disk in a long-lived process. */
 export function clearYamlCache(): void {
   parsedFiles.clear();
   mergedFiles.clear();
+  keyedFiles.clear();
+  keyedMerged.clear();
 }
 
 // `yaml` is loaded on first use: only errors need it, and loading it costs a command tens of ms.
@@ -194,7 +201,7 @@ function readTextStamped(file: string): StampedText | { text: string; stamp?: un
  * Parses one file (memoized; failures are not cached, so a fixed file parses on the next try). `read`:
  * the file's text and stamp, already read by the caller.
  */
-function parseFile(file: string, memoize = true, read?: StampedText): ParsedYamlFile {
+function parseFile(file: string, memoize = true, read?: { text: string; stamp?: FileStamp }): ParsedYamlFile {
   const cached = parsedFiles.get(file);
   if (cached) return cached;
   const { text, stamp } = read ?? readTextStamped(file);
@@ -214,12 +221,45 @@ function parseFile(file: string, memoize = true, read?: StampedText): ParsedYaml
   return parsed;
 }
 
+// The keys a load with `keys` reads of the file itself: those, and `include` to follow.
+const keySets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/**
+ * The asked-for keys and `include` of one file, for a load with `keys` (the index): read by yaml-keys.ts
+ * without building the rest of the file when the text is in the subset it vouches for, else parsed whole
+ * by js-yaml. A file already parsed whole, or for these keys, is not read again. `memoize`: keep the
+ * result (an included file, which other files include too).
+ */
+function parseKeys(
+  file: string,
+  keys: readonly string[],
+  memoize: boolean,
+  read?: StampedText,
+): ParsedYamlFile {
+  const cached = parsedFiles.get(file);
+  if (cached) return cached;
+  const keyed = keyedFiles.get(file);
+  if (keyed?.keys === keys) return keyed;
+  const own = read ?? readTextStamped(file);
+  let wanted = keySets.get(keys);
+  if (!wanted) {
+    wanted = new Set([...keys, 'include']);
+    keySets.set(keys, wanted);
+  }
+  const data = readTopKeys(own.text, wanted);
+  if (data === undefined) return parseFile(file, memoize, own);
+  const parsed: ParsedYamlFile & { keys: readonly string[] } = { path: file, data, keys };
+  if (own.stamp) parsed.stamp = own.stamp;
+  if (memoize) keyedFiles.set(file, parsed);
+  return parsed;
+}
+
 /**
  * Whether `file` (absolute) has a memoized parse, and the stamp of the text it was read from: a cache of
  * what was made from that parse must carry this stamp, not a later one (the file may have changed since).
  */
 export function memoizedParse(file: string): { stamp?: FileStamp } | undefined {
-  const parsed = parsedFiles.get(file);
+  const parsed = parsedFiles.get(file) ?? keyedFiles.get(file);
   return parsed && { stamp: parsed.stamp };
 }
 
@@ -255,8 +295,9 @@ export interface LoadYamlOptions {
    */
   memoize?: boolean;
   /**
-   * Merge only these top-level keys of the file itself (its includes are still loaded whole and
-   * memoized): the index reads a few keys of each of thousands of files. Implies memoize: false.
+   * Read and merge only these top-level keys, of the file and of its includes (yaml-keys.ts reads them
+   * without building the rest when it can): the index reads a few keys of each of thousands of files.
+   * The file's own result is not memoized; its includes' are, for these keys only.
    */
   keys?: readonly string[];
   /** The file's own text and stamp, already read (the index's scan reads and stamps each file once). */
@@ -282,7 +323,7 @@ class IncludeError extends Error {
   }
 }
 
-function loadWithStack(file: string, stack: string[], memoize = true): LoadedYaml {
+function loadWithStack(file: string, stack: string[], memoize = true, keys?: readonly string[]): LoadedYaml {
   if (stack.includes(file)) {
     const cycle = [...stack.slice(stack.indexOf(file)), file]
       .map((entry) => path.basename(entry))
@@ -294,8 +335,13 @@ function loadWithStack(file: string, stack: string[], memoize = true): LoadedYam
   // is never cached, so memoizing by file alone is sound.
   const cached = mergedFiles.get(file);
   if (cached) return cached;
-  const loaded = mergeIncludes(file, [...stack, file], memoize);
-  if (memoize) mergedFiles.set(file, loaded);
+  if (keys) {
+    const keyed = keyedMerged.get(file);
+    if (keyed?.keys === keys) return keyed;
+  }
+  const loaded = mergeIncludes(file, [...stack, file], memoize, keys);
+  if (memoize && keys) keyedMerged.set(file, Object.assign(loaded, { keys }));
+  else if (memoize) mergedFiles.set(file, loaded);
   return loaded;
 }
 
@@ -306,7 +352,7 @@ function mergeIncludes(
   keys?: readonly string[],
   read?: StampedText,
 ): LoadedYaml {
-  const parsed = parseFile(file, memoize, read);
+  const parsed = keys ? parseKeys(file, keys, memoize, read) : parseFile(file, memoize, read);
   if (!('include' in parsed.data)) {
     return withKeyFiles({ path: file, config: parsed.data, files: [file] }, [], parsed.data);
   }
@@ -336,7 +382,7 @@ function mergeIncludes(
     const target = path.resolve(path.dirname(file), entry);
     let included: LoadedYaml;
     try {
-      included = loadWithStack(target, stack);
+      included = loadWithStack(target, stack, true, keys);
     } catch (error) {
       if (error instanceof AssayError && needsIncludeLocation(error, target)) {
         throw new IncludeError(error, file, target, keyPath);

@@ -1,0 +1,562 @@
+/**
+ * A few top-level keys of a YAML task file, read without building the rest of it: what the task index
+ * keeps of each of the 13,879 files of lm-eval's tree (`task`, `group`, `tag`, `output_type`, `include`).
+ * js-yaml builds every value of a file (prompts, metric lists, generation settings), and that building and
+ * its garbage were about half of a cold `assay ls tasks`.
+ *
+ * Hand-written because no YAML library reads some keys and only checks the rest. It is not a YAML parser:
+ * it accepts a conservative subset of block YAML (the way lm-eval's task files are written) and answers
+ * `undefined` for anything outside it, and the caller then parses the file with js-yaml as before. The
+ * subset leaves out, among others: tabs, CR, a BOM, control and surrogate characters; anchors, aliases,
+ * tags other than `!function`, directives and document markers; quoted, complex and unusual keys;
+ * multi-line plain scalars and multi-line flow collections; explicit block-scalar indentation; and any
+ * line indented deeper than where a value ended (a continuation or a stray comment).
+ *
+ * Its contract: when it answers, js-yaml (with the PyYAML schema and `json: true`, as yaml-loader.ts
+ * reads files) reads the same text without error, to a mapping whose kept keys have exactly these values.
+ * A kept key's value is answered only when it is a string that no implicit type can take (a plain scalar
+ * starting with a letter or `_`, not a boolean or null word; a quoted scalar without escapes on one line),
+ * null, or a list of such strings; any other kept value makes it answer `undefined`. Checked on every file
+ * of lm-eval's tree and on seeded mutations of files (yaml-keys.test.ts, bench/yaml-keys.ts).
+ */
+
+import { isImplicitString } from './pyyaml-schema.js';
+
+/** Thrown (one instance) when the text leaves the subset; caught at the top. */
+const OUTSIDE = new Error('outside the subset');
+
+const SPACE = 32;
+const NEWLINE = 10;
+const HASH = 35;
+const COLON = 58;
+const DASH = 45;
+const DOUBLE = 34;
+const SINGLE = 39;
+const BACKSLASH = 92;
+
+/** Characters the subset refuses anywhere (js-yaml's non-printable set, tabs, CR, NEL and the Unicode line breaks, BOM, any surrogate). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the subset refuses.
+const REFUSED = /[\x00-\x09\x0B-\x1F\x7F-\x9F\u2028\u2029\uD800-\uDFFF\uFEFF\uFFFE\uFFFF]/;
+// The escapes js-yaml knows after a backslash, besides x, u, U and a line break.
+const SIMPLE_ESCAPES = new Set('0abtnvfre "/\\N_LP'.split('').map((ch) => ch.charCodeAt(0)));
+
+let src = '';
+let end = 0;
+/** The start of the line being read. */
+let pos = 0;
+let kept: ReadonlySet<string> = new Set();
+
+// The next occurrence of a character at or after a position, found with indexOf and kept: the reader moves
+// forward through the text, so each character's search resumes where it found the last one instead of
+// scanning the same stretch again (a long prompt is scanned once, not once per character).
+const foundAt = new Int32Array(128);
+const searchedFrom = new Int32Array(128);
+
+function next(code: number, from: number): number {
+  if (from >= searchedFrom[code] && from <= foundAt[code]) return foundAt[code];
+  const found = src.indexOf(String.fromCharCode(code), from);
+  searchedFrom[code] = from;
+  foundAt[code] = found < 0 ? end : found;
+  return foundAt[code];
+}
+
+function isKeyStart(ch: number): boolean {
+  return (ch >= 97 && ch <= 122) || (ch >= 65 && ch <= 90) || ch === 95;
+}
+
+function isKeyChar(ch: number): boolean {
+  return isKeyStart(ch) || (ch >= 48 && ch <= 57) || ch === 46 || ch === DASH;
+}
+
+/** A character a plain scalar in a flow collection may hold (conservative). */
+function isFlowPlainChar(ch: number): boolean {
+  return isKeyChar(ch) || ch === 47 || ch === 43;
+}
+
+/**
+ * A kept value's text, copied out of the file's text. A slice of a string is, in V8, a view that keeps the
+ * whole string alive: the index keeps task names for the whole command, and slices would keep all 7 MB of
+ * lm-eval's task files with them, for the garbage collector to copy. Slicing a concatenation copies the
+ * characters into a string of their own first (a property key would too, at the cost of a hidden class
+ * per name).
+ */
+function own(text: string): string {
+  return ` ${text}`.slice(1);
+}
+
+function lineEnd(at: number): number {
+  const found = src.indexOf('\n', at);
+  return found < 0 ? end : found;
+}
+
+function spacesFrom(at: number): number {
+  let i = at;
+  while (src.charCodeAt(i) === SPACE) i++;
+  return i;
+}
+
+/** A line break or the end of the text. */
+function isBreak(at: number): boolean {
+  return at >= end || src.charCodeAt(at) === NEWLINE;
+}
+
+/**
+ * Moves `pos` to the next line with content (not blank, not a comment) and returns its indentation, or -1
+ * at the end of the text.
+ */
+function nextContentLine(): number {
+  while (pos < end) {
+    const first = spacesFrom(pos);
+    if (first < end) {
+      const ch = src.charCodeAt(first);
+      if (ch !== NEWLINE && ch !== HASH) return first - pos;
+    }
+    pos = lineEnd(first) + 1;
+  }
+  pos = end;
+  return -1;
+}
+
+/**
+ * After a value that ended on the line before `pos`: the next non-blank line (a comment too) must not be
+ * indented deeper than `parent`, where YAML would read it as a continuation of the value (or refuse it).
+ */
+function endsAt(parent: number): void {
+  let at = pos;
+  while (at < end) {
+    const first = spacesFrom(at);
+    if (!isBreak(first)) {
+      if (first - at > parent) throw OUTSIDE;
+      return;
+    }
+    at = first + 1;
+  }
+}
+
+/** The rest of a line after a value: spaces, then a comment or the line's end. Moves `pos` past the line. */
+function finishLine(at: number): void {
+  const i = spacesFrom(at);
+  if (!isBreak(i) && (src.charCodeAt(i) !== HASH || i === at)) throw OUTSIDE;
+  pos = lineEnd(i) + 1;
+}
+
+/**
+ * Where the key at `at` ends: the index of its `:`, which a space or the line's end follows; -1 when there
+ * is no key there in the subset. A key is quoted on one line without escapes or doubled quotes, or plain:
+ * at the top level `[A-Za-z_][A-Za-z0-9_.-]*` (its text is compared with the kept keys), deeper any plain
+ * scalar on one line without a comment, not ending in a space, and not the merge key `<<`.
+ */
+function keyEnd(at: number, top = true): number {
+  if (!top && src.charCodeAt(at) !== DOUBLE && src.charCodeAt(at) !== SINGLE) return nestedKeyEnd(at);
+  const first = src.charCodeAt(at);
+  let i: number;
+  if (first === DOUBLE || first === SINGLE) {
+    const close = src.indexOf(src[at] as string, at + 1);
+    if (close < 0 || src.charCodeAt(close + 1) === first) return -1;
+    for (let j = at + 1; j < close; j++) {
+      const ch = src.charCodeAt(j);
+      if (ch === NEWLINE || ch === BACKSLASH) return -1;
+    }
+    i = close + 1;
+  } else {
+    if (!isKeyStart(first)) return -1;
+    i = at + 1;
+    while (isKeyChar(src.charCodeAt(i))) i++;
+  }
+  if (src.charCodeAt(i) !== COLON || i - at > 1000) return -1;
+  return src.charCodeAt(i + 1) === SPACE || isBreak(i + 1) ? i : -1;
+}
+
+function nestedKeyEnd(at: number): number {
+  if (isBreak(at) || !startsPlain(at)) return -1;
+  const stop = lineEnd(at);
+  for (let colon = next(COLON, at); colon < stop; colon = next(COLON, colon + 1)) {
+    if (colon + 1 !== stop && src.charCodeAt(colon + 1) !== SPACE) continue;
+    const comment = next(HASH, at);
+    for (let hash = comment; hash < colon; hash = next(HASH, hash + 1))
+      if (src.charCodeAt(hash - 1) === SPACE) return -1;
+    if (src.charCodeAt(colon - 1) === SPACE || colon - at > 1000) return -1;
+    if (colon - at === 2 && src.startsWith('<<', at)) return -1;
+    return colon;
+  }
+  return -1;
+}
+
+/** The text of the key from `at` to its `:`. */
+function keyText(at: number, colon: number): string {
+  const first = src.charCodeAt(at);
+  return first === DOUBLE || first === SINGLE ? src.slice(at + 1, colon - 1) : src.slice(at, colon);
+}
+
+/** Whether the content at `at` is a block sequence entry (`-` then a space or the line's end). */
+function isEntry(at: number): boolean {
+  return src.charCodeAt(at) === DASH && (src.charCodeAt(at + 1) === SPACE || isBreak(at + 1));
+}
+
+/** A block mapping whose keys are at column `column`; its first key starts at `first`, on the line at `pos`. */
+function mapping(column: number, first: number, top?: Record<string, unknown>): void {
+  entry(first, column, top);
+  for (;;) {
+    const indent = nextContentLine();
+    if (indent < column) return;
+    if (indent > column || isEntry(pos + indent)) throw OUTSIDE;
+    entry(pos + indent, column, top);
+  }
+}
+
+function entry(at: number, column: number, top?: Record<string, unknown>): void {
+  const colon = keyEnd(at, top !== undefined);
+  if (colon < 0) throw OUTSIDE;
+  const key = top ? keyText(at, colon) : undefined;
+  const keep = key !== undefined && kept.has(key);
+  const result = value(spacesFrom(colon + 1), column, keep, true);
+  if (keep) (top as Record<string, unknown>)[key] = result;
+}
+
+/**
+ * The value starting at `at` (after `key: ` or `- `), owned by a node at indentation `parent`.
+ * `inMapping`: a block sequence at the parent's own indentation is the value (YAML allows it for keys).
+ */
+function value(at: number, parent: number, keep: boolean, inMapping: boolean): unknown {
+  if (isBreak(at) || src.charCodeAt(at) === HASH) {
+    pos = lineEnd(at) + 1;
+    return blockNode(parent, keep, inMapping);
+  }
+  switch (src.charCodeAt(at)) {
+    case DOUBLE:
+      return doubleQuoted(at, parent, keep);
+    case SINGLE:
+      return singleQuoted(at, parent, keep);
+    case 124: // |
+    case 62: // >
+      if (keep) throw OUTSIDE;
+      blockScalar(at, parent);
+      return undefined;
+    case 91: // [
+    case 123: {
+      // {
+      const [after, result] = flow(at, keep);
+      finishLine(after);
+      endsAt(parent);
+      return result;
+    }
+    case 33: // !
+      if (keep) throw OUTSIDE;
+      if (src.startsWith('!function ', at)) functionTag(spacesFrom(at + 10), parent);
+      else if (src.startsWith('!!null ', at)) nullTag(spacesFrom(at + 7), parent);
+      else throw OUTSIDE;
+      return undefined;
+    default:
+      return plain(at, parent, keep);
+  }
+}
+
+/** After an empty value: a nested block collection, a scalar on the next lines, or null. */
+function blockNode(parent: number, keep: boolean, inMapping: boolean): unknown {
+  const indent = nextContentLine();
+  if (indent < parent) return null;
+  const at = pos + indent;
+  if (indent === parent) return inMapping && isEntry(at) ? sequence(indent, keep) : null;
+  if (isEntry(at)) return sequence(indent, keep);
+  if (keyEnd(at, false) >= 0) {
+    if (keep) throw OUTSIDE;
+    mapping(indent, at);
+    return undefined;
+  }
+  // A scalar on the line after its key.
+  const first = src.charCodeAt(at);
+  if (first === DOUBLE) return doubleQuoted(at, parent, keep);
+  if (first === SINGLE) return singleQuoted(at, parent, keep);
+  return plain(at, parent, keep);
+}
+
+function sequence(column: number, keep: boolean): unknown[] | undefined {
+  const items: unknown[] | undefined = keep ? [] : undefined;
+  for (;;) {
+    const at = spacesFrom(pos + column + 1);
+    let item: unknown;
+    if (isBreak(at) || src.charCodeAt(at) === HASH) {
+      pos = lineEnd(at) + 1;
+      item = blockNode(column, keep, false);
+    } else if (isEntry(at)) {
+      throw OUTSIDE; // a sequence in a sequence, on one line
+    } else if (keyEnd(at, false) >= 0) {
+      if (keep) throw OUTSIDE;
+      mapping(at - pos, at);
+    } else {
+      item = value(at, column, keep, false);
+    }
+    if (items) {
+      if (typeof item !== 'string') throw OUTSIDE;
+      items.push(item);
+    }
+    const indent = nextContentLine();
+    if (indent < column) return items;
+    if (indent > column) throw OUTSIDE;
+    if (!isEntry(pos + indent)) return items;
+  }
+}
+
+/** Whether a plain scalar may start with the character at `at` (indicators; `-` only before a non-space). */
+function startsPlain(at: number): boolean {
+  if (',[]{}#&*!|>\'"%@`?:'.includes(src[at] as string)) return false;
+  return !(src.charCodeAt(at) === DASH && (src.charCodeAt(at + 1) === SPACE || isBreak(at + 1)));
+}
+
+/** One line of a plain scalar, from `at` to `stop`: where its comment starts (or `stop`); refuses `: `. */
+function plainLine(at: number, stop: number): number {
+  let comment = next(HASH, at);
+  while (comment < stop && src.charCodeAt(comment - 1) !== SPACE) comment = next(HASH, comment + 1);
+  if (comment > stop) comment = stop;
+  for (let colon = next(COLON, at); colon < comment; colon = next(COLON, colon + 1)) {
+    if (colon + 1 === stop || src.charCodeAt(colon + 1) === SPACE) throw OUTSIDE;
+  }
+  return comment;
+}
+
+/**
+ * A plain scalar, owned by a node at indentation `parent`: its first line, then the lines indented deeper
+ * than `parent` that continue it (none after a comment).
+ */
+function plain(at: number, parent: number, keep: boolean): string | undefined {
+  if (!startsPlain(at)) throw OUTSIDE;
+  let stop = lineEnd(at);
+  let last = plainLine(at + 1, stop);
+  const firstStop = stop;
+  pos = stop + 1;
+  while (last === stop) {
+    let line = pos;
+    let first = spacesFrom(line);
+    while (first < end && src.charCodeAt(first) === NEWLINE) {
+      line = first + 1;
+      first = spacesFrom(line);
+    }
+    if (first >= end || first - line <= parent) break;
+    stop = lineEnd(first);
+    last = plainLine(first, stop);
+    if (last !== stop) throw OUTSIDE; // a comment on a continuation line
+    pos = stop + 1;
+  }
+  endsAt(parent);
+  if (!keep) return undefined;
+  if (stop !== firstStop) throw OUTSIDE;
+  while (src.charCodeAt(last - 1) === SPACE) last--;
+  const text = src.slice(at, last);
+  if (!isImplicitString(text)) throw OUTSIDE;
+  return own(text);
+}
+
+/** `!function` and its scalar. */
+function functionTag(at: number, parent: number): void {
+  if (isBreak(at)) throw OUTSIDE; // the scalar on the next line (not in the subset)
+  const ch = src.charCodeAt(at);
+  if (ch === DOUBLE) doubleQuoted(at, parent, false);
+  else if (ch === SINGLE) singleQuoted(at, parent, false);
+  else plain(at, parent, false);
+}
+
+/** `!!null` and a quoted null word on one line (`!!null "null"`, as some generated task files write). */
+function nullTag(at: number, parent: number): void {
+  const quote = src.charCodeAt(at);
+  if (quote !== DOUBLE && quote !== SINGLE) throw OUTSIDE;
+  const close = src.indexOf(src[at] as string, at + 1);
+  if (close < 0 || !/^(?:~|null|Null|NULL|)$/.test(src.slice(at + 1, close))) throw OUTSIDE;
+  finishLine(close + 1);
+  endsAt(parent);
+}
+
+/**
+ * The start of a quoted scalar's continuation line at `at`: a document marker (`---` or `...` at the line's
+ * start) would end the document inside the scalar, which js-yaml refuses.
+ */
+function continuation(at: number): void {
+  if (at >= end) throw OUTSIDE;
+  if (src.startsWith('---', at) || src.startsWith('...', at)) throw OUTSIDE;
+}
+
+function isHex(ch: number): boolean {
+  return (ch >= 48 && ch <= 57) || (ch >= 97 && ch <= 102) || (ch >= 65 && ch <= 70);
+}
+
+/** The index after the escape whose backslash is at `i` (not a line break, which callers handle). */
+function escapeEnd(i: number): number {
+  const escaped = src.charCodeAt(i + 1);
+  if (SIMPLE_ESCAPES.has(escaped)) return i + 2;
+  const digits = escaped === 120 ? 2 : escaped === 117 ? 4 : escaped === 85 ? 8 : 0;
+  if (digits === 0) throw OUTSIDE;
+  for (let d = 2; d < 2 + digits; d++) if (!isHex(src.charCodeAt(i + d))) throw OUTSIDE;
+  return i + 2 + digits;
+}
+
+function doubleQuoted(open: number, parent: number, keep: boolean): string | undefined {
+  let i = open + 1;
+  let simple = true;
+  for (;;) {
+    i = Math.min(next(DOUBLE, i), next(BACKSLASH, i), next(NEWLINE, i));
+    if (i >= end) throw OUTSIDE;
+    const ch = src.charCodeAt(i);
+    if (ch === DOUBLE) break;
+    simple = false;
+    if (ch === NEWLINE) {
+      continuation(i + 1);
+      i++;
+      continue;
+    }
+    if (src.charCodeAt(i + 1) === NEWLINE) {
+      continuation(i + 2);
+      i += 2;
+    } else i = escapeEnd(i);
+  }
+  finishLine(i + 1);
+  endsAt(parent);
+  if (!keep) return undefined;
+  if (!simple) throw OUTSIDE;
+  return own(src.slice(open + 1, i));
+}
+
+function singleQuoted(open: number, parent: number, keep: boolean): string | undefined {
+  let i = open + 1;
+  let simple = true;
+  for (;;) {
+    i = Math.min(next(SINGLE, i), next(NEWLINE, i));
+    if (i >= end) throw OUTSIDE;
+    if (src.charCodeAt(i) === SINGLE) {
+      if (src.charCodeAt(i + 1) !== SINGLE) break;
+      simple = false;
+      i += 2;
+    } else {
+      simple = false;
+      continuation(i + 1);
+      i++;
+    }
+  }
+  finishLine(i + 1);
+  endsAt(parent);
+  if (!keep) return undefined;
+  if (!simple) throw OUTSIDE;
+  return own(src.slice(open + 1, i));
+}
+
+/**
+ * A block scalar (`|` or `>`, with an optional chomping indicator), owned by a node at indentation
+ * `parent`: its lines are those indented deeper than the first non-blank one's indentation allows.
+ */
+function blockScalar(at: number, parent: number): void {
+  let i = at + 1;
+  const indicator = src.charCodeAt(i);
+  if (indicator === 43 || indicator === DASH) i++;
+  finishLine(i);
+  let deepestBlank = 0;
+  let indent = -1;
+  while (pos < end) {
+    const first = spacesFrom(pos);
+    const width = first - pos;
+    if (isBreak(first)) {
+      if (indent < 0 && width > deepestBlank) deepestBlank = width;
+    } else if (indent < 0) {
+      // js-yaml takes leading blank lines' spaces as the indentation too: deeper ones would end the scalar.
+      if (width <= parent || width < deepestBlank) throw OUTSIDE;
+      indent = width;
+    } else if (width < indent) {
+      if (width > parent) throw OUTSIDE;
+      return;
+    }
+    pos = lineEnd(first) + 1;
+  }
+  if (indent < 0) throw OUTSIDE;
+}
+
+/** A flow collection on one line; returns the index after it and, when kept, its strings. */
+function flow(open: number, keep: boolean): [number, unknown[] | undefined] {
+  const mappingClose = src.charCodeAt(open) === 123;
+  if (keep && mappingClose) throw OUTSIDE;
+  const close = mappingClose ? 125 : 93;
+  const items: unknown[] | undefined = keep ? [] : undefined;
+  let i = spacesFrom(open + 1);
+  if (src.charCodeAt(i) === close) return [i + 1, items];
+  for (;;) {
+    if (mappingClose) {
+      if (src.charCodeAt(i) === DOUBLE || src.charCodeAt(i) === SINGLE) i = flowQuoted(i, false)[0];
+      else {
+        if (!isKeyStart(src.charCodeAt(i))) throw OUTSIDE;
+        while (isKeyChar(src.charCodeAt(i))) i++;
+      }
+      if (src.charCodeAt(i) !== COLON || src.charCodeAt(i + 1) !== SPACE) throw OUTSIDE;
+      i = spacesFrom(i + 1);
+    }
+    const ch = src.charCodeAt(i);
+    if (ch === DOUBLE || ch === SINGLE) {
+      const [after, text] = flowQuoted(i, keep);
+      if (items) items.push(text);
+      i = after;
+    } else if (ch === 91 || ch === 123) {
+      if (keep) throw OUTSIDE;
+      i = flow(i, false)[0];
+    } else {
+      const start = i;
+      if (!isKeyChar(ch) || ch === DASH || ch === 46) throw OUTSIDE;
+      while (isFlowPlainChar(src.charCodeAt(i))) i++;
+      if (items) {
+        const text = src.slice(start, i);
+        if (!isImplicitString(text)) throw OUTSIDE;
+        items.push(own(text));
+      }
+    }
+    i = spacesFrom(i);
+    const next = src.charCodeAt(i);
+    if (next === close) return [i + 1, items];
+    if (next !== 44) throw OUTSIDE; // ,
+    i = spacesFrom(i + 1);
+    if (src.charCodeAt(i) === close) throw OUTSIDE; // a trailing comma
+  }
+}
+
+/** A quoted scalar inside a flow collection, on one line. */
+function flowQuoted(open: number, keep: boolean): [number, string | undefined] {
+  const quote = src.charCodeAt(open);
+  let i = open + 1;
+  let simple = true;
+  for (;;) {
+    if (isBreak(i)) throw OUTSIDE;
+    const ch = src.charCodeAt(i);
+    if (ch === quote) {
+      if (quote === SINGLE && src.charCodeAt(i + 1) === SINGLE) {
+        simple = false;
+        i += 2;
+        continue;
+      }
+      break;
+    }
+    if (quote === DOUBLE && ch === BACKSLASH) {
+      simple = false;
+      i = escapeEnd(i);
+    } else i++;
+  }
+  if (!keep) return [i + 1, undefined];
+  if (!simple) throw OUTSIDE;
+  return [i + 1, own(src.slice(open + 1, i))];
+}
+
+/**
+ * The values of the `keys` present at the top level of `text` (a key absent from the file is absent from
+ * the answer), or undefined when the text is outside the subset this reader vouches for.
+ */
+export function readTopKeys(text: string, keys: ReadonlySet<string>): Record<string, unknown> | undefined {
+  if (REFUSED.test(text)) return undefined;
+  src = text;
+  end = text.length;
+  pos = 0;
+  kept = keys;
+  searchedFrom.fill(0x7fffffff);
+  try {
+    if (nextContentLine() !== 0) return undefined;
+    const top: Record<string, unknown> = {};
+    mapping(0, pos, top);
+    return pos >= end ? top : undefined;
+  } catch (error) {
+    if (error === OUTSIDE) return undefined;
+    throw error;
+  } finally {
+    src = '';
+  }
+}
