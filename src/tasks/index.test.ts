@@ -109,6 +109,29 @@ describe('buildTaskIndex', () => {
     expect(warnings[0]).toMatch(new RegExp(`^skipping ${bad}: ${bad}:2:1: malformed YAML`));
   });
 
+  it('skips a task whose error is deep in a value the index does not keep, and types kept values as js-yaml does', async () => {
+    // The index reads only its keys of most files (yaml-keys.ts); the rest of each file must still be
+    // valid YAML, or the file is skipped as lm-eval skips it, with js-yaml's located error.
+    const escape = await write(
+      'escape.yaml',
+      'task: escape\ndoc_to_text: "Q: {{question}}\\qA:"\nmetric_list:\n  - metric: acc\n',
+    );
+    const marker = await write('marker.yaml', 'task: marker\ndescription: "a\n---\n  b"\n');
+    const indented = await write('indented.yaml', 'task: indented\nx: |\n      \n  text\n');
+    await write('yes.yaml', 'task: yes\ndataset_path: d\n');
+    await write('_t.yaml', 'output_type: generate_until\ngeneration_kwargs:\n  until: ["\\n\\n"]\n');
+    await write('good.yaml', 'include: _t.yaml\n"task": "good"\ntag:\n- fam\n');
+    const index = await buildTaskIndex({ includePath: [dir], builtinDir: false });
+    // `task: yes` is a boolean, so that file defines nothing (lm-eval's index skips it too).
+    expect([...index.entries.keys()].sort()).toEqual(['fam', 'good']);
+    expect(index.entries.get('good')).toMatchObject({ kind: 'task', outputType: 'generate_until' });
+    expect(index.skipped.map((skip) => [skip.file, skip.error.code, skip.error.location.line])).toEqual([
+      [escape, 'yaml_syntax', 2],
+      [indented, 'yaml_syntax', expect.any(Number)],
+      [marker, 'yaml_syntax', expect.any(Number)],
+    ]);
+  });
+
   it('treats a missing include path as empty', async () => {
     const index = await buildTaskIndex({ includePath: [path.join(dir, 'nope')], builtinDir: false });
     expect(index.entries.size).toBe(0);

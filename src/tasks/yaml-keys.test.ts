@@ -1,0 +1,150 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkTopKeys, INDEX_KEYS } from '../../test/support/yaml-keys-check.js';
+import { yamlMutants } from '../../test/support/yaml-mutations.js';
+import { readTopKeys } from './yaml-keys.js';
+import { parseYamlText } from './yaml-loader.js';
+
+const read = (text: string) => readTopKeys(text, INDEX_KEYS);
+
+/** What js-yaml (as the loader reads files) says of a text: its value, or its error's first line. */
+function jsYaml(text: string): unknown {
+  try {
+    return parseYamlText(text, 'case.yaml');
+  } catch (error) {
+    return `error: ${(error as Error).message.split('\n')[0]}`;
+  }
+}
+
+// Texts in the shapes lm-eval's task files are written in, one construct or more each.
+const CORPUS = [
+  'task: arc_easy\ndataset_path: allenai/ai2_arc\noutput_type: multiple_choice\ndoc_to_choice: "{{choices.text}}"\n',
+  // Quoted keys, as generated files write them, and an include.
+  '"dataset_name": "web_of_lies"\n"description": "Evaluate.\\n\\n"\n"include": "_template_yaml"\n"task": "bbh_web_of_lies"\n',
+  // A template: no task, a block sequence at the key's own indentation, compact mappings, a tag.
+  'dataset_path: gsm8k\nmetric_list:\n- metric: exact_match\n  aggregation: mean\n  higher_is_better: true\n  ignore_case: true\nprocess_results: !function utils.process_results\n',
+  // Nested mappings and sequences, flow collections, comments at several depths.
+  'group: mmlu_stem # the group\ntask:\n  - mmlu_stem_tasks\n  - mmlu_physics\naggregate_metric_list:\n  # weighted\n  - metric: acc\n    weight_by_size: True\ngeneration_kwargs:\n  until: ["</s>", "Q:", "\\n\\n"]\n  do_sample: false\nmetadata: {version: 1.0}\n',
+  // Multi-line quoted scalars (one continuation less indented, which PyYAML and js-yaml read), block scalars.
+  'task: kmmlu_tax\ndoc_to_text: \'{{question}}\n\n  A. {{A}}\n\n  Answer:\'\ndescription: "first line\n second line"\ndoc_to_target: |\n  {{answer}}\n\n  done\nfilter: >-\n  folded\n  text\ntag:\n- kmmlu\n- kmmlu_hard\n',
+  // Multi-line plain scalars, a scalar on the line after its key, `!!null` as generated files write it.
+  'task: turkish_bio\nfewshot_config:\n  samples:\n  - input: I have a blackberry, a clarinet and a plum,\n      and a flute. How many fruits?\n    target: \'3\'\ndescription:\n  "Soru: a long prompt\\\n  \\ continued"\ntraining_split: !!null "null"\n',
+  // Keys deeper than the top may be any plain scalar (regex filters in bbh).
+  'task: bbh_lies\nfilter_list:\n  - name: map\n    filter:\n      - function: !function utils.MapRegexFilter\n        regex_pattern_to_value:\n          \\b(no|does not tell the truth)\\b: "no"\n          \\b(yes|tells the truth)\\b: "yes"\n',
+];
+
+describe('readTopKeys', () => {
+  it('answers for every text of the corpus, with the values js-yaml gives the kept keys', () => {
+    for (const text of CORPUS) expect(checkTopKeys(text), text).toBe('agrees');
+    expect(read(CORPUS[1] as string)).toEqual({ include: '_template_yaml', task: 'bbh_web_of_lies' });
+    expect(read(CORPUS[3] as string)).toEqual({
+      group: 'mmlu_stem',
+      task: ['mmlu_stem_tasks', 'mmlu_physics'],
+    });
+    expect(read(CORPUS[4] as string)).toEqual({ task: 'kmmlu_tax', tag: ['kmmlu', 'kmmlu_hard'] });
+    expect(read(CORPUS[2] as string)).toEqual({});
+  });
+
+  it("answers for assay's own task folder as js-yaml reads it", () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (entry.name.endsWith('.yaml')) files.push(full);
+      }
+    };
+    walk(path.resolve(import.meta.dirname, '../../tasks'));
+    expect(files.length).toBeGreaterThan(50);
+    const answered = files.filter((file) => {
+      const result = checkTopKeys(readFileSync(file, 'utf8'));
+      expect(['agrees', 'refused'], file).toContain(result);
+      return result === 'agrees';
+    });
+    expect(answered.length).toBeGreaterThan(files.length * 0.9);
+  });
+
+  it('gives a kept value longer than a V8 slice threshold intact (it is copied out of the text)', () => {
+    const task = (read(`task: ${'a'.repeat(40)}\n`) as { task: string }).task;
+    expect(task).toBe('a'.repeat(40));
+  });
+
+  // Each case is a rule of the subset: the reader must not answer, and js-yaml shows why (it refuses the
+  // text, or types the kept value as no string), or the case is outside what the reader vouches for.
+  const refusedByJsYaml: Array<[string, string]> = [
+    ['a leading blank line deeper than a block scalar', 'task: t\nx: |\n      \n  text\n'],
+    ['a merge key with a scalar', 'task: t\nx:\n  <<: 1\n'],
+    ['an unknown escape', 'task: t\nx: "a\\qb"\n'],
+    ['a short hexadecimal escape', 'task: t\nx: "\\x4"\n'],
+    ['a document marker inside a quoted scalar', 'task: t\nx: "a\n---\n  b"\n'],
+    ['a quoted scalar never closed', 'task: t\nx: "abc\n'],
+    ['a NUL character', 'task: t\nx: a\u0000b\n'],
+    ['a sequence entry where a key should be', 'task: t\nx: 1\n- y\n'],
+    ['a plain scalar holding ": "', 'task: t\nx: a: b\n'],
+    ['text after a closing quote', 'task: t\nx: "a" b\n'],
+    ['a key indented between two levels', 'task: t\nx:\n    a: 1\n  b: 2\n'],
+    ['`!function`, then an anchor with no name on the next line', 'task: t\nx: !function \n  & y\n'],
+  ];
+  for (const [name, text] of refusedByJsYaml) {
+    it(`does not answer for ${name} (js-yaml refuses it)`, () => {
+      expect(read(text)).toBeUndefined();
+      expect(String(jsYaml(text))).toMatch(/^error: /);
+    });
+  }
+
+  const notAString: Array<[string, string]> = [
+    ['task: yes', 'task: yes\n'],
+    ['task: 1', 'task: 1\n'],
+    ['tag: null', 'tag: null\n'],
+    ['task: 1:30 (sexagesimal)', 'task: 1:30\n'],
+    ['output_type: .inf', 'output_type: .inf\n'],
+    ['tag: [on, off]', 'tag: [on, off]\n'],
+  ];
+  for (const [name, text] of notAString) {
+    it(`does not answer for ${name}, which js-yaml types as no string`, () => {
+      expect(read(text)).toBeUndefined();
+      const value = Object.values(jsYaml(text) as Record<string, unknown>)[0];
+      expect(
+        typeof value === 'string' ||
+          (Array.isArray(value) && value.every((item) => typeof item === 'string')),
+      ).toBe(false);
+    });
+  }
+
+  const outside: Array<[string, string]> = [
+    ['an anchor and an alias', 'task: t\na: &x 1\nb: *x\n'],
+    ['a tab', 'task: t\nx:\ta\n'],
+    ['a carriage return', 'task: t\r\nx: a\r\n'],
+    ['a byte order mark', '\uFEFFtask: t\n'],
+    ['`!function` with its scalar on the next line', 'task: t\nx: !function \n  utils.f\n'],
+    ['another tag', 'task: !!str t\n'],
+    ['a group whose members are mappings', 'group: g\ntask:\n  - group: sub\n    task: [a]\n'],
+    ['a comment deeper than the value before it', 'task: t\nx: a\n    # note\n'],
+    ['a document start', '---\ntask: t\n'],
+    ['an indented top level', '  task: t\n'],
+    ['no mapping at all', '# only a comment\n'],
+    ['a multi-line flow collection', 'task: t\nx: [a,\n  b]\n'],
+    ['an explicit block indentation', 'task: t\nx: |2\n  a\n'],
+  ];
+  for (const [name, text] of outside) {
+    it(`does not answer for ${name} (outside the subset)`, () => {
+      expect(read(text)).toBeUndefined();
+    });
+  }
+
+  it('agrees with js-yaml whenever it answers, over seeded mutations of the corpus', () => {
+    let answered = 0;
+    const disagreements: string[] = [];
+    for (const [index, text] of CORPUS.entries()) {
+      for (const mutant of yamlMutants(text, 1000 + index, 600)) {
+        const result = checkTopKeys(mutant);
+        if (result === 'agrees') answered++;
+        else if (result !== 'refused') disagreements.push(`${result}: ${JSON.stringify(mutant)}`);
+      }
+    }
+    expect(disagreements).toEqual([]);
+    // Not vacuous: a good share of the mutants are still in the subset and answered.
+    expect(answered).toBeGreaterThan(CORPUS.length * 600 * 0.3);
+  });
+});
