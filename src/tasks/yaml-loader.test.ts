@@ -4,7 +4,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { caught } from '../../test/support/caught.js';
 import { writeIn } from '../../test/support/helpers.js';
-import { clearYamlCache, DeferredFunction, loadYaml, locateKey } from './yaml-loader.js';
+import { clearYamlCache, DeferredFunction, loadYaml, loadYamlSync, locateKey } from './yaml-loader.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -39,6 +39,24 @@ describe('loadYaml', () => {
     await mkdir(path.join(dir, 'sub'));
     const file = await write('sub/task.yaml', 'include: ../shared.yaml\ntask: t\n');
     expect((await loadYaml(file)).config).toEqual({ output_type: 'multiple_choice', task: 't' });
+  });
+
+  it('names an included file by its resolved path however the include and the file are spelled', async () => {
+    const shared = await write('shared.yaml', 'output_type: multiple_choice\n');
+    await write('sub/a.yaml', 'include: ../shared.yaml\ntask: a\n');
+    await write('b.yaml', 'include: ./shared.yaml\ntask: b\n');
+    await write('c.yaml', 'include: shared.yaml\ntask: c\n');
+    await write('sub/d.yaml', 'include: .././sub/..//shared.yaml\ntask: d\n');
+    for (const spelled of ['sub/a.yaml', 'b.yaml', 'c.yaml', 'sub/./d.yaml', 'sub/../c.yaml']) {
+      for (const keys of [undefined, ['task', 'output_type']]) {
+        clearYamlCache();
+        // Spelled as given (path.join would normalize it).
+        const loaded = loadYamlSync(`${dir}/${spelled}`, keys ? { keys } : {});
+        expect(loaded.files[0]).toBe(path.resolve(dir, spelled));
+        expect(loaded.files[1]).toBe(shared);
+        expect(loaded.config.output_type).toBe('multiple_choice');
+      }
+    }
   });
 
   it('keeps !function unresolved, bound to the YAML it was written in', async () => {
