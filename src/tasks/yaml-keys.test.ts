@@ -65,6 +65,12 @@ describe('readTopKeys', () => {
     expect(answered.length).toBeGreaterThan(files.length * 0.9);
   });
 
+  it('answers for a comment deeper than the quoted scalar before it, which js-yaml reads as a comment', () => {
+    const text = 'task: "t"\n   # a note\nx: 1\n';
+    expect(checkTopKeys(text)).toBe('agrees');
+    expect(read(text)).toEqual({ task: 't' });
+  });
+
   it('gives a kept value longer than a V8 slice threshold intact (it is copied out of the text)', () => {
     const task = (read(`task: ${'a'.repeat(40)}\n`) as { task: string }).task;
     expect(task).toBe('a'.repeat(40));
@@ -120,7 +126,7 @@ describe('readTopKeys', () => {
     ['`!function` with its scalar on the next line', 'task: t\nx: !function \n  utils.f\n'],
     ['another tag', 'task: !!str t\n'],
     ['a group whose members are mappings', 'group: g\ntask:\n  - group: sub\n    task: [a]\n'],
-    ['a comment deeper than the value before it', 'task: t\nx: a\n    # note\n'],
+    ['a comment deeper than the plain scalar before it', 'task: t\nx: a\n    # note\n'],
     ['a document start', '---\ntask: t\n'],
     ['an indented top level', '  task: t\n'],
     ['no mapping at all', '# only a comment\n'],

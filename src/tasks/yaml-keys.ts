@@ -8,15 +8,16 @@
  * it accepts a conservative subset of block YAML (the way lm-eval's task files are written) and answers
  * `undefined` for anything outside it, and the caller then parses the file with js-yaml as before. The
  * subset leaves out, among others: tabs, CR, a BOM, control and surrogate characters; anchors, aliases,
- * tags other than `!function`, directives and document markers; quoted, complex and unusual keys;
- * multi-line plain scalars and multi-line flow collections; explicit block-scalar indentation; and any
- * line indented deeper than where a value ended (a continuation or a stray comment).
+ * tags other than `!function` and `!!null "null"`, directives and document markers; complex keys, the
+ * merge key, quoted keys with escapes, and top-level plain keys other than words;
+ * multi-line flow collections; explicit block-scalar indentation; a comment inside a plain scalar's
+ * lines; and any line with content indented deeper than where a value ended.
  *
  * Its contract: when it answers, js-yaml (with the PyYAML schema and `json: true`, as yaml-loader.ts
  * reads files) reads the same text without error, to a mapping whose kept keys have exactly these values.
- * A kept key's value is answered only when it is a string that no implicit type can take (a plain scalar
- * starting with a letter or `_`, not a boolean or null word; a quoted scalar without escapes on one line),
- * null, or a list of such strings; any other kept value makes it answer `undefined`. Checked on every file
+ * A kept key's value is answered only when it is a string (a plain scalar on one line that no implicit
+ * type of the PyYAML schema takes, or a quoted scalar on one line without escapes), null, or a list of
+ * such strings; any other kept value makes it answer `undefined`. Checked on every file
  * of lm-eval's tree and on seeded mutations of files (yaml-keys.test.ts, bench/yaml-keys.ts).
  */
 
@@ -117,22 +118,6 @@ function nextContentLine(): number {
   return -1;
 }
 
-/**
- * After a value that ended on the line before `pos`: the next non-blank line (a comment too) must not be
- * indented deeper than `parent`, where YAML would read it as a continuation of the value (or refuse it).
- */
-function endsAt(parent: number): void {
-  let at = pos;
-  while (at < end) {
-    const first = spacesFrom(at);
-    if (!isBreak(first)) {
-      if (first - at > parent) throw OUTSIDE;
-      return;
-    }
-    at = first + 1;
-  }
-}
-
 /** The rest of a line after a value: spaces, then a comment or the line's end. Moves `pos` past the line. */
 function finishLine(at: number): void {
   const i = spacesFrom(at);
@@ -224,9 +209,9 @@ function value(at: number, parent: number, keep: boolean, inMapping: boolean): u
   }
   switch (src.charCodeAt(at)) {
     case DOUBLE:
-      return doubleQuoted(at, parent, keep);
+      return doubleQuoted(at, keep);
     case SINGLE:
-      return singleQuoted(at, parent, keep);
+      return singleQuoted(at, keep);
     case 124: // |
     case 62: // >
       if (keep) throw OUTSIDE;
@@ -237,13 +222,12 @@ function value(at: number, parent: number, keep: boolean, inMapping: boolean): u
       // {
       const [after, result] = flow(at, keep);
       finishLine(after);
-      endsAt(parent);
       return result;
     }
     case 33: // !
       if (keep) throw OUTSIDE;
       if (src.startsWith('!function ', at)) functionTag(spacesFrom(at + 10), parent);
-      else if (src.startsWith('!!null ', at)) nullTag(spacesFrom(at + 7), parent);
+      else if (src.startsWith('!!null ', at)) nullTag(spacesFrom(at + 7));
       else throw OUTSIDE;
       return undefined;
     default:
@@ -265,8 +249,8 @@ function blockNode(parent: number, keep: boolean, inMapping: boolean): unknown {
   }
   // A scalar on the line after its key.
   const first = src.charCodeAt(at);
-  if (first === DOUBLE) return doubleQuoted(at, parent, keep);
-  if (first === SINGLE) return singleQuoted(at, parent, keep);
+  if (first === DOUBLE) return doubleQuoted(at, keep);
+  if (first === SINGLE) return singleQuoted(at, keep);
   return plain(at, parent, keep);
 }
 
@@ -337,7 +321,6 @@ function plain(at: number, parent: number, keep: boolean): string | undefined {
     if (last !== stop) throw OUTSIDE; // a comment on a continuation line
     pos = stop + 1;
   }
-  endsAt(parent);
   if (!keep) return undefined;
   if (stop !== firstStop) throw OUTSIDE;
   while (src.charCodeAt(last - 1) === SPACE) last--;
@@ -350,19 +333,18 @@ function plain(at: number, parent: number, keep: boolean): string | undefined {
 function functionTag(at: number, parent: number): void {
   if (isBreak(at)) throw OUTSIDE; // the scalar on the next line (not in the subset)
   const ch = src.charCodeAt(at);
-  if (ch === DOUBLE) doubleQuoted(at, parent, false);
-  else if (ch === SINGLE) singleQuoted(at, parent, false);
+  if (ch === DOUBLE) doubleQuoted(at, false);
+  else if (ch === SINGLE) singleQuoted(at, false);
   else plain(at, parent, false);
 }
 
 /** `!!null` and a quoted null word on one line (`!!null "null"`, as some generated task files write). */
-function nullTag(at: number, parent: number): void {
+function nullTag(at: number): void {
   const quote = src.charCodeAt(at);
   if (quote !== DOUBLE && quote !== SINGLE) throw OUTSIDE;
   const close = src.indexOf(src[at] as string, at + 1);
   if (close < 0 || !/^(?:~|null|Null|NULL|)$/.test(src.slice(at + 1, close))) throw OUTSIDE;
   finishLine(close + 1);
-  endsAt(parent);
 }
 
 /**
@@ -388,7 +370,7 @@ function escapeEnd(i: number): number {
   return i + 2 + digits;
 }
 
-function doubleQuoted(open: number, parent: number, keep: boolean): string | undefined {
+function doubleQuoted(open: number, keep: boolean): string | undefined {
   let i = open + 1;
   let simple = true;
   for (;;) {
@@ -408,13 +390,12 @@ function doubleQuoted(open: number, parent: number, keep: boolean): string | und
     } else i = escapeEnd(i);
   }
   finishLine(i + 1);
-  endsAt(parent);
   if (!keep) return undefined;
   if (!simple) throw OUTSIDE;
   return own(src.slice(open + 1, i));
 }
 
-function singleQuoted(open: number, parent: number, keep: boolean): string | undefined {
+function singleQuoted(open: number, keep: boolean): string | undefined {
   let i = open + 1;
   let simple = true;
   for (;;) {
@@ -431,7 +412,6 @@ function singleQuoted(open: number, parent: number, keep: boolean): string | und
     }
   }
   finishLine(i + 1);
-  endsAt(parent);
   if (!keep) return undefined;
   if (!simple) throw OUTSIDE;
   return own(src.slice(open + 1, i));
