@@ -8,8 +8,8 @@
  *
  * Exit 0 when nothing disagrees, 1 otherwise, 2 on bad arguments.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { isYamlFile, listRoot } from '../src/tasks/root-walk.js';
 import { checkTopKeys } from '../test/support/yaml-keys-check.js';
 import { yamlMutants } from '../test/support/yaml-mutations.js';
 
@@ -26,16 +26,8 @@ if (!tree || !Number.isInteger(mutantsPerFile) || !Number.isInteger(seed)) {
   process.exit(2);
 }
 
-function yamlFiles(dir: string, into: string[]): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yamlFiles(full, into);
-    else if (/\.ya?ml$/.test(entry.name)) into.push(full);
-  }
-  return into;
-}
-
-const files = yamlFiles(tree, []).sort();
+// The files the task index reads as YAML, in its order.
+const files = listRoot({ dir: tree }).filter(isYamlFile);
 let answered = 0;
 let mutants = 0;
 let mutantsAnswered = 0;

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkTopKeys, INDEX_KEYS } from '../../test/support/yaml-keys-check.js';
 import { yamlMutants } from '../../test/support/yaml-mutations.js';
+import { isYamlFile, listRoot } from './root-walk.js';
 import { readTopKeys } from './yaml-keys.js';
 import { parseYamlText } from './yaml-loader.js';
 
@@ -47,15 +48,7 @@ describe('readTopKeys', () => {
   });
 
   it("answers for assay's own task folder as js-yaml reads it", () => {
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) walk(full);
-        else if (entry.name.endsWith('.yaml')) files.push(full);
-      }
-    };
-    walk(path.resolve(import.meta.dirname, '../../tasks'));
+    const files = listRoot({ dir: path.resolve(import.meta.dirname, '../../tasks') }).filter(isYamlFile);
     expect(files.length).toBeGreaterThan(50);
     const answered = files.filter((file) => {
       const result = checkTopKeys(readFileSync(file, 'utf8'));

@@ -282,9 +282,13 @@ function sequence(column: number, keep: boolean): unknown[] | undefined {
 }
 
 /** Whether a plain scalar may start with the character at `at` (indicators; `-` only before a non-space). */
+const INDICATORS = new Uint8Array(128);
+for (const indicator of ',[]{}#&*!|>\'"%@`?:') INDICATORS[indicator.charCodeAt(0)] = 1;
+
 function startsPlain(at: number): boolean {
-  if (',[]{}#&*!|>\'"%@`?:'.includes(src[at] as string)) return false;
-  return !(src.charCodeAt(at) === DASH && (src.charCodeAt(at + 1) === SPACE || isBreak(at + 1)));
+  const ch = src.charCodeAt(at);
+  if (ch < 128 && INDICATORS[ch] === 1) return false;
+  return !(ch === DASH && (src.charCodeAt(at + 1) === SPACE || isBreak(at + 1)));
 }
 
 /** One line of a plain scalar, from `at` to `stop`: where its comment starts (or `stop`); refuses `: `. */
