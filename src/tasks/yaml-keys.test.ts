@@ -92,6 +92,27 @@ describe('readTopKeys', () => {
     });
   }
 
+  it('does not answer after an empty sequence entry, where js-yaml 4 reads a less indented entry into the inner sequence', () => {
+    // YAML ends the inner sequence at `- b`; js-yaml keeps it going, and its quoted scalar then swallows
+    // the `task:` line, so the file defines no task.
+    for (const text of ['a:\n-\n  -\n- b\n  - "\ntask: x"\n', 'a:\n- k:\n  -\n- b\n  - "\ntask: x"\n']) {
+      expect(read(text)).toBeUndefined();
+      expect(jsYaml(text)).not.toHaveProperty('task');
+    }
+    expect(read('task: a\nb:\n-\n  - # c\n- c\n  - "\ntask: z"\n')).toBeUndefined();
+    expect(jsYaml('task: a\nb:\n-\n  - # c\n- c\n  - "\ntask: z"\n')).toMatchObject({ task: 'a' });
+  });
+
+  it('does not answer for collections nested deeper than js-yaml reads, nor exhausts its own stack', () => {
+    const flows = (n: number) => `task: t\na: ${'['.repeat(n)}${']'.repeat(n)}\n`;
+    expect(checkTopKeys(flows(30))).toBe('agrees');
+    expect(read(flows(100))).toBeUndefined();
+    expect(String(jsYaml(flows(100)))).toMatch(/^error: /);
+    expect(read(flows(8000))).toBeUndefined();
+    const mappings = `task: t\n${Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')} 1\n`;
+    expect(read(mappings)).toBeUndefined();
+  });
+
   const notAString: Array<[string, string]> = [
     ['task: yes', 'task: yes\n'],
     ['task: 1', 'task: 1\n'],

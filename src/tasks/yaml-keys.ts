@@ -179,7 +179,24 @@ function isEntry(at: number): boolean {
 }
 
 /** A block mapping whose keys are at column `column`; its first key starts at `first`, on the line at `pos`. */
+/**
+ * Collections nest at most this deep. js-yaml refuses more than 100 levels (a compact mapping in a sequence
+ * entry counts twice), and the reader recurses: a deeper text would exhaust its stack.
+ */
+const MAX_DEPTH = 40;
+let depth = 0;
+
+function enter(): void {
+  if (++depth > MAX_DEPTH) throw OUTSIDE;
+}
+
 function mapping(column: number, first: number, top?: Record<string, unknown>): void {
+  enter();
+  mappingEntries(column, first, top);
+  depth--;
+}
+
+function mappingEntries(column: number, first: number, top?: Record<string, unknown>): void {
   entry(first, column, top);
   for (;;) {
     const indent = nextContentLine();
@@ -238,9 +255,18 @@ function value(at: number, parent: number, keep: boolean, inMapping: boolean): u
 /** After an empty value: a nested block collection, a scalar on the next lines, or null. */
 function blockNode(parent: number, keep: boolean, inMapping: boolean): unknown {
   const indent = nextContentLine();
-  if (indent < parent) return null;
+  // An empty sequence entry is outside the subset: after one, js-yaml 4 takes a less indented entry into
+  // the inner sequence (`-` then `  -` then `- b` reads as [[null, "b"]]), where YAML ends it.
+  if (indent < parent) {
+    if (!inMapping) throw OUTSIDE;
+    return null;
+  }
   const at = pos + indent;
-  if (indent === parent) return inMapping && isEntry(at) ? sequence(indent, keep) : null;
+  if (indent === parent) {
+    if (inMapping && isEntry(at)) return sequence(indent, keep);
+    if (!inMapping) throw OUTSIDE;
+    return null;
+  }
   if (isEntry(at)) return sequence(indent, keep);
   if (keyEnd(at, false) >= 0) {
     if (keep) throw OUTSIDE;
@@ -255,6 +281,13 @@ function blockNode(parent: number, keep: boolean, inMapping: boolean): unknown {
 }
 
 function sequence(column: number, keep: boolean): unknown[] | undefined {
+  enter();
+  const items = sequenceEntries(column, keep);
+  depth--;
+  return items;
+}
+
+function sequenceEntries(column: number, keep: boolean): unknown[] | undefined {
   const items: unknown[] | undefined = keep ? [] : undefined;
   for (;;) {
     const at = spacesFrom(pos + column + 1);
@@ -452,6 +485,13 @@ function blockScalar(at: number, parent: number): void {
 
 /** A flow collection on one line; returns the index after it and, when kept, its strings. */
 function flow(open: number, keep: boolean): [number, unknown[] | undefined] {
+  enter();
+  const result = flowItems(open, keep);
+  depth--;
+  return result;
+}
+
+function flowItems(open: number, keep: boolean): [number, unknown[] | undefined] {
   const mappingClose = src.charCodeAt(open) === 123;
   if (keep && mappingClose) throw OUTSIDE;
   const close = mappingClose ? 125 : 93;
@@ -532,6 +572,7 @@ export function readTopKeys(text: string, keys: ReadonlySet<string>): Record<str
   pos = 0;
   kept = keys;
   searchedFrom.fill(0x7fffffff);
+  depth = 0;
   try {
     if (nextContentLine() !== 0) return undefined;
     const top: Record<string, unknown> = {};
