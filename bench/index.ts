@@ -162,11 +162,15 @@ interface LmEvalTime {
   tags: number;
 }
 
-/** lm-eval's TaskManager index time (median), and the modules that had to be stood in for. */
+/**
+ * lm-eval's TaskManager index time (median, and each run's), and the modules that had to be stood in for.
+ * `between`: run after each of lm-eval's runs, to measure assay in the same minutes (interleaved).
+ */
 async function lmEvalFigures(
   tree: string,
   runs: number,
-): Promise<{ ms: number; counts: LmEvalTime; stubbed: string[] } | { skipped: string }> {
+  between?: () => void,
+): Promise<{ ms: number; each: number[]; counts: LmEvalTime; stubbed: string[] } | { skipped: string }> {
   const repo = path.dirname(path.dirname(tree));
   if (path.basename(tree) !== 'tasks' || path.basename(path.dirname(tree)) !== 'lm_eval') {
     return { skipped: `${tree} is not the lm_eval/tasks folder of an lm-eval checkout` };
@@ -200,8 +204,12 @@ async function lmEvalFigures(
       throw new Error('lm-eval needs too many stand-in modules');
     };
     const times: LmEvalTime[] = [];
-    for (let i = 0; i < runs; i++) times.push(once());
-    return { ms: median(times.map((time) => time.ms)), counts: times[0], stubbed };
+    for (let i = 0; i < runs; i++) {
+      times.push(once());
+      between?.();
+    }
+    const each = times.map((time) => time.ms);
+    return { ms: median(each), each, counts: times[0], stubbed };
   } finally {
     await rm(stubs, { recursive: true, force: true });
   }
@@ -234,7 +242,25 @@ export async function runIndexBench(report: (line: string) => void): Promise<voi
   }
   const tree = path.resolve(lmEvalTree);
   const assay = await assayFigures(tree, runs);
-  const lmEval = await lmEvalFigures(tree, 3);
+  // The listing against lm-eval in the same minutes: each of lm-eval's runs followed by a cold and a warm
+  // \`assay ls tasks\`. This machine's speed drifts by half within minutes, so a ratio of runs taken apart
+  // (the line above and lm-eval's below) moves with the drift; the per-round ratio does not.
+  const paired = await mkdtemp(path.join(os.tmpdir(), 'assay-bench-paired-'));
+  const pairedCold: number[] = [];
+  const pairedWarm: number[] = [];
+  const listing = ['ls', 'tasks', '--include_path', tree];
+  commandMs(listing, { ASSAY_CACHE_DIR: path.join(paired, 'warm') });
+  let lmEval: Awaited<ReturnType<typeof lmEvalFigures>>;
+  try {
+    lmEval = await lmEvalFigures(tree, runs, () => {
+      pairedCold.push(
+        commandMs(listing, { ASSAY_CACHE_DIR: path.join(paired, `cold-${pairedCold.length}`) }),
+      );
+      pairedWarm.push(commandMs(listing, { ASSAY_CACHE_DIR: path.join(paired, 'warm') }));
+    });
+  } finally {
+    await rm(paired, { recursive: true, force: true });
+  }
   const { counts } = assay;
   report(
     `task index, lm-eval tree (${counts.entries} entries: ${counts.task} tasks, ${counts.group} groups, ${counts.tag} tags; ${counts.skipped} unreadable): assay cold ${ms(assay.coldMs)} (CPU ${ms(assay.coldCpuMs)}, target ≤ 1,500 ms), warm ${ms(assay.warmMs)} (CPU ${ms(assay.warmCpuMs)}, target ≤ 300 ms)`,
@@ -247,11 +273,16 @@ export async function runIndexBench(report: (line: string) => void): Promise<voi
     return;
   }
   report(
-    `  lm-eval TaskManager() over the same tree (${lmEval.counts.entries} entries: ${lmEval.counts.tasks} tasks, ${lmEval.counts.groups} groups, ${lmEval.counts.tags} tags): ${ms(lmEval.ms)}, median of 3; ratio to assay cold ${(lmEval.ms / assay.coldMs).toFixed(1)}×, to assay warm ${(lmEval.ms / assay.warmMs).toFixed(0)}×; stand-in modules: ${lmEval.stubbed.length ? lmEval.stubbed.join(', ') : 'none'} (and a stand-in lm_eval distribution record for its version)`,
+    `  lm-eval TaskManager() over the same tree (${lmEval.counts.entries} entries: ${lmEval.counts.tasks} tasks, ${lmEval.counts.groups} groups, ${lmEval.counts.tags} tags): ${ms(lmEval.ms)}, median of ${runs}; ratio to assay cold ${(lmEval.ms / assay.coldMs).toFixed(1)}×, to assay warm ${(lmEval.ms / assay.warmMs).toFixed(0)}×; stand-in modules: ${lmEval.stubbed.length ? lmEval.stubbed.join(', ') : 'none'} (and a stand-in lm_eval distribution record for its version)`,
   );
   // Issue 33: the listing as a whole process (node's start-up, module loading and printing included)
   // against lm-eval's index alone (its interpreter's start-up and imports not counted).
   report(
     `  whole \`assay ls tasks\` process against lm-eval's TaskManager() alone: cold ${(lmEval.ms / assay.lsColdMs).toFixed(1)}× (target ≥ 8×), warm ${(lmEval.ms / assay.lsWarmMs).toFixed(1)}× (target ≥ 20×)`,
+  );
+  const ratios = (times: number[]) => times.map((time, round) => (lmEval.each[round] as number) / time);
+  const range = (values: number[]) => `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}×`;
+  report(
+    `  the same, interleaved (${runs} rounds, each lm-eval's run then a cold and a warm \`assay ls tasks\`; median of the rounds' ratios): cold ${median(ratios(pairedCold)).toFixed(1)}× (rounds ${range(ratios(pairedCold))}; ${ms(median(pairedCold))}), warm ${median(ratios(pairedWarm)).toFixed(1)}× (rounds ${range(ratios(pairedWarm))}; ${ms(median(pairedWarm))})`,
   );
 }
