@@ -112,7 +112,7 @@ describe('buildTaskIndex', () => {
   it('skips a task whose error is deep in a value the index does not keep, and types kept values as js-yaml does', async () => {
     // The index reads only its keys of most files (yaml-keys.ts); the rest of each file must still be
     // valid YAML, or the file is skipped as lm-eval skips it, with js-yaml's located error.
-    const escape = await write(
+    const badEscape = await write(
       'escape.yaml',
       'task: escape\ndoc_to_text: "Q: {{question}}\\qA:"\nmetric_list:\n  - metric: acc\n',
     );
@@ -126,7 +126,7 @@ describe('buildTaskIndex', () => {
     expect([...index.entries.keys()].sort()).toEqual(['fam', 'good']);
     expect(index.entries.get('good')).toMatchObject({ kind: 'task', outputType: 'generate_until' });
     expect(index.skipped.map((skip) => [skip.file, skip.error.code, skip.error.location.line])).toEqual([
-      [escape, 'yaml_syntax', 2],
+      [badEscape, 'yaml_syntax', 2],
       [indented, 'yaml_syntax', expect.any(Number)],
       [marker, 'yaml_syntax', expect.any(Number)],
     ]);

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { caught } from '../../test/support/caught.js';
 import { writeIn } from '../../test/support/helpers.js';
-import { clearYamlCache, DeferredFunction, loadYaml, loadYamlSync, locateKey } from './yaml-loader.js';
+import { fileStamp } from '../util/file-stamp.js';
+import {
+  clearYamlCache,
+  DeferredFunction,
+  loadYaml,
+  loadYamlSync,
+  locateKey,
+  memoizedParse,
+} from './yaml-loader.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -56,6 +64,30 @@ describe('loadYaml', () => {
         expect(loaded.files[1]).toBe(shared);
         expect(loaded.config.output_type).toBe('multiple_choice');
       }
+    }
+  });
+
+  it('reports, for a file read both for keys and whole, the stamp of the read a keyed load used', async () => {
+    // A keyed load (the index) and a whole load in one process, the shared template edited in between:
+    // what the next keyed load builds and the stamp the index caches it under must come from one read.
+    const keys = ['task', 'output_type'];
+    for (const wholeLoad of ['b.yaml', 't.yaml']) {
+      clearYamlCache();
+      const base = await write('b.yaml', 'output_type: old\n');
+      await write('t.yaml', 'include: b.yaml\nx: 1\n');
+      const x = await write('x.yaml', 'include: t.yaml\ntask: x\n');
+      const y = await write('y.yaml', 'include: t.yaml\ntask: y\n');
+      expect(loadYamlSync(x, { keys }).config).toEqual({ task: 'x', output_type: 'old' });
+      const before = memoizedParse(base)?.stamp;
+      expect(before).toEqual(fileStamp(base));
+      await write('b.yaml', 'output_type: generate_until\n');
+      expect(loadYamlSync(path.join(dir, wholeLoad)).config.output_type).toBe('generate_until');
+      const keyed = loadYamlSync(y, { keys }).config;
+      // The keyed load keeps what it read before; so must the stamp reported for it (the next command
+      // then sees the file changed), not the newer read's, which would make a stale cache look current.
+      expect(keyed).toEqual({ task: 'y', output_type: 'old' });
+      expect(memoizedParse(base)?.stamp).toEqual(before);
+      expect(memoizedParse(base)?.stamp).not.toEqual(fileStamp(base));
     }
   });
 

@@ -58,9 +58,12 @@ export interface LoadedYaml {
 const parsedFiles = new Map<string, ParsedYamlFile>();
 const mergedFiles = new Map<string, LoadedYaml>();
 // What loads with `keys` (the index) made of included files: only those keys (yaml-keys.ts), so never
-// handed to a load of the whole file. Each is made for one `keys` list, which it keeps.
-const keyedFiles = new Map<string, ParsedYamlFile & { keys: readonly string[] }>();
-const keyedMerged = new Map<string, LoadedYaml & { keys?: readonly string[] }>();
+// handed to a load of the whole file, and all for one `keys` list (another list starts them afresh). A
+// load with keys takes these before the whole parses above, and memoizedParse reports their stamps first:
+// a file parsed both ways was read twice, and what a keyed load built must carry the stamp of its own read.
+const keyedFiles = new Map<string, ParsedYamlFile>();
+const keyedMerged = new Map<string, LoadedYaml>();
+let keyedFor: readonly string[] | undefined;
 
 // A path already absolute and normal (no empty, `.` or `..` segment, no trailing separator) is its own
 // resolution: the index resolves tens of thousands of them, and path.resolve's normalizing was a tenth of
@@ -86,6 +89,7 @@ export function clearYamlCache(): void {
   mergedFiles.clear();
   keyedFiles.clear();
   keyedMerged.clear();
+  keyedFor = undefined;
 }
 
 // `yaml` is loaded on first use: only errors need it, and loading it costs a command tens of ms.
@@ -254,10 +258,8 @@ function parseKeys(
   memoize: boolean,
   read?: StampedText,
 ): ParsedYamlFile {
-  const cached = parsedFiles.get(file);
+  const cached = keyedFiles.get(file) ?? parsedFiles.get(file);
   if (cached) return cached;
-  const keyed = keyedFiles.get(file);
-  if (keyed?.keys === keys) return keyed;
   const own = read ?? readTextStamped(file);
   let wanted = keySets.get(keys);
   if (!wanted) {
@@ -266,7 +268,7 @@ function parseKeys(
   }
   const data = readTopKeys(own.text, wanted);
   if (data === undefined) return parseFile(file, memoize, own);
-  const parsed: ParsedYamlFile & { keys: readonly string[] } = { path: file, data, keys };
+  const parsed: ParsedYamlFile = { path: file, data };
   if (own.stamp) parsed.stamp = own.stamp;
   if (memoize) keyedFiles.set(file, parsed);
   return parsed;
@@ -277,7 +279,7 @@ function parseKeys(
  * what was made from that parse must carry this stamp, not a later one (the file may have changed since).
  */
 export function memoizedParse(file: string): { stamp?: FileStamp } | undefined {
-  const parsed = parsedFiles.get(file) ?? keyedFiles.get(file);
+  const parsed = keyedFiles.get(file) ?? parsedFiles.get(file);
   return parsed && { stamp: parsed.stamp };
 }
 
@@ -325,7 +327,14 @@ export interface LoadYamlOptions {
 /** loadYaml without the include locations in errors (they need an async re-parse). */
 export function loadYamlSync(file: string, options: LoadYamlOptions = {}): LoadedYaml {
   const absolute = resolvePath(file);
-  if (options.keys) return mergeIncludes(absolute, [absolute], false, options.keys, options.read);
+  if (options.keys) {
+    if (keyedFor !== options.keys) {
+      keyedFiles.clear();
+      keyedMerged.clear();
+      keyedFor = options.keys;
+    }
+    return mergeIncludes(absolute, [absolute], false, options.keys, options.read);
+  }
   return loadWithStack(absolute, [], options.memoize ?? true);
 }
 
@@ -351,15 +360,10 @@ function loadWithStack(file: string, stack: string[], memoize = true, keys?: rea
   }
   // A merged result does not depend on the stack unless there is a cycle, and a cycle throws, which
   // is never cached, so memoizing by file alone is sound.
-  const cached = mergedFiles.get(file);
+  const cached = (keys && keyedMerged.get(file)) || mergedFiles.get(file);
   if (cached) return cached;
-  if (keys) {
-    const keyed = keyedMerged.get(file);
-    if (keyed?.keys === keys) return keyed;
-  }
   const loaded = mergeIncludes(file, [...stack, file], memoize, keys);
-  if (memoize && keys) keyedMerged.set(file, Object.assign(loaded, { keys }));
-  else if (memoize) mergedFiles.set(file, loaded);
+  if (memoize) (keys ? keyedMerged : mergedFiles).set(file, loaded);
   return loaded;
 }
 
