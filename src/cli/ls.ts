@@ -3,6 +3,7 @@ import { buildTaskIndex, type TaskOverride } from '../tasks/index.js';
 import { LS_FLAGS } from './command-flags.js';
 import { displayPath } from './display-path.js';
 import { reportError, withFlagNames } from './errors.js';
+import { tuneCompilerForListing } from './listing-compiler.js';
 import { emitListing, type ListingOutput } from './listing-replay.js';
 import { parseFlags } from './option-table.js';
 import { taskSources } from './task-sources.js';
@@ -64,6 +65,7 @@ export async function lsCommand(
     const listOverrides = parseFlags(LS_FLAGS, flags).overrides === true;
     const { includePath, indexCacheDir, askedPython } = taskSources(flags);
     const warnings: string[] = [];
+    tuneCompilerForListing();
     const index = await buildTaskIndex({
       includePath,
       cacheDir: indexCacheDir,

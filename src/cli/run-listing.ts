@@ -9,6 +9,7 @@ import type { IndexSources } from '../tasks/index-types.js';
 import { fileStamp } from '../util/file-stamp.js';
 import { reportError, withFlagNames } from './errors.js';
 import { splitList } from './flag-values.js';
+import { tuneCompilerForListing } from './listing-compiler.js';
 import { emitListing } from './listing-replay.js';
 import { isListing, taskListing } from './task-listing.js';
 import { taskSources } from './task-sources.js';
@@ -33,6 +34,7 @@ export async function listingCommand(
       python: given('python'),
     });
     const warnings: Array<[2, string]> = [];
+    tuneCompilerForListing();
     const index = await buildTaskIndex({
       includePath,
       cacheDir: indexCacheDir,

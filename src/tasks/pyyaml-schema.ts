@@ -39,16 +39,6 @@ function sexagesimal(digits: string): number {
 // character checks keep the regexes off the common case, a word like `dataset_path`.
 const NUMERIC_START = /^[-+.0-9]/;
 
-/**
- * Whether a plain scalar reads as a string: no implicit type (null, bool, int, float, or a merge key) takes
- * it, in the order js-yaml tries them. For readers that must not guess a scalar's type (yaml-keys.ts).
- */
-export function isImplicitString(text: string): boolean {
-  if (text.length <= 5 && (NULL.test(text) || BOOL.test(text))) return false;
-  if (NUMERIC_START.test(text) && (INT.test(text) || FLOAT.test(text))) return false;
-  return text !== '<<';
-}
-
 const nullType = new Type('tag:yaml.org,2002:null', {
   kind: 'scalar',
   resolve: (data: string | null) => data === null || (data.length <= 4 && NULL.test(data)),
@@ -87,6 +77,19 @@ const floatType = new Type('tag:yaml.org,2002:float', {
   },
 });
 
+const { types } = jsYaml as unknown as { types: Record<string, jsYaml.Type> };
+
+/** The implicit types, in the order js-yaml tries them on a plain scalar. */
+const IMPLICIT = [nullType, boolType, intType, floatType, types.merge];
+
+/**
+ * Whether a plain scalar reads as a string: none of the schema's implicit types takes it. For readers that
+ * must not guess a scalar's type (yaml-keys.ts).
+ */
+export function isImplicitString(text: string): boolean {
+  return !IMPLICIT.some((type) => type.resolve(text));
+}
+
 /**
  * The schema with a `!function` scalar tag built by `construct` (given the scalar as written). PyYAML's
  * other explicit tags that SafeLoader knows (`!!binary`, `!!set`, `!!omap`, `!!pairs`, `!!timestamp`) come
@@ -97,9 +100,8 @@ export function pyyamlSchema(construct: (ref: string) => unknown): jsYaml.Schema
     kind: 'scalar',
     construct: (data: string | null) => construct(data ?? ''),
   });
-  const { types } = jsYaml as unknown as { types: Record<string, jsYaml.Type> };
   return FAILSAFE_SCHEMA.extend({
-    implicit: [nullType, boolType, intType, floatType, types.merge],
+    implicit: IMPLICIT,
     explicit: [functionType, types.binary, types.omap, types.pairs, types.set, types.timestamp],
   });
 }

@@ -5,7 +5,6 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { AssayError } from '../errors.js';
 import { type FileStamp, fileStamp } from '../util/file-stamp.js';
 import { readStamped, type StampedText } from '../util/read-stamped.js';
@@ -104,7 +103,7 @@ function stringList(value: unknown): string[] {
 }
 
 /** The keys an index entry is made of. */
-const INDEX_KEYS = ['task', 'group', 'tag', 'output_type'];
+export const INDEX_KEYS: readonly string[] = ['task', 'group', 'tag', 'output_type'];
 
 /** The index entry a file defines, and every file its load read (`own`: its text and stamp, already read). */
 function entryOfFile(file: string, read: Set<string>, own?: StampedText): IndexEntry | undefined {
@@ -171,17 +170,6 @@ function attemptedFiles(file: string, read: Set<string>): void {
   }
 }
 
-/**
- * The optimizing compiler's inlining budget while a root is scanned (bytecode size; V8's default is 920).
- * A cold scan runs the same reader once over thousands of files: with the default budget, V8 spends tens
- * of ms compiling each of the reader's functions with all its helpers inlined, on a thread that competes
- * with the scan for the machine's cores, and the scan finishes before the code pays that back. With a
- * small budget a cold `assay ls tasks` over lm-eval's tree takes about 0.07 s less of 0.64 s, and 0.16 s
- * less CPU (BENCHMARKS.md).
- */
-const SCAN_INLINING_BUDGET = 200;
-const DEFAULT_INLINING_BUDGET = 920;
-
 /** A stamped scan: each listed file's stamp (undefined when one is gone) and the included files' stamps. */
 export interface StampedScan {
   scan: RootScan;
@@ -203,15 +191,6 @@ export function scanRoot(
   listed: readonly string[] = listRoot(root),
   options?: { stamped: true },
 ): RootScan | StampedScan {
-  setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${SCAN_INLINING_BUDGET}`);
-  try {
-    return scanFiles(listed, options);
-  } finally {
-    setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${DEFAULT_INLINING_BUDGET}`);
-  }
-}
-
-function scanFiles(listed: readonly string[], options?: { stamped: true }): RootScan | StampedScan {
   const scan = new ScanState(listed);
   if (!options?.stamped) {
     for (const file of listed) scan.add(file);

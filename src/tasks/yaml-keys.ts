@@ -17,8 +17,9 @@
  * reads files) reads the same text without error, to a mapping whose kept keys have exactly these values.
  * A kept key's value is answered only when it is a string (a plain scalar on one line that no implicit
  * type of the PyYAML schema takes, or a quoted scalar on one line without escapes), null, or a list of
- * such strings; any other kept value makes it answer `undefined`. Checked on every file
- * of lm-eval's tree and on seeded mutations of files (yaml-keys.test.ts, bench/yaml-keys.ts).
+ * such strings; any other kept value makes it answer `undefined`. Checked by yaml-keys.test.ts (texts in
+ * lm-eval's shapes, assay's task folder, each rule, seeded mutations) and by bench/yaml-keys.ts on every
+ * file of a task tree (lm-eval's) and seeded mutations of each.
  */
 
 import { isImplicitString } from './pyyaml-schema.js';
@@ -41,10 +42,10 @@ const REFUSED = /[\x00-\x09\x0B-\x1F\x7F-\x9F\u2028\u2029\uD800-\uDFFF\uFEFF\uFF
 // The escapes js-yaml knows after a backslash, besides x, u, U and a line break.
 const SIMPLE_ESCAPES = new Set('0abtnvfre "/\\N_LP'.split('').map((ch) => ch.charCodeAt(0)));
 
-let src = '';
+let source = '';
 let end = 0;
 /** The start of the line being read. */
-let pos = 0;
+let cursor = 0;
 let kept: ReadonlySet<string> = new Set();
 
 // The next occurrence of a character at or after a position, found with indexOf and kept: the reader moves
@@ -55,7 +56,7 @@ const searchedFrom = new Int32Array(128);
 
 function next(code: number, from: number): number {
   if (from >= searchedFrom[code] && from <= foundAt[code]) return foundAt[code];
-  const found = src.indexOf(String.fromCharCode(code), from);
+  const found = source.indexOf(String.fromCharCode(code), from);
   searchedFrom[code] = from;
   foundAt[code] = found < 0 ? end : found;
   return foundAt[code];
@@ -86,43 +87,43 @@ function own(text: string): string {
 }
 
 function lineEnd(at: number): number {
-  const found = src.indexOf('\n', at);
+  const found = source.indexOf('\n', at);
   return found < 0 ? end : found;
 }
 
 function spacesFrom(at: number): number {
   let i = at;
-  while (src.charCodeAt(i) === SPACE) i++;
+  while (source.charCodeAt(i) === SPACE) i++;
   return i;
 }
 
 /** A line break or the end of the text. */
 function isBreak(at: number): boolean {
-  return at >= end || src.charCodeAt(at) === NEWLINE;
+  return at >= end || source.charCodeAt(at) === NEWLINE;
 }
 
 /**
- * Moves `pos` to the next line with content (not blank, not a comment) and returns its indentation, or -1
+ * Moves `cursor` to the next line with content (not blank, not a comment) and returns its indentation, or -1
  * at the end of the text.
  */
 function nextContentLine(): number {
-  while (pos < end) {
-    const first = spacesFrom(pos);
+  while (cursor < end) {
+    const first = spacesFrom(cursor);
     if (first < end) {
-      const ch = src.charCodeAt(first);
-      if (ch !== NEWLINE && ch !== HASH) return first - pos;
+      const ch = source.charCodeAt(first);
+      if (ch !== NEWLINE && ch !== HASH) return first - cursor;
     }
-    pos = lineEnd(first) + 1;
+    cursor = lineEnd(first) + 1;
   }
-  pos = end;
+  cursor = end;
   return -1;
 }
 
-/** The rest of a line after a value: spaces, then a comment or the line's end. Moves `pos` past the line. */
+/** The rest of a line after a value: spaces, then a comment or the line's end. Moves `cursor` past the line. */
 function finishLine(at: number): void {
   const i = spacesFrom(at);
-  if (!isBreak(i) && (src.charCodeAt(i) !== HASH || i === at)) throw OUTSIDE;
-  pos = lineEnd(i) + 1;
+  if (!isBreak(i) && (source.charCodeAt(i) !== HASH || i === at)) throw OUTSIDE;
+  cursor = lineEnd(i) + 1;
 }
 
 /**
@@ -132,36 +133,36 @@ function finishLine(at: number): void {
  * scalar on one line without a comment, not ending in a space, and not the merge key `<<`.
  */
 function keyEnd(at: number, top = true): number {
-  if (!top && src.charCodeAt(at) !== DOUBLE && src.charCodeAt(at) !== SINGLE) return nestedKeyEnd(at);
-  const first = src.charCodeAt(at);
+  if (!top && source.charCodeAt(at) !== DOUBLE && source.charCodeAt(at) !== SINGLE) return nestedKeyEnd(at);
+  const first = source.charCodeAt(at);
   let i: number;
   if (first === DOUBLE || first === SINGLE) {
-    const close = src.indexOf(src[at] as string, at + 1);
-    if (close < 0 || src.charCodeAt(close + 1) === first) return -1;
+    const close = source.indexOf(source[at] as string, at + 1);
+    if (close < 0 || source.charCodeAt(close + 1) === first) return -1;
     for (let j = at + 1; j < close; j++) {
-      const ch = src.charCodeAt(j);
+      const ch = source.charCodeAt(j);
       if (ch === NEWLINE || ch === BACKSLASH) return -1;
     }
     i = close + 1;
   } else {
     if (!isKeyStart(first)) return -1;
     i = at + 1;
-    while (isKeyChar(src.charCodeAt(i))) i++;
+    while (isKeyChar(source.charCodeAt(i))) i++;
   }
-  if (src.charCodeAt(i) !== COLON || i - at > 1000) return -1;
-  return src.charCodeAt(i + 1) === SPACE || isBreak(i + 1) ? i : -1;
+  if (source.charCodeAt(i) !== COLON || i - at > 1000) return -1;
+  return source.charCodeAt(i + 1) === SPACE || isBreak(i + 1) ? i : -1;
 }
 
 function nestedKeyEnd(at: number): number {
   if (isBreak(at) || !startsPlain(at)) return -1;
   const stop = lineEnd(at);
   for (let colon = next(COLON, at); colon < stop; colon = next(COLON, colon + 1)) {
-    if (colon + 1 !== stop && src.charCodeAt(colon + 1) !== SPACE) continue;
+    if (colon + 1 !== stop && source.charCodeAt(colon + 1) !== SPACE) continue;
     const comment = next(HASH, at);
     for (let hash = comment; hash < colon; hash = next(HASH, hash + 1))
-      if (src.charCodeAt(hash - 1) === SPACE) return -1;
-    if (src.charCodeAt(colon - 1) === SPACE || colon - at > 1000) return -1;
-    if (colon - at === 2 && src.startsWith('<<', at)) return -1;
+      if (source.charCodeAt(hash - 1) === SPACE) return -1;
+    if (source.charCodeAt(colon - 1) === SPACE || colon - at > 1000) return -1;
+    if (colon - at === 2 && source.startsWith('<<', at)) return -1;
     return colon;
   }
   return -1;
@@ -169,16 +170,16 @@ function nestedKeyEnd(at: number): number {
 
 /** The text of the key from `at` to its `:`. */
 function keyText(at: number, colon: number): string {
-  const first = src.charCodeAt(at);
-  return first === DOUBLE || first === SINGLE ? src.slice(at + 1, colon - 1) : src.slice(at, colon);
+  const first = source.charCodeAt(at);
+  return first === DOUBLE || first === SINGLE ? source.slice(at + 1, colon - 1) : source.slice(at, colon);
 }
 
 /** Whether the content at `at` is a block sequence entry (`-` then a space or the line's end). */
 function isEntry(at: number): boolean {
-  return src.charCodeAt(at) === DASH && (src.charCodeAt(at + 1) === SPACE || isBreak(at + 1));
+  return source.charCodeAt(at) === DASH && (source.charCodeAt(at + 1) === SPACE || isBreak(at + 1));
 }
 
-/** A block mapping whose keys are at column `column`; its first key starts at `first`, on the line at `pos`. */
+/** A block mapping whose keys are at column `column`; its first key starts at `first`, on the line at `cursor`. */
 /**
  * Collections nest at most this deep. js-yaml refuses more than 100 levels (a compact mapping in a sequence
  * entry counts twice), and the reader recurses: a deeper text would exhaust its stack.
@@ -201,8 +202,8 @@ function mappingEntries(column: number, first: number, top?: Record<string, unkn
   for (;;) {
     const indent = nextContentLine();
     if (indent < column) return;
-    if (indent > column || isEntry(pos + indent)) throw OUTSIDE;
-    entry(pos + indent, column, top);
+    if (indent > column || isEntry(cursor + indent)) throw OUTSIDE;
+    entry(cursor + indent, column, top);
   }
 }
 
@@ -220,11 +221,11 @@ function entry(at: number, column: number, top?: Record<string, unknown>): void 
  * `inMapping`: a block sequence at the parent's own indentation is the value (YAML allows it for keys).
  */
 function value(at: number, parent: number, keep: boolean, inMapping: boolean): unknown {
-  if (isBreak(at) || src.charCodeAt(at) === HASH) {
-    pos = lineEnd(at) + 1;
+  if (isBreak(at) || source.charCodeAt(at) === HASH) {
+    cursor = lineEnd(at) + 1;
     return blockNode(parent, keep, inMapping);
   }
-  switch (src.charCodeAt(at)) {
+  switch (source.charCodeAt(at)) {
     case DOUBLE:
       return doubleQuoted(at, keep);
     case SINGLE:
@@ -243,8 +244,8 @@ function value(at: number, parent: number, keep: boolean, inMapping: boolean): u
     }
     case 33: // !
       if (keep) throw OUTSIDE;
-      if (src.startsWith('!function ', at)) functionTag(spacesFrom(at + 10), parent);
-      else if (src.startsWith('!!null ', at)) nullTag(spacesFrom(at + 7));
+      if (source.startsWith('!function ', at)) functionTag(spacesFrom(at + 10), parent);
+      else if (source.startsWith('!!null ', at)) nullTag(spacesFrom(at + 7));
       else throw OUTSIDE;
       return undefined;
     default:
@@ -261,7 +262,7 @@ function blockNode(parent: number, keep: boolean, inMapping: boolean): unknown {
     if (!inMapping) throw OUTSIDE;
     return null;
   }
-  const at = pos + indent;
+  const at = cursor + indent;
   if (indent === parent) {
     if (inMapping && isEntry(at)) return sequence(indent, keep);
     if (!inMapping) throw OUTSIDE;
@@ -274,7 +275,7 @@ function blockNode(parent: number, keep: boolean, inMapping: boolean): unknown {
     return undefined;
   }
   // A scalar on the line after its key.
-  const first = src.charCodeAt(at);
+  const first = source.charCodeAt(at);
   if (first === DOUBLE) return doubleQuoted(at, keep);
   if (first === SINGLE) return singleQuoted(at, keep);
   return plain(at, parent, keep);
@@ -290,16 +291,16 @@ function sequence(column: number, keep: boolean): unknown[] | undefined {
 function sequenceEntries(column: number, keep: boolean): unknown[] | undefined {
   const items: unknown[] | undefined = keep ? [] : undefined;
   for (;;) {
-    const at = spacesFrom(pos + column + 1);
+    const at = spacesFrom(cursor + column + 1);
     let item: unknown;
-    if (isBreak(at) || src.charCodeAt(at) === HASH) {
-      pos = lineEnd(at) + 1;
+    if (isBreak(at) || source.charCodeAt(at) === HASH) {
+      cursor = lineEnd(at) + 1;
       item = blockNode(column, keep, false);
     } else if (isEntry(at)) {
       throw OUTSIDE; // a sequence in a sequence, on one line
     } else if (keyEnd(at, false) >= 0) {
       if (keep) throw OUTSIDE;
-      mapping(at - pos, at);
+      mapping(at - cursor, at);
     } else {
       item = value(at, column, keep, false);
     }
@@ -310,7 +311,7 @@ function sequenceEntries(column: number, keep: boolean): unknown[] | undefined {
     const indent = nextContentLine();
     if (indent < column) return items;
     if (indent > column) throw OUTSIDE;
-    if (!isEntry(pos + indent)) return items;
+    if (!isEntry(cursor + indent)) return items;
   }
 }
 
@@ -319,18 +320,18 @@ const INDICATORS = new Uint8Array(128);
 for (const indicator of ',[]{}#&*!|>\'"%@`?:') INDICATORS[indicator.charCodeAt(0)] = 1;
 
 function startsPlain(at: number): boolean {
-  const ch = src.charCodeAt(at);
+  const ch = source.charCodeAt(at);
   if (ch < 128 && INDICATORS[ch] === 1) return false;
-  return !(ch === DASH && (src.charCodeAt(at + 1) === SPACE || isBreak(at + 1)));
+  return !(ch === DASH && (source.charCodeAt(at + 1) === SPACE || isBreak(at + 1)));
 }
 
 /** One line of a plain scalar, from `at` to `stop`: where its comment starts (or `stop`); refuses `: `. */
 function plainLine(at: number, stop: number): number {
   let comment = next(HASH, at);
-  while (comment < stop && src.charCodeAt(comment - 1) !== SPACE) comment = next(HASH, comment + 1);
+  while (comment < stop && source.charCodeAt(comment - 1) !== SPACE) comment = next(HASH, comment + 1);
   if (comment > stop) comment = stop;
   for (let colon = next(COLON, at); colon < comment; colon = next(COLON, colon + 1)) {
-    if (colon + 1 === stop || src.charCodeAt(colon + 1) === SPACE) throw OUTSIDE;
+    if (colon + 1 === stop || source.charCodeAt(colon + 1) === SPACE) throw OUTSIDE;
   }
   return comment;
 }
@@ -344,11 +345,11 @@ function plain(at: number, parent: number, keep: boolean): string | undefined {
   let stop = lineEnd(at);
   let last = plainLine(at + 1, stop);
   const firstStop = stop;
-  pos = stop + 1;
+  cursor = stop + 1;
   while (last === stop) {
-    let line = pos;
+    let line = cursor;
     let first = spacesFrom(line);
-    while (first < end && src.charCodeAt(first) === NEWLINE) {
+    while (first < end && source.charCodeAt(first) === NEWLINE) {
       line = first + 1;
       first = spacesFrom(line);
     }
@@ -356,12 +357,12 @@ function plain(at: number, parent: number, keep: boolean): string | undefined {
     stop = lineEnd(first);
     last = plainLine(first, stop);
     if (last !== stop) throw OUTSIDE; // a comment on a continuation line
-    pos = stop + 1;
+    cursor = stop + 1;
   }
   if (!keep) return undefined;
   if (stop !== firstStop) throw OUTSIDE;
-  while (src.charCodeAt(last - 1) === SPACE) last--;
-  const text = src.slice(at, last);
+  while (source.charCodeAt(last - 1) === SPACE) last--;
+  const text = source.slice(at, last);
   if (!isImplicitString(text)) throw OUTSIDE;
   return own(text);
 }
@@ -369,7 +370,7 @@ function plain(at: number, parent: number, keep: boolean): string | undefined {
 /** `!function` and its scalar. */
 function functionTag(at: number, parent: number): void {
   if (isBreak(at)) throw OUTSIDE; // the scalar on the next line (not in the subset)
-  const ch = src.charCodeAt(at);
+  const ch = source.charCodeAt(at);
   if (ch === DOUBLE) doubleQuoted(at, false);
   else if (ch === SINGLE) singleQuoted(at, false);
   else plain(at, parent, false);
@@ -377,10 +378,10 @@ function functionTag(at: number, parent: number): void {
 
 /** `!!null` and a quoted null word on one line (`!!null "null"`, as some generated task files write). */
 function nullTag(at: number): void {
-  const quote = src.charCodeAt(at);
+  const quote = source.charCodeAt(at);
   if (quote !== DOUBLE && quote !== SINGLE) throw OUTSIDE;
-  const close = src.indexOf(src[at] as string, at + 1);
-  if (close < 0 || !/^(?:~|null|Null|NULL|)$/.test(src.slice(at + 1, close))) throw OUTSIDE;
+  const close = source.indexOf(source[at] as string, at + 1);
+  if (close < 0 || !/^(?:~|null|Null|NULL|)$/.test(source.slice(at + 1, close))) throw OUTSIDE;
   finishLine(close + 1);
 }
 
@@ -390,7 +391,7 @@ function nullTag(at: number): void {
  */
 function continuation(at: number): void {
   if (at >= end) throw OUTSIDE;
-  if (src.startsWith('---', at) || src.startsWith('...', at)) throw OUTSIDE;
+  if (source.startsWith('---', at) || source.startsWith('...', at)) throw OUTSIDE;
 }
 
 function isHex(ch: number): boolean {
@@ -399,11 +400,11 @@ function isHex(ch: number): boolean {
 
 /** The index after the escape whose backslash is at `i` (not a line break, which callers handle). */
 function escapeEnd(i: number): number {
-  const escaped = src.charCodeAt(i + 1);
+  const escaped = source.charCodeAt(i + 1);
   if (SIMPLE_ESCAPES.has(escaped)) return i + 2;
   const digits = escaped === 120 ? 2 : escaped === 117 ? 4 : escaped === 85 ? 8 : 0;
   if (digits === 0) throw OUTSIDE;
-  for (let d = 2; d < 2 + digits; d++) if (!isHex(src.charCodeAt(i + d))) throw OUTSIDE;
+  for (let d = 2; d < 2 + digits; d++) if (!isHex(source.charCodeAt(i + d))) throw OUTSIDE;
   return i + 2 + digits;
 }
 
@@ -413,7 +414,7 @@ function doubleQuoted(open: number, keep: boolean): string | undefined {
   for (;;) {
     i = Math.min(next(DOUBLE, i), next(BACKSLASH, i), next(NEWLINE, i));
     if (i >= end) throw OUTSIDE;
-    const ch = src.charCodeAt(i);
+    const ch = source.charCodeAt(i);
     if (ch === DOUBLE) break;
     simple = false;
     if (ch === NEWLINE) {
@@ -421,7 +422,7 @@ function doubleQuoted(open: number, keep: boolean): string | undefined {
       i++;
       continue;
     }
-    if (src.charCodeAt(i + 1) === NEWLINE) {
+    if (source.charCodeAt(i + 1) === NEWLINE) {
       continuation(i + 2);
       i += 2;
     } else i = escapeEnd(i);
@@ -429,7 +430,7 @@ function doubleQuoted(open: number, keep: boolean): string | undefined {
   finishLine(i + 1);
   if (!keep) return undefined;
   if (!simple) throw OUTSIDE;
-  return own(src.slice(open + 1, i));
+  return own(source.slice(open + 1, i));
 }
 
 function singleQuoted(open: number, keep: boolean): string | undefined {
@@ -438,8 +439,8 @@ function singleQuoted(open: number, keep: boolean): string | undefined {
   for (;;) {
     i = Math.min(next(SINGLE, i), next(NEWLINE, i));
     if (i >= end) throw OUTSIDE;
-    if (src.charCodeAt(i) === SINGLE) {
-      if (src.charCodeAt(i + 1) !== SINGLE) break;
+    if (source.charCodeAt(i) === SINGLE) {
+      if (source.charCodeAt(i + 1) !== SINGLE) break;
       simple = false;
       i += 2;
     } else {
@@ -451,7 +452,7 @@ function singleQuoted(open: number, keep: boolean): string | undefined {
   finishLine(i + 1);
   if (!keep) return undefined;
   if (!simple) throw OUTSIDE;
-  return own(src.slice(open + 1, i));
+  return own(source.slice(open + 1, i));
 }
 
 /**
@@ -460,14 +461,14 @@ function singleQuoted(open: number, keep: boolean): string | undefined {
  */
 function blockScalar(at: number, parent: number): void {
   let i = at + 1;
-  const indicator = src.charCodeAt(i);
+  const indicator = source.charCodeAt(i);
   if (indicator === 43 || indicator === DASH) i++;
   finishLine(i);
   let deepestBlank = 0;
   let indent = -1;
-  while (pos < end) {
-    const first = spacesFrom(pos);
-    const width = first - pos;
+  while (cursor < end) {
+    const first = spacesFrom(cursor);
+    const width = first - cursor;
     if (isBreak(first)) {
       if (indent < 0 && width > deepestBlank) deepestBlank = width;
     } else if (indent < 0) {
@@ -478,7 +479,7 @@ function blockScalar(at: number, parent: number): void {
       if (width > parent) throw OUTSIDE;
       return;
     }
-    pos = lineEnd(first) + 1;
+    cursor = lineEnd(first) + 1;
   }
   if (indent < 0) throw OUTSIDE;
 }
@@ -492,23 +493,23 @@ function flow(open: number, keep: boolean): [number, unknown[] | undefined] {
 }
 
 function flowItems(open: number, keep: boolean): [number, unknown[] | undefined] {
-  const mappingClose = src.charCodeAt(open) === 123;
+  const mappingClose = source.charCodeAt(open) === 123;
   if (keep && mappingClose) throw OUTSIDE;
   const close = mappingClose ? 125 : 93;
   const items: unknown[] | undefined = keep ? [] : undefined;
   let i = spacesFrom(open + 1);
-  if (src.charCodeAt(i) === close) return [i + 1, items];
+  if (source.charCodeAt(i) === close) return [i + 1, items];
   for (;;) {
     if (mappingClose) {
-      if (src.charCodeAt(i) === DOUBLE || src.charCodeAt(i) === SINGLE) i = flowQuoted(i, false)[0];
+      if (source.charCodeAt(i) === DOUBLE || source.charCodeAt(i) === SINGLE) i = flowQuoted(i, false)[0];
       else {
-        if (!isKeyStart(src.charCodeAt(i))) throw OUTSIDE;
-        while (isKeyChar(src.charCodeAt(i))) i++;
+        if (!isKeyStart(source.charCodeAt(i))) throw OUTSIDE;
+        while (isKeyChar(source.charCodeAt(i))) i++;
       }
-      if (src.charCodeAt(i) !== COLON || src.charCodeAt(i + 1) !== SPACE) throw OUTSIDE;
+      if (source.charCodeAt(i) !== COLON || source.charCodeAt(i + 1) !== SPACE) throw OUTSIDE;
       i = spacesFrom(i + 1);
     }
-    const ch = src.charCodeAt(i);
+    const ch = source.charCodeAt(i);
     if (ch === DOUBLE || ch === SINGLE) {
       const [after, text] = flowQuoted(i, keep);
       if (items) items.push(text);
@@ -519,32 +520,32 @@ function flowItems(open: number, keep: boolean): [number, unknown[] | undefined]
     } else {
       const start = i;
       if (!isKeyChar(ch) || ch === DASH || ch === 46) throw OUTSIDE;
-      while (isFlowPlainChar(src.charCodeAt(i))) i++;
+      while (isFlowPlainChar(source.charCodeAt(i))) i++;
       if (items) {
-        const text = src.slice(start, i);
+        const text = source.slice(start, i);
         if (!isImplicitString(text)) throw OUTSIDE;
         items.push(own(text));
       }
     }
     i = spacesFrom(i);
-    const next = src.charCodeAt(i);
+    const next = source.charCodeAt(i);
     if (next === close) return [i + 1, items];
     if (next !== 44) throw OUTSIDE; // ,
     i = spacesFrom(i + 1);
-    if (src.charCodeAt(i) === close) throw OUTSIDE; // a trailing comma
+    if (source.charCodeAt(i) === close) throw OUTSIDE; // a trailing comma
   }
 }
 
 /** A quoted scalar inside a flow collection, on one line. */
 function flowQuoted(open: number, keep: boolean): [number, string | undefined] {
-  const quote = src.charCodeAt(open);
+  const quote = source.charCodeAt(open);
   let i = open + 1;
   let simple = true;
   for (;;) {
     if (isBreak(i)) throw OUTSIDE;
-    const ch = src.charCodeAt(i);
+    const ch = source.charCodeAt(i);
     if (ch === quote) {
-      if (quote === SINGLE && src.charCodeAt(i + 1) === SINGLE) {
+      if (quote === SINGLE && source.charCodeAt(i + 1) === SINGLE) {
         simple = false;
         i += 2;
         continue;
@@ -558,7 +559,7 @@ function flowQuoted(open: number, keep: boolean): [number, string | undefined] {
   }
   if (!keep) return [i + 1, undefined];
   if (!simple) throw OUTSIDE;
-  return [i + 1, own(src.slice(open + 1, i))];
+  return [i + 1, own(source.slice(open + 1, i))];
 }
 
 /**
@@ -567,21 +568,21 @@ function flowQuoted(open: number, keep: boolean): [number, string | undefined] {
  */
 export function readTopKeys(text: string, keys: ReadonlySet<string>): Record<string, unknown> | undefined {
   if (REFUSED.test(text)) return undefined;
-  src = text;
+  source = text;
   end = text.length;
-  pos = 0;
+  cursor = 0;
   kept = keys;
   searchedFrom.fill(0x7fffffff);
   depth = 0;
   try {
     if (nextContentLine() !== 0) return undefined;
     const top: Record<string, unknown> = {};
-    mapping(0, pos, top);
-    return pos >= end ? top : undefined;
+    mapping(0, cursor, top);
+    return cursor >= end ? top : undefined;
   } catch (error) {
     if (error === OUTSIDE) return undefined;
     throw error;
   } finally {
-    src = '';
+    source = '';
   }
 }
