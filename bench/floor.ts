@@ -155,29 +155,38 @@ export async function runFloorBench(report: (line: string) => void): Promise<voi
     for (const docs of sizes) {
       const taskFolder = path.join(work, `mc-${docs}`);
       const dataMb = (await mcTask(taskFolder, docs)) / 2 ** 20;
-      const measured = run(
-        process.execPath,
-        [
-          bin,
-          'run',
-          '--model',
-          'dummy',
-          '--tasks',
-          `mc_${docs}`,
-          '--include_path',
-          taskFolder,
-          '--output_path',
-          path.join(taskFolder, 'out'),
-          '--log_samples',
-        ],
-        work,
+      // Median of 3: one process's peak RSS moves by about 5% from run to run, and the 20,000-doc run is
+      // the ratio's denominator.
+      const measured = Array.from({ length: 3 }, (_, repeat) =>
+        run(
+          process.execPath,
+          [
+            bin,
+            'run',
+            '--model',
+            'dummy',
+            '--tasks',
+            `mc_${docs}`,
+            '--include_path',
+            taskFolder,
+            '--output_path',
+            path.join(taskFolder, `out-${repeat}`),
+            '--log_samples',
+          ],
+          work,
+        ),
       );
-      rss.push({ docs, dataMb, ...measured });
+      rss.push({
+        docs,
+        dataMb,
+        rssMb: median(measured.map((m) => m.rssMb)),
+        ms: median(measured.map((m) => m.ms)),
+      });
       await rm(taskFolder, { recursive: true, force: true });
     }
     const base = rss[0];
     report(
-      `peak RSS, one multiple-choice task with --log_samples (target < 500 MB at 200,000 docs, < 2× from 20,000 to 200,000): ${rss
+      `peak RSS, one multiple-choice task with --log_samples, median of 3 (target < 500 MB at 200,000 docs, < 2× from 20,000 to 200,000): ${rss
         .map(
           (r) =>
             `${r.docs.toLocaleString('en-US')} docs ${r.rssMb.toFixed(0)} MB (data ${r.dataMb.toFixed(1)} MB, ${(r.ms / 1000).toFixed(1)} s, ${(r.rssMb / base.rssMb).toFixed(2)}× the 20,000-doc run)`,
