@@ -227,9 +227,8 @@ function value(at: number, parent: number, keep: boolean, inMapping: boolean): u
   }
   switch (source.charCodeAt(at)) {
     case DOUBLE:
-      return doubleQuoted(at, keep);
     case SINGLE:
-      return singleQuoted(at, keep);
+      return quotedValue(at, keep);
     case 124: // |
     case 62: // >
       if (keep) throw OUTSIDE;
@@ -276,8 +275,7 @@ function blockNode(parent: number, keep: boolean, inMapping: boolean): unknown {
   }
   // A scalar on the line after its key.
   const first = source.charCodeAt(at);
-  if (first === DOUBLE) return doubleQuoted(at, keep);
-  if (first === SINGLE) return singleQuoted(at, keep);
+  if (first === DOUBLE || first === SINGLE) return quotedValue(at, keep);
   return plain(at, parent, keep);
 }
 
@@ -371,8 +369,7 @@ function plain(at: number, parent: number, keep: boolean): string | undefined {
 function functionTag(at: number, parent: number): void {
   if (isBreak(at)) throw OUTSIDE; // the scalar on the next line (not in the subset)
   const ch = source.charCodeAt(at);
-  if (ch === DOUBLE) doubleQuoted(at, false);
-  else if (ch === SINGLE) singleQuoted(at, false);
+  if (ch === DOUBLE || ch === SINGLE) quotedValue(at, false);
   else plain(at, parent, false);
 }
 
@@ -408,51 +405,43 @@ function escapeEnd(i: number): number {
   return i + 2 + digits;
 }
 
-function doubleQuoted(open: number, keep: boolean): string | undefined {
+/**
+ * A quoted scalar, from its opening quote at `open`: the index after its closing quote and, when kept, its
+ * text (kept only on one line, without escapes or doubled quotes). `oneLine` (in a flow collection): a line
+ * break inside is outside the subset; else the scalar goes on over lines, none a document marker.
+ */
+function quoted(open: number, keep: boolean, oneLine: boolean): [number, string | undefined] {
+  const quote = source.charCodeAt(open);
   let i = open + 1;
   let simple = true;
   for (;;) {
-    i = Math.min(next(DOUBLE, i), next(BACKSLASH, i), next(NEWLINE, i));
+    i =
+      quote === DOUBLE
+        ? Math.min(next(DOUBLE, i), next(BACKSLASH, i), next(NEWLINE, i))
+        : Math.min(next(SINGLE, i), next(NEWLINE, i));
     if (i >= end) throw OUTSIDE;
     const ch = source.charCodeAt(i);
-    if (ch === DOUBLE) break;
-    simple = false;
-    if (ch === NEWLINE) {
-      continuation(i + 1);
-      i++;
-      continue;
-    }
-    if (source.charCodeAt(i + 1) === NEWLINE) {
-      continuation(i + 2);
-      i += 2;
+    if (ch === quote) {
+      if (quote === DOUBLE || source.charCodeAt(i + 1) !== SINGLE) break;
+      i += 2; // a doubled single quote
+    } else if (ch === NEWLINE || source.charCodeAt(i + 1) === NEWLINE) {
+      // A line break, or an escaped one.
+      if (oneLine) throw OUTSIDE;
+      i += ch === NEWLINE ? 1 : 2;
+      continuation(i);
     } else i = escapeEnd(i);
+    simple = false;
   }
-  finishLine(i + 1);
-  if (!keep) return undefined;
+  if (!keep) return [i + 1, undefined];
   if (!simple) throw OUTSIDE;
-  return own(source.slice(open + 1, i));
+  return [i + 1, own(source.slice(open + 1, i))];
 }
 
-function singleQuoted(open: number, keep: boolean): string | undefined {
-  let i = open + 1;
-  let simple = true;
-  for (;;) {
-    i = Math.min(next(SINGLE, i), next(NEWLINE, i));
-    if (i >= end) throw OUTSIDE;
-    if (source.charCodeAt(i) === SINGLE) {
-      if (source.charCodeAt(i + 1) !== SINGLE) break;
-      simple = false;
-      i += 2;
-    } else {
-      simple = false;
-      continuation(i + 1);
-      i++;
-    }
-  }
-  finishLine(i + 1);
-  if (!keep) return undefined;
-  if (!simple) throw OUTSIDE;
-  return own(source.slice(open + 1, i));
+/** A quoted scalar as a block value: nothing but a comment may follow it on its last line. */
+function quotedValue(open: number, keep: boolean): string | undefined {
+  const [after, text] = quoted(open, keep, false);
+  finishLine(after);
+  return text;
 }
 
 /**
@@ -501,7 +490,7 @@ function flowItems(open: number, keep: boolean): [number, unknown[] | undefined]
   if (source.charCodeAt(i) === close) return [i + 1, items];
   for (;;) {
     if (mappingClose) {
-      if (source.charCodeAt(i) === DOUBLE || source.charCodeAt(i) === SINGLE) i = flowQuoted(i, false)[0];
+      if (source.charCodeAt(i) === DOUBLE || source.charCodeAt(i) === SINGLE) i = quoted(i, false, true)[0];
       else {
         if (!isKeyStart(source.charCodeAt(i))) throw OUTSIDE;
         while (isKeyChar(source.charCodeAt(i))) i++;
@@ -511,7 +500,7 @@ function flowItems(open: number, keep: boolean): [number, unknown[] | undefined]
     }
     const ch = source.charCodeAt(i);
     if (ch === DOUBLE || ch === SINGLE) {
-      const [after, text] = flowQuoted(i, keep);
+      const [after, text] = quoted(i, keep, true);
       if (items) items.push(text);
       i = after;
     } else if (ch === 91 || ch === 123) {
@@ -534,32 +523,6 @@ function flowItems(open: number, keep: boolean): [number, unknown[] | undefined]
     i = spacesFrom(i + 1);
     if (source.charCodeAt(i) === close) throw OUTSIDE; // a trailing comma
   }
-}
-
-/** A quoted scalar inside a flow collection, on one line. */
-function flowQuoted(open: number, keep: boolean): [number, string | undefined] {
-  const quote = source.charCodeAt(open);
-  let i = open + 1;
-  let simple = true;
-  for (;;) {
-    if (isBreak(i)) throw OUTSIDE;
-    const ch = source.charCodeAt(i);
-    if (ch === quote) {
-      if (quote === SINGLE && source.charCodeAt(i + 1) === SINGLE) {
-        simple = false;
-        i += 2;
-        continue;
-      }
-      break;
-    }
-    if (quote === DOUBLE && ch === BACKSLASH) {
-      simple = false;
-      i = escapeEnd(i);
-    } else i++;
-  }
-  if (!keep) return [i + 1, undefined];
-  if (!simple) throw OUTSIDE;
-  return [i + 1, own(source.slice(open + 1, i))];
 }
 
 /**

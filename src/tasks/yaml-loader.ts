@@ -64,6 +64,8 @@ const mergedFiles = new Map<string, LoadedYaml>();
 const keyedFiles = new Map<string, ParsedYamlFile>();
 const keyedMerged = new Map<string, LoadedYaml>();
 let keyedFor: readonly string[] | undefined;
+/** `keyedFor` and `include`, which the loader follows: what yaml-keys.ts is asked for. */
+let keyedRead: ReadonlySet<string> = new Set();
 
 // A path already absolute and normal (no empty, `.` or `..` segment, no trailing separator) is its own
 // resolution: the index resolves tens of thousands of them, and path.resolve's normalizing was a tenth of
@@ -243,30 +245,17 @@ function parseFile(file: string, memoize = true, read?: { text: string; stamp?: 
   return parsed;
 }
 
-// The keys a load with `keys` reads of the file itself: those, and `include` to follow.
-const keySets = new WeakMap<readonly string[], ReadonlySet<string>>();
-
 /**
- * The asked-for keys and `include` of one file, for a load with `keys` (the index): read by yaml-keys.ts
+ * The keys of `keyedFor` and `include` of one file, for a load with keys (the index): read by yaml-keys.ts
  * without building the rest of the file when the text is in the subset it vouches for, else parsed whole
  * by js-yaml. A file already parsed whole, or for these keys, is not read again. `memoize`: keep the
  * result (an included file, which other files include too).
  */
-function parseKeys(
-  file: string,
-  keys: readonly string[],
-  memoize: boolean,
-  read?: StampedText,
-): ParsedYamlFile {
+function parseKeys(file: string, memoize: boolean, read?: StampedText): ParsedYamlFile {
   const cached = keyedFiles.get(file) ?? parsedFiles.get(file);
   if (cached) return cached;
   const own = read ?? readTextStamped(file);
-  let wanted = keySets.get(keys);
-  if (!wanted) {
-    wanted = new Set([...keys, 'include']);
-    keySets.set(keys, wanted);
-  }
-  const data = readTopKeys(own.text, wanted);
+  const data = readTopKeys(own.text, keyedRead);
   if (data === undefined) return parseFile(file, memoize, own);
   const parsed: ParsedYamlFile = { path: file, data };
   if (own.stamp) parsed.stamp = own.stamp;
@@ -332,6 +321,7 @@ export function loadYamlSync(file: string, options: LoadYamlOptions = {}): Loade
       keyedFiles.clear();
       keyedMerged.clear();
       keyedFor = options.keys;
+      keyedRead = new Set([...options.keys, 'include']);
     }
     return mergeIncludes(absolute, [absolute], false, options.keys, options.read);
   }
@@ -374,7 +364,7 @@ function mergeIncludes(
   keys?: readonly string[],
   read?: StampedText,
 ): LoadedYaml {
-  const parsed = keys ? parseKeys(file, keys, memoize, read) : parseFile(file, memoize, read);
+  const parsed = keys ? parseKeys(file, memoize, read) : parseFile(file, memoize, read);
   if (!('include' in parsed.data)) {
     return withKeyFiles({ path: file, config: parsed.data, files: [file] }, [], parsed.data);
   }
