@@ -133,7 +133,9 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
   for (const [position, { found, skipped: unreadable }] of scans.entries()) {
     // Within one root the first file (in path order) wins; a later root overrides earlier ones.
     const rootEntries = new Map<string, IndexEntry>();
-    for (const entry of found) {
+    // Indexed loops, and values without destructuring: 13,000 entries, in V8's interpreter in a cold command.
+    for (let at = 0; at < found.length; at++) {
+      const entry = found[at];
       const existing = rootEntries.get(entry.name);
       if (existing) {
         options.logger?.warn(
@@ -144,7 +146,8 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
       rootEntries.set(entry.name, entry);
     }
     const root = unique[position].dir;
-    for (const [name, entry] of rootEntries) {
+    for (const entry of rootEntries.values()) {
+      const name = entry.name;
       const existing = entries.get(name);
       if (existing && entry.kind !== 'tag') {
         const replacedRoot = rootOf.get(existing) as string;
@@ -190,10 +193,12 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
 
   const tags = new Map<string, string[]>();
   for (const entry of entries.values()) {
-    if (entry.kind !== 'task') continue;
-    for (const tag of entry.tags ?? []) {
-      if (!tags.has(tag)) tags.set(tag, []);
-      tags.get(tag)?.push(entry.name);
+    const entryTags = entry.tags;
+    if (entry.kind !== 'task' || entryTags === undefined) continue;
+    for (let at = 0; at < entryTags.length; at++) {
+      const members = tags.get(entryTags[at]);
+      if (members) members.push(entry.name);
+      else tags.set(entryTags[at], [entry.name]);
     }
   }
   for (const [tag, members] of tags) {

@@ -127,7 +127,7 @@ function entryOfFile(file: string, read: Set<string>, own?: StampedText): IndexE
     };
   }
   const loaded = loadYamlSync(file, { keys: INDEX_KEYS, read: own });
-  for (const included of loaded.files) read.add(included);
+  for (let at = 0; at < loaded.files.length; at++) read.add(loaded.files[at]);
   const { config } = loaded;
   const kind = kindOf(config);
   // Files with neither key are templates meant to be included; lm-eval skips them too.
@@ -198,7 +198,9 @@ export function scanRoot(
   }
   const stamps: Fingerprint[] = [];
   let complete = true;
-  for (const file of listed) {
+  // Indexed, as below: thousands of files, in V8's interpreter in a cold command (no iterator protocol).
+  for (let index = 0; index < listed.length; index++) {
+    const file = listed[index];
     let read: StampedText | undefined;
     let stamp: FileStamp | undefined;
     const yaml = isYamlFile(file);
@@ -212,7 +214,7 @@ export function scanRoot(
       }
       stamp = read?.stamp ?? fileStamp(file);
     }
-    if (stamp) stamps.push([file, ...stamp]);
+    if (stamp) stamps.push([file, stamp[0], stamp[1], stamp[2], stamp[3]]);
     else complete = false;
     scan.add(file, read);
   }

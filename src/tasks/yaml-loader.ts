@@ -357,6 +357,11 @@ function loadWithStack(file: string, stack: string[], memoize = true, keys?: rea
   return loaded;
 }
 
+/** Where the `include:` entry at `index` is, for an error's location. */
+function includeKeyPath(include: unknown, index: number): (string | number)[] {
+  return Array.isArray(include) ? ['include', index] : ['include'];
+}
+
 function mergeIncludes(
   file: string,
   stack: string[],
@@ -372,7 +377,10 @@ function mergeIncludes(
   let local: YamlMapping;
   if (keys) {
     local = {};
-    for (const key of keys) if (key in parsed.data) local[key] = parsed.data[key];
+    // Indexed loops in this function: the index's cold scan runs it for each of thousands of files in V8's
+    // interpreter, where for-of and destructuring go through the iterator protocol.
+    for (let at = 0; at < keys.length; at++)
+      if (keys[at] in parsed.data) local[keys[at]] = parsed.data[keys[at]];
   } else {
     const { include: _include, ...rest } = parsed.data;
     local = rest;
@@ -381,14 +389,14 @@ function mergeIncludes(
   const merged: YamlMapping = {};
   const files = [file];
   const sources: LoadedYaml[] = [];
-  for (const [index, entry] of includes.entries()) {
-    const keyPath = Array.isArray(include) ? ['include', index] : ['include'];
+  for (let index = 0; index < includes.length; index++) {
+    const entry = includes[index];
     if (typeof entry !== 'string') {
       throw new IncludeError(
         new AssayError('invalid_config', 'include must be a file name or a list of file names'),
         file,
         '',
-        keyPath,
+        includeKeyPath(include, index),
       );
     }
     const target = resolveBeside(file, entry);
@@ -397,19 +405,22 @@ function mergeIncludes(
       included = loadWithStack(target, stack, true, keys);
     } catch (error) {
       if (error instanceof AssayError && needsIncludeLocation(error, target)) {
-        throw new IncludeError(error, file, target, keyPath);
+        throw new IncludeError(error, file, target, includeKeyPath(include, index));
       }
       throw error;
     }
     // Included keys first, later includes over earlier ones, local keys last; task_list is per file.
     if (keys) {
-      for (const key of keys)
+      for (let at = 0; at < keys.length; at++) {
+        const key = keys[at];
         if (key !== 'task_list' && key in included.config) merged[key] = included.config[key];
+      }
     } else {
       for (const key in included.config) if (key !== 'task_list') merged[key] = included.config[key];
     }
     sources.push(included);
-    for (const includedFile of included.files) if (!files.includes(includedFile)) files.push(includedFile);
+    for (let at = 0; at < included.files.length; at++)
+      if (!files.includes(included.files[at])) files.push(included.files[at]);
   }
   Object.assign(merged, local);
   return withKeyFiles({ path: file, config: merged, files }, sources, local);
