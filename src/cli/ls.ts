@@ -5,38 +5,18 @@ import { displayPath } from './display-path.js';
 import { reportError, withFlagNames } from './errors.js';
 import { tuneCompilerForListing } from './listing-compiler.js';
 import { emitListing, type ListingOutput } from './listing-replay.js';
+import { markdownTable } from './markdown-table.js';
 import { parseFlags } from './option-table.js';
 import { taskSources } from './task-sources.js';
 
 const KINDS = { tasks: 'task', groups: 'group', tags: 'tag' } as const;
 
-/** Each cell padded to its column's width. Loops, not per-cell arrays: lm-eval's tree lists 13,000 rows. */
-function markdown(headers: string[], rows: string[][]): string {
-  const widths = headers.map((header) => header.length);
-  for (const row of rows) {
-    for (let column = 0; column < widths.length; column++)
-      if (row[column].length > widths[column]) widths[column] = row[column].length;
-  }
-  const spaces = ' '.repeat(Math.max(...widths));
-  const line = (cells: string[]) => {
-    let text = '|';
-    for (let column = 0; column < widths.length; column++) {
-      const cell = cells[column];
-      text += `${cell}${spaces.slice(0, widths[column] - cell.length)}|`;
-    }
-    return text;
-  };
-  const lines = [line(headers), `|${widths.map((width) => '-'.repeat(width)).join('|')}|`];
-  for (const row of rows) lines.push(line(row));
-  return lines.join('\n');
-}
-
 /**
  * `assay ls tasks --overrides`: every task and group a later folder defines again, which definition is
  * used, which it replaces, and whether their configs differ (those first).
  */
-function overridesTable(overrides: readonly TaskOverride[]): string {
-  if (overrides.length === 0) return 'no task or group is defined in more than one folder';
+function overridesTable(overrides: readonly TaskOverride[]): Buffer {
+  if (overrides.length === 0) return Buffer.from('no task or group is defined in more than one folder\n');
   const rows = [...overrides]
     .sort((a, b) => Number(a.sameConfig) - Number(b.sameConfig) || a.name.localeCompare(b.name))
     .map((override) => [
@@ -48,7 +28,7 @@ function overridesTable(overrides: readonly TaskOverride[]): string {
         ? 'same'
         : `differs${override.differingKeys.length ? `: ${override.differingKeys.join(', ')}` : ''}`,
     ]);
-  return markdown(['Name', 'Kind', 'Config Location (used)', 'Replaces', 'Config'], rows);
+  return markdownTable(['Name', 'Kind', 'Config Location (used)', 'Replaces', 'Config'], rows);
 }
 
 /** `args`: the command line as parsed, under which the listing is kept (listing-replay.ts). */
@@ -78,11 +58,11 @@ export async function lsCommand(
     const byName = new Intl.Collator().compare;
     entries.sort((a, b) => byName(a.name, b.name));
     const relative = (file: string | undefined) => (file ? displayPath(file) : '');
-    let out: string;
+    let out: Buffer;
     if (listOverrides) {
       out = overridesTable(index.overrides ?? []);
     } else if (kind === 'task') {
-      out = markdown(
+      out = markdownTable(
         ['Task', 'Config Location', 'Output Type'],
         entries.map((entry) => [
           entry.name,
@@ -98,24 +78,22 @@ export async function lsCommand(
         ]),
       );
     } else if (kind === 'group') {
-      out = markdown(
+      out = markdownTable(
         ['Group', 'Config Location'],
         entries.map((entry) => [entry.name, relative(entry.path)]),
       );
     } else {
-      out = markdown(
+      out = markdownTable(
         ['Tag', 'Tasks'],
         entries.map((entry) => [entry.name, (entry.tasks ?? []).join(', ')]),
       );
     }
-    // Two writes: `${out}\n` would copy the 3.7 MB listing of lm-eval's tree once more before encoding it.
     // The warnings first, as they arose (and as `run --tasks list` writes them): written after, they land
     // inside the table when both streams go to one pipe, whose large write Node finishes later.
     const output: ListingOutput = {
       writes: [
         ...warnings.map((warning): [2, string] => [2, `assay: warning: ${withFlagNames(warning)}\n`]),
         [1, out],
-        [1, '\n'],
       ],
       exitCode: 0,
     };

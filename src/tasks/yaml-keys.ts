@@ -237,7 +237,8 @@ function value(at: number, parent: number, keep: boolean, inMapping: boolean): u
     case 91: // [
     case 123: {
       // {
-      const [after, result] = flow(at, keep);
+      const after = flow(at, keep);
+      const result = flowList;
       finishLine(after);
       return result;
     }
@@ -406,11 +407,20 @@ function escapeEnd(i: number): number {
 }
 
 /**
- * A quoted scalar, from its opening quote at `open`: the index after its closing quote and, when kept, its
- * text (kept only on one line, without escapes or doubled quotes). `oneLine` (in a flow collection): a line
- * break inside is outside the subset; else the scalar goes on over lines, none a document marker.
+ * What `quoted` and `flow` read last, when kept: the index after a scalar or collection is their return
+ * value, and its content is left here, where a pair returned per scalar would allocate one (about 7 MB of
+ * them over lm-eval's tree, for the garbage collector).
  */
-function quoted(open: number, keep: boolean, oneLine: boolean): [number, string | undefined] {
+let quotedText: string | undefined;
+let flowList: unknown[] | undefined;
+
+/**
+ * A quoted scalar, from its opening quote at `open`: the index after its closing quote and, when kept, its
+ * text in `quotedText` (kept only on one line, without escapes or doubled quotes). `oneLine` (in a flow
+ * collection): a line break inside is outside the subset; else the scalar goes on over lines, none a
+ * document marker.
+ */
+function quoted(open: number, keep: boolean, oneLine: boolean): number {
   const quote = source.charCodeAt(open);
   let i = open + 1;
   let simple = true;
@@ -432,14 +442,17 @@ function quoted(open: number, keep: boolean, oneLine: boolean): [number, string 
     } else i = escapeEnd(i);
     simple = false;
   }
-  if (!keep) return [i + 1, undefined];
+  quotedText = undefined;
+  if (!keep) return i + 1;
   if (!simple) throw OUTSIDE;
-  return [i + 1, own(source.slice(open + 1, i))];
+  quotedText = own(source.slice(open + 1, i));
+  return i + 1;
 }
 
 /** A quoted scalar as a block value: nothing but a comment may follow it on its last line. */
 function quotedValue(open: number, keep: boolean): string | undefined {
-  const [after, text] = quoted(open, keep, false);
+  const after = quoted(open, keep, false);
+  const text = quotedText;
   finishLine(after);
   return text;
 }
@@ -473,24 +486,27 @@ function blockScalar(at: number, parent: number): void {
   if (indent < 0) throw OUTSIDE;
 }
 
-/** A flow collection on one line; returns the index after it and, when kept, its strings. */
-function flow(open: number, keep: boolean): [number, unknown[] | undefined] {
+/** A flow collection on one line; returns the index after it and, when kept, leaves its strings in `flowList`. */
+function flow(open: number, keep: boolean): number {
   enter();
-  const result = flowItems(open, keep);
+  const after = flowItems(open, keep);
   depth--;
-  return result;
+  return after;
 }
 
-function flowItems(open: number, keep: boolean): [number, unknown[] | undefined] {
+function flowItems(open: number, keep: boolean): number {
   const mappingClose = source.charCodeAt(open) === 123;
   if (keep && mappingClose) throw OUTSIDE;
   const close = mappingClose ? 125 : 93;
   const items: unknown[] | undefined = keep ? [] : undefined;
   let i = spacesFrom(open + 1);
-  if (source.charCodeAt(i) === close) return [i + 1, items];
+  if (source.charCodeAt(i) === close) {
+    flowList = items;
+    return i + 1;
+  }
   for (;;) {
     if (mappingClose) {
-      if (source.charCodeAt(i) === DOUBLE || source.charCodeAt(i) === SINGLE) i = quoted(i, false, true)[0];
+      if (source.charCodeAt(i) === DOUBLE || source.charCodeAt(i) === SINGLE) i = quoted(i, false, true);
       else {
         if (!isKeyStart(source.charCodeAt(i))) throw OUTSIDE;
         while (isKeyChar(source.charCodeAt(i))) i++;
@@ -500,12 +516,11 @@ function flowItems(open: number, keep: boolean): [number, unknown[] | undefined]
     }
     const ch = source.charCodeAt(i);
     if (ch === DOUBLE || ch === SINGLE) {
-      const [after, text] = quoted(i, keep, true);
-      if (items) items.push(text);
-      i = after;
+      i = quoted(i, keep, true);
+      if (items) items.push(quotedText);
     } else if (ch === 91 || ch === 123) {
       if (keep) throw OUTSIDE;
-      i = flow(i, false)[0];
+      i = flow(i, false);
     } else {
       const start = i;
       if (!isKeyChar(ch) || ch === DASH || ch === 46) throw OUTSIDE;
@@ -518,7 +533,10 @@ function flowItems(open: number, keep: boolean): [number, unknown[] | undefined]
     }
     i = spacesFrom(i);
     const next = source.charCodeAt(i);
-    if (next === close) return [i + 1, items];
+    if (next === close) {
+      flowList = items;
+      return i + 1;
+    }
     if (next !== 44) throw OUTSIDE; // ,
     i = spacesFrom(i + 1);
     if (source.charCodeAt(i) === close) throw OUTSIDE; // a trailing comma
@@ -547,5 +565,7 @@ export function readTopKeys(text: string, keys: ReadonlySet<string>): Record<str
     throw error;
   } finally {
     source = '';
+    quotedText = undefined;
+    flowList = undefined;
   }
 }
