@@ -91,6 +91,17 @@ export function isImplicitString(text: string): boolean {
 }
 
 /**
+ * A plain scalar's value as js-yaml builds it with this schema: constructed by the first implicit type
+ * that takes it, else the text itself. Undefined for the merge key `<<`, which is no value.
+ */
+export function plainValue(text: string): unknown {
+  for (const type of IMPLICIT) {
+    if (type.resolve(text)) return type === types.merge ? undefined : type.construct(text);
+  }
+  return text;
+}
+
+/**
  * The schema with a `!function` scalar tag built by `construct` (given the scalar as written). PyYAML's
  * other explicit tags that SafeLoader knows (`!!binary`, `!!set`, `!!omap`, `!!pairs`, `!!timestamp`) come
  * from js-yaml; merge keys (`<<`) are implicit, as in PyYAML.

@@ -31,6 +31,8 @@ const CORPUS = [
   'task: kmmlu_tax\ndoc_to_text: \'{{question}}\n\n  A. {{A}}\n\n  Answer:\'\ndescription: "first line\n second line"\ndoc_to_target: |\n  {{answer}}\n\n  done\nfilter: >-\n  folded\n  text\ntag:\n- kmmlu\n- kmmlu_hard\n',
   // Multi-line plain scalars, a scalar on the line after its key, `!!null` as generated files write it.
   'task: turkish_bio\nfewshot_config:\n  samples:\n  - input: I have a blackberry, a clarinet and a plum,\n      and a flute. How many fruits?\n    target: \'3\'\ndescription:\n  "Soru: a long prompt\\\n  \\ continued"\ntraining_split: !!null "null"\n',
+  // A group whose members are mappings, with their own members and typed settings (mmlu's `_mmlu.yaml`).
+  'group: mmlu_continuation\ngroup_alias: mmlu (continuation)\ntask:\n  - group: stem\n    task:\n      - mmlu_stem_continuation\n    aggregate_metric_list:\n      - metric: acc\n        weight_by_size: True\n  - group: "social sciences"\n    task: [mmlu_social_sciences_continuation]\n    num_fewshot: 5\n    fewshot_split:\n    version: 2.0\naggregate_metric_list:\n  - metric: acc\nmetadata:\n  version: 2\n',
   // Keys deeper than the top may be any plain scalar (regex filters in bbh).
   'task: bbh_lies\nfilter_list:\n  - name: map\n    filter:\n      - function: !function utils.MapRegexFilter\n        regex_pattern_to_value:\n          \\b(no|does not tell the truth)\\b: "no"\n          \\b(yes|tells the truth)\\b: "yes"\n',
 ];
@@ -45,6 +47,23 @@ describe('readTopKeys', () => {
     });
     expect(read(CORPUS[4] as string)).toEqual({ task: 'kmmlu_tax', tag: ['kmmlu', 'kmmlu_hard'] });
     expect(read(CORPUS[2] as string)).toEqual({});
+    expect(read(CORPUS[6] as string)).toEqual({
+      group: 'mmlu_continuation',
+      task: [
+        {
+          group: 'stem',
+          task: ['mmlu_stem_continuation'],
+          aggregate_metric_list: [{ metric: 'acc', weight_by_size: true }],
+        },
+        {
+          group: 'social sciences',
+          task: ['mmlu_social_sciences_continuation'],
+          num_fewshot: 5,
+          fewshot_split: null,
+          version: 2,
+        },
+      ],
+    });
   });
 
   it("answers for assay's own task folder as js-yaml reads it", () => {
@@ -108,24 +127,30 @@ describe('readTopKeys', () => {
     expect(read(mappings)).toBeUndefined();
   });
 
-  const notAString: Array<[string, string]> = [
-    ['task: yes', 'task: yes\n'],
-    ['task: 1', 'task: 1\n'],
-    ['tag: null', 'tag: null\n'],
-    ['task: 1:30 (sexagesimal)', 'task: 1:30\n'],
-    ['output_type: .inf', 'output_type: .inf\n'],
-    ['tag: [on, off]', 'tag: [on, off]\n'],
+  // PyYAML's types (pyyaml-schema.ts), which js-yaml gives these scalars as the loader reads files.
+  const typed: Array<[string, Record<string, unknown>]> = [
+    ['task: yes\n', { task: true }],
+    ['task: 1\n', { task: 1 }],
+    ['tag: null\n', { tag: null }],
+    ['task: 1:30\n', { task: 90 }],
+    ['output_type: .inf\n', { output_type: Number.POSITIVE_INFINITY }],
+    ['task: 010\n', { task: 8 }],
+    ['task: 1e5\n', { task: '1e5' }],
+    [
+      'group: g\ntask:\n- task: t\n  num_fewshot: 0x10\n  weight: -1.5\n  shuffle: off\n',
+      { group: 'g', task: [{ task: 't', num_fewshot: 16, weight: -1.5, shuffle: false }] },
+    ],
   ];
-  for (const [name, text] of notAString) {
-    it(`does not answer for ${name}, which js-yaml types as no string`, () => {
-      expect(read(text)).toBeUndefined();
-      const value = Object.values(jsYaml(text) as Record<string, unknown>)[0];
-      expect(
-        typeof value === 'string' ||
-          (Array.isArray(value) && value.every((item) => typeof item === 'string')),
-      ).toBe(false);
+  for (const [text, expected] of typed) {
+    it(`answers for ${JSON.stringify(text)} with the type js-yaml gives`, () => {
+      expect(checkTopKeys(text)).toBe('agrees');
+      expect(read(text)).toEqual(expected);
     });
   }
+  it('does not answer for a typed item of a flow collection (its items are strings)', () => {
+    expect(read('tag: [on, off]\n')).toBeUndefined();
+    expect(jsYaml('tag: [on, off]\n')).toEqual({ tag: [true, false] });
+  });
 
   const outside: Array<[string, string]> = [
     ['an anchor and an alias', 'task: t\na: &x 1\nb: *x\n'],
@@ -134,7 +159,11 @@ describe('readTopKeys', () => {
     ['a byte order mark', '\uFEFFtask: t\n'],
     ['`!function` with its scalar on the next line', 'task: t\nx: !function \n  utils.f\n'],
     ['another tag', 'task: !!str t\n'],
-    ['a group whose members are mappings', 'group: g\ntask:\n  - group: sub\n    task: [a]\n'],
+    ['a kept mapping with a key that reads as no string', 'group: g\ntask:\n  - 1: a\n'],
+    ['a kept mapping with the key `__proto__`', 'group: g\ntask:\n  - __proto__: a\n'],
+    ['a tag inside a kept value', 'group: g\ntask:\n  - aggregation: !function utils.f\n'],
+    ['a block scalar inside a kept value', 'group: g\ntask:\n  - description: |\n      text\n'],
+    ['a flow mapping inside a kept value', 'group: g\ntask:\n  - metadata: {version: 1}\n'],
     ['a comment deeper than the plain scalar before it', 'task: t\nx: a\n    # note\n'],
     ['a document start', '---\ntask: t\n'],
     ['an indented top level', '  task: t\n'],

@@ -15,14 +15,17 @@
  *
  * Its contract: when it answers, js-yaml (with the PyYAML schema and `json: true`, as yaml-loader.ts
  * reads files) reads the same text without error, to a mapping whose kept keys have exactly these values.
- * A kept key's value is answered only when it is a string (a plain scalar on one line that no implicit
- * type of the PyYAML schema takes, or a quoted scalar on one line without escapes), null, or a list of
- * such strings; any other kept value makes it answer `undefined`. Checked by yaml-keys.test.ts (texts in
+ * A kept key's value is built when it is made of block mappings (their plain keys strings to the schema,
+ * and not `__proto__`) and block sequences of plain scalars on one line (typed as the PyYAML schema types
+ * them: `True` is a boolean, `25` a number), quoted scalars on one line without escapes, empty values
+ * (null), and flow sequences of strings; any other kept value (a block scalar, a tag, an escape, a scalar
+ * over several lines, a flow mapping) makes it answer `undefined`. Groups list their members so: a
+ * mapping per member, with its own `task` list and aggregation settings. Checked by yaml-keys.test.ts (texts in
  * lm-eval's shapes, assay's task folder, each rule, seeded mutations) and by bench/yaml-keys.ts on every
  * file of a task tree (lm-eval's) and seeded mutations of each.
  */
 
-import { isImplicitString } from './pyyaml-schema.js';
+import { isImplicitString, plainValue } from './pyyaml-schema.js';
 
 /** Thrown (one instance) when the text leaves the subset; caught at the top. */
 const OUTSIDE = new Error('outside the subset');
@@ -191,29 +194,50 @@ function enter(): void {
   if (++depth > MAX_DEPTH) throw OUTSIDE;
 }
 
-function mapping(column: number, first: number, top?: Record<string, unknown>): void {
+/**
+ * A block mapping whose keys are at `column`, its first key at `first`. `into`: where its entries go, the
+ * kept keys' of the top level (`whole` false), or every entry of a kept value (`whole`); absent: it is
+ * only checked.
+ */
+function mapping(column: number, first: number, into?: Record<string, unknown>, whole = false): void {
   enter();
-  mappingEntries(column, first, top);
+  mappingEntries(column, first, into, whole);
   depth--;
 }
 
-function mappingEntries(column: number, first: number, top?: Record<string, unknown>): void {
-  entry(first, column, top);
+function mappingEntries(
+  column: number,
+  first: number,
+  into: Record<string, unknown> | undefined,
+  whole: boolean,
+): void {
+  entry(first, column, into, whole);
   for (;;) {
     const indent = nextContentLine();
     if (indent < column) return;
     if (indent > column || isEntry(cursor + indent)) throw OUTSIDE;
-    entry(cursor + indent, column, top);
+    entry(cursor + indent, column, into, whole);
   }
 }
 
-function entry(at: number, column: number, top?: Record<string, unknown>): void {
-  const colon = keyEnd(at, top !== undefined);
+function entry(at: number, column: number, into: Record<string, unknown> | undefined, whole: boolean): void {
+  const colon = keyEnd(at, into !== undefined && !whole);
   if (colon < 0) throw OUTSIDE;
-  const key = top ? keyText(at, colon) : undefined;
-  const keep = key !== undefined && kept.has(key);
-  const result = value(spacesFrom(colon + 1), column, keep, true);
-  if (keep) (top as Record<string, unknown>)[key] = result;
+  let key: string | undefined;
+  if (into !== undefined) {
+    key = keyText(at, colon);
+    if (whole) {
+      // js-yaml types a plain key as it types a value, then makes it a string: only a key that reads as
+      // a string is in the subset. `__proto__` would set the object's prototype here, where js-yaml
+      // defines a property.
+      const first = source.charCodeAt(at);
+      if ((first !== DOUBLE && first !== SINGLE && !isImplicitString(key)) || key === '__proto__')
+        throw OUTSIDE;
+    } else if (!kept.has(key)) key = undefined;
+  }
+  const result = value(spacesFrom(colon + 1), column, key !== undefined, true);
+  // A later duplicate key replaces the earlier one, as js-yaml's `json` option has it.
+  if (key !== undefined) (into as Record<string, unknown>)[own(key)] = result;
 }
 
 /**
@@ -270,9 +294,9 @@ function blockNode(parent: number, keep: boolean, inMapping: boolean): unknown {
   }
   if (isEntry(at)) return sequence(indent, keep);
   if (keyEnd(at, false) >= 0) {
-    if (keep) throw OUTSIDE;
-    mapping(indent, at);
-    return undefined;
+    const built = keep ? {} : undefined;
+    mapping(indent, at, built, true);
+    return built;
   }
   // A scalar on the line after its key.
   const first = source.charCodeAt(at);
@@ -298,15 +322,13 @@ function sequenceEntries(column: number, keep: boolean): unknown[] | undefined {
     } else if (isEntry(at)) {
       throw OUTSIDE; // a sequence in a sequence, on one line
     } else if (keyEnd(at, false) >= 0) {
-      if (keep) throw OUTSIDE;
-      mapping(at - cursor, at);
+      // A mapping in the entry, its first key on the entry's line.
+      item = keep ? {} : undefined;
+      mapping(at - cursor, at, item as Record<string, unknown> | undefined, true);
     } else {
       item = value(at, column, keep, false);
     }
-    if (items) {
-      if (typeof item !== 'string') throw OUTSIDE;
-      items.push(item);
-    }
+    if (items) items.push(item);
     const indent = nextContentLine();
     if (indent < column) return items;
     if (indent > column) throw OUTSIDE;
@@ -339,7 +361,7 @@ function plainLine(at: number, stop: number): number {
  * A plain scalar, owned by a node at indentation `parent`: its first line, then the lines indented deeper
  * than `parent` that continue it (none after a comment).
  */
-function plain(at: number, parent: number, keep: boolean): string | undefined {
+function plain(at: number, parent: number, keep: boolean): unknown {
   if (!startsPlain(at)) throw OUTSIDE;
   let stop = lineEnd(at);
   let last = plainLine(at + 1, stop);
@@ -362,8 +384,9 @@ function plain(at: number, parent: number, keep: boolean): string | undefined {
   if (stop !== firstStop) throw OUTSIDE;
   while (source.charCodeAt(last - 1) === SPACE) last--;
   const text = source.slice(at, last);
-  if (!isImplicitString(text)) throw OUTSIDE;
-  return own(text);
+  const typed = plainValue(text);
+  if (typed === undefined) throw OUTSIDE;
+  return typed === text ? own(text) : typed;
 }
 
 /** `!function` and its scalar. */
