@@ -127,7 +127,9 @@ function entryOfFile(file: string, read: Set<string>, own?: StampedText): IndexE
     };
   }
   const loaded = loadYamlSync(file, { keys: INDEX_KEYS, read: own });
-  for (let at = 0; at < loaded.files.length; at++) read.add(loaded.files[at]);
+  // The file's includes; the file itself is listed, and a scan's `read` leaves listed files out.
+  const files = loaded.files;
+  for (let at = files[0] === file ? 1 : 0; at < files.length; at++) read.add(files[at]);
   const { config } = loaded;
   const kind = kindOf(config);
   // Files with neither key are templates meant to be included; lm-eval skips them too.
