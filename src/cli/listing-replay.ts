@@ -42,8 +42,7 @@ const FORMAT = 2;
 
 /** What a listing command writes, in order, to stdout (1) or stderr (2), and its exit code. */
 export interface ListingOutput {
-  /** Text, or its UTF-8 bytes (a large table is written as bytes: markdown-table.ts). */
-  writes: Array<[stream: 1 | 2, text: string | Buffer]>;
+  writes: Array<[stream: 1 | 2, text: string]>;
   exitCode: number;
 }
 
@@ -151,7 +150,7 @@ export function emitListing(
   const { sources, cacheDir } = from;
   const keep = args !== undefined && output.exitCode === 0 && sources !== undefined && mayList(args);
   // Encoded once, for the streams and the record alike (lm-eval's tree lists 3.7 MB).
-  const chunks = output.writes.map(([, text]) => (typeof text === 'string' ? Buffer.from(text) : text));
+  const chunks = output.writes.map(([, text]) => Buffer.from(text));
   for (const [index, [stream]] of output.writes.entries())
     (stream === 1 ? process.stdout : process.stderr).write(chunks[index]);
   if (!keep) return output.exitCode;

@@ -15,8 +15,8 @@ const KINDS = { tasks: 'task', groups: 'group', tags: 'tag' } as const;
  * `assay ls tasks --overrides`: every task and group a later folder defines again, which definition is
  * used, which it replaces, and whether their configs differ (those first).
  */
-function overridesTable(overrides: readonly TaskOverride[]): Buffer {
-  if (overrides.length === 0) return Buffer.from('no task or group is defined in more than one folder\n');
+function overridesTable(overrides: readonly TaskOverride[]): string {
+  if (overrides.length === 0) return 'no task or group is defined in more than one folder';
   const rows = [...overrides]
     .sort((a, b) => Number(a.sameConfig) - Number(b.sameConfig) || a.name.localeCompare(b.name))
     .map((override) => [
@@ -58,7 +58,7 @@ export async function lsCommand(
     const byName = new Intl.Collator().compare;
     entries.sort((a, b) => byName(a.name, b.name));
     const relative = (file: string | undefined) => (file ? displayPath(file) : '');
-    let out: Buffer;
+    let out: string;
     if (listOverrides) {
       out = overridesTable(index.overrides ?? []);
     } else if (kind === 'task') {
@@ -88,12 +88,14 @@ export async function lsCommand(
         entries.map((entry) => [entry.name, (entry.tasks ?? []).join(', ')]),
       );
     }
+    // Two writes: `${out}\n` would copy the 3.7 MB listing of lm-eval's tree once more before encoding it.
     // The warnings first, as they arose (and as `run --tasks list` writes them): written after, they land
     // inside the table when both streams go to one pipe, whose large write Node finishes later.
     const output: ListingOutput = {
       writes: [
         ...warnings.map((warning): [2, string] => [2, `assay: warning: ${withFlagNames(warning)}\n`]),
         [1, out],
+        [1, '\n'],
       ],
       exitCode: 0,
     };

@@ -2,18 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { markdownTable } from './markdown-table.js';
 
 // The table as its definition states it: each cell padded to its column's widest cell (String.padEnd counts
-// UTF-16 code units, as `length` does), a dash rule of each width, every line ended by a line break.
+// UTF-16 code units, as `length` does), a dash rule of each width, lines joined by line breaks.
 function reference(headers: string[], rows: string[][]): string {
   const widths = headers.map((header, column) =>
     Math.max(header.length, ...rows.map((row) => row[column].length)),
   );
-  const line = (cells: string[]) =>
-    `|${cells.map((cell, column) => cell.padEnd(widths[column])).join('|')}|\n`;
-  return `${line(headers)}|${widths.map((width) => '-'.repeat(width)).join('|')}|\n${rows.map(line).join('')}`;
+  const line = (cells: string[]) => `|${cells.map((cell, column) => cell.padEnd(widths[column])).join('|')}|`;
+  return [line(headers), `|${widths.map((width) => '-'.repeat(width)).join('|')}|`, ...rows.map(line)].join(
+    '\n',
+  );
 }
 
 describe('markdownTable', () => {
-  it('pads each cell to its column and ends every line', () => {
+  it('pads each cell to its column', () => {
     const table = markdownTable(
       ['Task', 'Output Type'],
       [
@@ -21,25 +22,23 @@ describe('markdownTable', () => {
         ['gsm8k', 'generate_until'],
       ],
     );
-    expect(table.toString()).toBe(
-      '|Task    |Output Type    |\n|--------|---------------|\n|arc_easy|multiple_choice|\n|gsm8k   |generate_until |\n',
+    expect(table).toBe(
+      '|Task    |Output Type    |\n|--------|---------------|\n|arc_easy|multiple_choice|\n|gsm8k   |generate_until |',
     );
   });
 
-  it('writes non-ASCII cells as UTF-8, padded by their length in code units', () => {
+  it('pads non-ASCII cells by their length in code units', () => {
     const headers = ['Name', 'Config'];
     const rows = [
       ['café', 'tâches/é.yaml'],
       ['数学', '😀/x.yaml'],
       ['', ''],
-      ['a\uD800b', 'lone surrogate'],
     ];
-    const table = markdownTable(headers, rows);
-    expect(table.equals(Buffer.from(reference(headers, rows)))).toBe(true);
+    expect(markdownTable(headers, rows)).toBe(reference(headers, rows));
   });
 
   it('has only the headers and the rule without rows, widths from the headers', () => {
-    expect(markdownTable(['Tag', 'Tasks'], []).toString()).toBe('|Tag|Tasks|\n|---|-----|\n');
+    expect(markdownTable(['Tag', 'Tasks'], [])).toBe('|Tag|Tasks|\n|---|-----|');
   });
 
   it('agrees with its definition over seeded random tables', () => {
@@ -60,7 +59,7 @@ describe('markdownTable', () => {
       const rows = Array.from({ length: Math.floor(random() * 20) }, () =>
         Array.from({ length: columns }, cell),
       );
-      expect(markdownTable(headers, rows).equals(Buffer.from(reference(headers, rows)))).toBe(true);
+      expect(markdownTable(headers, rows)).toBe(reference(headers, rows));
     }
   });
 });
