@@ -83,11 +83,26 @@ const { types } = jsYaml as unknown as { types: Record<string, jsYaml.Type> };
 const IMPLICIT = [nullType, boolType, intType, floatType, types.merge];
 
 /**
+ * The first characters an implicit type's text can start with (null: `~`, `null`; booleans: `yes`, `no`,
+ * `true`, `false`, `on`, `off` in three cases; numbers: a sign, a dot or a digit; merge: `<<`), and the
+ * empty text. A text starting with any other character is a string to every type, which is most scalars
+ * of a task file (its names: `mmlu_anatomy`, `multiple_choice`); pyyaml-schema.test.ts holds the screen to
+ * the types' own answers.
+ */
+const MAY_BE_TYPED = new Uint8Array(128);
+for (const ch of '~nNyYtTfFoO+-.0123456789<') MAY_BE_TYPED[ch.charCodeAt(0)] = 1;
+
+function mayBeTyped(text: string): boolean {
+  const first = text.charCodeAt(0);
+  return text.length === 0 || (first < 128 && MAY_BE_TYPED[first] === 1);
+}
+
+/**
  * Whether a plain scalar reads as a string: none of the schema's implicit types takes it. For readers that
  * must not guess a scalar's type (yaml-keys.ts).
  */
 export function isImplicitString(text: string): boolean {
-  return !IMPLICIT.some((type) => type.resolve(text));
+  return !mayBeTyped(text) || !IMPLICIT.some((type) => type.resolve(text));
 }
 
 /**
@@ -95,6 +110,7 @@ export function isImplicitString(text: string): boolean {
  * that takes it, else the text itself. Undefined for the merge key `<<`, which is no value.
  */
 export function plainValue(text: string): unknown {
+  if (!mayBeTyped(text)) return text;
   for (const type of IMPLICIT) {
     if (type.resolve(text)) return type === types.merge ? undefined : type.construct(text);
   }
