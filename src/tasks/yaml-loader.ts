@@ -69,11 +69,16 @@ let keyedRead: ReadonlySet<string> = new Set();
 
 // A path already absolute and normal (no empty, `.` or `..` segment, no trailing separator) is its own
 // resolution: the index resolves tens of thousands of them, and path.resolve's normalizing was a tenth of
-// a cold scan's JavaScript.
-const NOT_NORMAL = /\/\.{0,2}(?:\/|$)/;
-
+// a cold scan's JavaScript. Three searches screen them (a name starting with a dot, `/.git`, is resolved
+// too: the screen may send a normal path to path.resolve, never the reverse).
 function resolvePath(file: string): string {
-  return path.sep === '/' && file.startsWith('/') && !NOT_NORMAL.test(file) ? file : path.resolve(file);
+  return path.sep === '/' &&
+    file.startsWith('/') &&
+    !file.includes('//') &&
+    !file.includes('/.') &&
+    !file.endsWith('/')
+    ? file
+    : path.resolve(file);
 }
 
 /** `entry` resolved against the folder of `file` (absolute and normal). */
