@@ -117,6 +117,12 @@ describe('readTopKeys', () => {
     expect(jsYaml('task: a\nb:\n-\n  - # c\n- c\n  - "\ntask: z"\n')).toMatchObject({ task: 'a' });
   });
 
+  it('reads a quoted scalar of millions of escapes without throwing (the matching engine runs out of stack)', () => {
+    const huge = `task: t\nx: "${'a\\n'.repeat(6_000_000)}"\n`;
+    expect(() => read(huge)).not.toThrow();
+    expect([undefined, 't']).toContain(read(huge)?.task);
+  });
+
   it('does not answer for collections nested deeper than js-yaml reads, nor exhausts its own stack', () => {
     const flows = (n: number) => `task: t\na: ${'['.repeat(n)}${']'.repeat(n)}\n`;
     expect(checkTopKeys(flows(30))).toBe('agrees');
