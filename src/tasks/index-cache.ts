@@ -92,16 +92,24 @@ interface StampColumns {
 }
 
 function stampColumns(stamps: readonly Fingerprint[], name: (file: string) => string): StampColumns {
-  const columns: StampColumns = { paths: [], sizes: [], mtimes: [], ctimes: [], inos: [] };
-  // Indexed loops, here and below: in a cold process these run in V8's interpreter, where destructuring
-  // each element goes through the iterator protocol.
-  for (let index = 0; index < stamps.length; index++) {
+  // Each column made at its length (pushing would grow and copy it a dozen times), filled by an indexed
+  // loop: here and below, in a cold process, V8's interpreter would destructure each element through the
+  // iterator protocol.
+  const count = stamps.length;
+  const columns: StampColumns = {
+    paths: new Array(count),
+    sizes: new Array(count),
+    mtimes: new Array(count),
+    ctimes: new Array(count),
+    inos: new Array(count),
+  };
+  for (let index = 0; index < count; index++) {
     const stamp = stamps[index];
-    columns.paths.push(name(stamp[0]));
-    columns.sizes.push(stamp[1]);
-    columns.mtimes.push(stamp[2]);
-    columns.ctimes.push(stamp[3]);
-    columns.inos.push(stamp[4]);
+    columns.paths[index] = name(stamp[0]);
+    columns.sizes[index] = stamp[1];
+    columns.mtimes[index] = stamp[2];
+    columns.ctimes[index] = stamp[3];
+    columns.inos[index] = stamp[4];
   }
   return columns;
 }
@@ -367,7 +375,8 @@ export function writeCachedScan(
   // such a scan is not cached, and the next command scans again (git's "racily clean" rule).
   const settled = Date.now() - SETTLED_MS;
   for (const stamps of [before.files, before.dirs, read])
-    for (const [, , mtime] of stamps) if (mtime >= settled) return Promise.resolve(undefined);
+    for (let index = 0; index < stamps.length; index++)
+      if (stamps[index][2] >= settled) return Promise.resolve(undefined);
   const prefix = prefixOf(root);
   const relative = (file: string) => (file.startsWith(prefix) ? file.slice(prefix.length) : '');
   // Every entry of a scan comes from a listed file; anything else is not cached.

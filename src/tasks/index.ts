@@ -134,8 +134,14 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
   for (const { file, error } of skipped) options.logger?.warn(`skipping ${file}: ${error.format()}`);
 
   const entries = new Map<string, IndexEntry>();
-  /** Each entry's root folder, as given. */
-  const rootOf = new Map<IndexEntry, string>();
+  /** Each root's entries by name, in the order of the roots. */
+  const entriesOfRoot: Array<Map<string, IndexEntry>> = [];
+  /** The folder, as given, of the earlier root whose entry `entry` is. */
+  const rootOf = (entry: IndexEntry): string => {
+    let position = entriesOfRoot.length - 1;
+    while (entriesOfRoot[position].get(entry.name) !== entry) position--;
+    return unique[position].dir;
+  };
   const replacements: Array<Omit<TaskOverride, 'sameConfig' | 'differingKeys'>> = [];
   const pairs: Array<[used: IndexEntry, replaced: IndexEntry]> = [];
   const builtinRoot = builtin === false ? undefined : path.resolve(builtin);
@@ -159,11 +165,11 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
       rootEntries.set(entry.name, entry);
     }
     const root = unique[position].dir;
-    for (const entry of rootEntries.values()) {
-      const name = entry.name;
+    // forEach: a for-of loop makes an iterator result per entry in V8's interpreter.
+    rootEntries.forEach((entry, name) => {
       const existing = entries.get(name);
       if (existing && entry.kind !== 'tag') {
-        const replacedRoot = rootOf.get(existing) as string;
+        const replacedRoot = rootOf(existing);
         replacements.push({
           name,
           kind: entry.kind,
@@ -176,8 +182,8 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
         pairs.push([entry, existing]);
       }
       entries.set(name, entry);
-      rootOf.set(entry, root);
-    }
+    });
+    entriesOfRoot.push(rootEntries);
     // A later folder's definition that failed to load would have replaced the earlier one: using the
     // earlier one instead would run a config the user did not ask for, so the name resolves to the
     // failure (the manager's "defined in F, which failed to load") rather than to the built-in.
@@ -207,15 +213,15 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
     for (const line of overrideSummaries(overrides)) options.logger?.warn(line);
 
   const tags = new Map<string, string[]>();
-  for (const entry of entries.values()) {
+  entries.forEach((entry) => {
     const entryTags = entry.tags;
-    if (entry.kind !== 'task' || entryTags === undefined) continue;
+    if (entry.kind !== 'task' || entryTags === undefined) return;
     for (let at = 0; at < entryTags.length; at++) {
       const members = tags.get(entryTags[at]);
       if (members) members.push(entry.name);
       else tags.set(entryTags[at], [entry.name]);
     }
-  }
+  });
   for (const [tag, members] of tags) {
     const existing = entries.get(tag);
     if (existing) {

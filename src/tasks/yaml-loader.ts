@@ -376,7 +376,7 @@ function mergeIncludes(
 ): LoadedYaml {
   const parsed = keys ? parseKeys(file, memoize, read) : parseFile(file, memoize, read);
   if (!('include' in parsed.data)) {
-    return withKeyFiles({ path: file, config: parsed.data, files: [file] }, [], parsed.data);
+    return new MergedYaml(file, parsed.data, [file], NO_SOURCES, parsed.data);
   }
   const { include } = parsed.data;
   let local: YamlMapping;
@@ -428,8 +428,11 @@ function mergeIncludes(
       if (!files.includes(included.files[at])) files.push(included.files[at]);
   }
   Object.assign(merged, local);
-  return withKeyFiles({ path: file, config: merged, files }, sources, local);
+  return new MergedYaml(file, merged, files, sources, local);
 }
+
+/** The sources of a file without includes (one array for all of them). */
+const NO_SOURCES: readonly LoadedYaml[] = [];
 
 /**
  * A merged file whose `keyFiles` is computed on first use: only error messages need it, and the
@@ -474,14 +477,6 @@ class MergedYaml implements LoadedYaml {
     }
     return this.keyFileMap;
   }
-}
-
-function withKeyFiles(
-  loaded: Omit<LoadedYaml, 'keyFiles'>,
-  sources: readonly LoadedYaml[],
-  local: YamlMapping,
-): LoadedYaml {
-  return new MergedYaml(loaded.path, loaded.config, loaded.files, sources, local);
 }
 
 /** A cycle (no location yet) or an unreadable include (located at the missing file itself). */
