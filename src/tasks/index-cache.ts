@@ -13,8 +13,7 @@
  * files and is not walked again. Each listed file is still stat-ed for its own stamp.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AssayError, type ErrorCode, type ErrorLocation } from '../errors.js';
 import { SETTLED_MS } from '../util/file-digest.js';
@@ -350,10 +349,10 @@ export function sourcesUnchanged(cacheDir: string, sources: IndexSources): boole
 
 /**
  * Writes a scan, with the fingerprints its files and folders had before they were read (`before`), so
- * that one changed during the scan is seen as changed next time, and resolves to the id it is written
- * under once the file is in place. The file is written on libuv's threads while the command goes on (the
- * index compares its overrides meanwhile). Best effort: a cache that cannot be written (read-only home,
- * full disk) only means the next command scans again (undefined then).
+ * that one changed during the scan is seen as changed next time, and returns the id it is written under.
+ * Best effort: a cache that cannot be written (read-only home, full disk) only means the next command
+ * scans again (undefined then). Written synchronously: on libuv's threads while the overrides were
+ * compared, its five requests each waited for the main thread, and the command ended no sooner.
  */
 export function writeCachedScan(
   cacheDir: string,
@@ -365,7 +364,7 @@ export function writeCachedScan(
     /** Stamps of the other files read, taken as they were read; the rest are stamped now. */
     read?: ReadonlyMap<string, FileStamp>;
   },
-): Promise<string | undefined> {
+): string | undefined {
   // An include that was not found is stamped absent: the scan holds until it is created.
   const read: Fingerprint[] = scan.read.map((file) => [
     file,
@@ -375,13 +374,12 @@ export function writeCachedScan(
   // such a scan is not cached, and the next command scans again (git's "racily clean" rule).
   const settled = Date.now() - SETTLED_MS;
   for (const stamps of [before.files, before.dirs, read])
-    for (let index = 0; index < stamps.length; index++)
-      if (stamps[index][2] >= settled) return Promise.resolve(undefined);
+    for (let index = 0; index < stamps.length; index++) if (stamps[index][2] >= settled) return undefined;
   const prefix = prefixOf(root);
   const relative = (file: string) => (file.startsWith(prefix) ? file.slice(prefix.length) : '');
   // Every entry of a scan comes from a listed file; anything else is not cached.
   const found = packEntries(scan.found, scan.listed);
-  if (!found) return Promise.resolve(undefined);
+  if (!found) return undefined;
   const cache: CacheStamps = {
     format: FORMAT,
     id: randomUUID(),
@@ -405,16 +403,13 @@ export function writeCachedScan(
   const target = cacheFileOf(cacheDir, root);
   // Named by the scan's id: two writes of one folder's scan, by two processes or one, never share it.
   const temporary = `${target}.${cache.id}.tmp`;
-  const text = `${JSON.stringify(cache)}\n${JSON.stringify(content)}`;
-  return mkdir(cacheDir, { recursive: true })
-    .then(() => writeFile(temporary, text))
-    .then(() => rename(temporary, target))
-    .then(
-      () => cache.id,
-      () =>
-        rm(temporary, { force: true }).then(
-          () => undefined,
-          () => undefined,
-        ),
-    );
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(temporary, `${JSON.stringify(cache)}\n${JSON.stringify(content)}`);
+    renameSync(temporary, target);
+    return cache.id;
+  } catch {
+    rmSync(temporary, { force: true });
+    return undefined;
+  }
 }

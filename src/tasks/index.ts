@@ -73,25 +73,17 @@ export interface BuildIndexOptions {
 /** Roots with fewer candidate files are scanned directly: checking a cache costs about as much. */
 export const CACHE_MIN_FILES = 50;
 
-/**
- * A root's scan, from the cache when it is still valid; large roots are cached after a fresh scan. With it,
- * the id of the cached scan it is, or will be once the file written in the background is in place
- * (undefined: not cached).
- */
-async function scanRootCached(
-  root: IndexRoot,
-  cacheDir: string | undefined,
-): Promise<{ scan: RootScan; cacheId: string | undefined | Promise<string | undefined> }> {
+/** A root's scan, from the cache when it is still valid; large roots are cached after a fresh scan. */
+async function scanRootCached(root: IndexRoot, cacheDir: string | undefined): Promise<RootScan> {
   if (cacheDir !== undefined) {
     const cached = readCachedScan(cacheDir, root);
-    if (cached && cached !== 'relist') return { scan: cached, cacheId: cached.cacheId };
+    if (cached && cached !== 'relist') return cached;
   }
   const { scanRoot } = await import('./root-scan.js');
   // Stamped before reading: a file or folder that changes while it is read is seen as changed next time.
   const dirs: Fingerprint[] = [];
   const listing = walkRoot(root, dirs);
-  if (cacheDir === undefined || listing.files.length < CACHE_MIN_FILES)
-    return { scan: scanRoot(root, listing.files), cacheId: undefined };
+  if (cacheDir === undefined || listing.files.length < CACHE_MIN_FILES) return scanRoot(root, listing.files);
   const relisted = readCachedScan(cacheDir, root, listing);
   let scan: RootScan;
   let files: Fingerprint[] | undefined;
@@ -105,7 +97,7 @@ async function scanRootCached(
   // Rewritten also when only folder times changed (a file created and removed again), so the next
   // command need not walk the folder.
   const cacheId = files ? writeCachedScan(cacheDir, root, scan, { files, dirs, read }) : undefined;
-  return { scan, cacheId };
+  return { ...scan, cacheId };
 }
 
 export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<TaskIndex> {
@@ -124,12 +116,7 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
   });
 
   const scans: RootScan[] = [];
-  const cacheIds: Array<string | undefined | Promise<string | undefined>> = [];
-  for (const root of unique) {
-    const { scan, cacheId } = await scanRootCached(root, options.cacheDir);
-    scans.push(scan);
-    cacheIds.push(cacheId);
-  }
+  for (const root of unique) scans.push(await scanRootCached(root, options.cacheDir));
   const skipped = scans.flatMap((scan) => scan.skipped).sort((a, b) => a.file.localeCompare(b.file));
   for (const { file, error } of skipped) options.logger?.warn(`skipping ${file}: ${error.format()}`);
 
@@ -196,15 +183,13 @@ export async function buildTaskIndex(options: BuildIndexOptions = {}): Promise<T
   }));
   comparisons.save();
   const comparedFiles = comparisons.stamps(pairs.length);
-  // The scans' cache files were written while the overrides were compared.
-  const scanIds = await Promise.all(cacheIds);
   const sources: IndexSources | undefined =
-    options.cacheDir !== undefined && comparedFiles && scanIds.every((id) => id !== undefined)
+    options.cacheDir !== undefined && comparedFiles && scans.every((scan) => scan.cacheId !== undefined)
       ? {
           roots: unique.map((root, position) => ({
             dir: path.resolve(root.dir),
             recursive: root.recursive !== false,
-            scan: scanIds[position] as string,
+            scan: scans[position].cacheId as string,
           })),
           files: comparedFiles,
         }
