@@ -55,6 +55,21 @@ let end = 0;
 /** The start of the line being read. */
 let cursor = 0;
 let kept: ReadonlySet<string> = new Set();
+/**
+ * The kept keys as a list: a top-level key's text is compared with each in place, where slicing it out of
+ * the text to ask the set made (and hashed) a string for each of the 250,000 keys of lm-eval's tree.
+ */
+let keptList: readonly string[] = [];
+
+/** The kept key written from `start` to `stop`, if the text there is one. */
+function keptKey(start: number, stop: number): string | undefined {
+  const length = stop - start;
+  for (let index = 0; index < keptList.length; index++) {
+    const key = keptList[index];
+    if (key.length === length && source.startsWith(key, start)) return key;
+  }
+  return undefined;
+}
 
 // The next occurrence of a character at or after a position, found with indexOf and kept: the reader moves
 // forward through the text, so each character's search resumes where it found the last one instead of
@@ -230,19 +245,20 @@ function entry(at: number, column: number, into: Record<string, unknown> | undef
   if (colon < 0) throw OUTSIDE;
   let key: string | undefined;
   if (into !== undefined) {
-    key = keyText(at, colon);
+    const first = source.charCodeAt(at);
+    const quotedKey = first === DOUBLE || first === SINGLE;
     if (whole) {
       // js-yaml types a plain key as it types a value, then makes it a string: only a key that reads as
       // a string is in the subset. `__proto__` would set the object's prototype here, where js-yaml
       // defines a property.
-      const first = source.charCodeAt(at);
-      if ((first !== DOUBLE && first !== SINGLE && !isImplicitString(key)) || key === '__proto__')
-        throw OUTSIDE;
-    } else if (!kept.has(key)) key = undefined;
+      key = keyText(at, colon);
+      if ((!quotedKey && !isImplicitString(key)) || key === '__proto__') throw OUTSIDE;
+      key = own(key);
+    } else key = quotedKey ? keptKey(at + 1, colon - 1) : keptKey(at, colon);
   }
   const result = value(spacesFrom(colon + 1), column, key !== undefined, true);
   // A later duplicate key replaces the earlier one, as js-yaml's `json` option has it.
-  if (key !== undefined) (into as Record<string, unknown>)[own(key)] = result;
+  if (key !== undefined) (into as Record<string, unknown>)[key] = result;
 }
 
 /**
@@ -572,7 +588,10 @@ export function readTopKeys(text: string, keys: ReadonlySet<string>): Record<str
   source = text;
   end = text.length;
   cursor = 0;
-  kept = keys;
+  if (kept !== keys) {
+    kept = keys;
+    keptList = [...keys];
+  }
   searchedFrom.fill(0x7fffffff);
   depth = 0;
   try {
