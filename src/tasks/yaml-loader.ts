@@ -81,11 +81,15 @@ function resolvePath(file: string): string {
     : path.resolve(file);
 }
 
-/** `entry` resolved against the folder of `file` (absolute and normal). */
+/**
+ * `entry` resolved against the folder of `file` (absolute and normal). A plain name is joined to the folder
+ * found by one native search (path.dirname walks the path character by character in JavaScript, once per
+ * include of thousands of files in a cold command).
+ */
 function resolveBeside(file: string, entry: string): string {
   if (path.sep === '/' && !entry.includes('/') && entry !== '.' && entry !== '..' && entry !== '') {
-    const folder = path.dirname(file);
-    return folder === '/' ? `/${entry}` : `${folder}/${entry}`;
+    const slash = file.lastIndexOf('/');
+    return slash <= 0 ? `/${entry}` : `${file.slice(0, slash)}/${entry}`;
   }
   return path.resolve(path.dirname(file), entry);
 }
