@@ -153,6 +153,19 @@ describe('readTopKeys', () => {
       expect(read(text)).toEqual(expected);
     });
   }
+  it('refuses to keep a key that reads as no string (js-yaml would type it before making it a string)', () => {
+    expect(() => readTopKeys('True: 1\n', new Set(['True']))).toThrow(/reads as no string/);
+    expect(() => readTopKeys('ON: 1\n', new Set(['true']))).toThrow(/reads as no string/);
+    expect(jsYaml('True: 1\n')).toEqual({ true: 1 });
+  });
+
+  it('reads the kept keys afresh when the same set changed since the last text', () => {
+    const keys = new Set(['task']);
+    expect(readTopKeys('group: g\ntask: [a]\n', keys)).toEqual({ task: ['a'] });
+    keys.add('group');
+    expect(readTopKeys('group: g\ntask: [a]\n', keys)).toEqual({ group: 'g', task: ['a'] });
+  });
+
   it('does not answer for a typed item of a flow collection (its items are strings)', () => {
     expect(read('tag: [on, off]\n')).toBeUndefined();
     expect(jsYaml('tag: [on, off]\n')).toEqual({ tag: [true, false] });

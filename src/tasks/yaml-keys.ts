@@ -16,11 +16,13 @@
  * Its contract: when it answers, js-yaml (with the PyYAML schema and `json: true`, as yaml-loader.ts
  * reads files) reads the same text without error, to a mapping whose kept keys have exactly these values.
  * A kept key's value is built when it is made of block mappings (their plain keys strings to the schema,
- * and not `__proto__`) and block sequences of plain scalars on one line (typed as the PyYAML schema types
- * them: `True` is a boolean, `25` a number), quoted scalars on one line without escapes, empty values
- * (null), and flow sequences of strings; any other kept value (a block scalar, a tag, an escape, a scalar
- * over several lines, a flow mapping) makes it answer `undefined`. Groups list their members so: a
- * mapping per member, with its own `task` list and aggregation settings. Checked by yaml-keys.test.ts (texts in
+ * and not `__proto__`) and block sequences (of these, compact mappings included), plain scalars on one line
+ * (typed as the PyYAML schema types them: `True` is a boolean, `25` a number), quoted scalars on one line
+ * without escapes, empty values (null), and flow sequences of strings; any other kept value (a block
+ * scalar, a tag, an escape, a scalar over several lines, a flow mapping) makes it answer `undefined`.
+ * Groups list their members so: a mapping per member, with its own `task` list and aggregation settings.
+ * The kept keys must read as strings themselves (not `true`, `null`, `yes`): a top-level key is compared as
+ * written, and js-yaml would type such a key before making it a string. Checked by yaml-keys.test.ts (texts in
  * lm-eval's shapes, assay's task folder, each rule, seeded mutations) and by bench/yaml-keys.ts on every
  * file of a task tree (lm-eval's) and seeded mutations of each.
  */
@@ -202,7 +204,6 @@ function isEntry(at: number): boolean {
   return source.charCodeAt(at) === DASH && (source.charCodeAt(at + 1) === SPACE || isBreak(at + 1));
 }
 
-/** A block mapping whose keys are at column `column`; its first key starts at `first`, on the line at `cursor`. */
 /**
  * Collections nest at most this deep. js-yaml refuses more than 100 levels (a compact mapping in a sequence
  * entry counts twice), and the reader recurses: a deeper text would exhaust its stack.
@@ -588,7 +589,12 @@ export function readTopKeys(text: string, keys: ReadonlySet<string>): Record<str
   source = text;
   end = text.length;
   cursor = 0;
-  if (kept !== keys) {
+  // The list is made again for another set, or for this one grown or shrunk since (the loader passes one
+  // set, never changed, for every file).
+  if (kept !== keys || keptList.length !== keys.size) {
+    for (const key of keys) {
+      if (!isImplicitString(key)) throw new TypeError(`readTopKeys: the kept key ${key} reads as no string`);
+    }
     kept = keys;
     keptList = [...keys];
   }

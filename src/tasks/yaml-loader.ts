@@ -454,13 +454,13 @@ class MergedYaml implements LoadedYaml {
   declare private keyFileMap: Map<string, string> | undefined;
 
   constructor(
-    path: string,
+    file: string,
     config: YamlMapping,
     files: string[],
     sources: readonly LoadedYaml[],
     local: YamlMapping,
   ) {
-    this.path = path;
+    this.path = file;
     this.config = config;
     this.files = files;
     this.sources = sources;
