@@ -102,7 +102,7 @@ function mayBeTyped(text: string): boolean {
  * must not guess a scalar's type (yaml-keys.ts).
  */
 export function isImplicitString(text: string): boolean {
-  return !mayBeTyped(text) || !IMPLICIT.some((type) => type.resolve(text));
+  return typeof plainValue(text) === 'string';
 }
 
 /**

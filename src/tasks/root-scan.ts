@@ -8,7 +8,7 @@ import path from 'node:path';
 import { AssayError } from '../errors.js';
 import { type FileStamp, fileStamp } from '../util/file-stamp.js';
 import { readStamped, type StampedText } from '../util/read-stamped.js';
-import type { Fingerprint } from './index-cache.js';
+import { type Fingerprint, fingerprintOf } from './index-cache.js';
 import type { IndexEntry, IndexRoot, RootScan } from './index-types.js';
 import { isYamlFile, listRoot, MODULE_TASK } from './root-walk.js';
 import {
@@ -216,7 +216,7 @@ export function scanRoot(
       }
       stamp = read?.stamp ?? fileStamp(file);
     }
-    if (stamp) stamps.push([file, stamp[0], stamp[1], stamp[2], stamp[3]]);
+    if (stamp) stamps.push(fingerprintOf(file, stamp));
     else complete = false;
     scan.add(file, read);
   }

@@ -5,7 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { stampOf } from '../util/file-stamp.js';
-import type { Fingerprint, Listing } from './index-cache.js';
+import { type Fingerprint, fingerprintOf, type Listing } from './index-cache.js';
 import type { IndexRoot } from './index-types.js';
 
 const IGNORED_DIRS = new Set(['node_modules', '.git', '__pycache__', '.ipynb_checkpoints']);
@@ -43,10 +43,7 @@ export function walkRoot(root: IndexRoot, stamps?: Fingerprint[]): Listing {
       throw error;
     }
     dirs.push(dir);
-    if (stamps && stats) {
-      const stamp = stampOf(stats);
-      stamps.push([dir, stamp[0], stamp[1], stamp[2], stamp[3]]);
-    }
+    if (stamps && stats) stamps.push(fingerprintOf(dir, stampOf(stats)));
     const prefix = dir.endsWith(path.sep) ? dir : dir + path.sep;
     // Indexed: a cold command walks thousands of entries in V8's interpreter (no iterator protocol).
     for (let at = 0; at < entries.length; at++) {
