@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checkTopKeys, INDEX_KEYS } from '../../test/support/yaml-keys-check.js';
 import { yamlMutants } from '../../test/support/yaml-mutations.js';
@@ -209,5 +210,57 @@ describe('readTopKeys', () => {
     expect(disagreements).toEqual([]);
     // Not vacuous: a good share of the mutants are still in the subset and answered.
     expect(answered).toBeGreaterThan(CORPUS.length * 600 * 0.3);
+  });
+});
+
+describe('readTopKeys with spans', () => {
+  const spansOf = (text: string) => {
+    const spans = new Map<string, string>();
+    return readTopKeys(text, new Set(['include']), spans) === undefined ? undefined : spans;
+  };
+
+  it('gives each top-level value as written, a later duplicate over an earlier one in its place', () => {
+    const text =
+      '"task": t # named\ninclude: _t\nlist:\n  - a\n\n  # kept\n  - b\n# between\ntask: u\nlast: "x"';
+    expect([...(spansOf(text) ?? [])]).toEqual([
+      ['task', 'u\n'],
+      ['include', '_t\n'],
+      ['list', '\n  - a\n\n  # kept\n  - b\n# between\n'],
+      ['last', '"x"'],
+    ]);
+  });
+
+  it('does not answer for a top-level key js-yaml would not take as written', () => {
+    expect(spansOf('on: 1\n')).toBeUndefined();
+    expect(spansOf('Null: 1\n')).toBeUndefined();
+    expect(spansOf('__proto__: 1\n')).toBeUndefined();
+    // Without spans, an unkept key is only checked: js-yaml's key `true` is no concern of the index.
+    expect(readTopKeys('on: 1\ntask: t\n', INDEX_KEYS)).toEqual({ task: 't' });
+  });
+
+  // What config-compare.ts relies on: every key js-yaml reads, in its order, and each span alone, after a
+  // key, is that key's whole value (so two values written alike are alike).
+  it('spans every key with its whole value, over the corpus and seeded mutations of it', () => {
+    let answered = 0;
+    const disagreements: string[] = [];
+    for (const [index, text] of CORPUS.entries()) {
+      for (const mutant of [text, ...yamlMutants(text, 5000 + index, 300)]) {
+        const spans = spansOf(mutant);
+        if (!spans) continue;
+        answered++;
+        const whole = jsYaml(mutant) as Record<string, unknown>;
+        if (JSON.stringify([...spans.keys()]) !== JSON.stringify(Object.keys(whole))) {
+          disagreements.push(`keys: ${JSON.stringify(mutant)}`);
+          continue;
+        }
+        for (const [key, span] of spans) {
+          const alone = jsYaml(`value: ${span}`) as Record<string, unknown>;
+          if (!isDeepStrictEqual(alone, { value: whole[key] }))
+            disagreements.push(`${key}: ${JSON.stringify(mutant)}`);
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
+    expect(answered).toBeGreaterThan(CORPUS.length * 300 * 0.3);
   });
 });

@@ -245,9 +245,16 @@ function entry(at: number, column: number, into: Record<string, unknown> | undef
   const colon = keyEnd(at, into !== undefined && !whole);
   if (colon < 0) throw OUTSIDE;
   let key: string | undefined;
+  let spanKey: string | undefined;
   if (into !== undefined) {
     const first = source.charCodeAt(at);
     const quotedKey = first === DOUBLE || first === SINGLE;
+    if (!whole && spansInto !== undefined) {
+      // Every top-level key, named as js-yaml names it: a quoted key (one line, no escape) is its text, a
+      // plain one must read as a string.
+      spanKey = keyText(at, colon);
+      if ((!quotedKey && !isImplicitString(spanKey)) || spanKey === '__proto__') throw OUTSIDE;
+    }
     if (whole) {
       // js-yaml types a plain key as it types a value, then makes it a string: only a key that reads as
       // a string is in the subset. `__proto__` would set the object's prototype here, where js-yaml
@@ -257,9 +264,11 @@ function entry(at: number, column: number, into: Record<string, unknown> | undef
       key = own(key);
     } else key = quotedKey ? keptKey(at + 1, colon - 1) : keptKey(at, colon);
   }
-  const result = value(spacesFrom(colon + 1), column, key !== undefined, true);
+  const start = spacesFrom(colon + 1);
+  const result = value(start, column, key !== undefined, true);
   // A later duplicate key replaces the earlier one, as js-yaml's `json` option has it.
   if (key !== undefined) (into as Record<string, unknown>)[key] = result;
+  if (spanKey !== undefined) (spansInto as Map<string, string>).set(spanKey, source.slice(start, cursor));
 }
 
 /**
@@ -444,6 +453,8 @@ function continuation(at: number): void {
  */
 let quotedText: string | undefined;
 let flowList: unknown[] | undefined;
+/** Where `readTopKeys` puts each top-level value's text, when asked. */
+let spansInto: Map<string, string> | undefined;
 
 /**
  * A quoted scalar, from its opening quote at `open`: the index after its closing quote and, when kept, its
@@ -582,9 +593,17 @@ function flowItems(open: number, keep: boolean): number {
 
 /**
  * The values of the `keys` present at the top level of `text` (a key absent from the file is absent from
- * the answer), or undefined when the text is outside the subset this reader vouches for.
+ * the answer), or undefined when the text is outside the subset this reader vouches for. With `spans`,
+ * every top-level key's value is also put there (when it answers) as written: its text from after `key: ` to the start of
+ * the next line the value does not take (blank and comment lines before it included), a later duplicate
+ * key's over an earlier one's, in the order js-yaml gives the keys. The subset has no anchors, aliases
+ * or tags but `!function` and `!!null`, so two values written alike are alike (config-compare.ts).
  */
-export function readTopKeys(text: string, keys: ReadonlySet<string>): Record<string, unknown> | undefined {
+export function readTopKeys(
+  text: string,
+  keys: ReadonlySet<string>,
+  spans?: Map<string, string>,
+): Record<string, unknown> | undefined {
   if (REFUSED.test(text)) return undefined;
   source = text;
   end = text.length;
@@ -600,6 +619,7 @@ export function readTopKeys(text: string, keys: ReadonlySet<string>): Record<str
   }
   searchedFrom.fill(0x7fffffff);
   depth = 0;
+  spansInto = spans;
   try {
     if (nextContentLine() !== 0) return undefined;
     const top: Record<string, unknown> = {};
@@ -612,5 +632,6 @@ export function readTopKeys(text: string, keys: ReadonlySet<string>): Record<str
     source = '';
     quotedText = undefined;
     flowList = undefined;
+    spansInto = undefined;
   }
 }
