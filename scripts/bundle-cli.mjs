@@ -7,10 +7,12 @@
  * `await import()` stays out of the start-up file, so what test/house-rules/lazy-imports.test.ts holds of the
  * sources holds of the bundle).
  *
- * Only pure ES-module packages the CLI loads at start are bundled (commander is CommonJS inside its ES wrapper); every other package stays external and
- * is loaded from node_modules as before: node-llama-cpp must not be bundled (it forks its own files to test its
- * binary), better-sqlite3 and the native scorer load native addons, and CommonJS packages are kept as Node loads
- * them. Modules find the package's files through util/package-root.ts, not through their own place in dist/.
+ * Only the packages the CLI loads at start are bundled: the pure ES-module ones, and commander (CommonJS inside
+ * its ES wrapper), which Node's CommonJS loader took about 9 ms of every command to load; its `require`s of Node's
+ * modules go through the `require` the banner makes in each file. Every other package stays external and is
+ * loaded from node_modules as before: node-llama-cpp must not be bundled (it forks its own files to test its
+ * binary), better-sqlite3 and the native scorer load native addons, and other CommonJS packages are kept as Node
+ * loads them. Modules find the package's files through util/package-root.ts, not through their own place in dist/.
  * esbuild's record of which module went where is dist/bundle.meta.json. Skipped when dist/bundle/main.js is newer than tsc's build record and package-lock.json; `--force` rebuilds.
  */
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -24,7 +26,7 @@ const output = path.join(outdir, 'main.js');
 const inputs = [path.join(root, 'dist', 'tsconfig.build.tsbuildinfo'), path.join(root, 'package-lock.json')];
 
 /** Packages bundled into the CLI: ES modules without files of their own to read at run time. */
-const BUNDLED_PACKAGES = new Set(['zod', 'js-yaml', '@huggingface/jinja']);
+const BUNDLED_PACKAGES = new Set(['zod', 'js-yaml', '@huggingface/jinja', 'commander']);
 
 function packageName(specifier) {
   const parts = specifier.split('/');
@@ -48,6 +50,7 @@ if (!process.argv.includes('--force') && upToDate) {
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
     metafile: true,
+    banner: { js: "import { createRequire as __assayRequire } from 'node:module';\nconst require = __assayRequire(import.meta.url);" },
     plugins: [
       {
         name: 'external-packages',
