@@ -1,7 +1,9 @@
 import path from 'node:path';
+import { relativeNormal } from '../util/normal-paths.js';
 
 // Listings show thousands of files from a few hundred folders: each folder's relative form is computed
-// once (path.relative resolves both sides on every call). null: a folder path the shortcut does not
+// once, by segments when both paths are normal (util/normal-paths.ts; path.relative resolves both sides
+// character by character on every call). null: a folder path the shortcut does not
 // cover (not normalized). Reset when the current folder changes.
 let cachedCwd: string | undefined;
 const relativeFolders = new Map<string, string | null>();
@@ -30,7 +32,8 @@ export function displayPath(file: string): string {
   const folder = file.slice(0, slash);
   let relative = relativeFolders.get(folder);
   if (relative === undefined) {
-    relative = path.normalize(folder) === folder ? path.relative(cwd, folder) : null;
+    relative =
+      relativeNormal(cwd, folder) ?? (path.normalize(folder) === folder ? path.relative(cwd, folder) : null);
     relativeFolders.set(folder, relative);
   }
   if (relative === null) return path.relative(cwd, file) || file;

@@ -16,6 +16,7 @@ import jsYaml from 'js-yaml';
 import type { Node, ScalarTag } from 'yaml';
 import { AssayError, type ErrorLocation } from '../errors.js';
 import type { FileStamp } from '../util/file-stamp.js';
+import { resolveNormal } from '../util/normal-paths.js';
 import { readStamped, type StampedText } from '../util/read-stamped.js';
 import { pyyamlSchema } from './pyyaml-schema.js';
 import { readTopKeys } from './yaml-keys.js';
@@ -84,12 +85,16 @@ function resolvePath(file: string): string {
 /**
  * `entry` resolved against the folder of `file` (absolute and normal). A plain name is joined to the folder
  * found by one native search (path.dirname walks the path character by character in JavaScript, once per
- * include of thousands of files in a cold command).
+ * include of thousands of files in a cold command); a relative one (`../_template_yaml`) is resolved by
+ * segments (util/normal-paths.ts).
  */
 function resolveBeside(file: string, entry: string): string {
-  if (path.sep === '/' && !entry.includes('/') && entry !== '.' && entry !== '..' && entry !== '') {
+  if (path.sep === '/') {
     const slash = file.lastIndexOf('/');
-    return slash <= 0 ? `/${entry}` : `${file.slice(0, slash)}/${entry}`;
+    if (!entry.includes('/') && entry !== '.' && entry !== '..' && entry !== '')
+      return slash <= 0 ? `/${entry}` : `${file.slice(0, slash)}/${entry}`;
+    const resolved = resolveNormal(slash <= 0 ? '/' : file.slice(0, slash), entry);
+    if (resolved !== undefined) return resolved;
   }
   return path.resolve(path.dirname(file), entry);
 }
