@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FastRandom } from '../stats/fast-random.js';
 import { compareConfigs } from './config-compare.js';
 import type { IndexEntry } from './index-types.js';
 import { clearYamlCache, DeferredFunction, loadYamlSync } from './yaml-loader.js';
@@ -95,17 +96,6 @@ const KEYS = [
   'on',
 ];
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function config(next: () => number, includes: string[]): string {
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
   const lines: string[] = [];
@@ -131,7 +121,8 @@ function side(next: () => number): Record<string, string> {
 describe('compareConfigs', () => {
   it('compares as the whole configs compare, over seeded pairs of configs written alike and not', () => {
     for (let seed = 1; seed <= 400; seed++) {
-      const next = random(seed);
+      const generator = new FastRandom(seed);
+      const next = () => generator.nextDouble();
       const left = side(next);
       // Most pairs start from the same texts, then one file gains a key, a template's `task_list` or a
       // comment line, or lines of another config (which may write a key again, or differently), or nothing.
