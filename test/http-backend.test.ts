@@ -43,12 +43,6 @@ const failingOn =
     });
   };
 
-const TOKEN_IDS = {
-  reason:
-    'scoring and generation requests carry token ids, not the marker text, as lm-eval sends them with tokenized_requests (the text-mode suite checks the same slots)',
-  tests: ['error-slots-loglikelihood', 'error-slots-rolling', 'error-slots-generate'] as const,
-};
-
 runBackendConformance({
   name: 'local-completions (text, text_offset)',
   create: () => completions(),
@@ -57,18 +51,13 @@ runBackendConformance({
 runBackendConformance({
   name: 'local-completions (batched, 3 prompts per request)',
   create: () => completions({ batch_size: 3 }),
-  skip: [
-    {
-      reason: 'three prompts go in one HTTP request, which fails as a whole: no slot fails alone',
-      tests: ['error-slots-loglikelihood', 'error-slots-rolling', 'error-slots-generate'],
-    },
-  ],
+  createFailing: failingOn('local-completions', { batch_size: 3 }),
+  requestsPerCall: 3,
 });
 runBackendConformance({
   name: 'local-completions (token ids via /tokenize)',
   create: () => completions({ tokenizer_backend: 'remote', tokenized_requests: true }),
   createFailing: failingOn('local-completions', { tokenizer_backend: 'remote', tokenized_requests: true }),
-  skip: [{ ...TOKEN_IDS, tests: [...TOKEN_IDS.tests] }],
 });
 runBackendConformance({
   name: 'local-chat-completions',

@@ -53,13 +53,8 @@ runBackendConformance({
 runBackendConformance({
   name: 'local-completions, prompt_logprobs with token ids',
   create: () => completions(vllm, { tokenizer_backend: 'remote', tokenized_requests: true, batch_size: 2 }),
-  skip: [
-    {
-      reason:
-        'two prompts go in one HTTP request, which fails as a whole, and scoring requests carry token ids, not the marker',
-      tests: ['error-slots-loglikelihood', 'error-slots-rolling', 'error-slots-generate'],
-    },
-  ],
+  createFailing: failingOn({}, { tokenizer_backend: 'remote', tokenized_requests: true, batch_size: 2 }),
+  requestsPerCall: 2,
 });
 
 const requests = [

@@ -99,13 +99,6 @@ runBackendConformance({
       retry_backoff: 0.001,
     });
   },
-  skip: [
-    {
-      reason:
-        'scoring and generation requests carry token ids, not the marker text, as lm-eval sends them (local-completions in text mode checks these slots)',
-      tests: ['error-slots-loglikelihood', 'error-slots-rolling', 'error-slots-generate'],
-    },
-  ],
 });
 
 describe('--model vllm starts vllm serve, evaluates through it and stops it', () => {

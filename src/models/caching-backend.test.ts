@@ -68,25 +68,31 @@ beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(() => server.close());
-const served = () =>
+const served = (at: TestServer = server) =>
   createHttpBackend('local-completions', {
     // The server's /tokenize, named rather than left to lm-eval's default tokenizer_backend=auto.
     tokenizer_backend: 'remote',
     model: 'test',
-    base_url: server.completionsUrl,
+    base_url: at.completionsUrl,
     tokenized_requests: true,
     num_concurrent: 2,
+    max_retries: 2,
+    retry_backoff: 0.001,
   });
+const poisonedServers: TestServer[] = [];
+afterAll(async () => {
+  for (const started of poisonedServers) await started.close();
+});
 
 runBackendConformance({
   name: 'withResponseCache(local-completions with token ids)',
   create: () => withResponseCache(served(), new MemoryResponseCache(), {}),
-  skip: [
-    {
-      reason: 'the error slots of the wrapper are checked over the dummy model above',
-      tests: ['error-slots-loglikelihood', 'error-slots-rolling', 'error-slots-generate'],
-    },
-  ],
+  // A server of the same shape that fails every request whose token ids spell the marker.
+  createFailing: async (marker) => {
+    const poisoned = await startTestServer({ failBodiesContaining: { text: marker, message: 'poisoned' } });
+    poisonedServers.push(poisoned);
+    return withResponseCache(served(poisoned), new MemoryResponseCache(), {});
+  },
 });
 
 describe('withResponseCache as a backend of the same spec', () => {

@@ -2,9 +2,9 @@
  * The conformance suite of the model seam (backend spec v2), shipped as `assay/testing`. Every backend
  * runs it: the built-in ones, the response-cache wrapper, and any third-party backend. The suite speaks
  * v2; a backend of spec v1 is adapted to it first (`toCurrentSpec`), as the registry adapts it for a run. Tests of a
- * capability the backend declares false are skipped with that reason, and `capability-refusals` checks
- * that such a capability refuses instead of answering. A test the backend cannot pass for a reason of its
- * own goes in `skip` with that reason; nothing is faked.
+ * capability the backend declares false check instead that it refuses, as `capability-refusals` does for
+ * every such capability. Nothing is skipped and nothing is faked: a backend none of whose requests can
+ * fail alone says why (`noRequestFails`) and is held to that.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -61,10 +61,19 @@ export interface BackendConformanceOptions {
   /**
    * The same backend, except that every request whose text contains `marker` fails for good (after the
    * backend's own retries), for the error-slot tests: a server that answers those with HTTP 500, say.
-   * Without it, list the error-slot tests in `skip` with the reason.
    */
   createFailing?: (marker: string) => AnyVersionBackend | Promise<AnyVersionBackend>;
-  skip?: Array<{ reason: string; tests: BackendConformanceTest[] }>;
+  /**
+   * How many requests the backend sends its model in one call (the prompts of one HTTP request): a request
+   * that fails takes those sent with it along, with its cause. Default 1: a request fails alone.
+   */
+  requestsPerCall?: number;
+  /**
+   * Instead of `createFailing`, for a backend none of whose requests can fail alone, why (the model is
+   * computed in process, or an engine failure fails the whole call): the error-slot tests then hold it to
+   * that, every slot of the marked batch answering as its request answers alone.
+   */
+  noRequestFails?: string;
 }
 
 const REQUESTS = [
@@ -108,6 +117,50 @@ async function refusal(call: () => unknown): Promise<unknown> {
   throw new Error(`answered ${JSON.stringify(answered)?.slice(0, 200)} instead of refusing`);
 }
 
+/** Arguments for each method a capability declared false must refuse. */
+const REFUSED_CALLS: Record<string, unknown[]> = {
+  loglikelihood: [{ requests: REQUESTS }],
+  loglikelihoodRolling: [{ requests: TEXTS }],
+  generate: [{ requests: [GENERATE] }],
+  tokenize: ['Hello.'],
+  detokenize: [[1, 2]],
+  tokenizerInfo: [],
+  scoreTokenWindows: [[{ tokens: [1, 2, 3], scoreFrom: 1 }]],
+  generateWithLogprobs: [[GENERATE]],
+  applyChatTemplate: [[{ role: 'user', content: 'Hi' }], { addGenerationPrompt: true }],
+  chatTemplate: [],
+  usage: [],
+};
+
+/**
+ * A capability the backend declares false refuses (`capability_missing`): a required one's method always;
+ * an optional one's methods where the object has them anyway (a chat template that is not there may also
+ * read as undefined).
+ */
+async function expectRefusals(model: ModelBackend, capability: keyof BackendCapabilities): Promise<void> {
+  const methods = model as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const optional = capability in CAPABILITY_METHODS;
+  const names: readonly string[] = optional
+    ? CAPABILITY_METHODS[capability as OptionalCapability]
+    : [capability];
+  for (const method of names) {
+    if (optional && typeof methods[method] !== 'function') continue;
+    if (method === 'chatTemplate') {
+      let template: unknown;
+      try {
+        template = methods[method].call(model);
+      } catch (error) {
+        template = (error as { code?: unknown }).code;
+      }
+      expect([undefined, 'capability_missing']).toContain(template);
+      continue;
+    }
+    expect(await refusal(() => methods[method].apply(model, REFUSED_CALLS[method]))).toBe(
+      'capability_missing',
+    );
+  }
+}
+
 /** Progress reports of one call: never backwards, never past the batch, ending at it when any. */
 function progressRecorder(): { sink: (done: number) => void; check: (total: number) => void } {
   const seen: number[] = [];
@@ -125,8 +178,8 @@ function progressRecorder(): { sink: (done: number) => void; check: (total: numb
 }
 
 export function runBackendConformance(options: BackendConformanceOptions): void {
-  const skipped = new Map<BackendConformanceTest, string>();
-  for (const entry of options.skip ?? []) for (const test of entry.tests) skipped.set(test, entry.reason);
+  if ((options.createFailing === undefined) === (options.noRequestFails === undefined))
+    throw new Error(`${options.name}: give createFailing, or noRequestFails with the reason, not both`);
 
   /** The backend as created, before a v1 one is adapted: what the spec check reads. */
   let created: AnyVersionBackend | undefined;
@@ -139,33 +192,26 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
     });
     return healthy;
   };
-  const failingBackend = () => {
-    if (!options.createFailing)
-      throw new Error(
-        'no createFailing given: pass one, or list the error-slot tests in skip with the reason',
-      );
-    failing ??= Promise.resolve(options.createFailing(MARKER)).then(toCurrentSpec);
+  const failingBackend = (createFailing: NonNullable<BackendConformanceOptions['createFailing']>) => {
+    failing ??= Promise.resolve(createFailing(MARKER)).then(toCurrentSpec);
     return failing;
   };
 
   /**
-   * One test. With `needs`, it runs only when the backend declares that capability and is skipped, with
-   * that reason, when it declares it false (`capability-refusals` then checks the refusal).
+   * One test. With `needs`, it runs when the backend declares that capability; when it declares it false,
+   * the test holds the capability's methods to their refusal instead (as `capability-refusals` does for
+   * every capability declared false).
    */
   const check = (
     test: BackendConformanceTest,
     needs: keyof BackendCapabilities | undefined,
     body: (model: ModelBackend) => Promise<void>,
   ) => {
-    const reason = skipped.get(test);
-    if (reason) {
-      it.skip(`${test} (skipped: ${reason})`, () => {});
-      return;
-    }
-    it(test, async (context) => {
+    it(test, async () => {
       const model = await backend();
-      if (needs && model.capabilities[needs] !== true) context.skip(`${model.name} declares ${needs}: false`);
-      await body(model);
+      // A capability declared false is held to its refusal instead.
+      if (needs && model.capabilities[needs] !== true) await expectRefusals(model, needs);
+      else await body(model);
     });
   };
 
@@ -422,7 +468,11 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
       expect(after.costUsd === null || after.costUsd >= 0).toBe(true);
     });
 
-    /** A batch of three whose middle request fails: its slot holds the RequestError, the others answer. */
+    /**
+     * A batch of three whose middle request fails: its slot holds the RequestError, the others answer as
+     * the healthy backend answers them, unless they went in one call with it (`requestsPerCall`), then
+     * failing with its cause. A backend none of whose requests fails alone answers every slot instead.
+     */
     const errorSlots = <R, A>(
       test: BackendConformanceTest,
       needs: 'loglikelihood' | 'loglikelihoodRolling' | 'generate',
@@ -431,20 +481,35 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
       same: (got: A, expected: A) => void,
     ) =>
       check(test, needs, async (model) => {
-        const poisoned = await failingBackend();
+        if (options.createFailing === undefined) {
+          const answers = ok(await send(model, requests));
+          expect(answers).toHaveLength(3);
+          for (const [slot, request] of requests.entries())
+            same(answers[slot], ok(await send(model, [request]))[0]);
+          return;
+        }
+        const poisoned = await failingBackend(options.createFailing);
         const answers = await send(poisoned, requests);
         expect(answers).toHaveLength(3);
         const failed = answers[1];
-        expect(isRequestError(failed)).toBe(true);
-        if (isRequestError(failed)) {
-          expect(typeof failed.message).toBe('string');
-          expect(failed.message.length).toBeGreaterThan(0);
-          expect(typeof failed.cause).toBe('string');
-        }
+        if (!isRequestError(failed)) throw new Error(`the marked request answered ${JSON.stringify(failed)}`);
+        expect(typeof failed.message).toBe('string');
+        expect(failed.message.length).toBeGreaterThan(0);
+        expect(typeof failed.cause).toBe('string');
         // The other slots hold the answers the healthy backend gives for the same requests.
         const expected = ok(await send(model, [requests[0], requests[2]]));
-        same(ok([answers[0]])[0], expected[0]);
-        same(ok([answers[2]])[0], expected[1]);
+        const perCall = options.requestsPerCall ?? 1;
+        let failures = 1;
+        for (const [answer, healthy] of [
+          [answers[0], expected[0]],
+          [answers[2], expected[1]],
+        ] as const) {
+          if (perCall > 1 && isRequestError(answer)) {
+            failures++;
+            expect(answer.cause).toBe(failed.cause);
+          } else same(ok([answer])[0], healthy);
+        }
+        expect(failures).toBeLessThanOrEqual(perCall);
       });
 
     errorSlots(
@@ -542,45 +607,8 @@ export function runBackendConformance(options: BackendConformanceOptions): void 
     });
 
     check('capability-refusals', undefined, async (model) => {
-      const { capabilities } = model;
-      if (!capabilities.loglikelihood)
-        expect(await refusal(() => model.loglikelihood({ requests: REQUESTS }))).toBe('capability_missing');
-      if (!capabilities.loglikelihoodRolling)
-        expect(await refusal(() => model.loglikelihoodRolling({ requests: TEXTS }))).toBe(
-          'capability_missing',
-        );
-      if (!capabilities.generate)
-        expect(await refusal(() => model.generate({ requests: [GENERATE] }))).toBe('capability_missing');
-      // An optional capability declared false: its methods, where the object has them anyway, refuse too
-      // (a chat template that is not there may also read as undefined).
-      const methods = model as unknown as Record<string, (...args: unknown[]) => unknown>;
-      const calls: Record<string, unknown[]> = {
-        tokenize: ['Hello.'],
-        detokenize: [[1, 2]],
-        tokenizerInfo: [],
-        scoreTokenWindows: [[{ tokens: [1, 2, 3], scoreFrom: 1 }]],
-        generateWithLogprobs: [[GENERATE]],
-        applyChatTemplate: [[{ role: 'user', content: 'Hi' }], { addGenerationPrompt: true }],
-        chatTemplate: [],
-        usage: [],
-      };
-      for (const capability of Object.keys(CAPABILITY_METHODS) as OptionalCapability[]) {
-        if (capabilities[capability]) continue;
-        for (const method of CAPABILITY_METHODS[capability]) {
-          if (typeof methods[method] !== 'function') continue;
-          if (method === 'chatTemplate') {
-            let template: unknown;
-            try {
-              template = methods[method].call(model);
-            } catch (error) {
-              template = (error as { code?: unknown }).code;
-            }
-            expect([undefined, 'capability_missing']).toContain(template);
-            continue;
-          }
-          expect(await refusal(() => methods[method].apply(model, calls[method]))).toBe('capability_missing');
-        }
-      }
+      for (const capability of CAPABILITY_NAMES)
+        if (!model.capabilities[capability]) await expectRefusals(model, capability);
     });
   });
 }

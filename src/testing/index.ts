@@ -3,7 +3,11 @@
  * A backend, a response-cache store or a tokenizer that passes its suite works wherever assay uses one.
  *
  *   import { runBackendConformance } from 'assay/testing';
- *   runBackendConformance({ name: 'my backend', create: () => new MyBackend() });
+ *   runBackendConformance({
+ *     name: 'my backend',
+ *     create: () => new MyBackend(),
+ *     createFailing: (marker) => new MyBackend({ failOn: marker }),
+ *   });
  */
 export {
   type BackendConformanceOptions,

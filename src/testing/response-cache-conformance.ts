@@ -11,17 +11,11 @@ export interface ResponseCacheConformanceOptions {
   name: string;
   /** A fresh, empty store per test; `reopen` gives a second handle on the same storage. */
   create: () => { cache: ResponseCache; reopen: () => ResponseCache };
-  skip?: Array<{ reason: string; tests: ResponseCacheConformanceTest[] }>;
 }
 
 export function runResponseCacheConformance(options: ResponseCacheConformanceOptions): void {
-  const skipped = new Map<ResponseCacheConformanceTest, string>();
-  for (const entry of options.skip ?? []) for (const test of entry.tests) skipped.set(test, entry.reason);
-  const check = (test: ResponseCacheConformanceTest, title: string, body: () => void) => {
-    const reason = skipped.get(test);
-    if (reason) it.skip(`${test}: ${title} (skipped: ${reason})`, body);
-    else it(`${test}: ${title}`, body);
-  };
+  const check = (test: ResponseCacheConformanceTest, title: string, body: () => void) =>
+    it(`${test}: ${title}`, body);
 
   describe(`ResponseCache conformance: ${options.name}`, () => {
     check('get-put', 'misses, then returns exactly what was put; a later put replaces', () => {

@@ -14,17 +14,11 @@ export interface TokenizerConformanceOptions {
   create: () => Promise<Tokenizer> | Tokenizer;
   /** Texts the tokenizer's vocabulary spells without unknown tokens, so decode(encode(text)) is text. */
   texts: string[];
-  skip?: Array<{ reason: string; tests: TokenizerConformanceTest[] }>;
 }
 
 export function runTokenizerConformance(options: TokenizerConformanceOptions): void {
-  const skipped = new Map<TokenizerConformanceTest, string>();
-  for (const entry of options.skip ?? []) for (const test of entry.tests) skipped.set(test, entry.reason);
-  const check = (test: TokenizerConformanceTest, title: string, body: () => Promise<void>) => {
-    const reason = skipped.get(test);
-    if (reason) it.skip(`${test}: ${title} (skipped: ${reason})`, body);
-    else it(`${test}: ${title}`, body);
-  };
+  const check = (test: TokenizerConformanceTest, title: string, body: () => Promise<void>) =>
+    it(`${test}: ${title}`, body);
 
   describe(`tokenizer conformance: ${options.name}`, () => {
     check('round-trip', 'encodes to integer ids and decodes back to the text', async () => {

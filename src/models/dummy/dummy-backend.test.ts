@@ -6,12 +6,7 @@ import { DummyBackend } from './dummy-backend.js';
 runBackendConformance({
   name: 'dummy',
   create: () => new DummyBackend({ seed: 7 }),
-  skip: [
-    {
-      reason: 'the dummy model computes every answer in process; no request of it can fail',
-      tests: ['error-slots-loglikelihood', 'error-slots-rolling', 'error-slots-generate'],
-    },
-  ],
+  noRequestFails: 'the dummy model computes every answer in process',
 });
 
 describe('DummyBackend', () => {

@@ -34,13 +34,7 @@ const storiesPresent = requireComponent('stories260K', existsSync(STORIES));
 runBackendConformance({
   name: 'gguf (generated 2-layer llama)',
   create: () => GgufBackend.create({ modelPath, threads: 1 }),
-  skip: [
-    {
-      reason:
-        'llama.cpp runs in a child process of assay: an engine failure fails the whole call, no request fails alone',
-      tests: ['error-slots-loglikelihood', 'error-slots-rolling', 'error-slots-generate'],
-    },
-  ],
+  noRequestFails: 'llama.cpp runs in a child process of assay: an engine failure fails the whole call',
 });
 
 /**
