@@ -16,7 +16,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { IndexEntry, TaskOverride } from './index-types.js';
 import { readTopKeys } from './yaml-keys.js';
-import { DeferredFunction, loadYamlSync } from './yaml-loader.js';
+import { DeferredFunction, inheritIncluded, loadYamlSync, resolveBeside } from './yaml-loader.js';
 
 /** A config with each `!function` as its name: the same reference written in two files compares equal. */
 function comparable(value: unknown): unknown {
@@ -38,8 +38,8 @@ interface WrittenConfig {
 }
 
 /**
- * `file`'s config as written, merged as yaml-loader.ts merges includes (each include's keys but
- * `task_list`, later includes over earlier ones, the file's own keys last); undefined when a file is
+ * `file`'s config as written, its includes merged by the loader's rule (`inheritIncluded`, then the file's
+ * own keys); undefined when a file is
  * outside the reader's subset, cannot be read, or the includes are not a name or a list of names or
  * form a cycle (the loader words those).
  */
@@ -61,10 +61,9 @@ function writtenConfig(file: string, stack: readonly string[]): WrittenConfig | 
     const names = Array.isArray(include) ? include : [include];
     for (const name of names) {
       if (typeof name !== 'string') return undefined;
-      const included = writtenConfig(path.resolve(path.dirname(file), name), [...stack, file]);
+      const included = writtenConfig(resolveBeside(file, name), [...stack, file]);
       if (!included) return undefined;
-      for (const key of Object.keys(included.values))
-        if (key !== 'task_list') values[key] = included.values[key];
+      inheritIncluded(values, included.values);
       for (const read of included.files) if (!files.includes(read)) files.push(read);
     }
   }

@@ -88,7 +88,7 @@ function resolvePath(file: string): string {
  * include of thousands of files in a cold command); a relative one (`../_template_yaml`) is resolved by
  * segments (util/normal-paths.ts).
  */
-function resolveBeside(file: string, entry: string): string {
+export function resolveBeside(file: string, entry: string): string {
   if (path.sep === '/') {
     const slash = file.lastIndexOf('/');
     if (!entry.includes('/') && entry !== '.' && entry !== '..' && entry !== '')
@@ -430,7 +430,7 @@ function mergeIncludes(
         if (key !== 'task_list' && key in included.config) merged[key] = included.config[key];
       }
     } else {
-      for (const key in included.config) if (key !== 'task_list') merged[key] = included.config[key];
+      inheritIncluded(merged, included.config);
     }
     sources.push(included);
     for (let at = 0; at < included.files.length; at++)
@@ -438,6 +438,14 @@ function mergeIncludes(
   }
   Object.assign(merged, local);
   return new MergedYaml(file, merged, files, sources, local);
+}
+
+/**
+ * lm-eval's include rule, one included config at a time: its keys over those inherited before, but
+ * `task_list`, which is the including file's own. The including file's keys go over all of them after.
+ */
+export function inheritIncluded<T>(merged: Record<string, T>, included: Record<string, T>): void {
+  for (const key in included) if (key !== 'task_list') merged[key] = included[key];
 }
 
 /** The sources of a file without includes (one array for all of them). */
